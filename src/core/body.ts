@@ -1,0 +1,77 @@
+/**
+ * Reading request bodies with a size limit, the same way in every host.
+ *
+ * `readBody` enforces the limit while the bytes arrive (413 as soon as it is crossed, never after
+ * buffering everything). Hosts that can read faster than a ReadableStream (node:http) attach a
+ * reader to the request under `kReadBody`; engines never need to know which host they run in.
+ */
+import { HttpError } from './errors.js';
+
+/**
+ * Host fast path: `request[kReadBody](limit)` resolves the whole body, rejecting with an
+ * HttpError(413) once more than `limit` bytes arrive. Optional; `readBody` falls back to the stream.
+ */
+export const kReadBody = Symbol.for('mockyard.readBody');
+
+/** Host hint: `request[kHasBody]` is true when the request carries a body (even on GET/HEAD). */
+export const kHasBody = Symbol.for('mockyard.hasBody');
+
+export type BodyReader = (limit: number) => Promise<Uint8Array>;
+
+export function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body exceeds the limit of ${limit} bytes`, { details: { limit } });
+}
+
+/**
+ * Whether the request carries a body. Platform Requests never have one on GET/HEAD; the node host
+ * marks such requests with `kHasBody` so the engines can answer the spec's 400.
+ */
+export function hasBody(request: Request): boolean {
+  const hint = (request as unknown as Record<symbol, unknown>)[kHasBody];
+  if (typeof hint === 'boolean') return hint;
+  return request.body !== null;
+}
+
+/** Reads the whole body, at most `limit` bytes (HttpError 413 beyond). Empty body → 0 bytes. */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const fast = (request as unknown as Record<symbol, unknown>)[kReadBody];
+  if (typeof fast === 'function') return (fast as BodyReader).call(request, limit);
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  const body = request.body;
+  if (!body) return new Uint8Array(0);
+  return readStream(body, limit);
+}
+
+/** Collects a byte stream, at most `limit` bytes; cancels the stream and throws 413 beyond. */
+export async function readStream(stream: ReadableStream<Uint8Array>, limit: number, onLimit: (limit: number) => Error = tooLarge): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw onLimit(limit);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return concatBytes(chunks, size);
+}
+
+export function concatBytes(chunks: Uint8Array[], size = chunks.reduce((n, c) => n + c.byteLength, 0)): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,17 @@
+/**
+ * What a host needs from an engine. Both the mock API and the collector implement it; hosts
+ * (node:http, the MSW worker, dev-server middleware) try engines in order and use the first
+ * answer that is not `undefined`.
+ */
+import type { UpgradeResult } from './socket.js';
+
+export interface Engine {
+  /** The engine's answer, or `undefined` when the request is not for it (the host forwards it). */
+  handle(request: Request): Promise<Response | undefined>;
+  /** WebSocket handshakes; see socket.ts. Engines without WebSocket support omit it. */
+  upgrade?(request: Request): Promise<UpgradeResult> | UpgradeResult;
+  /** URL path prefixes this engine answers under (hosts use them to route and to intercept). */
+  readonly prefixes: readonly string[];
+  /** Releases timers, sockets and file handles. */
+  close?(): Promise<void>;
+}

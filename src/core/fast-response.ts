@@ -1,0 +1,112 @@
+/**
+ * A Response that costs almost nothing to build.
+ *
+ * Engines answer with `Response` objects, as the web platform defines them. Building a native
+ * Response (Headers object, body stream, WebIDL checks) costs more than the rest of a small
+ * request on Node, so engines build this class instead. It *is* a Response for every caller:
+ * `instanceof Response` holds, and every property or method reads from a native Response that is
+ * built on first use. Hosts that know the class (the node:http adapter) read the plain state with
+ * `fastState()` and write status, headers and bytes straight to the socket, never creating the
+ * native object. The state is given up as soon as the native Response exists, so a caller that
+ * mutates `headers` is always honoured.
+ */
+const NativeResponse: typeof Response = globalThis.Response;
+const encoder = new TextEncoder();
+
+export type FastHeaders = Record<string, string>;
+
+export interface FastState {
+  status: number;
+  statusText: string;
+  /** Header names as given; values already strings. */
+  headers: FastHeaders;
+  /** The body bytes; `null` for no body (HEAD, 204, 304). */
+  body: Uint8Array | null;
+}
+
+const kState = Symbol('mockyard.fastResponse.state');
+const kNative = Symbol('mockyard.fastResponse.native');
+
+export interface FastInit {
+  status?: number;
+  statusText?: string;
+  headers?: FastHeaders;
+}
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+export class FastResponse {
+  declare [kState]: FastState | undefined;
+  declare [kNative]: Response | undefined;
+
+  constructor(body: Uint8Array | string | null, init: FastInit = {}) {
+    const status = init.status ?? 200;
+    const bytes = body === null || NULL_BODY_STATUS.has(status) ? null : typeof body === 'string' ? encoder.encode(body) : body;
+    this[kState] = { status, statusText: init.statusText ?? '', headers: init.headers ?? {}, body: bytes };
+    this[kNative] = undefined;
+  }
+
+  /**
+   * A JSON response from already-serialised text. Sets Content-Type and Content-Length; with
+   * `head` the body is dropped but Content-Length still tells the GET length.
+   */
+  static json(text: string, status = 200, headers?: FastHeaders, head = false): Response {
+    const bytes = encoder.encode(text);
+    return FastResponse.bytes(bytes, status, { 'Content-Type': 'application/json; charset=utf-8', ...headers }, head);
+  }
+
+  /** A response with a body of bytes, Content-Length set; with `head` the body is dropped. */
+  static bytes(bytes: Uint8Array, status = 200, headers: FastHeaders = {}, head = false): Response {
+    const h: FastHeaders = { ...headers, 'Content-Length': String(bytes.byteLength) };
+    return new FastResponse(head ? null : bytes, { status, headers: h }) as unknown as Response;
+  }
+
+  /** A response without a body (204, 201 without content, …). */
+  static empty(status: number, headers: FastHeaders = {}): Response {
+    return new FastResponse(null, { status, headers }) as unknown as Response;
+  }
+
+  private get native(): Response {
+    let native = this[kNative];
+    if (!native) {
+      const s = this[kState]!;
+      native = new NativeResponse(s.body as BodyInit | null, { status: s.status, statusText: s.statusText, headers: s.headers });
+      this[kNative] = native;
+      this[kState] = undefined;
+    }
+    return native;
+  }
+
+  get status(): number { return this[kState]?.status ?? this.native.status; }
+  get ok(): boolean { const s = this.status; return s >= 200 && s < 300; }
+  get statusText(): string { return this[kState]?.statusText ?? this.native.statusText; }
+  get headers(): Headers { return this.native.headers; }
+  get body(): ReadableStream<Uint8Array> | null { return this.native.body; }
+  get bodyUsed(): boolean { return this[kNative]?.bodyUsed ?? false; }
+  get redirected(): boolean { return false; }
+  get type(): ResponseType { return 'default'; }
+  get url(): string { return ''; }
+  arrayBuffer(): Promise<ArrayBuffer> { return this.native.arrayBuffer(); }
+  blob(): Promise<Blob> { return this.native.blob(); }
+  bytes(): Promise<Uint8Array> { return this.native.arrayBuffer().then((b) => new Uint8Array(b)); }
+  formData(): Promise<FormData> { return this.native.formData(); }
+  json(): Promise<unknown> { return this.native.json(); }
+  text(): Promise<string> { return this.native.text(); }
+  clone(): Response { return this.native.clone(); }
+}
+Object.setPrototypeOf(FastResponse.prototype, NativeResponse.prototype);
+
+/**
+ * The plain state of a FastResponse that nobody has turned into a native Response yet, or
+ * `undefined` (a native Response, or a FastResponse already materialised). Hosts use it to write
+ * the response without the native object; they must not mutate it.
+ */
+export function fastState(response: Response): FastState | undefined {
+  return (response as unknown as FastResponse)[kState];
+}
+
+/** A real platform Response for hosts that hand responses to code they do not control (MSW). */
+export function toNativeResponse(response: Response): Response {
+  if (!(kState in response)) return response;
+  return (response as unknown as { native: Response }).native;
+}

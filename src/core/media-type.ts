@@ -1,0 +1,63 @@
+/**
+ * Content types: the one module that maps file names to media types and parses Content-Type.
+ * The table is mrmime's (maintained, ~2 KB, works in browsers); text-like types get
+ * `charset=utf-8`.
+ */
+import { lookup, mimes } from 'mrmime';
+
+const FALLBACK = 'application/octet-stream';
+const TEXTUAL = /^(text\/|application\/(json|ld\+json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|manifest\+json|geo\+json)|image\/svg\+xml)|\+json$|\+xml$/;
+
+/** Content-Type header value for a file path (`users.json` → `application/json; charset=utf-8`). */
+export function contentTypeFor(path: string): string {
+  const type = lookup(path) ?? FALLBACK;
+  return TEXTUAL.test(type) ? `${type}; charset=utf-8` : type;
+}
+
+let reverse: Map<string, string> | undefined;
+/** File extension (without dot) for a media type, or `undefined` (`image/png` → `png`). */
+export function extensionFor(mediaType: string): string | undefined {
+  if (!reverse) {
+    reverse = new Map();
+    for (const [ext, type] of Object.entries(mimes)) if (!reverse.has(type)) reverse.set(type, ext);
+    // Prefer the common spellings where mrmime lists several extensions for one type.
+    for (const [type, ext] of [['image/jpeg', 'jpg'], ['text/plain', 'txt'], ['text/html', 'html'], ['application/json', 'json'], ['text/javascript', 'js'], ['application/xml', 'xml'], ['text/xml', 'xml']] as const) {
+      reverse.set(type, ext);
+    }
+  }
+  return reverse.get(parseMediaType(mediaType).type);
+}
+
+export interface MediaType {
+  /** Lower-cased `type/subtype`, or `''` when absent. */
+  type: string;
+  /** Lower-cased parameter names; values unquoted. */
+  params: Record<string, string>;
+}
+
+/** Parses a Content-Type header (`application/json; charset=UTF-8`). Never throws. */
+export function parseMediaType(header: string | null | undefined): MediaType {
+  if (!header) return { type: '', params: {} };
+  const parts = header.split(';');
+  const type = parts[0]!.trim().toLowerCase();
+  const params: Record<string, string> = {};
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i]!;
+    const eq = p.indexOf('=');
+    if (eq === -1) continue;
+    let value = p.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1).replace(/\\(.)/g, '$1');
+    params[p.slice(0, eq).trim().toLowerCase()] = value;
+  }
+  return { type, params };
+}
+
+/** `application/json` and any `+json` type. */
+export function isJsonMediaType(type: string): boolean {
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+/** Whether a file path holds JSON by its extension. */
+export function isJsonPath(path: string): boolean {
+  return path.toLowerCase().endsWith('.json');
+}

@@ -1,0 +1,206 @@
+/**
+ * Public types of the mock API engine: options (the spec's names), handlers, middlewares,
+ * pagination and filters. Runtime validation lives in options.ts.
+ */
+import type { LoggerSink, LogLevel } from '../core/logger.js';
+import type { Vfs } from '../vfs/types.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+// ---------------------------------------------------------------------------------------------
+// Pagination and filters (file-system mode)
+
+export interface PaginationConfig {
+  /** Where pagination input is read from. */
+  type: 'query-param' | 'body';
+  /** Name of the parameter / body field carrying the page size. */
+  limit?: string;
+  /** Name of the parameter / body field carrying the offset. */
+  skip?: string;
+  /** Name of the sort-field parameter. */
+  sort?: string;
+  /** Name of the sort-order parameter (`asc`/`desc` in any case, `1`/`-1`). */
+  order?: string;
+  /** For `type: 'body'`: the body field holding the pagination object (dot path allowed). */
+  root?: string;
+}
+
+export type FilterComparison = 'eq' | 'neq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains';
+export type FilterValueType = 'string' | 'number' | 'boolean' | 'date' | 'string[]' | 'number[]' | 'boolean[]' | 'date[]';
+
+export interface FilterEntry {
+  /** Parameter (or body field) name. */
+  key: string;
+  /** Item field compared; defaults to `key`; may be a dot path (`address.city`). */
+  field?: string;
+  valueType?: FilterValueType;
+  comparison?: FilterComparison;
+}
+
+export interface FilterConfig {
+  type: 'query-param' | 'body';
+  /** For `type: 'body'`: the body field holding the filter values (dot path allowed). */
+  root?: string;
+  filters: FilterEntry[];
+}
+
+/** Per-method configuration map (`{ GET: {...}, POST: {...} }`); `ALL` applies to every method. */
+export type PerMethod<T> = Partial<Record<HttpMethod | 'ALL', T>>;
+
+// ---------------------------------------------------------------------------------------------
+// Handlers (programmable layer)
+
+export interface UploadedFile {
+  fieldName: string;
+  filename: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** The request object handed to handlers and middlewares. */
+export interface HandlerRequest {
+  method: string;
+  /** Full URL string. */
+  url: string;
+  /** URL path (`/api/users/1`), not decoded. */
+  path: string;
+  headers: Headers;
+  /** Decoded values captured by the pattern. */
+  params: Record<string, string>;
+  /** Query parameters; a repeated key becomes an array. */
+  query: Record<string, string | string[]>;
+  /** Parsed body (see the `parser` option); `undefined` when there is none. */
+  body: unknown;
+  files: UploadedFile[];
+  /** The original platform Request. */
+  request: Request;
+  /** Engine services for handlers (`req.app.ws.broadcast(pattern, data)`). */
+  app: MockApiApp;
+  /** Free slot for middlewares to pass data to handlers (`req.locals.user = …`). */
+  locals: Record<string, unknown>;
+}
+
+/** The response builder handed to handlers: Node style and Express style both work. */
+export interface HandlerResponse {
+  statusCode: number;
+  statusMessage: string;
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+  setHeader(name: string, value: string | number | readonly string[]): this;
+  getHeader(name: string): string | undefined;
+  removeHeader(name: string): this;
+  hasHeader(name: string): boolean;
+  writeHead(status: number, headers?: Record<string, string | number | readonly string[]>): this;
+  writeHead(status: number, statusMessage: string, headers?: Record<string, string | number | readonly string[]>): this;
+  write(chunk: string | Uint8Array): boolean;
+  end(chunk?: string | Uint8Array): this;
+  status(code: number): this;
+  type(contentType: string): this;
+  set(name: string, value: string | number): this;
+  json(value: unknown): this;
+  send(value?: unknown): this;
+}
+
+export type NextFunction = (err?: unknown) => void;
+export type HandlerFunction = (req: HandlerRequest, res: HandlerResponse) => unknown;
+export type MiddlewareFunction = (req: HandlerRequest, res: HandlerResponse, next: NextFunction) => unknown;
+export type ErrorHandlerFunction = (err: HandlerError, req: HandlerRequest, res: HandlerResponse, next: NextFunction) => unknown;
+
+/** What error middlewares receive: always has `status` and `message`. */
+export interface HandlerError extends Error {
+  status: number;
+  cause?: unknown;
+}
+
+export type AuthenticateOption = boolean | string | ((req: HandlerRequest) => boolean | Promise<boolean>);
+
+export interface FsHandlerOptions {
+  pagination?: PerMethod<PaginationConfig> | null;
+  filters?: PerMethod<FilterConfig> | null;
+  /** Maps the request path below the prefix (`/people/1`) to the file path to use (`/users/1`). */
+  rewrite?: (path: string, req: HandlerRequest) => string;
+}
+
+export interface RestHandler extends FsHandlerOptions {
+  pattern: string;
+  /** HTTP method, or `'*'` for any. Default `'GET'`. */
+  method?: string;
+  delay?: number;
+  /** A function, or `'FS'` to serve the pattern from the file system. */
+  handle: HandlerFunction | 'FS';
+  authenticate?: AuthenticateOption;
+  disabled?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebSocket handlers
+
+export interface WsConnection {
+  readonly id: string;
+  readonly params: Record<string, string>;
+  readonly query: Record<string, string | string[]>;
+  readonly headers: Headers;
+  /** Objects are sent as JSON; strings as text; bytes as binary. */
+  send(data: unknown): void;
+  broadcast(data: unknown, options?: { includeSelf?: boolean; room?: string }): void;
+  join(room: string): void;
+  leave(room: string): void;
+  readonly rooms: ReadonlySet<string>;
+  close(code?: number, reason?: string): void;
+  /** Free slot for per-connection state. */
+  data: Record<string, unknown>;
+}
+
+export interface WsHandler {
+  pattern: string;
+  onConnect?(conn: WsConnection): unknown;
+  onMessage(conn: WsConnection, message: unknown): unknown;
+  onClose?(conn: WsConnection, code: number, reason: string): unknown;
+  onError?(conn: WsConnection, error: unknown): unknown;
+  /** Ping interval in ms; a peer that misses two pongs is terminated. */
+  heartbeat?: number;
+  authenticate?: AuthenticateOption;
+}
+
+export interface MockApiApp {
+  ws: {
+    /** Sends `data` to every client connected to the handler with this pattern. Returns the count. */
+    broadcast(pattern: string, data: unknown, options?: { room?: string }): number;
+  };
+  fs: Vfs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+export interface ParserConfig {
+  parser: MiddlewareFunction | MiddlewareFunction[];
+  transform?: (req: HandlerRequest) => { body?: unknown; query?: Record<string, string | string[]> };
+}
+
+export interface MockApiOptions {
+  disable?: boolean;
+  logLevel?: LogLevel;
+  /** Plug in the host's logger (Vite's, pino, console). */
+  logger?: LoggerSink;
+  endpointPrefix: string | string[];
+  /** Directory for file mocks, relative to `root` (or absolute). `null` disables file routing. */
+  fsDir?: string | null;
+  /** Filesystem to serve from; default: disk at `root`. */
+  fs?: Vfs;
+  /** Project root for a relative fsDir (default: process.cwd() in Node hosts). */
+  root?: string;
+  enableWs?: boolean;
+  delay?: number;
+  gatewayTimeout?: number;
+  noHandledRestFsRequestsAction?: '404' | 'forward';
+  parser?: boolean | ParserConfig;
+  handlerMiddlewares?: MiddlewareFunction[];
+  errorMiddlewares?: ErrorHandlerFunction[];
+  handlers?: RestHandler[];
+  wsHandlers?: WsHandler[];
+  pagination?: PerMethod<PaginationConfig> | null;
+  filters?: PerMethod<FilterConfig> | null;
+  /** Largest request body accepted, in bytes (default 10 MiB); larger → 413. */
+  bodyLimit?: number;
+}

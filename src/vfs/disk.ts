@@ -1,0 +1,147 @@
+/**
+ * Real-disk driver (Node only). Writes are atomic (temp file in the same folder + rename), so a
+ * reader or a crash sees the old bytes or the new ones. Files can also change behind our back
+ * (an editor, git), so this driver is not `exclusive`: caches re-validate with `stat`.
+ *
+ * `stat` uses the synchronous call on purpose: it is a metadata lookup the kernel answers from
+ * its cache in about a microsecond, and it sits on the hot path of every cached GET, where a
+ * thread-pool round trip and a thrown ENOENT would cost ten times more than the call itself.
+ */
+import { statSync } from 'node:fs';
+import { appendFile, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { ChangeEmitter } from './change-emitter.js';
+import { normalizeVfsPath, parentOf } from './path.js';
+import { toBytes } from './seed.js';
+import { VfsError, type Vfs, type VfsDirent, type VfsErrorCode } from './types.js';
+
+/** Temp files live beside their target while a write is under way; listings hide them. */
+const TEMP_PREFIX = '.mockyard-tmp-';
+let tempSeq = 0;
+
+function rethrow(err: unknown, path: string): never {
+  const code = (err as { code?: string }).code;
+  const known: VfsErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY'];
+  if (code && (known as string[]).includes(code)) throw new VfsError(code as VfsErrorCode, path);
+  // Never put the absolute path in the message: it can reach a client.
+  throw new VfsError('EIO', path, `I/O error (${code ?? 'unknown'}) on ${path || '/'}`);
+}
+
+/** A filesystem rooted at `rootDir` on disk (created on first write when missing). */
+export function diskFs(rootDir: string): Vfs {
+  const root = resolve(rootDir);
+  const changes = new ChangeEmitter();
+  const abs = (path: string) => {
+    const full = path ? join(root, path) : root;
+    // Defence in depth: normalizeVfsPath already guarantees this.
+    if (full !== root && !full.startsWith(root + sep)) throw new VfsError('EINVAL', path);
+    return full;
+  };
+
+  return {
+    driver: 'disk',
+    exclusive: false,
+    root,
+
+    async stat(p) {
+      const path = normalizeVfsPath(p);
+      const s = statSync(abs(path), { throwIfNoEntry: false });
+      if (!s) return null;
+      return { kind: s.isDirectory() ? 'dir' : 'file', size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
+    },
+
+    async read(p) {
+      const path = normalizeVfsPath(p);
+      try {
+        const buf = await readFile(abs(path));
+        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      } catch (err) {
+        rethrow(err, path);
+      }
+    },
+
+    async write(p, data) {
+      const path = normalizeVfsPath(p);
+      if (!path) throw new VfsError('EISDIR', path);
+      const target = abs(path);
+      const dir = abs(parentOf(path));
+      const tmp = join(dir, `${TEMP_PREFIX}${process.pid}-${++tempSeq}`);
+      try {
+        await mkdir(dir, { recursive: true });
+        await writeFile(tmp, toBytes(data));
+        await rename(tmp, target);
+      } catch (err) {
+        await unlink(tmp).catch(() => {});
+        rethrow(err, path);
+      }
+      changes.emit(path);
+    },
+
+    async create(p, data) {
+      const path = normalizeVfsPath(p);
+      if (!path) throw new VfsError('EISDIR', path);
+      try {
+        await mkdir(abs(parentOf(path)), { recursive: true });
+        await writeFile(abs(path), toBytes(data), { flag: 'wx' });
+      } catch (err) {
+        rethrow(err, path);
+      }
+      changes.emit(path);
+    },
+
+    async append(p, data) {
+      const path = normalizeVfsPath(p);
+      if (!path) throw new VfsError('EISDIR', path);
+      try {
+        await mkdir(abs(parentOf(path)), { recursive: true });
+        await appendFile(abs(path), toBytes(data));
+      } catch (err) {
+        rethrow(err, path);
+      }
+      changes.emit(path);
+    },
+
+    async readdir(p) {
+      const path = normalizeVfsPath(p);
+      try {
+        const entries = await readdir(abs(path), { withFileTypes: true });
+        const out: VfsDirent[] = [];
+        for (const e of entries) {
+          if (e.name.startsWith(TEMP_PREFIX)) continue;
+          out.push({ name: e.name, kind: e.isDirectory() ? 'dir' : 'file' });
+        }
+        return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      } catch (err) {
+        rethrow(err, path);
+      }
+    },
+
+    async remove(p, options = {}) {
+      const path = normalizeVfsPath(p);
+      if (!path) throw new VfsError('EINVAL', path, 'Cannot remove the root');
+      const target = abs(path);
+      const s = statSync(target, { throwIfNoEntry: false });
+      if (!s) return false;
+      try {
+        if (s.isDirectory()) await (options.recursive ? rm(target, { recursive: true }) : rmdir(target));
+        else await unlink(target);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ENOENT') return false;
+        rethrow(err, path);
+      }
+      changes.emit(path);
+      return true;
+    },
+
+    async mkdir(p) {
+      const path = normalizeVfsPath(p);
+      try {
+        await mkdir(abs(path), { recursive: true });
+      } catch (err) {
+        rethrow(err, path);
+      }
+    },
+
+    onChange: (listener) => changes.on(listener),
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * Seed trees: `{ 'users/1.json': { id: 1 }, 'notes/readme.txt': 'text', 'logo.png': bytes }`.
+ * Objects and arrays are stored as pretty JSON, strings as UTF-8 text, Uint8Array as bytes.
+ */
+import { normalizeVfsPath } from './path.js';
+
+export type SeedValue = Uint8Array | ArrayBuffer | string | number | boolean | null | object;
+export type SeedTree = Record<string, SeedValue>;
+
+const encoder = new TextEncoder();
+
+export function encodeSeedValue(value: SeedValue): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (typeof value === 'string') return encoder.encode(value);
+  return encoder.encode(JSON.stringify(value, null, 2));
+}
+
+/** Seed entries as normalised `[path, bytes]`, in key order. Rejects unsafe paths. */
+export function seedEntries(tree: SeedTree | undefined): Array<[string, Uint8Array]> {
+  if (!tree) return [];
+  return Object.entries(tree).map(([path, value]) => [normalizeVfsPath(path), encodeSeedValue(value)]);
+}
+
+export function toBytes(data: Uint8Array | string): Uint8Array {
+  return typeof data === 'string' ? encoder.encode(data) : data;
+}

@@ -1,0 +1,76 @@
+/**
+ * The filesystem contract every driver implements (memory, disk, IndexedDB).
+ *
+ * Paths are relative to the driver's root, `/`-separated, without leading slash; `''` is the root.
+ * Drivers pass every path through `normalizeVfsPath` (path.ts), so nothing escapes the root.
+ * Bytes in, bytes out. Absent files are `null` from `stat`, `VfsError('ENOENT')` from `read`.
+ */
+export type VfsKind = 'file' | 'dir';
+
+export interface VfsStat {
+  kind: VfsKind;
+  size: number;
+  mtimeMs: number;
+  /** Identity of the stored object where the driver has one (inode on disk); changes on replace. */
+  ino?: number;
+}
+
+export interface VfsDirent {
+  name: string;
+  kind: VfsKind;
+}
+
+export type VfsChangeListener = (path: string) => void;
+
+export interface Vfs {
+  /** Driver name, for logs: 'memory', 'disk', 'indexeddb'. */
+  readonly driver: string;
+  /**
+   * True when every change goes through this object (memory, IndexedDB): caches may trust
+   * `onChange` alone. False on disk, where files can change behind our back, so caches re-check
+   * `stat` (size, mtime, inode) on use.
+   */
+  readonly exclusive: boolean;
+  /** Where the root lives, for messages (`/srv/mocks`, `memory:`, `indexeddb:my-app`). */
+  readonly root: string;
+
+  stat(path: string): Promise<VfsStat | null>;
+  /** Whole file. `VfsError` ENOENT when absent, EISDIR for a directory. */
+  read(path: string): Promise<Uint8Array>;
+  /** Atomic replace: readers see the old bytes or the new bytes, never a mix. Creates parents. */
+  write(path: string, data: Uint8Array | string): Promise<void>;
+  /**
+   * Creates the file when absent, fails with `VfsError('EEXIST')` when present: the one-step
+   * "create if new" that POST needs, without a window between check and write.
+   */
+  create(path: string, data: Uint8Array | string): Promise<void>;
+  /** Appends bytes in one write (for append-only logs). Creates the file and its parents. */
+  append(path: string, data: Uint8Array | string): Promise<void>;
+  /** Entries sorted by name. ENOENT when absent, ENOTDIR for a file. */
+  readdir(path: string): Promise<VfsDirent[]>;
+  /** Removes a file (or a directory with `recursive`); false when it was absent. */
+  remove(path: string, options?: { recursive?: boolean }): Promise<boolean>;
+  /** mkdir -p. */
+  mkdir(path: string): Promise<void>;
+  /** Called after every change made through this object, with the changed path. */
+  onChange(listener: VfsChangeListener): () => void;
+  /** Releases handles (IndexedDB connection). */
+  close?(): Promise<void>;
+}
+
+export type VfsErrorCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'EINVAL' | 'ENOTEMPTY' | 'EIO';
+
+export class VfsError extends Error {
+  readonly code: VfsErrorCode;
+  readonly path: string;
+  constructor(code: VfsErrorCode, path: string, message?: string) {
+    super(message ?? `${code}: ${path || '/'}`);
+    this.name = 'VfsError';
+    this.code = code;
+    this.path = path;
+  }
+}
+
+export function isVfsError(err: unknown, code?: VfsErrorCode): err is VfsError {
+  return err instanceof VfsError && (code === undefined || err.code === code);
+}
