@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { FastResponse, fastState, toNativeResponse } from '../../src/core/fast-response.js';
+
+describe('FastResponse', () => {
+  it('is a Response for every caller', async () => {
+    const r = FastResponse.json('{"a":1}', 201, { 'X-Total-Count': '1' });
+    expect(r).toBeInstanceOf(Response);
+    expect(r.status).toBe(201);
+    expect(r.ok).toBe(true);
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(r.headers.get('content-length')).toBe('7');
+    expect(r.headers.get('x-total-count')).toBe('1');
+    expect(await r.json()).toEqual({ a: 1 });
+    expect(r.bodyUsed).toBe(true);
+  });
+
+  it('exposes plain state to hosts until something materialises the native response', async () => {
+    const r = FastResponse.json('[1,2]', 200);
+    const s = fastState(r)!;
+    expect(s.status).toBe(200);
+    expect(new TextDecoder().decode(s.body!)).toBe('[1,2]');
+    expect(s.headers['Content-Length']).toBe('5');
+    // Mutating headers through the Response API must win over the stale plain state.
+    r.headers.set('X-Extra', 'yes');
+    expect(fastState(r)).toBeUndefined();
+    const native = toNativeResponse(r);
+    expect(native.headers.get('x-extra')).toBe('yes');
+    expect(await native.text()).toBe('[1,2]');
+  });
+
+  it('HEAD keeps the GET Content-Length and drops the body', async () => {
+    const r = FastResponse.json('{"x":"long body"}', 200, undefined, true);
+    expect(fastState(r)!.body).toBeNull();
+    expect(fastState(r)!.headers['Content-Length']).toBe('17');
+    expect(await r.text()).toBe('');
+  });
+
+  it('drops bodies for null-body statuses', () => {
+    const r = new FastResponse('ignored', { status: 204 }) as unknown as Response;
+    expect(fastState(r)!.body).toBeNull();
+    expect(r.body).toBeNull();
+  });
+
+  it('clone() and text() work through the native response', async () => {
+    const r = FastResponse.bytes(new Uint8Array([104, 105]), 200, { 'Content-Type': 'text/plain' });
+    const c = r.clone();
+    expect(await c.text()).toBe('hi');
+    expect(await r.text()).toBe('hi');
+  });
+
+  it('toNativeResponse returns platform responses unchanged', () => {
+    const native = new Response('x');
+    expect(toNativeResponse(native)).toBe(native);
+    expect(fastState(native)).toBeUndefined();
+  });
+});
