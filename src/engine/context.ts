@@ -1,0 +1,41 @@
+/**
+ * The per-request context the engine builds once (one URL parse) and hands to every layer:
+ * handler layer, file-system mode, WebSocket layer.
+ */
+export interface RequestContext {
+  /** The original platform (or host-provided lazy) Request. */
+  readonly request: Request;
+  /** Upper-cased method. */
+  readonly method: string;
+  /** Full URL path, still percent-encoded (`/api/users/1`). */
+  readonly pathname: string;
+  /** The endpoint prefix that matched (`/api`; `''` never happens: prefixes are non-empty). */
+  readonly prefix: string;
+  /** The path below the prefix, still encoded: `/users/1`, `/` or `''` (request for the prefix itself). */
+  readonly subPath: string;
+  /** The raw query string including `?`, or `''`. */
+  readonly search: string;
+  /** Parsed query (built on first use). */
+  readonly searchParams: URLSearchParams;
+  /** `performance.now()` when the engine received the request (for the access log). */
+  readonly start: number;
+}
+
+const EMPTY = '';
+
+/** Builds a context. `searchParams` is lazy so a GET without query never allocates one. */
+export function createContext(request: Request, method: string, pathname: string, search: string, prefix: string, start: number): RequestContext {
+  let params: URLSearchParams | undefined;
+  return {
+    request,
+    method,
+    pathname,
+    prefix,
+    subPath: pathname.length === prefix.length ? EMPTY : pathname.slice(prefix.length),
+    search,
+    get searchParams() {
+      return (params ??= new URLSearchParams(search));
+    },
+    start,
+  };
+}

@@ -1,0 +1,319 @@
+/**
+ * Validates and normalises MockApiOptions at start-up. Every mistake is an OptionsError naming
+ * the option (`mock.delay`), except the cases where the spec says the engine switches itself off:
+ *   - `disable: true`                      → engine answers nothing (other options are not checked),
+ *   - empty / invalid `endpointPrefix`     → engine disabled, one warning,
+ *   - `fsDir: null`                         → file routing off,
+ *   - `fsDir` directory missing            → file routing off (checked asynchronously by the
+ *                                            engine, handlers still work, one warning).
+ * Prefixes are normalised (leading `/`, no trailing `/`), de-duplicated and sorted longest first.
+ */
+import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
+import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
+import { normalizeVfsPath } from '../vfs/path.js';
+import type { Vfs } from '../vfs/types.js';
+import type {
+  ErrorHandlerFunction,
+  FilterComparison,
+  FilterConfig,
+  FilterEntry,
+  FilterValueType,
+  MiddlewareFunction,
+  MockApiOptions,
+  PaginationConfig,
+  ParserConfig,
+  PerMethod,
+  RestHandler,
+  WsHandler,
+} from './types.js';
+
+export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
+export const DEFAULT_GATEWAY_TIMEOUT = 30_000;
+
+export interface ResolvedMockApiOptions {
+  /** True when the engine answers nothing (`disable: true` or no valid prefix). */
+  disabled: boolean;
+  /** Why the engine is disabled (for the one warning), when it is. */
+  disabledReason?: string;
+  logLevel: LogLevel;
+  logger?: LoggerSink;
+  /** Normalised prefixes, longest first. The root prefix `/` is stored as `''`. */
+  prefixes: string[];
+  /** Prefixes as shown to hosts (`'/'` for the root prefix). */
+  publicPrefixes: string[];
+  /**
+   * Folder of the file mocks inside `fs` (normalised Vfs path, `''` = its root), or null when file
+   * routing is off by configuration.
+   */
+  fsDir: string | null;
+  /** The fsDir as the user gave it (for messages; never shown to HTTP clients). */
+  fsDirOption: string | null | undefined;
+  /** The filesystem given by the user (`undefined`: the engine uses the default factory). */
+  fs?: Vfs;
+  root?: string;
+  enableWs: boolean;
+  delay: number;
+  gatewayTimeout: number;
+  noHandledRestFsRequestsAction: '404' | 'forward';
+  parser: boolean | ParserConfig;
+  handlerMiddlewares: MiddlewareFunction[];
+  errorMiddlewares: ErrorHandlerFunction[];
+  handlers: RestHandler[];
+  wsHandlers: WsHandler[];
+  pagination: PerMethod<PaginationConfig> | null;
+  filters: PerMethod<FilterConfig> | null;
+  bodyLimit: number;
+  /** Warnings found while resolving (logged once by the engine). */
+  warnings: string[];
+}
+
+const KNOWN_KEYS = [
+  'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
+  'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
+  'pagination', 'filters', 'bodyLimit',
+] as const;
+
+const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
+const COMPARISONS: readonly FilterComparison[] = ['eq', 'neq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains'];
+const VALUE_TYPES: readonly FilterValueType[] = ['string', 'number', 'boolean', 'date', 'string[]', 'number[]', 'boolean[]', 'date[]'];
+
+/** Characters allowed in a prefix: RFC 3986 path characters without `%`, `?`, `#`. */
+const PREFIX_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]+$/;
+
+/**
+ * Normalises one prefix: `api/` → `/api`, `//api//v1/` → `/api/v1`, `/` → `''` (root).
+ * Returns undefined when invalid (empty, not a string, characters outside a URL path, dot segments).
+ */
+export function normalizePrefix(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '' || !PREFIX_CHARS.test(trimmed)) return undefined;
+  const segs = trimmed.split('/').filter((s) => s !== '');
+  if (segs.some((s) => s === '.' || s === '..')) return undefined;
+  return segs.length ? `/${segs.join('/')}` : '';
+}
+
+function resolvePrefixes(value: unknown, warnings: string[]): string[] {
+  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  const out = new Set<string>();
+  const bad: unknown[] = [];
+  for (const v of list) {
+    const p = normalizePrefix(v);
+    if (p === undefined) bad.push(v);
+    else out.add(p);
+  }
+  if (bad.length && out.size) warnings.push(`ignoring invalid endpointPrefix value(s) ${bad.map((b) => describe(b)).join(', ')}`);
+  return [...out].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+}
+
+function resolveFunctions<T>(value: unknown, option: string): T[] {
+  const arr = check.array<unknown>(value, option);
+  arr.forEach((fn, i) => check.fn(fn, `${option}[${i}]`) ?? fail(option, i, 'a function', fn));
+  return arr as T[];
+}
+
+function fail(option: string, index: number | string, expected: string, value: unknown): never {
+  throw new OptionsError(`${option}[${index}]`, `must be ${expected} (got ${describe(value)})`);
+}
+
+function resolveParser(value: unknown, option: string): boolean | ParserConfig {
+  if (value === undefined) return true;
+  if (typeof value === 'boolean') return value;
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be true, false or { parser, transform } (got ${describe(value)})`);
+  check.knownKeys(value, option, ['parser', 'transform']);
+  const p = value.parser;
+  if (Array.isArray(p)) p.forEach((fn, i) => { if (typeof fn !== 'function') fail(`${option}.parser`, i, 'a function', fn); });
+  else if (typeof p !== 'function') throw new OptionsError(`${option}.parser`, `must be a function or an array of functions (got ${describe(p)})`);
+  check.fn(value.transform, `${option}.transform`);
+  return value as unknown as ParserConfig;
+}
+
+function resolveHandlers(value: unknown, option: string): RestHandler[] {
+  const arr = check.array<unknown>(value, option);
+  arr.forEach((h, i) => {
+    const at = `${option}[${i}]`;
+    if (!isPlainObject(h) && !(h && typeof h === 'object' && !Array.isArray(h))) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
+    const o = h as Record<string, unknown>;
+    if (check.string(o.pattern, `${at}.pattern`, undefined, { nonEmpty: true }) === undefined) throw new OptionsError(`${at}.pattern`, 'is required');
+    check.string(o.method, `${at}.method`, undefined, { nonEmpty: true });
+    check.number(o.delay, `${at}.delay`, 0, { min: 0 });
+    if (o.handle !== 'FS' && typeof o.handle !== 'function') throw new OptionsError(`${at}.handle`, `must be a function or "FS" (got ${describe(o.handle)})`);
+    if (o.pagination !== undefined) resolvePagination(o.pagination, `${at}.pagination`);
+    if (o.filters !== undefined) resolveFilters(o.filters, `${at}.filters`);
+    check.fn(o.rewrite, `${at}.rewrite`);
+  });
+  return arr as RestHandler[];
+}
+
+function resolveWsHandlers(value: unknown, option: string): WsHandler[] {
+  const arr = check.array<unknown>(value, option);
+  arr.forEach((h, i) => {
+    const at = `${option}[${i}]`;
+    if (!h || typeof h !== 'object' || Array.isArray(h)) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
+    const o = h as Record<string, unknown>;
+    if (typeof o.pattern !== 'string' || o.pattern === '') throw new OptionsError(`${at}.pattern`, `must be a non-empty string (got ${describe(o.pattern)})`);
+    if (typeof o.onMessage !== 'function') throw new OptionsError(`${at}.onMessage`, `must be a function (got ${describe(o.onMessage)})`);
+    check.number(o.heartbeat, `${at}.heartbeat`, 0, { min: 0 });
+  });
+  return arr as WsHandler[];
+}
+
+function resolvePerMethod<T>(value: unknown, option: string, one: (v: unknown, option: string) => T): PerMethod<T> | null {
+  if (value === undefined || value === null) return null;
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object keyed by HTTP method (got ${describe(value)})`);
+  const out: PerMethod<T> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const method = key.toUpperCase();
+    if (!(METHOD_KEYS as readonly string[]).includes(method)) {
+      throw new OptionsError(`${option}.${key}`, `is not an HTTP method (known: ${METHOD_KEYS.join(', ')})`);
+    }
+    if (v === undefined || v === null) continue;
+    out[method as (typeof METHOD_KEYS)[number]] = one(v, `${option}.${key}`);
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+function resolveOnePagination(value: unknown, option: string): PaginationConfig {
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object (got ${describe(value)})`);
+  check.knownKeys(value, option, ['type', 'limit', 'skip', 'sort', 'order', 'root']);
+  const out: PaginationConfig = { type: check.oneOf(value.type, `${option}.type`, ['query-param', 'body'] as const, 'query-param') };
+  for (const k of ['limit', 'skip', 'sort', 'order', 'root'] as const) {
+    const s = check.string(value[k], `${option}.${k}`, undefined, { nonEmpty: true });
+    if (s !== undefined) out[k] = s;
+  }
+  return out;
+}
+
+function resolveOneFilter(value: unknown, option: string): FilterConfig {
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object (got ${describe(value)})`);
+  check.knownKeys(value, option, ['type', 'root', 'filters']);
+  const type = check.oneOf(value.type, `${option}.type`, ['query-param', 'body'] as const, 'query-param');
+  const root = check.string(value.root, `${option}.root`, undefined, { nonEmpty: true });
+  const entries = check.array<unknown>(value.filters, `${option}.filters`);
+  const filters: FilterEntry[] = entries.map((e, i) => {
+    const at = `${option}.filters[${i}]`;
+    if (!isPlainObject(e)) throw new OptionsError(at, `must be an object (got ${describe(e)})`);
+    check.knownKeys(e, at, ['key', 'field', 'valueType', 'comparison']);
+    const key = check.string(e.key, `${at}.key`, undefined, { nonEmpty: true });
+    if (key === undefined) throw new OptionsError(`${at}.key`, 'is required');
+    const field = check.string(e.field, `${at}.field`, key, { nonEmpty: true })!;
+    const valueType = check.oneOf(e.valueType, `${at}.valueType`, VALUE_TYPES, 'string');
+    const comparison = check.oneOf(e.comparison, `${at}.comparison`, COMPARISONS, 'eq');
+    return { key, field, valueType, comparison };
+  });
+  const out: FilterConfig = { type, filters };
+  if (root !== undefined) out.root = root;
+  return out;
+}
+
+/** Validates a per-method pagination map (also used for handler-level `pagination`). */
+export function resolvePagination(value: unknown, option: string): PerMethod<PaginationConfig> | null {
+  return resolvePerMethod(value, option, resolveOnePagination);
+}
+
+/** Validates a per-method filter map (also used for handler-level `filters`); fills `field`, `valueType`, `comparison`. */
+export function resolveFilters(value: unknown, option: string): PerMethod<FilterConfig> | null {
+  return resolvePerMethod(value, option, resolveOneFilter);
+}
+
+function isVfsLike(value: unknown): value is Vfs {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return ['stat', 'read', 'write', 'create', 'readdir', 'remove', 'mkdir', 'onChange'].every((k) => typeof v[k] === 'function');
+}
+
+/**
+ * Validates user options. `name` is the prefix used in error messages (`mock` → `mock.delay`).
+ */
+export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): ResolvedMockApiOptions {
+  const at = (key: string) => (name ? `${name}.${key}` : key);
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+    throw new OptionsError(name || 'options', `must be an object (got ${describe(input)})`);
+  }
+  const o = input as unknown as Record<string, unknown>;
+  const warnings: string[] = [];
+  const disable = check.boolean(o.disable, at('disable'), false);
+  const base: ResolvedMockApiOptions = {
+    disabled: true,
+    logLevel: 'info',
+    prefixes: [],
+    publicPrefixes: [],
+    fsDir: null,
+    fsDirOption: undefined,
+    enableWs: false,
+    delay: 0,
+    gatewayTimeout: DEFAULT_GATEWAY_TIMEOUT,
+    noHandledRestFsRequestsAction: '404',
+    parser: true,
+    handlerMiddlewares: [],
+    errorMiddlewares: [],
+    handlers: [],
+    wsHandlers: [],
+    pagination: null,
+    filters: null,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    warnings,
+  };
+  if (disable) return { ...base, disabledReason: 'disable: true' };
+
+  check.knownKeys(o, name, KNOWN_KEYS);
+  base.logLevel = check.oneOf(o.logLevel, at('logLevel'), LOG_LEVELS, 'info');
+  if (o.logger !== undefined) {
+    const l = o.logger as Record<string, unknown> | null;
+    if (!l || typeof l !== 'object' || typeof l.info !== 'function' || typeof l.warn !== 'function' || typeof l.error !== 'function') {
+      throw new OptionsError(at('logger'), `must have info, warn and error methods (got ${describe(o.logger)})`);
+    }
+    base.logger = l as unknown as LoggerSink;
+  }
+
+  // fsDir / fs / root
+  const fsDirOption = o.fsDir;
+  if (fsDirOption !== undefined && fsDirOption !== null && typeof fsDirOption !== 'string') {
+    throw new OptionsError(at('fsDir'), `must be a string or null (got ${describe(fsDirOption)})`);
+  }
+  base.fsDirOption = fsDirOption as string | null | undefined;
+  if (o.fs !== undefined) {
+    if (!isVfsLike(o.fs)) throw new OptionsError(at('fs'), `must be a Vfs (memoryFs(), diskFs(dir), …) (got ${describe(o.fs)})`);
+    base.fs = o.fs;
+  }
+  base.root = check.string(o.root, at('root'), undefined, { nonEmpty: true });
+  if (fsDirOption === null) base.fsDir = null;
+  else if (base.fs) {
+    // Inside a given Vfs: a folder of it (default: its root).
+    try {
+      base.fsDir = normalizeVfsPath(fsDirOption ?? '');
+    } catch {
+      throw new OptionsError(at('fsDir'), `must be a folder inside "fs" without "..", "\\" or NUL (got ${describe(fsDirOption)})`);
+    }
+  } else if (fsDirOption === undefined) {
+    // No fs, no fsDir: nothing to serve files from (serving the whole project folder would expose it).
+    base.fsDir = null;
+  } else base.fsDir = ''; // the default factory roots the disk Vfs at resolve(root, fsDir)
+
+  base.enableWs = check.boolean(o.enableWs, at('enableWs'), false);
+  base.delay = check.number(o.delay, at('delay'), 0, { min: 0 });
+  base.gatewayTimeout = check.number(o.gatewayTimeout, at('gatewayTimeout'), DEFAULT_GATEWAY_TIMEOUT, { min: 0 });
+  const action = o.noHandledRestFsRequestsAction === 404 ? '404' : o.noHandledRestFsRequestsAction;
+  base.noHandledRestFsRequestsAction = check.oneOf(action, at('noHandledRestFsRequestsAction'), ['404', 'forward'] as const, '404');
+  base.parser = resolveParser(o.parser, at('parser'));
+  base.handlerMiddlewares = resolveFunctions<MiddlewareFunction>(o.handlerMiddlewares, at('handlerMiddlewares'));
+  base.errorMiddlewares = resolveFunctions<ErrorHandlerFunction>(o.errorMiddlewares, at('errorMiddlewares'));
+  base.handlers = resolveHandlers(o.handlers, at('handlers'));
+  base.wsHandlers = resolveWsHandlers(o.wsHandlers, at('wsHandlers'));
+  if (base.enableWs && base.wsHandlers.length === 0) {
+    throw new OptionsError(at('wsHandlers'), 'is required (a non-empty array) when enableWs is true');
+  }
+  base.pagination = resolvePagination(o.pagination, at('pagination'));
+  base.filters = resolveFilters(o.filters, at('filters'));
+  base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
+
+  // endpointPrefix last: an invalid one disables the engine, it does not throw.
+  base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);
+  base.publicPrefixes = base.prefixes.map((p) => p || '/');
+  if (base.prefixes.length === 0) {
+    base.disabledReason = `endpointPrefix is empty or invalid (got ${describe(o.endpointPrefix)}); the mock API is disabled`;
+    return base;
+  }
+  base.disabled = false;
+  return base;
+}
