@@ -1,20 +1,159 @@
 /**
- * STUB (owned by the programmable-layer colleague, who replaces this file): the handler layer.
- * `handle(ctx)` answers a Response when a REST handler matched, `undefined` otherwise.
+ * The handler layer: REST handlers matched before file-system mode.
+ *
+ * For a request whose path (below the prefix) and method match a handler (array order, first
+ * match wins; HEAD falls back to GET with the body dropped):
+ *   delay (the handler's own, else the global one; 0 included)
+ *   → authenticate (401)
+ *   → body parsing (`parser`)
+ *   → handlerMiddlewares
+ *   → the handler (a function, or `'FS'`: file-system mode with the handler's own pagination,
+ *     filters and `rewrite`)
+ *   → on any error: errorMiddlewares, then the default JSON error response (status kept).
+ * `gatewayTimeout` bounds everything after the delay: past it the client gets 504 (through the
+ * errorMiddlewares) and whatever the handler does later is dropped.
  */
+import { hasBody, readBody } from '../../core/body.js';
+import { DEFAULT_MESSAGES, errorResponse, HttpError, responseForError } from '../../core/errors.js';
+import { FastResponse, fastState } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
-import type { EngineServices } from '../services.js';
+import type { EngineServices, FsServeOverrides } from '../services.js';
+import { checkAuthenticate } from './authenticate.js';
+import { runParser } from './body-parser.js';
+import { runErrorMiddlewares, runMiddlewares } from './chain.js';
+import { Deadlines } from './deadline.js';
+import { ExposedHttpError, toHandlerError } from './handler-error.js';
+import { PortableRequest } from './request.js';
+import { ResponseBuilder } from './response.js';
+import { compileRoutes, matchRoute, type Route } from './routes.js';
 
 export interface HandlerLayer {
   handle(ctx: RequestContext): Promise<Response | undefined>;
   close?(): Promise<void>;
 }
 
-export function createHandlerLayer(_options: ResolvedMockApiOptions, _services: EngineServices): HandlerLayer {
+/** The same response without its body (HEAD served by a GET handler that returned a Response). */
+function withoutBody(response: Response): Response {
+  const state = fastState(response);
+  if (state) return new FastResponse(null, { status: state.status, statusText: state.statusText, headers: state.headers }) as unknown as Response;
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** Segments of a rewritten path, percent-encoded unless they already are. */
+function encodePath(path: string): string {
+  const p = path.startsWith('/') ? path : `/${path}`;
+  return p
+    .split('/')
+    .map((seg) => (/%[0-9A-Fa-f]{2}/.test(seg) ? seg : encodeURIComponent(seg)))
+    .join('/');
+}
+
+const EMPTY_LAYER: HandlerLayer = { handle: async () => undefined, close: async () => {} };
+
+export function createHandlerLayer(options: ResolvedMockApiOptions, services: EngineServices): HandlerLayer {
+  const routes = compileRoutes(options.handlers);
+  if (routes.length === 0) return EMPTY_LAYER;
+  const { logger, app } = services;
+  const deadlines = new Deadlines();
+  const { parser, bodyLimit, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
+
+  /** Error path: errorMiddlewares in order, then the default error response. */
+  async function answerError(err: unknown, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean): Promise<Response> {
+    const error = toHandlerError(err);
+    if (error.status >= 500 && error.status !== 504) {
+      logger.error(`${route.label} (${req.method} ${req.path}) failed: ${error.message}`, (error as { cause?: unknown }).cause ?? error);
+    }
+    res.seal();
+    const eres = res.forError();
+    const unhandled = await runErrorMiddlewares(errorMiddlewares, error, req, eres);
+    if (!unhandled) return eres.toResponse(head);
+    const message = unhandled.expose ? unhandled.message : DEFAULT_MESSAGES[unhandled.status] ?? 'Internal Server Error';
+    return errorResponse(unhandled.status, message, req.path, {
+      headers: { ...eres.headerRecord(), ...unhandled.headers },
+      details: unhandled.details,
+      head,
+    });
+  }
+
+  async function serveFs(route: Route, ctx: RequestContext, req: PortableRequest, raw: Uint8Array | undefined): Promise<Response> {
+    const h = route.handler;
+    const overrides: FsServeOverrides = {};
+    if (route.fsPagination !== undefined) overrides.pagination = route.fsPagination;
+    if (route.fsFilters !== undefined) overrides.filters = route.fsFilters;
+    if (h.rewrite) {
+      const rewritten = h.rewrite(ctx.subPath || '/', req);
+      if (typeof rewritten !== 'string') throw new ExposedHttpError(500, `rewrite of ${route.label} must return a string path`);
+      overrides.path = encodePath(rewritten);
+    }
+    if (raw !== undefined) overrides.body = raw;
+    return services.serveFs(ctx, overrides);
+  }
+
+  async function run(route: Route, ctx: RequestContext, req: PortableRequest, res: ResponseBuilder, head: boolean, state: { timedOut: boolean; stage: string }): Promise<Response> {
+    try {
+      await checkAuthenticate(route.authenticate, req);
+      let raw: Uint8Array | undefined;
+      if (route.handle === 'FS' && hasBody(ctx.request)) {
+        // File mode needs the bytes after the parser and middlewares looked at them: read once.
+        raw = await readBody(ctx.request, bodyLimit);
+      }
+      state.stage = 'parser';
+      if ((await runParser(parser, req, res, bodyLimit, raw)) === 'responded') return res.toResponse(head);
+      state.stage = 'handlerMiddlewares';
+      if ((await runMiddlewares(handlerMiddlewares, req, res, (i) => (state.stage = `handlerMiddlewares[${i}]`))) === 'responded') {
+        return res.toResponse(head);
+      }
+      state.stage = 'handler';
+      if (route.handle === 'FS') return await serveFs(route, ctx, req, raw);
+      const result = await route.handle(req, res);
+      if (res.done) return res.toResponse(head);
+      if (result instanceof Response) return head ? withoutBody(result) : result;
+      if (result !== undefined) return res.json(result).toResponse(head);
+      if (res.headersSent) {
+        // Written but not ended yet (Node style streaming): wait for end().
+        await res.finished;
+        return res.toResponse(head);
+      }
+      throw new ExposedHttpError(
+        500,
+        `Handler ${route.label} did not send a response: call res.end() / res.json() / res.send(), or return a value or a Response (a handler that answers later must return a promise)`,
+      );
+    } catch (err) {
+      if (state.timedOut) {
+        logger.debug(`${route.label}: error after the gateway timeout dropped: ${(err as Error)?.message ?? String(err)}`);
+        return responseForError(err, req.path, head);
+      }
+      return answerError(err, route, req, res, head);
+    }
+  }
+
   return {
-    async handle() {
-      return undefined;
+    async handle(ctx) {
+      let match;
+      const head = ctx.method === 'HEAD';
+      try {
+        match = matchRoute(routes, ctx.method, ctx.subPath);
+      } catch (err) {
+        return responseForError(err, ctx.pathname, head);
+      }
+      if (!match) return undefined;
+      const { route, params } = match;
+      const delay = route.delay ?? options.delay;
+      if (delay > 0) await services.sleep(delay);
+      const req = new PortableRequest(ctx, params, app);
+      const res = new ResponseBuilder();
+      const state = { timedOut: false, stage: 'authenticate' };
+      const work = run(route, ctx, req, res, head, state);
+      return deadlines.race(work, gatewayTimeout, () => {
+        state.timedOut = true;
+        res.seal();
+        logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, still in ${state.stage}); answered 504`);
+        return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
+      });
+    },
+    async close() {
+      deadlines.expireAll();
     },
   };
 }

@@ -1,0 +1,83 @@
+/**
+ * The `parser` option for REST handlers.
+ *
+ * `true` (default), by Content-Type:
+ *   - `application/json` and any `+json` type → parsed value (malformed → 400, never a string);
+ *   - `text/*` → string (decoded with the `charset` parameter, UTF-8 by default);
+ *   - `application/x-www-form-urlencoded` → object, a repeated key as an array;
+ *   - `multipart/form-data` → text fields in `req.body` (repeated → array), files in `req.files`;
+ *   - anything else, or no Content-Type → the bytes (Uint8Array).
+ *   A request without a body (or an empty one) leaves `req.body` undefined.
+ * `false`: nothing is read; `req.query` is filled anyway.
+ * `{ parser, transform }`: the parser functions run as middlewares `(req, res, next)` (they read
+ * `req.request` themselves), then `transform(req)` may return `{ body, query }` to assign.
+ *
+ * The body size limit (`bodyLimit`) holds while the bytes arrive: 413 past it.
+ */
+import { hasBody, readBody } from '../../core/body.js';
+import { HttpError } from '../../core/errors.js';
+import { parseJsonBytes } from '../../core/json-safety.js';
+import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import type { ParserConfig } from '../types.js';
+import { runMiddlewares } from './chain.js';
+import { collectFields } from './fields.js';
+import { parseMultipart, type MultipartResult } from './multipart.js';
+import type { PortableRequest } from './request.js';
+import type { ResponseBuilder } from './response.js';
+
+function decodeText(bytes: Uint8Array, charset: string | undefined): string {
+  try {
+    return new TextDecoder(charset || 'utf-8').decode(bytes);
+  } catch {
+    // Unknown charset label: UTF-8 is the best guess.
+    return new TextDecoder().decode(bytes);
+  }
+}
+
+async function multipartFromBytes(bytes: Uint8Array, contentType: string): Promise<MultipartResult> {
+  const request = new Request('http://mockyard.invalid/', { method: 'POST', body: bytes as BodyInit, headers: { 'Content-Type': contentType } });
+  return parseMultipart(request, contentType, Infinity);
+}
+
+/**
+ * The built-in parser. With `raw` (already-read bytes: `handle: 'FS'` routes read the body once
+ * and pass it on) nothing is read from the request again.
+ */
+export async function parseBuiltin(req: PortableRequest, limit: number, raw?: Uint8Array): Promise<void> {
+  if (raw === undefined && !hasBody(req.request)) return;
+  const header = req.request.headers.get('content-type');
+  const { type, params } = parseMediaType(header);
+  if (type === 'multipart/form-data') {
+    const { fields, files } = raw ? await multipartFromBytes(raw, header!) : await parseMultipart(req.request, header!, limit);
+    req.body = collectFields(fields);
+    req.files = files;
+    return;
+  }
+  const bytes = raw ?? (await readBody(req.request, limit));
+  if (bytes.byteLength === 0) return;
+  if (isJsonMediaType(type)) req.body = parseJsonBytes(bytes);
+  else if (type.startsWith('text/')) req.body = decodeText(bytes, params.charset);
+  else if (type === 'application/x-www-form-urlencoded') req.body = collectFields(new URLSearchParams(decodeText(bytes, params.charset)));
+  else req.body = bytes;
+}
+
+/** Runs the configured parser. Resolves 'responded' when a custom parser function answered. */
+export async function runParser(parser: boolean | ParserConfig, req: PortableRequest, res: ResponseBuilder, limit: number, raw?: Uint8Array): Promise<'next' | 'responded'> {
+  if (parser === false) return 'next';
+  if (parser === true) {
+    await parseBuiltin(req, limit, raw);
+    return 'next';
+  }
+  const fns = Array.isArray(parser.parser) ? parser.parser : [parser.parser];
+  if ((await runMiddlewares(fns, req, res)) === 'responded') return 'responded';
+  if (parser.transform) {
+    const out = parser.transform(req);
+    if (out && typeof out === 'object') {
+      if ('body' in out) req.body = out.body;
+      if ('query' in out && out.query) req.query = out.query;
+    } else if (out !== undefined) {
+      throw new HttpError(500, 'parser.transform must return an object { body?, query? }');
+    }
+  }
+  return 'next';
+}

@@ -1,0 +1,52 @@
+/**
+ * multipart/form-data for handler requests, the same result in every host.
+ *
+ * Default (service worker, Vite, any platform Request): the body is read with `readBody`, which
+ * enforces the size limit while the bytes arrive (413 at the first byte past it), then parsed by
+ * the platform's `Response.formData()`.
+ *
+ * A host may attach a faster streaming parser under `kParseMultipart` (the node host does, with
+ * busboy: src/node/multipart.ts). It receives the limit and must answer 413 (HttpError) once
+ * more than `limit` bytes arrived, and 400 on a malformed body.
+ */
+import { readBody } from '../../core/body.js';
+import { HttpError } from '../../core/errors.js';
+import type { UploadedFile } from '../types.js';
+
+/** Host hook: `request[kParseMultipart](limit)` → fields and files. */
+export const kParseMultipart = Symbol.for('mockyard.parseMultipart');
+
+export interface MultipartResult {
+  /** Text fields in arrival order (a repeated name appears several times). */
+  fields: Array<[string, string]>;
+  files: UploadedFile[];
+}
+
+export type MultipartParser = (limit: number) => Promise<MultipartResult>;
+
+export async function parseMultipart(request: Request, contentType: string, limit: number): Promise<MultipartResult> {
+  const hook = (request as unknown as Record<symbol, unknown>)[kParseMultipart];
+  if (typeof hook === 'function') return (hook as MultipartParser).call(request, limit);
+
+  const bytes = await readBody(request, limit);
+  let form: FormData;
+  try {
+    form = await new Response(bytes as BodyInit, { headers: { 'Content-Type': contentType } }).formData();
+  } catch {
+    throw new HttpError(400, 'Malformed multipart/form-data body');
+  }
+  const fields: Array<[string, string]> = [];
+  const files: UploadedFile[] = [];
+  for (const [name, value] of form) {
+    if (typeof value === 'string') fields.push([name, value]);
+    else {
+      files.push({
+        fieldName: name,
+        filename: value.name,
+        contentType: value.type || 'application/octet-stream',
+        bytes: new Uint8Array(await value.arrayBuffer()),
+      });
+    }
+  }
+  return { fields, files };
+}

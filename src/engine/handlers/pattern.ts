@@ -1,0 +1,181 @@
+/**
+ * Path patterns for REST and WebSocket handlers (Ant style, as the replaced plugin documented),
+ * compiled once at start-up into one anchored RegExp each.
+ *
+ * Patterns are relative to the endpoint prefix (`/users/{id}` serves `/api/users/1`):
+ *   - `users`            literal text (case-sensitive)
+ *   - `{id}`             one segment (`[^/]+`), captured as `params.id`
+ *   - `{id:\d+}`         a custom regex, captured as `params.id` (it matches the raw, still
+ *                        percent-encoded text; keep it within one segment)
+ *   - `*`                any characters within one segment (possibly none): `*.json`, `user-*`
+ *   - `?`                exactly one character within a segment
+ *   - `**`               a whole segment meaning any number of segments, including none
+ * Unnamed `*` / `**` captures land in `params['0']`, `params['1']`, … in pattern order.
+ * A trailing `/` on the request path is tolerated. Captured values are percent-decoded once;
+ * malformed encoding is a 400.
+ *
+ * Overlaps are not ranked: the handler list is tried in array order, first match wins. Put the
+ * specific patterns (`/users/me`) before the general ones (`/users/{id}`).
+ */
+import { HttpError } from '../../core/errors.js';
+import { FORBIDDEN_KEYS } from '../../core/json-safety.js';
+import { OptionsError } from '../../core/options.js';
+
+export interface CompiledPattern {
+  /** The pattern as written. */
+  readonly source: string;
+  /** Params for a matching path (below the prefix, still encoded), or null. Throws 400 on malformed encoding. */
+  match(path: string): Record<string, string> | null;
+}
+
+interface Capture {
+  name: string;
+  /** Index of the capture group in the compiled RegExp. */
+  group: number;
+}
+
+const NAME = /^[A-Za-z_$][\w$-]*$/;
+const ESCAPE = /[.*+?^${}()|[\]\\]/g;
+
+/** Number of capturing groups in a regex source. */
+function groupCount(source: string): number {
+  return new RegExp(`(?:${source})|`).exec('')!.length - 1;
+}
+
+/** Reads a `{…}` token starting at `start` (the `{`); returns its inner text and the index after `}`. */
+function readBraces(pattern: string, start: number, option: string): [string, number] {
+  let depth = 0;
+  for (let i = start; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return [pattern.slice(start + 1, i), i + 1];
+  }
+  throw new OptionsError(option, `has an unclosed "{" in ${JSON.stringify(pattern)}`);
+}
+
+/**
+ * Compiles a pattern. `option` names it in start-up errors (`mock.handlers[2].pattern`).
+ */
+export function compilePattern(pattern: string, option = 'pattern'): CompiledPattern {
+  const normalized = pattern.startsWith('/') ? pattern : `/${pattern}`;
+  const captures: Capture[] = [];
+  const names = new Set<string>();
+  let group = 0;
+  let unnamed = 0;
+  let re = '^';
+  let literalOnly = true;
+
+  // Split into segments by `/`, but never inside braces (a regex may contain `/` or `{n}`).
+  const segments: string[] = [];
+  let current = '';
+  for (let i = 1; i < normalized.length; ) {
+    const c = normalized[i]!;
+    if (c === '{') {
+      const [, end] = readBraces(normalized, i, option);
+      current += normalized.slice(i, end);
+      i = end;
+    } else if (c === '/') {
+      segments.push(current);
+      current = '';
+      i++;
+    } else {
+      current += c;
+      i++;
+    }
+  }
+  segments.push(current);
+  // `/users/` and `/users` mean the same pattern; `//` inside is one separator.
+  const segs = segments.filter((s, i) => s !== '' || (i === 0 && segments.length === 1));
+
+  for (const seg of segs) {
+    if (seg === '**') {
+      literalOnly = false;
+      re += '(?:/(.*))?';
+      captures.push({ name: String(unnamed++), group: ++group });
+      continue;
+    }
+    re += '/';
+    for (let i = 0; i < seg.length; ) {
+      const c = seg[i]!;
+      if (c === '{') {
+        literalOnly = false;
+        const [inner, end] = readBraces(seg, i, option);
+        const colon = inner.indexOf(':');
+        const name = (colon === -1 ? inner : inner.slice(0, colon)).trim();
+        if (!NAME.test(name) || FORBIDDEN_KEYS.has(name)) throw new OptionsError(option, `has an invalid parameter name ${JSON.stringify(name)} in ${JSON.stringify(pattern)}`);
+        if (names.has(name)) throw new OptionsError(option, `uses the parameter {${name}} twice in ${JSON.stringify(pattern)}`);
+        names.add(name);
+        let body = '[^/]+';
+        if (colon !== -1) {
+          body = inner.slice(colon + 1);
+          try {
+            new RegExp(body);
+          } catch (err) {
+            throw new OptionsError(option, `has an invalid regex for {${name}} in ${JSON.stringify(pattern)}: ${(err as Error).message}`);
+          }
+        }
+        re += `(${body})`;
+        captures.push({ name, group: ++group });
+        group += groupCount(body);
+        i = end;
+      } else if (c === '*') {
+        literalOnly = false;
+        if (seg[i + 1] === '*') throw new OptionsError(option, `uses "**" inside a segment in ${JSON.stringify(pattern)}; "**" must be a whole segment (/files/**)`);
+        re += '([^/]*)';
+        captures.push({ name: String(unnamed++), group: ++group });
+        i++;
+      } else if (c === '?') {
+        literalOnly = false;
+        re += '[^/]';
+        i++;
+      } else if (c === '}') {
+        throw new OptionsError(option, `has an unmatched "}" in ${JSON.stringify(pattern)}`);
+      } else {
+        re += c.replace(ESCAPE, '\\$&');
+        i++;
+      }
+    }
+  }
+  re += '/?$';
+
+  if (literalOnly) {
+    // Plain paths: string comparison, no RegExp.
+    const exact = segs.length === 1 && segs[0] === '' ? '' : `/${segs.join('/')}`;
+    return {
+      source: pattern,
+      match(path) {
+        if (path === exact || path === `${exact}/`) return {};
+        if (exact === '' && path === '') return {};
+        return null;
+      },
+    };
+  }
+
+  const regex = new RegExp(re);
+  return {
+    source: pattern,
+    match(path) {
+      const m = regex.exec(path === '' ? '/' : path);
+      if (!m) return null;
+      const params: Record<string, string> = {};
+      for (const { name, group: g } of captures) {
+        const raw = m[g] ?? '';
+        params[name] = decodeParam(raw, name);
+      }
+      return params;
+    },
+  };
+}
+
+function decodeParam(raw: string, name: string): string {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, `Malformed percent-encoding in path parameter "${name}"`);
+  }
+}

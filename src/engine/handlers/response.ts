@@ -1,0 +1,241 @@
+/**
+ * The portable `res` handed to handlers and middlewares: Node style (`statusCode`, `setHeader`,
+ * `writeHead`, `write`, `end`) and Express style (`status`, `set`, `type`, `json`, `send`) on one
+ * object, buffered in memory and turned into a Response when it ends. It works the same in every
+ * host because it never touches a socket.
+ *
+ * Once `end()` ran, or the builder was sealed (gateway timeout answered for it), every further
+ * write is dropped: a response is produced at most once.
+ */
+import { FastResponse, type FastHeaders } from '../../core/fast-response.js';
+import { concatBytes } from '../../core/body.js';
+import { contentTypeFor } from '../../core/media-type.js';
+import type { HandlerResponse } from '../types.js';
+
+const encoder = new TextEncoder();
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+type HeaderValue = string | number | readonly string[];
+
+function toBytes(chunk: unknown): Uint8Array {
+  if (typeof chunk === 'string') return encoder.encode(chunk);
+  if (chunk instanceof Uint8Array) return chunk;
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return encoder.encode(String(chunk));
+}
+
+/** `json` → `application/json; charset=utf-8`; `text/csv` stays as given. */
+function resolveType(type: string): string {
+  if (type.includes('/')) return type;
+  return contentTypeFor(`x.${type.replace(/^\./, '')}`);
+}
+
+export class ResponseBuilder implements HandlerResponse {
+  statusCode = 200;
+  statusMessage = '';
+  /** Lower-cased name → [name as given, value]. */
+  private readonly headerMap = new Map<string, [string, HeaderValue]>();
+  private readonly chunks: Uint8Array[] = [];
+  private size = 0;
+  private started = false;
+  private ended = false;
+  private sealed = false;
+  private finish: (() => void) | undefined;
+  /** Resolves when `end()` runs or the builder is sealed. */
+  readonly finished: Promise<void>;
+
+  constructor() {
+    this.finished = new Promise<void>((resolve) => {
+      this.finish = resolve;
+    });
+  }
+
+  get headersSent(): boolean {
+    return this.started || this.ended;
+  }
+
+  get writableEnded(): boolean {
+    return this.ended;
+  }
+
+  /** True once the builder stopped accepting writes (ended or sealed). */
+  get done(): boolean {
+    return this.ended || this.sealed;
+  }
+
+  /** Drops every later write (the request was already answered some other way). */
+  seal(): void {
+    this.sealed = true;
+    this.finish?.();
+  }
+
+  /**
+   * A fresh builder for the error path carrying the headers set so far (CORS headers a
+   * middleware set must survive a later error), without body, type or length.
+   */
+  forError(): ResponseBuilder {
+    const next = new ResponseBuilder();
+    for (const [key, entry] of this.headerMap) {
+      if (key !== 'content-type' && key !== 'content-length') next.headerMap.set(key, entry);
+    }
+    return next;
+  }
+
+  /** Headers as a plain object (array values joined), for the default error response. */
+  headerRecord(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [, [name, value]] of this.headerMap) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    return out;
+  }
+
+  setHeader(name: string, value: HeaderValue): this {
+    if (!this.done) this.headerMap.set(name.toLowerCase(), [name, Array.isArray(value) ? [...value] : (value as string | number)]);
+    return this;
+  }
+
+  getHeader(name: string): string | undefined {
+    const v = this.headerMap.get(name.toLowerCase())?.[1];
+    if (v === undefined) return undefined;
+    return Array.isArray(v) ? v.join(', ') : String(v);
+  }
+
+  removeHeader(name: string): this {
+    if (!this.done) this.headerMap.delete(name.toLowerCase());
+    return this;
+  }
+
+  hasHeader(name: string): boolean {
+    return this.headerMap.has(name.toLowerCase());
+  }
+
+  getHeaderNames(): string[] {
+    return [...this.headerMap.keys()];
+  }
+
+  writeHead(status: number, messageOrHeaders?: string | Record<string, HeaderValue>, headers?: Record<string, HeaderValue>): this {
+    if (this.done) return this;
+    this.statusCode = status;
+    let h = headers;
+    if (typeof messageOrHeaders === 'string') this.statusMessage = messageOrHeaders;
+    else if (messageOrHeaders) h = messageOrHeaders;
+    if (h) for (const [k, v] of Object.entries(h)) this.setHeader(k, v);
+    this.started = true;
+    return this;
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.done) return false;
+    this.started = true;
+    const bytes = toBytes(chunk);
+    this.chunks.push(bytes);
+    this.size += bytes.byteLength;
+    return true;
+  }
+
+  end(chunk?: string | Uint8Array | (() => void), _encoding?: unknown, _cb?: unknown): this {
+    if (this.done) return this;
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') this.write(chunk);
+    this.ended = true;
+    this.finish?.();
+    return this;
+  }
+
+  status(code: number): this {
+    if (!this.done) this.statusCode = code;
+    return this;
+  }
+
+  type(contentType: string): this {
+    return this.setHeader('Content-Type', resolveType(contentType));
+  }
+
+  set(name: string | Record<string, HeaderValue>, value?: HeaderValue): this {
+    if (typeof name === 'object') {
+      for (const [k, v] of Object.entries(name)) this.setHeader(k, v);
+      return this;
+    }
+    if (name.toLowerCase() === 'content-type' && typeof value === 'string') return this.type(value);
+    return this.setHeader(name, value ?? '');
+  }
+
+  /** Express alias of `set`. */
+  header(name: string, value: HeaderValue): this {
+    return this.set(name, value);
+  }
+
+  /** Express alias of `getHeader`. */
+  get(name: string): string | undefined {
+    return this.getHeader(name);
+  }
+
+  json(value: unknown): this {
+    if (this.done) return this;
+    if (!this.hasHeader('content-type')) this.setHeader('Content-Type', JSON_TYPE);
+    // `undefined` has no JSON form; Express sends an empty body for it.
+    return this.end(value === undefined ? '' : JSON.stringify(value));
+  }
+
+  /**
+   * Express `send`: strings as text/html unless a type is set; bytes as application/octet-stream;
+   * anything else (objects, arrays, numbers, booleans, null) as JSON; no argument → empty body.
+   */
+  send(value?: unknown): this {
+    if (this.done) return this;
+    if (value === undefined) return this.end();
+    if (typeof value === 'string') {
+      if (!this.hasHeader('content-type')) this.setHeader('Content-Type', 'text/html; charset=utf-8');
+      return this.end(value);
+    }
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+      if (!this.hasHeader('content-type')) this.setHeader('Content-Type', 'application/octet-stream');
+      return this.end(toBytes(value));
+    }
+    return this.json(value);
+  }
+
+  /** Express `sendStatus`: the status with its code name as text. */
+  sendStatus(code: number): this {
+    this.statusCode = code;
+    if (!this.hasHeader('content-type')) this.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    return this.end(String(code));
+  }
+
+  /** Express `redirect([status,] url)`. */
+  redirect(statusOrUrl: number | string, url?: string): this {
+    const status = typeof statusOrUrl === 'number' ? statusOrUrl : 302;
+    const location = typeof statusOrUrl === 'string' ? statusOrUrl : url ?? '/';
+    this.statusCode = status;
+    this.setHeader('Location', location);
+    return this.end();
+  }
+
+  /** The Response for what was written. `head` drops the body but keeps Content-Length. */
+  toResponse(head: boolean): Response {
+    const status = this.statusCode;
+    const headers: FastHeaders = {};
+    let multi: Array<[string, string]> | undefined;
+    for (const [, [name, value]] of this.headerMap) {
+      if (Array.isArray(value)) {
+        (multi ??= []).push(...value.map((v): [string, string] => [name, String(v)]));
+      } else if (name.toLowerCase() !== 'content-length') {
+        headers[name] = String(value);
+      }
+    }
+    const noBody = NULL_BODY_STATUS.has(status) || (status >= 100 && status < 200);
+    const bytes = noBody ? null : concatBytes(this.chunks, this.size);
+    if (multi) {
+      const h = new Headers(headers);
+      for (const [k, v] of multi) h.append(k, v);
+      if (bytes) h.set('Content-Length', String(bytes.byteLength));
+      return new Response(head || !bytes ? null : (bytes as BodyInit), { status, statusText: this.statusMessage, headers: h });
+    }
+    if (!bytes) return FastResponse.empty(status, headers);
+    if (this.statusMessage) {
+      headers['Content-Length'] = String(bytes.byteLength);
+      return new FastResponse(head ? null : bytes, { status, statusText: this.statusMessage, headers }) as unknown as Response;
+    }
+    return FastResponse.bytes(bytes, status, headers, head);
+  }
+}
