@@ -1,0 +1,1 @@
+export function mockyardAliases(from: 'dist' | 'src'): Array<{ find: RegExp; replacement: string }>;

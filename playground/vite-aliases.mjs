@@ -1,0 +1,14 @@
+// How the playground and the e2e pages resolve `mockyard` / `mockyard/sw`: to the built package
+// (`dist`, what users get) or to the TypeScript sources (`src`, for `npm run playground` with HMR).
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** @param {'dist' | 'src'} from */
+export function mockyardAliases(from) {
+  const file = (sub) => (from === 'src' ? `${root}src/${sub}.ts` : `${root}dist/${sub}.js`);
+  return [
+    { find: /^mockyard\/sw$/, replacement: file('sw/index') },
+    { find: /^mockyard$/, replacement: file('index') },
+  ];
+}

@@ -1,0 +1,54 @@
+/**
+ * The page host's engines from `startWorker` options: `tracker` (collector options or a ready
+ * engine) first, since it lives under one fixed base path, then `mock` (mock API options or a
+ * ready engine) — the same order as the node host. Engines built here are owned (closed by
+ * `stop()`); ready engines stay the caller's.
+ */
+import type { Engine } from '../core/engine.js';
+import { OptionsError, check } from '../core/options.js';
+
+export function isEngine(value: unknown): value is Engine {
+  return typeof value === 'object' && value !== null && typeof (value as Engine).handle === 'function' && Array.isArray((value as Engine).prefixes);
+}
+
+export interface EngineFactories<M, T> {
+  mock: (options: M) => Engine;
+  tracker: (options: T) => Engine;
+}
+
+export interface PageEngines {
+  engines: Engine[];
+  owned: Engine[];
+  mock?: Engine;
+  tracker?: Engine;
+}
+
+export function buildEngines<M extends object, T extends object>(
+  sources: { mock?: M | Engine | null; tracker?: T | Engine | null },
+  factories: EngineFactories<M, T>,
+): PageEngines {
+  const out: PageEngines = { engines: [], owned: [] };
+  const { mock, tracker } = sources;
+  if (tracker != null) {
+    if (isEngine(tracker)) out.tracker = tracker;
+    else {
+      check.object(tracker, 'tracker');
+      out.tracker = factories.tracker(tracker);
+      out.owned.push(out.tracker);
+    }
+    out.engines.push(out.tracker);
+  }
+  if (mock != null) {
+    if (isEngine(mock)) out.mock = mock;
+    else {
+      check.object(mock, 'mock');
+      if (!(mock as { fs?: unknown }).fs) {
+        throw new OptionsError('mock.fs', 'is required in the browser: pass indexedDbFs(name, { seed }) (or memoryFs(tree))');
+      }
+      out.mock = factories.mock(mock);
+      out.owned.push(out.mock);
+    }
+    out.engines.push(out.mock);
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+/**
+ * `mockyard/sw`: both engines inside the page, behind an MSW service worker.
+ *
+ *   const worker = await startWorker({
+ *     mock: { endpointPrefix: '/api', fs: indexedDbFs('my-app', { seed }) },
+ *     tracker: { appId: 'my-app' },
+ *   });
+ *
+ * Requests under the engines' prefixes (same origin) are answered in the page; everything else
+ * goes to the network untouched and silently. Nothing here imports Node built-ins.
+ */
+import type { Engine } from '../core/engine.js';
+import { OptionsError, check } from '../core/options.js';
+import type { MockApiOptions } from '../engine/types.js';
+import type { CollectorOptions } from '../tracker/types.js';
+import { buildEngines } from './engines.js';
+import { checkWorkerScript, startMswHost } from './msw-adapter.js';
+import { httpRoutes } from './routes.js';
+import { socketRoute } from './sockets.js';
+
+export { indexedDbFs, type IndexedDbFsOptions, type IndexedDbVfs } from '../vfs/indexeddb.js';
+
+export interface StartWorkerOptions {
+  /** Mock API options (as `createMockApi`; `fs` required in the browser) or a ready engine. */
+  mock?: MockApiOptions | Engine | null;
+  /** Collector options (as `createCollector`) or a ready engine. */
+  tracker?: CollectorOptions | Engine | null;
+  serviceWorker?: {
+    /** URL of the worker script written by `mockyard init-worker` (default `/mockServiceWorker.js`). */
+    url?: string;
+  };
+  /** No console output from MSW (default false). */
+  quiet?: boolean;
+}
+
+export interface PageWorker {
+  /** The engines in use (e.g. `worker.mock.ws.broadcast(...)` on a mock API built here). */
+  readonly mock: Engine | undefined;
+  readonly tracker: Engine | undefined;
+  /** Stops intercepting and closes the engines built by `startWorker`. */
+  stop(): Promise<void>;
+}
+
+const KNOWN = ['mock', 'tracker', 'serviceWorker', 'quiet'] as const;
+
+export async function startWorker(options: StartWorkerOptions): Promise<PageWorker> {
+  check.knownKeys(check.object(options, 'startWorker') ?? {}, '', KNOWN);
+  const workerUrl = check.string(options.serviceWorker?.url, 'serviceWorker.url', '/mockServiceWorker.js', { nonEmpty: true })!;
+  const quiet = check.boolean(options.quiet, 'quiet', false);
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) {
+    throw new Error('mockyard/sw: service workers are not available here (a secure context — https or localhost — is required)');
+  }
+
+  const stale = await checkWorkerScript(workerUrl);
+  if (stale) {
+    throw new Error(
+      `mockyard/sw: the service worker script ${workerUrl} is ${stale}. ` +
+        'Run `npx mockyard init-worker <publicDir>` (e.g. `npx mockyard init-worker public`) to write the one that matches this mockyard.',
+    );
+  }
+
+  const built = buildEngines<MockApiOptions, CollectorOptions>(
+    { mock: options.mock, tracker: options.tracker },
+    { mock: createMockApiEngine, tracker: createCollectorEngine },
+  );
+  const origin = location.origin;
+  const sockets = socketRoute(built.engines, origin);
+  let host;
+  try {
+    host = await startMswHost({ routes: httpRoutes(built.engines, origin), sockets: sockets ? [sockets] : [], workerUrl, quiet });
+  } catch (err) {
+    await Promise.all(built.owned.map((e) => e.close?.()));
+    throw err;
+  }
+
+  let stopped = false;
+  return {
+    mock: built.mock,
+    tracker: built.tracker,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      host.stop();
+      await Promise.all(built.owned.map((e) => e.close?.()));
+    },
+  };
+}
+
+function createMockApiEngine(_options: MockApiOptions): Engine {
+  throw new OptionsError('mock', 'needs the mock API engine (src/engine), which is not available yet');
+}
+
+function createCollectorEngine(_options: CollectorOptions): Engine {
+  throw new OptionsError('tracker', 'needs the collector engine (src/tracker), which is not available yet');
+}

@@ -1,0 +1,38 @@
+/**
+ * Builds the e2e pages and the playground with Vite, writes the worker script with
+ * `initWorker` (what `mockyard init-worker` does), and serves everything from one counting
+ * static server on 127.0.0.1 (see helpers/static-server.ts).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { initWorker, workerScript } from '../../src/node/init-worker.js';
+import { buildSite } from './helpers/build-site.js';
+import { startStaticServer } from './helpers/static-server.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    siteUrl: string;
+  }
+}
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export default async function setup(project: TestProject) {
+  const out = await mkdtemp(join(tmpdir(), 'mockyard-e2e-site-'));
+  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html' });
+  await initWorker(out);
+  // An older worker script: same file with another checksum/version, for the stale-script test.
+  const stale = (await workerScript())
+    .replace(/INTEGRITY_CHECKSUM = '[0-9a-f]+'/, "INTEGRITY_CHECKSUM = '00000000000000000000000000000000'")
+    .replace(/PACKAGE_VERSION = '[^']+'/, "PACKAGE_VERSION = '2.3.1'");
+  await writeFile(join(out, 'stale-worker.js'), stale);
+  const server = await startStaticServer(out);
+  project.provide('siteUrl', server.url);
+  return async () => {
+    await server.close();
+    await rm(out, { recursive: true, force: true });
+  };
+}
