@@ -1,0 +1,200 @@
+/**
+ * createCollector: the event collector engine (the tracker's storage backend), host-neutral.
+ *
+ * Routes under `basePath` (default `/_tracker`):
+ *   POST {base}/events   ingest (JSON or gzip; beacons may pass the key as `?key=`)
+ *   GET  {base}          read a time window (gzip level 1 unless the client refuses gzip)
+ *   GET  {base}/ping     { ok: true, appId, mode: 'middleware', version } (never needs the key)
+ *   WS   {base}/ws       ingest / events:query / push (ws-session.ts)
+ *   OPTIONS on each      CORS preflight
+ * Anything else under the base path is a JSON 404; paths outside it are not ours (`undefined`).
+ */
+import { readBody } from '../core/body.js';
+import { DEFAULT_MESSAGES, errorResponse, HttpError, toHttpError } from '../core/errors.js';
+import { FastResponse } from '../core/fast-response.js';
+import type { UpgradeResult } from '../core/socket.js';
+import { acceptsGzip } from './accept-encoding.js';
+import { keyChecker } from './auth.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import { EventStore } from './event-store.js';
+import { decodeIngestBody, validateBatch } from './ingest-batch.js';
+import { resolveCollectorOptions } from './options.js';
+import { ReadEncoder, selectionJson } from './read-encoder.js';
+import { parseReadQuery, selectEvents } from './read-query.js';
+import type { Collector, CollectorOptions } from './types.js';
+import { VERSION } from './version.js';
+import { TrackerSocket, type SocketContext } from './ws-session.js';
+
+type Route = 'read' | 'events' | 'ping' | 'ws';
+const ROUTES: Record<string, Route> = { '': 'read', '/': 'read', '/events': 'events', '/events/': 'events', '/ping': 'ping', '/ping/': 'ping', '/ws': 'ws', '/ws/': 'ws' };
+const METHODS: Record<Route, string> = { read: 'GET, HEAD, OPTIONS', events: 'POST, OPTIONS', ping: 'GET, HEAD, OPTIONS', ws: 'GET, OPTIONS' };
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function createCollector(options: CollectorOptions): Collector {
+  const o = resolveCollectorOptions(options);
+  const { logger, basePath } = o;
+  const store = new EventStore({ fs: o.fs, dir: o.dir, logger, maxAgeMs: o.maxAgeMs, retainEvents: o.retainEvents });
+  const encoder = new ReadEncoder(store);
+  const checkKey = keyChecker(o.apiKey);
+  const sockets = new Set<TrackerSocket>();
+  const pingBody = JSON.stringify({ ok: true, appId: o.appId, mode: 'middleware', version: VERSION });
+  let closed = false;
+
+  let loadError: unknown;
+  const ready = store.load().then(
+    () => {
+      store.applyRetention();
+      encoder.scheduleWarm();
+    },
+    (err: unknown) => {
+      loadError = err;
+      logger.error(`tracker: could not load stored events from ${o.fs?.root ?? ''}/${o.dir}: ${(err as Error)?.message ?? err}`);
+    },
+  );
+  const whenReady = async () => {
+    await ready;
+    if (loadError) throw new HttpError(503, 'Event storage could not be loaded', { cause: loadError });
+    if (closed) throw new HttpError(503, 'Collector is closed');
+  };
+
+  let retentionTimer: ReturnType<typeof setInterval> | undefined;
+  if (o.maxAgeMs !== undefined) {
+    retentionTimer = setInterval(() => store.applyRetention(), Math.min(60_000, Math.max(1000, o.maxAgeMs)));
+    (retentionTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Sends a stored batch to every authenticated client except `from`. */
+  const push = (lines: string[], from?: TrackerSocket) => {
+    if (sockets.size === 0 || (sockets.size === 1 && from)) return;
+    const text = `{"type":"push","events":[${lines.join(',')}]}`;
+    for (const s of sockets) if (s !== from && s.authenticated) s.send(text);
+  };
+
+  const store1 = async (body: unknown, from?: TrackerSocket): Promise<number> => {
+    const batch = validateBatch(body, o.maxEvents);
+    await whenReady();
+    const lines = await store.append(batch);
+    push(lines, from);
+    encoder.scheduleWarm();
+    return lines.length;
+  };
+
+  const socketContext: SocketContext = {
+    requiresAuth: o.apiKey !== undefined,
+    checkKey,
+    maxMessageBytes: o.maxWsMessageBytes,
+    authTimeoutMs: o.wsAuthTimeoutMs,
+    logger,
+    sockets,
+    ingest: (message, from) => store1(message, from),
+    async query(query) {
+      const q = parseReadQuery((name) => {
+        const v = query[name];
+        return typeof v === 'string' || typeof v === 'number' ? v : v === undefined || v === null ? undefined : JSON.stringify(v);
+      });
+      await whenReady();
+      const json = selectionJson(selectEvents(store, q));
+      return json;
+    },
+  };
+
+  const fail = (err: unknown, path: string, extra: Record<string, string>, head = false): Response => {
+    const e = toHttpError(err);
+    if (e.status >= 500) logger.error(`tracker: ${e.message}`, e.cause ?? '');
+    const message = e.expose ? e.message : DEFAULT_MESSAGES[e.status] ?? 'Internal Server Error';
+    return errorResponse(e.status, message, path, { headers: { ...e.headers, ...extra }, details: e.details, head });
+  };
+
+  const authorize = (request: Request, url: URL | undefined) => {
+    const given = request.headers.get('x-tracker-key') ?? url?.searchParams.get('key');
+    if (!checkKey(given)) {
+      throw new HttpError(401, given === null || given === undefined ? 'Missing API key (send the X-Tracker-Key header)' : 'Invalid API key');
+    }
+  };
+
+  const routeOf = (pathname: string): Route | null | undefined => {
+    if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
+    return ROUTES[pathname.slice(basePath.length)] ?? null;
+  };
+
+  async function handle(request: Request): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    const route = routeOf(path);
+    if (route === undefined) return undefined;
+    const method = request.method.toUpperCase();
+    const origin = request.headers.get('origin');
+    const cors = corsHeaders(o.cors, origin);
+    const head = method === 'HEAD';
+    try {
+      if (route === null) throw new HttpError(404, 'Not Found');
+      if (method === 'OPTIONS') {
+        const preflight = origin !== null && request.headers.get('access-control-request-method') !== null;
+        if (!preflight || !o.cors) return FastResponse.empty(204, { Allow: METHODS[route], ...cors });
+        const headers = preflightHeaders(o.cors, request, origin);
+        if (!headers) throw new HttpError(403, `Origin ${origin} is not allowed`);
+        return FastResponse.empty(204, headers);
+      }
+      if (!METHODS[route].split(', ').includes(method)) {
+        throw new HttpError(405, `Method ${method} is not allowed on ${path}`, { headers: { Allow: METHODS[route] } });
+      }
+      switch (route) {
+        case 'ping':
+          return FastResponse.json(pingBody, 200, { 'Cache-Control': 'no-store', ...cors }, head);
+        case 'events': {
+          authorize(request, url);
+          const bytes = await readBody(request, o.maxBodyBytes);
+          const body = decodeIngestBody(bytes, request.headers.get('content-encoding'), o.maxDecompressedBytes);
+          const saved = await store1(body);
+          return FastResponse.json(`{"ok":true,"saved":${saved}}`, 200, cors);
+        }
+        case 'read': {
+          authorize(request, undefined);
+          const q = parseReadQuery((name) => url.searchParams.get(name));
+          await whenReady();
+          const sel = selectEvents(store, q);
+          const vary = o.cors ? 'Origin, Accept-Encoding' : 'Accept-Encoding';
+          if (o.gzipReads && acceptsGzip(request.headers.get('accept-encoding'))) {
+            const bytes = encoder.gzip(sel);
+            return FastResponse.bytes(bytes, 200, { 'Content-Type': JSON_TYPE, 'Content-Encoding': 'gzip', 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
+          }
+          return FastResponse.json(selectionJson(sel), 200, { 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
+        }
+        case 'ws':
+          throw new HttpError(426, `${path} is a WebSocket endpoint`, { headers: { Upgrade: 'websocket', Connection: 'Upgrade' } });
+      }
+    } catch (err) {
+      return fail(err, path, cors, head);
+    }
+  }
+
+  function upgrade(request: Request): UpgradeResult {
+    const url = new URL(request.url);
+    const route = routeOf(url.pathname);
+    if (route !== 'ws') return route === undefined ? undefined : fail(new HttpError(404, 'Not Found'), url.pathname, {});
+    const origin = request.headers.get('origin');
+    if (o.cors && origin !== null && !o.cors.allow(origin)) return fail(new HttpError(403, `Origin ${origin} is not allowed`), url.pathname, {});
+    if (closed) return fail(new HttpError(503, 'Collector is closed'), url.pathname, {});
+    return (peer) => new TrackerSocket(peer, socketContext);
+  }
+
+  return {
+    basePath,
+    prefixes: [basePath],
+    ready,
+    get size() {
+      return store.size;
+    },
+    handle,
+    upgrade,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (retentionTimer) clearInterval(retentionTimer);
+      for (const s of [...sockets]) s.shutdown();
+      encoder.close();
+      await ready;
+      await store.flush();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Gzip output assembled from independently deflated pieces (fflate, level 1, pure JS).
+ *
+ * Each piece is a raw DEFLATE stream ended with a sync flush (byte-aligned, not final), so pieces
+ * concatenate into one valid stream (RFC 1951); the CRC-32 of the whole is combined from the
+ * pieces' CRCs (zlib's crc32_combine), so a piece deflated once can be reused by later reads
+ * without touching its bytes again. `finish()` adds the gzip header, a final empty block and the
+ * trailer (RFC 1952).
+ */
+import { Deflate } from 'fflate';
+
+const CRC_TABLE = (() => {
+  const t = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c;
+  }
+  return t;
+})();
+
+export function crc32(bytes: Uint8Array, crc = 0): number {
+  let c = ~crc;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
+function gf2Times(mat: Uint32Array, vec: number): number {
+  let sum = 0;
+  for (let i = 0; vec !== 0; i++, vec >>>= 1) if (vec & 1) sum ^= mat[i]!;
+  return sum >>> 0;
+}
+
+function gf2Square(square: Uint32Array, mat: Uint32Array): void {
+  for (let n = 0; n < 32; n++) square[n] = gf2Times(mat, mat[n]!);
+}
+
+/** CRC-32 of A‖B from crc(A), crc(B) and the length of B (zlib's crc32_combine). */
+export function crc32Combine(crc1: number, crc2: number, len2: number): number {
+  if (len2 <= 0) return crc1 >>> 0;
+  const even = new Uint32Array(32);
+  const odd = new Uint32Array(32);
+  odd[0] = 0xedb88320;
+  for (let n = 1, row = 1; n < 32; n++, row <<= 1) odd[n] = row;
+  gf2Square(even, odd);
+  gf2Square(odd, even);
+  let c = crc1 >>> 0;
+  let len = len2;
+  for (;;) {
+    gf2Square(even, odd);
+    if (len % 2) c = gf2Times(even, c);
+    len = Math.floor(len / 2);
+    if (len === 0) break;
+    gf2Square(odd, even);
+    if (len % 2) c = gf2Times(odd, c);
+    len = Math.floor(len / 2);
+    if (len === 0) break;
+  }
+  return (c ^ crc2) >>> 0;
+}
+
+/** A deflated piece: raw DEFLATE ending in a sync flush, with the CRC and length of its input. */
+export interface DeflatedPiece {
+  bytes: Uint8Array[];
+  crc: number;
+  /** Uncompressed length. */
+  size: number;
+  /** Compressed length. */
+  deflatedSize: number;
+}
+
+/** Deflates text fed in chunks (level 1) into one reusable piece. */
+export class PieceDeflater {
+  private readonly out: Uint8Array[] = [];
+  private outSize = 0;
+  private crc = 0;
+  private size = 0;
+  private readonly deflate: Deflate;
+  private static readonly encoder = new TextEncoder();
+
+  constructor() {
+    this.deflate = new Deflate({ level: 1 }, (chunk) => {
+      this.out.push(chunk.slice());
+      this.outSize += chunk.byteLength;
+    });
+  }
+
+  push(text: string): void {
+    if (text === '') return;
+    const bytes = PieceDeflater.encoder.encode(text);
+    this.crc = crc32(bytes, this.crc);
+    this.size += bytes.byteLength;
+    this.deflate.push(bytes);
+  }
+
+  finish(): DeflatedPiece {
+    // fflate 0.8.3's flush(true) writes a broken empty stored block whenever the last output byte
+    // is partial (it passes its packed state as a bit position), so the sync marker is written
+    // here: flush(false) emits every complete byte and keeps the partial one in its state `s.r`
+    // (bit count in the low 3 bits, the byte's value above); we append that byte with an empty,
+    // non-final stored block (3 header bits, padding to the byte boundary, LEN 0, NLEN 0xffff).
+    this.deflate.flush(false);
+    const r = (this.deflate as unknown as { s: { r?: number } }).s.r ?? 0;
+    const bits = r & 7;
+    const tail = bits === 0 ? [0x00] : bits <= 5 ? [(r >> 3) & 0xff] : [(r >> 3) & 0xff, 0x00];
+    const marker = Uint8Array.from([...tail, 0x00, 0x00, 0xff, 0xff]);
+    this.out.push(marker);
+    this.outSize += marker.byteLength;
+    return { bytes: this.out, crc: this.crc, size: this.size, deflatedSize: this.outSize };
+  }
+}
+
+/** Deflates one text into a piece. */
+export function deflatePiece(text: string): DeflatedPiece {
+  const d = new PieceDeflater();
+  d.push(text);
+  return d.finish();
+}
+
+const HEADER = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff);
+const FINAL_EMPTY_BLOCK = Uint8Array.of(0x03, 0x00);
+
+/** Concatenates pieces into one gzip member. */
+export class GzipAssembler {
+  private readonly parts: Uint8Array[] = [HEADER];
+  private length = HEADER.byteLength;
+  private crc = 0;
+  private size = 0;
+
+  add(piece: DeflatedPiece): void {
+    if (piece.size === 0) return;
+    for (const b of piece.bytes) this.parts.push(b);
+    this.length += piece.deflatedSize;
+    this.crc = crc32Combine(this.crc, piece.crc, piece.size);
+    this.size += piece.size;
+  }
+
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.length + FINAL_EMPTY_BLOCK.byteLength + 8);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.byteLength;
+    }
+    out.set(FINAL_EMPTY_BLOCK, at);
+    at += 2;
+    const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    view.setUint32(at, this.crc >>> 0, true);
+    view.setUint32(at + 4, this.size % 0x100000000, true);
+    return out;
+  }
+}

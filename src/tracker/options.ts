@@ -1,0 +1,115 @@
+/**
+ * Validation of createCollector options, at start-up, through core/options.ts: every mistake is
+ * an OptionsError naming the option (`tracker.limits.maxEvents`).
+ */
+import { createLogger, LOG_LEVELS, type Logger, type LoggerSink } from '../core/logger.js';
+import { check, isPlainObject, OptionsError } from '../core/options.js';
+import { normalizeVfsPath } from '../vfs/path.js';
+import type { Vfs } from '../vfs/types.js';
+import type { CollectorOptions } from './types.js';
+
+export interface ResolvedCollectorOptions {
+  appId: string;
+  apiKey: string | undefined;
+  logger: Logger;
+  basePath: string;
+  fs: Vfs | undefined;
+  dir: string;
+  /** `undefined`: CORS off. */
+  cors: { allow: (origin: string) => boolean; maxAge: number } | undefined;
+  maxBodyBytes: number;
+  maxDecompressedBytes: number;
+  maxEvents: number;
+  maxWsMessageBytes: number;
+  wsAuthTimeoutMs: number;
+  maxAgeMs: number | undefined;
+  retainEvents: number | undefined;
+  gzipReads: boolean;
+}
+
+const MiB = 1024 * 1024;
+const P = 'tracker';
+
+function isVfs(value: unknown): value is Vfs {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return ['read', 'append', 'readdir', 'remove', 'write'].every((k) => typeof v[k] === 'function');
+}
+
+export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollectorOptions {
+  if (!isPlainObject(input)) throw new OptionsError(P, 'must be an object');
+  check.knownKeys(input, P, ['appId', 'apiKey', 'logLevel', 'logger', 'basePath', 'storage', 'cors', 'limits', 'retention', 'readCompression']);
+  if (input.appId === undefined) throw new OptionsError(`${P}.appId`, 'is required (the application identifier)');
+  const appId = check.string(input.appId, `${P}.appId`, undefined, { nonEmpty: true })!;
+  const apiKey = check.string(input.apiKey, `${P}.apiKey`, undefined, { nonEmpty: true });
+  const level = check.oneOf(input.logLevel, `${P}.logLevel`, LOG_LEVELS, 'info');
+  if (input.logger !== undefined && (!input.logger || typeof (input.logger as LoggerSink).warn !== 'function')) {
+    throw new OptionsError(`${P}.logger`, 'must have info, warn and error methods');
+  }
+  const logger = createLogger(level, input.logger ?? console, '[mockyard:tracker]');
+
+  let basePath = check.string(input.basePath, `${P}.basePath`, '/_tracker', { nonEmpty: true })!;
+  if (!basePath.startsWith('/') || /[?#\s]/.test(basePath)) {
+    throw new OptionsError(`${P}.basePath`, `must be a URL path starting with "/" (got ${JSON.stringify(basePath)})`);
+  }
+  basePath = basePath.replace(/\/+$/, '');
+  if (basePath === '') throw new OptionsError(`${P}.basePath`, 'must not be the root "/"');
+
+  const storage = check.object(input.storage, `${P}.storage`) ?? {};
+  check.knownKeys(storage, `${P}.storage`, ['fs', 'dir']);
+  if (storage.fs !== undefined && !isVfs(storage.fs)) throw new OptionsError(`${P}.storage.fs`, 'must be a Vfs (memoryFs(), diskFs(dir), indexedDbFs())');
+  const rawDir = check.string(storage.dir, `${P}.storage.dir`, 'events')!;
+  let dir: string;
+  try {
+    dir = normalizeVfsPath(rawDir);
+  } catch {
+    throw new OptionsError(`${P}.storage.dir`, `must be a safe relative folder (got ${JSON.stringify(rawDir)})`);
+  }
+
+  let cors: ResolvedCollectorOptions['cors'];
+  if (input.cors !== false) {
+    const c = check.object(input.cors, `${P}.cors`) ?? {};
+    check.knownKeys(c, `${P}.cors`, ['origins', 'maxAge']);
+    const maxAge = check.number(c.maxAge, `${P}.cors.maxAge`, 600, { min: 0, integer: true });
+    cors = { allow: originMatcher(c.origins), maxAge };
+  }
+
+  const limits = check.object(input.limits, `${P}.limits`) ?? {};
+  check.knownKeys(limits, `${P}.limits`, ['maxBodyBytes', 'maxDecompressedBytes', 'maxEvents', 'maxWsMessageBytes', 'wsAuthTimeoutMs']);
+  const int = (v: unknown, name: string, fallback: number, min = 1) => check.number(v, name, fallback, { min, integer: true });
+  const retention = check.object(input.retention, `${P}.retention`) ?? {};
+  check.knownKeys(retention, `${P}.retention`, ['maxAgeMs', 'maxEvents']);
+
+  return {
+    appId,
+    apiKey,
+    logger,
+    basePath,
+    fs: storage.fs as Vfs | undefined,
+    dir,
+    cors,
+    maxBodyBytes: int(limits.maxBodyBytes, `${P}.limits.maxBodyBytes`, MiB),
+    maxDecompressedBytes: int(limits.maxDecompressedBytes, `${P}.limits.maxDecompressedBytes`, 10 * MiB),
+    maxEvents: int(limits.maxEvents, `${P}.limits.maxEvents`, 1000),
+    maxWsMessageBytes: int(limits.maxWsMessageBytes, `${P}.limits.maxWsMessageBytes`, MiB),
+    wsAuthTimeoutMs: int(limits.wsAuthTimeoutMs, `${P}.limits.wsAuthTimeoutMs`, 10_000),
+    maxAgeMs: retention.maxAgeMs === undefined ? undefined : int(retention.maxAgeMs, `${P}.retention.maxAgeMs`, 0),
+    gzipReads: check.oneOf(input.readCompression, `${P}.readCompression`, ['gzip', 'none'] as const, 'gzip') === 'gzip',
+    retainEvents: retention.maxEvents === undefined ? undefined : int(retention.maxEvents, `${P}.retention.maxEvents`, 0),
+  };
+}
+
+function originMatcher(origins: unknown): (origin: string) => boolean {
+  const name = `${P}.cors.origins`;
+  if (origins === undefined || origins === '*') return () => true;
+  if (typeof origins === 'function') return (o) => (origins as (o: string) => unknown)(o) === true;
+  const list = check.array<unknown>(origins, name);
+  const exact = new Set<string>();
+  const patterns: RegExp[] = [];
+  for (const [i, o] of list.entries()) {
+    if (o instanceof RegExp) patterns.push(o);
+    else if (typeof o === 'string' && o !== '' && o !== '*') exact.add(o.replace(/\/+$/, '').toLowerCase());
+    else throw new OptionsError(`${name}[${i}]`, `must be an origin string such as "https://app.example.com" or a RegExp (got ${JSON.stringify(o)})`);
+  }
+  return (origin) => exact.has(origin.toLowerCase()) || patterns.some((p) => { p.lastIndex = 0; return p.test(origin); });
+}

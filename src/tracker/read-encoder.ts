@@ -1,0 +1,136 @@
+/**
+ * Turns a Selection into the read response body without re-serialising events: the stored JSON
+ * lines are joined as they are.
+ *
+ * Gzip (level 1, fflate, every host): the body is deflated in pieces (gzip-pieces.ts). An hour
+ * whose events are all in the selection is deflated once and kept until that hour changes
+ * (store.version), so repeated dashboard reads of a day mostly copy ready bytes and only deflate
+ * the partial hours at the window's edges. Text is fed to the deflater in slices of ~64 KiB, so
+ * a read holds the compressed response plus one slice, never the whole uncompressed JSON.
+ * `warm()` fills the cache in the background, one hour per macrotask.
+ */
+import type { Entry, EventStore } from './event-store.js';
+import { HOUR_MS, hourOf, lowerBoundOf } from './event-store.js';
+import { GzipAssembler, PieceDeflater, type DeflatedPiece } from './gzip-pieces.js';
+import type { Selection } from './read-query.js';
+
+const SLICE_CHARS = 64 * 1024;
+/** Hours with fewer events are deflated fresh (caching them saves nothing worth the memory). */
+const MIN_CACHED_EVENTS = 32;
+
+export function trailerOf(sel: Selection): string {
+  const cursor = sel.nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(sel.nextCursor)}`;
+  return `],"total":${sel.total},"page":${sel.page === null ? 'null' : sel.page},"limit":${sel.limit}${cursor}}`;
+}
+
+/** `e1,e2,…` for entries[from-1] down to entries[to] (newest first). */
+export function joinLines(entries: Entry[], from: number, to: number): string {
+  const parts: string[] = new Array(Math.max(0, from - to));
+  for (let i = from - 1, k = 0; i >= to; i--, k++) parts[k] = entries[i]!.line;
+  return parts.join(',');
+}
+
+/** The read response as JSON text (identity responses and WebSocket answers). */
+export function selectionJson(sel: Selection): string {
+  return `{"events":[${joinLines(sel.entries, sel.start, sel.end)}${trailerOf(sel)}`;
+}
+
+/** Feeds entries[from-1]..entries[to] into a deflater, slice by slice, comma-separated. */
+function feed(d: PieceDeflater, entries: Entry[], from: number, to: number, leadingComma: boolean): void {
+  let buf = leadingComma ? ',' : '';
+  for (let i = from - 1; i >= to; i--) {
+    buf += i === from - 1 ? entries[i]!.line : `,${entries[i]!.line}`;
+    if (buf.length >= SLICE_CHARS) {
+      d.push(buf);
+      buf = '';
+    }
+  }
+  d.push(buf);
+}
+
+export class ReadEncoder {
+  private readonly cache = new Map<number, { version: number; piece: DeflatedPiece }>();
+  private warming: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+
+  constructor(private readonly store: EventStore) {}
+
+  /** The whole hour `h` (entries [a, b)), deflated, from the cache when still valid. */
+  private hourPiece(h: number, entries: Entry[], a: number, b: number): DeflatedPiece {
+    const version = this.store.version(h);
+    const hit = this.cache.get(h);
+    if (hit && hit.version === version) return hit.piece;
+    const d = new PieceDeflater();
+    feed(d, entries, b, a, false);
+    const piece = d.finish();
+    this.cache.set(h, { version, piece });
+    return piece;
+  }
+
+  /** The read response gzip-compressed (level 1). */
+  gzip(sel: Selection): Uint8Array {
+    const { entries, end } = sel;
+    const out = new GzipAssembler();
+    let fresh = new PieceDeflater();
+    fresh.push('{"events":[');
+    let first = true;
+    let i = sel.start;
+    while (i > end) {
+      const h = hourOf(entries[i - 1]!.t);
+      const hourStart = lowerBoundOf(entries, h * HOUR_MS);
+      const a = Math.max(end, hourStart);
+      const whole = a === hourStart && i === lowerBoundOf(entries, (h + 1) * HOUR_MS);
+      if (whole && i - a >= MIN_CACHED_EVENTS) {
+        if (!first) fresh.push(',');
+        out.add(fresh.finish());
+        out.add(this.hourPiece(h, entries, a, i));
+        fresh = new PieceDeflater();
+      } else {
+        feed(fresh, entries, i, a, !first);
+      }
+      first = false;
+      i = a;
+    }
+    fresh.push(trailerOf(sel));
+    out.add(fresh.finish());
+    this.prune();
+    return out.finish();
+  }
+
+  private prune(): void {
+    for (const [h, c] of this.cache) if (c.version !== this.store.version(h)) this.cache.delete(h);
+  }
+
+  /** Deflates stale hours in the background (after ingest goes quiet), one hour per macrotask. */
+  scheduleWarm(delayMs = 250): void {
+    if (this.closed) return;
+    if (this.warming) clearTimeout(this.warming);
+    this.warming = setTimeout(() => this.warmStep(), delayMs);
+    (this.warming as { unref?: () => void }).unref?.();
+  }
+
+  private warmStep(): void {
+    this.warming = undefined;
+    if (this.closed) return;
+    const { entries } = this.store.window(-Infinity, Infinity);
+    let i = entries.length;
+    while (i > 0) {
+      const h = hourOf(entries[i - 1]!.t);
+      const a = lowerBoundOf(entries, h * HOUR_MS);
+      const hit = this.cache.get(h);
+      if (i - a >= MIN_CACHED_EVENTS && (!hit || hit.version !== this.store.version(h))) {
+        this.hourPiece(h, entries, a, i);
+        this.scheduleWarm(0); // yield, then continue with the next stale hour
+        return;
+      }
+      i = a;
+    }
+    this.prune();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.warming) clearTimeout(this.warming);
+    this.cache.clear();
+  }
+}
