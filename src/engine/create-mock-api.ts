@@ -1,0 +1,231 @@
+/**
+ * createMockApi(options): the mock API engine. A request whose path is under a prefix (longest
+ * first, on a segment boundary) goes to
+ *   1. the handler layer (handlers/layer.ts),
+ *   2. file-system mode (fs/), global `delay` applied,
+ *   3. nothing matched: JSON 404 (`noHandledRestFsRequestsAction: '404'`) or `undefined` ('forward').
+ * Requests outside every prefix, and every request of a disabled engine, get `undefined`.
+ */
+import { errorResponse, responseForError } from '../core/errors.js';
+import type { Engine } from '../core/engine.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { OptionsError } from '../core/options.js';
+import type { UpgradeResult } from '../core/socket.js';
+import { memoryFs } from '../vfs/memory.js';
+import type { Vfs } from '../vfs/types.js';
+import { createContext, type RequestContext } from './context.js';
+import { getDefaultFsFactory } from './default-fs.js';
+import { createFsMode, type FsMode } from './fs/fs-mode.js';
+import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
+import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
+import type { EngineServices, FsServeOverrides } from './services.js';
+import { Sleeper } from './sleeper.js';
+import type { MockApiApp, MockApiOptions } from './types.js';
+import { createWsLayer, type WsLayer } from './ws/layer.js';
+
+export interface MockApi extends Engine {
+  handle(request: Request): Promise<Response | undefined>;
+  upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult;
+  /** Normalised prefixes, longest first (`[]` when disabled). */
+  readonly prefixes: readonly string[];
+  /** `broadcast(pattern, data)` to the clients of a WebSocket handler; returns how many got it. */
+  readonly ws: MockApiApp['ws'];
+  /** The services handlers see as `req.app`. */
+  readonly app: MockApiApp;
+  /** The validated options. */
+  readonly options: ResolvedMockApiOptions;
+  /** Resolves once start-up checks (fsDir present?) are done; tells whether file routing is on. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const NOT_FOUND = 'Not Found';
+
+/** Splits an absolute URL into its encoded path and query (`?…` or ''), without `new URL()`. */
+function splitUrl(url: string): [string, string] {
+  const scheme = url.indexOf('://');
+  let p = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+  if (p === -1) {
+    if (scheme === -1) {
+      const u = new URL(url, 'http://localhost');
+      return [u.pathname, u.search];
+    }
+    p = url.length;
+  }
+  let end = url.length;
+  const hash = url.indexOf('#', p);
+  if (hash !== -1) end = hash;
+  const q = url.indexOf('?', p);
+  if (q !== -1 && q < end) return [url.slice(p, q) || '/', url.slice(q, end)];
+  return [url.slice(p, end) || '/', ''];
+}
+
+export function createMockApi(input: MockApiOptions): MockApi {
+  const options = resolveMockApiOptions(input);
+  const logger: Logger = createLogger(options.logLevel, options.logger ?? console);
+  for (const w of options.warnings) logger.warn(w);
+  if (options.disabledReason && options.disabledReason !== 'disable: true') logger.warn(options.disabledReason);
+
+  const prefixes = options.prefixes;
+  const disabled = options.disabled;
+  const sleeper = new Sleeper();
+  const queue = new KeyedQueue();
+  let closed = false;
+
+  // The filesystem: given, or the registered default (disk in Node) when fsDir is set.
+  let vfs: Vfs | null = options.fs ?? null;
+  let ownVfs = false;
+  if (!disabled && !vfs && options.fsDir !== null) {
+    const factory = getDefaultFsFactory();
+    if (!factory) throw new OptionsError('mock.fs', 'is required here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
+    vfs = factory(options.fsDirOption!, options.root);
+    ownVfs = true;
+  }
+  let fallbackFs: Vfs | undefined;
+
+  let fsMode: FsMode | undefined;
+  let fsChecked = false;
+  const fsReady: Promise<boolean> = (async () => {
+    if (disabled || options.fsDir === null || !vfs) return false;
+    let ok = false;
+    try {
+      const s = await vfs.stat(options.fsDir);
+      ok = s !== null && s.kind === 'dir';
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      logger.warn(`fsDir "${options.fsDirOption ?? ''}" does not exist (${vfs.driver}); file routing is disabled, handlers still work`);
+      return false;
+    }
+    fsMode = createFsMode({
+      vfs,
+      fsDir: options.fsDir,
+      bodyLimit: options.bodyLimit,
+      logger,
+      queue,
+      pagination: options.pagination,
+      filters: options.filters,
+    });
+    return true;
+  })().finally(() => {
+    fsChecked = true;
+  });
+
+  let wsLayer: WsLayer | undefined;
+  const app: MockApiApp = {
+    ws: {
+      broadcast: (pattern, data, opts) => (wsLayer ? wsLayer.broadcast(pattern, data, opts) : 0),
+    },
+    get fs(): Vfs {
+      return vfs ?? (fallbackFs ??= memoryFs());
+    },
+  };
+
+  const notFound = (ctx: RequestContext) => errorResponse(404, NOT_FOUND, ctx.pathname, { head: ctx.method === 'HEAD' });
+
+  const services: EngineServices = {
+    logger,
+    get vfs() {
+      return vfs;
+    },
+    app,
+    queue,
+    fsEnabled: () => fsReady,
+    async serveFs(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response> {
+      if (!fsChecked) await fsReady;
+      if (!fsMode) return notFound(ctx);
+      return (await fsMode.serve(ctx, overrides)) ?? notFound(ctx);
+    },
+    sleep: (ms) => sleeper.sleep(ms),
+    get closed() {
+      return closed;
+    },
+  };
+
+  const handlers: HandlerLayer | undefined = disabled ? undefined : createHandlerLayer(options, services);
+  wsLayer = disabled ? undefined : createWsLayer(options, services);
+  const delay = options.delay;
+  const forward = options.noHandledRestFsRequestsAction === 'forward';
+
+  function matchPrefix(pathname: string): string | undefined {
+    for (let i = 0; i < prefixes.length; i++) {
+      const p = prefixes[i]!;
+      if (pathname.startsWith(p) && (pathname.length === p.length || pathname.charCodeAt(p.length) === 47 || p === '')) return p;
+    }
+    return undefined;
+  }
+
+  function contextFor(request: Request, start: number): RequestContext | undefined {
+    const [pathname, search] = splitUrl(request.url);
+    const prefix = matchPrefix(pathname);
+    if (prefix === undefined) return undefined;
+    return createContext(request, request.method, pathname, search, prefix, start);
+  }
+
+  async function respond(ctx: RequestContext): Promise<Response | undefined> {
+    try {
+      if (handlers) {
+        const r = await handlers.handle(ctx);
+        if (r !== undefined) return r;
+      }
+      if (!fsChecked) await fsReady;
+      if (fsMode) {
+        const r = await fsMode.serve(ctx);
+        if (r !== undefined) {
+          if (delay > 0) await sleeper.sleep(delay);
+          return r;
+        }
+      }
+      if (forward) return undefined;
+      if (delay > 0) await sleeper.sleep(delay);
+      return notFound(ctx);
+    } catch (err) {
+      logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
+      return responseForError(err, ctx.pathname, ctx.method === 'HEAD');
+    }
+  }
+
+  const debug = logger.enabled('debug');
+
+  return {
+    prefixes: options.publicPrefixes,
+    options,
+    app,
+    ws: app.ws,
+
+    async handle(request: Request): Promise<Response | undefined> {
+      if (disabled) return undefined;
+      const start = debug ? performance.now() : 0;
+      const ctx = contextFor(request, start);
+      if (ctx === undefined) return undefined;
+      const res = await respond(ctx);
+      if (debug) {
+        const ms = (performance.now() - start).toFixed(1);
+        logger.debug(`${ctx.method} ${ctx.pathname}${ctx.search} ${res ? res.status : 'forwarded'} ${ms}ms`);
+      }
+      return res;
+    },
+
+    upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
+      if (disabled || !wsLayer) return undefined;
+      const ctx = contextFor(request, 0);
+      if (ctx === undefined) return undefined;
+      return wsLayer.upgrade(ctx);
+    },
+
+    ready: () => fsReady,
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      sleeper.close();
+      await fsReady.catch(() => false);
+      await handlers?.close?.();
+      await wsLayer?.close?.();
+      fsMode?.close();
+      if (ownVfs) await vfs?.close?.();
+    },
+  };
+}

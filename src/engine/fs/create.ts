@@ -1,0 +1,71 @@
+/**
+ * POST: creates a file from a JSON body (`<path>.json`) or one uploaded file (byte-for-byte),
+ * 201 with Location. An existing JSON array with POST pagination/filters configured is queried
+ * instead (200, never modified); any other existing file: 400 for non-JSON, 409 for JSON.
+ */
+import { HttpError } from '../../core/errors.js';
+import { FastResponse } from '../../core/fast-response.js';
+import { parseJsonBytes } from '../../core/json-safety.js';
+import { isJsonPath } from '../../core/media-type.js';
+import { isVfsError } from '../../vfs/types.js';
+import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
+import { MSG } from './messages.js';
+import { jsonPayload, readPayload } from './payload.js';
+import { runQuery } from './query.js';
+import { fileTarget, jsonTarget } from './target-path.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export async function create(call: FsCall, env: FsEnv): Promise<Response> {
+  const contentType = call.ctx.request.headers.get('content-type');
+  const existing = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
+  if (existing !== null) {
+    const entry = await env.cache.entry(existing);
+    if (entry !== null) {
+      if (!entry.isJson) throw new HttpError(400, MSG.postNotJson);
+      if (entry.array !== undefined && hasQueryConfig(call, 'POST')) {
+        const bytes = await requestBody(call, env);
+        const body = bytes.byteLength > 0 && !/^multipart\//i.test(contentType ?? '') ? parseJsonBytes(bytes) : undefined;
+        const q = readQuery(call, 'POST', body);
+        const r = runQuery(entry, entry.array, q.predicates, q.page);
+        return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) });
+      }
+      throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
+    }
+  }
+
+  const payload = await readPayload(call, env, 'POST', contentType);
+  let rel: string;
+  let bytes: Uint8Array;
+  let echo = false;
+  switch (payload.kind) {
+    case 'empty':
+      throw new HttpError(400, MSG.noData);
+    case 'json':
+      rel = jsonTarget(call.rel, call.trailingSlash);
+      bytes = payload.bytes;
+      echo = true;
+      break;
+    default:
+      rel = fileTarget(call.rel, call.trailingSlash, payload.type, payload.kind === 'file' ? payload.filename : undefined);
+      bytes = payload.bytes;
+      // An upload stored as .json must be JSON like any other JSON document.
+      if (isJsonPath(rel)) jsonPayload(bytes);
+      break;
+  }
+  const path = inFsDir(env, rel);
+  await env.queue.run(path, async () => {
+    try {
+      await env.vfs.create(path, bytes);
+    } catch (err) {
+      if (isVfsError(err, 'EEXIST') || isVfsError(err, 'EISDIR') || isVfsError(err, 'ENOTDIR')) {
+        throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
+      }
+      throw err;
+    }
+  });
+  const headers = { Location: locationOf(call, env, path) };
+  return echo
+    ? FastResponse.bytes(bytes, 201, { 'Content-Type': JSON_TYPE, ...headers })
+    : FastResponse.empty(201, { ...headers, 'Content-Length': '0' });
+}

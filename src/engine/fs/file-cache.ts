@@ -1,0 +1,201 @@
+/**
+ * The file-mode caches: lookup results (request path → file) and file contents (bytes, GET
+ * headers, parsed JSON arrays, sorted views). Invalidated by `vfs.onChange`; on drivers that are
+ * not `exclusive` (disk) every use re-checks the file with one `stat` (size, mtime, inode), and
+ * lookup results are re-resolved after LOOKUP_TTL_MS, so edits made behind the engine's back are
+ * seen.
+ */
+import type { FastHeaders } from '../../core/fast-response.js';
+import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
+import type { Vfs, VfsStat } from '../../vfs/types.js';
+import { lookupFile } from './lookup.js';
+
+/** How long a lookup result is trusted on a non-exclusive driver before it is resolved again. */
+export const LOOKUP_TTL_MS = 1000;
+const MAX_LOOKUPS = 10_000;
+/** Files larger than this are served but not kept. */
+const MAX_CACHED_FILE = 64 * 1024 * 1024;
+/** Budget for all cached bytes (parsed values are not counted precisely; bytes are a proxy). */
+const MAX_CACHED_BYTES = 256 * 1024 * 1024;
+
+export interface FileEntry {
+  /** Vfs path. */
+  readonly path: string;
+  readonly stat: VfsStat;
+  readonly bytes: Uint8Array;
+  readonly contentType: string;
+  /** `.json` file. */
+  readonly isJson: boolean;
+  /** The parsed array when the file is a JSON array (shared: never mutate). */
+  readonly array: unknown[] | undefined;
+  /** X-Total-Count of a plain GET: array length, 1 for other JSON, undefined for non-JSON. */
+  readonly count: number | undefined;
+  /** GET headers (Content-Type, Content-Length, X-Total-Count). Shared: never mutate. */
+  readonly headers: FastHeaders;
+  /** Sorted index orders of `array`, by sort key and direction. */
+  sorted?: Map<string, Uint32Array>;
+}
+
+interface LookupHit {
+  path: string | null;
+  at: number;
+}
+
+const decoder = new TextDecoder();
+
+function firstSignificantByte(bytes: Uint8Array): number {
+  let i = 0;
+  // Skip a UTF-8 BOM and JSON whitespace.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+  for (; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return b;
+  }
+  return -1;
+}
+
+export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array): FileEntry {
+  const isJson = isJsonPath(path);
+  let array: unknown[] | undefined;
+  let count: number | undefined;
+  if (isJson) {
+    const first = firstSignificantByte(bytes);
+    if (first === 0x5b /* [ */) {
+      try {
+        const v = JSON.parse(decoder.decode(bytes));
+        if (Array.isArray(v)) {
+          array = v;
+          count = v.length;
+        }
+      } catch {
+        // Malformed JSON on disk: served as stored, without a count.
+      }
+    } else if (first !== -1) count = 1;
+  }
+  const contentType = contentTypeFor(path);
+  const headers: FastHeaders = { 'Content-Type': contentType, 'Content-Length': String(bytes.byteLength) };
+  if (count !== undefined) headers['X-Total-Count'] = String(count);
+  return { path, stat, bytes, contentType, isJson, array, count, headers };
+}
+
+function sameStat(a: VfsStat, b: VfsStat): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && b.kind === 'file';
+}
+
+export class FileCache {
+  private readonly lookups = new Map<string, LookupHit>();
+  private readonly files = new Map<string, FileEntry>();
+  private readonly loading = new Map<string, Promise<FileEntry | null>>();
+  private cachedBytes = 0;
+  /** Bumped on every change under fsDir: loads that started earlier are not stored. */
+  private generation = 0;
+  private readonly exclusive: boolean;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly vfs: Vfs,
+    private readonly fsDir: string,
+  ) {
+    this.exclusive = vfs.exclusive;
+    this.unsubscribe = vfs.onChange((p) => this.invalidate(p));
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.lookups.clear();
+    this.files.clear();
+  }
+
+  /** Drops what a change at `path` may affect. */
+  invalidate(path: string): void {
+    const dir = this.fsDir;
+    // Changes outside the mocks folder (e.g. a collector sharing the Vfs) do not concern us.
+    if (dir && path && path !== dir && !path.startsWith(`${dir}/`) && !dir.startsWith(`${path}/`)) return;
+    this.generation++;
+    this.lookups.clear();
+    if (path === '' || (dir && dir.startsWith(`${path}/`))) {
+      this.files.clear();
+      this.cachedBytes = 0;
+      return;
+    }
+    this.drop(path);
+    const under = `${path}/`;
+    for (const key of this.files.keys()) if (key.startsWith(under)) this.drop(key);
+  }
+
+  private drop(path: string): void {
+    const e = this.files.get(path);
+    if (e) {
+      this.files.delete(path);
+      this.cachedBytes -= e.bytes.byteLength;
+    }
+  }
+
+  /**
+   * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
+   * sub-path); `rel`/`trailingSlash` are its safe decoded form.
+   */
+  async resolve(key: string, rel: string, trailingSlash: boolean): Promise<string | null> {
+    const hit = this.lookups.get(key);
+    if (hit !== undefined) {
+      if (this.exclusive) return hit.path;
+      if (hit.path !== null && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
+    }
+    const gen = this.generation;
+    const path = await lookupFile(this.vfs, this.fsDir, rel, trailingSlash);
+    // Misses are only remembered where change events are complete.
+    if (gen === this.generation && (path !== null || this.exclusive)) {
+      if (this.lookups.size >= MAX_LOOKUPS) this.lookups.clear();
+      this.lookups.set(key, { path, at: performance.now() });
+    }
+    return path;
+  }
+
+  /** The current content of the file at `path` (a Vfs path), or null when it is not a file. */
+  async entry(path: string): Promise<FileEntry | null> {
+    const cached = this.files.get(path);
+    if (cached !== undefined) {
+      if (this.exclusive) return cached;
+      const s = await this.vfs.stat(path);
+      if (s !== null && sameStat(cached.stat, s)) return cached;
+      this.drop(path);
+      if (s === null || s.kind !== 'file') return null;
+    }
+    const pending = this.loading.get(path);
+    if (pending) return pending;
+    const load = this.load(path).finally(() => this.loading.delete(path));
+    this.loading.set(path, load);
+    return load;
+  }
+
+  private async load(path: string): Promise<FileEntry | null> {
+    const gen = this.generation;
+    const stat = await this.vfs.stat(path);
+    if (stat === null || stat.kind !== 'file') return null;
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.vfs.read(path);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOENT') return null;
+      throw err;
+    }
+    // The stat taken before the read: if the file changed during the read, the next use sees
+    // a different stat and reloads.
+    const entry = buildEntry(path, stat, bytes);
+    if (gen === this.generation && bytes.byteLength <= MAX_CACHED_FILE) {
+      this.drop(path);
+      this.files.set(path, entry);
+      this.cachedBytes += bytes.byteLength;
+      if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
+    }
+    return entry;
+  }
+
+  private evict(): void {
+    // Oldest first (Map keeps insertion order).
+    for (const key of this.files.keys()) {
+      if (this.cachedBytes <= MAX_CACHED_BYTES / 2) break;
+      this.drop(key);
+    }
+  }
+}

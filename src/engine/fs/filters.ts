@@ -1,0 +1,142 @@
+/**
+ * Filters: compiles the configured entries plus the request's values into predicates over
+ * items. Comparisons: eq, neq (ne), gt, gte, lt, lte, in, nin, contains (case-insensitive).
+ * Value types: string, number, boolean, date, and their array forms (lists for in/nin: a
+ * comma-separated value, repeated parameters, or a JSON array in the body).
+ * Items are read with own-property dot paths. An item whose field is missing or of another type
+ * never equals anything: `eq`/`gt`/…/`in`/`contains` reject it, `neq`/`nin` keep it.
+ */
+import { HttpError } from '../../core/errors.js';
+import type { FilterConfig, FilterEntry } from '../types.js';
+import { getAt, parseDotPath } from './dot-path.js';
+import type { ParamSource } from './param-source.js';
+
+export type Predicate = (item: unknown) => boolean;
+type Base = 'string' | 'number' | 'boolean' | 'date';
+type Scalar = string | number | boolean;
+
+function baseType(entry: FilterEntry): Base {
+  const t = entry.valueType ?? 'string';
+  return (t.endsWith('[]') ? t.slice(0, -2) : t) as Base;
+}
+
+function show(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
+/** Coerces a request value to the filter's type; 400 naming the parameter when impossible. */
+function coerceParam(v: unknown, base: Base, key: string): Scalar {
+  switch (base) {
+    case 'string':
+      if (typeof v === 'string') return v;
+      if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+      break;
+    case 'number': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+      if (Number.isFinite(n)) return n;
+      break;
+    }
+    case 'boolean':
+      if (typeof v === 'boolean') return v;
+      if (v === 'true' || v === '1') return true;
+      if (v === 'false' || v === '0') return false;
+      break;
+    case 'date': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : NaN;
+      if (Number.isFinite(n)) return n;
+      break;
+    }
+  }
+  throw new HttpError(400, `Invalid value ${show(v)} for filter "${key}": expected ${base === 'date' ? 'a date' : `a ${base}`}`);
+}
+
+/** An item value in the filter's type, or undefined when it has none. */
+function itemValue(v: unknown, base: Base): Scalar | undefined {
+  switch (base) {
+    case 'string':
+      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    case 'number':
+      if (typeof v === 'number') return v;
+      if (typeof v === 'string' && v.trim() !== '') {
+        const n = Number(v);
+        return Number.isNaN(n) ? undefined : n;
+      }
+      return undefined;
+    case 'boolean':
+      return typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined;
+    case 'date': {
+      const n = typeof v === 'string' ? Date.parse(v) : typeof v === 'number' ? v : NaN;
+      return Number.isNaN(n) ? undefined : n;
+    }
+  }
+}
+
+function splitList(values: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const v of values) {
+    if (typeof v === 'string') {
+      for (const part of v.split(',')) out.push(part.trim());
+    } else out.push(v);
+  }
+  return out;
+}
+
+function compile(entry: FilterEntry, raw: unknown[]): Predicate {
+  const base = baseType(entry);
+  const path = parseDotPath(entry.field ?? entry.key);
+  const single = path.length === 1 ? path[0]! : undefined;
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const read = single !== undefined
+    ? (item: unknown) => (item !== null && typeof item === 'object' && hasOwn.call(item, single) ? (item as Record<string, unknown>)[single] : undefined)
+    : (item: unknown) => getAt(item, path);
+  const cmp = entry.comparison ?? 'eq';
+
+  if (cmp === 'in' || cmp === 'nin') {
+    const set = new Set<Scalar>(splitList(raw).map((v) => coerceParam(v, base, entry.key)));
+    const keep = cmp === 'in';
+    return (item) => {
+      const v = itemValue(read(item), base);
+      return (v !== undefined && set.has(v)) === keep;
+    };
+  }
+  if (cmp === 'contains') {
+    const needle = String(coerceParam(raw[0], 'string', entry.key)).toLowerCase();
+    const one = (v: unknown) => {
+      const s = itemValue(v, 'string');
+      return s !== undefined && (s as string).toLowerCase().includes(needle);
+    };
+    return (item) => {
+      const v = read(item);
+      return Array.isArray(v) ? v.some(one) : one(v);
+    };
+  }
+  const p = coerceParam(raw[0], base, entry.key);
+  switch (cmp) {
+    case 'eq':
+      return (item) => itemValue(read(item), base) === p;
+    case 'neq':
+    case 'ne':
+      return (item) => itemValue(read(item), base) !== p;
+    case 'gt':
+      return (item) => { const v = itemValue(read(item), base); return v !== undefined && v > p; };
+    case 'gte':
+      return (item) => { const v = itemValue(read(item), base); return v !== undefined && v >= p; };
+    case 'lt':
+      return (item) => { const v = itemValue(read(item), base); return v !== undefined && v < p; };
+    case 'lte':
+      return (item) => { const v = itemValue(read(item), base); return v !== undefined && v <= p; };
+  }
+  throw new HttpError(500, `Unknown comparison ${String(cmp)}`);
+}
+
+/** Predicates for the entries whose parameter is present in the request (all apply: AND). */
+export function compileFilters(config: FilterConfig, source: ParamSource): Predicate[] {
+  const out: Predicate[] = [];
+  for (const entry of config.filters) {
+    // An empty query value (`?status=`) counts as absent.
+    const raw = source.values(entry.key)?.filter((v) => v !== '');
+    if (raw === undefined || raw.length === 0) continue;
+    out.push(compile(entry, raw));
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+/**
+ * What every file-mode method needs: the request (one call = one request), the environment
+ * (filesystem, caches, queue, limits) and small shared steps (body, config, Location).
+ */
+import { readBody } from '../../core/body.js';
+import type { KeyedQueue } from '../../core/keyed-queue.js';
+import type { Logger } from '../../core/logger.js';
+import type { Vfs } from '../../vfs/types.js';
+import type { RequestContext } from '../context.js';
+import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
+import type { FileCache } from './file-cache.js';
+import { EMPTY_SOURCE, bodySource, querySource, type ParamSource } from './param-source.js';
+import { compileFilters, type Predicate } from './filters.js';
+import { readPage, type Page } from './pagination.js';
+
+export interface FsEnv {
+  readonly vfs: Vfs;
+  /** Mocks folder inside the Vfs (`''` = root). */
+  readonly fsDir: string;
+  readonly cache: FileCache;
+  readonly queue: KeyedQueue;
+  readonly bodyLimit: number;
+  readonly logger: Logger;
+}
+
+export interface FsCall {
+  readonly ctx: RequestContext;
+  /** The raw (encoded) path below the prefix: the lookup cache key. */
+  readonly key: string;
+  /** Safe decoded path below fsDir. */
+  readonly rel: string;
+  readonly trailingSlash: boolean;
+  readonly pagination: PerMethod<PaginationConfig> | null;
+  readonly filters: PerMethod<FilterConfig> | null;
+  /** Body already read by the handler layer. */
+  readonly body: Uint8Array | undefined;
+}
+
+/** The request body, at most `bodyLimit` bytes (413 beyond). */
+export function requestBody(call: FsCall, env: FsEnv): Promise<Uint8Array> {
+  return call.body !== undefined ? Promise.resolve(call.body) : readBody(call.ctx.request, env.bodyLimit);
+}
+
+/** The config for a method: its own, HEAD falls back to GET's, then `ALL`. */
+export function configFor<T>(map: PerMethod<T> | null, method: string): T | undefined {
+  if (!map) return undefined;
+  const m = method as keyof PerMethod<T>;
+  return map[m] ?? (method === 'HEAD' ? map.GET : undefined) ?? map.ALL;
+}
+
+export interface QueryInput {
+  predicates: Predicate[];
+  page: Page | undefined;
+  /** Any filter or pagination parameter given. */
+  present: boolean;
+}
+
+function sourceFor(type: 'query-param' | 'body', root: string | undefined, call: FsCall, body: unknown): ParamSource {
+  if (type === 'body') return body === undefined ? EMPTY_SOURCE : bodySource(body, root);
+  return call.ctx.search.length > 1 ? querySource(call.ctx.searchParams) : EMPTY_SOURCE;
+}
+
+/** Reads filter and pagination input for `method` (body values only where a body exists). */
+export function readQuery(call: FsCall, method: string, body?: unknown): QueryInput {
+  const pc = configFor(call.pagination, method);
+  const fc = configFor(call.filters, method);
+  const predicates = fc ? compileFilters(fc, sourceFor(fc.type, fc.root, call, body)) : [];
+  const page = pc ? readPage(pc, sourceFor(pc.type, pc.root, call, body)) : undefined;
+  return { predicates, page, present: predicates.length > 0 || page?.present === true };
+}
+
+export function hasQueryConfig(call: FsCall, method: string): boolean {
+  return configFor(call.pagination, method) !== undefined || configFor(call.filters, method) !== undefined;
+}
+
+/** Path of a Vfs file relative to fsDir. */
+export function relativeToFsDir(env: FsEnv, path: string): string {
+  return env.fsDir ? path.slice(env.fsDir.length + 1) : path;
+}
+
+/** The URL path that serves a Vfs file exactly (`/api/users/3.json`). */
+export function locationOf(call: FsCall, env: FsEnv, path: string): string {
+  const rel = relativeToFsDir(env, path);
+  return `${call.ctx.prefix}/${rel.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** Joins fsDir and a relative path. */
+export function inFsDir(env: FsEnv, rel: string): string {
+  return env.fsDir ? (rel ? `${env.fsDir}/${rel}` : env.fsDir) : rel;
+}

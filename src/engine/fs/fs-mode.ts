@@ -1,0 +1,85 @@
+/**
+ * File-system mode: dispatches a request under the prefix to the method modules.
+ * `serve` answers a Response, or `undefined` when file mode has nothing to say (GET/HEAD of a
+ * path that resolves to no file, or a method file mode does not know) so the engine can apply
+ * `noHandledRestFsRequestsAction`. Errors become the JSON error body here.
+ */
+import { HttpError, responseForError } from '../../core/errors.js';
+import type { KeyedQueue } from '../../core/keyed-queue.js';
+import type { Logger } from '../../core/logger.js';
+import { requestPathToVfs } from '../../vfs/path.js';
+import type { Vfs } from '../../vfs/types.js';
+import type { RequestContext } from '../context.js';
+import type { FsServeOverrides } from '../services.js';
+import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
+import { create } from './create.js';
+import { FileCache } from './file-cache.js';
+import type { FsCall, FsEnv } from './fs-call.js';
+import { MSG } from './messages.js';
+import { read } from './read.js';
+import { remove } from './remove.js';
+import { replace } from './replace.js';
+import { update } from './update.js';
+
+export interface FsModeOptions {
+  vfs: Vfs;
+  fsDir: string;
+  bodyLimit: number;
+  logger: Logger;
+  queue: KeyedQueue;
+  pagination: PerMethod<PaginationConfig> | null;
+  filters: PerMethod<FilterConfig> | null;
+}
+
+export interface FsMode {
+  serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response | undefined>;
+  close(): void;
+}
+
+const ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+
+export function createFsMode(options: FsModeOptions): FsMode {
+  const cache = new FileCache(options.vfs, options.fsDir);
+  const env: FsEnv = { vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, logger: options.logger };
+
+  async function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> {
+    const method = ctx.method;
+    if (method === 'OPTIONS') throw new HttpError(405, MSG.optionsNotAllowed, { headers: { Allow: ALLOW } });
+    const key = overrides?.path ?? ctx.subPath;
+    const { path: rel, trailingSlash } = requestPathToVfs(key);
+    const call: FsCall = {
+      ctx,
+      key,
+      rel,
+      trailingSlash,
+      pagination: overrides?.pagination !== undefined ? overrides.pagination : options.pagination,
+      filters: overrides?.filters !== undefined ? overrides.filters : options.filters,
+      body: overrides?.body,
+    };
+    switch (method) {
+      case 'GET': return read(call, env, false);
+      case 'HEAD': return read(call, env, true);
+      case 'POST': return create(call, env);
+      case 'PUT': return replace(call, env);
+      case 'PATCH': return update(call, env);
+      case 'DELETE': return remove(call, env);
+      default: return undefined;
+    }
+  }
+
+  return {
+    async serve(ctx, overrides) {
+      try {
+        return await dispatch(ctx, overrides);
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status >= 500) {
+          options.logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
+        }
+        return responseForError(err, ctx.pathname, ctx.method === 'HEAD');
+      }
+    },
+    close() {
+      cache.close();
+    },
+  };
+}

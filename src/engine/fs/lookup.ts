@@ -1,0 +1,73 @@
+/**
+ * File lookup: which file a request path names. Deterministic (never depends on readdir order):
+ *   1. the exact file (`/users/1.json` → `users/1.json`), unless the path ends with `/`;
+ *   2. for a directory, a trailing `/` or the prefix itself: its `index.json`;
+ *   3. `<path>.json`;
+ *   4. `<path>.<ext>` for the other extensions in EXTENSION_ORDER, then any other
+ *      `<path>.<ext>` in the folder in code-unit order of the name.
+ * A directory without `index.json` does not hide `users.json` (step 2 misses, step 3 hits).
+ */
+import type { Vfs } from '../../vfs/types.js';
+import { baseName, parentOf } from '../../vfs/path.js';
+
+/** The extensions tried after `.json`, in this order (documented in README and tests). */
+export const EXTENSION_ORDER: readonly string[] = [
+  'xml', 'txt', 'html', 'htm', 'csv', 'tsv', 'yaml', 'yml', 'md', 'js', 'mjs', 'css', 'svg', 'png', 'jpg', 'jpeg', 'gif', 'webp',
+  'avif', 'ico', 'pdf', 'zip', 'bin',
+];
+const RANK = new Map(EXTENSION_ORDER.map((e, i) => [e, i]));
+
+function join(dir: string, name: string): string {
+  return dir ? (name ? `${dir}/${name}` : dir) : name;
+}
+
+/**
+ * Resolves `rel` (a safe path relative to `fsDir`) to the Vfs path of a file, or null.
+ * `fsDir` is the mocks folder inside the Vfs (`''` = root).
+ */
+export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingSlash: boolean): Promise<string | null> {
+  const full = join(fsDir, rel);
+  let isDir = rel === '';
+  if (!isDir) {
+    const s = await vfs.stat(full);
+    if (s) {
+      if (s.kind === 'file') {
+        if (!trailingSlash) return full;
+      } else isDir = true;
+    }
+  }
+  if (isDir || trailingSlash) {
+    const index = join(full, 'index.json');
+    const s = await vfs.stat(index);
+    if (s && s.kind === 'file') return index;
+  }
+  if (rel === '') return null;
+  const json = `${full}.json`;
+  const sj = await vfs.stat(json);
+  if (sj && sj.kind === 'file') return json;
+  return findByExtension(vfs, parentOf(full), baseName(full));
+}
+
+async function findByExtension(vfs: Vfs, dir: string, base: string): Promise<string | null> {
+  let entries;
+  try {
+    entries = await vfs.readdir(dir);
+  } catch {
+    return null;
+  }
+  const stem = `${base}.`;
+  let best: string | null = null;
+  let bestRank = Infinity;
+  for (const e of entries) {
+    if (e.kind !== 'file' || e.name.length <= stem.length || !e.name.startsWith(stem)) continue;
+    const ext = e.name.slice(stem.length);
+    if (ext === 'json') continue; // already tried (and absent or not a file)
+    const rank = RANK.get(ext.toLowerCase()) ?? EXTENSION_ORDER.length;
+    // Same rank (unlisted extensions): the smaller name wins, whatever the listing order.
+    if (rank < bestRank || (rank === bestRank && best !== null && e.name < baseName(best))) {
+      best = join(dir, e.name);
+      bestRank = rank;
+    }
+  }
+  return best;
+}

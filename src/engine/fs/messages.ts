@@ -1,0 +1,19 @@
+/** The spec's error messages (section 7), verbatim. One place so tests and code agree. */
+export const MSG = {
+  getWithBody: 'GET request cannot have a body in File System API mode',
+  headWithBody: 'HEAD request cannot have a body in File System API mode',
+  deleteWithBody: 'DELETE request cannot have a body',
+  postMultipleFiles: 'POST request with multiple file is not allowed',
+  postFileAndBody: 'POST request with file and body is not allowed',
+  postNotJson: 'POST request for not json file is not allowed',
+  noData: 'No data provided',
+  putMultipleFiles: 'PUT request with multiple file is not allowed',
+  patchNotJson: 'Only json file can be processing with PATCH http method',
+  patchNotFound: 'Resource to update not found',
+  deleteNotFound: 'Resource to delete not found',
+  partialDeleteNotFound: 'Partial resource to delete not found',
+  optionsNotAllowed: 'Method OPTIONS not allowed in File System API mode',
+  patchUnsupported: 'PATCH request content-type unsupported',
+  putNoContentType: 'PUT request requires a Content-Type header',
+  alreadyExists: (urlPath: string) => `File at ${urlPath} already exists`,
+} as const;

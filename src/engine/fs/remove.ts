@@ -1,0 +1,40 @@
+/**
+ * DELETE: removes the file (204, X-Deleted-Count: 1). With DELETE filters/pagination configured
+ * and given, on a JSON array: removes the selected items (X-Deleted-Count: N), deletes the file
+ * when none remain, 404 when nothing matched.
+ */
+import { hasBody } from '../../core/body.js';
+import { HttpError } from '../../core/errors.js';
+import { FastResponse } from '../../core/fast-response.js';
+import { hasQueryConfig, readQuery, type FsCall, type FsEnv } from './fs-call.js';
+import { detectIndent, serializeJson } from './json-format.js';
+import { MSG } from './messages.js';
+import { runQuery } from './query.js';
+
+export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
+  if ((call.body !== undefined && call.body.byteLength > 0) || hasBody(call.ctx.request)) {
+    throw new HttpError(400, MSG.deleteWithBody);
+  }
+  const path = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
+  if (path === null) throw new HttpError(404, MSG.deleteNotFound);
+  const query = hasQueryConfig(call, 'DELETE') ? readQuery(call, 'DELETE') : undefined;
+
+  const deleted = await env.queue.run(path, async () => {
+    const entry = await env.cache.entry(path);
+    if (entry === null) throw new HttpError(404, MSG.deleteNotFound);
+    if (query?.present && entry.array !== undefined) {
+      const items = entry.array;
+      const r = runQuery(entry, items, query.predicates, query.page, true);
+      if (r.page.length === 0) throw new HttpError(404, MSG.partialDeleteNotFound);
+      const drop = new Uint8Array(items.length);
+      for (const i of r.indices!) drop[i] = 1;
+      const rest = items.filter((_, i) => drop[i] === 0);
+      if (rest.length === 0) await env.vfs.remove(path);
+      else await env.vfs.write(path, serializeJson(rest, detectIndent(entry.bytes)));
+      return r.page.length;
+    }
+    if (!(await env.vfs.remove(path))) throw new HttpError(404, MSG.deleteNotFound);
+    return 1;
+  });
+  return FastResponse.empty(204, { 'X-Deleted-Count': String(deleted) });
+}

@@ -1,0 +1,41 @@
+/**
+ * PUT: replaces the file the path resolves to (200) or creates it (201 with Location).
+ * Content-Type is required; the body (or the one uploaded file) is stored as received. A `.json`
+ * target only accepts valid JSON without forbidden keys.
+ */
+import { HttpError } from '../../core/errors.js';
+import { FastResponse } from '../../core/fast-response.js';
+import { isJsonPath } from '../../core/media-type.js';
+import { locationOf, inFsDir, type FsCall, type FsEnv } from './fs-call.js';
+import { MSG } from './messages.js';
+import { jsonPayload, readPayload } from './payload.js';
+import { fileTarget, jsonTarget } from './target-path.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
+  const contentType = call.ctx.request.headers.get('content-type');
+  if (!contentType || !contentType.trim()) throw new HttpError(400, MSG.putNoContentType);
+  const payload = await readPayload(call, env, 'PUT', contentType);
+  if (payload.kind === 'empty') throw new HttpError(400, MSG.noData);
+
+  const existing = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
+  let path: string;
+  if (existing !== null) path = existing;
+  else if (payload.kind === 'json') path = inFsDir(env, jsonTarget(call.rel, call.trailingSlash));
+  else path = inFsDir(env, fileTarget(call.rel, call.trailingSlash, payload.type, payload.kind === 'file' ? payload.filename : undefined));
+
+  if (payload.kind !== 'json' && isJsonPath(path)) jsonPayload(payload.bytes);
+  const bytes = payload.bytes;
+
+  const created = await env.queue.run(path, async () => {
+    const before = await env.vfs.stat(path);
+    if (before?.kind === 'dir') throw new HttpError(409, `Cannot replace a folder: ${call.ctx.pathname}`);
+    await env.vfs.write(path, bytes);
+    return before === null;
+  });
+  const status = created ? 201 : 200;
+  const headers: Record<string, string> = created ? { Location: locationOf(call, env, path) } : {};
+  if (isJsonPath(path)) return FastResponse.bytes(bytes, status, { 'Content-Type': JSON_TYPE, ...headers });
+  return FastResponse.empty(status, { ...headers, 'Content-Length': '0' });
+}

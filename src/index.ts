@@ -1,0 +1,13 @@
+/**
+ * The `mockyard` entry (Node): engines, the memory filesystem, errors and types.
+ * Importing it registers the disk default for the mock API's `fsDir` (the browser entry omits it).
+ */
+import './node/default-fs.js';
+
+export { createMockApi, type MockApi } from './engine/create-mock-api.js';
+export { memoryFs, type MemoryVfs } from './vfs/memory.js';
+export { HttpError, isHttpError } from './core/errors.js';
+export { OptionsError } from './core/options.js';
+export type { Engine } from './core/engine.js';
+export type { Vfs, VfsStat, VfsDirent, VfsKind } from './vfs/types.js';
+export type * from './engine/types.js';

@@ -1,0 +1,10 @@
+/**
+ * Registers the Node default filesystem for the mock API: `fsDir` on disk, resolved against
+ * `root` (default: the current working directory). Imported for its side effect by the Node
+ * entries; the browser build leaves it out.
+ */
+import { resolve } from 'node:path';
+import { setDefaultFsFactory } from '../engine/default-fs.js';
+import { diskFs } from '../vfs/disk.js';
+
+setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)));
