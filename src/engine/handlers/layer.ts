@@ -92,17 +92,23 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
 
   async function run(route: Route, ctx: RequestContext, req: PortableRequest, res: ResponseBuilder, head: boolean, state: { timedOut: boolean; stage: string }): Promise<Response> {
     try {
-      await checkAuthenticate(route.authenticate, req);
+      if (route.authenticate !== undefined) await checkAuthenticate(route.authenticate, req);
       let raw: Uint8Array | undefined;
-      if (route.handle === 'FS' && hasBody(ctx.request)) {
+      const withBody = hasBody(ctx.request);
+      if (route.handle === 'FS' && withBody) {
         // File mode needs the bytes after the parser and middlewares looked at them: read once.
         raw = await readBody(ctx.request, bodyLimit);
       }
-      state.stage = 'parser';
-      if ((await runParser(parser, req, res, bodyLimit, raw)) === 'responded') return res.toResponse(head);
-      state.stage = 'handlerMiddlewares';
-      if ((await runMiddlewares(handlerMiddlewares, req, res, (i) => (state.stage = `handlerMiddlewares[${i}]`))) === 'responded') {
-        return res.toResponse(head);
+      // The built-in parser has nothing to do without a body (hot path: small GETs).
+      if (parser !== false && (parser !== true || withBody)) {
+        state.stage = 'parser';
+        if ((await runParser(parser, req, res, bodyLimit, raw)) === 'responded') return res.toResponse(head);
+      }
+      if (handlerMiddlewares.length > 0) {
+        state.stage = 'handlerMiddlewares';
+        if ((await runMiddlewares(handlerMiddlewares, req, res, (i) => (state.stage = `handlerMiddlewares[${i}]`))) === 'responded') {
+          return res.toResponse(head);
+        }
       }
       state.stage = 'handler';
       if (route.handle === 'FS') return await serveFs(route, ctx, req, raw);

@@ -43,13 +43,18 @@ export class ResponseBuilder implements HandlerResponse {
   private ended = false;
   private sealed = false;
   private finish: (() => void) | undefined;
-  /** Resolves when `end()` runs or the builder is sealed. */
-  readonly finished: Promise<void>;
+  private finishedPromise: Promise<void> | undefined;
 
-  constructor() {
-    this.finished = new Promise<void>((resolve) => {
-      this.finish = resolve;
-    });
+  /** Resolves when `end()` runs or the builder is sealed (created on first use: hot path). */
+  get finished(): Promise<void> {
+    if (!this.finishedPromise) {
+      this.finishedPromise = this.done
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            this.finish = resolve;
+          });
+    }
+    return this.finishedPromise;
   }
 
   get headersSent(): boolean {
