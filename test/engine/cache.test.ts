@@ -1,0 +1,113 @@
+import { rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMockApi } from '../../src/engine/create-mock-api.js';
+import { diskFs } from '../../src/vfs/disk.js';
+import { memoryFs } from '../../src/vfs/memory.js';
+import type { Vfs } from '../../src/vfs/types.js';
+import { req, see } from '../helpers/engine-request.js';
+import { seedDir } from '../helpers/mock-fs-drivers.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+
+afterAll(removeTempDirs);
+
+/** Wraps a Vfs and counts reads, to prove the cache is used. */
+function counting(vfs: Vfs): Vfs & { reads: number } {
+  const c = Object.create(vfs) as Vfs & { reads: number };
+  c.reads = 0;
+  c.read = async (p: string) => {
+    c.reads++;
+    return vfs.read(p);
+  };
+  return c;
+}
+
+const PAGE = { type: 'query-param' as const, limit: 'limit', skip: 'skip', sort: 'sort', order: 'order' };
+
+describe('caches', () => {
+  it('memory: repeated GETs and queries read the file once; a write through the Vfs invalidates', async () => {
+    const fs = counting(memoryFs({ 'items.json': Array.from({ length: 100 }, (_, i) => ({ id: i, even: i % 2 === 0 })) }));
+    const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent', pagination: { GET: PAGE }, filters: { GET: { type: 'query-param', filters: [{ key: 'even', valueType: 'boolean' }] } } });
+    for (let i = 0; i < 5; i++) {
+      expect((await api.handle(req('GET', '/api/items')))!.status).toBe(200);
+      const r = await see(await api.handle(req('GET', `/api/items?even=true&limit=3&skip=${i}&sort=id&order=desc`)));
+      expect(r.headers['x-total-count']).toBe('50');
+      expect(r.json[0].id).toBe(98 - 2 * i);
+    }
+    expect(fs.reads).toBe(1);
+    await fs.write('items.json', JSON.stringify([{ id: 'new', even: true }]));
+    const r = await see(await api.handle(req('GET', '/api/items?even=true')));
+    expect(r.json).toEqual([{ id: 'new', even: true }]);
+    expect(fs.reads).toBe(2);
+  });
+
+  it('memory: a file created later is found (lookup misses are invalidated)', async () => {
+    const fs = memoryFs({});
+    const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent' });
+    expect((await api.handle(req('GET', '/api/late')))!.status).toBe(404);
+    await fs.write('late.json', '{"late":true}');
+    expect((await see(await api.handle(req('GET', '/api/late')))).json).toEqual({ late: true });
+    // a higher-priority candidate appearing later wins
+    await fs.write('late/index.json', '{"index":true}');
+    expect((await see(await api.handle(req('GET', '/api/late')))).json).toEqual({ index: true });
+    await fs.remove('late', { recursive: true });
+    expect((await see(await api.handle(req('GET', '/api/late')))).json).toEqual({ late: true });
+  });
+
+  describe('disk: changes behind the engine\'s back', () => {
+    async function setup() {
+      const dir = await makeTempDir();
+      await seedDir(dir, { 'data.json': [{ v: 1 }] });
+      const fs = counting(diskFs(dir));
+      const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent', pagination: { GET: PAGE } });
+      return { dir, fs, api };
+    }
+
+    it('in-place edit with a new size is served at once', async () => {
+      const { dir, fs, api } = await setup();
+      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);
+      expect((await see(await api.handle(req('GET', '/api/data?limit=1')))).json).toEqual([{ v: 1 }]);
+      expect(fs.reads).toBe(1);
+      await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 2 }, { v: 3 }]));
+      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 2 }, { v: 3 }]);
+      const q = await see(await api.handle(req('GET', '/api/data?limit=1')));
+      expect(q.json).toEqual([{ v: 2 }]);
+      expect(q.headers['x-total-count']).toBe('2');
+    });
+
+    it('same size, new mtime is served at once', async () => {
+      const { dir, api } = await setup();
+      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);
+      await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 7 }]));
+      const later = new Date(Date.now() + 5000);
+      await utimes(join(dir, 'data.json'), later, later);
+      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 7 }]);
+    });
+
+    it('replaced by rename (editors, git) is served at once', async () => {
+      const { dir, api } = await setup();
+      await api.handle(req('GET', '/api/data'));
+      await writeFile(join(dir, 'tmp'), JSON.stringify([{ v: 9 }]));
+      await rename(join(dir, 'tmp'), join(dir, 'data.json'));
+      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 9 }]);
+    });
+
+    it('deleted behind our back → 404; created behind our back → served', async () => {
+      const { dir, api } = await setup();
+      await api.handle(req('GET', '/api/data'));
+      await rm(join(dir, 'data.json'));
+      expect((await api.handle(req('GET', '/api/data')))!.status).toBe(404);
+      expect((await api.handle(req('GET', '/api/fresh')))!.status).toBe(404);
+      await writeFile(join(dir, 'fresh.json'), '{"fresh":1}');
+      expect((await see(await api.handle(req('GET', '/api/fresh')))).json).toEqual({ fresh: 1 });
+    });
+
+    it('a PATCH after an outside edit patches the new content', async () => {
+      const { dir, api } = await setup();
+      await api.handle(req('GET', '/api/data'));
+      await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 'outside' }, 1]));
+      const r = await see(await api.handle(req('PATCH', '/api/data', { body: new TextEncoder().encode('[{"op":"add","path":"/-","value":2}]'), headers: { 'content-type': 'application/json-patch+json' } })));
+      expect(r.json).toEqual([{ v: 'outside' }, 1, 2]);
+    });
+  });
+});
