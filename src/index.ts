@@ -11,3 +11,5 @@ export { OptionsError } from './core/options.js';
 export type { Engine } from './core/engine.js';
 export type { Vfs, VfsStat, VfsDirent, VfsKind } from './vfs/types.js';
 export type * from './engine/types.js';
+export { createCollector } from './tracker/collector.js';
+export type { Collector, CollectorOptions, CollectorCorsOptions, CollectorLimits, CollectorRetention, CollectorStorageOptions, ReadResponse, TrackerEvent } from './tracker/types.js';
