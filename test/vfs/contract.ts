@@ -1,0 +1,183 @@
+/**
+ * The Vfs contract, as a reusable suite: `vfsContract('memory', () => ({ vfs: memoryFs() }))`.
+ * Every driver (memory, disk, IndexedDB) must pass it unchanged.
+ */
+import { describe, expect, it } from 'vitest';
+import { isVfsError, type Vfs, type VfsErrorCode } from '../../src/vfs/types.js';
+
+export interface VfsDriverHandle {
+  vfs: Vfs;
+  cleanup?: () => Promise<void> | void;
+}
+export type VfsDriverFactory = () => Promise<VfsDriverHandle> | VfsDriverHandle;
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+async function code(p: Promise<unknown>): Promise<VfsErrorCode | 'ok' | 'other'> {
+  try {
+    await p;
+    return 'ok';
+  } catch (err) {
+    return isVfsError(err) ? err.code : 'other';
+  }
+}
+
+export function vfsContract(name: string, factory: VfsDriverFactory): void {
+  describe(`Vfs contract: ${name}`, () => {
+    async function withVfs(fn: (vfs: Vfs) => Promise<void>): Promise<void> {
+      const h = await factory();
+      try {
+        await fn(h.vfs);
+      } finally {
+        await h.vfs.close?.();
+        await h.cleanup?.();
+      }
+    }
+
+    it('describes itself', () =>
+      withVfs(async (vfs) => {
+        expect(typeof vfs.driver).toBe('string');
+        expect(typeof vfs.exclusive).toBe('boolean');
+        expect(typeof vfs.root).toBe('string');
+      }));
+
+    it('stat: null when absent; file and dir kinds, size, mtime', () =>
+      withVfs(async (vfs) => {
+        expect(await vfs.stat('nope.json')).toBeNull();
+        await vfs.write('dir/a.txt', 'hello');
+        const f = await vfs.stat('dir/a.txt');
+        expect(f).toMatchObject({ kind: 'file', size: 5 });
+        expect(typeof f!.mtimeMs).toBe('number');
+        expect((await vfs.stat('dir'))!.kind).toBe('dir');
+        expect((await vfs.stat(''))!.kind).toBe('dir');
+      }));
+
+    it('write creates parents; read returns the bytes; binary round trip', () =>
+      withVfs(async (vfs) => {
+        const all = new Uint8Array(256).map((_, i) => i);
+        await vfs.write('a/b/c/bin.dat', all);
+        expect(await vfs.read('a/b/c/bin.dat')).toEqual(all);
+        await vfs.write('empty.txt', new Uint8Array(0));
+        expect((await vfs.read('empty.txt')).byteLength).toBe(0);
+        await vfs.write('unicode/héllo wörld.txt', 'ü');
+        expect(dec.decode(await vfs.read('unicode/héllo wörld.txt'))).toBe('ü');
+      }));
+
+    it('write replaces the whole content', () =>
+      withVfs(async (vfs) => {
+        await vfs.write('f.txt', 'a long original content');
+        await vfs.write('f.txt', 'short');
+        expect(dec.decode(await vfs.read('f.txt'))).toBe('short');
+        expect((await vfs.stat('f.txt'))!.size).toBe(5);
+      }));
+
+    it('concurrent readers see the old or the new bytes, never a mix', () =>
+      withVfs(async (vfs) => {
+        const a = enc.encode('A'.repeat(64 * 1024));
+        const b = enc.encode('B'.repeat(64 * 1024));
+        await vfs.write('atomic.txt', a);
+        const seen = new Set<string>();
+        const writes = Array.from({ length: 10 }, (_, i) => vfs.write('atomic.txt', i % 2 ? a : b));
+        const reads = Array.from({ length: 30 }, async () => {
+          const bytes = await vfs.read('atomic.txt');
+          const s = dec.decode(bytes);
+          seen.add(s === dec.decode(a) ? 'A' : s === dec.decode(b) ? 'B' : 'MIX');
+        });
+        await Promise.all([...writes, ...reads]);
+        expect(seen.has('MIX')).toBe(false);
+      }));
+
+    it('read: ENOENT when absent, EISDIR for a directory', () =>
+      withVfs(async (vfs) => {
+        await vfs.mkdir('d');
+        expect(await code(vfs.read('absent.txt'))).toBe('ENOENT');
+        expect(await code(vfs.read('d'))).toBe('EISDIR');
+      }));
+
+    it('create: creates when absent, EEXIST when present (content kept)', () =>
+      withVfs(async (vfs) => {
+        await vfs.create('new/x.json', '{"v":1}');
+        expect(dec.decode(await vfs.read('new/x.json'))).toBe('{"v":1}');
+        expect(await code(vfs.create('new/x.json', '{"v":2}'))).toBe('EEXIST');
+        expect(dec.decode(await vfs.read('new/x.json'))).toBe('{"v":1}');
+      }));
+
+    it('create: exactly one of many concurrent creates wins', () =>
+      withVfs(async (vfs) => {
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => code(vfs.create('race.txt', String(i)))));
+        expect(results.filter((r) => r === 'ok')).toHaveLength(1);
+        expect(results.filter((r) => r === 'EEXIST')).toHaveLength(7);
+      }));
+
+    it('append: creates the file and its parents, then appends', () =>
+      withVfs(async (vfs) => {
+        await vfs.append('logs/a.log', 'one\n');
+        await vfs.append('logs/a.log', enc.encode('two\n'));
+        expect(dec.decode(await vfs.read('logs/a.log'))).toBe('one\ntwo\n');
+      }));
+
+    it('readdir: sorted entries with kinds; ENOENT / ENOTDIR', () =>
+      withVfs(async (vfs) => {
+        for (const n of ['c.txt', 'a.txt', 'B.txt', 'sub/x.txt']) await vfs.write(`list/${n}`, 'x');
+        expect(await vfs.readdir('list')).toEqual([
+          { name: 'B.txt', kind: 'file' },
+          { name: 'a.txt', kind: 'file' },
+          { name: 'c.txt', kind: 'file' },
+          { name: 'sub', kind: 'dir' },
+        ]);
+        expect(await code(vfs.readdir('no-such-dir'))).toBe('ENOENT');
+        expect(await code(vfs.readdir('list/a.txt'))).toBe('ENOTDIR');
+      }));
+
+    it('remove: true when removed, false when absent; directories need recursive unless empty', () =>
+      withVfs(async (vfs) => {
+        await vfs.write('rm/a.txt', 'x');
+        expect(await vfs.remove('rm/a.txt')).toBe(true);
+        expect(await vfs.stat('rm/a.txt')).toBeNull();
+        expect(await vfs.remove('rm/a.txt')).toBe(false);
+        expect(await vfs.remove('rm')).toBe(true);
+        await vfs.write('tree/x/y.txt', 'x');
+        expect(await code(vfs.remove('tree'))).not.toBe('ok');
+        expect(await vfs.remove('tree', { recursive: true })).toBe(true);
+        expect(await vfs.stat('tree')).toBeNull();
+      }));
+
+    it('mkdir -p, idempotent', () =>
+      withVfs(async (vfs) => {
+        await vfs.mkdir('m/n/o');
+        await vfs.mkdir('m/n/o');
+        expect((await vfs.stat('m/n/o'))!.kind).toBe('dir');
+      }));
+
+    it('onChange: called with the path after write, create, append, remove; unsubscribe stops it', () =>
+      withVfs(async (vfs) => {
+        const seen: string[] = [];
+        const off = vfs.onChange((p) => seen.push(p));
+        await vfs.write('ch/a.txt', '1');
+        await vfs.create('ch/b.txt', '1');
+        await vfs.append('ch/c.txt', '1');
+        await vfs.remove('ch/a.txt');
+        expect(seen).toEqual(['ch/a.txt', 'ch/b.txt', 'ch/c.txt', 'ch/a.txt']);
+        off();
+        await vfs.write('ch/d.txt', '1');
+        expect(seen).toHaveLength(4);
+      }));
+
+    it('paths are normalised: leading slash and dot segments accepted', () =>
+      withVfs(async (vfs) => {
+        await vfs.write('/norm/./a.txt', 'x');
+        expect(dec.decode(await vfs.read('norm/a.txt'))).toBe('x');
+        expect(dec.decode(await vfs.read('norm//a.txt'))).toBe('x');
+      }));
+
+    it('unsafe paths are refused with EINVAL: .., backslash, NUL, drive letters', () =>
+      withVfs(async (vfs) => {
+        for (const p of ['..', '../x', 'a/../../x', 'a\\..\\x', 'a\\b', 'x\0.txt', 'C:', 'C:/x']) {
+          expect(await code(vfs.read(p)), p).toBe('EINVAL');
+          expect(await code(vfs.write(p, 'x')), p).toBe('EINVAL');
+          expect(await code(vfs.stat(p)), p).toBe('EINVAL');
+        }
+      }));
+  });
+}

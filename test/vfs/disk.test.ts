@@ -1,0 +1,98 @@
+import { readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { diskFs } from '../../src/vfs/disk.js';
+import { isVfsError } from '../../src/vfs/types.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { vfsContract } from './contract.js';
+
+afterAll(removeTempDirs);
+
+vfsContract('disk', async () => ({ vfs: diskFs(await makeTempDir()) }));
+
+describe('diskFs specifics', () => {
+  it('is not exclusive; root is the resolved directory', async () => {
+    const dir = await makeTempDir();
+    const fs = diskFs(dir);
+    expect(fs.exclusive).toBe(false);
+    expect(fs.root).toBe(dir);
+  });
+
+  it('atomic write: temp file + rename (new inode), no temp file left, listings hide temp files', async () => {
+    const dir = await makeTempDir();
+    const fs = diskFs(dir);
+    await fs.write('a.json', '{"v":1}');
+    const ino1 = (await stat(join(dir, 'a.json'))).ino;
+    await fs.write('a.json', '{"v":2}');
+    expect((await stat(join(dir, 'a.json'))).ino).not.toBe(ino1);
+    expect((await fs.stat('a.json'))!.ino).toBe((await stat(join(dir, 'a.json'))).ino);
+    expect(await readFile(join(dir, 'a.json'), 'utf8')).toBe('{"v":2}');
+    expect(await readdir(dir)).toEqual(['a.json']);
+    await writeFile(join(dir, '.mockyard-tmp-123-1'), 'partial');
+    expect((await fs.readdir('')).map((e) => e.name)).toEqual(['a.json']);
+  });
+
+  it('a failed write leaves the old content and no temp file', async () => {
+    const dir = await makeTempDir();
+    const fs = diskFs(dir);
+    await fs.write('d/f.txt', 'old');
+    // Writing "over" a directory fails at rename.
+    await fs.mkdir('d/sub');
+    await writeFile(join(dir, 'd/sub/keep'), 'x');
+    await expect(fs.write('d/sub', 'new')).rejects.toSatisfy((e: unknown) => isVfsError(e));
+    expect(await readFile(join(dir, 'd/f.txt'), 'utf8')).toBe('old');
+    expect((await readdir(join(dir, 'd'))).sort()).toEqual(['f.txt', 'sub']);
+  });
+
+  it('path safety: never reaches outside the root', async () => {
+    const parent = await makeTempDir();
+    const root = join(parent, 'root');
+    const fs = diskFs(root);
+    await fs.mkdir('');
+    await writeFile(join(parent, 'secret.txt'), 'SECRET');
+    for (const p of ['../secret.txt', 'a/../../secret.txt', '..\\secret.txt', 'x\0', 'C:\\secret.txt']) {
+      await expect(fs.read(p), p).rejects.toSatisfy((e: unknown) => isVfsError(e, 'EINVAL'));
+      await expect(fs.write(p, 'x'), p).rejects.toSatisfy((e: unknown) => isVfsError(e, 'EINVAL'));
+    }
+    // An absolute path is taken relative to the root.
+    await expect(fs.read(join(parent, 'secret.txt'))).rejects.toSatisfy((e: unknown) => isVfsError(e, 'ENOENT'));
+    expect(await fs.stat('/etc/passwd')).toBeNull();
+    // Percent-encoding is not decoded by drivers: the name is literal.
+    expect(await fs.stat('..%2fsecret.txt')).toBeNull();
+    expect(await readFile(join(parent, 'secret.txt'), 'utf8')).toBe('SECRET');
+  });
+
+  it('error messages never hold the absolute root', async () => {
+    const dir = await makeTempDir();
+    const fs = diskFs(dir);
+    try {
+      await fs.read('missing.txt');
+    } catch (err) {
+      expect((err as Error).message).not.toContain(dir);
+    }
+    await writeFile(join(dir, 'f'), 'x');
+    try {
+      await fs.write('f/child.txt', 'x');
+    } catch (err) {
+      expect((err as Error).message).not.toContain(dir);
+    }
+  });
+
+  it('files changed behind its back are seen by stat (size, mtime, inode)', async () => {
+    const dir = await makeTempDir();
+    const fs = diskFs(dir);
+    await fs.write('a.txt', 'one');
+    const before = await fs.stat('a.txt');
+    await writeFile(join(dir, 'a.txt'), 'three');
+    const after = await fs.stat('a.txt');
+    expect(after!.size).not.toBe(before!.size);
+  });
+
+  it('symlinked files inside the root are followed', async () => {
+    const dir = await makeTempDir();
+    await writeFile(join(dir, 'real.txt'), 'real');
+    await symlink(join(dir, 'real.txt'), join(dir, 'link.txt'));
+    const fs = diskFs(dir);
+    expect(new TextDecoder().decode(await fs.read('link.txt'))).toBe('real');
+  });
+});
