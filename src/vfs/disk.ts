@@ -13,19 +13,12 @@ import { join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
 import { normalizeVfsPath, parentOf } from './path.js';
 import { toBytes } from './seed.js';
-import { VfsError, type Vfs, type VfsDirent, type VfsErrorCode } from './types.js';
+import { VfsError, throwAsVfsError, type Vfs, type VfsDirent } from './types.js';
 
 /** Temp files live beside their target while a write is under way; listings hide them. */
 const TEMP_PREFIX = '.mockyard-tmp-';
 let tempSeq = 0;
 
-function rethrow(err: unknown, path: string): never {
-  const code = (err as { code?: string }).code;
-  const known: VfsErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY'];
-  if (code && (known as string[]).includes(code)) throw new VfsError(code as VfsErrorCode, path);
-  // Never put the absolute path in the message: it can reach a client.
-  throw new VfsError('EIO', path, `I/O error (${code ?? 'unknown'}) on ${path || '/'}`);
-}
 
 /** A filesystem rooted at `rootDir` on disk (created on first write when missing). */
 export function diskFs(rootDir: string): Vfs {
@@ -36,6 +29,19 @@ export function diskFs(rootDir: string): Vfs {
     // Defence in depth: normalizeVfsPath already guarantees this.
     if (full !== root && !full.startsWith(root + sep)) throw new VfsError('EINVAL', path);
     return full;
+  };
+
+  /** create/append: normalise, create parents, run, map errors, notify. */
+  const putFile = async (p: string, op: (file: string) => Promise<void>): Promise<void> => {
+    const path = normalizeVfsPath(p);
+    if (!path) throw new VfsError('EISDIR', path);
+    try {
+      await mkdir(abs(parentOf(path)), { recursive: true });
+      await op(abs(path));
+    } catch (err) {
+      throwAsVfsError(err, path);
+    }
+    changes.emit(path);
   };
 
   return {
@@ -56,7 +62,7 @@ export function diskFs(rootDir: string): Vfs {
         const buf = await readFile(abs(path));
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       } catch (err) {
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
     },
 
@@ -72,34 +78,13 @@ export function diskFs(rootDir: string): Vfs {
         await rename(tmp, target);
       } catch (err) {
         await unlink(tmp).catch(() => {});
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
       changes.emit(path);
     },
 
-    async create(p, data) {
-      const path = normalizeVfsPath(p);
-      if (!path) throw new VfsError('EISDIR', path);
-      try {
-        await mkdir(abs(parentOf(path)), { recursive: true });
-        await writeFile(abs(path), toBytes(data), { flag: 'wx' });
-      } catch (err) {
-        rethrow(err, path);
-      }
-      changes.emit(path);
-    },
-
-    async append(p, data) {
-      const path = normalizeVfsPath(p);
-      if (!path) throw new VfsError('EISDIR', path);
-      try {
-        await mkdir(abs(parentOf(path)), { recursive: true });
-        await appendFile(abs(path), toBytes(data));
-      } catch (err) {
-        rethrow(err, path);
-      }
-      changes.emit(path);
-    },
+    create: (p, data) => putFile(p, (file) => writeFile(file, toBytes(data), { flag: 'wx' })),
+    append: (p, data) => putFile(p, (file) => appendFile(file, toBytes(data))),
 
     async readdir(p) {
       const path = normalizeVfsPath(p);
@@ -112,7 +97,7 @@ export function diskFs(rootDir: string): Vfs {
         }
         return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       } catch (err) {
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
     },
 
@@ -127,7 +112,7 @@ export function diskFs(rootDir: string): Vfs {
         else await unlink(target);
       } catch (err) {
         if ((err as { code?: string }).code === 'ENOENT') return false;
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
       changes.emit(path);
       return true;
@@ -138,7 +123,7 @@ export function diskFs(rootDir: string): Vfs {
       try {
         await mkdir(abs(path), { recursive: true });
       } catch (err) {
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
     },
 

@@ -6,7 +6,7 @@ import { Volume } from 'memfs';
 import { ChangeEmitter } from './change-emitter.js';
 import { normalizeVfsPath, parentOf } from './path.js';
 import { seedEntries, toBytes, type SeedTree } from './seed.js';
-import { VfsError, type Vfs, type VfsDirent, type VfsErrorCode, type VfsStat } from './types.js';
+import { VfsError, throwAsVfsError, type Vfs, type VfsDirent, type VfsStat } from './types.js';
 
 export interface MemoryVfs extends Vfs {
   /** Restores the seed tree given at creation (everything else is removed). */
@@ -19,12 +19,6 @@ function abs(path: string): string {
   return `/${path}`;
 }
 
-function rethrow(err: unknown, path: string): never {
-  const code = (err as { code?: string }).code;
-  const known: VfsErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY'];
-  if (code && (known as string[]).includes(code)) throw new VfsError(code as VfsErrorCode, path);
-  throw new VfsError('EIO', path, `I/O error on ${path || '/'}`);
-}
 
 /** An in-memory filesystem, optionally seeded: `memoryFs({ 'users.json': [{ id: 1 }] })`. */
 export function memoryFs(tree?: SeedTree): MemoryVfs {
@@ -41,9 +35,18 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
   };
   load();
 
-  const ensureParent = (path: string) => {
-    const parent = parentOf(path);
-    if (parent) vol.mkdirSync(abs(parent), { recursive: true });
+  /** Every file-writing operation: normalise, create parents, write, map errors, notify. */
+  const putFile = async (p: string, op: (absPath: string) => void): Promise<void> => {
+    const path = normalizeVfsPath(p);
+    if (!path) throw new VfsError('EISDIR', path);
+    try {
+      const parent = parentOf(path);
+      if (parent) vol.mkdirSync(abs(parent), { recursive: true });
+      op(abs(path));
+    } catch (err) {
+      throwAsVfsError(err, path);
+    }
+    changes.emit(path);
   };
 
   return {
@@ -64,45 +67,13 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
         const buf = vol.readFileSync(abs(path)) as Uint8Array;
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       } catch (err) {
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
     },
 
-    async write(p, data) {
-      const path = normalizeVfsPath(p);
-      if (!path) throw new VfsError('EISDIR', path);
-      try {
-        ensureParent(path);
-        vol.writeFileSync(abs(path), toBytes(data));
-      } catch (err) {
-        rethrow(err, path);
-      }
-      changes.emit(path);
-    },
-
-    async create(p, data) {
-      const path = normalizeVfsPath(p);
-      if (!path) throw new VfsError('EISDIR', path);
-      try {
-        ensureParent(path);
-        vol.writeFileSync(abs(path), toBytes(data), { flag: 'wx' });
-      } catch (err) {
-        rethrow(err, path);
-      }
-      changes.emit(path);
-    },
-
-    async append(p, data) {
-      const path = normalizeVfsPath(p);
-      if (!path) throw new VfsError('EISDIR', path);
-      try {
-        ensureParent(path);
-        vol.appendFileSync(abs(path), toBytes(data));
-      } catch (err) {
-        rethrow(err, path);
-      }
-      changes.emit(path);
-    },
+    write: (p, data) => putFile(p, (path) => vol.writeFileSync(path, toBytes(data))),
+    create: (p, data) => putFile(p, (path) => vol.writeFileSync(path, toBytes(data), { flag: 'wx' })),
+    append: (p, data) => putFile(p, (path) => vol.appendFileSync(path, toBytes(data))),
 
     async readdir(p) {
       const path = normalizeVfsPath(p);
@@ -111,7 +82,7 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
         const out: VfsDirent[] = entries.map((e) => ({ name: String(e.name), kind: e.isDirectory() ? 'dir' : 'file' }));
         return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       } catch (err) {
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
     },
 
@@ -127,7 +98,7 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
         }
         else vol.unlinkSync(abs(path));
       } catch (err) {
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
       changes.emit(path);
       return true;
@@ -138,7 +109,7 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
       try {
         vol.mkdirSync(abs(path), { recursive: true });
       } catch (err) {
-        rethrow(err, path);
+        throwAsVfsError(err, path);
       }
     },
 

@@ -74,3 +74,16 @@ export class VfsError extends Error {
 export function isVfsError(err: unknown, code?: VfsErrorCode): err is VfsError {
   return err instanceof VfsError && (code === undefined || err.code === code);
 }
+
+const PASSED_THROUGH: ReadonlySet<string> = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY']);
+
+/**
+ * Re-throws a driver's native error as a VfsError for `path` (a relative path). Codes callers act
+ * on pass through; anything else is EIO with a message that never carries an absolute path.
+ */
+export function throwAsVfsError(err: unknown, path: string): never {
+  if (err instanceof VfsError) throw err;
+  const code = (err as { code?: string } | null)?.code;
+  if (code && PASSED_THROUGH.has(code)) throw new VfsError(code as VfsErrorCode, path);
+  throw new VfsError('EIO', path, `I/O error (${code ?? 'unknown'}) on ${path || '/'}`);
+}
