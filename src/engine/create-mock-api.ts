@@ -12,10 +12,9 @@ import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
-import { memoryFs } from '../vfs/memory.js';
 import type { Vfs } from '../vfs/types.js';
 import { createContext, type RequestContext } from './context.js';
-import { getDefaultFsFactory } from './default-fs.js';
+import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
 import { createFsMode, type FsMode } from './fs/fs-mode.js';
 import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
@@ -119,7 +118,13 @@ export function createMockApi(input: MockApiOptions): MockApi {
       broadcast: (pattern, data, opts) => (wsLayer ? wsLayer.broadcast(pattern, data, opts) : 0),
     },
     get fs(): Vfs {
-      return vfs ?? (fallbackFs ??= memoryFs());
+      if (vfs) return vfs;
+      if (!fallbackFs) {
+        const scratch = getScratchFsFactory();
+        if (!scratch) throw new OptionsError('mock.fs', 'is needed for req.app.fs: no scratch filesystem is registered here (pass fs: memoryFs() or indexedDbFs())');
+        fallbackFs = scratch();
+      }
+      return fallbackFs;
     },
   };
 

@@ -17,3 +17,20 @@ export function setDefaultFsFactory(next: DefaultFsFactory | undefined): void {
 export function getDefaultFsFactory(): DefaultFsFactory | undefined {
   return factory;
 }
+
+/**
+ * The scratch filesystem `req.app.fs` falls back to when the engine has none (`fsDir: null`
+ * without `fs`). The Node entry registers memoryFs; it is not imported here so that browser
+ * bundles never pull in memfs and its Node polyfills.
+ */
+export type ScratchFsFactory = () => Vfs;
+
+let scratchFactory: ScratchFsFactory | undefined;
+
+export function setScratchFsFactory(next: ScratchFsFactory | undefined): void {
+  scratchFactory = next;
+}
+
+export function getScratchFsFactory(): ScratchFsFactory | undefined {
+  return scratchFactory;
+}

@@ -4,7 +4,10 @@
  * entries; the browser build leaves it out.
  */
 import { resolve } from 'node:path';
-import { setDefaultFsFactory } from '../engine/default-fs.js';
+import { setDefaultFsFactory, setScratchFsFactory } from '../engine/default-fs.js';
 import { diskFs } from '../vfs/disk.js';
+import { memoryFs } from '../vfs/memory.js';
 
 setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)));
+// `req.app.fs` of an engine without a filesystem (`fsDir: null`): scratch space in memory.
+setScratchFsFactory(() => memoryFs());
