@@ -15,6 +15,7 @@ import { startStaticServer } from './helpers/static-server.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     siteUrl: string;
+    playgroundUrl: string;
   }
 }
 
@@ -31,8 +32,16 @@ export default async function setup(project: TestProject) {
   await writeFile(join(out, 'stale-worker.js'), stale);
   const server = await startStaticServer(out);
   project.provide('siteUrl', server.url);
+
+  const playgroundOut = await mkdtemp(join(tmpdir(), 'mockyard-e2e-playground-'));
+  await buildSite(join(here, '../../playground'), playgroundOut, { index: 'index.html' });
+  await initWorker(playgroundOut);
+  const playground = await startStaticServer(playgroundOut);
+  project.provide('playgroundUrl', playground.url);
+
   return async () => {
-    await server.close();
+    await Promise.all([server.close(), playground.close()]);
     await rm(out, { recursive: true, force: true });
+    await rm(playgroundOut, { recursive: true, force: true });
   };
 }

@@ -1,0 +1,41 @@
+/**
+ * Where the backend runs: in the page (startWorker, files on IndexedDB) or on the node host
+ * (the `mockyard` CLI with playground/mockyard.config.mjs, reached through the dev server's
+ * proxy on the same paths). The app code below never knows which: same URLs, same engine.
+ */
+import { indexedDbFs, startWorker, type PageWorker } from 'mockyard/sw';
+import { seed, teamTasksMock, teamTasksTracker } from '../shared/team-tasks.mjs';
+
+export type HostKind = 'sw' | 'node';
+const KEY = 'mockyard-playground-host';
+
+export function chosenHost(): HostKind {
+  const fromUrl = new URLSearchParams(location.search).get('host');
+  if (fromUrl === 'sw' || fromUrl === 'node') return fromUrl;
+  return localStorage.getItem(KEY) === 'node' ? 'node' : 'sw';
+}
+
+export function switchHost(kind: HostKind): void {
+  localStorage.setItem(KEY, kind);
+  const url = new URL(location.href);
+  url.searchParams.delete('host');
+  location.replace(url);
+}
+
+export async function startHost(kind: HostKind): Promise<{ worker?: PageWorker; label: string }> {
+  if (kind === 'sw') {
+    const worker = await startWorker({
+      mock: teamTasksMock(indexedDbFs('mockyard-playground', { seed })),
+      tracker: teamTasksTracker(indexedDbFs('mockyard-playground-events')),
+      quiet: true,
+    });
+    return { worker, label: 'service worker · IndexedDB' };
+  }
+  // Node host: make sure no earlier worker session answers for this page.
+  const reg = await navigator.serviceWorker?.getRegistration();
+  if (navigator.serviceWorker?.controller && reg) await reg.unregister();
+  const ping = await fetch('/_tracker/ping').catch(() => null);
+  if (!ping?.ok) throw new Error('node host not reachable — run `npm start` (mockyard CLI on :3000)');
+  const body = (await ping.json()) as { version?: string };
+  return { label: `node host · mockyard ${body.version ?? ''}`.trim() };
+}
