@@ -23,7 +23,10 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 
 export default async function setup(project: TestProject) {
   const out = await mkdtemp(join(tmpdir(), 'mockyard-e2e-site-'));
-  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html' });
+  // The contract page runs test/vfs/contract.ts unchanged: `vitest` is the in-page shim there.
+  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html', contract: 'contract.html' }, [
+    { find: /^vitest$/, replacement: join(here, 'site/vitest-shim.ts') },
+  ]);
   await initWorker(out);
   // An older worker script: same file with another checksum/version, for the stale-script test.
   const stale = (await workerScript())
