@@ -11,9 +11,23 @@ import type { FilterConfig, FilterEntry } from '../types.js';
 import { getAt, parseDotPath } from './dot-path.js';
 import type { ParamSource } from './param-source.js';
 
-export type Predicate = (item: unknown) => boolean;
+export type Predicate = ((item: unknown) => boolean) & {
+  /** For the scan compiler (scan.ts): a simple top-level comparison it can inline. */
+  simple?: SimpleFilter;
+};
+
+/** A comparison on one top-level, non-inherited key with a string or number value type. */
+export interface SimpleFilter {
+  key: string;
+  base: 'string' | 'number';
+  cmp: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin';
+  /** The coerced parameter (a Set for in/nin). */
+  value: Scalar | Set<Scalar>;
+  /** The answer for an item without a usable value. */
+  missing: boolean;
+}
 type Base = 'string' | 'number' | 'boolean' | 'date';
-type Scalar = string | number | boolean;
+export type Scalar = string | number | boolean;
 
 function baseType(entry: FilterEntry): Base {
   const t = entry.valueType ?? 'string';
@@ -51,7 +65,7 @@ function coerceParam(v: unknown, base: Base, key: string): Scalar {
 }
 
 /** An item value in the filter's type, or undefined when it has none. */
-function itemValue(v: unknown, base: Base): Scalar | undefined {
+export function itemValue(v: unknown, base: Base): Scalar | undefined {
   switch (base) {
     case 'string':
       return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
@@ -81,23 +95,77 @@ function splitList(values: unknown[]): unknown[] {
   return out;
 }
 
+/** Keys that a plain object or array inherits: reading them needs an own-property check. */
+function inherited(key: string): boolean {
+  return key in Object.prototype || key in Array.prototype || key === '__proto__';
+}
+
+type Reader = (item: unknown) => unknown;
+
+function reader(path: readonly string[]): Reader {
+  if (path.length === 1) {
+    const key = path[0]!;
+    if (!inherited(key)) {
+      // JSON items are plain objects/arrays: a key they do not inherit can only be their own.
+      return (item) => (item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[key] : undefined);
+    }
+  }
+  return (item) => getAt(item, path);
+}
+
+type Test = (v: Scalar) => boolean;
+
+/** A predicate over items for a comparison on already-coerced item values. */
+function typed(read: Reader, base: Base, test: Test, missing: boolean): Predicate {
+  switch (base) {
+    case 'string':
+      return (item) => {
+        const v = read(item);
+        if (typeof v === 'string') return test(v);
+        if (typeof v === 'number' || typeof v === 'boolean') return test(String(v));
+        return missing;
+      };
+    case 'number':
+      return (item) => {
+        const v = read(item);
+        if (typeof v === 'number') return test(v);
+        const n = itemValue(v, 'number');
+        return n === undefined ? missing : test(n);
+      };
+    default:
+      return (item) => {
+        const v = itemValue(read(item), base);
+        return v === undefined ? missing : test(v);
+      };
+  }
+}
+
 function compile(entry: FilterEntry, raw: unknown[]): Predicate {
+  const pred = compileClosure(entry, raw);
   const base = baseType(entry);
   const path = parseDotPath(entry.field ?? entry.key);
-  const single = path.length === 1 ? path[0]! : undefined;
-  const hasOwn = Object.prototype.hasOwnProperty;
-  const read = single !== undefined
-    ? (item: unknown) => (item !== null && typeof item === 'object' && hasOwn.call(item, single) ? (item as Record<string, unknown>)[single] : undefined)
-    : (item: unknown) => getAt(item, path);
+  const cmp = entry.comparison ?? 'eq';
+  if ((base === 'string' || base === 'number') && path.length === 1 && !inherited(path[0]!) && cmp !== 'contains') {
+    const c = cmp === 'ne' ? 'neq' : cmp;
+    pred.simple = {
+      key: path[0]!,
+      base,
+      cmp: c,
+      value: c === 'in' || c === 'nin' ? new Set<Scalar>(splitList(raw).map((v) => coerceParam(v, base, entry.key))) : coerceParam(raw[0], base, entry.key),
+      missing: c === 'neq' || c === 'nin',
+    };
+  }
+  return pred;
+}
+
+function compileClosure(entry: FilterEntry, raw: unknown[]): Predicate {
+  const base = baseType(entry);
+  const read = reader(parseDotPath(entry.field ?? entry.key));
   const cmp = entry.comparison ?? 'eq';
 
   if (cmp === 'in' || cmp === 'nin') {
     const set = new Set<Scalar>(splitList(raw).map((v) => coerceParam(v, base, entry.key)));
-    const keep = cmp === 'in';
-    return (item) => {
-      const v = itemValue(read(item), base);
-      return (v !== undefined && set.has(v)) === keep;
-    };
+    return cmp === 'in' ? typed(read, base, (v) => set.has(v), false) : typed(read, base, (v) => !set.has(v), true);
   }
   if (cmp === 'contains') {
     const needle = String(coerceParam(raw[0], 'string', entry.key)).toLowerCase();
@@ -112,19 +180,13 @@ function compile(entry: FilterEntry, raw: unknown[]): Predicate {
   }
   const p = coerceParam(raw[0], base, entry.key);
   switch (cmp) {
-    case 'eq':
-      return (item) => itemValue(read(item), base) === p;
+    case 'eq': return typed(read, base, (v) => v === p, false);
     case 'neq':
-    case 'ne':
-      return (item) => itemValue(read(item), base) !== p;
-    case 'gt':
-      return (item) => { const v = itemValue(read(item), base); return v !== undefined && v > p; };
-    case 'gte':
-      return (item) => { const v = itemValue(read(item), base); return v !== undefined && v >= p; };
-    case 'lt':
-      return (item) => { const v = itemValue(read(item), base); return v !== undefined && v < p; };
-    case 'lte':
-      return (item) => { const v = itemValue(read(item), base); return v !== undefined && v <= p; };
+    case 'ne': return typed(read, base, (v) => v !== p, true);
+    case 'gt': return typed(read, base, (v) => v > p, false);
+    case 'gte': return typed(read, base, (v) => v >= p, false);
+    case 'lt': return typed(read, base, (v) => v < p, false);
+    case 'lte': return typed(read, base, (v) => v <= p, false);
   }
   throw new HttpError(500, `Unknown comparison ${String(cmp)}`);
 }

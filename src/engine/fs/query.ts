@@ -6,6 +6,7 @@
 import type { FileEntry } from './file-cache.js';
 import type { Predicate } from './filters.js';
 import type { Page } from './pagination.js';
+import { compileScan } from './scan.js';
 import { sortOrder } from './sort.js';
 
 export interface QueryResult {
@@ -45,6 +46,13 @@ export function runQuery(entry: FileEntry, items: readonly unknown[], predicates
     return { page: out, total: n };
   }
 
+  if (predicates.length > 0) {
+    const compiled = compileScan(predicates);
+    if (compiled) {
+      const total = compiled.scan(items, order, skip, limit, out, indices, compiled.consts);
+      return { page: out, total, indices };
+    }
+  }
   let total = 0;
   const np = predicates.length;
   outer: for (let k = 0; k < n; k++) {
