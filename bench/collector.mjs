@@ -3,7 +3,9 @@
 //   1. ingest: gzip batches of 25 events (events/s), concurrency 8, until the store holds N events
 //      spread over the last 24 h;
 //   2. read: the 24 h window holding those N events (ms to the last byte, bytes on the wire,
-//      server RSS before/after), first read and the median of the following ones.
+//      server RSS before/after): one read right after the ingest ("cold": the collector has not
+//      deflated any hour yet), then after 1.5 s of quiet ("warm": hours deflated in the
+//      background), and the median of the following ones.
 // The reference keeps events parsed in a sorted array, appends JSONL, and JSON-encodes + gzips
 // (node:zlib level 1) the window on each read — the idea of the shared reference server, written
 // here so the repo does not depend on it. Each server runs in its own process.
@@ -23,6 +25,7 @@ const { values: a } = parseArgs({ options: {
   json: { type: 'boolean', default: false },
 } });
 
+if (a.role) process.on('SIGTERM', () => process.exit(0)); // exit cleanly (lets --cpu-prof write its profile)
 if (a.role === 'raw') await rawServer(a.dir);
 else if (a.role === 'mockyard') await mockyardServer(a.dir, a.dist);
 else await main();
@@ -91,7 +94,7 @@ async function mockyardServer(dir, dist) {
 
 function start(role, dir) {
   return new Promise((resolveStart, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--role', role, '--dir', dir, '--dist', a.dist], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE && role === 'mockyard' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), fileURLToPath(import.meta.url), '--role', role, '--dir', dir, '--dist', a.dist], { stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout.once('data', (d) => resolveStart({ child, ...JSON.parse(String(d).split('\n')[0]) }));
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
@@ -165,6 +168,7 @@ async function measure(role, n, reads) {
     const ingestMs = await ingestAll(base, batches);
     const since = new Date(now - 24 * 3600_000).toISOString();
     const until = new Date(now).toISOString();
+    const cold = await readOnce(base, since, until); // right after ingest: nothing cached yet
     await new Promise((r) => setTimeout(r, 1500)); // let background work (cache warm-up, GC) settle
     const runs = [];
     for (let i = 0; i < reads; i++) runs.push(await readOnce(base, since, until));
@@ -173,7 +177,7 @@ async function measure(role, n, reads) {
     return {
       role, host: srv.host ?? 'node:http', events: n,
       ingestEventsPerSec: Math.round(n / (ingestMs / 1000)),
-      readFirstMs: Math.round(runs[0].ms), readMedianMs: Math.round(sorted[Math.floor(sorted.length / 2)] ?? runs[0].ms),
+      readColdMs: Math.round(cold.ms), readFirstMs: Math.round(runs[0].ms), readMedianMs: Math.round(sorted[Math.floor(sorted.length / 2)] ?? runs[0].ms),
       readBytes: runs[0].bytes, readRssDeltaMB: Math.max(...runs.map((r) => r.rssDeltaMB)).toFixed(1),
     };
   } finally {
@@ -192,8 +196,8 @@ async function main() {
     return;
   }
   console.log(`collector bench: ${n} events in a 24 h window, gzip batches of 25 (concurrency 8), ${reads} reads`);
-  console.log('role      host             ingest ev/s   read first ms  read median ms  read bytes   max RSS delta/read MB');
+  console.log('role      host             ingest ev/s  read cold ms  read warm ms  read median ms  read bytes  max RSS delta/read MB');
   for (const r of results) {
-    console.log(`${r.role.padEnd(9)} ${r.host.padEnd(16)} ${String(r.ingestEventsPerSec).padStart(11)} ${String(r.readFirstMs).padStart(15)} ${String(r.readMedianMs).padStart(15)} ${String(r.readBytes).padStart(11)} ${String(r.readRssDeltaMB).padStart(12)}`);
+    console.log(`${r.role.padEnd(9)} ${r.host.padEnd(16)} ${String(r.ingestEventsPerSec).padStart(11)} ${String(r.readColdMs).padStart(13)} ${String(r.readFirstMs).padStart(13)} ${String(r.readMedianMs).padStart(15)} ${String(r.readBytes).padStart(11)} ${String(r.readRssDeltaMB).padStart(12)}`);
   }
 }

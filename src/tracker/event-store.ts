@@ -3,8 +3,9 @@
  *
  * On the Vfs: append-only JSONL segments, one file per UTC hour of the events' timestamps
  * (`<dir>/2026-11-22T21.jsonl`), one line per event exactly as it is served. Every batch is one
- * `vfs.append` per segment it touches, serialised per segment with a KeyedQueue, so concurrent
- * batches never interleave lines. Hour segments keep retention fine-grained (whole files are
+ * `vfs.append` per segment it touches (or fewer: batches waiting for a busy segment are grouped
+ * into one append), serialised per segment with a KeyedQueue, so concurrent batches never
+ * interleave lines. Hour segments keep retention fine-grained (whole files are
  * deleted) and keep each file small enough to load quickly.
  *
  * In memory: a time index of entries sorted by (timestamp, ingest sequence) holding each event's
@@ -64,6 +65,11 @@ export function lowerBoundOf(entries: Entry[], t: number): number {
   return lo;
 }
 
+interface AppendGroup {
+  texts: string[];
+  settle: Array<(err: unknown) => void>;
+}
+
 const byTimeThenSeq = (a: Entry, b: Entry) => a.t - b.t || a.seq - b.seq;
 
 export class EventStore {
@@ -75,6 +81,8 @@ export class EventStore {
   /** Bumped whenever an hour's set of events changes (for caches of encoded hours). */
   private readonly versions = new Map<number, number>();
   private readonly queue = new KeyedQueue();
+  /** Per segment: batches waiting for the next append. */
+  private readonly groups = new Map<string, AppendGroup>();
   private readonly writes = new Set<Promise<unknown>>();
   private readonly fs: Vfs | undefined;
   private readonly dir: string;
@@ -177,10 +185,7 @@ export class EventStore {
         else groups.set(h, [e.line]);
       }
       const fs = this.fs;
-      const writes = [...groups].map(([hour, ls]) => {
-        const path = this.segmentPath(hour);
-        return this.queue.run(path, () => fs.append(path, `${ls.join('\n')}\n`));
-      });
+      const writes = [...groups].map(([hour, ls]) => this.appendToSegment(fs, this.segmentPath(hour), `${ls.join('\n')}\n`));
       const all = Promise.all(writes);
       this.writes.add(all);
       try {
@@ -198,6 +203,29 @@ export class EventStore {
     }
     this.applyRetention(now);
     return lines;
+  }
+
+  /**
+   * Appends a batch's text to a segment. Writes to one segment run one at a time (KeyedQueue);
+   * batches that arrive while a write is queued or under way are grouped into the next single
+   * append (group commit): each batch's lines stay contiguous, and a busy segment costs one
+   * write per group instead of one per batch.
+   */
+  private appendToSegment(fs: Vfs, path: string, text: string): Promise<void> {
+    let group = this.groups.get(path);
+    if (!group) {
+      const g: AppendGroup = { texts: [], settle: [] };
+      group = g;
+      this.groups.set(path, g);
+      const done = this.queue.run(path, () => {
+        if (this.groups.get(path) === g) this.groups.delete(path);
+        return fs.append(path, g.texts.length === 1 ? g.texts[0]! : g.texts.join(''));
+      });
+      done.then(() => { for (const s of g.settle) s(undefined); }, (err: unknown) => { for (const s of g.settle) s(err ?? new Error('append failed')); });
+    }
+    group.texts.push(text);
+    const g = group;
+    return new Promise<void>((resolve, reject) => g.settle.push((err) => (err === undefined ? resolve() : reject(err))));
   }
 
   /** Merges pending batches into the sorted index. */

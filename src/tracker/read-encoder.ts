@@ -7,7 +7,7 @@
  * (store.version), so repeated dashboard reads of a day mostly copy ready bytes and only deflate
  * the partial hours at the window's edges. Text is fed to the deflater in slices of ~64 KiB, so
  * a read holds the compressed response plus one slice, never the whole uncompressed JSON.
- * `warm()` fills the cache in the background, one hour per macrotask.
+ * `scheduleWarm()` fills the cache in the background with hours that stopped changing.
  */
 import type { Entry, EventStore } from './event-store.js';
 import { HOUR_MS, hourOf, lowerBoundOf } from './event-store.js';
@@ -51,6 +51,8 @@ function feed(d: PieceDeflater, entries: Entry[], from: number, to: number, lead
 export class ReadEncoder {
   private readonly cache = new Map<number, { version: number; piece: DeflatedPiece }>();
   private warming: ReturnType<typeof setTimeout> | undefined;
+  /** Hour → version seen by the last warm pass (an hour is deflated once it stops changing). */
+  private readonly seen = new Map<number, number>();
   private closed = false;
 
   constructor(private readonly store: EventStore) {}
@@ -101,11 +103,15 @@ export class ReadEncoder {
     for (const [h, c] of this.cache) if (c.version !== this.store.version(h)) this.cache.delete(h);
   }
 
-  /** Deflates stale hours in the background (after ingest goes quiet), one hour per macrotask. */
-  scheduleWarm(delayMs = 250): void {
-    if (this.closed) return;
-    if (this.warming) clearTimeout(this.warming);
-    this.warming = setTimeout(() => this.warmStep(), delayMs);
+  /**
+   * Background deflating of hours, so reads find them ready. Throttled (at most one pass per
+   * `intervalMs`), not debounced, so it also runs while events keep arriving: an hour is deflated
+   * once it has stayed unchanged for a whole interval (past hours quickly, the current hour when
+   * ingest pauses); one hour per macrotask, so requests are never held up for long.
+   */
+  scheduleWarm(intervalMs = 1000): void {
+    if (this.closed || this.warming) return;
+    this.warming = setTimeout(() => this.warmStep(), intervalMs);
     (this.warming as { unref?: () => void }).unref?.();
   }
 
@@ -113,19 +119,30 @@ export class ReadEncoder {
     this.warming = undefined;
     if (this.closed) return;
     const { entries } = this.store.window(-Infinity, Infinity);
+    let changing = false;
+    const present = new Set<number>();
     let i = entries.length;
     while (i > 0) {
       const h = hourOf(entries[i - 1]!.t);
+      present.add(h);
       const a = lowerBoundOf(entries, h * HOUR_MS);
+      const version = this.store.version(h);
       const hit = this.cache.get(h);
-      if (i - a >= MIN_CACHED_EVENTS && (!hit || hit.version !== this.store.version(h))) {
-        this.hourPiece(h, entries, a, i);
-        this.scheduleWarm(0); // yield, then continue with the next stale hour
-        return;
+      if (i - a >= MIN_CACHED_EVENTS && (!hit || hit.version !== version)) {
+        if (this.seen.get(h) === version) {
+          this.hourPiece(h, entries, a, i);
+          this.seen.delete(h);
+          this.scheduleWarm(0); // yield, then continue with the next hour
+          return;
+        }
+        this.seen.set(h, version);
+        changing = true;
       }
       i = a;
     }
     this.prune();
+    for (const h of this.seen.keys()) if (!present.has(h)) this.seen.delete(h);
+    if (changing) this.scheduleWarm();
   }
 
   close(): void {

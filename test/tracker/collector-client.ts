@@ -51,7 +51,7 @@ export function postRequest(base: string, body: unknown, opts: PostOptions = {})
     bytes = gzipSync(bytes);
     headers['content-encoding'] = 'gzip';
   }
-  return new Request(`${base}/_tracker/events${opts.query ?? ''}`, { method: 'POST', body: bytes, headers });
+  return new Request(`${base}/_tracker/events${opts.query ?? ''}`, { method: 'POST', body: bytes as BodyInit, headers });
 }
 
 export async function ingest(c: Collector, body: unknown, opts: PostOptions = {}): Promise<Reply> {
