@@ -23,19 +23,25 @@ export interface RequestContext {
 
 const EMPTY = '';
 
+class Context implements RequestContext {
+  readonly subPath: string;
+  private params: URLSearchParams | undefined = undefined;
+  constructor(
+    readonly request: Request,
+    readonly method: string,
+    readonly pathname: string,
+    readonly search: string,
+    readonly prefix: string,
+    readonly start: number,
+  ) {
+    this.subPath = pathname.length === prefix.length ? EMPTY : pathname.slice(prefix.length);
+  }
+  get searchParams(): URLSearchParams {
+    return (this.params ??= new URLSearchParams(this.search));
+  }
+}
+
 /** Builds a context. `searchParams` is lazy so a GET without query never allocates one. */
 export function createContext(request: Request, method: string, pathname: string, search: string, prefix: string, start: number): RequestContext {
-  let params: URLSearchParams | undefined;
-  return {
-    request,
-    method,
-    pathname,
-    prefix,
-    subPath: pathname.length === prefix.length ? EMPTY : pathname.slice(prefix.length),
-    search,
-    get searchParams() {
-      return (params ??= new URLSearchParams(search));
-    },
-    start,
-  };
+  return new Context(request, method, pathname, search, prefix, start);
 }

@@ -132,6 +132,16 @@ export class FileCache {
   }
 
   /**
+   * Synchronous fast path for exclusive drivers: the cached entry for a request path when both
+   * the lookup and the content are cached; `undefined` when the async path must run.
+   */
+  peek(key: string): FileEntry | undefined {
+    if (!this.exclusive) return undefined;
+    const hit = this.lookups.get(key);
+    return hit?.path ? this.files.get(hit.path) : undefined;
+  }
+
+  /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `rel`/`trailingSlash` are its safe decoded form.
    */

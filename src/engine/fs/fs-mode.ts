@@ -42,7 +42,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
   const cache = new FileCache(options.vfs, options.fsDir);
   const env: FsEnv = { vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, logger: options.logger };
 
-  async function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> {
+  function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> | undefined {
     const method = ctx.method;
     if (method === 'OPTIONS') throw new HttpError(405, MSG.optionsNotAllowed, { headers: { Allow: ALLOW } });
     const key = overrides?.path ?? ctx.subPath;
@@ -67,15 +67,20 @@ export function createFsMode(options: FsModeOptions): FsMode {
     }
   }
 
+  function fail(ctx: RequestContext, err: unknown): Response {
+    if (!(err instanceof HttpError) || err.status >= 500) {
+      options.logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
+    }
+    return responseForError(err, ctx.pathname, ctx.method === 'HEAD');
+  }
+
   return {
-    async serve(ctx, overrides) {
+    serve(ctx, overrides) {
       try {
-        return await dispatch(ctx, overrides);
+        const pending = dispatch(ctx, overrides);
+        return pending === undefined ? Promise.resolve(undefined) : pending.catch((err: unknown) => fail(ctx, err));
       } catch (err) {
-        if (!(err instanceof HttpError) || err.status >= 500) {
-          options.logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
-        }
-        return responseForError(err, ctx.pathname, ctx.method === 'HEAD');
+        return Promise.resolve(fail(ctx, err));
       }
     },
     close() {

@@ -14,10 +14,13 @@ export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Res
   if ((call.body !== undefined && call.body.byteLength > 0) || hasBody(request)) {
     throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
   }
-  const path = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
-  if (path === null) return undefined;
-  const entry = await env.cache.entry(path);
-  if (entry === null) return undefined;
+  let entry = env.cache.peek(call.key) ?? null;
+  if (entry === null) {
+    const path = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
+    if (path === null) return undefined;
+    entry = await env.cache.entry(path);
+    if (entry === null) return undefined;
+  }
   const method = head ? 'HEAD' : 'GET';
   if (entry.array !== undefined && call.ctx.search.length > 1 && (configFor(call.pagination, method) || configFor(call.filters, method))) {
     const q = readQuery(call, method);
