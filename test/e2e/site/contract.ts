@@ -2,7 +2,8 @@
  * The shared Vfs contract suite (test/vfs/contract.ts), unchanged, on Chromium's real
  * IndexedDB. `vitest` is aliased to ./vitest-shim.ts for this page (see global-setup.ts).
  */
-import { indexedDbFs } from 'mockyard/sw';
+// The driver from the sources, like the suite's own imports (one VfsError class for isVfsError).
+import { indexedDbFs } from '../../../src/vfs/indexeddb.js';
 import { runAll } from './vitest-shim.js';
 import { vfsContract } from '../../vfs/contract.js';
 
