@@ -44,7 +44,7 @@ export function createCollector(options: CollectorOptions): Collector {
   const ready = store.load().then(
     () => {
       store.applyRetention();
-      encoder.scheduleWarm();
+      encoder.warmAllNow();
     },
     (err: unknown) => {
       loadError = err;

@@ -115,6 +115,17 @@ export class ReadEncoder {
     (this.warming as { unref?: () => void }).unref?.();
   }
 
+  /** After loading from storage every hour is settled: deflate them all without waiting a pass. */
+  warmAllNow(): void {
+    const { entries } = this.store.window(-Infinity, Infinity);
+    for (let i = entries.length; i > 0; ) {
+      const h = hourOf(entries[i - 1]!.t);
+      this.seen.set(h, this.store.version(h));
+      i = lowerBoundOf(entries, h * HOUR_MS);
+    }
+    this.scheduleWarm(0);
+  }
+
   private warmStep(): void {
     this.warming = undefined;
     if (this.closed) return;
