@@ -5,6 +5,7 @@
 import { readBody } from '../../core/body.js';
 import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
+import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
@@ -23,17 +24,33 @@ export interface FsEnv {
   readonly logger: Logger;
 }
 
-export interface FsCall {
-  readonly ctx: RequestContext;
-  /** The raw (encoded) path below the prefix: the lookup cache key. */
-  readonly key: string;
+/**
+ * One file-mode request. `rel`/`trailingSlash` (the safe decoded path, via requestPathToVfs:
+ * 400 on traversal tricks) are computed on first use, so a cached GET never pays for them: the
+ * lookup cache is keyed by the raw path, and only paths that passed the check are ever stored.
+ */
+export class FsCall {
+  private parsed: RequestPath | undefined = undefined;
+  constructor(
+    readonly ctx: RequestContext,
+    /** The raw (encoded) path below the prefix: the lookup cache key. */
+    readonly key: string,
+    readonly pagination: PerMethod<PaginationConfig> | null,
+    readonly filters: PerMethod<FilterConfig> | null,
+    /** Body already read by the handler layer. */
+    readonly body: Uint8Array | undefined,
+  ) {}
+
+  private get path(): RequestPath {
+    return (this.parsed ??= requestPathToVfs(this.key));
+  }
   /** Safe decoded path below fsDir. */
-  readonly rel: string;
-  readonly trailingSlash: boolean;
-  readonly pagination: PerMethod<PaginationConfig> | null;
-  readonly filters: PerMethod<FilterConfig> | null;
-  /** Body already read by the handler layer. */
-  readonly body: Uint8Array | undefined;
+  get rel(): string {
+    return this.path.path;
+  }
+  get trailingSlash(): boolean {
+    return this.path.trailingSlash;
+  }
 }
 
 /** The request body, at most `bodyLimit` bytes (413 beyond). */

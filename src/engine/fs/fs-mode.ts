@@ -7,14 +7,13 @@
 import { HttpError, responseForError } from '../../core/errors.js';
 import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
-import { requestPathToVfs } from '../../vfs/path.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { FsServeOverrides } from '../services.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import { create } from './create.js';
 import { FileCache } from './file-cache.js';
-import type { FsCall, FsEnv } from './fs-call.js';
+import { FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { read } from './read.js';
 import { remove } from './remove.js';
@@ -45,17 +44,15 @@ export function createFsMode(options: FsModeOptions): FsMode {
   function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> | undefined {
     const method = ctx.method;
     if (method === 'OPTIONS') throw new HttpError(405, MSG.optionsNotAllowed, { headers: { Allow: ALLOW } });
-    const key = overrides?.path ?? ctx.subPath;
-    const { path: rel, trailingSlash } = requestPathToVfs(key);
-    const call: FsCall = {
-      ctx,
-      key,
-      rel,
-      trailingSlash,
-      pagination: overrides?.pagination !== undefined ? overrides.pagination : options.pagination,
-      filters: overrides?.filters !== undefined ? overrides.filters : options.filters,
-      body: overrides?.body,
-    };
+    const call = overrides === undefined
+      ? new FsCall(ctx, ctx.subPath, options.pagination, options.filters, undefined)
+      : new FsCall(
+        ctx,
+        overrides.path ?? ctx.subPath,
+        overrides.pagination !== undefined ? overrides.pagination : options.pagination,
+        overrides.filters !== undefined ? overrides.filters : options.filters,
+        overrides.body,
+      );
     switch (method) {
       case 'GET': return read(call, env, false);
       case 'HEAD': return read(call, env, true);
