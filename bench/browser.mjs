@@ -1,0 +1,161 @@
+// Browser bench (`npm run bench:browser`, not part of the tests), in real Chromium:
+//
+//  1. Bundle size: a page using startWorker + indexedDbFs + both engines + one handler
+//     (bench/browser-pages/mockyard.ts) vs a page with msw alone (msw-only.ts), each built on
+//     its own with Vite (minified), JS gzipped at level 9.
+//  2. Mocked requests/s through the service worker, sequential and 10-way concurrent, for a
+//     small JSON GET (a file) and a filtered page of a 10k-item file, against msw with a trivial
+//     handler returning the very same bytes, in the same run.
+//
+// Env: BENCH_N (requests per round, default 2000), BENCH_ROUNDS (default 3), CHROMIUM_PATH.
+import { createServer } from 'node:http';
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { mockyardAliases } from '../playground/vite-aliases.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const pages = join(here, 'browser-pages');
+const outRoot = join(here, 'out', 'browser');
+const N = Number(process.env.BENCH_N ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const require = createRequire(import.meta.url);
+const workerScript = await readFile(require.resolve('msw/mockServiceWorker.js'));
+const from = process.env.MOCKYARD_BENCH_SOURCE === 'src' ? 'src' : 'dist';
+
+async function buildPage(name) {
+  const outDir = join(outRoot, name);
+  await build({
+    root: pages,
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    resolve: { alias: mockyardAliases(from) },
+    build: { outDir, emptyOutDir: true, minify: true, chunkSizeWarningLimit: 2000, rollupOptions: { input: { [name]: join(pages, `${name}.html`) } } },
+  });
+  let raw = 0;
+  let gz = 0;
+  for (const f of await readdir(join(outDir, 'assets'))) {
+    if (!f.endsWith('.js')) continue;
+    const bytes = await readFile(join(outDir, 'assets', f));
+    raw += bytes.length;
+    gz += gzipSync(bytes, { level: 9 }).length;
+  }
+  return { outDir, raw, gz };
+}
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+async function serve(dir) {
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    if (path === '/mockServiceWorker.js') {
+      res.setHeader('content-type', 'text/javascript');
+      return res.end(workerScript);
+    }
+    const file = join(dir, path === '/' ? 'index.html' : path.slice(1));
+    if (!file.startsWith(dir) || !(await stat(file).catch(() => null))?.isFile()) {
+      res.statusCode = 404;
+      return res.end();
+    }
+    res.setHeader('content-type', TYPES[extname(file)] ?? 'application/octet-stream');
+    res.end(await readFile(file));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Runs in the page: N fetches of `url`, `concurrency` at a time; returns requests/s. */
+async function measure(page, url, concurrency) {
+  return page.evaluate(async ([u, n, c]) => {
+    const one = async () => {
+      const r = await fetch(u);
+      await r.arrayBuffer();
+      if (!r.ok) throw new Error(`HTTP ${r.status} for ${u}`);
+    };
+    for (let i = 0; i < 100; i++) await one(); // warm-up
+    let left = n;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: c }, async () => {
+      while (left-- > 0) await one();
+    }));
+    return (n / (performance.now() - t0)) * 1000;
+  }, [url, N, concurrency]);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+await rm(outRoot, { recursive: true, force: true });
+await mkdir(outRoot, { recursive: true });
+const mswBuild = await buildPage('msw-only');
+const mswWsBuild = await buildPage('msw-ws');
+const myBuild = await buildPage('mockyard');
+const mswSite = await serve(mswBuild.outDir);
+const mySite = await serve(myBuild.outDir);
+
+const userDataDir = join(outRoot, 'profile');
+const context = await chromium.launchPersistentContext(userDataDir, {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+try {
+  const my = await context.newPage();
+  await my.goto(`${mySite.url}/mockyard.html`);
+  if ((await my.evaluate(() => window.ready)) !== 'ok') throw new Error('mockyard page did not start');
+  const msw = await context.newPage();
+  await msw.goto(`${mswSite.url}/msw-only.html`);
+  if ((await msw.evaluate(() => window.ready)) !== 'ok') throw new Error('msw page did not start');
+
+  const cases = [
+    { name: 'small JSON GET', path: '/api/small', raw: 'small' },
+    { name: 'filtered page of 10k items', path: '/api/items?status=done&limit=20&skip=100', raw: 'items' },
+  ];
+  // The msw baseline answers the very bytes and headers mockyard answered.
+  for (const c of cases) {
+    const answer = await my.evaluate(async (p) => {
+      const r = await fetch(p);
+      const headers = {};
+      for (const [k, v] of r.headers) if (k !== 'content-length') headers[k] = v;
+      return { text: await r.text(), headers };
+    }, c.path);
+    await msw.evaluate(([name, a]) => { window.bodies[name] = a; }, [c.raw, answer]);
+    c.bytes = new TextEncoder().encode(answer.text).length;
+  }
+
+  const rows = [];
+  for (const c of cases) {
+    for (const concurrency of [1, 10]) {
+      const mine = [];
+      const base = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        base.push(await measure(msw, `/raw/${c.raw}`, concurrency));
+        mine.push(await measure(my, c.path, concurrency));
+      }
+      const m = median(mine);
+      const b = median(base);
+      rows.push({ case: `${c.name} (${c.bytes} B)`, mode: concurrency === 1 ? 'sequential' : '10 concurrent', mockyard: m, msw: b, ratio: m / b });
+    }
+  }
+
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`\nBundle (Vite ${require('vite/package.json').version}, minified; JS gzip -9; mockyard from ${from}/):`);
+  console.log(`  msw alone                                   ${kb(mswBuild.raw).padStart(9)} min  ${kb(mswBuild.gz).padStart(8)} gz`);
+  console.log(`  mockyard/sw page (startWorker, indexedDbFs,  ${kb(myBuild.raw).padStart(9)} min  ${kb(myBuild.gz).padStart(8)} gz`);
+  console.log('    both engines, one handler)');
+  console.log(`  msw with http + ws.link                     ${kb(mswWsBuild.raw).padStart(9)} min  ${kb(mswWsBuild.gz).padStart(8)} gz`);
+  console.log(`  mockyard over msw alone                     ${kb(myBuild.raw - mswBuild.raw).padStart(9)} min  ${kb(myBuild.gz - mswBuild.gz).padStart(8)} gz  (goal ≤ 40 KB gz)`);
+  console.log(`  mockyard over msw http + ws.link            ${kb(myBuild.raw - mswWsBuild.raw).padStart(9)} min  ${kb(myBuild.gz - mswWsBuild.gz).padStart(8)} gz`);
+  console.log(`\nMocked requests/s through the service worker (N=${N}, median of ${ROUNDS} rounds, same run):`);
+  console.log('  case                                   mode            mockyard      msw      ratio');
+  for (const r of rows) {
+    console.log(`  ${r.case.padEnd(38)} ${r.mode.padEnd(14)} ${r.mockyard.toFixed(0).padStart(9)} ${r.msw.toFixed(0).padStart(9)}   ${r.ratio.toFixed(2)}×`);
+  }
+} finally {
+  await context.close();
+  await Promise.all([mswSite.close(), mySite.close()]);
+}
