@@ -58,7 +58,7 @@ describe('option validation', () => {
   }
 
   it('normalises filter entries (field defaults to key, eq, string) and method keys', () => {
-    const o = resolveMockApiOptions({ endpointPrefix: '/api', filters: { get: { type: 'query-param', filters: [{ key: 'a' }] } } });
+    const o = resolveMockApiOptions({ endpointPrefix: '/api', filters: { get: { type: 'query-param', filters: [{ key: 'a' }] } } as never });
     expect(o.filters).toEqual({ GET: { type: 'query-param', filters: [{ key: 'a', field: 'a', valueType: 'string', comparison: 'eq' }] } });
   });
 
