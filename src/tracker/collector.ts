@@ -70,7 +70,7 @@ export function createCollector(options: CollectorOptions): Collector {
     for (const s of sockets) if (s !== from && s.authenticated) s.send(text);
   };
 
-  const store1 = async (body: unknown, from?: TrackerSocket): Promise<number> => {
+  const storeBatch = async (body: unknown, from?: TrackerSocket): Promise<number> => {
     const batch = validateBatch(body, o.maxEvents);
     await whenReady();
     const lines = await store.append(batch);
@@ -86,7 +86,7 @@ export function createCollector(options: CollectorOptions): Collector {
     authTimeoutMs: o.wsAuthTimeoutMs,
     logger,
     sockets,
-    ingest: (message, from) => store1(message, from),
+    ingest: (message, from) => storeBatch(message, from),
     async query(query) {
       const q = parseReadQuery((name) => {
         const v = query[name];
@@ -145,7 +145,7 @@ export function createCollector(options: CollectorOptions): Collector {
           authorize(request, url);
           const bytes = await readBody(request, o.maxBodyBytes);
           const body = decodeIngestBody(bytes, request.headers.get('content-encoding'), o.maxDecompressedBytes);
-          const saved = await store1(body);
+          const saved = await storeBatch(body);
           return FastResponse.json(`{"ok":true,"saved":${saved}}`, 200, cors);
         }
         case 'read': {
