@@ -41,6 +41,36 @@ describe('caches', () => {
     expect(fs.reads).toBe(2);
   });
 
+  it('writes made by the engine keep the new content cached (no re-read after PATCH/PUT)', async () => {
+    for (const base of [memoryFs({ 'doc.json': { n: 0 } }), diskFs(await (async () => { const d = await makeTempDir(); await seedDir(d, { 'doc.json': { n: 0 } }); return d; })())]) {
+      const fs = counting(base);
+      const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent' });
+      for (let i = 1; i <= 5; i++) {
+        const r = await api.handle(req('PATCH', '/api/doc', { json: { n: i } }));
+        expect(r!.status).toBe(200);
+        expect((await see(await api.handle(req('GET', '/api/doc')))).json).toEqual({ n: i });
+      }
+      expect(fs.reads).toBe(1);
+      await api.handle(req('PUT', '/api/doc', { json: { n: 'put' } }));
+      expect((await see(await api.handle(req('GET', '/api/doc')))).json).toEqual({ n: 'put' });
+      expect(fs.reads).toBe(1);
+    }
+  });
+
+  it('lookup does not depend on readdir order', async () => {
+    const base = memoryFs({ 'r.zzz': 'z', 'r.aaa': 'a', 'r.txt': 'txt', 'r.csv': 'csv', 's.zzz': 'z', 's.aaa': 'a' });
+    for (const reverse of [false, true]) {
+      const fs = Object.create(base) as typeof base;
+      fs.readdir = async (p: string) => {
+        const list = await base.readdir(p);
+        return reverse ? list.reverse() : list;
+      };
+      const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent' });
+      expect((await see(await api.handle(req('GET', '/api/r')))).text).toBe('txt');
+      expect((await see(await api.handle(req('GET', '/api/s')))).text).toBe('a');
+    }
+  });
+
   it('memory: a file created later is found (lookup misses are invalidated)', async () => {
     const fs = memoryFs({});
     const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent' });

@@ -161,6 +161,24 @@ export class FileCache {
     return path;
   }
 
+  /**
+   * Writes through the Vfs (atomic) and keeps the new bytes as the cached content, so the next
+   * read does not go back to the filesystem. On a non-exclusive driver the entry carries the
+   * file's real stat (one `stat` after the write); if the size does not match what we wrote
+   * (someone else wrote in between), nothing is cached and the next use reloads.
+   */
+  async write(path: string, bytes: Uint8Array): Promise<void> {
+    await this.vfs.write(path, bytes);
+    const gen = this.generation;
+    const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await this.vfs.stat(path);
+    if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
+    if (bytes.byteLength > MAX_CACHED_FILE) return;
+    this.drop(path);
+    this.files.set(path, buildEntry(path, stat, bytes));
+    this.cachedBytes += bytes.byteLength;
+    if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
+  }
+
   /** The current content of the file at `path` (a Vfs path), or null when it is not a file. */
   async entry(path: string): Promise<FileEntry | null> {
     const cached = this.files.get(path);

@@ -30,7 +30,7 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
       for (const i of r.indices!) drop[i] = 1;
       const rest = items.filter((_, i) => drop[i] === 0);
       if (rest.length === 0) await env.vfs.remove(path);
-      else await env.vfs.write(path, serializeJson(rest, detectIndent(entry.bytes)));
+      else await env.cache.write(path, serializeJson(rest, detectIndent(entry.bytes)));
       return r.page.length;
     }
     if (!(await env.vfs.remove(path))) throw new HttpError(404, MSG.deleteNotFound);

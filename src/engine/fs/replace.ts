@@ -31,7 +31,7 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   const created = await env.queue.run(path, async () => {
     const before = await env.vfs.stat(path);
     if (before?.kind === 'dir') throw new HttpError(409, `Cannot replace a folder: ${call.ctx.pathname}`);
-    await env.vfs.write(path, bytes);
+    await env.cache.write(path, bytes);
     return before === null;
   });
   const status = created ? 201 : 200;

@@ -36,7 +36,7 @@ export async function update(call: FsCall, env: FsEnv): Promise<Response> {
     }
     const result = applyPatchDocument(kind, doc, patch);
     const out = serializeJson(result, detectIndent(entry.bytes));
-    await env.vfs.write(path, out);
+    await env.cache.write(path, out);
     return out;
   });
   return FastResponse.bytes(written, 200, { 'Content-Type': 'application/json; charset=utf-8' });
