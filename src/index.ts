@@ -13,3 +13,4 @@ export type { Vfs, VfsStat, VfsDirent, VfsKind } from './vfs/types.js';
 export type * from './engine/types.js';
 export { createCollector } from './tracker/collector.js';
 export type { Collector, CollectorOptions, CollectorCorsOptions, CollectorLimits, CollectorRetention, CollectorStorageOptions, ReadResponse, TrackerEvent } from './tracker/types.js';
+export { defineConfig, type MockyardConfig } from './define-config.js';

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Host overhead only: raw node:http vs serve() with a trivial engine that answers every GET with
+// the same small FastResponse (no filesystem). Servers pinned to core 0, wrk to core 1.
+//   node bench/adapter.mjs [--duration 4] [--reps 3] [--dist dist]
+import { spawn, execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve, dirname } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values: a } = parseArgs({ options: {
+  duration: { type: 'string', default: '4' }, reps: { type: 'string', default: '3' },
+  dist: { type: 'string', default: resolve(here, '../dist') }, role: { type: 'string' }, connections: { type: 'string', default: '10' },
+} });
+const BODY = JSON.stringify({ id: 1, name: 'Ada Lovelace', email: 'ada.lovelace1@example.com', age: 36, role: 'admin', createdAt: '2020-01-01T00:00:00.000Z' });
+
+if (a.role === 'raw') {
+  const { createServer } = await import('node:http');
+  const bytes = Buffer.from(BODY);
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(bytes.length) });
+    res.end(bytes);
+  });
+  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
+} else if (a.role === 'mockyard') {
+  const { serve } = await import(pathToFileURL(resolve(a.dist, 'node/serve.js')).href);
+  const { FastResponse } = await import(pathToFileURL(resolve(a.dist, 'core/fast-response.js')).href);
+  const bytes = new TextEncoder().encode(BODY);
+  const engine = {
+    prefixes: ['/api'],
+    async handle(request) {
+      const url = request.url;
+      const p = url.indexOf('/', 8);
+      if (!url.startsWith('/api/', p) || request.method !== 'GET') return undefined;
+      return FastResponse.bytes(bytes, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+    },
+  };
+  const s = await serve({ engines: [engine], port: 0, logLevel: 'error' });
+  console.log(JSON.stringify({ port: s.port }));
+} else {
+  const start = (role) => new Promise((res, rej) => {
+    const child = spawn('taskset', ['-c', '0', process.execPath, fileURLToPath(import.meta.url), '--role', role, '--dist', a.dist], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.once('data', (d) => res({ child, port: JSON.parse(String(d)).port }));
+    child.once('error', rej);
+  });
+  const wrk = (port) => {
+    const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', `-c${a.connections}`, `-d${a.duration}s`, `http://127.0.0.1:${port}/api/users/1`], { encoding: 'utf8' });
+    return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+  };
+  const raw = await start('raw');
+  const my = await start('mockyard');
+  wrk(raw.port); wrk(my.port); // warm-up
+  const r = [], m = [];
+  for (let i = 0; i < Number(a.reps); i++) { r.push(wrk(raw.port)); m.push(wrk(my.port)); }
+  const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const out = { raw: med(r), mockyard: med(m), ratio: +(med(m) / med(r)).toFixed(3), runs: { raw: r, mockyard: m } };
+  console.log(JSON.stringify(out));
+  raw.child.kill(); my.child.kill();
+}

@@ -1,0 +1,32 @@
+/**
+ * `defineConfig`: the shape of `mockyard.config.{js,mjs,ts}` (read by the `mockyard` CLI).
+ * An identity function; it only gives editors the types.
+ *
+ *   // mockyard.config.mjs
+ *   import { defineConfig } from 'mockyard';
+ *   export default defineConfig({
+ *     mock: { endpointPrefix: '/api', fsDir: './mocks' },   // fsDir relative to this file
+ *     tracker: { appId: 'my-app' },                          // optional event collector
+ *     port: 3000,
+ *   });
+ */
+import type { LogLevel } from './core/logger.js';
+import type { MockApiOptions } from './engine/types.js';
+import type { CollectorOptions } from './tracker/types.js';
+
+export interface MockyardConfig {
+  /** Mock API options (`createMockApi`). A relative `fsDir` resolves against the config file's folder. */
+  mock?: MockApiOptions;
+  /** Event collector options (`createCollector`); omit (or `false`) for no collector. */
+  tracker?: CollectorOptions | false;
+  /** Port (default 3000; 0 picks a free one). The `--port` flag wins. */
+  port?: number;
+  /** Interface (default 127.0.0.1). The `--host` flag wins. */
+  host?: string;
+  /** Log level of the server's own messages (default `info`). */
+  logLevel?: LogLevel;
+}
+
+export function defineConfig<T extends MockyardConfig>(config: T): T {
+  return config;
+}

@@ -1,0 +1,258 @@
+#!/usr/bin/env node
+/**
+ * The `mockyard` command.
+ *
+ *   mockyard [--config FILE] [--fs-dir DIR] [--prefix P]… [--port N] [--host H] [--delay MS]
+ *   mockyard init-worker [PUBLIC_DIR]
+ *
+ * Flags win over the config file; a relative `--fs-dir` resolves against the working directory,
+ * a relative `fsDir` in the config against the config file's folder. Bad flags exit with 2,
+ * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Engine } from '../core/engine.js';
+import type { MockApi } from '../engine/create-mock-api.js';
+import type { MockApiOptions } from '../engine/types.js';
+import type { Collector } from '../tracker/types.js';
+import type { MockyardConfig } from '../define-config.js';
+import { findConfigFile, loadConfigFile } from './config.js';
+import { resolveEngines } from './engines.js';
+import { initWorker } from './init-worker.js';
+import { serve, type RunningServer } from './serve.js';
+
+export const HELP = `Usage: mockyard [options]
+       mockyard init-worker [PUBLIC_DIR]
+
+Serves a fake backend: JSON (and any other) files under a folder as a REST API,
+plus the event collector when the config enables it.
+
+Options:
+  -c, --config FILE    config file (default: mockyard.config.{js,mjs,ts} in the current folder)
+      --fs-dir DIR     folder of mock files (relative to the current folder; default from config, else ./mocks)
+      --prefix P       URL prefix of the mock API, repeatable (default from config, else /api)
+  -p, --port N         port, 0 for a free one (default from config, else 3000)
+      --host H         interface to listen on (default from config, else 127.0.0.1)
+      --delay MS       delay every mock API response by MS milliseconds
+      --tracker        also run the event collector (default options) when the config has none
+      --log-level L    debug | info | warn | error | silent (default info)
+  -h, --help           show this help
+  -v, --version        show the version
+
+Commands:
+  init-worker [DIR]    write msw's mockServiceWorker.js into DIR (default: public) for browser mode
+
+Examples:
+  mockyard --fs-dir ./mocks --prefix /api --port 3000
+  mockyard --config playground/mockyard.config.mjs --port 0
+`;
+
+export interface CliIo {
+  cwd: string;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface CliResult {
+  /** Exit code when the command is finished; `undefined` while the server runs. */
+  code?: number;
+  server?: RunningServer;
+  /** Stops the server and closes the engines the CLI created (server mode). */
+  stop?: () => Promise<void>;
+}
+
+/** A usage error: message printed with a hint, exit code 2. */
+class UsageError extends Error {}
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function parseNumber(flag: string, raw: string | undefined, opts: { integer?: boolean; min?: number; max?: number }): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = raw.trim() === '' ? NaN : Number(raw);
+  const { integer = false, min = -Infinity, max = Infinity } = opts;
+  if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
+    const range = max < Infinity ? ` between ${min} and ${max}` : min > -Infinity ? ` >= ${min}` : '';
+    throw new UsageError(`--${flag} must be ${integer ? 'an integer' : 'a number'}${range} (got "${raw}")`);
+  }
+  return n;
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        'fs-dir': { type: 'string' },
+        prefix: { type: 'string', multiple: true },
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        delay: { type: 'string' },
+        tracker: { type: 'boolean' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+type Level = (typeof LEVELS)[number];
+
+/** The effective config: file, then flags on top. Exported for tests. */
+export async function buildConfig(argv: string[], cwd: string): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean }> {
+  const { values, positionals } = parse(argv);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const port = parseNumber('port', values.port, { integer: true, min: 0, max: 65535 });
+  const delay = parseNumber('delay', values.delay, { min: 0 });
+  const level = values['log-level'];
+  if (level !== undefined && !(LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')} (got "${level}")`);
+  if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
+  for (const p of values.prefix ?? []) if (!p.startsWith('/')) throw new UsageError(`--prefix must start with "/" (got "${p}")`);
+
+  const configFile = values.config !== undefined ? resolve(cwd, values.config) : findConfigFile(cwd);
+  const fromFile: MockyardConfig = configFile ? await loadConfigFile(configFile) : {};
+  const mock: MockApiOptions = { endpointPrefix: '/api', ...(fromFile.mock ?? {}) } as MockApiOptions;
+  if (!configFile && values['fs-dir'] === undefined) mock.fsDir = resolve(cwd, 'mocks');
+  if (values['fs-dir'] !== undefined) {
+    mock.fsDir = resolve(cwd, values['fs-dir']);
+    delete mock.fs;
+  }
+  if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
+  if (delay !== undefined) mock.delay = delay;
+  const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
+  if (mock.logLevel === undefined) mock.logLevel = logLevel;
+  const config: MockyardConfig = {
+    ...fromFile,
+    mock,
+    port: port ?? fromFile.port ?? 3000,
+    host: values.host ?? fromFile.host ?? '127.0.0.1',
+    logLevel,
+  };
+  return { config, configFile, tracker: values.tracker === true };
+}
+
+/** Lines describing what a running server serves. */
+export function describeServing(url: string, engines: readonly Engine[], fsDir: string | null | undefined, fileRouting: boolean): string[] {
+  const lines: string[] = [];
+  for (const engine of engines) {
+    const collector = engine as Partial<Collector>;
+    if (typeof collector.basePath === 'string') {
+      lines.push(`  ${url}${collector.basePath}  →  event collector`);
+      continue;
+    }
+    const api = engine as Partial<MockApi>;
+    for (const prefix of engine.prefixes) {
+      const what = !api.options ? 'engine' : fileRouting && fsDir ? `files in ${fsDir}` : 'handlers only (no file folder)';
+      lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * Runs the command. Server mode resolves once listening (`server`, `stop`); other modes resolve
+ * with an exit code. Never calls process.exit (the bin entry below does).
+ */
+export async function main(argv: string[], io: CliIo): Promise<CliResult> {
+  let parsed: Awaited<ReturnType<typeof buildConfig>>;
+  try {
+    if (argv[0] === 'init-worker') {
+      if (argv.length > 2) throw new UsageError('init-worker takes one folder');
+      const { path, changed } = await initWorker(resolve(io.cwd, argv[1] ?? 'public'));
+      io.out(changed ? `wrote ${path}` : `${path} is up to date`);
+      return { code: 0 };
+    }
+    const { values } = parse(argv);
+    if (values.help) {
+      io.out(HELP);
+      return { code: 0 };
+    }
+    if (values.version) {
+      io.out(version());
+      return { code: 0 };
+    }
+    parsed = await buildConfig(argv, io.cwd);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`mockyard: ${err.message}\nRun "mockyard --help" for usage.`);
+      return { code: 2 };
+    }
+    io.err(`mockyard: ${(err as Error)?.message ?? String(err)}`);
+    return { code: 1 };
+  }
+
+  const { config, configFile } = parsed;
+  const tracker = config.tracker ? config.tracker : parsed.tracker ? true : undefined;
+  let owned: Engine[] = [];
+  try {
+    const resolved = await resolveEngines({ mock: config.mock, tracker });
+    owned = resolved.owned;
+    const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel });
+    const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
+    const fileRouting = api ? await api.ready() : false;
+    const stop = async () => {
+      await server.close();
+      await Promise.allSettled(owned.map((e) => e.close?.()));
+    };
+    if (config.logLevel !== 'silent') {
+      io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
+      for (const line of describeServing(server.url, resolved.engines, typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null, fileRouting)) io.out(line);
+      io.out('Press Ctrl+C to stop.');
+    }
+    return { server, stop };
+  } catch (err) {
+    await Promise.allSettled(owned.map((e) => e.close?.()));
+    io.err(`mockyard: ${(err as Error)?.message ?? String(err)}`);
+    return { code: 1 };
+  }
+}
+
+function isMainModule(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMainModule()) {
+  const io: CliIo = {
+    cwd: process.cwd(),
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  };
+  const result = await main(process.argv.slice(2), io);
+  if (result.code !== undefined) process.exit(result.code);
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1); // second Ctrl+C: do not wait
+    stopping = true;
+    io.out(`\nmockyard: ${signal}, closing…`);
+    result.stop!().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        io.err(`mockyard: error while closing: ${(err as Error)?.message ?? String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

@@ -1,0 +1,65 @@
+/**
+ * One node:http request through a list of engines: build the lazy Request, ask each engine in
+ * order, write the first answer. Shared by `serve()` (unhandled → JSON 404) and the connect/Vite
+ * middleware (unhandled → `next()`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Engine } from '../core/engine.js';
+import { isHttpError, responseForError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { createNodeRequest, pathOf } from './request.js';
+import { writeResponse } from './write-response.js';
+
+/** The first engine answer that is not `undefined`. */
+export async function dispatch(engines: readonly Engine[], request: Request): Promise<Response | undefined> {
+  for (let i = 0; i < engines.length; i++) {
+    const response = await engines[i]!.handle(request);
+    if (response !== undefined) return response;
+  }
+  return undefined;
+}
+
+export interface NodeHandlerOptions {
+  /** Host for request URLs when the Host header is missing or odd (`127.0.0.1:3000`). */
+  fallbackHost: () => string;
+  logger: Logger;
+  /** Called when no engine answers. */
+  unhandled(req: IncomingMessage, res: ServerResponse, request: Request): void;
+  /** The request target to use (default `req.url`; middleware passes `originalUrl`). */
+  target?(req: IncomingMessage): string;
+}
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createNodeHandler(engines: readonly Engine[], options: NodeHandlerOptions): NodeHandler {
+  const { logger, unhandled, fallbackHost, target } = options;
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
+    if (isHttpError(err) && err.status < 500) logger.debug(`${req.method} ${req.url} → ${err.status} ${err.message}`);
+    else logger.error(`${req.method} ${req.url} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const path = pathOf(target ? target(req) : req.url ?? '/');
+    void writeResponse(responseForError(err, path, req.method === 'HEAD'), req, res);
+  };
+  const single = engines.length === 1 ? engines[0]! : undefined;
+  return (req, res) => {
+    const request = createNodeRequest(req, res, fallbackHost(), target ? target(req) : req.url ?? '/');
+    let pending: Promise<Response | undefined>;
+    try {
+      pending = single ? single.handle(request) : dispatch(engines, request);
+    } catch (err) {
+      fail(req, res, err);
+      return;
+    }
+    pending.then(
+      (response) => {
+        if (response === undefined) return unhandled(req, res, request);
+        const written = writeResponse(response, req, res);
+        if (written) written.catch((err: unknown) => fail(req, res, err));
+      },
+      (err: unknown) => fail(req, res, err),
+    );
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Connect-style middleware `(req, res, next)` for dev servers (Vite, webpack-dev-server, Express,
+ * connect): the engines answer what is theirs, everything else goes to `next()`.
+ *
+ *   const mw = await createMiddleware({ mock: { endpointPrefix: '/api', fsDir: 'mocks' } });
+ *   app.use(mw);                                  // HTTP
+ *   httpServer.on('upgrade', mw.upgrade);         // WebSockets (unclaimed upgrades left alone)
+ *   await mw.close();
+ *
+ * Under a mounting router (`app.use('/x', mw)`) the original URL (`req.originalUrl`) is used, so
+ * engines always see the full path.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Engine } from '../core/engine.js';
+import { createLogger, type LoggerSink, type LogLevel } from '../core/logger.js';
+import { createNodeHandler } from './dispatch.js';
+import { resolveEngines, type EngineSources } from './engines.js';
+import { createUpgradeHandler, type UpgradeHandler } from './upgrade.js';
+
+export type NextFunction = (err?: unknown) => void;
+
+export interface Middleware {
+  (req: IncomingMessage, res: ServerResponse, next: NextFunction): void;
+  /** 'upgrade' listener for the dev server's http server; leaves unclaimed upgrades alone. */
+  readonly upgrade: UpgradeHandler;
+  readonly engines: readonly Engine[];
+  /** Closes WebSockets and the engines created from options. */
+  close(): Promise<void>;
+}
+
+export interface MiddlewareOptions extends EngineSources {
+  logger?: LoggerSink;
+  logLevel?: LogLevel;
+  /** Host used in request URLs when the Host header is missing (default `localhost`). */
+  host?: string;
+}
+
+type MaybeMounted = IncomingMessage & { originalUrl?: string };
+
+/** Middleware over ready engines (synchronous). */
+export function middlewareFor(engines: readonly Engine[], options: { logger?: LoggerSink; logLevel?: LogLevel; host?: string; owned?: readonly Engine[] } = {}): Middleware {
+  const logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
+  const host = options.host ?? 'localhost';
+  const fallbackHost = () => host;
+  const nexts = new WeakMap<IncomingMessage, NextFunction>();
+  const handler = createNodeHandler(engines, {
+    logger,
+    fallbackHost,
+    target: (req) => (req as MaybeMounted).originalUrl ?? req.url ?? '/',
+    unhandled(req) {
+      const next = nexts.get(req);
+      nexts.delete(req);
+      next?.();
+    },
+  });
+  const upgrade = createUpgradeHandler(engines, { logger, fallbackHost, embedded: true });
+  const owned = options.owned ?? [];
+  const mw = ((req: IncomingMessage, res: ServerResponse, next: NextFunction) => {
+    nexts.set(req, next);
+    handler(req, res);
+  }) as Middleware & { upgrade: UpgradeHandler; engines: readonly Engine[] };
+  Object.assign(mw, {
+    upgrade,
+    engines,
+    async close() {
+      await upgrade.close();
+      await Promise.allSettled(owned.map((e) => e.close?.()));
+    },
+  });
+  return mw;
+}
+
+/** Middleware from host options (`mock`, `tracker`, `engines`), engines created here. */
+export async function createMiddleware(options: MiddlewareOptions): Promise<Middleware> {
+  const { engines, owned } = await resolveEngines(options, options.logger);
+  return middlewareFor(engines, { ...options, owned });
+}

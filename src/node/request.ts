@@ -1,0 +1,345 @@
+/**
+ * IncomingMessage → Request, lazily.
+ *
+ * Building a platform Request per request (Headers object, URL parsing, body stream, WebIDL
+ * checks) costs more than the rest of a small GET. `createNodeRequest` returns an object whose
+ * prototype chain is `Request.prototype` (so `instanceof Request` holds and engines treat it as a
+ * Request) but which only reads the IncomingMessage:
+ *   - `method` and `url` are plain strings (the URL is built once, on first read);
+ *   - `headers` is a Headers whose `get`/`has` read Node's already-parsed header object; any other
+ *     Headers call turns it into a real Headers first (see lazy-headers.ts);
+ *   - `body` is a ReadableStream created on first access (null for GET/HEAD, as on the platform);
+ *   - `signal` is created on first access and aborts when the client goes away;
+ *   - `request[kReadBody](limit)` reads the IncomingMessage directly and rejects with 413 as soon
+ *     as more than `limit` bytes arrived (or at once when Content-Length says so);
+ *   - `request[kHasBody]` tells whether the request carries a body, GET/HEAD included;
+ *   - anything else (`cache`, `clone()`, `formData()`, …) is answered by a real Request built on
+ *     demand from the same data.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from '../core/errors.js';
+import { kHasBody, kReadBody, tooLarge } from '../core/body.js';
+import { createLazyHeaders } from './lazy-headers.js';
+
+const NativeRequest: typeof Request = globalThis.Request;
+const EMPTY = new Uint8Array(0);
+
+const kIncoming = Symbol('mockyard.node.incoming');
+const kResponse = Symbol('mockyard.node.response');
+const kPath = Symbol('mockyard.node.path');
+const kHost = Symbol('mockyard.node.host');
+const kUrl = Symbol('mockyard.node.url');
+const kHeaders = Symbol('mockyard.node.headers');
+const kSignal = Symbol('mockyard.node.signal');
+const kNative = Symbol('mockyard.node.native');
+const kUsed = Symbol('mockyard.node.bodyUsed');
+const kStream = Symbol('mockyard.node.stream');
+
+/**
+ * Set on the IncomingMessage when the host stopped reading its body early (413, cancelled
+ * stream): the response writer then asks for `Connection: close`, so the unread rest of the
+ * body never reaches a next request on the same connection.
+ */
+export const kAbandoned = Symbol.for('mockyard.node.bodyAbandoned');
+
+type Incoming = IncomingMessage & { [kAbandoned]?: boolean };
+
+/** Host names we put in a URL as they are; anything else falls back to the server's address. */
+const SAFE_HOST = /^[A-Za-z0-9._~-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+function abandon(incoming: Incoming): void {
+  incoming[kAbandoned] = true;
+  incoming.pause();
+}
+
+function bodyUsedError(): TypeError {
+  return new TypeError('Body is unusable: Body has already been read');
+}
+
+/** Whether the raw request carries a body: Content-Length > 0 or any Transfer-Encoding. */
+export function incomingHasBody(incoming: IncomingMessage): boolean {
+  const h = incoming.headers;
+  const te = h['transfer-encoding'];
+  if (te !== undefined) return true;
+  const cl = h['content-length'];
+  return cl !== undefined && cl !== '0' && Number(cl) > 0;
+}
+
+/**
+ * Reads the IncomingMessage, at most `limit` bytes. Past the limit it stops reading, marks the
+ * message abandoned (the writer closes the connection after the 413) and rejects.
+ */
+function readIncoming(incoming: Incoming, limit: number): Promise<Uint8Array> {
+  const declared = incoming.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    abandon(incoming);
+    return Promise.reject(tooLarge(limit));
+  }
+  if (!incomingHasBody(incoming)) return Promise.resolve(EMPTY);
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        abandon(incoming);
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (err: unknown) => {
+      cleanup();
+      reject(new HttpError(400, 'Request body could not be read', { cause: err }));
+    };
+    const onClose = () => {
+      if (incoming.complete) return;
+      cleanup();
+      reject(new HttpError(400, 'Request body ended early (client disconnected)'));
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
+}
+
+/** The IncomingMessage as a byte stream, with backpressure (pauses Node's stream when full). */
+function streamIncoming(incoming: Incoming): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      incoming.on('data', (chunk: Buffer) => {
+        if (done) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
+      });
+      incoming.on('end', () => {
+        if (done) return;
+        done = true;
+        controller.close();
+      });
+      incoming.on('error', (err) => {
+        if (done) return;
+        done = true;
+        controller.error(err);
+      });
+      incoming.on('close', () => {
+        if (done || incoming.complete) return;
+        done = true;
+        controller.error(new Error('Request body ended early (client disconnected)'));
+      });
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      done = true;
+      abandon(incoming);
+    },
+  }, { highWaterMark: 1 });
+}
+
+interface NodeRequestFields {
+  [kIncoming]: Incoming;
+  [kResponse]: ServerResponse | undefined;
+  [kPath]: string;
+  [kHost]: string;
+  [kUrl]: string | undefined;
+  [kHeaders]: Headers | undefined;
+  [kSignal]: AbortController | undefined;
+  [kNative]: Request | undefined;
+  [kUsed]: boolean;
+  [kStream]: ReadableStream<Uint8Array> | null | undefined;
+}
+
+/** The class behind createNodeRequest; its prototype chain ends in Request.prototype. */
+class NodeRequest implements NodeRequestFields {
+  [kIncoming]: Incoming;
+  [kResponse]: ServerResponse | undefined;
+  [kPath]: string;
+  [kHost]: string;
+  [kUrl]: string | undefined = undefined;
+  [kHeaders]: Headers | undefined = undefined;
+  [kSignal]: AbortController | undefined = undefined;
+  [kNative]: Request | undefined = undefined;
+  [kUsed] = false;
+  [kStream]: ReadableStream<Uint8Array> | null | undefined = undefined;
+
+  constructor(incoming: IncomingMessage, response: ServerResponse | undefined, path: string, fallbackHost: string) {
+    this[kIncoming] = incoming;
+    this[kResponse] = response;
+    this[kPath] = path;
+    this[kHost] = fallbackHost;
+  }
+
+  get method(): string {
+    return this[kIncoming].method ?? 'GET';
+  }
+
+  get url(): string {
+    let url = this[kUrl];
+    if (url === undefined) {
+      const path = this[kPath];
+      if (path.charCodeAt(0) === 47 /* / */) {
+        const host = this[kIncoming].headers.host;
+        url = `http://${host !== undefined && SAFE_HOST.test(host) ? host : this[kHost]}${path}`;
+      } else {
+        // absolute-form (proxies) or `*`: keep a parseable URL on our own origin
+        let parsed: URL | undefined;
+        try { parsed = /^https?:\/\//i.test(path) ? new URL(path) : undefined; } catch { parsed = undefined; }
+        url = parsed ? parsed.href : `http://${this[kHost]}/${path === '*' ? '' : path}`;
+      }
+      this[kUrl] = url;
+    }
+    return url;
+  }
+
+  get headers(): Headers {
+    return (this[kHeaders] ??= createLazyHeaders(this[kIncoming]));
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    let stream = this[kStream];
+    if (stream === undefined) {
+      const m = this.method;
+      if (m === 'GET' || m === 'HEAD') stream = null;
+      else if (this[kUsed]) throw bodyUsedError();
+      else {
+        this[kUsed] = true;
+        stream = streamIncoming(this[kIncoming]);
+      }
+      this[kStream] = stream;
+    }
+    return stream;
+  }
+
+  get bodyUsed(): boolean {
+    const s = this[kStream];
+    if (s) return s.locked || this[kNative]?.bodyUsed === true;
+    return this[kUsed];
+  }
+
+  get signal(): AbortSignal {
+    let controller = this[kSignal];
+    if (!controller) {
+      controller = new AbortController();
+      this[kSignal] = controller;
+      const c = controller;
+      const res = this[kResponse];
+      const abort = () => c.abort(new DOMException('The client closed the connection', 'AbortError'));
+      if (res) {
+        if (res.closed && !res.writableFinished) abort();
+        else if (!res.closed) res.once('close', () => { if (!res.writableFinished) abort(); });
+      } else {
+        const socket = this[kIncoming].socket;
+        if (socket.destroyed) abort();
+        else socket.once('close', abort);
+      }
+    }
+    return controller.signal;
+  }
+
+  /** Host fast path for core/body.ts readBody(). */
+  [kReadBody](limit: number): Promise<Uint8Array> {
+    if (this[kUsed]) return Promise.reject(bodyUsedError());
+    this[kUsed] = true;
+    this[kStream] = null;
+    return readIncoming(this[kIncoming], limit);
+  }
+
+  get [kHasBody](): boolean {
+    return incomingHasBody(this[kIncoming]);
+  }
+
+  /** A real Request with the same method, URL, headers, body and signal (built once). */
+  private get native(): Request {
+    let native = this[kNative];
+    if (!native) {
+      const method = this.method;
+      const hasStream = method !== 'GET' && method !== 'HEAD' && !this[kUsed];
+      const init: RequestInit & { duplex?: 'half' } = { method, headers: this.headers, signal: this.signal };
+      if (hasStream) {
+        init.body = this.body;
+        init.duplex = 'half';
+      }
+      native = new NativeRequest(this.url, init);
+      this[kNative] = native;
+    }
+    return native;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.buffer.byteLength === bytes.byteLength && bytes.byteOffset === 0 ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+  }
+
+  bytes(): Promise<Uint8Array> {
+    if (this[kStream] !== undefined || this[kNative]) return this.native.arrayBuffer().then((b) => new Uint8Array(b));
+    const m = this.method;
+    if (m === 'GET' || m === 'HEAD') return Promise.resolve(new Uint8Array(0));
+    return this[kReadBody](Infinity);
+  }
+
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await this.bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  blob(): Promise<Blob> { return this.native.blob(); }
+  formData(): Promise<FormData> { return this.native.formData(); }
+  clone(): Request { return this.native.clone(); }
+}
+
+// Every other Request member (cache, mode, credentials, redirect, keepalive, …) is answered by
+// the native Request, so nothing ever reaches a platform getter with a foreign `this`.
+for (const key of Object.getOwnPropertyNames(NativeRequest.prototype)) {
+  if (key === 'constructor' || Object.prototype.hasOwnProperty.call(NodeRequest.prototype, key)) continue;
+  const desc = Object.getOwnPropertyDescriptor(NativeRequest.prototype, key)!;
+  if (desc.get) {
+    Object.defineProperty(NodeRequest.prototype, key, {
+      configurable: true,
+      enumerable: desc.enumerable,
+      get(this: NodeRequest) { return Reflect.get((this as unknown as { native: Request }).native, key); },
+    });
+  } else if (typeof desc.value === 'function') {
+    Object.defineProperty(NodeRequest.prototype, key, {
+      configurable: true,
+      writable: true,
+      value(this: NodeRequest, ...args: unknown[]) {
+        const native = (this as unknown as { native: Request }).native;
+        return (Reflect.get(native, key) as (...a: unknown[]) => unknown).apply(native, args);
+      },
+    });
+  }
+}
+Object.setPrototypeOf(NodeRequest.prototype, NativeRequest.prototype);
+
+/**
+ * A lazy Request for an IncomingMessage. `path` is the request target to use (`req.url`, or
+ * `req.originalUrl` under a mounting middleware); `fallbackHost` is used when the Host header is
+ * missing or not a plain host name. `response`, when given, drives `request.signal`.
+ */
+export function createNodeRequest(incoming: IncomingMessage, response: ServerResponse | undefined, fallbackHost: string, path = incoming.url ?? '/'): Request {
+  return new NodeRequest(incoming, response, path, fallbackHost) as unknown as Request;
+}
+
+/** The URL path of a request target, without the query (for error bodies). */
+export function pathOf(target: string): string {
+  const q = target.indexOf('?');
+  return q === -1 ? target : target.slice(0, q);
+}

@@ -1,0 +1,117 @@
+/**
+ * `serve()`: the engines on a node:http server (plus WebSocket upgrades on the same port).
+ *
+ *   const server = await serve({ mock: { endpointPrefix: '/api', fsDir: 'mocks' }, port: 0 });
+ *   server.url   // http://127.0.0.1:49152
+ *   await server.close();
+ *
+ * Engines are tried in order: the collector (`tracker`), the mock API (`mock`), then `engines`.
+ * A request no engine answers gets the JSON 404 of src/core/errors.ts; an upgrade no engine
+ * claims gets a 404 and its socket is closed.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Engine } from '../core/engine.js';
+import { errorResponse } from '../core/errors.js';
+import { createLogger, type Logger, type LoggerSink, type LogLevel } from '../core/logger.js';
+import { check } from '../core/options.js';
+import { createNodeHandler } from './dispatch.js';
+import { resolveEngines, type EngineSources } from './engines.js';
+import { pathOf } from './request.js';
+import { createUpgradeHandler } from './upgrade.js';
+import { writeResponse } from './write-response.js';
+
+export interface ServeOptions extends EngineSources {
+  /** TCP port; 0 picks a free one. Default 3000. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** Where the host's own messages go (default console). */
+  logger?: LoggerSink;
+  /** Host log level (default `info`). */
+  logLevel?: LogLevel;
+}
+
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:3000` (unspecified addresses shown as 127.0.0.1). */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly server: Server;
+  /** The engines in the order they are tried. */
+  readonly engines: readonly Engine[];
+  /** Stops accepting, closes WebSockets (1001) and connections, then closes the engines serve created. */
+  close(): Promise<void>;
+}
+
+/** `http://host:port` for an address, with loopback shown for unspecified ones. */
+export function baseUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (err.code === 'EADDRINUSE') reject(Object.assign(new Error(`Port ${port} on ${host} is already in use (try --port 0 for a free port)`), { code: err.code }));
+      else if (err.code === 'EACCES') reject(Object.assign(new Error(`Not allowed to listen on ${host}:${port}`), { code: err.code }));
+      else reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
+  const port = check.number(options.port, 'port', 3000, { min: 0, max: 65535, integer: true });
+  const host = check.string(options.host, 'host', '127.0.0.1', { nonEmpty: true })!;
+  const logger: Logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
+  const { engines, owned } = await resolveEngines(options, options.logger);
+
+  let hostHeader = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const fallbackHost = () => hostHeader;
+  const handler = createNodeHandler(engines, {
+    logger,
+    fallbackHost,
+    unhandled(req, res) {
+      void writeResponse(errorResponse(404, 'Not Found', pathOf(req.url ?? '/'), { head: req.method === 'HEAD' }), req, res);
+    },
+  });
+  const upgrade = createUpgradeHandler(engines, { logger, fallbackHost, embedded: false });
+  const server = createServer(handler);
+  server.on('upgrade', upgrade);
+
+  let address: AddressInfo;
+  try {
+    address = await listen(server, port, host);
+  } catch (err) {
+    await Promise.allSettled(owned.map((e) => e.close?.()));
+    throw err;
+  }
+  hostHeader = `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const url = baseUrl(address.address, address.port);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await upgrade.close();
+      // Requests in flight get a moment to finish; then every connection is dropped.
+      const grace = setTimeout(() => server.closeAllConnections(), 500);
+      grace.unref();
+      await stopped;
+      clearTimeout(grace);
+      await Promise.allSettled(owned.map((e) => e.close?.()));
+    })();
+    return closing;
+  };
+
+  return { url, port: address.port, host: address.address, server, engines, close };
+}

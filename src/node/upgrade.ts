@@ -1,0 +1,142 @@
+/**
+ * WebSocket upgrades on a node:http server, routed to engines through the socket seam.
+ *
+ * For each 'upgrade' event the handshake becomes a lazy Request and every engine with an
+ * `upgrade()` is asked in order:
+ *   - a SocketAccept → `ws` completes the handshake (`noServer`, `handleUpgrade`) on the same
+ *     port and the engine's session receives the connection's events;
+ *   - a Response → the handshake is refused with it (status, headers, body), connection closed;
+ *   - `undefined` from every engine → standalone (`serve`): a JSON 404 and the socket is closed;
+ *     embedded (Vite, an app's own server): the socket is left alone for the other 'upgrade'
+ *     listeners (Vite's HMR socket, the app's own WebSocket server).
+ */
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { Engine } from '../core/engine.js';
+import { errorResponse, responseForError } from '../core/errors.js';
+import { fastState } from '../core/fast-response.js';
+import type { Logger } from '../core/logger.js';
+import type { SocketAccept, UpgradeResult } from '../core/socket.js';
+import { createNodeRequest, pathOf } from './request.js';
+import { bindSession } from './ws-peer.js';
+
+export interface UpgradeHandlerOptions {
+  logger: Logger;
+  fallbackHost: () => string;
+  /** true: leave upgrades no engine claims to other listeners; false: answer 404 and close. */
+  embedded: boolean;
+}
+
+export interface UpgradeHandler {
+  (req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every WebSocket this handler accepted (code 1001) and stops accepting new ones. */
+  close(): Promise<void>;
+}
+
+/** Writes a complete HTTP response on a raw socket and ends it (refused handshakes). */
+export async function writeRawResponse(socket: Duplex, response: Response): Promise<void> {
+  const state = fastState(response);
+  let status: number;
+  let statusText: string;
+  let headers: [string, string][];
+  let body: Uint8Array;
+  if (state) {
+    status = state.status;
+    statusText = state.statusText;
+    headers = Object.entries(state.headers);
+    body = state.body ?? new Uint8Array(0);
+  } else {
+    status = response.status;
+    statusText = response.statusText;
+    headers = [...response.headers];
+    body = new Uint8Array(await response.arrayBuffer());
+  }
+  const lines = [`HTTP/1.1 ${status} ${statusText || STATUS_CODES[status] || ''}`];
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-length' || lower === 'connection' || lower === 'transfer-encoding') continue;
+    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) continue;
+    lines.push(`${name}: ${value}`);
+  }
+  lines.push(`Content-Length: ${body.byteLength}`, 'Connection: close', '', '');
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
+}
+
+export function createUpgradeHandler(engines: readonly Engine[], options: UpgradeHandlerOptions): UpgradeHandler {
+  const { logger, embedded, fallbackHost } = options;
+  const candidates = engines.filter((e) => typeof e.upgrade === 'function');
+  let wss: WebSocketServer | undefined;
+  let closed = false;
+
+  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, onSocket: SocketAccept) => {
+    wss ??= new WebSocketServer({ noServer: true, clientTracking: true });
+    wss.handleUpgrade(req, socket, head, (ws) => bindSession(ws, onSocket, logger));
+  };
+
+  const refuse = (socket: Duplex, response: Response) => {
+    writeRawResponse(socket, response).catch(() => socket.destroy());
+  };
+
+  const handler = ((req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (closed) {
+      if (!embedded) socket.destroy();
+      return;
+    }
+    if (candidates.length === 0) {
+      if (!embedded) refuse(socket, errorResponse(404, 'Not Found', pathOf(req.url ?? '/')));
+      return;
+    }
+    const onError = () => socket.destroy();
+    socket.on('error', onError);
+    const request = createNodeRequest(req, undefined, fallbackHost());
+    (async () => {
+      for (const engine of candidates) {
+        const result: UpgradeResult = await engine.upgrade!(request);
+        if (result !== undefined) return result;
+      }
+      return undefined;
+    })().then(
+      (result) => {
+        if (result === undefined) {
+          socket.off('error', onError);
+          if (!embedded) refuse(socket, errorResponse(404, 'Not Found', pathOf(req.url ?? '/')));
+          return;
+        }
+        if (typeof result === 'function') {
+          socket.off('error', onError);
+          if (closed) return void socket.destroy();
+          accept(req, socket, head, result);
+          return;
+        }
+        refuse(socket, result);
+      },
+      (err: unknown) => {
+        logger.error(`WebSocket upgrade ${req.url} failed: ${err instanceof Error ? err.message : String(err)}`);
+        refuse(socket, responseForError(err, pathOf(req.url ?? '/')));
+      },
+    );
+  }) as UpgradeHandler;
+
+  handler.close = async () => {
+    closed = true;
+    const server = wss;
+    if (!server) return;
+    for (const client of server.clients) client.close(1001, 'Server shutting down');
+    await new Promise<void>((resolve) => {
+      const deadline = setTimeout(() => {
+        for (const client of server.clients) client.terminate();
+      }, 1000);
+      deadline.unref();
+      server.close(() => {
+        clearTimeout(deadline);
+        resolve();
+      });
+    });
+  };
+  return handler;
+}

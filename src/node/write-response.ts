@@ -1,0 +1,114 @@
+/**
+ * Response → ServerResponse.
+ *
+ * - FastResponse (engines' hot path): `writeHead(status, headers)` + `end(bytes)` straight from
+ *   `fastState()`; the native Response object is never created.
+ * - Native Response: headers copied (every Set-Cookie kept), body streamed with backpressure
+ *   (waits for 'drain'); the client going away cancels the body stream; an error while streaming
+ *   destroys the socket (the client sees a truncated response, never a silently short one). An
+ *   error before the first byte becomes a JSON 500.
+ * - HEAD and null-body statuses (204, 304, …) never write a body; Content-Length is kept.
+ * - When the request body was abandoned (413, cancelled), `Connection: close` is added so the
+ *   unread rest of the body is never parsed as a next request.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { fastState } from '../core/fast-response.js';
+import { responseForError } from '../core/errors.js';
+import { kAbandoned, pathOf } from './request.js';
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+type Incoming = IncomingMessage & { [kAbandoned]?: boolean };
+
+/** Writes `response` to `res`. Resolves once the response is fully written (or abandoned). */
+export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+  const state = fastState(response);
+  if (state !== undefined) {
+    let headers: OutgoingHttpHeaders = state.headers;
+    if ((req as Incoming)[kAbandoned] === true) headers = { ...headers, Connection: 'close' };
+    if (state.statusText) res.writeHead(state.status, state.statusText, headers);
+    else res.writeHead(state.status, headers);
+    const body = state.body;
+    if (body === null || req.method === 'HEAD') res.end();
+    else res.end(body);
+    return;
+  }
+  return writeNative(response, req as Incoming, res);
+}
+
+function copyHeaders(response: Response, res: ServerResponse, abandoned: boolean): void {
+  const cookies = response.headers.getSetCookie();
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') continue;
+    res.setHeader(name, value);
+  }
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (abandoned) res.setHeader('connection', 'close');
+}
+
+async function writeNative(response: Response, req: Incoming, res: ServerResponse): Promise<void> {
+  const status = response.status;
+  const abandoned = req[kAbandoned] === true;
+  const body = response.body;
+  if (body === null || req.method === 'HEAD' || NULL_BODY_STATUS.has(status)) {
+    if (body) body.cancel().catch(() => {});
+    copyHeaders(response, res, abandoned);
+    res.writeHead(status, response.statusText || undefined);
+    res.end();
+    return;
+  }
+
+  const reader = body.getReader();
+  let closed = false;
+  const onClose = () => {
+    if (res.writableFinished) return;
+    closed = true;
+    reader.cancel().catch(() => {});
+  };
+  res.once('close', onClose);
+  try {
+    // Read the first chunk before committing the status: a body that fails at once still gets
+    // a proper error response.
+    let first: ReadableStreamReadResult<Uint8Array>;
+    try {
+      first = await reader.read();
+    } catch (err) {
+      if (closed || res.headersSent) throw err;
+      const error = responseForError(err, pathOf(req.url ?? '/'), false);
+      return await writeResponse(error, req, res);
+    }
+    if (closed) return;
+    copyHeaders(response, res, abandoned);
+    res.writeHead(status, response.statusText || undefined);
+    if (first.done) {
+      res.end();
+      return;
+    }
+    let chunk: Uint8Array | undefined = first.value;
+    while (chunk !== undefined) {
+      if (closed) return;
+      if (!res.write(chunk)) await drained(res);
+      if (closed) return;
+      const next = await reader.read();
+      chunk = next.done ? undefined : next.value;
+    }
+    res.end();
+  } catch (err) {
+    if (!closed) res.destroy(err instanceof Error ? err : new Error(String(err)));
+  } finally {
+    res.off('close', onClose);
+    try { reader.releaseLock(); } catch { /* a read was still pending */ }
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
