@@ -145,6 +145,40 @@ describe.each(fsDrivers)('PATCH on $name', (driver) => {
     expect(r.headers['x-total-count']).toBe('50');
   });
 
+  it('concurrent patches: each response is the document right after its own patch', async () => {
+    const { api } = await engine();
+    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => api.handle(patch('/api/list', 'application/json-patch+json', [{ op: 'add', path: '/-', value: i }]))));
+    const bodies = await Promise.all(rs.map(async (r) => (await r!.json()) as number[]));
+    expect(bodies.map((b) => b.length).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    // arrival order is kept
+    expect(bodies.at(-1)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('concurrent patches: a failing one fails alone, the others apply', async () => {
+    const { api, vfs } = await engine();
+    const ops = [
+      [{ op: 'add', path: '/-', value: 'a' }],
+      [{ op: 'add', path: '/-', value: 'bad' }, { op: 'test', path: '/0', value: 'nope' }],
+      [{ op: 'add', path: '/-', value: 'b' }],
+    ];
+    const rs = await Promise.all(ops.map((o) => api.handle(patch('/api/list', 'application/json-patch+json', o))));
+    expect(rs.map((r) => r!.status)).toEqual([200, 409, 200]);
+    expect(JSON.parse(await text(vfs, 'list.json'))).toEqual(['a', 'b']);
+  });
+
+  it('concurrent PATCH and PUT: all succeed, the result is one serial order of them', async () => {
+    const { api, vfs } = await engine();
+    const rs = await Promise.all([
+      api.handle(patch('/api/compact', 'application/json', { first: 1 })),
+      api.handle(req('PUT', '/api/compact', { json: { replaced: true } })),
+      api.handle(patch('/api/compact', 'application/json', { second: 2 })),
+    ]);
+    expect(rs.map((r) => r!.status)).toEqual([200, 200, 200]);
+    const final = JSON.parse(await text(vfs, 'compact.json'));
+    expect(final.replaced).toBe(true);
+    expect(final.second).toBe(2);
+  });
+
   it('50 concurrent merge patches on distinct keys → all kept', async () => {
     const { api, vfs } = await engine();
     await Promise.all(Array.from({ length: 50 }, (_, i) => api.handle(patch('/api/compact', 'application/json', { [`k${i}`]: i }))));

@@ -10,6 +10,7 @@ import { isJsonPath } from '../../core/media-type.js';
 import { isVfsError } from '../../vfs/types.js';
 import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
+import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
 import { runQuery } from './query.js';
 import { fileTarget, jsonTarget } from './target-path.js';
@@ -54,7 +55,7 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
       break;
   }
   const path = inFsDir(env, rel);
-  await env.queue.run(path, async () => {
+  await runExclusive(env, path, async () => {
     try {
       await env.vfs.create(path, bytes);
     } catch (err) {

@@ -86,6 +86,8 @@ export class FileCache {
   private readonly lookups = new Map<string, LookupHit>();
   private readonly files = new Map<string, FileEntry>();
   private readonly loading = new Map<string, Promise<FileEntry | null>>();
+  /** Paths being replaced in place by `write(…, existing)`. */
+  private readonly overwriting = new Set<string>();
   private cachedBytes = 0;
   /** Bumped on every change under fsDir: loads that started earlier are not stored. */
   private generation = 0;
@@ -112,7 +114,7 @@ export class FileCache {
     // Changes outside the mocks folder (e.g. a collector sharing the Vfs) do not concern us.
     if (dir && path && path !== dir && !path.startsWith(`${dir}/`) && !dir.startsWith(`${path}/`)) return;
     this.generation++;
-    this.lookups.clear();
+    if (!this.overwriting.has(path)) this.lookups.clear();
     if (path === '' || (dir && dir.startsWith(`${path}/`))) {
       this.files.clear();
       this.cachedBytes = 0;
@@ -167,8 +169,14 @@ export class FileCache {
    * file's real stat (one `stat` after the write); if the size does not match what we wrote
    * (someone else wrote in between), nothing is cached and the next use reloads.
    */
-  async write(path: string, bytes: Uint8Array): Promise<void> {
-    await this.vfs.write(path, bytes);
+  async write(path: string, bytes: Uint8Array, existing = false): Promise<void> {
+    // Replacing a file that exists changes no lookup result: keep the lookup cache.
+    if (existing) this.overwriting.add(path);
+    try {
+      await this.vfs.write(path, bytes);
+    } finally {
+      if (existing) this.overwriting.delete(path);
+    }
     const gen = this.generation;
     const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await this.vfs.stat(path);
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;

@@ -9,6 +9,7 @@ import { FastResponse } from '../../core/fast-response.js';
 import { hasQueryConfig, readQuery, type FsCall, type FsEnv } from './fs-call.js';
 import { detectIndent, serializeJson } from './json-format.js';
 import { MSG } from './messages.js';
+import { runExclusive } from './patch-batch.js';
 import { runQuery } from './query.js';
 
 export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
@@ -19,7 +20,7 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
   if (path === null) throw new HttpError(404, MSG.deleteNotFound);
   const query = hasQueryConfig(call, 'DELETE') ? readQuery(call, 'DELETE') : undefined;
 
-  const deleted = await env.queue.run(path, async () => {
+  const deleted = await runExclusive(env, path, async () => {
     const entry = await env.cache.entry(path);
     if (entry === null) throw new HttpError(404, MSG.deleteNotFound);
     if (query?.present && entry.array !== undefined) {
@@ -30,7 +31,7 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
       for (const i of r.indices!) drop[i] = 1;
       const rest = items.filter((_, i) => drop[i] === 0);
       if (rest.length === 0) await env.vfs.remove(path);
-      else await env.cache.write(path, serializeJson(rest, detectIndent(entry.bytes)));
+      else await env.cache.write(path, serializeJson(rest, detectIndent(entry.bytes)), true);
       return r.page.length;
     }
     if (!(await env.vfs.remove(path))) throw new HttpError(404, MSG.deleteNotFound);

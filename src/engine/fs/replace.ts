@@ -8,6 +8,7 @@ import { FastResponse } from '../../core/fast-response.js';
 import { isJsonPath } from '../../core/media-type.js';
 import { locationOf, inFsDir, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
+import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
 import { fileTarget, jsonTarget } from './target-path.js';
 
@@ -28,10 +29,10 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   if (payload.kind !== 'json' && isJsonPath(path)) jsonPayload(payload.bytes);
   const bytes = payload.bytes;
 
-  const created = await env.queue.run(path, async () => {
+  const created = await runExclusive(env, path, async () => {
     const before = await env.vfs.stat(path);
     if (before?.kind === 'dir') throw new HttpError(409, `Cannot replace a folder: ${call.ctx.pathname}`);
-    await env.cache.write(path, bytes);
+    await env.cache.write(path, bytes, before !== null);
     return before === null;
   });
   const status = created ? 201 : 200;

@@ -1,18 +1,17 @@
 /**
  * PATCH: patches an existing JSON file (merge patch or JSON Patch by Content-Type, parameters
  * such as `; charset=utf-8` accepted), 200 with the new document. Read-modify-write runs in the
- * file's queue, so concurrent patches never lose an update; the write is atomic (Vfs.write).
+ * file's queue (grouped with the patches queued behind it, see patch-batch.ts), so concurrent
+ * patches never lose an update; the write is atomic (Vfs.write).
  */
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonPath, parseMediaType } from '../../core/media-type.js';
 import { requestBody, type FsCall, type FsEnv } from './fs-call.js';
-import { detectIndent, serializeJson } from './json-format.js';
 import { MSG } from './messages.js';
-import { applyPatchDocument, patchKindFor, validatePatch } from './patch-document.js';
-
-const decoder = new TextDecoder();
+import { enqueuePatch } from './patch-batch.js';
+import { patchKindFor, validatePatch } from './patch-document.js';
 
 export async function update(call: FsCall, env: FsEnv): Promise<Response> {
   const kind = patchKindFor(parseMediaType(call.ctx.request.headers.get('content-type')).type);
@@ -25,19 +24,6 @@ export async function update(call: FsCall, env: FsEnv): Promise<Response> {
   const patch = parseJsonBytes(bytes, 'PATCH body');
   validatePatch(kind, patch);
 
-  const written = await env.queue.run(path, async () => {
-    const entry = await env.cache.entry(path);
-    if (entry === null) throw new HttpError(404, MSG.patchNotFound);
-    let doc: unknown;
-    try {
-      doc = JSON.parse(decoder.decode(entry.bytes));
-    } catch {
-      throw new HttpError(409, 'The stored resource is not valid JSON and cannot be patched');
-    }
-    const result = applyPatchDocument(kind, doc, patch);
-    const out = serializeJson(result, detectIndent(entry.bytes));
-    await env.cache.write(path, out);
-    return out;
-  });
+  const written = await enqueuePatch(env, path, kind, patch);
   return FastResponse.bytes(written, 200, { 'Content-Type': 'application/json; charset=utf-8' });
 }

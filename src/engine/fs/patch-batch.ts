@@ -1,0 +1,91 @@
+/**
+ * Group commit for PATCH: patches to one file that queue up behind each other are applied in
+ * arrival order to the document in memory and written once (one atomic Vfs.write for the whole
+ * group). Each request still gets the document as it stood right after its own patch, and a
+ * failing patch (409/422) fails alone: the others apply to the last good state.
+ *
+ * Ordering with other writes is kept: a batch accepts new patches only while it is the last task
+ * queued for its file; any other write (`runExclusive`) closes it, so a PATCH that arrives after
+ * a PUT always applies after that PUT.
+ */
+import { HttpError } from '../../core/errors.js';
+import type { FsEnv } from './fs-call.js';
+import { detectIndent, serializeJson } from './json-format.js';
+import { MSG } from './messages.js';
+import { applyPatchDocument, type PatchKind } from './patch-document.js';
+
+interface Pending {
+  kind: PatchKind;
+  patch: unknown;
+  resolve(bytes: Uint8Array): void;
+  reject(err: unknown): void;
+}
+
+const decoder = new TextDecoder();
+const batchesOf = new WeakMap<FsEnv, Map<string, Pending[]>>();
+
+function batches(env: FsEnv): Map<string, Pending[]> {
+  let m = batchesOf.get(env);
+  if (!m) batchesOf.set(env, (m = new Map()));
+  return m;
+}
+
+/** Runs a write task on `path` after everything queued for it, closing any open PATCH batch. */
+export function runExclusive<T>(env: FsEnv, path: string, task: () => Promise<T>): Promise<T> {
+  batches(env).delete(path);
+  return env.queue.run(path, task);
+}
+
+/** Queues a validated patch for the JSON file at `path`; resolves with the bytes written for it. */
+export function enqueuePatch(env: FsEnv, path: string, kind: PatchKind, patch: unknown): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const open = batches(env);
+    let batch = open.get(path);
+    if (!batch) {
+      const b: Pending[] = [];
+      batch = b;
+      open.set(path, b);
+      void env.queue.run(path, () => flush(env, path, b));
+    }
+    batch.push({ kind, patch, resolve, reject });
+  });
+}
+
+async function flush(env: FsEnv, path: string, batch: Pending[]): Promise<void> {
+  const open = batches(env);
+  if (open.get(path) === batch) open.delete(path);
+  try {
+    const entry = await env.cache.entry(path);
+    if (entry === null) throw new HttpError(404, MSG.patchNotFound);
+    const indent = detectIndent(entry.bytes);
+    let current = entry.bytes;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(decoder.decode(current));
+    } catch {
+      throw new HttpError(409, 'The stored resource is not valid JSON and cannot be patched');
+    }
+    const results: Array<Uint8Array | { error: unknown }> = [];
+    let changed = false;
+    for (const p of batch) {
+      try {
+        doc = applyPatchDocument(p.kind, doc, p.patch);
+        current = serializeJson(doc, indent);
+        results.push(current);
+        changed = true;
+      } catch (error) {
+        results.push({ error });
+        // The failed patch may have touched the document: start again from the last good state.
+        doc = JSON.parse(decoder.decode(current));
+      }
+    }
+    if (changed) await env.cache.write(path, current, true);
+    batch.forEach((p, i) => {
+      const r = results[i]!;
+      if (r instanceof Uint8Array) p.resolve(r);
+      else p.reject(r.error);
+    });
+  } catch (err) {
+    for (const p of batch) p.reject(err);
+  }
+}
