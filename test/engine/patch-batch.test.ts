@@ -5,8 +5,9 @@ import { FileCache } from '../../src/engine/fs/file-cache.js';
 import type { FsEnv } from '../../src/engine/fs/fs-call.js';
 import { enqueuePatch, runExclusive } from '../../src/engine/fs/patch-batch.js';
 import { memoryFs } from '../../src/vfs/memory.js';
+import type { SeedTree } from '../../src/vfs/seed.js';
 
-function env(tree: Record<string, unknown>) {
+function env(tree: SeedTree) {
   const vfs = memoryFs(tree);
   let writes = 0;
   const counted = Object.create(vfs) as typeof vfs;
