@@ -19,7 +19,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   const contentType = call.ctx.request.headers.get('content-type');
-  const existing = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
+  const existing = await env.cache.resolve(call.key, call);
   if (existing !== null) {
     const entry = await env.cache.entry(existing);
     if (entry !== null) {

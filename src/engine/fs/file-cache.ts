@@ -54,11 +54,17 @@ function firstSignificantByte(bytes: Uint8Array): number {
   return -1;
 }
 
-export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array): FileEntry {
+/** `known`: the parsed value of `bytes` when the caller has it (never mutated afterwards). */
+export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known?: { value: unknown }): FileEntry {
   const isJson = isJsonPath(path);
   let array: unknown[] | undefined;
   let count: number | undefined;
-  if (isJson) {
+  if (isJson && known) {
+    if (Array.isArray(known.value)) {
+      array = known.value;
+      count = array.length;
+    } else count = 1;
+  } else if (isJson) {
     const first = firstSignificantByte(bytes);
     if (first === 0x5b /* [ */) {
       try {
@@ -145,16 +151,16 @@ export class FileCache {
 
   /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
-   * sub-path); `rel`/`trailingSlash` are its safe decoded form.
+   * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
    */
-  async resolve(key: string, rel: string, trailingSlash: boolean): Promise<string | null> {
+  async resolve(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }): Promise<string | null> {
     const hit = this.lookups.get(key);
     if (hit !== undefined) {
       if (this.exclusive) return hit.path;
       if (hit.path !== null && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
     }
     const gen = this.generation;
-    const path = await lookupFile(this.vfs, this.fsDir, rel, trailingSlash);
+    const path = await lookupFile(this.vfs, this.fsDir, target.rel, target.trailingSlash);
     // Misses are only remembered where change events are complete.
     if (gen === this.generation && (path !== null || this.exclusive)) {
       if (this.lookups.size >= MAX_LOOKUPS) this.lookups.clear();
@@ -167,9 +173,10 @@ export class FileCache {
    * Writes through the Vfs (atomic) and keeps the new bytes as the cached content, so the next
    * read does not go back to the filesystem. On a non-exclusive driver the entry carries the
    * file's real stat (one `stat` after the write); if the size does not match what we wrote
-   * (someone else wrote in between), nothing is cached and the next use reloads.
+   * (someone else wrote in between), nothing is cached and the next use reloads. `known` is the
+   * parsed value of `bytes` when the caller has it (it must not be mutated afterwards).
    */
-  async write(path: string, bytes: Uint8Array, existing = false): Promise<void> {
+  async write(path: string, bytes: Uint8Array, existing = false, known?: { value: unknown }): Promise<void> {
     // Replacing a file that exists changes no lookup result: keep the lookup cache.
     if (existing) this.overwriting.add(path);
     try {
@@ -182,7 +189,7 @@ export class FileCache {
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
     if (bytes.byteLength > MAX_CACHED_FILE) return;
     this.drop(path);
-    this.files.set(path, buildEntry(path, stat, bytes));
+    this.files.set(path, buildEntry(path, stat, bytes, known));
     this.cachedBytes += bytes.byteLength;
     if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
   }

@@ -79,7 +79,7 @@ async function flush(env: FsEnv, path: string, batch: Pending[]): Promise<void> 
         doc = JSON.parse(decoder.decode(current));
       }
     }
-    if (changed) await env.cache.write(path, current, true);
+    if (changed) await env.cache.write(path, current, true, { value: doc });
     batch.forEach((p, i) => {
       const r = results[i]!;
       if (r instanceof Uint8Array) p.resolve(r);

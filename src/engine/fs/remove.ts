@@ -16,7 +16,7 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
   if ((call.body !== undefined && call.body.byteLength > 0) || hasBody(call.ctx.request)) {
     throw new HttpError(400, MSG.deleteWithBody);
   }
-  const path = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
+  const path = await env.cache.resolve(call.key, call);
   if (path === null) throw new HttpError(404, MSG.deleteNotFound);
   const query = hasQueryConfig(call, 'DELETE') ? readQuery(call, 'DELETE') : undefined;
 
@@ -31,7 +31,7 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
       for (const i of r.indices!) drop[i] = 1;
       const rest = items.filter((_, i) => drop[i] === 0);
       if (rest.length === 0) await env.vfs.remove(path);
-      else await env.cache.write(path, serializeJson(rest, detectIndent(entry.bytes)), true);
+      else await env.cache.write(path, serializeJson(rest, detectIndent(entry.bytes)), true, { value: rest });
       return r.page.length;
     }
     if (!(await env.vfs.remove(path))) throw new HttpError(404, MSG.deleteNotFound);

@@ -20,7 +20,7 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   const payload = await readPayload(call, env, 'PUT', contentType);
   if (payload.kind === 'empty') throw new HttpError(400, MSG.noData);
 
-  const existing = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
+  const existing = await env.cache.resolve(call.key, call);
   let path: string;
   if (existing !== null) path = existing;
   else if (payload.kind === 'json') path = inFsDir(env, jsonTarget(call.rel, call.trailingSlash));

@@ -16,7 +16,7 @@ import { patchKindFor, validatePatch } from './patch-document.js';
 export async function update(call: FsCall, env: FsEnv): Promise<Response> {
   const kind = patchKindFor(parseMediaType(call.ctx.request.headers.get('content-type')).type);
   if (kind === undefined) throw new HttpError(415, MSG.patchUnsupported);
-  const path = await env.cache.resolve(call.key, call.rel, call.trailingSlash);
+  const path = await env.cache.resolve(call.key, call);
   if (path === null) throw new HttpError(404, MSG.patchNotFound);
   if (!isJsonPath(path)) throw new HttpError(400, MSG.patchNotJson);
   const bytes = await requestBody(call, env);
