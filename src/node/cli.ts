@@ -63,6 +63,11 @@ export interface CliResult {
   stop?: () => Promise<void>;
 }
 
+function prefixed(err: unknown): string {
+  const message = (err as Error)?.message ?? String(err);
+  return message.startsWith('mockyard') ? message : `mockyard: ${message}`;
+}
+
 /** A usage error: message printed with a hint, exit code 2. */
 class UsageError extends Error {}
 
@@ -192,7 +197,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.err(`mockyard: ${err.message}\nRun "mockyard --help" for usage.`);
       return { code: 2 };
     }
-    io.err(`mockyard: ${(err as Error)?.message ?? String(err)}`);
+    io.err(prefixed(err));
     return { code: 1 };
   }
 
@@ -217,7 +222,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     return { server, stop };
   } catch (err) {
     await Promise.allSettled(owned.map((e) => e.close?.()));
-    io.err(`mockyard: ${(err as Error)?.message ?? String(err)}`);
+    io.err(prefixed(err));
     return { code: 1 };
   }
 }

@@ -12,7 +12,7 @@
  *   config file itself is transpiled: it may import `.js`/`.mjs` modules and packages, not other
  *   `.ts` files.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
@@ -83,7 +83,8 @@ export async function loadConfigFile(file: string): Promise<MockyardConfig> {
   const ext = extname(abs);
   let mod: unknown;
   if (ext === '.ts' || ext === '.mts') mod = await importTypeScript(abs);
-  else if (ext === '.js' || ext === '.mjs' || ext === '.cjs') mod = await import(pathToFileURL(abs).href);
+  // The mtime in the URL makes a changed file load afresh in a long-lived process (tests, reloads).
+  else if (ext === '.js' || ext === '.mjs' || ext === '.cjs') mod = await import(`${pathToFileURL(abs).href}?t=${statSync(abs).mtimeMs}`);
   else throw new Error(`config file must end in .js, .mjs or .ts: ${file}`);
   let value = (mod as { default?: unknown }).default;
   if (typeof value === 'function') value = await (value as () => unknown)();

@@ -106,10 +106,10 @@ describe('connect middleware', () => {
 describe('Vite plugin', () => {
   function fakeVite(root: string) {
     const c = chain();
-    let upgrade: ((...a: never[]) => void) | undefined;
+    let upgrade: ((...a: any[]) => void) | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
     const closeListeners: Array<() => void> = [];
     const httpServer = {
-      on(event: string, fn: (...a: never[]) => void) {
+      on(event: string, fn: (...a: any[]) => void) { // eslint-disable-line @typescript-eslint/no-explicit-any
         if (event === 'upgrade') upgrade = fn;
         if (event === 'close') closeListeners.push(fn as () => void);
         return httpServer;
