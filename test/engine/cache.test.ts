@@ -132,6 +132,14 @@ describe('caches', () => {
       expect((await see(await api.handle(req('GET', '/api/fresh')))).json).toEqual({ fresh: 1 });
     });
 
+    it('deleted behind our back with another candidate: the next candidate is served at once', async () => {
+      const { dir, api } = await setup();
+      await writeFile(join(dir, 'data.xml'), '<data/>');
+      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);
+      await rm(join(dir, 'data.json'));
+      expect((await see(await api.handle(req('GET', '/api/data')))).text).toBe('<data/>');
+    });
+
     it('a PATCH after an outside edit patches the new content', async () => {
       const { dir, api } = await setup();
       await api.handle(req('GET', '/api/data'));

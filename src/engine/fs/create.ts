@@ -19,20 +19,17 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   const contentType = call.ctx.request.headers.get('content-type');
-  const existing = await env.cache.resolve(call.key, call);
-  if (existing !== null) {
-    const entry = await env.cache.entry(existing);
-    if (entry !== null) {
-      if (!entry.isJson) throw new HttpError(400, MSG.postNotJson);
-      if (entry.array !== undefined && hasQueryConfig(call, 'POST')) {
-        const bytes = await requestBody(call, env);
-        const body = bytes.byteLength > 0 && !/^multipart\//i.test(contentType ?? '') ? parseJsonBytes(bytes) : undefined;
-        const q = readQuery(call, 'POST', body);
-        const r = runQuery(entry, entry.array, q.predicates, q.page);
-        return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) });
-      }
-      throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
+  const entry = await env.cache.resolveEntry(call.key, call);
+  if (entry !== null) {
+    if (!entry.isJson) throw new HttpError(400, MSG.postNotJson);
+    if (entry.array !== undefined && hasQueryConfig(call, 'POST')) {
+      const bytes = await requestBody(call, env);
+      const body = bytes.byteLength > 0 && !/^multipart\//i.test(contentType ?? '') ? parseJsonBytes(bytes) : undefined;
+      const q = readQuery(call, 'POST', body);
+      const r = runQuery(entry, entry.array, q.predicates, q.page);
+      return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) });
     }
+    throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
   }
 
   const payload = await readPayload(call, env, 'POST', contentType);

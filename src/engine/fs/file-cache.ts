@@ -194,6 +194,21 @@ export class FileCache {
     if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
   }
 
+  /**
+   * The file a request path resolves to, with its content, or null. A cached lookup whose file
+   * has gone (deleted behind our back on disk) is resolved again once, so the next candidate
+   * (`users.xml` after `users.json` was removed) is found at once.
+   */
+  async resolveEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }): Promise<FileEntry | null> {
+    const path = await this.resolve(key, target);
+    if (path === null) return null;
+    const entry = await this.entry(path);
+    if (entry !== null) return entry;
+    this.lookups.delete(key);
+    const again = await this.resolve(key, target);
+    return again === null ? null : this.entry(again);
+  }
+
   /** The current content of the file at `path` (a Vfs path), or null when it is not a file. */
   async entry(path: string): Promise<FileEntry | null> {
     const cached = this.files.get(path);

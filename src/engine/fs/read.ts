@@ -16,9 +16,7 @@ export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Res
   }
   let entry = env.cache.peek(call.key) ?? null;
   if (entry === null) {
-    const path = await env.cache.resolve(call.key, call);
-    if (path === null) return undefined;
-    entry = await env.cache.entry(path);
+    entry = await env.cache.resolveEntry(call.key, call);
     if (entry === null) return undefined;
   }
   const method = head ? 'HEAD' : 'GET';
