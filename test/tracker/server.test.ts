@@ -195,6 +195,17 @@ describe('collector over real HTTP', () => {
     expect((await readDay(second.url)).body.events.map((e: any) => e.n)).toEqual([4, 2, 1]);
   });
 
+  it('serve({ tracker: options }) mounts a collector the host creates and closes', async () => {
+    const server = await serve({ tracker: { appId: 'from-options', logLevel: 'silent' }, port: 0, logLevel: 'silent' });
+    try {
+      const ping = await fetch(`${server.url}/_tracker/ping`);
+      expect(await ping.json()).toMatchObject({ ok: true, appId: 'from-options', mode: 'middleware' });
+      expect((await post(server.url, batch([ev(T)]))).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('retention drops old segments on disk', async () => {
     const dir = await makeTempDir();
     const H = 3_600_000;
