@@ -1,4 +1,4 @@
-import type { MockApiOptions, CollectorOptions, SeedTree } from 'mockyard/sw';
+import type { MockApiOptions, CollectorOptions } from 'mockyard/sw';
 import type { Vfs } from '../../src/vfs/types.js';
 
 export interface Task {
@@ -9,10 +9,11 @@ export interface Task {
   priority: 'low' | 'medium' | 'high';
   due: string | null;
   attachment: string | null;
+  createdAt?: string;
+  tags?: string[];
 }
 export interface Member { id: string; name: string; color: string }
 
-export const seed: SeedTree;
 export const pagination: MockApiOptions['pagination'];
 export const filters: MockApiOptions['filters'];
 export const handlers: NonNullable<MockApiOptions['handlers']>;

@@ -11,46 +11,9 @@
 //   GET    /api/members               file mode
 //   POST   /api/_reset                handler: restores the seed (filesystems with reset())
 //   WS     /api/chat/{room}?name=     chat room: join/leave notices, messages to the room
-
-const MEMBERS = [
-  { id: 'ada', name: 'Ada Lovelace', color: '#7c3aed' },
-  { id: 'grace', name: 'Grace Hopper', color: '#0891b2' },
-  { id: 'linus', name: 'Linus Torvalds', color: '#ea580c' },
-  { id: 'margaret', name: 'Margaret Hamilton', color: '#16a34a' },
-  { id: 'alan', name: 'Alan Turing', color: '#db2777' },
-];
-
-const TITLES = [
-  'Write release notes', 'Fix flaky login test', 'Design onboarding flow', 'Migrate CI to new runners',
-  'Review pricing page copy', 'Audit accessibility of forms', 'Add dark mode tokens', 'Profile dashboard load time',
-  'Triage support inbox', 'Update dependency lockfile', 'Draft Q3 roadmap', 'Prototype offline mode',
-];
-const STATUSES = ['todo', 'doing', 'done'];
-const PRIORITIES = ['low', 'medium', 'high'];
-
-/** 36 deterministic tasks. */
-function seedTasks() {
-  const tasks = [];
-  for (let i = 0; i < 36; i++) {
-    tasks.push({
-      id: i + 1,
-      title: `${TITLES[i % TITLES.length]}${i >= TITLES.length ? ` #${Math.floor(i / TITLES.length) + 1}` : ''}`,
-      status: STATUSES[(i * 7) % 3],
-      assignee: MEMBERS[i % MEMBERS.length].id,
-      priority: PRIORITIES[(i * 5) % 3],
-      due: new Date(Date.UTC(2026, 0, 5 + i * 3)).toISOString().slice(0, 10),
-      attachment: null,
-    });
-  }
-  return tasks;
-}
-
-/** The seed tree: written into a new IndexedDB database, or a memoryFs for the node host. */
-export const seed = {
-  'tasks.json': seedTasks(),
-  'members.json': MEMBERS,
-  'uploads/readme.txt': 'Files uploaded from the playground land here.\n',
-};
+//
+// The data is playground/mocks: served from disk by the node host, bundled as the IndexedDB
+// seed by the page (playground/src/seed.ts).
 
 export const pagination = {
   GET: { type: 'query-param', limit: '_limit', skip: '_skip', sort: '_sort', order: '_order' },

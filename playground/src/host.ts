@@ -4,7 +4,8 @@
  * proxy on the same paths). The app code below never knows which: same URLs, same engine.
  */
 import { indexedDbFs, startWorker, type PageWorker } from 'mockyard/sw';
-import { seed, teamTasksMock, teamTasksTracker } from '../shared/team-tasks.mjs';
+import { teamTasksMock, teamTasksTracker } from '../shared/team-tasks.mjs';
+import { seed } from './seed.js';
 
 export type HostKind = 'sw' | 'node';
 const KEY = 'mockyard-playground-host';
