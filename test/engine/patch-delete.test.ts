@@ -223,6 +223,12 @@ describe.each(fsDrivers)('DELETE on $name', (driver) => {
     expect(await vfs.stat('user.json')).not.toBeNull();
   });
 
+  it('an empty body is no body', async () => {
+    const { api } = await engine();
+    const r = await api.handle(req('DELETE', '/api/user', { body: new Uint8Array(0) }));
+    expect(r!.status).toBe(204);
+  });
+
   it('filters remove matching items, the rest stays: 204, X-Deleted-Count N', async () => {
     const { api, vfs } = await engine(true);
     const r = await api.handle(req('DELETE', '/api/people?role=user'));
