@@ -27,6 +27,7 @@ export const filters = {
       { key: 'assignee', comparison: 'eq' },
       { key: 'priority', comparison: 'eq' },
       { key: 'q', field: 'title', comparison: 'contains' },
+      { key: 'title', comparison: 'contains' },
     ],
   },
 };

@@ -25,9 +25,14 @@ const ready = (async () => {
     initEvents();
     await refreshEvents();
     $('reset').onclick = async () => {
-      await api('/api/_reset', { method: 'POST' });
-      toast('Data restored to the seed');
-      await load();
+      try {
+        await api('/api/_reset', { method: 'POST' });
+        toast('Data restored to the seed');
+        await load();
+      } catch (err) {
+        // The node host serves files on disk: no seed to go back to (git checkout playground/mocks).
+        toast((err as Error).message, 'error');
+      }
     };
     return 'ready';
   } catch (err) {

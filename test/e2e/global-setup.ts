@@ -10,12 +10,16 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { initWorker, workerScript } from '../../src/node/init-worker.js';
 import { buildSite } from './helpers/build-site.js';
+import { startNodeHost } from './helpers/node-host.js';
 import { startStaticServer } from './helpers/static-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     siteUrl: string;
     playgroundUrl: string;
+    /** The same playground build, proxying /api and /_tracker to the node host (mockyard CLI). */
+    proxiedPlaygroundUrl: string;
+    nodeHostDir: string;
   }
 }
 
@@ -42,8 +46,14 @@ export default async function setup(project: TestProject) {
   const playground = await startStaticServer(playgroundOut);
   project.provide('playgroundUrl', playground.url);
 
+  const nodeHost = await startNodeHost();
+  const proxied = await startStaticServer(playgroundOut, {}, { prefixes: ['/api', '/_tracker'], target: nodeHost.url });
+  project.provide('proxiedPlaygroundUrl', proxied.url);
+  project.provide('nodeHostDir', nodeHost.dir);
+
   return async () => {
-    await Promise.all([server.close(), playground.close()]);
+    await Promise.all([server.close(), playground.close(), proxied.close()]);
+    await nodeHost.close();
     await rm(out, { recursive: true, force: true });
     await rm(playgroundOut, { recursive: true, force: true });
   };

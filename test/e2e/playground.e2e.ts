@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page, Request as PwRequest } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import type { Task } from '../../playground/shared/team-tasks.mjs';
-import { artifact } from './helpers/artifacts.js';
+import { screenshot } from './helpers/artifacts.js';
 import { launchChromium, type Browser } from './helpers/chromium.js';
 import { networkCounts, resetNetworkCounts } from './helpers/network.js';
 import { gradientPng } from './helpers/png.js';
@@ -87,7 +87,7 @@ describe('playground in the page (service worker + IndexedDB)', () => {
     const logo = readFileSync(new URL('../../playground/mocks/uploads/logo.png', import.meta.url));
     const served = await page.evaluate(async () => Array.from(new Uint8Array(await (await fetch('/api/uploads/logo.png')).arrayBuffer())));
     expect(Buffer.from(served).equals(logo)).toBe(true);
-    await page.screenshot({ path: artifact('playground-seeded.png'), fullPage: true });
+    await screenshot(page, 'playground-seeded.png');
   });
 
   it('filters and paginates with X-Total-Count', async () => {
@@ -112,7 +112,7 @@ describe('playground in the page (service worker + IndexedDB)', () => {
     await page.click('#next');
     await expect.poll(() => page.locator('#page-info').textContent()).toBe(`9–${Math.min(16, done.length)} of ${done.length} · page 2 of ${Math.ceil(done.length / 8)}`);
     expect(await taskTitles()).toEqual(done.slice(8, 16).map((t) => t.title));
-    await page.screenshot({ path: artifact('playground-filtered.png'), fullPage: true });
+    await screenshot(page, 'playground-filtered.png');
     await page.selectOption('#filters select[name=status]', '');
     await expect.poll(() => page.locator('#page-info').textContent()).toBe(`1–8 of ${N} · page 1 of ${pages}`);
   });
@@ -166,7 +166,7 @@ describe('playground in the page (service worker + IndexedDB)', () => {
     expect(back.type).toMatch(/^image\/png/);
     expect(createHash('sha256').update(Buffer.from(back.hex, 'hex')).digest('hex')).toBe(createHash('sha256').update(png).digest('hex'));
     expect(back.hex.length).toBe(png.length * 2);
-    await page.screenshot({ path: artifact('playground-upload.png'), fullPage: true });
+    await screenshot(page, 'playground-upload.png');
   });
 
   it('sends chat messages over the WebSocket handler to the second client', async () => {
@@ -207,7 +207,7 @@ describe('playground in the page (service worker + IndexedDB)', () => {
     // What the page actually sent: gzip with Content-Encoding, plain without, the beacon as a blob.
     const sent = await Promise.all(ingests.map(async (r) => ({ encoding: (await r.allHeaders())['content-encoding'], key: new URL(r.url()).search })));
     expect(sent.map((s) => s.encoding)).toEqual(['gzip', undefined, undefined]);
-    await page.screenshot({ path: artifact('playground-events-chat.png'), fullPage: true });
+    await screenshot(page, 'playground-events-chat.png');
   });
 
   it('keeps every change across a reload (files and events on IndexedDB)', async () => {

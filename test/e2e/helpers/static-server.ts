@@ -5,7 +5,8 @@
  *
  * Extra routes: `GET /__requests` (the counts as JSON), `POST /__requests/reset`.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 
@@ -25,8 +26,16 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function startStaticServer(dir: string, extra: Record<string, string> = {}): Promise<StaticServer> {
+export interface ProxyOptions {
+  /** Path prefixes forwarded (HTTP and WebSocket upgrades), like a dev server's proxy. */
+  prefixes: string[];
+  /** `http://127.0.0.1:PORT` of the node host. */
+  target: string;
+}
+
+export async function startStaticServer(dir: string, extra: Record<string, string> = {}, proxy?: ProxyOptions): Promise<StaticServer> {
   const counts = new Map<string, number>();
+  const proxied = (path: string) => proxy?.prefixes.some((p) => path === p || path.startsWith(`${p}/`)) ?? false;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/__requests') {
@@ -37,6 +46,19 @@ export async function startStaticServer(dir: string, extra: Record<string, strin
       return;
     }
     counts.set(url.pathname, (counts.get(url.pathname) ?? 0) + 1);
+    if (proxy && proxied(url.pathname)) {
+      const target = new URL(proxy.target);
+      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      upstream.on('error', () => {
+        res.statusCode = 502;
+        res.end();
+      });
+      req.pipe(upstream);
+      return;
+    }
     res.setHeader('cache-control', 'no-store');
     if (url.pathname in extra) {
       res.setHeader('content-type', 'text/javascript; charset=utf-8');
@@ -60,6 +82,26 @@ export async function startStaticServer(dir: string, extra: Record<string, strin
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ error: 'Not found on the static server' }));
     }
+  });
+  // WebSocket upgrades under the proxied prefixes: a raw TCP pipe to the node host.
+  server.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    counts.set(path, (counts.get(path) ?? 0) + 1);
+    if (!proxy || !proxied(path)) {
+      socket.destroy();
+      return;
+    }
+    const target = new URL(proxy.target);
+    const up = connect(Number(target.port), target.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      up.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) up.write(head);
+      up.pipe(socket);
+      socket.pipe(up);
+    });
+    up.on('error', () => socket.destroy());
+    socket.on('error', () => up.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
