@@ -105,11 +105,11 @@ export class ReadEncoder {
 
   /**
    * Background deflating of hours, so reads find them ready. Throttled (at most one pass per
-   * `intervalMs`), not debounced, so it also runs while events keep arriving: an hour is deflated
-   * once it has stayed unchanged for a whole interval (past hours quickly, the current hour when
-   * ingest pauses); one hour per macrotask, so requests are never held up for long.
+   * `intervalMs`), not debounced, so it also runs while events keep arriving: a past hour is
+   * deflated once it has stayed unchanged for a whole interval; the current UTC hour is left to
+   * the reads. One hour per macrotask, so requests are never held up for long.
    */
-  scheduleWarm(intervalMs = 1000): void {
+  scheduleWarm(intervalMs = 500): void {
     if (this.closed || this.warming) return;
     this.warming = setTimeout(() => this.warmStep(), intervalMs);
     (this.warming as { unref?: () => void }).unref?.();
@@ -132,6 +132,8 @@ export class ReadEncoder {
     const { entries } = this.store.window(-Infinity, Infinity);
     let changing = false;
     const present = new Set<number>();
+    // The current hour changes with nearly every batch: reads deflate (and cache) it themselves.
+    const current = hourOf(Date.now());
     let i = entries.length;
     while (i > 0) {
       const h = hourOf(entries[i - 1]!.t);
@@ -139,7 +141,7 @@ export class ReadEncoder {
       const a = lowerBoundOf(entries, h * HOUR_MS);
       const version = this.store.version(h);
       const hit = this.cache.get(h);
-      if (i - a >= MIN_CACHED_EVENTS && (!hit || hit.version !== version)) {
+      if (i - a >= MIN_CACHED_EVENTS && h !== current && (!hit || hit.version !== version)) {
         if (this.seen.get(h) === version) {
           this.hourPiece(h, entries, a, i);
           this.seen.delete(h);
