@@ -194,6 +194,54 @@ describe('REST handlers on a real server', () => {
     expect((await post(big)).status).toBe(413);
   });
 
+  it('parse multipart with the streaming busboy hook: fields, repeated names, several files, limits, malformed bodies', async () => {
+    const s = await start({
+      bodyLimit: 4096,
+      handlers: [
+        {
+          pattern: '/upload',
+          method: 'POST',
+          handle: (req) => ({
+            hook: typeof (req.request as unknown as Record<symbol, unknown>)[Symbol.for('mockyard.parseMultipart')],
+            body: req.body,
+            files: req.files.map((f) => [f.fieldName, f.filename, f.contentType, new TextDecoder().decode(f.bytes)]),
+          }),
+        },
+      ],
+    });
+    const form = new FormData();
+    form.append('tag', 'a');
+    form.append('tag', 'b');
+    form.append('name', 'Zoë');
+    form.append('one', new Blob(['first'], { type: 'text/plain' }), 'één.txt');
+    form.append('two', new Blob([new Uint8Array([1, 2])]), 'two.bin');
+    const ok = await fetch(`${s.url}/api/upload`, { method: 'POST', body: form });
+    expect(await ok.json()).toEqual({
+      hook: 'function',
+      body: { tag: ['a', 'b'], name: 'Zoë' },
+      files: [['one', 'één.txt', 'text/plain', 'first'], ['two', 'two.bin', 'application/octet-stream', '\u0001\u0002']],
+    });
+
+    // Chunked upload (no Content-Length) past the limit: refused while streaming.
+    const big = new FormData();
+    big.append('doc', new Blob(['y'.repeat(20_000)]), 'big.bin');
+    const encoded = new Response(big);
+    const bytes = new Uint8Array(await encoded.arrayBuffer());
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${s.url}/api/upload`, { method: 'POST', headers: { 'Content-Type': encoded.headers.get('content-type')! } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      for (let i = 0; i < bytes.length; i += 1000) req.write(bytes.subarray(i, i + 1000));
+      req.end();
+    });
+    expect(status).toBe(413);
+
+    const noBoundary = await fetch(`${s.url}/api/upload`, { method: 'POST', body: 'x', headers: { 'Content-Type': 'multipart/form-data' } });
+    expect(noBoundary.status).toBe(400);
+  });
+
   it("apply a handler's own delay over the global one, including 0", async () => {
     const s = await start({ delay: 3_600_000, handlers: [{ pattern: '/now', delay: 0, handle: () => 'now' }] });
     // Would wait an hour (and time the test out) if the global delay applied.
