@@ -105,6 +105,27 @@ describe('caches', () => {
       expect(q.headers['x-total-count']).toBe('2');
     });
 
+    it('one stat per file per event-loop turn; every new turn checks again', async () => {
+      const { dir, fs, api } = await setup();
+      let stats = 0;
+      const stat = fs.stat.bind(fs);
+      fs.stat = async (p: string) => {
+        stats++;
+        return stat(p);
+      };
+      await api.handle(req('GET', '/api/data'));
+      await new Promise((r) => setImmediate(r));
+      stats = 0;
+      await api.handle(req('GET', '/api/data'));
+      await api.handle(req('GET', '/api/data'));
+      await Promise.all([api.handle(req('GET', '/api/data')), api.handle(req('GET', '/api/data'))]);
+      expect(stats).toBe(1);
+      await new Promise((r) => setImmediate(r));
+      await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 'next turn' }]));
+      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 'next turn' }]);
+      expect(stats).toBeGreaterThan(1);
+    });
+
     it('same size, new mtime is served at once', async () => {
       const { dir, api } = await setup();
       expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);

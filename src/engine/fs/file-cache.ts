@@ -1,9 +1,9 @@
 /**
  * The file-mode caches: lookup results (request path → file) and file contents (bytes, GET
  * headers, parsed JSON arrays, sorted views). Invalidated by `vfs.onChange`; on drivers that are
- * not `exclusive` (disk) every use re-checks the file with one `stat` (size, mtime, inode), and
- * lookup results are re-resolved after LOOKUP_TTL_MS, so edits made behind the engine's back are
- * seen.
+ * not `exclusive` (disk) a use re-checks the file with one `stat` (size, mtime, inode) — shared
+ * by the requests of one event-loop turn — and lookup results are re-resolved after
+ * LOOKUP_TTL_MS, so edits made behind the engine's back are seen.
  */
 import type { FastHeaders } from '../../core/fast-response.js';
 import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
@@ -34,7 +34,15 @@ export interface FileEntry {
   readonly headers: FastHeaders;
   /** Sorted index orders of `array`, by sort key and direction. */
   sorted?: Map<string, Uint32Array>;
+  /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */
+  checkedTurn?: number;
 }
+
+/** Runs `fn` once the current event-loop turn is over (setImmediate in Node). */
+const afterTurn: (fn: () => void) => void =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
+    ? (fn) => { (globalThis as unknown as { setImmediate(f: () => void): unknown }).setImmediate(fn); }
+    : (fn) => { setTimeout(fn, 0); };
 
 interface LookupHit {
   path: string | null;
@@ -99,6 +107,9 @@ export class FileCache {
   private generation = 0;
   private readonly exclusive: boolean;
   private readonly unsubscribe: () => void;
+  /** Current event-loop turn (non-exclusive drivers): one `stat` per file per turn. */
+  private turn = 0;
+  private turnScheduled = false;
 
   constructor(
     private readonly vfs: Vfs,
@@ -213,9 +224,12 @@ export class FileCache {
   async entry(path: string): Promise<FileEntry | null> {
     const cached = this.files.get(path);
     if (cached !== undefined) {
-      if (this.exclusive) return cached;
+      if (this.exclusive || cached.checkedTurn === this.turn) return cached;
       const s = await this.vfs.stat(path);
-      if (s !== null && sameStat(cached.stat, s)) return cached;
+      if (s !== null && sameStat(cached.stat, s)) {
+        this.confirmed(cached);
+        return cached;
+      }
       this.drop(path);
       if (s === null || s.kind !== 'file') return null;
     }
@@ -224,6 +238,20 @@ export class FileCache {
     const load = this.load(path).finally(() => this.loading.delete(path));
     this.loading.set(path, load);
     return load;
+  }
+
+  /**
+   * Marks an entry as checked in this turn: requests handled in the same event-loop turn share
+   * one `stat` (a file changed behind our back is seen from the next turn on).
+   */
+  private confirmed(entry: FileEntry): void {
+    entry.checkedTurn = this.turn;
+    if (this.turnScheduled) return;
+    this.turnScheduled = true;
+    afterTurn(() => {
+      this.turn++;
+      this.turnScheduled = false;
+    });
   }
 
   private async load(path: string): Promise<FileEntry | null> {
@@ -243,6 +271,7 @@ export class FileCache {
     if (gen === this.generation && bytes.byteLength <= MAX_CACHED_FILE) {
       this.drop(path);
       this.files.set(path, entry);
+      if (!this.exclusive) this.confirmed(entry);
       this.cachedBytes += bytes.byteLength;
       if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
     }
