@@ -222,6 +222,14 @@ describe('req and res', () => {
     expect(await (await call(api, '/api/stream')).text()).toBe('ab');
   });
 
+  it('answers as soon as the response ends, even when the async handler settles later', async () => {
+    const gate = deferred();
+    const api = mockApi({ handlers: [{ pattern: '/early', handle: async (_req, res) => { res.json({ early: true }); await gate.promise; throw new Error('after the end'); } }] });
+    const res = await call(api, '/api/early');
+    expect(await res.json()).toEqual({ early: true });
+    gate.resolve();
+  });
+
   it('answers 500 with a clear message when a handler neither responds nor returns', async () => {
     const api = mockApi({ handlers: [{ pattern: '/nothing', handle: () => undefined }] });
     const res = await call(api, '/api/nothing');

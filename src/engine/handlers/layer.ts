@@ -33,6 +33,10 @@ export interface HandlerLayer {
   close?(): Promise<void>;
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
 /** The same response without its body (HEAD served by a GET handler that returned a Response). */
 function withoutBody(response: Response): Response {
   const state = fastState(response);
@@ -112,7 +116,18 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       }
       state.stage = 'handler';
       if (route.handle === 'FS') return await serveFs(route, ctx, req, raw);
-      const result = await route.handle(req, res);
+      const returned = route.handle(req, res);
+      let result: unknown = returned;
+      if (isThenable(returned)) {
+        // Answer as soon as the response ends, even if the handler's promise settles later.
+        const pending = Promise.resolve(returned);
+        const first = await Promise.race([pending.then((value) => ({ value })), res.finished.then(() => undefined)]);
+        if (first === undefined) {
+          pending.catch((err: unknown) => logger.debug(`${route.label}: error after the response ended ignored: ${(err as Error)?.message ?? String(err)}`));
+          return res.toResponse(head);
+        }
+        result = first.value;
+      }
       if (res.done) return res.toResponse(head);
       if (result instanceof Response) return head ? withoutBody(result) : result;
       if (result !== undefined) return res.json(result).toResponse(head);
