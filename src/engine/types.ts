@@ -78,6 +78,8 @@ export interface HandlerRequest {
   app: MockApiApp;
   /** Free slot for middlewares to pass data to handlers (`req.locals.user = …`). */
   locals: Record<string, unknown>;
+  /** A request header (case-insensitive), Express style. */
+  get(name: string): string | undefined;
 }
 
 /** The response builder handed to handlers: Node style and Express style both work. */
@@ -96,9 +98,14 @@ export interface HandlerResponse {
   end(chunk?: string | Uint8Array): this;
   status(code: number): this;
   type(contentType: string): this;
-  set(name: string, value: string | number): this;
+  set(name: string, value: string | number | readonly string[]): this;
+  set(headers: Record<string, string | number | readonly string[]>): this;
   json(value: unknown): this;
   send(value?: unknown): this;
+  /** The status with its number as plain text. */
+  sendStatus(code: number): this;
+  /** `redirect(url)` (302) or `redirect(status, url)`. */
+  redirect(statusOrUrl: number | string, url?: string): this;
 }
 
 export type NextFunction = (err?: unknown) => void;
