@@ -461,6 +461,20 @@ describe('body parsing', () => {
   });
 });
 
+describe("custom parser with handle: 'FS'", () => {
+  it('lets parser functions read the body the engine already read for file mode', async () => {
+    const api = mockApi({
+      parser: { parser: async (req, _res, next) => { req.body = { length: (await req.request.text()).length }; next(); } },
+      handlerMiddlewares: [(req, res, next) => { res.setHeader('X-Seen', JSON.stringify(req.body)); next(); }],
+      handlers: [{ pattern: '/docs/{id}', method: '*', handle: 'FS' }],
+    });
+    const put = await call(api, '/api/docs/1', { method: 'PUT', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } });
+    expect(put.status).toBe(201);
+    expect(put.headers.get('x-seen')).toBe('{"length":7}'); // middleware headers reach file-mode responses
+    expect(await (await call(api, '/api/docs/1')).json()).toEqual({ a: 1 });
+  });
+});
+
 describe('delay and gateway timeout', () => {
   it("a handler's own delay overrides the global one, including 0", async () => {
     const api = mockApi({

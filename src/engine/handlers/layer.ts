@@ -44,6 +44,22 @@ function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
+/** The response with headers a middleware set (CORS…) added; the response's own headers win. */
+function withHeaders(response: Response, extra: Record<string, string>): Response {
+  const names = Object.keys(extra);
+  if (names.length === 0) return response;
+  const state = fastState(response);
+  if (state) {
+    const own = new Set(Object.keys(state.headers).map((k) => k.toLowerCase()));
+    const headers = { ...state.headers };
+    for (const n of names) if (!own.has(n.toLowerCase())) headers[n] = extra[n]!;
+    return new FastResponse(state.body, { status: state.status, statusText: state.statusText, headers }) as unknown as Response;
+  }
+  const headers = new Headers(response.headers);
+  for (const n of names) if (!headers.has(n)) headers.set(n, extra[n]!);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 /** Segments of a rewritten path, percent-encoded unless they already are. */
 function encodePath(path: string): string {
   const p = path.startsWith('/') ? path : `/${path}`;
@@ -102,6 +118,11 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       if (route.handle === 'FS' && withBody) {
         // File mode needs the bytes after the parser and middlewares looked at them: read once.
         raw = await readBody(ctx.request, bodyLimit);
+        if (typeof parser === 'object' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+          // Custom parser functions read `req.request`: give them a copy holding the bytes.
+          const r = ctx.request;
+          req.request = new Request(r.url, { method: r.method, headers: r.headers, body: raw as BodyInit });
+        }
       }
       // The built-in parser has nothing to do without a body (hot path: small GETs).
       if (parser !== false && (parser !== true || withBody)) {
@@ -115,7 +136,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
         }
       }
       state.stage = 'handler';
-      if (route.handle === 'FS') return await serveFs(route, ctx, req, raw);
+      if (route.handle === 'FS') return withHeaders(await serveFs(route, ctx, req, raw), res.headerRecord());
       const returned = route.handle(req, res);
       let result: unknown = returned;
       if (isThenable(returned)) {

@@ -10,7 +10,8 @@ import { parseQuery } from './fields.js';
 export class PortableRequest implements HandlerRequest {
   readonly method: string;
   readonly path: string;
-  readonly request: Request;
+  /** The original Request (for `handle: 'FS'` with custom parsers: a copy holding the already-read body). */
+  request: Request;
   readonly app: MockApiApp;
   params: Record<string, string>;
   body: unknown = undefined;
