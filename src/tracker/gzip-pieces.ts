@@ -69,24 +69,36 @@ export interface DeflatedPiece {
   deflatedSize: number;
 }
 
-/** Deflates text fed in chunks (level 1) into one reusable piece. */
+/** Below this many characters a piece is written as a stored block (no deflater, no tables). */
+const STORED_MAX_CHARS = 1024;
+
+/**
+ * Deflates text fed in chunks (level 1) into one reusable piece. Tiny pieces (separators, the
+ * envelope's head and tail) become a stored block instead: a streaming Deflate allocates its hash
+ * tables up front, which would cost more than the text itself.
+ */
 export class PieceDeflater {
   private readonly out: Uint8Array[] = [];
   private outSize = 0;
   private crc = 0;
   private size = 0;
-  private readonly deflate: Deflate;
+  private deflate: Deflate | undefined;
+  private small = '';
   private static readonly encoder = new TextEncoder();
-
-  constructor() {
-    this.deflate = new Deflate({ level: 1 }, (chunk) => {
-      this.out.push(chunk.slice());
-      this.outSize += chunk.byteLength;
-    });
-  }
 
   push(text: string): void {
     if (text === '') return;
+    if (!this.deflate) {
+      this.small += text;
+      if (this.small.length < STORED_MAX_CHARS) return;
+      text = this.small;
+      this.small = '';
+      // mem 4: a 64 Ki-entry hash table (fflate's streaming default is 1 Mi entries, 2 MiB).
+      this.deflate = new Deflate({ level: 1, mem: 4 }, (chunk) => {
+        this.out.push(chunk);
+        this.outSize += chunk.byteLength;
+      });
+    }
     const bytes = PieceDeflater.encoder.encode(text);
     this.crc = crc32(bytes, this.crc);
     this.size += bytes.byteLength;
@@ -94,6 +106,16 @@ export class PieceDeflater {
   }
 
   finish(): DeflatedPiece {
+    if (!this.deflate) {
+      // One stored block: header byte (BFINAL 0, BTYPE 00, padding), LEN, NLEN, the bytes.
+      const bytes = PieceDeflater.encoder.encode(this.small);
+      if (bytes.byteLength === 0) return { bytes: [], crc: 0, size: 0, deflatedSize: 0 };
+      const n = bytes.byteLength; // < 3 × STORED_MAX_CHARS, well under 65535
+      const block = new Uint8Array(5 + n);
+      block.set([0x00, n & 0xff, n >>> 8, ~n & 0xff, (~n >>> 8) & 0xff]);
+      block.set(bytes, 5);
+      return { bytes: [block], crc: crc32(bytes), size: n, deflatedSize: block.byteLength };
+    }
     // fflate 0.8.3's flush(true) writes a broken empty stored block whenever the last output byte
     // is partial (it passes its packed state as a bit position), so the sync marker is written
     // here: flush(false) emits every complete byte and keeps the partial one in its state `s.r`
