@@ -140,6 +140,16 @@ describe('service worker host', () => {
   });
 });
 
+describe('stop()', () => {
+  it('hands requests under the prefix back to the network', async () => {
+    await resetNetworkCounts(site);
+    await page.evaluate(() => (window as any).mockyard.stop());
+    const status = await page.evaluate(async () => (await fetch('/echo/after-stop')).status);
+    expect(status).toBe(404); // the static server's answer, not the engine's 200
+    expect((await networkCounts(site))['/echo/after-stop']).toBe(1);
+  });
+});
+
 describe('worker script check', () => {
   it('rejects a stale script with a message naming `mockyard init-worker`', async () => {
     const other = await browser.context.newPage();

@@ -55,7 +55,12 @@ const echo: Engine = {
 const params = new URLSearchParams(location.search);
 const status = document.getElementById('status')!;
 const started = startWorker({ mock: echo, quiet: true, serviceWorker: { url: params.get('worker') ?? '/mockServiceWorker.js' } });
-Object.assign(window, { mockyard: { started: started.then(() => 'ok', (err: Error) => err.message) } });
+Object.assign(window, {
+  mockyard: {
+    started: started.then(() => 'ok', (err: Error) => err.message),
+    stop: () => started.then((w) => w.stop()),
+  },
+});
 started.then(
   () => (status.textContent = 'ready'),
   (err: Error) => (status.textContent = `error: ${err.message}`),
