@@ -4,6 +4,7 @@
  */
 import { createLogger, LOG_LEVELS, type Logger, type LoggerSink } from '../core/logger.js';
 import { check, isPlainObject, OptionsError } from '../core/options.js';
+import { getDefaultFsFactory } from '../engine/default-fs.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import type { CollectorOptions } from './types.js';
@@ -38,7 +39,7 @@ function isVfs(value: unknown): value is Vfs {
 
 export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollectorOptions {
   if (!isPlainObject(input)) throw new OptionsError(P, 'must be an object');
-  check.knownKeys(input, P, ['appId', 'apiKey', 'logLevel', 'logger', 'basePath', 'storage', 'cors', 'limits', 'retention', 'readCompression']);
+  check.knownKeys(input, P, ['appId', 'apiKey', 'logLevel', 'logger', 'basePath', 'storage', 'storageDir', 'cors', 'limits', 'retention', 'readCompression']);
   if (input.appId === undefined) throw new OptionsError(`${P}.appId`, 'is required (the application identifier)');
   const appId = check.string(input.appId, `${P}.appId`, undefined, { nonEmpty: true })!;
   const apiKey = check.string(input.apiKey, `${P}.apiKey`, undefined, { nonEmpty: true });
@@ -58,7 +59,15 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
   const storage = check.object(input.storage, `${P}.storage`) ?? {};
   check.knownKeys(storage, `${P}.storage`, ['fs', 'dir']);
   if (storage.fs !== undefined && !isVfs(storage.fs)) throw new OptionsError(`${P}.storage.fs`, 'must be a Vfs (memoryFs(), diskFs(dir), indexedDbFs())');
-  const rawDir = check.string(storage.dir, `${P}.storage.dir`, 'events')!;
+  let fs = storage.fs as Vfs | undefined;
+  const storageDir = check.string(input.storageDir, `${P}.storageDir`, undefined, { nonEmpty: true });
+  if (storageDir !== undefined) {
+    if (fs) throw new OptionsError(`${P}.storageDir`, 'cannot be combined with storage.fs (use storage.dir for a folder inside that fs)');
+    const factory = getDefaultFsFactory();
+    if (!factory) throw new OptionsError(`${P}.storageDir`, 'needs the Node entry (import "mockyard" or "mockyard/node"); in the browser pass storage: { fs }');
+    fs = factory(storageDir, undefined);
+  }
+  const rawDir = check.string(storage.dir, `${P}.storage.dir`, storageDir !== undefined ? '' : 'events')!;
   let dir: string;
   try {
     dir = normalizeVfsPath(rawDir);
@@ -85,7 +94,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
     apiKey,
     logger,
     basePath,
-    fs: storage.fs as Vfs | undefined,
+    fs,
     dir,
     cors,
     maxBodyBytes: int(limits.maxBodyBytes, `${P}.limits.maxBodyBytes`, MiB),

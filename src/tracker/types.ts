@@ -62,6 +62,12 @@ export interface CollectorOptions {
   /** URL path the collector answers under (default `/_tracker`). */
   basePath?: string;
   storage?: CollectorStorageOptions;
+  /**
+   * Shortcut for Node hosts (the CLI's `tracker.storageDir`): keep the segments in this folder on
+   * disk (relative to the working directory, or absolute). Needs the Node entry, which registers
+   * the disk driver; in the browser pass `storage: { fs }`. Not combinable with `storage.fs`.
+   */
+  storageDir?: string;
   /** CORS for cross-origin trackers and dashboards; `false` sends no CORS headers at all. */
   cors?: CollectorCorsOptions | false;
   limits?: CollectorLimits;

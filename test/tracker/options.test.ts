@@ -22,6 +22,7 @@ describe('collector options', () => {
     ['cors.origins', { appId: 'a', cors: { origins: [42] } }, 'tracker.cors.origins[0]'],
     ['logLevel', { appId: 'a', logLevel: 'loud' }, 'tracker.logLevel'],
     ['readCompression', { appId: 'a', readCompression: 'br' }, 'tracker.readCompression'],
+    ['storageDir without the Node entry (browser)', { appId: 'a', storageDir: 'data' }, 'tracker.storageDir'],
   ];
   for (const [name, options, option] of bad) {
     it(`rejects ${name} naming ${option}`, () => {

@@ -160,3 +160,15 @@ describe('disk specifics', () => {
     expect(log.warn.join()).toMatch(/unreadable line 2/);
   });
 });
+
+describe('storageDir (Node hosts)', () => {
+  it('puts the segments in that folder on disk through the registered disk default', async () => {
+    await import('../../src/node/default-fs.js');
+    const dir = await makeTempDir();
+    const c = createCollector({ appId: 'x', logLevel: 'silent', storageDir: dir });
+    open.push(c);
+    await ingest(c, batch([ev('2026-03-01T10:00:00Z', { n: 1 })]));
+    expect(await readdir(dir)).toEqual(['2026-03-01T10.jsonl']);
+    expect(() => createCollector({ appId: 'x', storageDir: dir, storage: { fs: memoryFs() } })).toThrow(/tracker\.storageDir/);
+  });
+});
