@@ -10,9 +10,10 @@ import { resolve, dirname } from 'node:path';
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: a } = parseArgs({ options: {
   duration: { type: 'string', default: '4' }, reps: { type: 'string', default: '3' },
-  dist: { type: 'string', default: resolve(here, '../dist') }, role: { type: 'string' }, connections: { type: 'string', default: '10' },
+  dist: { type: 'string', default: resolve(here, '../dist') }, role: { type: 'string' }, connections: { type: 'string', default: '10' }, size: { type: 'string', default: '0' },
 } });
-const BODY = JSON.stringify({ id: 1, name: 'Ada Lovelace', email: 'ada.lovelace1@example.com', age: 36, role: 'admin', createdAt: '2020-01-01T00:00:00.000Z' });
+const BODY0 = JSON.stringify({ id: 1, name: 'Ada Lovelace', email: 'ada.lovelace1@example.com', age: 36, role: 'admin', createdAt: '2020-01-01T00:00:00.000Z' });
+const BODY = Number(a.size) > 0 ? `[${Array(Math.ceil(Number(a.size) / (BODY0.length + 1))).fill(BODY0).join(',')}]` : BODY0;
 
 if (a.role === 'raw') {
   const { createServer } = await import('node:http');
@@ -39,7 +40,7 @@ if (a.role === 'raw') {
   console.log(JSON.stringify({ port: s.port }));
 } else {
   const start = (role) => new Promise((res, rej) => {
-    const child = spawn('taskset', ['-c', '0', process.execPath, fileURLToPath(import.meta.url), '--role', role, '--dist', a.dist], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('taskset', ['-c', '0', process.execPath, fileURLToPath(import.meta.url), '--role', role, '--dist', a.dist, '--size', a.size], { stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout.once('data', (d) => res({ child, port: JSON.parse(String(d)).port }));
     child.once('error', rej);
   });

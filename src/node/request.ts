@@ -279,11 +279,15 @@ class NodeRequest implements NodeRequestFields {
     let native = this[kNative];
     if (!native) {
       const method = this.method;
-      const hasStream = method !== 'GET' && method !== 'HEAD' && !this[kUsed];
       const init: RequestInit & { duplex?: 'half' } = { method, headers: this.headers, signal: this.signal };
-      if (hasStream) {
-        init.body = this.body;
-        init.duplex = 'half';
+      if (method !== 'GET' && method !== 'HEAD') {
+        // the body stream: a fresh one, or the one already handed out if nobody read it yet
+        const existing = this[kStream];
+        const stream = existing === undefined && !this[kUsed] ? this.body : existing && !existing.locked ? existing : null;
+        if (stream) {
+          init.body = stream;
+          init.duplex = 'half';
+        }
       }
       native = new NativeRequest(this.url, init);
       this[kNative] = native;
@@ -297,10 +301,14 @@ class NodeRequest implements NodeRequestFields {
   }
 
   bytes(): Promise<Uint8Array> {
-    if (this[kStream] !== undefined || this[kNative]) return this.native.arrayBuffer().then((b) => new Uint8Array(b));
     const m = this.method;
     if (m === 'GET' || m === 'HEAD') return Promise.resolve(new Uint8Array(0));
-    return this[kReadBody](Infinity);
+    const native = this[kNative];
+    if (native) return native.arrayBuffer().then((b) => new Uint8Array(b));
+    const stream = this[kStream];
+    if (stream === undefined) return this[kReadBody](Infinity); // nothing touched yet: read directly
+    if (stream === null || stream.locked) return Promise.reject(bodyUsedError());
+    return this.native.arrayBuffer().then((b) => new Uint8Array(b));
   }
 
   async text(): Promise<string> {

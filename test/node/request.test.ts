@@ -91,6 +91,14 @@ describe('lazy Request', () => {
     expect(seen).toEqual(['héllo', { a: [1, 2] }, 300_000]);
   });
 
+  it('text() still reads the body after `request.body` was looked at', async () => {
+    const server = await startServer({
+      engines: [fakeEngine({ handle: async (r) => json({ hasStream: r.body !== null, text: await r.text(), used: r.bodyUsed }) })],
+    });
+    const res = await fetch(`${server.url}/t`, { method: 'POST', body: 'payload' });
+    expect(await res.json()).toEqual({ hasStream: true, text: 'payload', used: true });
+  });
+
   it('GET/HEAD have a null body, like platform Requests', async () => {
     const server = await startServer({ engines: [fakeEngine({ handle: (r) => json({ body: r.body === null, used: r.bodyUsed }) })] });
     const res = await fetch(`${server.url}/x`);
