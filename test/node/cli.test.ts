@@ -88,6 +88,18 @@ describe('flags', () => {
   });
 });
 
+describe('init-worker', () => {
+  it('writes mockServiceWorker.js into the folder, then reports it up to date', async () => {
+    const root = await makeTempDir();
+    const first = await run(['init-worker', 'public'], root);
+    expect(first.code).toBe(0);
+    expect(first.out).toBe(`wrote ${join(root, 'public', 'mockServiceWorker.js')}`);
+    expect(await readFile(join(root, 'public', 'mockServiceWorker.js'), 'utf8')).toContain('addEventListener');
+    expect((await run(['init-worker', 'public'], root)).out).toContain('is up to date');
+    expect((await run(['init-worker', 'a', 'b'], root)).code).toBe(2);
+  });
+});
+
 describe('config files', () => {
   it('finds mockyard.config.mjs in the cwd; a relative fsDir resolves against the config folder', async () => {
     const root = await makeTempDir();
