@@ -1,6 +1,7 @@
 /**
- * Request payloads for POST and PUT: a JSON document, one uploaded file (multipart, parsed with
- * the platform's `formData()` after the size-limited read), form fields (stored as a JSON
+ * Request payloads for POST and PUT: a JSON document, one uploaded file (multipart, parsed by
+ * the shared parser of handlers/multipart.ts: the host's streaming hook where there is one,
+ * else the platform's `formData()` after the size-limited read), form fields (stored as a JSON
  * object), or raw bytes (PUT with a non-JSON Content-Type).
  * JSON is validated (400 on malformed, 400 on `__proto__`/`constructor`/`prototype` keys) and
  * then stored as the bytes received, so the client's formatting is kept.
@@ -8,6 +9,7 @@
 import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import { parseMultipart, type MultipartResult } from '../handlers/multipart.js';
 import { requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 
@@ -44,30 +46,30 @@ function fieldsPayload(entries: Array<[string, string]>): Payload {
  * Reads the payload of a POST (`method` 'POST': body must be JSON or one file, not both) or a
  * PUT (any Content-Type; non-JSON bodies are stored raw).
  */
+/** multipart/form-data: the shared parser (host hook, e.g. busboy on node; else the platform's formData()). */
+async function readMultipart(call: FsCall, env: FsEnv, contentType: string): Promise<MultipartResult> {
+  if (call.body === undefined) return parseMultipart(call.ctx.request, contentType, env.bodyLimit);
+  // Body already read by the handler layer: parse those bytes.
+  return parseMultipart(new Request('http://local/', { method: 'POST', body: call.body as BodyInit }), contentType, env.bodyLimit);
+}
+
+/**
+ * Reads the payload of a POST (`method` 'POST': body must be JSON or one file, not both) or a
+ * PUT (any Content-Type; non-JSON bodies are stored raw).
+ */
 export async function readPayload(call: FsCall, env: FsEnv, method: 'POST' | 'PUT', contentType: string | null): Promise<Payload> {
-  const bytes = await requestBody(call, env);
   const media = parseMediaType(contentType);
   if (media.type === 'multipart/form-data') {
-    let form: FormData;
-    try {
-      form = await new Response(bytes as BodyInit, { headers: { 'content-type': contentType! } }).formData();
-    } catch {
-      throw new HttpError(400, 'Malformed multipart/form-data body');
-    }
-    const files: File[] = [];
-    const fields: Array<[string, string]> = [];
-    for (const [name, value] of form) {
-      if (typeof value === 'string') fields.push([name, value]);
-      else files.push(value);
-    }
+    const { fields, files } = await readMultipart(call, env, contentType!);
     if (files.length > 1) throw new HttpError(400, method === 'POST' ? MSG.postMultipleFiles : MSG.putMultipleFiles);
     if (files.length === 1) {
       if (method === 'POST' && fields.length > 0) throw new HttpError(400, MSG.postFileAndBody);
       const f = files[0]!;
-      return { kind: 'file', bytes: new Uint8Array(await f.arrayBuffer()), type: f.type || 'application/octet-stream', filename: f.name };
+      return { kind: 'file', bytes: f.bytes, type: f.contentType || 'application/octet-stream', filename: f.filename };
     }
     return fields.length ? fieldsPayload(fields) : { kind: 'empty' };
   }
+  const bytes = await requestBody(call, env);
   if (bytes.byteLength === 0) return { kind: 'empty' };
   if (media.type === 'application/x-www-form-urlencoded') {
     const params = new URLSearchParams(new TextDecoder().decode(bytes));
