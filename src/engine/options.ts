@@ -77,11 +77,12 @@ const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS',
 const COMPARISONS: readonly FilterComparison[] = ['eq', 'neq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains'];
 const VALUE_TYPES: readonly FilterValueType[] = ['string', 'number', 'boolean', 'date', 'string[]', 'number[]', 'boolean[]', 'date[]'];
 
-/** Characters allowed in a prefix: RFC 3986 path characters without `%`, `?`, `#`. */
-const PREFIX_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]+$/;
+/** Characters allowed in a prefix: RFC 3986 path characters without `%`, `?`, `#`, plus non-ASCII (encoded). */
+const PREFIX_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/\u0080-\uffff]+$/;
 
 /**
- * Normalises one prefix: `api/` → `/api`, `//api//v1/` → `/api/v1`, `/` → `''` (root).
+ * Normalises one prefix: `api/` → `/api`, `//api//v1/` → `/api/v1`, `/` → `''` (root),
+ * `/données` → `/donn%C3%A9es` (as URL paths arrive).
  * Returns undefined when invalid (empty, not a string, characters outside a URL path, dot segments).
  */
 export function normalizePrefix(value: unknown): string | undefined {
@@ -90,7 +91,12 @@ export function normalizePrefix(value: unknown): string | undefined {
   if (trimmed === '' || !PREFIX_CHARS.test(trimmed)) return undefined;
   const segs = trimmed.split('/').filter((s) => s !== '');
   if (segs.some((s) => s === '.' || s === '..')) return undefined;
-  return segs.length ? `/${segs.join('/')}` : '';
+  // URL paths arrive percent-encoded: `/données` matches `/donn%C3%A9es`.
+  try {
+    return segs.length ? `/${segs.map((seg) => encodeURI(seg)).join('/')}` : '';
+  } catch {
+    return undefined; // lone surrogates
+  }
 }
 
 function resolvePrefixes(value: unknown, warnings: string[]): string[] {

@@ -73,6 +73,7 @@ describe('prefixes', () => {
     expect(normalizePrefix('/api/')).toBe('/api');
     expect(normalizePrefix('//api//v1/')).toBe('/api/v1');
     expect(normalizePrefix('/')).toBe('');
+    expect(normalizePrefix('/données')).toBe('/donn%C3%A9es');
     for (const bad of ['', '   ', 'a b', '/api?x', '/api#x', '/a/../b', 5, null]) expect(normalizePrefix(bad)).toBeUndefined();
   });
 
