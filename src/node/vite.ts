@@ -11,7 +11,6 @@
  * left to Vite (HMR). The types below are the few Vite members used, so `mockyard` does not
  * depend on Vite.
  */
-import type { Server as HttpServer } from 'node:http';
 import type { LoggerSink } from '../core/logger.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { isEngine, type EngineSources } from './engines.js';
@@ -27,7 +26,8 @@ interface ViteLikeLogger {
 export interface ViteLikeServer {
   config: { root: string; logger?: ViteLikeLogger };
   middlewares: { use(fn: Middleware): unknown };
-  httpServer: Pick<HttpServer, 'on'> | null;
+  /** node:http (or http2) server; null in middleware mode. */
+  httpServer: { on(event: string, listener: (...args: any[]) => void): unknown } | null; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 export interface ViteLikePlugin {
