@@ -77,6 +77,8 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   const { logger, app } = services;
   const deadlines = new Deadlines();
   const { parser, bodyLimit, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
+  // Routes that can skip authenticate, parsing and middlewares when the request has no body.
+  const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
 
   /** Error path: errorMiddlewares in order, then the default error response. */
   async function answerError(err: unknown, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean): Promise<Response> {
@@ -137,38 +139,52 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       }
       state.stage = 'handler';
       if (route.handle === 'FS') return withHeaders(await serveFs(route, ctx, req, raw), res.headerRecord());
-      const returned = route.handle(req, res);
-      let result: unknown = returned;
-      if (isThenable(returned)) {
-        // Answer as soon as the response ends, even if the handler's promise settles later.
-        const pending = Promise.resolve(returned);
-        const first = await Promise.race([pending.then((value) => ({ value })), res.finished.then(() => undefined)]);
-        if (first === undefined) {
-          pending.catch((err: unknown) => logger.debug(`${route.label}: error after the response ended ignored: ${(err as Error)?.message ?? String(err)}`));
-          return res.toResponse(head);
-        }
-        result = first.value;
-      }
-      if (res.done) return res.toResponse(head);
-      if (result instanceof Response) return head ? withoutBody(result) : result;
-      if (result !== undefined) return res.json(result).toResponse(head);
-      if (res.headersSent) {
-        // Written but not ended yet (Node style streaming): wait for end().
-        await res.finished;
-        return res.toResponse(head);
-      }
-      throw new ExposedHttpError(
-        500,
-        `Handler ${route.label} did not send a response: call res.end() / res.json() / res.send(), or return a value or a Response (a handler that answers later must return a promise)`,
-      );
+      return await settle(route, res, head, route.handle(req, res));
     } catch (err) {
-      if (state.timedOut) {
-        logger.debug(`${route.label}: error after the gateway timeout dropped: ${(err as Error)?.message ?? String(err)}`);
-        return responseForError(err, req.path, head);
-      }
-      return answerError(err, route, req, res, head);
+      return failed(err, route, req, res, head, state);
     }
   }
+
+  function failed(err: unknown, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean, state: { timedOut: boolean }): Promise<Response> | Response {
+    if (state.timedOut) {
+      logger.debug(`${route.label}: error after the gateway timeout dropped: ${(err as Error)?.message ?? String(err)}`);
+      return responseForError(err, req.path, head);
+    }
+    return answerError(err, route, req, res, head);
+  }
+
+  /** The response for what a handler returned (sync part; undefined = wait asynchronously). */
+  function settleSync(route: Route, res: ResponseBuilder, head: boolean, result: unknown): Response | undefined {
+    if (res.done) return res.toResponse(head);
+    if (result instanceof Response) return head ? withoutBody(result) : result;
+    if (result !== undefined) return res.json(result).toResponse(head);
+    if (res.headersSent) return undefined;
+    throw new ExposedHttpError(
+      500,
+      `Handler ${route.label} did not send a response: call res.end() / res.json() / res.send(), or return a value or a Response (a handler that answers later must return a promise)`,
+    );
+  }
+
+  /** Turns what the handler returned (a value, a Response, a promise, nothing) into the response. */
+  async function settle(route: Route, res: ResponseBuilder, head: boolean, returned: unknown): Promise<Response> {
+    let result: unknown = returned;
+    if (isThenable(returned)) {
+      // Answer as soon as the response ends, even if the handler's promise settles later.
+      const pending = Promise.resolve(returned);
+      const first = await Promise.race([pending.then((value) => ({ value })), res.finished.then(() => undefined)]);
+      if (first === undefined) {
+        pending.catch((err: unknown) => logger.debug(`${route.label}: error after the response ended ignored: ${(err as Error)?.message ?? String(err)}`));
+        return res.toResponse(head);
+      }
+      result = first.value;
+    }
+    const response = settleSync(route, res, head, result);
+    if (response) return response;
+    // Written but not ended yet (Node style streaming): wait for end().
+    await res.finished;
+    return res.toResponse(head);
+  }
+
 
   return {
     async handle(ctx) {
@@ -186,7 +202,25 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       const req = new PortableRequest(ctx, params, app);
       const res = new ResponseBuilder();
       const state = { timedOut: false, stage: 'authenticate' };
-      const work = run(route, ctx, req, res, head, state);
+      let work: Promise<Response>;
+      if (fastRoutes.has(route) && typeof route.handle === 'function' && !hasBody(ctx.request)) {
+        // Hot path (no authenticate, no middlewares, no body): call the handler right away; a
+        // handler that answers synchronously needs no timer and no extra promise.
+        state.stage = 'handler';
+        let returned: unknown;
+        try {
+          returned = route.handle(req, res);
+          if (!isThenable(returned)) {
+            const response = settleSync(route, res, head, returned);
+            if (response) return response;
+          }
+        } catch (err) {
+          return failed(err, route, req, res, head, state);
+        }
+        work = settle(route, res, head, returned).catch((err: unknown) => failed(err, route, req, res, head, state));
+      } else {
+        work = run(route, ctx, req, res, head, state);
+      }
       return deadlines.race(work, gatewayTimeout, () => {
         state.timedOut = true;
         res.seal();
