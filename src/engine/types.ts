@@ -167,6 +167,8 @@ export interface WsHandler {
   /** Ping interval in ms; a peer that misses two pongs is terminated. */
   heartbeat?: number;
   authenticate?: AuthenticateOption;
+  /** `true` skips the handler. */
+  disabled?: boolean;
 }
 
 export interface MockApiApp {

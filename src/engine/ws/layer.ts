@@ -39,7 +39,7 @@ export function createWsLayer(options: ResolvedMockApiOptions, services: EngineS
   const byPattern = new Map<string, WsRoute>();
   options.wsHandlers.forEach((handler, i) => {
     const at = `mock.wsHandlers[${i}]`;
-    if ((handler as { disabled?: boolean }).disabled === true) return;
+    if (handler.disabled === true) return;
     for (const key of ['onConnect', 'onClose', 'onError'] as const) {
       if (handler[key] !== undefined && typeof handler[key] !== 'function') throw new OptionsError(`${at}.${key}`, 'must be a function');
     }
