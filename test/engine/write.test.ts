@@ -213,6 +213,34 @@ describe.each(fsDrivers)('POST and PUT on $name', (driver) => {
     });
   });
 
+  it('a path that runs through a file: 404 for reads, 409 for writes, never 500', async () => {
+    const { api } = await engine();
+    const expected: Record<string, [number, string]> = {
+      GET: [404, 'Not Found'],
+      HEAD: [404, ''],
+      POST: [409, 'Cannot write /api/users.json/x: a parent path is a file'],
+      PUT: [409, 'Cannot write /api/users.json/x: a parent path is a file'],
+      PATCH: [404, 'Resource to update not found'],
+      DELETE: [404, 'Resource to delete not found'],
+    };
+    for (const [method, [status, message]] of Object.entries(expected)) {
+      const init = method === 'POST' || method === 'PUT' || method === 'PATCH' ? { json: { a: 1 } } : {};
+      const r = await see(await api.handle(req(method, '/api/users.json/x', init)));
+      expect(r.status, method).toBe(status);
+      if (message) expect(r.json.message, method).toBe(message);
+    }
+  });
+
+  it('PUT onto a folder → 409; a non-JSON PUT to a folder URL needs a file name → 400', async () => {
+    const { vfs } = await driver.setup({ 'box.json/inner.txt': 'x' });
+    const api = createMockApi({ endpointPrefix: '/api', fs: vfs, logLevel: 'silent' });
+    const r = await see(await api.handle(req('PUT', '/api/box.json', { json: {} })));
+    expect(r.status).toBe(409);
+    expect(r.json.message).toBe('Cannot replace a folder: /api/box.json');
+    const dir = await see(await api.handle(req('PUT', '/api/box.json/', { body: new TextEncoder().encode('x'), headers: { 'content-type': 'text/plain' } })));
+    expect(dir.status).toBe(400);
+  });
+
   if (driver.name === 'disk') {
     it('writes land on disk under the root (atomic rename leaves no temp file)', async () => {
       const { api, dir } = await engine();

@@ -7,13 +7,13 @@ import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonPath } from '../../core/media-type.js';
-import { isVfsError } from '../../vfs/types.js';
 import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
 import { runQuery } from './query.js';
 import { fileTarget, jsonTarget } from './target-path.js';
+import { isParentConflict, statOrNull } from './stat.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -52,13 +52,16 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
       break;
   }
   const path = inFsDir(env, rel);
+  // Inside the file's queue, "absent?" then an atomic write (temp file + rename on disk): readers
+  // never see a half-written new file, and no other write of this engine can slip in between.
+  // (Vfs.create would be exclusive across processes but is not atomic on disk.)
   await runExclusive(env, path, async () => {
+    if ((await statOrNull(env.vfs, path)) !== null) throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
     try {
-      await env.vfs.create(path, bytes);
+      await env.cache.write(path, bytes, false, payload.kind === 'json' ? { value: payload.value } : undefined);
     } catch (err) {
-      if (isVfsError(err, 'EEXIST') || isVfsError(err, 'EISDIR') || isVfsError(err, 'ENOTDIR')) {
-        throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
-      }
+      // The target was absent: the conflict is on the way (a parent path is a file).
+      if (isParentConflict(err)) throw new HttpError(409, MSG.parentIsFile(call.ctx.pathname));
       throw err;
     }
   });

@@ -9,6 +9,7 @@ import type { FastHeaders } from '../../core/fast-response.js';
 import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
 import { lookupFile } from './lookup.js';
+import { absentOnNotDir, statOrNull } from './stat.js';
 
 /** How long a lookup result is trusted on a non-exclusive driver before it is resolved again. */
 export const LOOKUP_TTL_MS = 1000;
@@ -196,7 +197,7 @@ export class FileCache {
       if (existing) this.overwriting.delete(path);
     }
     const gen = this.generation;
-    const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await this.vfs.stat(path);
+    const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await statOrNull(this.vfs, path);
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
     if (bytes.byteLength > MAX_CACHED_FILE) return;
     this.drop(path);
@@ -225,7 +226,12 @@ export class FileCache {
     const cached = this.files.get(path);
     if (cached !== undefined) {
       if (this.exclusive || cached.checkedTurn === this.turn) return cached;
-      const s = await this.vfs.stat(path);
+      let s: VfsStat | null;
+      try {
+        s = await this.vfs.stat(path); // hot path: no wrapper
+      } catch (err) {
+        s = absentOnNotDir(err);
+      }
       if (s !== null && sameStat(cached.stat, s)) {
         this.confirmed(cached);
         return cached;
@@ -256,7 +262,7 @@ export class FileCache {
 
   private async load(path: string): Promise<FileEntry | null> {
     const gen = this.generation;
-    const stat = await this.vfs.stat(path);
+    const stat = await statOrNull(this.vfs, path);
     if (stat === null || stat.kind !== 'file') return null;
     let bytes: Uint8Array;
     try {

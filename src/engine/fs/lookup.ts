@@ -9,6 +9,7 @@
  */
 import type { Vfs } from '../../vfs/types.js';
 import { baseName, parentOf } from '../../vfs/path.js';
+import { statOrNull } from './stat.js';
 
 /** The extensions tried after `.json`, in this order (documented in README and tests). */
 export const EXTENSION_ORDER: readonly string[] = [
@@ -29,7 +30,7 @@ export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingS
   const full = join(fsDir, rel);
   let isDir = rel === '';
   if (!isDir) {
-    const s = await vfs.stat(full);
+    const s = await statOrNull(vfs, full);
     if (s) {
       if (s.kind === 'file') {
         if (!trailingSlash) return full;
@@ -38,12 +39,12 @@ export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingS
   }
   if (isDir || trailingSlash) {
     const index = join(full, 'index.json');
-    const s = await vfs.stat(index);
+    const s = await statOrNull(vfs, index);
     if (s && s.kind === 'file') return index;
   }
   if (rel === '') return null;
   const json = `${full}.json`;
-  const sj = await vfs.stat(json);
+  const sj = await statOrNull(vfs, json);
   if (sj && sj.kind === 'file') return json;
   return findByExtension(vfs, parentOf(full), baseName(full));
 }

@@ -16,4 +16,6 @@ export const MSG = {
   patchUnsupported: 'PATCH request content-type unsupported',
   putNoContentType: 'PUT request requires a Content-Type header',
   alreadyExists: (urlPath: string) => `File at ${urlPath} already exists`,
+  parentIsFile: (urlPath: string) => `Cannot write ${urlPath}: a parent path is a file`,
+  folderExists: (urlPath: string) => `Cannot replace a folder: ${urlPath}`,
 } as const;

@@ -11,6 +11,7 @@ import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
 import { fileTarget, jsonTarget } from './target-path.js';
+import { isParentConflict, statOrNull } from './stat.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -30,9 +31,14 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   const bytes = payload.bytes;
 
   const created = await runExclusive(env, path, async () => {
-    const before = await env.vfs.stat(path);
-    if (before?.kind === 'dir') throw new HttpError(409, `Cannot replace a folder: ${call.ctx.pathname}`);
-    await env.cache.write(path, bytes, before !== null);
+    const before = await statOrNull(env.vfs, path);
+    if (before?.kind === 'dir') throw new HttpError(409, MSG.folderExists(call.ctx.pathname));
+    try {
+      await env.cache.write(path, bytes, before !== null);
+    } catch (err) {
+      if (isParentConflict(err)) throw new HttpError(409, MSG.parentIsFile(call.ctx.pathname));
+      throw err;
+    }
     return before === null;
   });
   const status = created ? 201 : 200;
