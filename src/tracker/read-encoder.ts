@@ -17,6 +17,8 @@ import type { Selection } from './read-query.js';
 const SLICE_CHARS = 64 * 1024;
 /** Hours with fewer events are deflated fresh (caching them saves nothing worth the memory). */
 const MIN_CACHED_EVENTS = 32;
+/** An hour unchanged for this long is deflated in the background. */
+const WARM_INTERVAL_MS = 500;
 
 export function trailerOf(sel: Selection): string {
   const cursor = sel.nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(sel.nextCursor)}`;
@@ -51,8 +53,8 @@ function feed(d: PieceDeflater, entries: Entry[], from: number, to: number, lead
 export class ReadEncoder {
   private readonly cache = new Map<number, { version: number; piece: DeflatedPiece }>();
   private warming: ReturnType<typeof setTimeout> | undefined;
-  /** Hour → version seen by the last warm pass (an hour is deflated once it stops changing). */
-  private readonly seen = new Map<number, number>();
+  /** Hour → version seen by a warm pass and when (an hour is deflated once it stops changing). */
+  private readonly seen = new Map<number, { version: number; at: number }>();
   private closed = false;
 
   constructor(private readonly store: EventStore) {}
@@ -109,7 +111,7 @@ export class ReadEncoder {
    * deflated once it has stayed unchanged for a whole interval; the current UTC hour is left to
    * the reads. One hour per macrotask, so requests are never held up for long.
    */
-  scheduleWarm(intervalMs = 500): void {
+  scheduleWarm(intervalMs = WARM_INTERVAL_MS): void {
     if (this.closed || this.warming) return;
     this.warming = setTimeout(() => this.warmStep(), intervalMs);
     (this.warming as { unref?: () => void }).unref?.();
@@ -120,7 +122,7 @@ export class ReadEncoder {
     const { entries } = this.store.window(-Infinity, Infinity);
     for (let i = entries.length; i > 0; ) {
       const h = hourOf(entries[i - 1]!.t);
-      this.seen.set(h, this.store.version(h));
+      this.seen.set(h, { version: this.store.version(h), at: -Infinity });
       i = lowerBoundOf(entries, h * HOUR_MS);
     }
     this.scheduleWarm(0);
@@ -133,7 +135,8 @@ export class ReadEncoder {
     let changing = false;
     const present = new Set<number>();
     // The current hour changes with nearly every batch: reads deflate (and cache) it themselves.
-    const current = hourOf(Date.now());
+    const now = Date.now();
+    const current = hourOf(now);
     let i = entries.length;
     while (i > 0) {
       const h = hourOf(entries[i - 1]!.t);
@@ -142,13 +145,14 @@ export class ReadEncoder {
       const version = this.store.version(h);
       const hit = this.cache.get(h);
       if (i - a >= MIN_CACHED_EVENTS && h !== current && (!hit || hit.version !== version)) {
-        if (this.seen.get(h) === version) {
+        const seen = this.seen.get(h);
+        if (seen && seen.version === version && now - seen.at >= WARM_INTERVAL_MS) {
           this.hourPiece(h, entries, a, i);
           this.seen.delete(h);
           this.scheduleWarm(0); // yield, then continue with the next hour
           return;
         }
-        this.seen.set(h, version);
+        if (!seen || seen.version !== version) this.seen.set(h, { version, at: now });
         changing = true;
       }
       i = a;

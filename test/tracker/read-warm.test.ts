@@ -20,7 +20,7 @@ function dayOfEvents(tag: string) {
 
 describe('background deflate of settled hours', () => {
   it('reads after the warm-up passes give the same events as before, also after changes', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     c = createCollector({ appId: 'w', logLevel: 'silent' });
     await ingest(c, batch(dayOfEvents('a').slice(0, 1000)));
     const before = (await read(c, WINDOW)).json;
@@ -43,7 +43,7 @@ describe('background deflate of settled hours', () => {
     await ingest(first, batch(dayOfEvents('b')));
     const before = (await read(first, WINDOW)).json;
     await first.close();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     c = createCollector({ appId: 'w', logLevel: 'silent', storage: { fs } });
     await c.ready;
     await vi.advanceTimersByTimeAsync(2000);
