@@ -207,17 +207,17 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
         // Hot path (no authenticate, no middlewares, no body): call the handler right away; a
         // handler that answers synchronously needs no timer and no extra promise.
         state.stage = 'handler';
-        let returned: unknown;
         try {
-          returned = route.handle(req, res);
+          const returned = route.handle(req, res);
           if (!isThenable(returned)) {
             const response = settleSync(route, res, head, returned);
             if (response) return response;
           }
+          work = settle(route, res, head, returned).catch((err: unknown) => failed(err, route, req, res, head, state));
         } catch (err) {
-          return failed(err, route, req, res, head, state);
+          // errorMiddlewares run under the gateway timeout too.
+          work = Promise.resolve(failed(err, route, req, res, head, state));
         }
-        work = settle(route, res, head, returned).catch((err: unknown) => failed(err, route, req, res, head, state));
       } else {
         work = run(route, ctx, req, res, head, state);
       }
