@@ -537,6 +537,17 @@ describe('delay and gateway timeout', () => {
   });
 });
 
+describe('close', () => {
+  it('answers requests still waiting for a handler with 504 when the engine closes (no timer left behind)', async () => {
+    const api = mockApi({ handlers: [{ pattern: '/forever', handle: () => new Promise(() => {}) }] });
+    const pending = api.handle(new Request('http://localhost/api/forever'));
+    await new Promise((r) => setTimeout(r, 5));
+    await api.close();
+    const res = (await pending)!;
+    expect(res.status).toBe(504);
+  });
+});
+
 describe('unhandled requests', () => {
   it("'404' answers the JSON 404 under a prefix; 'forward' returns undefined", async () => {
     const notFound = mockApi({ handlers: [{ pattern: '/known', handle: () => 'x' }] });
