@@ -170,6 +170,20 @@ describe.each(fsDrivers)('pagination and filters on $name', (driver) => {
     expect(await head!.text()).toBe('');
   });
 
+  it('HEAD uses the GET configuration when it has none; ALL applies to every method', async () => {
+    const { vfs } = await driver.setup({ 'people.json': ITEMS });
+    const api = createMockApi({
+      endpointPrefix: '/api', fs: vfs, logLevel: 'silent',
+      pagination: { GET: PAGE }, filters: { ALL: { type: 'query-param', filters: [{ key: 'role' }] } },
+    });
+    const head = await api.handle(req('HEAD', '/api/people?role=user&limit=1'));
+    expect(head!.headers.get('x-total-count')).toBe('3');
+    const get = await api.handle(req('GET', '/api/people?role=user&limit=1'));
+    expect(head!.headers.get('content-length')).toBe(get!.headers.get('content-length'));
+    const del = await api.handle(req('DELETE', '/api/people?role=admin'));
+    expect(del!.headers.get('x-deleted-count')).toBe('1');
+  });
+
   it('a JSON object with filters configured is returned as is', async () => {
     const api = await engine();
     const r = await see(await api.handle(req('GET', '/api/object')));
