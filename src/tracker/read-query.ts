@@ -52,13 +52,17 @@ function dateParam(value: Param, name: string): number {
   return t;
 }
 
+/** base64url of the UTF-8 bytes of `t|id` (ids read from hand-edited files may be any text). */
 export function encodeCursor(t: number, id: string): string {
-  return btoa(`${t}|${id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  let binary = '';
+  for (const b of new TextEncoder().encode(`${t}|${id}`)) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 function decodeCursor(value: string): { t: number; id: string } {
   try {
-    const text = atob(value.replace(/-/g, '+').replace(/_/g, '/'));
+    const binary = atob(value.replace(/-/g, '+').replace(/_/g, '/'));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0)));
     const bar = text.indexOf('|');
     const t = Number(text.slice(0, bar));
     const id = text.slice(bar + 1);

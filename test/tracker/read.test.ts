@@ -221,3 +221,15 @@ describe('routing', () => {
     expect(r!.status).toBe(426);
   });
 });
+
+describe('cursor encoding', () => {
+  it('round-trips ids that are not ASCII (hand-edited segments)', async () => {
+    const { memoryFs } = await import('../../src/vfs/memory.js');
+    const fs = memoryFs({ 'events/2026-03-01T10.jsonl': '{"id":"é-1","timestamp":"2026-03-01T10:00:00Z","n":1}\n{"id":"é-2","timestamp":"2026-03-01T10:00:00Z","n":2}\n{"id":"é-3","timestamp":"2026-03-01T10:00:00Z","n":3}\n' });
+    c = createCollector({ appId: 'demo', logLevel: 'silent', storage: { fs } });
+    const p1 = (await read(c, { ...DAY, limit: 2 })).json;
+    expect(p1.events.map((e: any) => e.n)).toEqual([3, 2]);
+    const p2 = (await read(c, { ...DAY, limit: 2, cursor: p1.nextCursor })).json;
+    expect(p2.events.map((e: any) => e.n)).toEqual([1]);
+  });
+});
