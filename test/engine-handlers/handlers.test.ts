@@ -193,6 +193,23 @@ describe('req and res', () => {
     expect(await empty.text()).toBe('');
   });
 
+  it('supports the Express extras: set(object), type(ext), sendStatus, redirect, req.get', async () => {
+    const api = mockApi({
+      handlers: [
+        { pattern: '/multi', handle: (req, res) => { res.set({ 'X-A': '1', 'X-B': 2 }).type('json').send(JSON.stringify({ ua: req.get('x-ua') })); } },
+        { pattern: '/status', handle: (_req, res) => { res.sendStatus(202); } },
+        { pattern: '/go', handle: (_req, res) => { res.redirect(301, '/api/elsewhere'); } },
+      ],
+    });
+    const m = await call(api, '/api/multi', { headers: { 'X-UA': 'tester' } });
+    expect([m.headers.get('x-a'), m.headers.get('x-b'), m.headers.get('content-type')]).toEqual(['1', '2', 'application/json; charset=utf-8']);
+    expect(await m.json()).toEqual({ ua: 'tester' });
+    const st = await call(api, '/api/status');
+    expect([st.status, await st.text()]).toEqual([202, '202']);
+    const go = await call(api, '/api/go');
+    expect([go.status, go.headers.get('location')]).toEqual([301, '/api/elsewhere']);
+  });
+
   it('sends a returned plain value as JSON 200 and a returned Response as is; sync or async', async () => {
     const api = mockApi({
       handlers: [
