@@ -102,11 +102,17 @@ export class Connection implements WsConnection {
         this.fail(label, err);
       }
     };
-    if (this.chain) {
-      this.chain = this.chain.then(run);
-    } else {
+    const track = (p: Promise<void>) => {
+      this.chain = p;
+      // Back to the synchronous path once everything queued has run.
+      void p.then(() => {
+        if (this.chain === p) this.chain = undefined;
+      });
+    };
+    if (this.chain) track(this.chain.then(run));
+    else {
       const r = run();
-      if (r) this.chain = r;
+      if (r) track(r);
     }
   }
 
