@@ -57,6 +57,29 @@ describe('caches', () => {
     }
   });
 
+  it('a change during a slow read: later requests never get the old bytes', async () => {
+    const base = memoryFs({ 'slow.json': { v: 'old' } });
+    const fs = Object.create(base) as typeof base;
+    let release: (() => void) | undefined;
+    let block = true;
+    fs.read = async (p: string) => {
+      const bytes = await base.read(p);
+      if (block) {
+        block = false;
+        await new Promise<void>((r) => (release = r));
+      }
+      return bytes;
+    };
+    const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent' });
+    const first = api.handle(req('GET', '/api/slow'));
+    while (!release) await new Promise((r) => setTimeout(r, 1));
+    await fs.write('slow.json', '{"v":"new"}');
+    expect((await see(await api.handle(req('GET', '/api/slow')))).json).toEqual({ v: 'new' });
+    release();
+    expect((await see(await first)).json).toEqual({ v: 'old' }); // started before the change
+    expect((await see(await api.handle(req('GET', '/api/slow')))).json).toEqual({ v: 'new' });
+  });
+
   it('lookup does not depend on readdir order', async () => {
     const base = memoryFs({ 'r.zzz': 'z', 'r.aaa': 'a', 'r.txt': 'txt', 'r.csv': 'csv', 's.zzz': 'z', 's.aaa': 'a' });
     for (const reverse of [false, true]) {

@@ -135,15 +135,19 @@ export class FileCache {
     if (!this.overwriting.has(path)) this.lookups.clear();
     if (path === '' || (dir && dir.startsWith(`${path}/`))) {
       this.files.clear();
+      this.loading.clear();
       this.cachedBytes = 0;
       return;
     }
     this.drop(path);
     const under = `${path}/`;
     for (const key of this.files.keys()) if (key.startsWith(under)) this.drop(key);
+    for (const key of this.loading.keys()) if (key.startsWith(under)) this.loading.delete(key);
   }
 
   private drop(path: string): void {
+    // A load that started before a change must not serve later requests.
+    this.loading.delete(path);
     const e = this.files.get(path);
     if (e) {
       this.files.delete(path);
@@ -241,7 +245,9 @@ export class FileCache {
     }
     const pending = this.loading.get(path);
     if (pending) return pending;
-    const load = this.load(path).finally(() => this.loading.delete(path));
+    const load: Promise<FileEntry | null> = this.load(path).finally(() => {
+      if (this.loading.get(path) === load) this.loading.delete(path);
+    });
     this.loading.set(path, load);
     return load;
   }
