@@ -156,6 +156,8 @@ export interface WsConnection {
   close(code?: number, reason?: string): void;
   /** Free slot for per-connection state. */
   data: Record<string, unknown>;
+  /** Engine services, as `req.app` for REST handlers (`conn.app.ws.broadcast('/other', data)`, `conn.app.fs`). */
+  readonly app: MockApiApp;
 }
 
 export interface WsHandler {

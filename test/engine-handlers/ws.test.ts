@@ -189,9 +189,10 @@ describe('WebSocket handlers', () => {
   });
 
   it('let REST handlers push to WebSocket clients through req.app.ws.broadcast', async () => {
+    const conns: WsConnection[] = [];
     const api = mockApi({
       enableWs: true,
-      wsHandlers: [{ pattern: '/feed', onMessage() {} }],
+      wsHandlers: [{ pattern: '/feed', onConnect: (c) => { conns.push(c); }, onMessage() {} }],
       handlers: [
         { pattern: '/news', method: 'POST', handle: (req) => ({ delivered: req.app.ws.broadcast('/feed', { news: req.body }) }) },
         { pattern: '/typo', method: 'POST', handle: (req) => ({ delivered: req.app.ws.broadcast('/fed', 1) }) },
@@ -204,6 +205,8 @@ describe('WebSocket handlers', () => {
     expect(a.json()).toEqual([{ news: { title: 't' } }]);
     expect(b.json()).toEqual([{ news: { title: 't' } }]);
     expect(() => api.ws.broadcast('/nope', 1)).toThrow(/no WebSocket handler/);
+    // conn.app reaches the same services from WebSocket handlers.
+    expect(conns[0]!.app).toBe(api.app);
     expect((await call(api, '/api/typo', { method: 'POST' })).status).toBe(500);
   });
 

@@ -8,7 +8,7 @@
  */
 import type { Logger } from '../../core/logger.js';
 import type { SocketPeer, SocketSession } from '../../core/socket.js';
-import type { WsConnection, WsHandler } from '../types.js';
+import type { MockApiApp, WsConnection, WsHandler } from '../types.js';
 import { decodeFrame, encodeFrame } from './frames.js';
 import { Heartbeat } from './heartbeat.js';
 import type { Hub } from './hub.js';
@@ -24,6 +24,7 @@ export interface ConnectionInit {
   query: Record<string, string | string[]>;
   headers: Headers;
   path: string;
+  app: MockApiApp;
 }
 
 export class Connection implements WsConnection {
@@ -33,6 +34,7 @@ export class Connection implements WsConnection {
   readonly headers: Headers;
   /** URL path the client connected to. */
   readonly path: string;
+  readonly app: MockApiApp;
   data: Record<string, unknown> = {};
   closed = false;
   private chain: Promise<void> | undefined;
@@ -49,6 +51,7 @@ export class Connection implements WsConnection {
     this.query = init.query;
     this.headers = init.headers;
     this.path = init.path;
+    this.app = init.app;
   }
 
   get rooms(): ReadonlySet<string> {

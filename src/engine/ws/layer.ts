@@ -71,6 +71,7 @@ export function createWsLayer(options: ResolvedMockApiOptions, services: EngineS
         query: req.query,
         headers: req.headers,
         path: ctx.pathname,
+        app,
       });
       logger.debug(`WebSocket ${ctx.pathname}: client ${conn.id} connected (${route.handler.pattern})`);
       return conn.open(route.handler.heartbeat ?? 0);
