@@ -40,6 +40,16 @@ describe.each(fsDrivers)('POST and PUT on $name', (driver) => {
       expect((await see(await api.handle(req('GET', '/api/users/2')))).json).toEqual({ id: 2, name: 'Zoé' });
     });
 
+    it('non-ASCII and space names round-trip (decoded on disk, encoded in Location)', async () => {
+      const { api, vfs } = await engine();
+      const r = await api.handle(req('POST', '/api/caf%C3%A9%20menu', { json: { ok: 1 } }));
+      expect(r!.status).toBe(201);
+      expect(r!.headers.get('location')).toBe('/api/caf%C3%A9%20menu.json');
+      expect(await vfs.stat('café menu.json')).not.toBeNull();
+      expect((await see(await api.handle(req('GET', r!.headers.get('location')!)))).json).toEqual({ ok: 1 });
+      expect((await see(await api.handle(req('GET', '/api/caf%C3%A9%20menu')))).json).toEqual({ ok: 1 });
+    });
+
     it('a URL that already ends with .json is not doubled', async () => {
       const { api, vfs } = await engine();
       expect((await api.handle(req('POST', '/api/x/y.json', { json: { a: 1 } })))!.status).toBe(201);
