@@ -71,6 +71,11 @@ describe('compilePattern', () => {
     expect(p.match('/x')).toBeNull();
   });
 
+  it('matches literal text as the URL parser encodes it (spaces, non-ASCII)', () => {
+    expect(compilePattern('/café/menu').match(new URL('http://x/café/menu').pathname)).toEqual({});
+    expect(compilePattern('/a b/{id}').match(new URL('http://x/a b/7').pathname)).toEqual({ id: '7' });
+  });
+
   it('escapes regex characters in literal text', () => {
     const p = compilePattern('/a.b+(c)');
     expect(p.match('/a.b+(c)')).toEqual({});

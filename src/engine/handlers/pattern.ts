@@ -135,8 +135,10 @@ export function compilePattern(pattern: string, option = 'pattern'): CompiledPat
       } else if (c === '}') {
         throw new OptionsError(option, `has an unmatched "}" in ${JSON.stringify(pattern)}`);
       } else {
-        re += c.replace(ESCAPE, '\\$&');
-        i++;
+        // Literal text, written as the URL parser sends it (`é` → `%C3%A9`, space → `%20`).
+        const ch = String.fromCodePoint(seg.codePointAt(i)!);
+        re += urlForm(ch).replace(ESCAPE, '\\$&');
+        i += ch.length;
       }
     }
   }
@@ -144,7 +146,7 @@ export function compilePattern(pattern: string, option = 'pattern'): CompiledPat
 
   if (literalOnly) {
     // Plain paths: string comparison, no RegExp.
-    const exact = segs.length === 1 && segs[0] === '' ? '' : `/${segs.join('/')}`;
+    const exact = segs.length === 1 && segs[0] === '' ? '' : `/${segs.map((seg) => [...seg].map(urlForm).join('')).join('/')}`;
     return {
       source: pattern,
       match(path) {
@@ -169,6 +171,13 @@ export function compilePattern(pattern: string, option = 'pattern'): CompiledPat
       return params;
     },
   };
+}
+
+/** Characters the WHATWG URL parser percent-encodes in a path (controls, space, `"<>\``, `{}`, non-ASCII). */
+const PATH_ENCODED = /[\u0000-\u0020"<>`{}\u007f-\u{10ffff}]/u;
+
+function urlForm(ch: string): string {
+  return PATH_ENCODED.test(ch) ? encodeURIComponent(ch) : ch;
 }
 
 function decodeParam(raw: string, name: string): string {
