@@ -3,6 +3,7 @@
  * serves), and as a real process built with tsc (shebang, SIGTERM/SIGINT → exit 0, demo data).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -207,7 +208,7 @@ function start(args: string[], cwd = repo): Promise<{ child: ChildProcess; url: 
   return new Promise((resolve, reject) => {
     const onData = () => {
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
+      if (m && out.includes('Press Ctrl+C')) {
         child.stdout!.off('data', onData);
         resolve({ child, url: m[1]!, output: () => out });
       }
@@ -232,6 +233,26 @@ describe('built CLI process', () => {
     expect(tasks.length).toBeGreaterThanOrEqual(40);
     const png = await fetch(`${url}/api/uploads/logo.png`);
     expect(png.headers.get('content-type')).toBe('image/png');
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  });
+
+  // The config imports `mockyard` (the package itself, i.e. the repo's dist/ built by `prepare`).
+  it.skipIf(!existsSync(join(repo, 'dist', 'index.js')))('serves the playground config of `npm start` (filters, paging, collector)', async () => {
+    const { child, url, output } = await start(['--config', 'playground/mockyard.config.mjs', '--port', '0']);
+    expect(output()).toContain(`${url}/_tracker  →  event collector`);
+    expect(output()).toContain(`${url}/api  →  files in ${join(repo, 'playground', 'mocks')}`);
+    const all = (await (await fetch(`${url}/api/tasks`)).json()) as Array<{ status: string; title: string }>;
+    const res = await fetch(`${url}/api/tasks?status=doing&_limit=2&_sort=id&_order=desc`);
+    const page = (await res.json()) as Array<{ id: number; status: string }>;
+    expect(Number(res.headers.get('x-total-count'))).toBe(all.filter((t) => t.status === 'doing').length);
+    expect(page.length).toBe(2);
+    expect(page.every((t) => t.status === 'doing')).toBe(true);
+    expect(page[0]!.id).toBeGreaterThan(page[1]!.id);
+    const titled = (await (await fetch(`${url}/api/tasks?title=FLAKY`)).json()) as Array<{ title: string }>;
+    expect(titled.length).toBe(all.filter((t) => t.title.toLowerCase().includes('flaky')).length);
+    expect(titled.length).toBeGreaterThan(0);
+    expect(await (await fetch(`${url}/_tracker/ping`)).json()).toMatchObject({ ok: true, appId: 'playground' });
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
   });
