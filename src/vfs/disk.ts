@@ -8,8 +8,8 @@
  * thread-pool round trip and a thrown ENOENT would cost ten times more than the call itself.
  */
 import { statSync } from 'node:fs';
-import { appendFile, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { appendFile, link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
 import { normalizeVfsPath, parentOf } from './path.js';
 import { toBytes } from './seed.js';
@@ -18,6 +18,7 @@ import { VfsError, throwAsVfsError, type Vfs, type VfsDirent } from './types.js'
 /** Temp files live beside their target while a write is under way; listings hide them. */
 const TEMP_PREFIX = '.mockyard-tmp-';
 let tempSeq = 0;
+const tempBeside = (file: string) => join(dirname(file), `${TEMP_PREFIX}${process.pid}-${++tempSeq}`);
 
 
 /** A filesystem rooted at `rootDir` on disk (created on first write when missing). */
@@ -71,7 +72,7 @@ export function diskFs(rootDir: string): Vfs {
       if (!path) throw new VfsError('EISDIR', path);
       const target = abs(path);
       const dir = abs(parentOf(path));
-      const tmp = join(dir, `${TEMP_PREFIX}${process.pid}-${++tempSeq}`);
+      const tmp = tempBeside(target);
       try {
         await mkdir(dir, { recursive: true });
         await writeFile(tmp, toBytes(data));
@@ -83,7 +84,18 @@ export function diskFs(rootDir: string): Vfs {
       changes.emit(path);
     },
 
-    create: (p, data) => putFile(p, (file) => writeFile(file, toBytes(data), { flag: 'wx' })),
+    // Atomic create-if-absent: the bytes go to a temp file first, then link(2) publishes it under
+    // the target name only if that name is free (EEXIST otherwise); readers never see a partial file.
+    create: (p, data) =>
+      putFile(p, async (file) => {
+        const tmp = tempBeside(file);
+        try {
+          await writeFile(tmp, toBytes(data));
+          await link(tmp, file);
+        } finally {
+          await unlink(tmp).catch(() => {});
+        }
+      }),
     append: (p, data) => putFile(p, (file) => appendFile(file, toBytes(data))),
 
     async readdir(p) {

@@ -17,7 +17,7 @@ const UNSAFE_SEGMENT = /[\\/\0]|^[A-Za-z]:$/;
 export function normalizeVfsPath(path: string): string {
   if (typeof path !== 'string') throw new VfsError('EINVAL', String(path), 'Path must be a string');
   // Fast path: already normal (no empty, dot or unsafe segments).
-  if (path !== '' && !/(^|\/)\.{1,2}(\/|$)|\/\/|^\/|\/$|[\\\0]|^[A-Za-z]:/.test(path)) return path;
+  if (path !== '' && !/(^|\/)\.{1,2}(\/|$)|\/\/|^\/|\/$|[\\\0]|(^|\/)[A-Za-z]:(\/|$)/.test(path)) return path;
   const out: string[] = [];
   for (const seg of path.split('/')) {
     if (seg === '' || seg === '.') continue;

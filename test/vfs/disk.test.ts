@@ -96,3 +96,27 @@ describe('diskFs specifics', () => {
     expect(new TextDecoder().decode(await fs.read('link.txt'))).toBe('real');
   });
 });
+
+describe('diskFs create is atomic', () => {
+  it('publishes the name only with the full content and leaves no temp files behind', async () => {
+    const dir = await makeTempDir();
+    const vfs = diskFs(dir);
+    const big = new Uint8Array(32 * 1024 * 1024).fill(7);
+    const seen: number[] = [];
+    let done = false;
+    const created = vfs.create('big.bin', big).finally(() => (done = true));
+    // Poll while the create is under way (the write runs on the thread pool).
+    while (!done) {
+      const s = await vfs.stat('big.bin');
+      if (s) seen.push(s.size);
+      await new Promise((r) => setImmediate(r));
+    }
+    await created;
+    expect(seen.filter((n) => n !== big.byteLength)).toEqual([]);
+    expect((await vfs.read('big.bin')).byteLength).toBe(big.byteLength);
+    expect(await readdir(dir)).toEqual(['big.bin']);
+    await expect(vfs.create('big.bin', 'x')).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(await readdir(dir)).toEqual(['big.bin']);
+    expect((await vfs.read('big.bin')).byteLength).toBe(big.byteLength);
+  });
+});

@@ -14,7 +14,7 @@ describe('normalizeVfsPath', () => {
   });
 
   it('refuses .., backslashes, NUL, drive letters with EINVAL', () => {
-    for (const p of ['..', '../a', 'a/..', 'a/../b', 'a\\b', '\\\\server\\share', 'a\0b', 'C:', 'c:/x']) {
+    for (const p of ['..', '../a', 'a/..', 'a/../b', 'a\\b', '\\\\server\\share', 'a\0b', 'C:', 'c:/x', 'x/D:', 'a/e:/b']) {
       let err: unknown;
       try {
         normalizeVfsPath(p);
