@@ -59,13 +59,32 @@ function bodyUsedError(): TypeError {
   return new TypeError('Body is unusable: Body has already been read');
 }
 
-/** Whether the raw request carries a body: Content-Length > 0 or any Transfer-Encoding. */
+/**
+ * Whether the raw request carries a body: Content-Length > 0 or any Transfer-Encoding. Scans
+ * `rawHeaders` so that Node never has to build its header object on the GET hot path.
+ */
 export function incomingHasBody(incoming: IncomingMessage): boolean {
-  const h = incoming.headers;
-  const te = h['transfer-encoding'];
-  if (te !== undefined) return true;
-  const cl = h['content-length'];
-  return cl !== undefined && cl !== '0' && Number(cl) > 0;
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') return true;
+    if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      const v = raw[i + 1]!;
+      if (v !== '0' && Number(v) > 0) return true;
+    }
+  }
+  return false;
+}
+
+/** The first value of a header from `rawHeaders` (lower-case `name`), without Node's header object. */
+function rawHeader(incoming: IncomingMessage, name: string): string | undefined {
+  const raw = incoming.rawHeaders;
+  const len = name.length;
+  for (let i = 0; i < raw.length; i += 2) {
+    const n = raw[i]!;
+    if (n.length === len && n.toLowerCase() === name) return raw[i + 1];
+  }
+  return undefined;
 }
 
 /**
@@ -196,7 +215,7 @@ class NodeRequest implements NodeRequestFields {
     if (url === undefined) {
       const path = this[kPath];
       if (path.charCodeAt(0) === 47 /* / */) {
-        const host = this[kIncoming].headers.host;
+        const host = rawHeader(this[kIncoming], 'host');
         url = `http://${host !== undefined && SAFE_HOST.test(host) ? host : this[kHost]}${path}`;
       } else {
         // absolute-form (proxies) or `*`: keep a parseable URL on our own origin
