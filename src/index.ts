@@ -1,8 +1,8 @@
 /**
- * The `mockyard` entry (Node): engines, the memory filesystem, errors and types.
- * Importing it registers the disk default for the mock API's `fsDir` (the browser entry omits it).
+ * The `mockyard` entry: engines, the memory filesystem, errors and types. Host-neutral: it runs in
+ * Node, in a service worker and in a page. Under Node the package resolves to index.node.ts, which
+ * adds the disk default for the mock API's `fsDir` (the `node` export condition).
  */
-import './node/default-fs.js';
 
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
 export { memoryFs, type MemoryVfs } from './vfs/memory.js';

@@ -1,0 +1,7 @@
+/**
+ * The `mockyard` entry under Node (`node` export condition): everything in index.ts, plus the
+ * disk default for the mock API (`fsDir` without `fs` serves that folder from disk).
+ */
+import './node/default-fs.js';
+
+export * from './index.js';
