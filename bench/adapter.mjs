@@ -10,7 +10,7 @@ import { resolve, dirname } from 'node:path';
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: a } = parseArgs({ options: {
   duration: { type: 'string', default: '4' }, reps: { type: 'string', default: '3' },
-  dist: { type: 'string', default: resolve(here, '../dist') }, role: { type: 'string' }, connections: { type: 'string', default: '10' }, size: { type: 'string', default: '0' },
+  dist: { type: 'string', default: resolve(here, '../dist') }, role: { type: 'string' }, connections: { type: 'string', default: '10' }, size: { type: 'string', default: '0' }, 'noise-check': { type: 'boolean', default: false },
 } });
 process.on('SIGTERM', () => process.exit(0));
 const BODY0 = JSON.stringify({ id: 1, name: 'Ada Lovelace', email: 'ada.lovelace1@example.com', age: 36, role: 'admin', createdAt: '2020-01-01T00:00:00.000Z' });
@@ -63,7 +63,7 @@ if (a.role === 'raw') {
     return rps;
   };
   const raw = await start('raw');
-  const my = await start('mockyard');
+  const my = await start(a['noise-check'] ? 'raw' : 'mockyard'); // --noise-check: raw against itself
   wrk(raw.port); wrk(my.port); // warm-up
   const r = [], m = [];
   for (let i = 0; i < Number(a.reps); i++) {
