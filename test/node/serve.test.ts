@@ -1,0 +1,90 @@
+/**
+ * serve(): options, engines built from options (and closed with the server), engine order,
+ * base URLs.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FastResponse } from '../../src/core/fast-response.js';
+import { OptionsError } from '../../src/core/options.js';
+import { baseUrl, serve } from '../../src/node/serve.js';
+import { memoryFs } from '../../src/vfs/memory.js';
+import { closeServers, fakeEngine, startServer } from '../helpers/server.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+
+afterEach(async () => {
+  await closeServers();
+  await removeTempDirs();
+});
+
+describe('serve()', () => {
+  it.each([
+    [{ port: -1 }, 'port'],
+    [{ port: 1.5 }, 'port'],
+    [{ port: 70000 }, 'port'],
+    [{ host: '' }, 'host'],
+  ])('rejects bad host options %j naming the option', async (options, option) => {
+    const err = await serve({ ...options, logLevel: 'silent' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OptionsError);
+    expect((err as OptionsError).option).toBe(option);
+  });
+
+  it('builds the mock API and the collector from options; tracker answers before a "/" mock prefix', async () => {
+    const server = await startServer({
+      mock: { endpointPrefix: '/', fs: memoryFs({ 'hello.json': { hi: true } }), logLevel: 'silent' },
+      tracker: { appId: 'serve-test', logLevel: 'silent' },
+    });
+    expect(server.engines.length).toBe(2);
+    expect(await (await fetch(`${server.url}/hello`)).json()).toEqual({ hi: true });
+    expect(await (await fetch(`${server.url}/_tracker/ping`)).json()).toMatchObject({ ok: true, appId: 'serve-test' });
+  });
+
+  it('`tracker: true` runs the collector with defaults', async () => {
+    const server = await startServer({ tracker: true });
+    expect(await (await fetch(`${server.url}/_tracker/ping`)).json()).toMatchObject({ ok: true, appId: 'mockyard' });
+  });
+
+  it('a relative fsDir resolves against mock.root (default: the working directory)', async () => {
+    const root = await makeTempDir();
+    await mkdir(join(root, 'data'), { recursive: true });
+    await writeFile(join(root, 'data', 'a.json'), '{"a":1}');
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: 'data', root, logLevel: 'silent' } });
+    expect(await (await fetch(`${server.url}/api/a`)).json()).toEqual({ a: 1 });
+  });
+
+  it('closes the engines it created from options', async () => {
+    let closed = 0;
+    const server = await serve({ port: 0, logLevel: 'silent', mock: { endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent' } });
+    const engine = server.engines[0]!;
+    const original = engine.close!.bind(engine);
+    (engine as { close: () => Promise<void> }).close = async () => { closed++; await original(); };
+    await server.close();
+    await server.close(); // idempotent
+    expect(closed).toBe(1);
+  });
+
+  it('invalid mock options fail at start-up with the option named', async () => {
+    const err = await serve({ port: 0, logLevel: 'silent', mock: { endpointPrefix: '/api', delay: -3 } as never }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OptionsError);
+    expect(String((err as Error).message)).toMatch(/delay/);
+  });
+
+  it('given engines come after mock and tracker, in order', async () => {
+    const server = await startServer({
+      mock: { endpointPrefix: '/api', fs: memoryFs({ 'x.json': { from: 'mock' } }), logLevel: 'silent', noHandledRestFsRequestsAction: 'forward' },
+      engines: [fakeEngine({ handle: () => FastResponse.json('{"from":"extra"}') })],
+    });
+    expect(await (await fetch(`${server.url}/api/x`)).json()).toEqual({ from: 'mock' });
+    expect(await (await fetch(`${server.url}/api/missing`)).json()).toEqual({ from: 'extra' });
+    expect(await (await fetch(`${server.url}/other`)).json()).toEqual({ from: 'extra' });
+  });
+});
+
+describe('baseUrl', () => {
+  it('shows loopback for unspecified addresses and brackets IPv6', () => {
+    expect(baseUrl('127.0.0.1', 3000)).toBe('http://127.0.0.1:3000');
+    expect(baseUrl('0.0.0.0', 3000)).toBe('http://127.0.0.1:3000');
+    expect(baseUrl('::', 3000)).toBe('http://127.0.0.1:3000');
+    expect(baseUrl('::1', 8080)).toBe('http://[::1]:8080');
+  });
+});
