@@ -220,4 +220,32 @@ describe('request.signal', () => {
     expect(await pending).toBe('aborted');
     expect(await aborted).toBe('AbortError');
   });
+
+  it('an answer after the client left is dropped quietly; the server keeps serving', async () => {
+    let answered!: () => void;
+    const done = new Promise<void>((r) => (answered = r));
+    let begin: () => void = () => {};
+    const server = await startServer({
+      engines: [fakeEngine({
+        handle: async (r) => {
+          if (new URL(r.url).pathname !== '/late') return json({ ok: true });
+          begin();
+          await new Promise((resolve) => r.signal.addEventListener('abort', resolve));
+          setTimeout(answered, 50);
+          // both kinds of answers, written to a closed connection
+          return new URL(r.url).search === '?native' ? new Response('late') : json({ late: true });
+        },
+      })],
+    });
+    for (const q of ['', '?native']) {
+      const controller = new AbortController();
+      const begun = new Promise<void>((r) => (begin = r));
+      const pending = fetch(`${server.url}/late${q}`, { signal: controller.signal }).catch(() => 'aborted');
+      await begun;
+      controller.abort();
+      expect(await pending).toBe('aborted');
+    }
+    await done;
+    expect(await (await fetch(`${server.url}/after`)).json()).toEqual({ ok: true });
+  });
 });
