@@ -365,6 +365,14 @@ for (const key of Object.getOwnPropertyNames(NativeRequest.prototype)) {
     });
   }
 }
+// `new Request(lazy)` and `fetch(lazy)` (a handler proxying to a real backend) read the input's
+// own symbol-keyed state (undici 6 keeps it there). Answer those reads from the native Request.
+for (const sym of Object.getOwnPropertySymbols(new NativeRequest('http://mockyard.invalid/'))) {
+  Object.defineProperty(NodeRequest.prototype, sym, {
+    configurable: true,
+    get(this: NodeRequest) { return Reflect.get((this as unknown as { native: Request }).native, sym); },
+  });
+}
 Object.setPrototypeOf(NodeRequest.prototype, NativeRequest.prototype);
 
 /**

@@ -99,6 +99,27 @@ describe('lazy Request', () => {
     expect(await res.json()).toEqual({ hasStream: true, text: 'payload', used: true });
   });
 
+  it('works as the input of new Request() and fetch() (a handler proxying upstream)', async () => {
+    const upstream = await startServer({
+      engines: [fakeEngine({ handle: async (r) => json({ upstream: true, method: r.method, body: await r.text(), h: r.headers.get('x-h') }) })],
+    });
+    const server = await startServer({
+      engines: [fakeEngine({
+        handle: async (r) => {
+          const copy = new Request(r);
+          const proxied = await fetch(new Request(`${upstream.url}/p`, copy));
+          return json({ copyMethod: copy.method, copyUrl: copy.url, upstream: await proxied.json() });
+        },
+      })],
+    });
+    const res = await fetch(`${server.url}/in?q=1`, { method: 'PUT', headers: { 'x-h': 'v' }, body: 'data' });
+    expect(await res.json()).toEqual({
+      copyMethod: 'PUT',
+      copyUrl: `${server.url}/in?q=1`,
+      upstream: { upstream: true, method: 'PUT', body: 'data', h: 'v' },
+    });
+  });
+
   it('GET/HEAD have a null body, like platform Requests', async () => {
     const server = await startServer({ engines: [fakeEngine({ handle: (r) => json({ body: r.body === null, used: r.bodyUsed }) })] });
     const res = await fetch(`${server.url}/x`);
