@@ -47,7 +47,9 @@ function intParam(value: Param, name: string): number | undefined {
 
 function dateParam(value: Param, name: string): number {
   if (value === null || value === undefined || value === '') throw new HttpError(400, `Missing "${name}": expected an ISO-8601 date-time such as 2026-01-01T00:00:00Z`);
-  const t = parseTimestamp(value);
+  // An unencoded `+02:00` in a query string arrives as ` 02:00` (form decoding turns + into space).
+  const text = typeof value === 'string' ? value.replace(/(T[\d:.,]+) (\d{2}:?\d{2})$/, '$1+$2') : value;
+  const t = parseTimestamp(text);
   if (typeof t === 'string') throw new HttpError(400, `Invalid "${name}": ${t.replace('timestamp', 'value')} (got ${JSON.stringify(value)})`);
   return t;
 }

@@ -94,6 +94,19 @@ describe('collector over real HTTP', () => {
     expect(new Set(body.events.map((e: any) => e.id)).size).toBe(4);
   });
 
+  it('window bounds are inclusive, with offsets in the query (also an unencoded +hh:mm)', async () => {
+    const { url } = await start();
+    await post(url, batch([
+      ev('2026-03-01T07:59:59.999Z', { n: 'before' }), ev('2026-03-01T08:00:00Z', { n: 'since' }),
+      ev('2026-03-01T09:00:00Z', { n: 'until' }), ev('2026-03-01T09:00:00.001Z', { n: 'after' }),
+    ]));
+    const encoded = await fetch(`${url}/_tracker?since=${encodeURIComponent('2026-03-01T10:00:00+02:00')}&until=${encodeURIComponent('2026-03-01T04:00:00-05:00')}`);
+    expect(((await encoded.json()) as any).events.map((e: any) => e.n)).toEqual(['until', 'since']);
+    const raw = await fetch(`${url}/_tracker?since=2026-03-01T10:00:00+02:00&until=2026-03-01T04:00:00-05:00`);
+    expect(((await raw.json()) as any).events.map((e: any) => e.n)).toEqual(['until', 'since']);
+    expect((await fetch(`${url}/_tracker?since=2026-03-01T10:00:00&until=2026-03-01T11:00:00Z`)).status).toBe(400);
+  });
+
   it('each limit → 413, nothing stored, the server keeps serving', async () => {
     const { url, collector } = await start({ limits: { maxBodyBytes: 64 * 1024, maxDecompressedBytes: 256 * 1024, maxEvents: 5 } });
     const tooBig = await post(url, batch([ev(T, { pad: 'x'.repeat(100 * 1024) })]));
