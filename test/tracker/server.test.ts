@@ -192,6 +192,20 @@ describe('collector over real HTTP', () => {
     b.ws.close();
   });
 
+  it('WebSocket: a message over maxWsMessageBytes → close 1009; malformed JSON → error, connection open', async () => {
+    const { url, collector } = await start({ limits: { maxWsMessageBytes: 1000 } });
+    const a = await openWs(url);
+    a.ws.send('{nope');
+    expect((await a.next(1))[0]).toMatchObject({ type: 'error' });
+    a.ws.send(JSON.stringify({ type: 'ingest', events: [ev(T, { pad: 'x'.repeat(2000) })] }));
+    expect(await a.closed).toBe(1009);
+    expect(collector.size).toBe(0);
+    const b = await openWs(url);
+    b.ws.send(JSON.stringify({ type: 'ingest', events: [ev(T)] }));
+    expect((await b.next(1))[0]).toEqual({ type: 'ack', saved: 1 });
+    b.ws.close();
+  });
+
   it('restart persistence and torn-line recovery on disk', async () => {
     const dir = await makeTempDir();
     const first = await start({ storage: { fs: diskFs(dir) } });
