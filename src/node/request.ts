@@ -91,7 +91,33 @@ function rawHeader(incoming: IncomingMessage, name: string): string | undefined 
  * Reads the IncomingMessage, at most `limit` bytes. Past the limit it stops reading, marks the
  * message abandoned (the writer closes the connection after the 413) and rejects.
  */
+/**
+ * The body of a message an earlier middleware already read (express.json(), body-parser): its
+ * `rawBody` when it kept one, else `req.body` turned back into bytes for its Content-Type.
+ */
+function consumedBody(incoming: IncomingMessage): Uint8Array {
+  const r = incoming as IncomingMessage & { rawBody?: unknown; body?: unknown };
+  const raw = r.rawBody !== undefined ? r.rawBody : r.body;
+  if (raw instanceof Uint8Array) return raw;
+  if (typeof raw === 'string') return Buffer.from(raw);
+  if (raw === null || typeof raw !== 'object') return EMPTY;
+  const type = (incoming.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || type.endsWith('+json')) return Buffer.from(JSON.stringify(raw));
+  if (type === 'application/x-www-form-urlencoded') {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
+    }
+    return Buffer.from(params.toString());
+  }
+  return EMPTY;
+}
+
 function readIncoming(incoming: Incoming, limit: number): Promise<Uint8Array> {
+  if (incoming.readableEnded) {
+    const bytes = consumedBody(incoming);
+    return bytes.byteLength > limit ? Promise.reject(tooLarge(limit)) : Promise.resolve(bytes);
+  }
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) {
     abandon(incoming);
@@ -139,6 +165,15 @@ function readIncoming(incoming: Incoming, limit: number): Promise<Uint8Array> {
 
 /** The IncomingMessage as a byte stream, with backpressure (pauses Node's stream when full). */
 function streamIncoming(incoming: Incoming): ReadableStream<Uint8Array> {
+  if (incoming.readableEnded) {
+    const bytes = consumedBody(incoming);
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (bytes.byteLength > 0) controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+  }
   let done = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {

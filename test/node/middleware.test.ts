@@ -93,6 +93,27 @@ describe('connect middleware', () => {
     expect(await (await fetch(`${url}/api/users/1?x=1`)).json()).toEqual({ path: '/api/users/1' });
   });
 
+  it('reads bodies an earlier middleware already consumed (express.json() style req.body)', async () => {
+    const c = chain();
+    // like express.json(): reads the stream, leaves the parsed value on req.body
+    c.use((req, _res, next) => {
+      if (req.headers['content-type'] !== 'application/json') return next();
+      let text = '';
+      req.on('data', (d: Buffer) => (text += d));
+      req.on('end', () => {
+        (req as IncomingMessage & { body?: unknown }).body = JSON.parse(text);
+        next();
+      });
+    });
+    c.use(middlewareFor([fakeEngine({ handle: async (r) => FastResponse.json(JSON.stringify({ got: await r.text() })) })], { logLevel: 'silent' }));
+    const { url } = await listen(c.app);
+    const res = await fetch(`${url}/api/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,2]}' });
+    expect(await res.json()).toEqual({ got: '{"a":[1,2]}' });
+    // a body nobody consumed is still read from the stream
+    const plain = await fetch(`${url}/api/x`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'plain' });
+    expect(await plain.json()).toEqual({ got: 'plain' });
+  });
+
   it('engine errors become the JSON error body, not a chain error', async () => {
     const c = chain();
     c.use(middlewareFor([fakeEngine({ handle: () => { throw new Error('x'); } })], { logLevel: 'silent' }));
