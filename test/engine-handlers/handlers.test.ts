@@ -247,6 +247,19 @@ describe('req and res', () => {
     gate.resolve();
   });
 
+  it('answers 500 with a clear message for an invalid status, also from an error middleware', async () => {
+    const api = mockApi({
+      errorMiddlewares: [(err, req, res) => { if (req.query.bad) res.status(42).end(); else res.status(err.status).json({ m: err.message }); }],
+      handlers: [{ pattern: '/s', handle: (_req, res) => { res.status(1000).end(); } }],
+    });
+    const a = await call(api, '/api/s');
+    expect(a.status).toBe(500);
+    expect(((await a.json()) as { m: string }).m).toMatch(/Invalid response status 1000/);
+    const b = await call(api, '/api/s?bad=1');
+    expect(b.status).toBe(500);
+    expect(((await b.json()) as { message: string }).message).toMatch(/Invalid response status 42/);
+  });
+
   it('answers 500 with a clear message when a handler neither responds nor returns', async () => {
     const api = mockApi({ handlers: [{ pattern: '/nothing', handle: () => undefined }] });
     const res = await call(api, '/api/nothing');

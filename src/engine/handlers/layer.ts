@@ -88,8 +88,14 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     }
     res.seal();
     const eres = res.forError();
-    const unhandled = await runErrorMiddlewares(errorMiddlewares, error, req, eres);
-    if (!unhandled) return eres.toResponse(head);
+    let unhandled = await runErrorMiddlewares(errorMiddlewares, error, req, eres);
+    if (!unhandled) {
+      try {
+        return eres.toResponse(head);
+      } catch (err) {
+        unhandled = toHandlerError(err); // e.g. an error middleware set an invalid status
+      }
+    }
     const message = unhandled.expose ? unhandled.message : DEFAULT_MESSAGES[unhandled.status] ?? 'Internal Server Error';
     return errorResponse(unhandled.status, message, req.path, {
       headers: { ...eres.headerRecord(), ...unhandled.headers },
@@ -221,6 +227,11 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       } else {
         work = run(route, ctx, req, res, head, state);
       }
+      // Last line of defence: a bug in the layer still answers (500), never hangs the request.
+      work = work.catch((err: unknown) => {
+        logger.error(`${route.label} (${ctx.method} ${ctx.pathname}) failed: ${(err as Error)?.message ?? String(err)}`, err);
+        return responseForError(err, ctx.pathname, head);
+      });
       return deadlines.race(work, gatewayTimeout, () => {
         state.timedOut = true;
         res.seal();
