@@ -37,6 +37,8 @@ export interface PageSocket {
 }
 
 export interface SocketRoute {
+  /** The socket URLs this route may claim (msw intercepts only these; others are never touched). */
+  readonly pattern: RegExp;
   test(url: URL): boolean;
   /**
    * Called synchronously for every matching connection. Return false to let the connection go to
@@ -54,10 +56,6 @@ export interface MswHostOptions {
 
 export interface MswHost {
   stop(): void;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
@@ -98,8 +96,8 @@ export async function startMswHost(options: MswHostOptions): Promise<MswHost> {
   }
 
   if (options.sockets.length > 0) {
-    // One link for all socket routes: the URL test is ours (msw only needs a superset).
-    const link = ws.link(new RegExp(`^wss?://${escapeRegExp(location.host)}/`));
+    // One link for all socket routes (the union of their patterns); the exact test is ours.
+    const link = ws.link(new RegExp(options.sockets.map((r) => `(?:${r.pattern.source})`).join('|')));
     handlers.push(
       link.addEventListener('connection', ({ client, server }) => {
         const url = new URL(client.url);

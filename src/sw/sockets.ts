@@ -101,12 +101,20 @@ function connectTo(engines: readonly Engine[], socket: PageSocket): Promise<void
   })();
 }
 
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** One socket route covering every engine that accepts WebSockets. */
 export function socketRoute(engines: readonly Engine[], origin: string): SocketRoute | undefined {
   const withWs = engines.filter((e) => typeof e.upgrade === 'function');
   if (withWs.length === 0) return undefined;
   const host = new URL(origin).host;
+  const prefixes = [...new Set(withWs.flatMap((e) => e.prefixes))];
+  // Same host, under a prefix: other sockets (a dev server's HMR socket…) are left to the browser.
+  const pattern = new RegExp(`^wss?://${escapeRegExp(host)}(?:${prefixes.map((p) => escapeRegExp(p.replace(/\/$/, ''))).join('|')})(?:[/?#]|$)`);
   return {
+    pattern,
     test: (url) => url.host === host && withWs.some((e) => e.prefixes.some((p) => underPrefix(url.pathname, p))),
     connect: (socket) => connectTo(withWs, socket),
   };

@@ -133,6 +133,12 @@ describe('socketRoute', () => {
     expect(route.test(new URL('ws://app.test/plain/ws'))).toBe(false);
     expect(route.test(new URL('ws://elsewhere.test/api/ws'))).toBe(false);
     expect(socketRoute([{ prefixes: ['/x'], handle: async () => undefined }], 'http://app.test')).toBeUndefined();
+    // The pattern msw intercepts: nothing else on the host (a dev server's HMR socket stays native).
+    expect(route.pattern.test('ws://app.test/api/ws?x=1')).toBe(true);
+    expect(route.pattern.test('wss://app.test/api')).toBe(true);
+    expect(route.pattern.test('ws://app.test/?token=hmr')).toBe(false);
+    expect(route.pattern.test('ws://app.test/apix')).toBe(false);
+    expect(route.pattern.test('ws://app.test.evil/api/ws')).toBe(false);
   });
 
   it('hands the handshake as an http(s) Request and keeps frames sent before the engine accepted, in order', async () => {
