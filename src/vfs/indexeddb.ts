@@ -71,6 +71,13 @@ function descendants(dir: string): IDBKeyRange {
   return IDBKeyRange.bound(`${dir}/`, `${dir}0`, false, true);
 }
 
+/** IndexedDB failures (quota, a closed connection…) as VfsError EIO; VfsErrors pass through. */
+function asVfsError(err: unknown, path: string): VfsError {
+  if (err instanceof VfsError) return err;
+  const name = (err as { name?: string } | null)?.name ?? 'Error';
+  return new VfsError('EIO', path, `IndexedDB error (${name}) on ${path || '/'}`);
+}
+
 function toStat(e: Entry): VfsStat {
   return { kind: e.kind, size: e.size, mtimeMs: e.mtimeMs, ino: e.ino };
 }
@@ -147,8 +154,13 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
    * One readwrite transaction on both stores. `body` may only await IndexedDB requests of `tx`
    * (anything else would let the transaction auto-commit early).
    */
-  const transact = async <T>(body: (entries: RwStore, meta: MetaStore) => Promise<T>): Promise<T> => {
-    const tx = (await db()).transaction(['entries', 'meta'], 'readwrite');
+  const transact = async <T>(path: string, body: (entries: RwStore, meta: MetaStore) => Promise<T>): Promise<T> => {
+    let tx;
+    try {
+      tx = (await db()).transaction(['entries', 'meta'], 'readwrite');
+    } catch (err) {
+      throw asVfsError(err, path);
+    }
     let result: T;
     try {
       result = await body(tx.objectStore('entries'), tx.objectStore('meta'));
@@ -159,10 +171,23 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
         // already finished
       }
       await tx.done.catch(() => {});
-      throw err;
+      throw asVfsError(err, path);
     }
-    await tx.done;
+    try {
+      await tx.done;
+    } catch (err) {
+      throw asVfsError(err, path); // e.g. QuotaExceededError at commit: nothing was written
+    }
     return result;
+  };
+
+  /** A read-only lookup, failures mapped to VfsError. */
+  const lookup = async <T>(path: string, run: (database: IDBPDatabase<Schema>) => Promise<T>): Promise<T> => {
+    try {
+      return await run(await db());
+    } catch (err) {
+      throw asVfsError(err, path);
+    }
   };
 
   const nextIno = async (meta: MetaStore): Promise<number> => {
@@ -189,7 +214,7 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
     const path = normalizeVfsPath(p);
     if (!path) throw new VfsError('EISDIR', path);
     const bytes = toBytes(data);
-    await transact(async (entries, meta) => {
+    await transact(path, async (entries, meta) => {
       const [current] = await Promise.all([entries.get(path), ensureDirs(entries, meta, path, false)]);
       if (current?.kind === 'dir') throw new VfsError(mode === 'create' ? 'EEXIST' : 'EISDIR', path);
       if (current && mode === 'create') throw new VfsError('EEXIST', path);
@@ -216,14 +241,14 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
     async stat(p) {
       const path = normalizeVfsPath(p);
       if (path === '') return { ...ROOT_STAT };
-      const e = await (await db()).get('entries', path);
+      const e = await lookup(path, (database) => database.get('entries', path));
       return e ? toStat(e) : null;
     },
 
     async read(p) {
       const path = normalizeVfsPath(p);
       if (path === '') throw new VfsError('EISDIR', path);
-      const e = await (await db()).get('entries', path);
+      const e = await lookup(path, (database) => database.get('entries', path));
       if (!e) throw new VfsError('ENOENT', path);
       if (e.kind === 'dir') throw new VfsError('EISDIR', path);
       return e.data ?? EMPTY;
@@ -235,12 +260,10 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
 
     async readdir(p) {
       const path = normalizeVfsPath(p);
-      const database = await db();
-      const tx = database.transaction('entries', 'readonly');
-      const [self, children] = await Promise.all([
-        path === '' ? undefined : tx.store.get(path),
-        tx.store.index('parent').getAll(path),
-      ]);
+      const [self, children] = await lookup(path, (database) => {
+        const tx = database.transaction('entries', 'readonly');
+        return Promise.all([path === '' ? undefined : tx.store.get(path), tx.store.index('parent').getAll(path)]);
+      });
       if (path !== '') {
         if (!self) throw new VfsError('ENOENT', path);
         if (self.kind !== 'dir') throw new VfsError('ENOTDIR', path);
@@ -252,7 +275,7 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
     async remove(p, opts = {}) {
       const path = normalizeVfsPath(p);
       if (!path) throw new VfsError('EINVAL', path, 'Cannot remove the root');
-      const removed = await transact(async (entries) => {
+      const removed = await transact(path, async (entries) => {
         const e = await entries.get(path);
         if (!e) return false;
         if (e.kind === 'dir') {
@@ -273,13 +296,13 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
     async mkdir(p) {
       const path = normalizeVfsPath(p);
       if (path === '') return;
-      await transact((entries, meta) => ensureDirs(entries, meta, path, true).then(() => undefined));
+      await transact(path, (entries, meta) => ensureDirs(entries, meta, path, true).then(() => undefined));
     },
 
     onChange: (listener) => changes.on(listener),
 
     async reset() {
-      await transact(async (entries, meta) => {
+      await transact('', async (entries, meta) => {
         const [lastIno] = await Promise.all([meta.get('ino'), entries.clear()]);
         // Inode numbers keep growing across resets: a cache never mistakes a new file for an old one.
         writeSeed(entries, meta, lastIno ?? 0);

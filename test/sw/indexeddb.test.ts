@@ -132,4 +132,12 @@ describe('indexedDbFs', () => {
     expect(await heard).toBe('a.json');
     expect(text(await fs.read('a.json'))).toBe('[1]');
   });
+
+  it('fails with VfsError EIO once closed, never a raw IndexedDB error', async () => {
+    const { fs } = fresh({ 'a.txt': 'x' });
+    await fs.read('a.txt');
+    await fs.close!();
+    await expect(fs.read('a.txt')).rejects.toSatisfy((e) => isVfsError(e, 'EIO'));
+    await expect(fs.write('b.txt', 'y')).rejects.toSatisfy((e) => isVfsError(e, 'EIO'));
+  });
 });
