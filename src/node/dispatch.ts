@@ -41,7 +41,11 @@ export function createNodeHandler(engines: readonly Engine[], options: NodeHandl
       return;
     }
     const path = pathOf(target ? target(req) : req.url ?? '/');
-    void writeResponse(responseForError(err, path, req.method === 'HEAD'), req, res);
+    try {
+      void writeResponse(responseForError(err, path, req.method === 'HEAD'), req, res);
+    } catch {
+      res.destroy();
+    }
   };
   const single = engines.length === 1 ? engines[0]! : undefined;
   return (req, res) => {
@@ -55,9 +59,14 @@ export function createNodeHandler(engines: readonly Engine[], options: NodeHandl
     }
     pending.then(
       (response) => {
-        if (response === undefined) return unhandled(req, res, request);
-        const written = writeResponse(response, req, res);
-        if (written) written.catch((err: unknown) => fail(req, res, err));
+        try {
+          if (response === undefined) return unhandled(req, res, request);
+          const written = writeResponse(response, req, res);
+          if (written) written.catch((err: unknown) => fail(req, res, err));
+        } catch (err) {
+          // e.g. an invalid header value or status: Node refuses it before anything is sent
+          fail(req, res, err);
+        }
       },
       (err: unknown) => fail(req, res, err),
     );

@@ -202,6 +202,27 @@ describe('dispatch', () => {
     expect(await boom.text()).not.toContain('/home/me');
   });
 
+  it('an answer Node refuses (bad header value, bad status) becomes a 500; the server lives on', async () => {
+    const server = await startServer({
+      engines: [fakeEngine({
+        handle: (r) => {
+          const path = new URL(r.url).pathname;
+          if (path === '/header') return FastResponse.json('{}', 200, { 'X-Bad': 'a\r\nInjected: yes' });
+          if (path === '/status') return FastResponse.json('{}', 1000);
+          if (path === '/native') return new Response('x', { headers: { 'x-ok': '1' }, status: 200 });
+          return FastResponse.json('{"ok":true}');
+        },
+      })],
+    });
+    for (const path of ['/header', '/status']) {
+      const res = await rawRequest(server.url, { path });
+      expect(res.status).toBe(500);
+      expect(res.headers.injected).toBeUndefined();
+    }
+    expect((await fetch(`${server.url}/native`)).status).toBe(200);
+    expect(await (await fetch(`${server.url}/fine`)).json()).toEqual({ ok: true });
+  });
+
   it('close() closes the engines serve created, not the ones given', async () => {
     const given = fakeEngine({ handle: () => undefined });
     const server = await startServer({ engines: [given] });
