@@ -110,7 +110,12 @@ export function createUpgradeHandler(engines: readonly Engine[], options: Upgrad
         if (typeof result === 'function') {
           socket.off('error', onError);
           if (closed) return void socket.destroy();
-          accept(req, socket, head, result);
+          try {
+            accept(req, socket, head, result);
+          } catch (err) {
+            logger.error(`WebSocket handshake ${req.url} failed: ${err instanceof Error ? err.message : String(err)}`);
+            socket.destroy();
+          }
           return;
         }
         refuse(socket, result);
