@@ -27,7 +27,17 @@ export function createPeer(ws: WebSocket): SocketPeer {
     },
     close(code, reason) {
       if (ws.readyState >= 2 /* CLOSING */) return;
-      ws.close(code, reason);
+      try {
+        ws.close(code, reason);
+      } catch {
+        // `ws` refuses codes a peer may not send (1005, 999…) and reasons over 123 bytes:
+        // close anyway, with the code alone when it is valid, else without one.
+        try {
+          ws.close(code);
+        } catch {
+          ws.close();
+        }
+      }
     },
     terminate() {
       ws.terminate();

@@ -71,6 +71,8 @@ function echoEngine() {
           message(data) {
             events.push(typeof data === 'string' ? `text:${data}` : `binary:${data.byteLength}`);
             if (data === 'close-me') peer.close(4001, 'asked');
+            else if (data === 'bad-close') peer.close(1005, 'x'.repeat(200));
+            else if (data === 'long-reason') peer.close(4002, 'y'.repeat(200));
             else if (data === 'ping-me') events.push(`ping:${peer.ping()}`);
             else peer.send(typeof data === 'string' ? `echo:${data}` : data);
           },
@@ -125,6 +127,21 @@ describe('WebSocket upgrades', () => {
     const done = closed(ws);
     ws.send('close-me');
     expect(await done).toEqual({ code: 4001, reason: 'asked' });
+  });
+
+  it('invalid close codes or over-long reasons from the engine still close the socket', async () => {
+    const { engine } = echoEngine();
+    const server = await startServer({ engines: [engine] });
+    const a = connect(wsUrl(server.url, '/ws/a'));
+    await opened(a);
+    const aClosed = closed(a);
+    a.send('bad-close');
+    expect((await aClosed).code).toBe(1005);
+    const b = connect(wsUrl(server.url, '/ws/b'));
+    await opened(b);
+    const bClosed = closed(b);
+    b.send('long-reason');
+    expect(await bClosed).toEqual({ code: 4002, reason: '' });
   });
 
   it('refuses a handshake with the engine\'s Response (401, headers, body)', async () => {
