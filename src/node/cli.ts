@@ -202,7 +202,9 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   }
 
   const { config, configFile } = parsed;
-  const tracker = config.tracker ? config.tracker : parsed.tracker ? true : undefined;
+  const tracker = config.tracker
+    ? { logLevel: config.logLevel, ...config.tracker }
+    : parsed.tracker ? { appId: 'mockyard', logLevel: config.logLevel } : undefined;
   let owned: Engine[] = [];
   try {
     const resolved = await resolveEngines({ mock: config.mock, tracker });
