@@ -149,6 +149,13 @@ describe('config files', () => {
     expect((await fetch(`${r.server!.url}/api/users/1`)).status).toBe(200);
   });
 
+  it('--tracker runs the collector without a config', async () => {
+    const root = await makeTempDir();
+    await mocksDir(root);
+    const r = await run(['--tracker', '--port', '0', '--log-level', 'silent'], root);
+    expect(await (await fetch(`${r.server!.url}/_tracker/ping`)).json()).toMatchObject({ ok: true, appId: 'mockyard' });
+  });
+
   it('config errors name the option and exit 1', async () => {
     const root = await makeTempDir();
     await writeFile(join(root, 'mockyard.config.mjs'), `export default { mock: { endpointPrefix: '/api' }, prot: 3000 };`);
