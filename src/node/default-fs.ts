@@ -4,10 +4,14 @@
  * entries; the browser build leaves it out.
  */
 import { resolve } from 'node:path';
+import { constants, deflateRawSync } from 'node:zlib';
 import { setDefaultFsFactory, setScratchFsFactory } from '../engine/default-fs.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
+import { setRawSyncDeflate } from '../tracker/gzip-pieces.js';
 
 setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)));
 // `req.app.fs` of an engine without a filesystem (`fsDir: null`): scratch space in memory.
 setScratchFsFactory(() => memoryFs());
+// The collector's gzip reads: native zlib (level 1, sync flush) instead of pure-JS fflate.
+setRawSyncDeflate((bytes) => deflateRawSync(bytes, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }));

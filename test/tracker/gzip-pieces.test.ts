@@ -58,3 +58,38 @@ describe('gzip pieces', () => {
     expect(gunzipSync(new GzipAssembler().finish()).length).toBe(0);
   });
 });
+
+describe('host-registered native deflater', () => {
+  it('pieces from zlib (sync flush) mix with fflate and stored pieces into valid gzip', async () => {
+    const { deflateRawSync, constants } = await import('node:zlib');
+    const { setRawSyncDeflate } = await import('../../src/tracker/gzip-pieces.js');
+    const fflatePiece = (() => {
+      const d = new PieceDeflater();
+      d.push('a'.repeat(5000));
+      return d.finish();
+    })();
+    let calls = 0;
+    setRawSyncDeflate((b) => {
+      calls++;
+      return deflateRawSync(b, { level: 1, finishFlush: constants.Z_SYNC_FLUSH });
+    });
+    try {
+      const d = new PieceDeflater();
+      const parts: string[] = [];
+      for (let i = 0; i < 3000; i++) {
+        const s = `${i ? ',' : ''}{"i":${i},"s":"hello ${i}"}`;
+        parts.push(s);
+        d.push(s);
+      }
+      const g = new GzipAssembler();
+      g.add(deflatePiece('{"x":['));
+      g.add(d.finish());
+      g.add(fflatePiece);
+      g.add(deflatePiece(']}'));
+      expect(gunzipSync(g.finish()).toString()).toBe(`{"x":[${parts.join('')}${'a'.repeat(5000)}]}`);
+      expect(calls).toBeGreaterThan(0);
+    } finally {
+      setRawSyncDeflate(undefined);
+    }
+  });
+});
