@@ -161,7 +161,7 @@ export function createCollector(options: CollectorOptions): Collector {
           return FastResponse.json(selectionJson(sel), 200, { 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
         }
         case 'ws':
-          throw new HttpError(426, `${path} is a WebSocket endpoint`, { headers: { Upgrade: 'websocket', Connection: 'Upgrade' } });
+          throw new HttpError(426, `${path} is a WebSocket endpoint`, { headers: { Upgrade: 'websocket' } });
       }
     } catch (err) {
       return fail(err, path, cors, head);
