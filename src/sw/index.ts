@@ -10,15 +10,21 @@
  * goes to the network untouched and silently. Nothing here imports Node built-ins.
  */
 import type { Engine } from '../core/engine.js';
-import { OptionsError, check } from '../core/options.js';
+import { check } from '../core/options.js';
+import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
-import type { CollectorOptions } from '../tracker/types.js';
+import { createCollector } from '../tracker/collector.js';
+import type { Collector, CollectorOptions } from '../tracker/types.js';
 import { buildEngines } from './engines.js';
 import { checkWorkerScript, startMswHost } from './msw-adapter.js';
 import { httpRoutes } from './routes.js';
 import { socketRoute } from './sockets.js';
 
 export { indexedDbFs, type IndexedDbFsOptions, type IndexedDbVfs } from '../vfs/indexeddb.js';
+export { createTrackerClient, type TrackerClient, type TrackerClientOptions, type TrackedEvent } from '../tracker/client.js';
+export type { MockApiOptions } from '../engine/types.js';
+export type { CollectorOptions } from '../tracker/types.js';
+export type { SeedTree } from '../vfs/seed.js';
 
 export interface StartWorkerOptions {
   /** Mock API options (as `createMockApi`; `fs` required in the browser) or a ready engine. */
@@ -34,62 +40,61 @@ export interface StartWorkerOptions {
 }
 
 export interface PageWorker {
-  /** The engines in use (e.g. `worker.mock.ws.broadcast(...)` on a mock API built here). */
-  readonly mock: Engine | undefined;
-  readonly tracker: Engine | undefined;
+  /** The engines in use (e.g. `worker.mock.ws.broadcast(...)`); a ready engine is given back as is. */
+  readonly mock: MockApi | undefined;
+  readonly tracker: Collector | undefined;
   /** Stops intercepting and closes the engines built by `startWorker`. */
   stop(): Promise<void>;
 }
 
 const KNOWN = ['mock', 'tracker', 'serviceWorker', 'quiet'] as const;
 
-export async function startWorker(options: StartWorkerOptions): Promise<PageWorker> {
+export async function startWorker(options: StartWorkerOptions = {}): Promise<PageWorker> {
   check.knownKeys(check.object(options, 'startWorker') ?? {}, '', KNOWN);
-  const workerUrl = check.string(options.serviceWorker?.url, 'serviceWorker.url', '/mockServiceWorker.js', { nonEmpty: true })!;
+  const sw = check.object(options.serviceWorker, 'serviceWorker');
+  if (sw) check.knownKeys(sw, 'serviceWorker', ['url']);
+  const workerUrl = check.string(sw?.url, 'serviceWorker.url', '/mockServiceWorker.js', { nonEmpty: true })!;
   const quiet = check.boolean(options.quiet, 'quiet', false);
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) {
     throw new Error('mockyard/sw: service workers are not available here (a secure context — https or localhost — is required)');
   }
 
+  // Options first: a typo is reported at once, before any network round trip.
+  const built = buildEngines<MockApiOptions, CollectorOptions>(
+    { mock: options.mock, tracker: options.tracker },
+    { mock: createMockApi, tracker: createCollector },
+  );
+  const closeOwned = () => Promise.all(built.owned.map((e) => e.close?.()));
+
   const stale = await checkWorkerScript(workerUrl);
   if (stale) {
+    await closeOwned();
     throw new Error(
       `mockyard/sw: the service worker script ${workerUrl} is ${stale}. ` +
         'Run `npx mockyard init-worker <publicDir>` (e.g. `npx mockyard init-worker public`) to write the one that matches this mockyard.',
     );
   }
 
-  const built = buildEngines<MockApiOptions, CollectorOptions>(
-    { mock: options.mock, tracker: options.tracker },
-    { mock: createMockApiEngine, tracker: createCollectorEngine },
-  );
   const origin = location.origin;
   const sockets = socketRoute(built.engines, origin);
   let host;
   try {
     host = await startMswHost({ routes: httpRoutes(built.engines, origin), sockets: sockets ? [sockets] : [], workerUrl, quiet });
   } catch (err) {
-    await Promise.all(built.owned.map((e) => e.close?.()));
+    await closeOwned();
     throw err;
   }
 
   let stopped = false;
   return {
-    mock: built.mock,
-    tracker: built.tracker,
+    mock: built.mock as MockApi | undefined,
+    tracker: built.tracker as Collector | undefined,
     async stop() {
       if (stopped) return;
       stopped = true;
       host.stop();
-      await Promise.all(built.owned.map((e) => e.close?.()));
+      await closeOwned();
     },
   };
 }
 
-function createMockApiEngine(_options: MockApiOptions): Engine {
-  throw new OptionsError('mock', 'needs the mock API engine (src/engine), which is not available yet');
-}
-
-function createCollectorEngine(_options: CollectorOptions): Engine {
-  throw new OptionsError('tracker', 'needs the collector engine (src/tracker), which is not available yet');
-}

@@ -140,6 +140,17 @@ describe('service worker host', () => {
   });
 });
 
+describe('options', () => {
+  it('rejects unknown options and a mock API without fs, naming the option', async () => {
+    const unknown = await page.evaluate(() => (window as any).mockyard.tryStart({ mokc: {} }));
+    expect(unknown).toContain('"mokc" is not a known option');
+    const noFs = await page.evaluate(() => (window as any).mockyard.tryStart({ mock: { endpointPrefix: '/x' } }));
+    expect(noFs).toContain('"mock.fs" is required in the browser');
+    const badUrl = await page.evaluate(() => (window as any).mockyard.tryStart({ serviceWorker: { url: '' } }));
+    expect(badUrl).toContain('"serviceWorker.url"');
+  });
+});
+
 describe('stop()', () => {
   it('hands requests under the prefix back to the network', async () => {
     await resetNetworkCounts(site);

@@ -59,6 +59,8 @@ Object.assign(window, {
   mockyard: {
     started: started.then(() => 'ok', (err: Error) => err.message),
     stop: () => started.then((w) => w.stop()),
+    /** For option-error tests: the rejection message of a second startWorker call. */
+    tryStart: (options: unknown) => startWorker(options as Parameters<typeof startWorker>[0]).then(() => 'started', (err: Error) => err.message),
   },
 });
 started.then(
