@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { appendFile, link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
-import { normalizeVfsPath, parentOf } from './path.js';
+import { normalizeVfsPath } from './path.js';
 import { toBytes } from './seed.js';
 import { VfsError, throwAsVfsError, type Vfs, type VfsDirent } from './types.js';
 
@@ -32,13 +32,22 @@ export function diskFs(rootDir: string): Vfs {
     return full;
   };
 
-  /** create/append: normalise, create parents, run, map errors, notify. */
+  /**
+   * Every file-writing operation: normalise, run, map errors, notify. Parents are created only
+   * when the operation finds them missing (ENOENT), so steady-state appends cost one syscall.
+   */
   const putFile = async (p: string, op: (file: string) => Promise<void>): Promise<void> => {
     const path = normalizeVfsPath(p);
     if (!path) throw new VfsError('EISDIR', path);
+    const file = abs(path);
     try {
-      await mkdir(abs(parentOf(path)), { recursive: true });
-      await op(abs(path));
+      try {
+        await op(file);
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'ENOENT') throw err;
+        await mkdir(dirname(file), { recursive: true });
+        await op(file);
+      }
     } catch (err) {
       throwAsVfsError(err, path);
     }
@@ -67,22 +76,18 @@ export function diskFs(rootDir: string): Vfs {
       }
     },
 
-    async write(p, data) {
-      const path = normalizeVfsPath(p);
-      if (!path) throw new VfsError('EISDIR', path);
-      const target = abs(path);
-      const dir = abs(parentOf(path));
-      const tmp = tempBeside(target);
-      try {
-        await mkdir(dir, { recursive: true });
-        await writeFile(tmp, toBytes(data));
-        await rename(tmp, target);
-      } catch (err) {
-        await unlink(tmp).catch(() => {});
-        throwAsVfsError(err, path);
-      }
-      changes.emit(path);
-    },
+    // Atomic replace: the bytes go to a temp file beside the target, then rename(2) swaps it in.
+    write: (p, data) =>
+      putFile(p, async (file) => {
+        const tmp = tempBeside(file);
+        try {
+          await writeFile(tmp, toBytes(data));
+          await rename(tmp, file);
+        } catch (err) {
+          await unlink(tmp).catch(() => {});
+          throw err;
+        }
+      }),
 
     // Atomic create-if-absent: the bytes go to a temp file first, then link(2) publishes it under
     // the target name only if that name is free (EEXIST otherwise); readers never see a partial file.
