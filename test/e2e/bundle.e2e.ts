@@ -1,0 +1,42 @@
+/**
+ * Bundle discipline: a page using startWorker + indexedDbFs + both engines + a handler
+ * (bench/browser-pages/mockyard.ts), built with Vite for the browser the way a user's bundler
+ * would, pulls in no Node built-in, no polyfill and none of memfs, busboy, ws.
+ */
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { build } from 'vite';
+import { mockyardAliases } from '../../playground/vite-aliases.mjs';
+
+const pages = fileURLToPath(new URL('../../bench/browser-pages/', import.meta.url));
+
+it('mockyard/sw bundles without Node built-ins, memfs, busboy or ws', async () => {
+  const modules: string[] = [];
+  const warnings: string[] = [];
+  await build({
+    root: pages,
+    configFile: false,
+    logLevel: 'silent',
+    publicDir: false,
+    resolve: { alias: mockyardAliases(process.env.MOCKYARD_E2E_SOURCE === 'src' ? 'src' : 'dist') },
+    plugins: [{
+      name: 'record-modules',
+      generateBundle(_options, bundle) {
+        for (const out of Object.values(bundle)) if (out.type === 'chunk') modules.push(...Object.keys(out.modules));
+      },
+    }],
+    build: {
+      write: false,
+      minify: false,
+      rollupOptions: {
+        input: { mockyard: `${pages}mockyard.html` },
+        onwarn: (w) => warnings.push(String(w.message)),
+      },
+    },
+  });
+  expect(modules.some((m) => m.includes('/msw/'))).toBe(true);
+  expect(modules.some((m) => /\/(src|dist)\/tracker\/collector\.(ts|js)$/.test(m))).toBe(true);
+  const forbidden = modules.filter((m) => /node_modules\/(memfs|busboy|ws|streamsearch|@jsonjoy\.com|buffer|process|events|stream-browserify|util)\//.test(m) || m.startsWith('node:') || m.includes('__vite-browser-external'));
+  expect(forbidden).toEqual([]);
+  expect(warnings.filter((w) => /externalized for browser compatibility/.test(w))).toEqual([]);
+});
