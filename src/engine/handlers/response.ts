@@ -241,10 +241,7 @@ export class ResponseBuilder implements HandlerResponse {
       return new Response(head || !bytes ? null : (bytes as BodyInit), { status, statusText: this.statusMessage, headers: h });
     }
     if (!bytes) return FastResponse.empty(status, headers);
-    if (this.statusMessage) {
-      headers['Content-Length'] = String(bytes.byteLength);
-      return new FastResponse(head ? null : bytes, { status, statusText: this.statusMessage, headers }) as unknown as Response;
-    }
-    return FastResponse.bytes(bytes, status, headers, head);
+    headers['Content-Length'] = String(bytes.byteLength);
+    return new FastResponse(head ? null : bytes, { status, statusText: this.statusMessage, headers }) as unknown as Response;
   }
 }
