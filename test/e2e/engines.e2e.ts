@@ -84,6 +84,18 @@ describe('mock API engine in the page', () => {
     expect(res.body.message).toBe('Gateway Timeout');
   });
 
+  it('applies a handler delay in the page (a delayed answer arrives after a later quick one)', async () => {
+    const order = await page.evaluate(async () => {
+      const done: string[] = [];
+      const get = (p: string) => fetch(p).then((r) => r.json()).then((b: { which: string }) => done.push(b.which));
+      const delayed = get('/api/delayed');
+      const quick = get('/api/quick');
+      await Promise.all([delayed, quick]);
+      return done;
+    });
+    expect(order).toEqual(['quick', 'delayed']);
+  });
+
   it('pushes from a REST handler to page WebSocket clients (req.app.ws.broadcast)', async () => {
     const got = await page.evaluate(async () => {
       const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/api/push`);

@@ -24,6 +24,8 @@ const started = startWorker({
         }),
       },
       { pattern: '/echo', method: 'POST', handle: (req) => ({ body: req.body }) },
+      { pattern: '/delayed', method: 'GET', delay: 250, handle: () => ({ which: 'delayed' }) },
+      { pattern: '/quick', method: 'GET', handle: () => ({ which: 'quick' }) },
       { pattern: '/notify', method: 'POST', handle: (req) => ({ reached: req.app.ws.broadcast('/push', { note: (req.body as { note: string }).note }) }) },
     ],
     enableWs: true,
