@@ -39,6 +39,11 @@ export interface HttpErrorOptions {
   /** Extra JSON fields merged into the error body (e.g. `{ index: 3 }`). */
   details?: Record<string, unknown>;
   cause?: unknown;
+  /**
+   * Whether the message may reach the client. Default true: whoever throws an HttpError chose
+   * its message. Errors adopted from elsewhere (`toHttpError`) expose only 4xx messages.
+   */
+  expose?: boolean;
 }
 
 /** An error that knows its HTTP status. Throw it anywhere inside an engine. */
@@ -57,7 +62,7 @@ export class HttpError extends Error {
     this.code = errorCode(status);
     this.headers = options.headers;
     this.details = options.details;
-    this.expose = status < 500 || status === 504;
+    this.expose = options.expose ?? true;
   }
 }
 
@@ -84,10 +89,10 @@ export function toHttpError(err: unknown): HttpError {
     const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : NaN;
     if (Number.isInteger(status) && status >= 400 && status <= 599) {
       const message = typeof e.message === 'string' && e.message ? e.message : DEFAULT_MESSAGES[status] ?? errorCode(status);
-      return new HttpError(status, message, { cause: err });
+      return new HttpError(status, message, { cause: err, expose: status < 500 });
     }
   }
-  return new HttpError(500, DEFAULT_MESSAGES[500]!, { cause: err });
+  return new HttpError(500, DEFAULT_MESSAGES[500]!, { cause: err, expose: false });
 }
 
 export interface ErrorBody {

@@ -37,3 +37,16 @@ describe('error bodies', () => {
     expect(await r.text()).toBe('');
   });
 });
+
+describe('which messages reach the client', () => {
+  it('shows the message of any HttpError its author threw, 5xx included', async () => {
+    const r = responseForError(new HttpError(503, 'Try again in a minute'), '/api/x');
+    expect(((await r.json()) as { message: string }).message).toBe('Try again in a minute');
+  });
+
+  it('hides the message of foreign errors carrying a 5xx status', async () => {
+    const r = responseForError(Object.assign(new Error('db at /var/lib/secret down'), { status: 502 }), '/api/x');
+    expect(r.status).toBe(502);
+    expect(((await r.json()) as { message: string }).message).not.toContain('/var/lib');
+  });
+});

@@ -273,8 +273,12 @@ describe('req and res', () => {
         { pattern: '/teapot', handle: () => { throw new HttpError(418, 'short and stout'); } },
         { pattern: '/express', handle: () => { throw Object.assign(new Error('nope'), { status: 403 }); } },
         { pattern: '/bug', handle: () => { throw new TypeError('/secret/path is broken'); } },
+        { pattern: '/busy', handle: () => { throw new HttpError(503, 'Try again in a minute'); } },
       ],
     });
+    const busy = await call(api, '/api/busy');
+    expect(busy.status).toBe(503);
+    expect(((await busy.json()) as { message: string }).message).toBe('Try again in a minute');
     const t = await call(api, '/api/teapot');
     expect(t.status).toBe(418);
     expect(await t.json()).toMatchObject({ status: 418, message: 'short and stout', path: '/api/teapot' });

@@ -5,17 +5,9 @@
  *   - anything else: a 500 whose `message` is the original one (for error middlewares and the
  *     log) and whose `cause` is the original value; the client sees the generic 500 message.
  */
-import { HttpError, toHttpError, type HttpErrorOptions } from '../../core/errors.js';
+import { HttpError, toHttpError } from '../../core/errors.js';
 
 export type HandlerHttpError = HttpError;
-
-/** A 500 whose message is meant for the developer reading the response (handler mistakes). */
-export class ExposedHttpError extends HttpError {
-  override readonly expose: boolean = true;
-  constructor(status: number, message: string, options?: HttpErrorOptions) {
-    super(status, message, options);
-  }
-}
 
 function hasHttpStatus(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
@@ -28,5 +20,5 @@ export function toHandlerError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (hasHttpStatus(err)) return toHttpError(err);
   const message = err instanceof Error && err.message ? err.message : typeof err === 'string' && err ? err : 'Internal Server Error';
-  return new HttpError(500, message, { cause: err });
+  return new HttpError(500, message, { cause: err, expose: false });
 }

@@ -23,7 +23,7 @@ import { checkAuthenticate } from './authenticate.js';
 import { runParser } from './body-parser.js';
 import { runErrorMiddlewares, runMiddlewares } from './chain.js';
 import { Deadlines } from './deadline.js';
-import { ExposedHttpError, toHandlerError } from './handler-error.js';
+import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
 import { ResponseBuilder } from './response.js';
 import { compileRoutes, matchRoute, type Route } from './routes.js';
@@ -111,7 +111,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     if (route.fsFilters !== undefined) overrides.filters = route.fsFilters;
     if (h.rewrite) {
       const rewritten = h.rewrite(ctx.subPath || '/', req);
-      if (typeof rewritten !== 'string') throw new ExposedHttpError(500, `rewrite of ${route.label} must return a string path`);
+      if (typeof rewritten !== 'string') throw new HttpError(500, `rewrite of ${route.label} must return a string path`);
       overrides.path = encodePath(rewritten);
     }
     if (raw !== undefined) overrides.body = raw;
@@ -165,7 +165,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     if (result instanceof Response) return head ? withoutBody(result) : result;
     if (result !== undefined) return res.json(result).toResponse(head);
     if (res.headersSent) return undefined;
-    throw new ExposedHttpError(
+    throw new HttpError(
       500,
       `Handler ${route.label} did not send a response: call res.end() / res.json() / res.send(), or return a value or a Response (a handler that answers later must return a promise)`,
     );

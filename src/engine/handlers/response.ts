@@ -11,7 +11,7 @@ import { FastResponse, type FastHeaders } from '../../core/fast-response.js';
 import { concatBytes } from '../../core/body.js';
 import { contentTypeFor } from '../../core/media-type.js';
 import type { HandlerResponse } from '../types.js';
-import { ExposedHttpError } from './handler-error.js';
+import { HttpError } from '../../core/errors.js';
 
 const encoder = new TextEncoder();
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
@@ -221,7 +221,7 @@ export class ResponseBuilder implements HandlerResponse {
   toResponse(head: boolean): Response {
     const status = Number(this.statusCode);
     if (!Number.isInteger(status) || status < 200 || status > 599) {
-      throw new ExposedHttpError(500, `Invalid response status ${JSON.stringify(this.statusCode)}: use an integer from 200 to 599`);
+      throw new HttpError(500, `Invalid response status ${JSON.stringify(this.statusCode)}: use an integer from 200 to 599`);
     }
     const headers: FastHeaders = {};
     let multi: Array<[string, string]> | undefined;
