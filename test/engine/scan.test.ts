@@ -55,7 +55,7 @@ describe('compiled scan agrees with the closure walk', () => {
       const params = new URLSearchParams(q);
       const run = () => {
         const entry = buildEntry('x.json', { kind: 'file', size: 0, mtimeMs: 0 }, new TextEncoder().encode(JSON.stringify(ITEMS)));
-        const preds = compileFilters({ type: 'query-param', filters: ENTRIES }, querySource(params));
+        const preds = compileFilters({ type: "query-param", filters: ENTRIES }, querySource(params)).predicates;
         const page = readPage({ type: 'query-param', limit: 'limit', skip: 'skip', sort: 'sort', order: 'order' }, querySource(params));
         return runQuery(entry, entry.array!, preds, page, true);
       };

@@ -26,7 +26,7 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
       const bytes = await requestBody(call, env);
       const body = bytes.byteLength > 0 && !/^multipart\//i.test(contentType ?? '') ? parseJsonBytes(bytes) : undefined;
       const q = readQuery(call, 'POST', body);
-      const r = runQuery(entry, entry.array, q.predicates, q.page);
+      const r = runQuery(entry, entry.array, q.predicates, q.page, false, q.signature);
       return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) });
     }
     throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));

@@ -35,6 +35,8 @@ export interface FileEntry {
   readonly headers: FastHeaders;
   /** Sorted index orders of `array`, by sort key and direction. */
   sorted?: Map<string, Uint32Array>;
+  /** Match memo of query.ts: matching indices by filter signature (and sort). */
+  matches?: Map<string, Uint32Array>;
   /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */
   checkedTurn?: number;
 }

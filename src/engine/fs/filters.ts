@@ -192,13 +192,33 @@ function compileClosure(entry: FilterEntry, raw: unknown[]): Predicate {
 }
 
 /** Predicates for the entries whose parameter is present in the request (all apply: AND). */
-export function compileFilters(config: FilterConfig, source: ParamSource): Predicate[] {
-  const out: Predicate[] = [];
+export interface CompiledFilters {
+  predicates: Predicate[];
+  /**
+   * Identifies this config and these request values: two requests with the same signature
+   * select the same items (match-memo.ts reuses the matches). Empty when no filter is given.
+   */
+  signature: string;
+}
+
+let nextConfigId = 1;
+const configIds = new WeakMap<FilterConfig, number>();
+
+export function compileFilters(config: FilterConfig, source: ParamSource): CompiledFilters {
+  const predicates: Predicate[] = [];
+  const given: unknown[] = [];
   for (const entry of config.filters) {
     // An empty query value (`?status=`) counts as absent.
     const raw = source.values(entry.key)?.filter((v) => v !== '');
-    if (raw === undefined || raw.length === 0) continue;
-    out.push(compile(entry, raw));
+    if (raw === undefined || raw.length === 0) {
+      given.push(null);
+      continue;
+    }
+    predicates.push(compile(entry, raw));
+    given.push(raw);
   }
-  return out;
+  if (predicates.length === 0) return { predicates, signature: '' };
+  let id = configIds.get(config);
+  if (id === undefined) configIds.set(config, (id = nextConfigId++));
+  return { predicates, signature: `${id}:${JSON.stringify(given)}` };
 }

@@ -11,7 +11,7 @@ import type { RequestContext } from '../context.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import type { FileCache } from './file-cache.js';
 import { EMPTY_SOURCE, bodySource, querySource, type ParamSource } from './param-source.js';
-import { compileFilters, type Predicate } from './filters.js';
+import { compileFilters, type CompiledFilters, type Predicate } from './filters.js';
 import { readPage, type Page } from './pagination.js';
 
 export interface FsEnv {
@@ -67,6 +67,8 @@ export function configFor<T>(map: PerMethod<T> | null, method: string): T | unde
 
 export interface QueryInput {
   predicates: Predicate[];
+  /** Filter signature for the match memo ('' when no filter is given). */
+  signature: string;
   page: Page | undefined;
   /** Any filter or pagination parameter given. */
   present: boolean;
@@ -77,13 +79,15 @@ function sourceFor(type: 'query-param' | 'body', root: string | undefined, call:
   return call.ctx.search.length > 1 ? querySource(call.ctx.searchParams) : EMPTY_SOURCE;
 }
 
+const NO_FILTERS: CompiledFilters = { predicates: [], signature: '' };
+
 /** Reads filter and pagination input for `method` (body values only where a body exists). */
 export function readQuery(call: FsCall, method: string, body?: unknown): QueryInput {
   const pc = configFor(call.pagination, method);
   const fc = configFor(call.filters, method);
-  const predicates = fc ? compileFilters(fc, sourceFor(fc.type, fc.root, call, body)) : [];
+  const { predicates, signature } = fc ? compileFilters(fc, sourceFor(fc.type, fc.root, call, body)) : NO_FILTERS;
   const page = pc ? readPage(pc, sourceFor(pc.type, pc.root, call, body)) : undefined;
-  return { predicates, page, present: predicates.length > 0 || page?.present === true };
+  return { predicates, signature, page, present: predicates.length > 0 || page?.present === true };
 }
 
 export function hasQueryConfig(call: FsCall, method: string): boolean {

@@ -2,6 +2,12 @@
  * Runs filters and pagination over a cached JSON array without copying it: sort (a cached index
  * order per field and direction), filter while walking, keep only the requested page.
  * Result: the page and the count after filters, before paging (X-Total-Count).
+ *
+ * Match memo: a list UI pages through one filter (`?status=open&skip=0`, `&skip=20`, …). Given the
+ * filter signature, the indices of every match (in the requested order) are kept on the file's
+ * cache entry, so the next page with the same filter and sort costs a slice, not a scan. The
+ * memo lives and dies with the entry (any change to the file builds a new one) and holds at most
+ * MAX_MATCH_MEMOS lists per file.
  */
 import type { FileEntry } from './file-cache.js';
 import type { Predicate } from './filters.js';
@@ -18,6 +24,7 @@ export interface QueryResult {
 }
 
 const MAX_SORT_VIEWS = 8;
+const MAX_MATCH_MEMOS = 16;
 
 function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Uint32Array {
   const key = `${page.desc ? '-' : '+'}${page.sortKey}`;
@@ -31,9 +38,54 @@ function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Ui
   return order;
 }
 
-export function runQuery(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, withIndices = false): QueryResult {
+/** Indices of all matches, in scan order (the sorted view's when sorting). */
+function allMatches(items: readonly unknown[], predicates: readonly Predicate[], order: Uint32Array | undefined): Uint32Array {
+  const indices: number[] = [];
+  const compiled = compileScan(predicates);
+  if (compiled) compiled.scan(items, order, 0, Infinity, [], indices, compiled.consts);
+  else {
+    const n = order ? order.length : items.length;
+    const np = predicates.length;
+    outer: for (let k = 0; k < n; k++) {
+      const i = order ? order[k]! : k;
+      for (let p = 0; p < np; p++) if (!predicates[p]!(items[i])) continue outer;
+      indices.push(i);
+    }
+  }
+  return Uint32Array.from(indices);
+}
+
+function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array {
+  const key = page?.sort ? `${signature}|${page.desc ? '-' : '+'}${page.sortKey}` : signature;
+  let memos = entry.matches;
+  const hit = memos?.get(key);
+  if (hit) return hit;
+  const order = page?.sort ? sortedView(entry, items, page) : undefined;
+  const matches = allMatches(items, predicates, order);
+  if (!memos) memos = entry.matches = new Map();
+  if (memos.size >= MAX_MATCH_MEMOS) memos.delete(memos.keys().next().value!);
+  memos.set(key, matches);
+  return matches;
+}
+
+/**
+ * `signature` (from compileFilters) turns on the match memo for reads; leave it out where the
+ * result feeds a write (DELETE), which replaces the entry anyway.
+ */
+export function runQuery(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, withIndices = false, signature = ''): QueryResult {
   const skip = page?.skip ?? 0;
   const limit = page?.limit ?? Infinity;
+  if (signature !== '' && predicates.length > 0) {
+    const matches = memoizedMatches(entry, items, predicates, page, signature);
+    const end = Math.min(matches.length, skip + limit);
+    const out: unknown[] = [];
+    const indices: number[] | undefined = withIndices ? [] : undefined;
+    for (let k = skip; k < end; k++) {
+      out.push(items[matches[k]!]);
+      indices?.push(matches[k]!);
+    }
+    return { page: out, total: matches.length, indices };
+  }
   const order = page?.sort ? sortedView(entry, items, page) : undefined;
   const n = items.length;
   const out: unknown[] = [];

@@ -23,7 +23,7 @@ export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Res
   if (entry.array !== undefined && call.ctx.search.length > 1 && (configFor(call.pagination, method) || configFor(call.filters, method))) {
     const q = readQuery(call, method);
     if (q.present) {
-      const r = runQuery(entry, entry.array, q.predicates, q.page);
+      const r = runQuery(entry, entry.array, q.predicates, q.page, false, q.signature);
       return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) }, head);
     }
   }
