@@ -2,6 +2,6 @@
  * The `mockyard` entry under Node (`node` export condition): everything in index.ts, plus the
  * disk default for the mock API (`fsDir` without `fs` serves that folder from disk).
  */
-import './node/default-fs.js';
+import './node/register-runtime.js';
 
 export * from './index.js';

@@ -1,6 +1,6 @@
 /**
  * The filesystem used when the options give no `fs`. The engine has no default of its own (it
- * must not import node:*): the Node entry registers a disk factory (src/node/default-fs.ts); in
+ * must not import node:*): the Node entry registers a disk factory (src/node/register-runtime.ts); in
  * the browser `fs` is required.
  */
 import type { Vfs } from '../vfs/types.js';

@@ -12,7 +12,7 @@ import { createMockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
 import type { CollectorOptions } from '../tracker/types.js';
-import './default-fs.js';
+import './register-runtime.js';
 
 export interface EngineSources {
   /** Mock API options (`createMockApi`) or a ready engine. */

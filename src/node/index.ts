@@ -3,7 +3,7 @@
  * middleware and the Vite plugin, config loading for the CLI, and the disk filesystem.
  * Importing it registers the disk default for the mock API's `fsDir`.
  */
-import './default-fs.js';
+import './register-runtime.js';
 
 export { serve, baseUrl, type ServeOptions, type RunningServer } from './serve.js';
 export { createMiddleware, middlewareFor, type Middleware, type MiddlewareOptions, type NextFunction } from './middleware.js';

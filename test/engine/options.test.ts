@@ -178,7 +178,7 @@ describe('disable and fsDir', () => {
   });
 
   it('the Node default serves fsDir on disk relative to root; a missing one disables file routing', async () => {
-    await import('../../src/node/default-fs.js');
+    await import('../../src/node/register-runtime.js');
     const root = await makeTempDir();
     await seedDir(join(root, 'mocks'), { 'a.json': { disk: true } });
     const ok = createMockApi({ endpointPrefix: '/api', fsDir: 'mocks', root, logLevel: 'silent' });

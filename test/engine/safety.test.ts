@@ -69,7 +69,7 @@ describe('path traversal never reads a file outside the root (disk)', () => {
     const parent = await makeTempDir();
     await writeFile(join(parent, 'secret.json'), JSON.stringify({ secret: SECRET }));
     await seedDir(join(parent, 'mocks'), { 'ok.json': { ok: true } });
-    await import('../../src/node/default-fs.js');
+    await import('../../src/node/register-runtime.js');
     const api = createMockApi({ endpointPrefix: '/api', fsDir: 'mocks', root: parent, logLevel: 'silent' });
     expect((await see(await api.handle(req('GET', '/api/ok')))).json).toEqual({ ok: true });
     for (const p of ['/api/..%2fsecret.json', '/api/..%2fsecret']) {

@@ -163,7 +163,7 @@ describe('disk specifics', () => {
 
 describe('storageDir (Node hosts)', () => {
   it('puts the segments in that folder on disk through the registered disk default', async () => {
-    await import('../../src/node/default-fs.js');
+    await import('../../src/node/register-runtime.js');
     const dir = await makeTempDir();
     const c = createCollector({ appId: 'x', logLevel: 'silent', storageDir: dir });
     open.push(c);

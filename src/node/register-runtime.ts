@@ -1,7 +1,9 @@
 /**
- * Registers the Node default filesystem for the mock API: `fsDir` on disk, resolved against
- * `root` (default: the current working directory). Imported for its side effect by the Node
- * entries; the browser build leaves it out.
+ * Plugs Node implementations into the host-neutral engines' hooks. Imported for its side effect
+ * by the Node entries (index.node.ts, node/index.ts); the browser build leaves it out.
+ *   - the mock API's default filesystem: `fsDir` on disk, resolved against `root` (default: cwd);
+ *   - scratch space for `req.app.fs` when an engine has no filesystem;
+ *   - native zlib for the collector's gzip reads (the pure-JS fflate path stays the default).
  */
 import { resolve } from 'node:path';
 import { constants, deflateRawSync } from 'node:zlib';
