@@ -10,8 +10,9 @@
  *   when the browser has it (`Content-Encoding: gzip`), `X-Tracker-Key` when `apiKey` is set.
  * - Any 2xx acknowledges the batch; anything else (or a network error) puts it back at the head
  *   of the queue, retried on the next interval.
- * - On `pagehide` what is left goes out with `navigator.sendBeacon` (plain JSON Blob; beacons
- *   cannot carry headers, so the key travels as `?key=`, which the collector accepts on ingest).
+ * - On `pagehide`, and when the page becomes hidden (`visibilitychange`; mobile browsers may
+ *   never fire `pagehide`), what is left goes out with `navigator.sendBeacon` (plain JSON Blob;
+ *   beacons cannot carry headers, so the key travels as `?key=`, which the collector accepts).
  *
  * Browser-only APIs are looked up when used, so the module also loads (and is tested) in Node.
  */
@@ -33,7 +34,7 @@ export interface TrackerClientOptions {
   flushInterval?: number;
   /** Gzip request bodies when CompressionStream exists (default true). */
   compress?: boolean;
-  /** Send the queue with sendBeacon on `pagehide` (default true). */
+  /** Send the queue with sendBeacon on `pagehide` and when the page is hidden (default true). */
   beaconOnPageHide?: boolean;
   /** Injected for tests and non-window environments. */
   fetch?: typeof fetch;
@@ -132,8 +133,12 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
   const onPageHide = () => {
     flushBeacon();
   };
-  const target = (options.beaconOnPageHide ?? true) && typeof addEventListener === 'function' && typeof window !== 'undefined' ? window : undefined;
+  const onVisibility = () => {
+    if (document.visibilityState === 'hidden') flushBeacon();
+  };
+  const target = (options.beaconOnPageHide ?? true) && typeof window !== 'undefined' && typeof document !== 'undefined' ? window : undefined;
   target?.addEventListener('pagehide', onPageHide);
+  if (target) document.addEventListener('visibilitychange', onVisibility);
 
   return {
     track(event) {
@@ -148,6 +153,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     stop() {
       if (timer !== undefined) clearInterval(timer);
       target?.removeEventListener('pagehide', onPageHide);
+      if (target) document.removeEventListener('visibilitychange', onVisibility);
     },
   };
 }
