@@ -3,6 +3,7 @@
  * `initWorker` (what `mockyard init-worker` does), and serves everything from one counting
  * static server on 127.0.0.1 (see helpers/static-server.ts).
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { initWorker, workerScript } from '../../src/node/init-worker.js';
 import { buildSite } from './helpers/build-site.js';
+import { CHROMIUM_PATH } from './helpers/chromium.js';
 import { startNodeHost } from './helpers/node-host.js';
 import { startStaticServer } from './helpers/static-server.js';
 
@@ -26,6 +28,9 @@ declare module 'vitest' {
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 export default async function setup(project: TestProject) {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+  }
   const out = await mkdtemp(join(tmpdir(), 'mockyard-e2e-site-'));
   // The contract page runs test/vfs/contract.ts unchanged: `vitest` is the in-page shim there.
   await buildSite(join(here, 'site'), out, { minimal: 'minimal.html', contract: 'contract.html', engines: 'engines.html' }, [
