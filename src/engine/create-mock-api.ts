@@ -166,7 +166,9 @@ export function createMockApi(input: MockApiOptions): MockApi {
     const [pathname, search] = splitUrl(request.url);
     const prefix = matchPrefix(pathname);
     if (prefix === undefined) return undefined;
-    return createContext(request, request.method, pathname, search, prefix, start);
+    // Fetch upper-cases only the six standard methods; `fetch(url, { method: 'patch' })` in a
+    // page reaches the engine as "patch". Methods are case-insensitive here, as in llhttp.
+    return createContext(request, request.method.toUpperCase(), pathname, search, prefix, start);
   }
 
   async function respond(ctx: RequestContext): Promise<Response | undefined> {

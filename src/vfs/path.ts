@@ -62,6 +62,11 @@ export function requestPathToVfs(urlPath: string): RequestPath {
   return { path: out.join('/'), trailingSlash };
 }
 
+/** Whether `name` can be one path segment as given (file names from uploads): not empty, `.`, `..`, no `/`, `\`, NUL or drive letter. */
+export function isSafeSegment(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !UNSAFE_SEGMENT.test(name);
+}
+
 /** Joins normalised relative paths (`joinVfsPath('users', '1.json')`). */
 export function joinVfsPath(...parts: string[]): string {
   return normalizeVfsPath(parts.filter(Boolean).join('/'));

@@ -23,6 +23,25 @@ describe.each(fsDrivers)('PATCH on $name', (driver) => {
   }
   const text = async (vfs: { read(p: string): Promise<Uint8Array> }, p: string) => new TextDecoder().decode(await vfs.read(p));
 
+  it('a JSON Patch removing the whole document → 409, file untouched and still patchable', async () => {
+    const { api, vfs } = await engine();
+    const before = await text(vfs, 'user.json');
+    const r = await see(await api.handle(patch('/api/user', 'application/json-patch+json', [{ op: 'remove', path: '' }])));
+    expect(r.status).toBe(409);
+    expect(r.json.message).toMatch(/whole document/);
+    expect(await text(vfs, 'user.json')).toBe(before);
+    const again = await see(await api.handle(patch('/api/user', 'application/merge-patch+json', { name: 'Bea' })));
+    expect(again.status).toBe(200);
+    expect(again.json.name).toBe('Bea');
+  });
+
+  it('accepts the method in any case ("patch" from a page\'s fetch is not upper-cased)', async () => {
+    const { api, vfs } = await engine();
+    const r = await see(await api.handle(req('patch', '/api/user', { body: enc({ name: 'Low' }), headers: { 'content-type': 'application/merge-patch+json' } })));
+    expect(r.status).toBe(200);
+    expect(JSON.parse(await text(vfs, 'user.json')).name).toBe('Low');
+  });
+
   for (const type of ['application/json', 'application/merge-patch+json', 'application/merge-patch+json; charset=utf-8', 'Application/JSON; charset=UTF-8']) {
     it(`merge patch with ${type} → 200 with the new document`, async () => {
       const { api, vfs } = await engine();

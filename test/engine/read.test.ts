@@ -28,6 +28,7 @@ const TREE = {
   'plain.txt': 'héllo',
   'empty-obj.json': '{}',
   'broken.json': '[1, 2',
+  'broken-object.json': '{bad',
 };
 
 describe.each(fsDrivers)('GET/HEAD on $name', (driver) => {
@@ -51,6 +52,15 @@ describe.each(fsDrivers)('GET/HEAD on $name', (driver) => {
     expect((await see(await api.handle(req('GET', '/api/users/1')))).headers['x-total-count']).toBe('1');
     expect((await see(await api.handle(req('GET', '/api/empty-obj')))).headers['x-total-count']).toBe('1');
     expect((await see(await api.handle(req('GET', '/api/plain.txt')))).headers['x-total-count']).toBeUndefined();
+  });
+
+  it('serves a malformed JSON object file as stored, without X-Total-Count', async () => {
+    const api = await engine();
+    const r = await see(await api.handle(req('GET', '/api/broken-object')));
+    expect(r.status).toBe(200);
+    expect(r.text).toBe('{bad');
+    expect(r.headers['x-total-count']).toBeUndefined();
+    expect((await see(await api.handle(req('GET', '/api/empty-obj')))).headers['x-total-count']).toBe('1');
   });
 
   it('serves a malformed JSON file as stored', async () => {

@@ -29,6 +29,15 @@ describe.each(fsDrivers)('POST and PUT on $name', (driver) => {
   }
 
   describe('POST', () => {
+    it('an upload named like a drive letter under a folder path → 400, nothing written', async () => {
+      const { api, vfs } = await engine();
+      for (const name of ['C:', 'c:', '..', 'a\\..\\..']) {
+        const r = await see(await api.handle(new Request('http://mock.test/api/pics/', { method: 'POST', body: form([['file', new Blob([png], { type: 'image/png' }), name]]) })));
+        expect(r.status, name).toBe(400);
+      }
+      expect((await vfs.readdir('pics')).map((e) => e.name)).toEqual(['old.png']);
+    });
+
     it('JSON body on an absent path → 201, stored as <path>.json byte-for-byte, Location', async () => {
       const { api, vfs } = await engine();
       const body = '{ "id": 2,\n  "name": "Zoé" }';

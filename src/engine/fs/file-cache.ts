@@ -54,17 +54,6 @@ interface LookupHit {
 
 const decoder = new TextDecoder();
 
-function firstSignificantByte(bytes: Uint8Array): number {
-  let i = 0;
-  // Skip a UTF-8 BOM and JSON whitespace.
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
-  for (; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return b;
-  }
-  return -1;
-}
-
 /** `known`: the parsed value of `bytes` when the caller has it (never mutated afterwards). */
 export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known?: { value: unknown }): FileEntry {
   const isJson = isJsonPath(path);
@@ -76,18 +65,16 @@ export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known
       count = array.length;
     } else count = 1;
   } else if (isJson) {
-    const first = firstSignificantByte(bytes);
-    if (first === 0x5b /* [ */) {
-      try {
-        const v = JSON.parse(decoder.decode(bytes));
-        if (Array.isArray(v)) {
-          array = v;
-          count = v.length;
-        }
-      } catch {
-        // Malformed JSON on disk: served as stored, without a count.
-      }
-    } else if (first !== -1) count = 1;
+    // Parsed once per load (then cached): arrays feed queries, and only valid JSON gets a count.
+    try {
+      const v: unknown = JSON.parse(decoder.decode(bytes));
+      if (Array.isArray(v)) {
+        array = v;
+        count = v.length;
+      } else count = 1;
+    } catch {
+      // Malformed JSON on disk: served as stored, without a count.
+    }
   }
   const contentType = contentTypeFor(path);
   const headers: FastHeaders = { 'Content-Type': contentType, 'Content-Length': String(bytes.byteLength) };

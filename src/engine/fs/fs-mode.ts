@@ -7,7 +7,7 @@
 import { HttpError, responseForError } from '../../core/errors.js';
 import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
-import type { Vfs } from '../../vfs/types.js';
+import { isVfsError, type Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { FsServeOverrides } from '../services.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
@@ -65,6 +65,8 @@ export function createFsMode(options: FsModeOptions): FsMode {
   }
 
   function fail(ctx: RequestContext, err: unknown): Response {
+    // Backstop: a path the driver refuses as unsafe is the client's doing, not a server fault.
+    if (isVfsError(err, 'EINVAL')) err = new HttpError(400, 'Unsafe path');
     if (!(err instanceof HttpError) || err.status >= 500) {
       options.logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
     }

@@ -16,6 +16,8 @@ export function detectIndent(bytes: Uint8Array): string | number | undefined {
 }
 
 export function serializeJson(value: unknown, indent: string | number | undefined): Uint8Array {
-  const text = JSON.stringify(value, null, indent);
+  const text = JSON.stringify(value, null, indent) as string | undefined;
+  // Backstop: never turn "no value" into an empty file.
+  if (text === undefined) throw new TypeError('Cannot store a document without a JSON value');
   return encoder.encode(indent !== undefined ? `${text}\n` : text);
 }

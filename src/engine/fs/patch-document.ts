@@ -91,5 +91,7 @@ export function applyPatchDocument(kind: PatchKind, doc: unknown, patch: unknown
       : r.name === 'MissingError' ? `path "${(r as { path?: string }).path?.replace(/^\/root/, '') ?? op.path}" does not exist` : r.message;
     throw new HttpError(409, `JSON Patch operation ${i} (${op.op}) failed: ${reason}`, { details: { operation: i } });
   });
+  // `remove` of "" leaves no document; a file cannot hold nothing (DELETE removes files).
+  if (box.root === undefined) throw new HttpError(409, 'JSON Patch would remove the whole document; use DELETE to remove the resource');
   return box.root;
 }

@@ -5,7 +5,7 @@
  */
 import { HttpError } from '../../core/errors.js';
 import { extensionFor } from '../../core/media-type.js';
-import { baseName } from '../../vfs/path.js';
+import { baseName, isSafeSegment } from '../../vfs/path.js';
 
 export function hasExtension(rel: string): boolean {
   const base = baseName(rel);
@@ -32,7 +32,7 @@ export function jsonTarget(rel: string, trailingSlash: boolean): string {
 export function fileTarget(rel: string, trailingSlash: boolean, type: string, filename: string | undefined): string {
   if (rel === '' || trailingSlash) {
     const name = filename ? baseName(filename.replace(/\\/g, '/')) : '';
-    if (!name || name === '.' || name === '..' || name.includes('\0')) {
+    if (!isSafeSegment(name)) {
       throw new HttpError(400, 'A file name is required to store an upload under a folder path');
     }
     return join(rel, name);
