@@ -28,6 +28,24 @@ export function findForbiddenKey(value: unknown, keys: ReadonlySet<string> = FOR
   return undefined;
 }
 
+/**
+ * Whether `value` nests objects/arrays deeper than `maxDepth` levels. Iterative, so it answers
+ * for inputs that would overflow the stack of the recursive code that runs later
+ * (`JSON.stringify`, merges): such input is refused up front instead of failing as a 500.
+ */
+export function exceedsDepth(value: unknown, maxDepth: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= maxDepth) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** Throws a 400 when `value` holds a forbidden key anywhere. */
 export function assertNoForbiddenKeys(value: unknown, what = 'JSON body', keys: ReadonlySet<string> = FORBIDDEN_KEYS): void {
   const at = findForbiddenKey(value, keys);

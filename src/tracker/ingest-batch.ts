@@ -8,7 +8,7 @@
  * passes.
  */
 import { HttpError } from '../core/errors.js';
-import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
+import { assertNoForbiddenKeys, exceedsDepth, parseJsonBytes } from '../core/json-safety.js';
 import { gunzipBounded, isGzipMagic } from './gunzip-bounded.js';
 import { parseTimestamp } from './timestamp.js';
 
@@ -34,6 +34,9 @@ export function decodeIngestBody(bytes: Uint8Array, contentEncoding: string | nu
   return parseJsonBytes(json, 'ingest body');
 }
 
+/** Deepest nesting accepted inside one event (tracker events are shallow; this bounds recursion). */
+export const MAX_EVENT_DEPTH = 64;
+
 /** Validates an ingest envelope (already parsed JSON). Throws 400 / 413 / 422. */
 export function validateBatch(body: unknown, maxEvents: number): ValidBatch {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -54,6 +57,7 @@ export function validateBatch(body: unknown, maxEvents: number): ValidBatch {
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (e === null || typeof e !== 'object' || Array.isArray(e)) reject(i, 'event is not an object');
+    if (exceedsDepth(e, MAX_EVENT_DEPTH)) reject(i, `event nests deeper than ${MAX_EVENT_DEPTH} levels`);
     const t = parseTimestamp((e as Record<string, unknown>).timestamp);
     if (typeof t === 'string') reject(i, t);
     times[i] = t;

@@ -6,6 +6,9 @@
  * Fractions beyond milliseconds are truncated.
  */
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|([+-])(\d{2}):?(\d{2}))$/;
+/** Years 0000–9999 in UTC: what ISO-8601 without expansion can name (and storage names files by). */
+const MIN_MS = -62167219200000; // 0000-01-01T00:00:00.000Z
+const MAX_MS = 253402300799999; // 9999-12-31T23:59:59.999Z
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Epoch ms, or a reason why the text is not an accepted timestamp. */
@@ -27,5 +30,8 @@ export function parseTimestamp(text: unknown): number | string {
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d); // setUTCFullYear keeps years 0..99 literal (Date.UTC would not)
   date.setUTCHours(h, mi, s, ms);
-  return date.getTime() - offset;
+  const t = date.getTime() - offset;
+  // An offset can push year 0000 or 9999 out of range (`0000-01-01T00:30:00+01:00`).
+  if (t < MIN_MS || t > MAX_MS) return 'timestamp is out of range (years 0000 to 9999 in UTC)';
+  return t;
 }

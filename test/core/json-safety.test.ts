@@ -35,3 +35,13 @@ describe('json safety', () => {
     expect(() => parseJsonBytes(new Uint8Array([0x7b, 0xff, 0x7d]))).toThrow(/UTF-8/);
   });
 });
+
+describe('exceedsDepth', () => {
+  it('measures nesting of objects and arrays, iteratively', async () => {
+    const { exceedsDepth } = await import('../../src/core/json-safety.js');
+    expect(exceedsDepth({ a: [{ b: 1 }] }, 3)).toBe(false);
+    expect(exceedsDepth({ a: [{ b: {} }] }, 3)).toBe(true);
+    expect(exceedsDepth('text', 0)).toBe(false);
+    expect(exceedsDepth(JSON.parse('['.repeat(50_000) + ']'.repeat(50_000)), 64)).toBe(true);
+  });
+});

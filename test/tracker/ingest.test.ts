@@ -124,6 +124,8 @@ describe('ingest', () => {
       ['not ISO', { id: '', timestamp: 'yesterday' }, /index 1: timestamp is not an ISO-8601/],
       ['no offset', { id: '', timestamp: '2026-03-01T10:00:00' }, /index 1: timestamp is not an ISO-8601/],
       ['impossible date', { id: '', timestamp: '2026-02-30T10:00:00Z' }, /index 1: timestamp is out of range/],
+      ['before year 0000 once the offset applies', { id: '', timestamp: '0000-01-01T00:30:00+01:00' }, /index 1: timestamp is out of range/],
+      ['after year 9999 once the offset applies', { id: '', timestamp: '9999-12-31T23:30:00-01:00' }, /index 1: timestamp is out of range/],
     ];
     for (const [name, bad, message] of cases) {
       it(name, async () => {
@@ -135,6 +137,18 @@ describe('ingest', () => {
         expect(c.size).toBe(0);
       });
     }
+  });
+
+  it('an event nested deeper than JSON.stringify can write → 422, not a 500 retried for ever', async () => {
+    make();
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    const raw = `{"type":"ingest","events":[${JSON.stringify(ev(T))},{"id":"","timestamp":"${T}","a":${deep}}]}`;
+    const r = await ingest(c, undefined, { raw });
+    expect(r.status).toBe(422);
+    expect(r.json.message).toMatch(/index 1: event nests deeper than 64 levels/);
+    expect(c.size).toBe(0);
+    const ok = await ingest(c, batch([ev(T, { a: { b: { c: [1, [2, [3]]] } } })]));
+    expect(ok.status).toBe(200);
   });
 
   describe('limits → 413, nothing stored, collector still serves', () => {
