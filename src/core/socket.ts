@@ -17,6 +17,12 @@ export interface SocketPeer {
   terminate(): void;
   /** Sends a ping frame; returns false when the host has no ping frames (browser). */
   ping(): boolean;
+  /**
+   * Stops reading from the peer (TCP backpressure) until `resume()`. Optional: hosts that cannot
+   * (the browser) leave it out, and sessions fall back to a hard cap on queued input.
+   */
+  pause?(): void;
+  resume?(): void;
   /** Bytes queued but not yet sent (0 when the host cannot tell). */
   readonly bufferedAmount: number;
 }
@@ -32,6 +38,17 @@ export interface SocketSession {
   error?(err: unknown): void;
 }
 
-export type SocketAccept = (peer: SocketPeer) => SocketSession;
+export type SocketAccept = ((peer: SocketPeer) => SocketSession) & {
+  /**
+   * Largest message the session accepts, in bytes. Hosts that can enforce it while receiving
+   * (`ws` maxPayload on Node) refuse a larger frame with close 1009 before buffering it.
+   */
+  maxMessageBytes?: number;
+};
+
+/** Attaches the message limit a host should enforce to an accept function. */
+export function withMessageLimit(accept: (peer: SocketPeer) => SocketSession, maxMessageBytes: number): SocketAccept {
+  return Object.assign(accept, { maxMessageBytes });
+}
 
 export type UpgradeResult = SocketAccept | Response | undefined;

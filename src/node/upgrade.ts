@@ -67,14 +67,21 @@ export async function writeRawResponse(socket: Duplex, response: Response): Prom
   socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
 }
 
+/** Frame limit for engines that state none (ws's own default is 100 MiB). */
+const DEFAULT_MAX_PAYLOAD = 16 * 1024 * 1024;
+
 export function createUpgradeHandler(engines: readonly Engine[], options: UpgradeHandlerOptions): UpgradeHandler {
   const { logger, embedded, fallbackHost } = options;
   const candidates = engines.filter((e) => typeof e.upgrade === 'function');
-  let wss: WebSocketServer | undefined;
+  // One `ws` server per message limit an engine asks for (maxPayload is a server option), so a
+  // frame over the limit is refused with 1009 while it arrives, never buffered whole.
+  const servers = new Map<number, WebSocketServer>();
   let closed = false;
 
   const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, onSocket: SocketAccept) => {
-    wss ??= new WebSocketServer({ noServer: true, clientTracking: true });
+    const maxPayload = onSocket.maxMessageBytes ?? DEFAULT_MAX_PAYLOAD;
+    let wss = servers.get(maxPayload);
+    if (!wss) servers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, clientTracking: true, maxPayload })));
     wss.handleUpgrade(req, socket, head, (ws) => bindSession(ws, onSocket, logger));
   };
 
@@ -129,19 +136,19 @@ export function createUpgradeHandler(engines: readonly Engine[], options: Upgrad
 
   handler.close = async () => {
     closed = true;
-    const server = wss;
-    if (!server) return;
-    for (const client of server.clients) client.close(1001, 'Server shutting down');
-    await new Promise<void>((resolve) => {
-      const deadline = setTimeout(() => {
-        for (const client of server.clients) client.terminate();
-      }, 1000);
-      deadline.unref();
-      server.close(() => {
-        clearTimeout(deadline);
-        resolve();
+    await Promise.all([...servers.values()].map((server) => {
+      for (const client of server.clients) client.close(1001, 'Server shutting down');
+      return new Promise<void>((resolve) => {
+        const deadline = setTimeout(() => {
+          for (const client of server.clients) client.terminate();
+        }, 1000);
+        deadline.unref();
+        server.close(() => {
+          clearTimeout(deadline);
+          resolve();
+        });
       });
-    });
+    }));
   };
   return handler;
 }

@@ -47,6 +47,12 @@ export function createPeer(ws: WebSocket): SocketPeer {
       ws.ping();
       return true;
     },
+    pause() {
+      ws.pause();
+    },
+    resume() {
+      ws.resume();
+    },
     get bufferedAmount() {
       return ws.bufferedAmount;
     },

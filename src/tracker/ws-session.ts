@@ -31,6 +31,14 @@ export interface SocketContext {
 }
 
 const MAX_BUFFERED = 16 * 1024 * 1024;
+/**
+ * Input queued but not yet handled (a client flooding ingests faster than storage takes them):
+ * above PAUSE_AT the session asks the host to stop reading (TCP backpressure), below RESUME_AT it
+ * reads again; past MAX_QUEUED (hosts that cannot pause) the client is closed with 1013.
+ */
+const PAUSE_AT = 4 * 1024 * 1024;
+const RESUME_AT = 1024 * 1024;
+const MAX_QUEUED = 64 * 1024 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -44,6 +52,9 @@ export class TrackerSocket implements SocketSession {
   authenticated: boolean;
   private closed = false;
   private chain: Promise<void> = Promise.resolve();
+  /** UTF-16 units of messages received and not yet handled. */
+  private queued = 0;
+  private paused = false;
   private authTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly peer: SocketPeer, private readonly ctx: SocketContext) {
@@ -85,9 +96,27 @@ export class TrackerSocket implements SocketSession {
       return;
     }
     const text = typeof data === 'string' ? data : decoder.decode(data);
-    this.chain = this.chain.then(() => this.process(text)).catch((err: unknown) => {
-      this.ctx.logger.error(`tracker: WebSocket message failed: ${(err as Error)?.message ?? err}`);
-    });
+    this.queued += text.length;
+    if (this.queued > MAX_QUEUED) {
+      this.fail(1013, 'Too many messages waiting: slow down');
+      return;
+    }
+    if (this.queued > PAUSE_AT && !this.paused && this.peer.pause) {
+      this.paused = true;
+      this.peer.pause();
+    }
+    this.chain = this.chain
+      .then(() => this.process(text))
+      .catch((err: unknown) => {
+        this.ctx.logger.error(`tracker: WebSocket message failed: ${(err as Error)?.message ?? err}`);
+      })
+      .finally(() => {
+        this.queued -= text.length;
+        if (this.paused && this.queued < RESUME_AT && !this.closed) {
+          this.paused = false;
+          this.peer.resume?.();
+        }
+      });
   }
 
   private async process(text: string): Promise<void> {

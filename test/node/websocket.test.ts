@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { FastResponse } from '../../src/core/fast-response.js';
 import { createLogger } from '../../src/core/logger.js';
-import type { SocketPeer, SocketSession } from '../../src/core/socket.js';
+import { withMessageLimit, type SocketPeer, type SocketSession } from '../../src/core/socket.js';
 import { createUpgradeHandler } from '../../src/node/upgrade.js';
 import { closeServers, fakeEngine, startServer } from '../helpers/server.js';
 
@@ -93,6 +93,46 @@ async function until(check: () => boolean): Promise<void> {
 const wsUrl = (http: string, path: string) => http.replace('http://', 'ws://') + path;
 
 describe('WebSocket upgrades', () => {
+  it('enforces the message limit an engine states while receiving: 1009, the session never sees the frame', async () => {
+    const seen: number[] = [];
+    const engine = fakeEngine({
+      prefixes: ['/ws'],
+      upgrade: () => withMessageLimit(() => ({ message: (d) => void seen.push(typeof d === 'string' ? d.length : d.byteLength), close() {} }), 1024),
+    });
+    const server = await startServer({ engines: [engine] });
+    const ws = connect(wsUrl(server.url, '/ws/limited'));
+    await opened(ws);
+    ws.send('x'.repeat(1000));
+    const done = closed(ws);
+    ws.send('y'.repeat(64 * 1024));
+    expect((await done).code).toBe(1009);
+    expect(seen).toEqual([1000]);
+  });
+
+  it('lets a session pause and resume reading (backpressure)', async () => {
+    const seen: string[] = [];
+    let peer!: SocketPeer;
+    const engine = fakeEngine({
+      prefixes: ['/ws'],
+      upgrade: () => (p): SocketSession => {
+        peer = p;
+        return { message: (d) => void seen.push(String(d)), close() {} };
+      },
+    });
+    const server = await startServer({ engines: [engine] });
+    const ws = connect(wsUrl(server.url, '/ws/paced'));
+    await opened(ws);
+    ws.send('one');
+    await until(() => seen.length === 1);
+    peer.pause!();
+    ws.send('two');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual(['one']);
+    peer.resume!();
+    await until(() => seen.length === 2);
+    expect(seen).toEqual(['one', 'two']);
+  });
+
   it('connects, passes text and binary both ways, and reports the close code', async () => {
     const { engine, events, request } = echoEngine();
     const server = await startServer({ engines: [engine] });

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCollector } from '../../src/tracker/collector.js';
 import type { Collector } from '../../src/tracker/types.js';
-import { connect } from '../helpers/fake-socket-peer.js';
+import { createLogger } from '../../src/core/logger.js';
+import { TrackerSocket } from '../../src/tracker/ws-session.js';
+import { connect, FakePeer } from '../helpers/fake-socket-peer.js';
 import { BASE, batch, ev, ingest } from './collector-client.js';
 
 let c: Collector;
@@ -143,5 +145,59 @@ describe('WebSocket protocol', () => {
     for (let i = 1; i <= 5; i++) a.say({ type: 'ingest', events: Array.from({ length: i }, () => ev(T)) });
     const m = await a.waitFor(5);
     expect(m.map((x) => x.saved)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('WebSocket input backpressure (a client flooding ingests faster than storage takes them)', () => {
+  class PausablePeer extends FakePeer {
+    pauses = 0;
+    resumes = 0;
+    pause(): void {
+      this.pauses++;
+    }
+    resume(): void {
+      this.resumes++;
+    }
+  }
+  function session(peer: FakePeer, maxMessageBytes: number) {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const s = new TrackerSocket(peer, {
+      requiresAuth: false,
+      checkKey: () => true,
+      maxMessageBytes,
+      authTimeoutMs: 1000,
+      logger: createLogger('silent'),
+      ingest: async () => {
+        await gate;
+        return 1;
+      },
+      query: async () => '{}',
+      sockets: new Set(),
+    });
+    peer.session = s;
+    return { release };
+  }
+  const big = (chars: number) => `{"type":"ingest","events":[],"pad":"${'x'.repeat(chars)}"}`;
+
+  it('asks the host to stop reading past 4 MiB queued and to read again once drained', async () => {
+    const peer = new PausablePeer();
+    const { release } = session(peer, 2 * 1024 * 1024);
+    peer.say(big(1_500_000));
+    peer.say(big(1_500_000));
+    expect(peer.pauses).toBe(0);
+    peer.say(big(1_500_000));
+    expect(peer.pauses).toBe(1);
+    release();
+    expect(await peer.waitFor(3)).toEqual([{ type: 'ack', saved: 1 }, { type: 'ack', saved: 1 }, { type: 'ack', saved: 1 }]);
+    expect(peer.resumes).toBe(1);
+    expect(peer.closed).toBeUndefined();
+  });
+
+  it('closes with 1013 past 64 MiB queued where the host cannot pause (browser)', async () => {
+    const peer = new FakePeer();
+    session(peer, 20 * 1024 * 1024);
+    for (let i = 0; i < 4 && !peer.closed; i++) peer.say(big(17_000_000));
+    expect(peer.closed?.code).toBe(1013);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { responseForError } from '../../core/errors.js';
 import { OptionsError } from '../../core/options.js';
-import type { SocketAccept, UpgradeResult } from '../../core/socket.js';
+import { withMessageLimit, type SocketAccept, type UpgradeResult } from '../../core/socket.js';
 import type { RequestContext } from '../context.js';
 import { checkAuthenticate } from '../handlers/authenticate.js';
 import { compilePattern, type CompiledPattern } from '../handlers/pattern.js';
@@ -64,8 +64,9 @@ export function createWsLayer(options: ResolvedMockApiOptions, services: EngineS
     return accept(ctx, route, req);
   }
 
+  // WebSocket messages obey the same size limit as request bodies (hosts enforce it on receipt).
   function accept(ctx: RequestContext, route: WsRoute, req: PortableRequest): SocketAccept {
-    return (peer) => {
+    return withMessageLimit((peer) => {
       const conn = new Connection(peer, route.handler, route.hub, logger, {
         params: req.params,
         query: req.query,
@@ -75,7 +76,7 @@ export function createWsLayer(options: ResolvedMockApiOptions, services: EngineS
       });
       logger.debug(`WebSocket ${ctx.pathname}: client ${conn.id} connected (${route.handler.pattern})`);
       return conn.open(route.handler.heartbeat ?? 0);
-    };
+    }, options.bodyLimit);
   }
 
   return {
