@@ -185,16 +185,22 @@ export class EventStore {
         else groups.set(h, [e.line]);
       }
       const fs = this.fs;
-      const writes = [...groups].map(([hour, ls]) => this.appendToSegment(fs, this.segmentPath(hour), `${ls.join('\n')}\n`));
-      const all = Promise.all(writes);
+      const parts = [...groups].map(([hour, ls]) => ({ path: this.segmentPath(hour), text: `${ls.join('\n')}\n` }));
+      const all = Promise.allSettled(parts.map((part) => this.appendToSegment(fs, part.path, part.text)));
       this.writes.add(all);
+      let results: PromiseSettledResult<void>[];
       try {
-        await all;
-      } catch (err) {
-        this.logger.error(`tracker: could not store a batch of ${events.length} events: ${(err as Error).message}`);
-        throw new HttpError(500, 'Could not store the events', { cause: err });
+        results = await all;
       } finally {
         this.writes.delete(all);
+      }
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) {
+        this.logger.error(`tracker: could not store a batch of ${events.length} events: ${(failed.reason as Error)?.message ?? failed.reason}`);
+        // All-or-nothing on disk too: take the batch back out of the segments that did take it,
+        // or a retried batch would come back twice after a restart.
+        await Promise.all(parts.map((part, i) => (results[i]!.status === 'fulfilled' ? this.removeFromSegment(fs, part.path, part.text) : undefined)));
+        throw new HttpError(500, 'Could not store the events', { cause: failed.reason });
       }
     }
     for (const e of added) {
@@ -226,6 +232,23 @@ export class EventStore {
     group.texts.push(text);
     const g = group;
     return new Promise<void>((resolve, reject) => g.settle.push((err) => (err === undefined ? resolve() : reject(err))));
+  }
+
+  /**
+   * Removes a batch's text (contiguous, and unique: every line carries a new id) from a segment,
+   * in the segment's queue so no append interleaves. Failing here is logged: the lines then
+   * reappear on restart, which the log says.
+   */
+  private removeFromSegment(fs: Vfs, path: string, text: string): Promise<void> {
+    return this.queue
+      .run(path, async () => {
+        const current = decoder.decode(await fs.read(path));
+        const at = current.lastIndexOf(text);
+        if (at !== -1) await fs.write(path, current.slice(0, at) + current.slice(at + text.length));
+      })
+      .catch((err: unknown) => {
+        this.logger.error(`tracker: could not take a failed batch back out of ${path}; its events will reappear after a restart: ${(err as Error)?.message ?? err}`);
+      });
   }
 
   /** Merges pending batches into the sorted index. */

@@ -58,6 +58,31 @@ for (const [name, setup] of drivers) {
       expect(again.events.find((e: any) => e.n === 'later')).toBeDefined();
     });
 
+    it('a batch whose write fails in one segment is taken back out of the others (no duplicates after retry and restart)', async () => {
+      const { fs } = await setup();
+      let failNext = true;
+      const flaky: Vfs = Object.assign(Object.create(fs) as Vfs, {
+        append: async (path: string, data: Uint8Array | string) => {
+          if (failNext && path.endsWith('T01.jsonl')) {
+            failNext = false;
+            throw new Error('ENOSPC: no space left on device');
+          }
+          return fs.append(path, data);
+        },
+      });
+      const log = recordingLogger();
+      const c1 = make(flaky, { logger: log.sink });
+      const body = batch([ev('2026-03-01T00:10:00Z', { n: 'A' }), ev('2026-03-01T01:10:00Z', { n: 'B' })]);
+      expect((await ingest(c1, body)).status).toBe(500);
+      expect((await readAll(c1)).total).toBe(0);
+      expect((await ingest(c1, body)).status).toBe(200);
+      await c1.close();
+      const c2 = make(fs);
+      await c2.ready;
+      const after = await readAll(c2);
+      expect(after.events.map((e: any) => e.n)).toEqual(['B', 'A']);
+    });
+
     it('concurrent batches never interleave lines', async () => {
       const { fs } = await setup();
       const c = make(fs);
