@@ -144,7 +144,7 @@ export function createCollector(options: CollectorOptions): Collector {
         case 'events': {
           authorize(request, url);
           const bytes = await readBody(request, o.maxBodyBytes);
-          const body = decodeIngestBody(bytes, request.headers.get('content-encoding'), o.maxDecompressedBytes);
+          const body = await decodeIngestBody(bytes, request.headers.get('content-encoding'), o.maxDecompressedBytes);
           const saved = await storeBatch(body);
           return FastResponse.json(`{"ok":true,"saved":${saved}}`, 200, cors);
         }

@@ -1,16 +1,17 @@
 /**
- * Bounded gzip decompression of request bodies (fflate's streaming Gunzip, pure JS, every host).
+ * Bounded gzip decompression of request bodies, with the web-standard `DecompressionStream`
+ * (global in Node ≥ 18 and browsers; native zlib underneath, no library in the bundle).
  *
- * fflate has no output cap, so the input is fed in small slices and the output counted as it
- * appears: a gzip bomb stops within one slice's expansion (at most ~1032× of 4 KiB) past the limit
- * with a 413, never inflating the whole thing.
+ * The decompressor has no output cap, so its output is read chunk by chunk and counted: once the
+ * total crosses the limit the stream is cancelled and the answer is a 413. The input is fed in
+ * small slices with backpressure, so a gzip bomb stops within a few chunks past the limit,
+ * never inflating the whole thing.
  */
-import { Gunzip } from 'fflate';
 import { concatBytes } from '../core/body.js';
 import { HttpError } from '../core/errors.js';
 
-const SLICE = 4096;
-const OVER = Symbol('over-limit');
+/** Input slice handed to the decompressor at a time (backpressure keeps it a few slices ahead). */
+const SLICE = 16 * 1024;
 
 export function isGzipMagic(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
@@ -20,27 +21,65 @@ export function decompressedTooLarge(limit: number): HttpError {
   return new HttpError(413, `Decompressed request body exceeds the limit of ${limit} bytes`, { details: { limit } });
 }
 
+/**
+ * Optional native bounded gunzip a host may register (the `DecompressionStream` path is the
+ * default and works everywhere): inflates all gzip members of `bytes`, returns `undefined` as soon
+ * as the output would exceed `maxOutput` bytes, throws on malformed or truncated data. On Node
+ * `zlib.gunzipSync(b, { maxOutputLength })` does it synchronously, without the per-request
+ * cost of web streams (several times faster on small batches).
+ */
+export type BoundedSyncGunzip = (bytes: Uint8Array, maxOutput: number) => Uint8Array | undefined;
+let hostGunzip: BoundedSyncGunzip | undefined;
+
+export function setBoundedSyncGunzip(gunzip: BoundedSyncGunzip | undefined): void {
+  hostGunzip = gunzip;
+}
+
+function malformed(err: unknown): HttpError {
+  const message = (err as Error | undefined)?.message;
+  return new HttpError(400, `Malformed gzip body: ${message || 'invalid data'}`);
+}
+
 /** Inflates a gzip body, at most `limit` output bytes (413 beyond); malformed/truncated → 400. */
-export function gunzipBounded(bytes: Uint8Array, limit: number): Uint8Array {
+export async function gunzipBounded(bytes: Uint8Array, limit: number): Promise<Uint8Array> {
+  if (bytes.byteLength === 0) throw new HttpError(400, 'Malformed gzip body: unexpected end of data');
+  if (hostGunzip) {
+    let out: Uint8Array | undefined;
+    try {
+      out = hostGunzip(bytes, limit);
+    } catch (err) {
+      throw malformed(err);
+    }
+    if (out === undefined) throw decompressedTooLarge(limit);
+    return out;
+  }
+  let at = 0;
+  const input = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.byteLength) return controller.close();
+      controller.enqueue(bytes.subarray(at, at + SLICE));
+      at += SLICE;
+    },
+  }, { highWaterMark: 0 });
+  const reader = input
+    .pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
+    .getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  let ended = false;
-  const gunzip = new Gunzip((chunk, final) => {
-    size += chunk.byteLength;
-    if (size > limit) throw OVER;
-    chunks.push(chunk);
-    if (final) ended = true;
-  });
-  try {
-    for (let i = 0; i < bytes.length; i += SLICE) {
-      const end = i + SLICE >= bytes.length;
-      gunzip.push(bytes.subarray(i, i + SLICE), end);
+  for (;;) {
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch (err) {
+      throw malformed(err);
     }
-    if (bytes.length === 0) gunzip.push(bytes, true);
-  } catch (err) {
-    if (err === OVER) throw decompressedTooLarge(limit);
-    throw new HttpError(400, `Malformed gzip body: ${(err as Error).message || 'invalid data'}`);
+    if (step.done) break;
+    size += step.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw decompressedTooLarge(limit);
+    }
+    chunks.push(step.value);
   }
-  if (!ended) throw new HttpError(400, 'Malformed gzip body: unexpected end of data');
   return concatBytes(chunks, size);
 }

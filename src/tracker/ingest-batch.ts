@@ -20,11 +20,11 @@ export interface ValidBatch {
 }
 
 /** Decodes a body according to its Content-Encoding (or gzip magic bytes); 415 for other codings. */
-export function decodeIngestBody(bytes: Uint8Array, contentEncoding: string | null, maxDecompressed: number): unknown {
+export async function decodeIngestBody(bytes: Uint8Array, contentEncoding: string | null, maxDecompressed: number): Promise<unknown> {
   const coding = (contentEncoding ?? '').trim().toLowerCase();
   let json = bytes;
   if (coding === 'gzip' || coding === 'x-gzip' || ((coding === '' || coding === 'identity') && isGzipMagic(bytes))) {
-    json = gunzipBounded(bytes, maxDecompressed);
+    json = await gunzipBounded(bytes, maxDecompressed);
   } else if (coding !== '' && coding !== 'identity') {
     throw new HttpError(415, `Unsupported Content-Encoding "${coding}" (use gzip or none)`, { headers: { 'Accept-Encoding': 'gzip' } });
   } else if (bytes.byteLength > maxDecompressed) {

@@ -108,6 +108,24 @@ describe('ingest', () => {
     expect(c.size).toBe(0);
   });
 
+  it('gzip: concatenated members are one body; a corrupt CRC or trailing garbage → 400 naming gzip', async () => {
+    make();
+    const text = JSON.stringify(batch([ev(T, { n: 1 })]));
+    const cut = text.length >> 1;
+    const two = Buffer.concat([gzipSync(text.slice(0, cut)), gzipSync(text.slice(cut))]);
+    expect((await ingest(c, undefined, { raw: two, headers: { 'content-encoding': 'gzip' } })).status).toBe(200);
+    expect(c.size).toBe(1);
+    const badCrc = Buffer.from(gzipSync(text));
+    badCrc[badCrc.length - 6]! ^= 1;
+    const trailing = Buffer.concat([gzipSync(text), Buffer.from('garbage')]);
+    for (const raw of [badCrc, trailing]) {
+      const r = await ingest(c, undefined, { raw, headers: { 'content-encoding': 'gzip' } });
+      expect(r.status).toBe(400);
+      expect(r.json.message).toMatch(/^Malformed gzip body: /);
+    }
+    expect(c.size).toBe(1);
+  });
+
   it('an unsupported Content-Encoding → 415', async () => {
     make();
     const r = await ingest(c, batch([ev(T)]), { headers: { 'content-encoding': 'br' } });
