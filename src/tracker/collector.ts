@@ -12,11 +12,12 @@
 import { readBody } from '../core/body.js';
 import { DEFAULT_MESSAGES, errorResponse, HttpError, toHttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
-import type { UpgradeResult } from '../core/socket.js';
+import { withMessageLimit, type UpgradeResult } from '../core/socket.js';
 import { acceptsGzip } from './accept-encoding.js';
 import { keyChecker } from './auth.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { EventStore } from './event-store.js';
+import { prepareDeflater } from './gzip-pieces.js';
 import { decodeIngestBody, validateBatch } from './ingest-batch.js';
 import { resolveCollectorOptions } from './options.js';
 import { ReadEncoder, selectionJson } from './read-encoder.js';
@@ -40,11 +41,20 @@ export function createCollector(options: CollectorOptions): Collector {
   const pingBody = JSON.stringify({ ok: true, appId: o.appId, mode: 'middleware', version: VERSION });
   let closed = false;
 
+  // Gzip reads need a deflater: the host's native one, else fflate, loaded here on demand (its
+  // own chunk in browser bundles; a collector with readCompression 'none' never fetches it).
+  const deflaterReady = o.gzipReads
+    ? prepareDeflater((err) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`))
+    : undefined;
+
   let loadError: unknown;
   const ready = store.load().then(
-    () => {
+    async () => {
       store.applyRetention();
-      encoder.warmAllNow();
+      if (deflaterReady) {
+        await deflaterReady;
+        encoder.warmAllNow();
+      }
     },
     (err: unknown) => {
       loadError = err;
@@ -75,7 +85,7 @@ export function createCollector(options: CollectorOptions): Collector {
     await whenReady();
     const lines = await store.append(batch);
     push(lines, from);
-    encoder.scheduleWarm();
+    if (deflaterReady) encoder.scheduleWarm();
     return lines.length;
   };
 
@@ -175,7 +185,7 @@ export function createCollector(options: CollectorOptions): Collector {
     const origin = request.headers.get('origin');
     if (o.cors && origin !== null && !o.cors.allow(origin)) return fail(new HttpError(403, `Origin ${origin} is not allowed`), url.pathname, {});
     if (closed) return fail(new HttpError(503, 'Collector is closed'), url.pathname, {});
-    return (peer) => new TrackerSocket(peer, socketContext);
+    return withMessageLimit((peer) => new TrackerSocket(peer, socketContext), o.maxWsMessageBytes);
   }
 
   return {

@@ -1,5 +1,6 @@
 /**
- * Gzip output assembled from independently deflated pieces (fflate, level 1, pure JS).
+ * Gzip output assembled from independently deflated pieces (level 1: a host's native deflater,
+ * else fflate, pure JS, loaded on demand by `prepareDeflater()` so browser bundles split it out).
  *
  * Each piece is a raw DEFLATE stream ended with a sync flush (byte-aligned, not final), so pieces
  * concatenate into one valid stream (RFC 1951); the CRC-32 of the whole is combined from the
@@ -7,7 +8,7 @@
  * without touching its bytes again. `finish()` adds the gzip header, a final empty block and the
  * trailer (RFC 1952).
  */
-import { Deflate } from 'fflate';
+import type { Deflate } from 'fflate';
 
 const CRC_TABLE = (() => {
   const t = new Int32Array(256);
@@ -83,11 +84,52 @@ export function setRawSyncDeflate(deflate: RawSyncDeflate | undefined): void {
   hostDeflate = deflate;
 }
 
+/** fflate's streaming Deflate once `prepareDeflater()` has loaded it. */
+let JsDeflate: typeof Deflate | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Makes a deflater available to PieceDeflater: nothing to do when a host registered a native one,
+ * else fflate is imported (once; a dynamic import, so bundlers put it in its own chunk, fetched
+ * only by collectors that gzip their reads). Never rejects: if the import fails, pieces are
+ * written as stored blocks (valid gzip, uncompressed) and the failure is reported to `onError`.
+ */
+export function prepareDeflater(onError?: (err: unknown) => void): Promise<void> {
+  if (hostDeflate || JsDeflate) return Promise.resolve();
+  loading ??= import('fflate').then(
+    (m) => {
+      JsDeflate = m.Deflate;
+    },
+    (err: unknown) => {
+      loading = undefined;
+      onError?.(err);
+    },
+  );
+  return loading;
+}
+
 /** Text handed to a native deflater per call (each call is an independent sync-flushed stream). */
 const NATIVE_SLICE_CHARS = 256 * 1024;
 
 /** Below this many characters a piece is written as a stored block (no deflater, no tables). */
 const STORED_MAX_CHARS = 1024;
+
+/** Largest stored block payload (RFC 1951 LEN is 16 bits). */
+const STORED_BLOCK_MAX = 65535;
+
+/** `bytes` as non-final stored blocks (each: header byte, LEN, NLEN, the bytes). */
+function storedBlocks(bytes: Uint8Array): Uint8Array[] {
+  const blocks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.byteLength; at += STORED_BLOCK_MAX) {
+    const part = bytes.subarray(at, at + STORED_BLOCK_MAX);
+    const n = part.byteLength;
+    const block = new Uint8Array(5 + n);
+    block.set([0x00, n & 0xff, n >>> 8, ~n & 0xff, (~n >>> 8) & 0xff]);
+    block.set(part, 5);
+    blocks.push(block);
+  }
+  return blocks;
+}
 
 /**
  * Deflates text fed in chunks (level 1) into one reusable piece. Tiny pieces (separators, the
@@ -102,6 +144,7 @@ export class PieceDeflater {
   private deflate: Deflate | undefined;
   private native: RawSyncDeflate | undefined;
   private small = '';
+  private storedOnly = false;
   private static readonly encoder = new TextEncoder();
 
   push(text: string): void {
@@ -113,7 +156,7 @@ export class PieceDeflater {
     }
     if (!this.deflate) {
       this.small += text;
-      if (this.small.length < STORED_MAX_CHARS) return;
+      if (this.storedOnly || this.small.length < STORED_MAX_CHARS) return;
       text = this.small;
       this.small = '';
       if (hostDeflate) {
@@ -121,8 +164,14 @@ export class PieceDeflater {
         this.small = text;
         return;
       }
+      if (!JsDeflate) {
+        // No deflater loaded (prepareDeflater not awaited, or its import failed): stored blocks.
+        this.small = text;
+        this.storedOnly = true;
+        return;
+      }
       // mem 4: a 64 Ki-entry hash table (fflate's streaming default is 1 Mi entries, 2 MiB).
-      this.deflate = new Deflate({ level: 1, mem: 4 }, (chunk) => {
+      this.deflate = new JsDeflate({ level: 1, mem: 4 }, (chunk) => {
         this.out.push(chunk);
         this.outSize += chunk.byteLength;
       });
@@ -150,14 +199,11 @@ export class PieceDeflater {
       return { bytes: this.out, crc: this.crc, size: this.size, deflatedSize: this.outSize };
     }
     if (!this.deflate) {
-      // One stored block: header byte (BFINAL 0, BTYPE 00, padding), LEN, NLEN, the bytes.
+      // Stored blocks: header byte (BFINAL 0, BTYPE 00, padding), LEN, NLEN, the bytes.
       const bytes = PieceDeflater.encoder.encode(this.small);
       if (bytes.byteLength === 0) return { bytes: [], crc: 0, size: 0, deflatedSize: 0 };
-      const n = bytes.byteLength; // < 3 × STORED_MAX_CHARS, well under 65535
-      const block = new Uint8Array(5 + n);
-      block.set([0x00, n & 0xff, n >>> 8, ~n & 0xff, (~n >>> 8) & 0xff]);
-      block.set(bytes, 5);
-      return { bytes: [block], crc: crc32(bytes), size: n, deflatedSize: block.byteLength };
+      const blocks = storedBlocks(bytes);
+      return { bytes: blocks, crc: crc32(bytes), size: bytes.byteLength, deflatedSize: blocks.reduce((n, b) => n + b.byteLength, 0) };
     }
     // fflate 0.8.3's flush(true) writes a broken empty stored block whenever the last output byte
     // is partial (it passes its packed state as a bit position), so the sync marker is written

@@ -2,7 +2,8 @@
  * Turns a Selection into the read response body without re-serialising events: the stored JSON
  * lines are joined as they are.
  *
- * Gzip (level 1, fflate, every host): the body is deflated in pieces (gzip-pieces.ts). An hour
+ * Gzip (level 1; the host's native deflater, else fflate loaded on demand): the body is deflated
+ * in pieces (gzip-pieces.ts). An hour
  * whose events are all in the selection is deflated once and kept until that hour changes
  * (store.version), so repeated dashboard reads of a day mostly copy ready bytes and only deflate
  * the partial hours at the window's edges. Text is fed to the deflater in slices of ~64 KiB, so

@@ -1,10 +1,20 @@
 import { gunzipSync, crc32 as nodeCrc32 } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
-import { crc32, crc32Combine, deflatePiece, GzipAssembler, PieceDeflater } from '../../src/tracker/gzip-pieces.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { crc32, crc32Combine, deflatePiece, GzipAssembler, PieceDeflater, prepareDeflater } from '../../src/tracker/gzip-pieces.js';
 
 const enc = new TextEncoder();
 
 describe('gzip pieces', () => {
+  // fflate is loaded on demand (the collector does this at creation when it gzips its reads).
+  beforeAll(() => prepareDeflater());
+
+  it('once prepared, pieces are really deflated (fflate), not stored', () => {
+    const text = '{"type":"click","page":"/home"},'.repeat(2000);
+    const piece = deflatePiece(text);
+    expect(piece.size).toBe(text.length);
+    expect(piece.deflatedSize).toBeLessThan(text.length / 10);
+  });
+
   it('crc32 and crc32Combine agree with a whole-buffer CRC', () => {
     const a = enc.encode('hello, '.repeat(1000));
     const b = enc.encode('world! '.repeat(777));
