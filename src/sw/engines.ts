@@ -6,6 +6,8 @@
  */
 import type { Engine } from '../core/engine.js';
 import { OptionsError, check } from '../core/options.js';
+import { createCollector } from '../tracker/collector.js';
+import type { Collector, CollectorOptions } from '../tracker/types.js';
 
 export function isEngine(value: unknown): value is Engine {
   return typeof value === 'object' && value !== null && typeof (value as Engine).handle === 'function' && Array.isArray((value as Engine).prefixes);
@@ -51,4 +53,13 @@ export function buildEngines<M extends object, T extends object>(
     out.engines.push(out.mock);
   }
   return out;
+}
+
+/**
+ * The page's collector from options: reads answer plain JSON unless `readCompression` says
+ * otherwise. A mocked response never reaches the browser's decoder, so this host would only
+ * gunzip what the collector gzipped (response.ts), and the deflater (fflate) is never fetched.
+ */
+export function pageCollector(options: CollectorOptions): Collector {
+  return createCollector(options.readCompression === undefined ? { ...options, readCompression: 'none' } : options);
 }

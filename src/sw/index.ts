@@ -13,9 +13,8 @@ import type { Engine } from '../core/engine.js';
 import { check } from '../core/options.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
-import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
-import { buildEngines } from './engines.js';
+import { buildEngines, pageCollector } from './engines.js';
 import { checkWorkerScript, startMswHost } from './msw-adapter.js';
 import { httpRoutes } from './routes.js';
 import { socketRoute } from './sockets.js';
@@ -62,7 +61,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   // Options first: a typo is reported at once, before any network round trip.
   const built = buildEngines<MockApiOptions, CollectorOptions>(
     { mock: options.mock, tracker: options.tracker },
-    { mock: createMockApi, tracker: createCollector },
+    { mock: createMockApi, tracker: pageCollector },
   );
   const closeOwned = () => Promise.all(built.owned.map((e) => e.close?.()));
 
