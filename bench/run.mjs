@@ -31,6 +31,11 @@ const CASES = [
   { name: 'get-10k-full', path: '/api/users10k', goal: 0.7, note: 'whole 10k-item array (~1.4 MB)' },
   { name: 'query-10k', path: '/api/users10k?role=admin&age=30&skip=100&limit=20', goal: 0.8, note: 'role eq + age gte on 10k, items 100..119' },
   { name: 'query-100k', path: '/api/users100k?role=admin&age=30&skip=100&limit=20', goal: 0.8, connections: 2, note: 'same on 100k' },
+  // The same query repeated lets mockyard's match memo answer from the matches of the last
+  // request. The cold cases change the filter on every request (180 distinct filters cycling,
+  // the memo keeps 16 per file), so every request scans: the figure for the filter itself.
+  { name: 'query-10k-cold', path: '/api/users10k?role=admin&age=30&skip=100&limit=20', vary: '/api/users10k', goal: 0.8, note: 'role × age changing every request (no memo hit)' },
+  { name: 'query-100k-cold', path: '/api/users100k?role=admin&age=30&skip=100&limit=20', vary: '/api/users100k', goal: 0.8, connections: 2, note: 'same on 100k' },
   { name: 'patch-one', path: '/api/users/1', method: 'PATCH', body: '{"age":42}', contentType: 'application/merge-patch+json', goal: 0.5, note: 'RFC 7396 merge, file written' },
   { name: 'handler-small', path: '/api/hello', goal: 0.7, note: 'REST handler res.json(small object) vs JSON.stringify' },
 ];
@@ -87,7 +92,20 @@ async function probe(server, c) {
 let luaSeq = 0;
 async function wrk(server, c, seconds) {
   const args = ['-t1', `-c${c.connections ?? 10}`, `-d${seconds}s`, '--timeout', '10s'];
-  if (c.method && c.method !== 'GET') {
+  if (c.vary) {
+    const lua = join(work, `req${++luaSeq}.lua`);
+    await writeFile(lua, [
+      'local roles = { "admin", "editor", "viewer" }',
+      'local n = 0',
+      'request = function()',
+      '  n = n + 1',
+      '  local age = 18 + (n % 60)',
+      '  local role = roles[(math.floor(n / 60) % 3) + 1]',
+      `  return wrk.format("GET", "${c.vary}?role=" .. role .. "&age=" .. age .. "&skip=100&limit=20")`,
+      'end',
+    ].join('\n'));
+    args.push('-s', lua);
+  } else if (c.method && c.method !== 'GET') {
     const lua = join(work, `req${++luaSeq}.lua`);
     await writeFile(lua, `wrk.method = ${JSON.stringify(c.method)}\nwrk.body = ${JSON.stringify(c.body ?? '')}\nwrk.headers["Content-Type"] = ${JSON.stringify(c.contentType ?? 'application/json')}\n`);
     args.push('-s', lua);
