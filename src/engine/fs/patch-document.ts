@@ -11,7 +11,8 @@
  * Forbidden keys (`__proto__`, `constructor`, `prototype`) are refused with 400 anywhere: in
  * values, in merge-patch keys and in JSON Pointer segments of `path`/`from`.
  */
-import jsonMergePatch from 'json-merge-patch';
+// Only `apply`: the package's index also pulls in `generate` (+ fast-deep-equal) and `merge`.
+import applyMergePatch from 'json-merge-patch/lib/apply.js';
 import { applyPatch, type Operation } from 'rfc6902';
 import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys, FORBIDDEN_KEYS } from '../../core/json-safety.js';
@@ -63,7 +64,7 @@ export function validatePatch(kind: PatchKind, patch: unknown): void {
 export function applyPatchDocument(kind: PatchKind, doc: unknown, patch: unknown): unknown {
   if (kind === 'merge') {
     try {
-      return jsonMergePatch.apply(doc, patch);
+      return applyMergePatch(doc, patch);
     } catch (err) {
       throw new HttpError(422, `Merge patch cannot be applied: ${(err as Error).message}`);
     }
