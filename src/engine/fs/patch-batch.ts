@@ -12,7 +12,7 @@ import { HttpError } from '../../core/errors.js';
 import type { FsEnv } from './fs-call.js';
 import { detectIndent, serializeJson } from './json-format.js';
 import { MSG } from './messages.js';
-import { applyPatchDocument, type PatchKind } from './patch-document.js';
+import { applyPatchDocument, preparePatch, type PatchKind } from './patch-document.js';
 
 interface Pending {
   kind: PatchKind;
@@ -38,6 +38,8 @@ export function runExclusive<T>(env: FsEnv, path: string, task: () => Promise<T>
 
 /** Queues a validated patch for the JSON file at `path`; resolves with the bytes written for it. */
 export function enqueuePatch(env: FsEnv, path: string, kind: PatchKind, patch: unknown): Promise<Uint8Array> {
+  const loading = preparePatch(kind);
+  if (loading) return loading.then(() => enqueuePatch(env, path, kind, patch));
   return new Promise((resolve, reject) => {
     const open = batches(env);
     let batch = open.get(path);

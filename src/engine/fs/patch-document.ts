@@ -13,11 +13,28 @@
  */
 // Only `apply`: the package's index also pulls in `generate` (+ fast-deep-equal) and `merge`.
 import applyMergePatch from 'json-merge-patch/lib/apply.js';
-import { applyPatch, type Operation } from 'rfc6902';
+import type { Operation } from 'rfc6902';
 import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys, FORBIDDEN_KEYS } from '../../core/json-safety.js';
 
 export type PatchKind = 'merge' | 'json-patch';
+
+/**
+ * rfc6902 is loaded on the first JSON Patch (most apps only ever send merge patches): in a
+ * browser bundle it becomes its own chunk, fetched only when needed.
+ */
+let rfc6902: typeof import('rfc6902') | undefined;
+
+/**
+ * Makes `applyPatchDocument` ready for `kind`: a promise while rfc6902 loads (first JSON Patch
+ * only), else `undefined`, so callers stay synchronous once it is there.
+ */
+export function preparePatch(kind: PatchKind): Promise<void> | undefined {
+  if (kind !== 'json-patch' || rfc6902) return undefined;
+  return import('rfc6902').then((m) => {
+    rfc6902 = m;
+  });
+}
 
 /** The patch kind for a media type (already lower-cased, without parameters), or undefined. */
 export function patchKindFor(type: string): PatchKind | undefined {
@@ -60,7 +77,10 @@ export function validatePatch(kind: PatchKind, patch: unknown): void {
   else assertNoForbiddenKeys(patch, 'merge patch');
 }
 
-/** Applies a validated patch to `doc` (a fresh copy: it may be mutated) and returns the result. */
+/**
+ * Applies a validated patch to `doc` (a fresh copy: it may be mutated) and returns the result.
+ * JSON Patch needs `preparePatch('json-patch')` to have resolved first.
+ */
 export function applyPatchDocument(kind: PatchKind, doc: unknown, patch: unknown): unknown {
   if (kind === 'merge') {
     try {
@@ -69,6 +89,8 @@ export function applyPatchDocument(kind: PatchKind, doc: unknown, patch: unknown
       throw new HttpError(422, `Merge patch cannot be applied: ${(err as Error).message}`);
     }
   }
+  if (!rfc6902) throw new Error('preparePatch("json-patch") must resolve before a JSON Patch is applied');
+  const { applyPatch } = rfc6902;
   const ops = patch as Operation[];
   // rfc6902 replaces the root through a wrapper; keep our own reference to the result.
   const box = { root: doc };
