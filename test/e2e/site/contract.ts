@@ -3,22 +3,11 @@
  * IndexedDB. `vitest` is aliased to ./vitest-shim.ts for this page (see global-setup.ts).
  */
 // The driver from the sources, like the suite's own imports (one VfsError class for isVfsError).
-import { indexedDbFs } from '../../../src/vfs/indexeddb.js';
+import { freshIndexedDb } from '../../helpers/indexeddb-contract-driver.js';
 import { runAll } from './vitest-shim.js';
 import { vfsContract } from '../../vfs/contract.js';
 
-let seq = 0;
-vfsContract('indexeddb (Chromium)', () => {
-  const name = `contract-${++seq}-${Date.now()}`;
-  return {
-    vfs: indexedDbFs(name),
-    cleanup: () =>
-      new Promise<void>((resolve) => {
-        const req = indexedDB.deleteDatabase(name);
-        req.onsuccess = req.onerror = req.onblocked = () => resolve();
-      }),
-  };
-});
+vfsContract('indexeddb (Chromium)', freshIndexedDb);
 
 const results = runAll();
 Object.assign(window, { __results: results });
