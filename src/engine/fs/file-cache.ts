@@ -37,6 +37,8 @@ export interface FileEntry {
   sorted?: Map<string, Uint32Array>;
   /** Match memo of query.ts: matching indices by filter signature (and sort). */
   matches?: Map<string, Uint32Array>;
+  /** Filter signatures seen once (query.ts memoises a filter the second time). */
+  seenQueries?: Set<string>;
   /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */
   checkedTurn?: number;
 }

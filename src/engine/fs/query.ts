@@ -7,7 +7,8 @@
  * filter signature, the indices of every match (in the requested order) are kept on the file's
  * cache entry, so the next page with the same filter and sort costs a slice, not a scan. The
  * memo lives and dies with the entry (any change to the file builds a new one) and holds at most
- * MAX_MATCH_MEMOS lists per file.
+ * MAX_MATCH_MEMOS lists per file. Collecting every match costs more than the paged scan, so a
+ * filter is memoised only the second time it is seen: one-off filters pay nothing extra.
  */
 import type { FileEntry } from './file-cache.js';
 import type { Predicate } from './filters.js';
@@ -25,6 +26,9 @@ export interface QueryResult {
 
 const MAX_SORT_VIEWS = 8;
 const MAX_MATCH_MEMOS = 16;
+// Seen-once signatures kept: a filter that recurs within about twice the memo size is memoised;
+// one that comes back only after many others (more than the memo could hold) is not.
+const MAX_SEEN = 2 * MAX_MATCH_MEMOS;
 
 function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Uint32Array {
   const key = `${page.desc ? '-' : '+'}${page.sortKey}`;
@@ -38,11 +42,14 @@ function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Ui
   return order;
 }
 
+/** Accepts pushes and keeps nothing: lets the scan record indices without collecting items. */
+const DISCARD = { length: 0, push(): number { return 0; } } as unknown as unknown[];
+
 /** Indices of all matches, in scan order (the sorted view's when sorting). */
 function allMatches(items: readonly unknown[], predicates: readonly Predicate[], order: Uint32Array | undefined): Uint32Array {
   const indices: number[] = [];
   const compiled = compileScan(predicates);
-  if (compiled) compiled.scan(items, order, 0, Infinity, [], indices, compiled.consts);
+  if (compiled) compiled.scan(items, order, 0, Infinity, DISCARD, indices, compiled.consts);
   else {
     const n = order ? order.length : items.length;
     const np = predicates.length;
@@ -55,11 +62,18 @@ function allMatches(items: readonly unknown[], predicates: readonly Predicate[],
   return Uint32Array.from(indices);
 }
 
-function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array {
+/** The memoised matches, or undefined the first time a filter is seen (the caller scans). */
+function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array | undefined {
   const key = page?.sort ? `${signature}|${page.desc ? '-' : '+'}${page.sortKey}` : signature;
   let memos = entry.matches;
   const hit = memos?.get(key);
   if (hit) return hit;
+  const seen = (entry.seenQueries ??= new Set());
+  if (!seen.has(key)) {
+    if (seen.size >= MAX_SEEN) seen.clear();
+    seen.add(key);
+    return undefined;
+  }
   const order = page?.sort ? sortedView(entry, items, page) : undefined;
   const matches = allMatches(items, predicates, order);
   if (!memos) memos = entry.matches = new Map();
@@ -75,8 +89,8 @@ function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates
 export function runQuery(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, withIndices = false, signature = ''): QueryResult {
   const skip = page?.skip ?? 0;
   const limit = page?.limit ?? Infinity;
-  if (signature !== '' && predicates.length > 0) {
-    const matches = memoizedMatches(entry, items, predicates, page, signature);
+  const matches = signature !== '' && predicates.length > 0 ? memoizedMatches(entry, items, predicates, page, signature) : undefined;
+  if (matches !== undefined) {
     const end = Math.min(matches.length, skip + limit);
     const out: unknown[] = [];
     const indices: number[] | undefined = withIndices ? [] : undefined;
