@@ -10,6 +10,16 @@ import type { Logger } from '../core/logger.js';
 import { createNodeRequest, pathOf } from './request.js';
 import { writeResponse } from './write-response.js';
 
+/** Whether one of `prefixes` covers `path` (on a segment boundary; `''` and `/` cover all). */
+export function claims(prefixes: readonly string[], path: string): boolean {
+  for (let i = 0; i < prefixes.length; i++) {
+    const p = prefixes[i]!;
+    if (p === '' || p === '/') return true;
+    if (path.startsWith(p) && (path.length === p.length || p.endsWith('/') || path.charCodeAt(p.length) === 47)) return true;
+  }
+  return false;
+}
+
 /** The first engine answer that is not `undefined`. */
 export async function dispatch(engines: readonly Engine[], request: Request): Promise<Response | undefined> {
   for (let i = 0; i < engines.length; i++) {
@@ -47,12 +57,23 @@ export function createNodeHandler(engines: readonly Engine[], options: NodeHandl
       res.destroy();
     }
   };
-  const single = engines.length === 1 ? engines[0]! : undefined;
   return (req, res) => {
-    const request = createNodeRequest(req, res, fallbackHost(), target ? target(req) : req.url ?? '/');
+    const url = target ? target(req) : req.url ?? '/';
+    // Only engines whose prefixes cover the path are asked (Engine.prefixes is the routing
+    // contract): a mock API request never pays for a collector call that would say "not mine".
+    const path = pathOf(url);
+    let first: Engine | undefined;
+    let several: Engine[] | undefined;
+    for (let i = 0; i < engines.length; i++) {
+      const e = engines[i]!;
+      if (!claims(e.prefixes, path)) continue;
+      if (first === undefined) first = e;
+      else (several ??= [first]).push(e);
+    }
+    const request = createNodeRequest(req, res, fallbackHost(), url);
     let pending: Promise<Response | undefined>;
     try {
-      pending = single ? single.handle(request) : dispatch(engines, request);
+      pending = several ? dispatch(several, request) : first ? first.handle(request) : Promise.resolve(undefined);
     } catch (err) {
       fail(req, res, err);
       return;

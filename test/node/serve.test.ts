@@ -69,6 +69,15 @@ describe('serve()', () => {
     expect(String((err as Error).message)).toMatch(/delay/);
   });
 
+  it('asks only the engines whose prefixes cover the path (segment boundary)', async () => {
+    const asked: string[] = [];
+    const engine = (name: string, prefixes: string[]) =>
+      fakeEngine({ prefixes, handle: (r) => { asked.push(`${name} ${new URL(r.url).pathname}`); return undefined; } });
+    const server = await startServer({ engines: [engine('api', ['/api']), engine('trk', ['/_tracker']), engine('all', ['/'])] });
+    for (const path of ['/api/x', '/apix', '/_tracker/ping', '/other']) expect((await fetch(server.url + path)).status).toBe(404);
+    expect(asked).toEqual(['api /api/x', 'all /api/x', 'all /apix', 'trk /_tracker/ping', 'all /_tracker/ping', 'all /other']);
+  });
+
   it('given engines come after mock and tracker, in order', async () => {
     const server = await startServer({
       mock: { endpointPrefix: '/api', fs: memoryFs({ 'x.json': { from: 'mock' } }), logLevel: 'silent', noHandledRestFsRequestsAction: 'forward' },
