@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { constantTimeEqual } from '../../src/tracker/auth.js';
-import { createCollector } from '../../src/tracker/collector.js';
 import type { Collector } from '../../src/tracker/types.js';
-import { BASE, batch, ev, ingest, read, reply } from './collector-client.js';
+import { BASE, batch, ev, ingest, read, reply, collectorPerTest } from './collector-client.js';
 
 let c: Collector;
-afterEach(async () => {
-  await c?.close();
-});
-function make(extra: Record<string, unknown> = {}): Collector {
-  c = createCollector({ appId: 'demo', logLevel: 'silent', ...extra });
-  return c;
-}
+const make = collectorPerTest((created) => (c = created));
 const T = '2026-03-01T10:00:00Z';
 const DAY = { since: '2026-03-01T00:00:00Z', until: '2026-03-01T23:59:59Z' };
 

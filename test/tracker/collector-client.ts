@@ -1,5 +1,7 @@
 /** Request builders and response readers for collector tests (engine-level and over HTTP). */
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach } from 'vitest';
+import { createCollector } from '../../src/tracker/collector.js';
 import type { Collector } from '../../src/tracker/types.js';
 
 export const BASE = 'http://collector.test';
@@ -73,4 +75,21 @@ export function recordingLogger(): { warn: string[]; error: string[]; sink: { in
   const warn: string[] = [];
   const error: string[] = [];
   return { warn, error, sink: { info() {}, debug() {}, warn: (m) => warn.push(m), error: (m) => error.push(m) } };
+}
+
+/**
+ * A collector factory for a test file: `make(extra)` creates the test's collector (appId "demo",
+ * silent) and hands it to `use` (the file's own variable); it is closed after each test.
+ */
+export function collectorPerTest(use: (c: Collector) => void): (extra?: Record<string, unknown>) => Collector {
+  let current: Collector | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return (extra = {}) => {
+    current = createCollector({ appId: 'demo', logLevel: 'silent', ...extra });
+    use(current);
+    return current;
+  };
 }

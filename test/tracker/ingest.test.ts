@@ -1,20 +1,12 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCollector } from '../../src/tracker/collector.js';
+import { describe, expect, it } from 'vitest';
 import type { Collector } from '../../src/tracker/types.js';
 import { memoryFs } from '../../src/vfs/memory.js';
-import { BASE, batch, ev, ingest, readAll, recordingLogger } from './collector-client.js';
+import { BASE, batch, ev, ingest, readAll, recordingLogger, collectorPerTest } from './collector-client.js';
 
 const T = '2026-03-01T10:00:00.000Z';
 let c: Collector;
-afterEach(async () => {
-  await c?.close();
-});
-
-function make(extra: Record<string, unknown> = {}): Collector {
-  c = createCollector({ appId: 'demo', logLevel: 'silent', ...extra });
-  return c;
-}
+const make = collectorPerTest((created) => (c = created));
 
 describe('ingest', () => {
   it('stores a plain JSON batch and answers { ok: true, saved: N }', async () => {

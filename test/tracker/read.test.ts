@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCollector } from '../../src/tracker/collector.js';
+import { describe, expect, it } from 'vitest';
 import type { Collector } from '../../src/tracker/types.js';
-import { BASE, batch, ev, ingest, read, reply } from './collector-client.js';
+import { BASE, batch, ev, ingest, read, reply, collectorPerTest } from './collector-client.js';
 
 let c: Collector;
-afterEach(async () => {
-  await c?.close();
-});
-
-function make(extra: Record<string, unknown> = {}): Collector {
-  c = createCollector({ appId: 'demo', logLevel: 'silent', ...extra });
-  return c;
-}
+const make = collectorPerTest((created) => (c = created));
 
 const DAY = { since: '2026-03-01T00:00:00Z', until: '2026-03-01T23:59:59.999Z' };
 
@@ -226,7 +218,7 @@ describe('cursor encoding', () => {
   it('round-trips ids that are not ASCII (hand-edited segments)', async () => {
     const { memoryFs } = await import('../../src/vfs/memory.js');
     const fs = memoryFs({ 'events/2026-03-01T10.jsonl': '{"id":"é-1","timestamp":"2026-03-01T10:00:00Z","n":1}\n{"id":"é-2","timestamp":"2026-03-01T10:00:00Z","n":2}\n{"id":"é-3","timestamp":"2026-03-01T10:00:00Z","n":3}\n' });
-    c = createCollector({ appId: 'demo', logLevel: 'silent', storage: { fs } });
+    make({ storage: { fs } });
     const p1 = (await read(c, { ...DAY, limit: 2 })).json;
     expect(p1.events.map((e: any) => e.n)).toEqual([3, 2]);
     const p2 = (await read(c, { ...DAY, limit: 2, cursor: p1.nextCursor })).json;

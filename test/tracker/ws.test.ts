@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCollector } from '../../src/tracker/collector.js';
+import { describe, expect, it } from 'vitest';
 import type { Collector } from '../../src/tracker/types.js';
 import { createLogger } from '../../src/core/logger.js';
 import { TrackerSocket } from '../../src/tracker/ws-session.js';
 import { connect, FakePeer } from '../helpers/fake-socket-peer.js';
-import { BASE, batch, ev, ingest } from './collector-client.js';
+import { BASE, batch, ev, ingest, collectorPerTest } from './collector-client.js';
 
 let c: Collector;
-afterEach(async () => {
-  await c?.close();
-});
-function make(extra: Record<string, unknown> = {}): Collector {
-  c = createCollector({ appId: 'demo', logLevel: 'silent', ...extra });
-  return c;
-}
+const make = collectorPerTest((created) => (c = created));
 const WS = `${BASE}/_tracker/ws`;
 const T = '2026-03-01T10:00:00Z';
 const QUERY = { since: '2026-03-01T00:00:00Z', until: '2026-03-01T23:59:59Z' };
