@@ -15,3 +15,8 @@ export interface Engine {
   /** Releases timers, sockets and file handles. */
   close?(): Promise<void>;
 }
+
+/** Whether `value` meets the Engine contract (hosts route by `prefixes`, so it is required). */
+export function isEngine(value: unknown): value is Engine {
+  return typeof value === 'object' && value !== null && typeof (value as Engine).handle === 'function' && Array.isArray((value as Engine).prefixes);
+}

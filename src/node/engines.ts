@@ -5,7 +5,7 @@
  * ready-made engines are used as given and stay owned by the caller (hosts close only the
  * engines they created).
  */
-import type { Engine } from '../core/engine.js';
+import { isEngine, type Engine } from '../core/engine.js';
 import type { LoggerSink } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import { createMockApi } from '../engine/create-mock-api.js';
@@ -21,10 +21,6 @@ export interface EngineSources {
   tracker?: CollectorOptions | Engine | boolean | null;
   /** More engines, tried after the mock API. */
   engines?: readonly Engine[];
-}
-
-export function isEngine(value: unknown): value is Engine {
-  return typeof value === 'object' && value !== null && typeof (value as Engine).handle === 'function';
 }
 
 export interface ResolvedEngines {
@@ -64,7 +60,7 @@ export async function resolveEngines(sources: EngineSources, sink?: LoggerSink):
     throw err;
   }
   for (const e of sources.engines ?? []) {
-    if (!isEngine(e)) throw new OptionsError('engines', 'must hold engines (objects with a handle(request) method)');
+    if (!isEngine(e)) throw new OptionsError('engines', 'must hold engines (objects with a handle(request) method and a prefixes array)');
     engines.push(e);
   }
   return { engines, owned };

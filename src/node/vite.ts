@@ -13,7 +13,8 @@
  */
 import type { LoggerSink } from '../core/logger.js';
 import type { MockApiOptions } from '../engine/types.js';
-import { isEngine, type EngineSources } from './engines.js';
+import { isEngine } from '../core/engine.js';
+import type { EngineSources } from './engines.js';
 import { createMiddleware, type Middleware, type MiddlewareOptions } from './middleware.js';
 
 interface ViteLikeLogger {

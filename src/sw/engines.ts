@@ -4,14 +4,10 @@
  * ready engine) — the same order as the node host. Engines built here are owned (closed by
  * `stop()`); ready engines stay the caller's.
  */
-import type { Engine } from '../core/engine.js';
+import { isEngine, type Engine } from '../core/engine.js';
 import { OptionsError, check } from '../core/options.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
-
-export function isEngine(value: unknown): value is Engine {
-  return typeof value === 'object' && value !== null && typeof (value as Engine).handle === 'function' && Array.isArray((value as Engine).prefixes);
-}
 
 export interface EngineFactories<M, T> {
   mock: (options: M) => Engine;

@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/core/engine.js';
 import { FastResponse } from '../../src/core/fast-response.js';
 import { OptionsError } from '../../src/core/options.js';
 import { baseUrl, serve } from '../../src/node/serve.js';
@@ -76,6 +77,11 @@ describe('serve()', () => {
     const server = await startServer({ engines: [engine('api', ['/api']), engine('trk', ['/_tracker']), engine('all', ['/'])] });
     for (const path of ['/api/x', '/apix', '/_tracker/ping', '/other']) expect((await fetch(server.url + path)).status).toBe(404);
     expect(asked).toEqual(['api /api/x', 'all /api/x', 'all /apix', 'trk /_tracker/ping', 'all /_tracker/ping', 'all /other']);
+  });
+
+  it('refuses at start-up an engine without prefixes (hosts route by them)', async () => {
+    const noPrefixes = { handle: async () => FastResponse.json('{}') } as unknown as Engine;
+    await expect(serve({ port: 0, engines: [noPrefixes] })).rejects.toThrow(/"engines" must hold engines .*prefixes array/);
   });
 
   it('given engines come after mock and tracker, in order', async () => {
