@@ -9,7 +9,7 @@
 import { HttpError } from '../../core/errors.js';
 import type { FilterConfig, FilterEntry } from '../types.js';
 import { getAt, parseDotPath } from './dot-path.js';
-import type { ParamSource } from './param-source.js';
+import { showValue, type ParamSource } from './param-source.js';
 
 export type Predicate = ((item: unknown) => boolean) & {
   /** For the scan compiler (scan.ts): a simple top-level comparison it can inline. */
@@ -32,10 +32,6 @@ export type Scalar = string | number | boolean;
 function baseType(entry: FilterEntry): Base {
   const t = entry.valueType ?? 'string';
   return (t.endsWith('[]') ? t.slice(0, -2) : t) as Base;
-}
-
-function show(v: unknown): string {
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
 }
 
 /** Coerces a request value to the filter's type; 400 naming the parameter when impossible. */
@@ -61,7 +57,7 @@ function coerceParam(v: unknown, base: Base, key: string): Scalar {
       break;
     }
   }
-  throw new HttpError(400, `Invalid value ${show(v)} for filter "${key}": expected ${base === 'date' ? 'a date' : `a ${base}`}`);
+  throw new HttpError(400, `Invalid value ${showValue(v)} for filter "${key}": expected ${base === 'date' ? 'a date' : `a ${base}`}`);
 }
 
 /** An item value in the filter's type, or undefined when it has none. */

@@ -6,7 +6,7 @@
 import { HttpError } from '../../core/errors.js';
 import type { PaginationConfig } from '../types.js';
 import { parseDotPath, type DotPath } from './dot-path.js';
-import type { ParamSource } from './param-source.js';
+import { showValue, type ParamSource } from './param-source.js';
 
 export interface Page {
   skip: number;
@@ -27,14 +27,10 @@ function first(source: ParamSource, name: string | undefined): unknown {
   return x === '' ? undefined : x;
 }
 
-function show(v: unknown): string {
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
-}
-
 function count(v: unknown, name: string): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
   if (!Number.isSafeInteger(n) || n < 0) {
-    throw new HttpError(400, `Invalid value ${show(v)} for pagination parameter "${name}": expected a non-negative integer`);
+    throw new HttpError(400, `Invalid value ${showValue(v)} for pagination parameter "${name}": expected a non-negative integer`);
   }
   return n;
 }
@@ -48,7 +44,7 @@ export function readPage(config: PaginationConfig, source: ParamSource): Page {
   if (rawLimit !== undefined) page.limit = count(rawLimit, config.limit!);
   if (rawSkip !== undefined) page.skip = count(rawSkip, config.skip!);
   if (rawSort !== undefined) {
-    if (typeof rawSort !== 'string') throw new HttpError(400, `Invalid value ${show(rawSort)} for pagination parameter "${config.sort}": expected a field name`);
+    if (typeof rawSort !== 'string') throw new HttpError(400, `Invalid value ${showValue(rawSort)} for pagination parameter "${config.sort}": expected a field name`);
     page.sort = parseDotPath(rawSort);
     page.sortKey = rawSort;
   }
@@ -56,7 +52,7 @@ export function readPage(config: PaginationConfig, source: ParamSource): Page {
     const o = String(rawOrder).trim().toLowerCase();
     if (o === 'desc' || o === '-1') page.desc = true;
     else if (o !== 'asc' && o !== '1') {
-      throw new HttpError(400, `Invalid value ${show(rawOrder)} for pagination parameter "${config.order}": expected asc, desc, 1 or -1`);
+      throw new HttpError(400, `Invalid value ${showValue(rawOrder)} for pagination parameter "${config.order}": expected asc, desc, 1 or -1`);
     }
   }
   page.present = rawLimit !== undefined || rawSkip !== undefined || rawSort !== undefined || rawOrder !== undefined;

@@ -31,3 +31,8 @@ export function bodySource(body: unknown, root: string | undefined): ParamSource
     },
   };
 }
+
+/** A request value as error messages show it (strings quoted). */
+export function showValue(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}

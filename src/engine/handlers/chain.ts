@@ -17,7 +17,8 @@ import type { ResponseBuilder } from './response.js';
 
 export type StepOutcome = 'next' | 'responded';
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+/** A promise or any thenable (handlers and middlewares may return either). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 }
 

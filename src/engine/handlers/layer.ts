@@ -21,7 +21,7 @@ import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices, FsServeOverrides } from '../services.js';
 import { checkAuthenticate } from './authenticate.js';
 import { runParser } from './body-parser.js';
-import { runErrorMiddlewares, runMiddlewares } from './chain.js';
+import { isThenable, runErrorMiddlewares, runMiddlewares } from './chain.js';
 import { Deadlines } from './deadline.js';
 import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
@@ -31,10 +31,6 @@ import { compileRoutes, matchRoute, type Route } from './routes.js';
 export interface HandlerLayer {
   handle(ctx: RequestContext): Promise<Response | undefined>;
   close?(): Promise<void>;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** The same response without its body (HEAD served by a GET handler that returned a Response). */
