@@ -67,6 +67,11 @@ export function isSafeSegment(name: string): boolean {
   return name !== '' && name !== '.' && name !== '..' && !UNSAFE_SEGMENT.test(name);
 }
 
+/** Joins two already-normalised relative paths, either of which may be `''` (no re-check: hot path). */
+export function joinSafe(dir: string, name: string): string {
+  return dir ? (name ? `${dir}/${name}` : dir) : name;
+}
+
 /** Joins normalised relative paths (`joinVfsPath('users', '1.json')`). */
 export function joinVfsPath(...parts: string[]): string {
   return normalizeVfsPath(parts.filter(Boolean).join('/'));

@@ -5,7 +5,7 @@
 import { readBody } from '../../core/body.js';
 import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
-import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
+import { joinSafe, requestPathToVfs, type RequestPath } from '../../vfs/path.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
@@ -107,5 +107,5 @@ export function locationOf(call: FsCall, env: FsEnv, path: string): string {
 
 /** Joins fsDir and a relative path. */
 export function inFsDir(env: FsEnv, rel: string): string {
-  return env.fsDir ? (rel ? `${env.fsDir}/${rel}` : env.fsDir) : rel;
+  return joinSafe(env.fsDir, rel);
 }

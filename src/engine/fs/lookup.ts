@@ -8,7 +8,7 @@
  * A directory without `index.json` does not hide `users.json` (step 2 misses, step 3 hits).
  */
 import type { Vfs } from '../../vfs/types.js';
-import { baseName, parentOf } from '../../vfs/path.js';
+import { baseName, joinSafe, parentOf } from '../../vfs/path.js';
 import { statOrNull } from './stat.js';
 
 /** The extensions tried after `.json`, in this order (documented in README and tests). */
@@ -18,16 +18,12 @@ export const EXTENSION_ORDER: readonly string[] = [
 ];
 const RANK = new Map(EXTENSION_ORDER.map((e, i) => [e, i]));
 
-function join(dir: string, name: string): string {
-  return dir ? (name ? `${dir}/${name}` : dir) : name;
-}
-
 /**
  * Resolves `rel` (a safe path relative to `fsDir`) to the Vfs path of a file, or null.
  * `fsDir` is the mocks folder inside the Vfs (`''` = root).
  */
 export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingSlash: boolean): Promise<string | null> {
-  const full = join(fsDir, rel);
+  const full = joinSafe(fsDir, rel);
   let isDir = rel === '';
   if (!isDir) {
     const s = await statOrNull(vfs, full);
@@ -38,7 +34,7 @@ export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingS
     }
   }
   if (isDir || trailingSlash) {
-    const index = join(full, 'index.json');
+    const index = joinSafe(full, 'index.json');
     const s = await statOrNull(vfs, index);
     if (s && s.kind === 'file') return index;
   }
@@ -66,7 +62,7 @@ async function findByExtension(vfs: Vfs, dir: string, base: string): Promise<str
     const rank = RANK.get(ext.toLowerCase()) ?? EXTENSION_ORDER.length;
     // Same rank (unlisted extensions): the smaller name wins, whatever the listing order.
     if (rank < bestRank || (rank === bestRank && best !== null && e.name < baseName(best))) {
-      best = join(dir, e.name);
+      best = joinSafe(dir, e.name);
       bestRank = rank;
     }
   }

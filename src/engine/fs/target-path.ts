@@ -5,7 +5,7 @@
  */
 import { HttpError } from '../../core/errors.js';
 import { extensionFor } from '../../core/media-type.js';
-import { baseName, isSafeSegment } from '../../vfs/path.js';
+import { baseName, isSafeSegment, joinSafe } from '../../vfs/path.js';
 
 export function hasExtension(rel: string): boolean {
   const base = baseName(rel);
@@ -18,13 +18,9 @@ function extOfName(name: string): string | undefined {
   return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1) : undefined;
 }
 
-function join(dir: string, name: string): string {
-  return dir ? `${dir}/${name}` : name;
-}
-
 /** Relative path for a JSON document created at `rel`. */
 export function jsonTarget(rel: string, trailingSlash: boolean): string {
-  if (rel === '' || trailingSlash) return join(rel, 'index.json');
+  if (rel === '' || trailingSlash) return joinSafe(rel, 'index.json');
   return rel.toLowerCase().endsWith('.json') ? rel : `${rel}.json`;
 }
 
@@ -35,7 +31,7 @@ export function fileTarget(rel: string, trailingSlash: boolean, type: string, fi
     if (!isSafeSegment(name)) {
       throw new HttpError(400, 'A file name is required to store an upload under a folder path');
     }
-    return join(rel, name);
+    return joinSafe(rel, name);
   }
   if (hasExtension(rel)) return rel;
   const ext = extensionFor(type) ?? (filename ? extOfName(filename) : undefined);
