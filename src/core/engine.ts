@@ -20,3 +20,13 @@ export interface Engine {
 export function isEngine(value: unknown): value is Engine {
   return typeof value === 'object' && value !== null && typeof (value as Engine).handle === 'function' && Array.isArray((value as Engine).prefixes);
 }
+
+/**
+ * The routing rule for `prefixes`, used by every engine and host: `/api` covers `/api`, `/api/`
+ * and `/api/users`, never `/apix`; `''` and `/` cover every path. Paths are compared as sent
+ * (percent-encoded).
+ */
+export function underPrefix(pathname: string, prefix: string): boolean {
+  if (!pathname.startsWith(prefix)) return false;
+  return pathname.length === prefix.length || pathname.charCodeAt(prefix.length) === 47 /* / */ || prefix === '' || prefix.endsWith('/');
+}

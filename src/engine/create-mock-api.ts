@@ -7,7 +7,7 @@
  * Requests outside every prefix, and every request of a disabled engine, get `undefined`.
  */
 import { errorResponse, responseForError } from '../core/errors.js';
-import type { Engine } from '../core/engine.js';
+import { underPrefix, type Engine } from '../core/engine.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
@@ -157,7 +157,7 @@ export function createMockApi(input: MockApiOptions): MockApi {
   function matchPrefix(pathname: string): string | undefined {
     for (let i = 0; i < prefixes.length; i++) {
       const p = prefixes[i]!;
-      if (pathname.startsWith(p) && (pathname.length === p.length || pathname.charCodeAt(p.length) === 47 || p === '')) return p;
+      if (underPrefix(pathname, p)) return p;
     }
     return undefined;
   }

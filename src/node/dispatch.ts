@@ -4,19 +4,15 @@
  * middleware (unhandled → `next()`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Engine } from '../core/engine.js';
+import { underPrefix, type Engine } from '../core/engine.js';
 import { isHttpError, responseForError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { createNodeRequest, pathOf } from './request.js';
 import { writeResponse } from './write-response.js';
 
-/** Whether one of `prefixes` covers `path` (on a segment boundary; `''` and `/` cover all). */
-export function claims(prefixes: readonly string[], path: string): boolean {
-  for (let i = 0; i < prefixes.length; i++) {
-    const p = prefixes[i]!;
-    if (p === '' || p === '/') return true;
-    if (path.startsWith(p) && (path.length === p.length || p.endsWith('/') || path.charCodeAt(p.length) === 47)) return true;
-  }
+/** Whether one of `prefixes` covers `path` (core/engine.ts underPrefix). */
+function claims(prefixes: readonly string[], path: string): boolean {
+  for (let i = 0; i < prefixes.length; i++) if (underPrefix(path, prefixes[i]!)) return true;
   return false;
 }
 

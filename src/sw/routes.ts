@@ -3,15 +3,9 @@
  * else (other paths, other origins — e.g. the node host on another port) goes to the network
  * untouched. One route per prefix, in engine order (the collector first, then the mock API).
  */
-import type { Engine } from '../core/engine.js';
+import { underPrefix, type Engine } from '../core/engine.js';
 import type { HttpRoute } from './msw-adapter.js';
 import { toPageResponse } from './response.js';
-
-/** `/api` covers `/api`, `/api/`, `/api/users`, not `/apix`. */
-export function underPrefix(pathname: string, prefix: string): boolean {
-  if (!pathname.startsWith(prefix)) return false;
-  return pathname.length === prefix.length || pathname.charCodeAt(prefix.length) === 47 /* / */ || prefix.endsWith('/');
-}
 
 export function httpRoutes(engines: readonly Engine[], origin: string): HttpRoute[] {
   const routes: HttpRoute[] = [];

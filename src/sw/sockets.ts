@@ -13,7 +13,7 @@
 import type { Engine } from '../core/engine.js';
 import type { SocketPeer, SocketSession } from '../core/socket.js';
 import type { PageSocket, SocketRoute } from './msw-adapter.js';
-import { underPrefix } from './routes.js';
+import { underPrefix } from '../core/engine.js';
 
 type Incoming = string | ArrayBuffer | ArrayBufferView | Blob;
 

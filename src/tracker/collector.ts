@@ -11,6 +11,7 @@
  */
 import { readBody } from '../core/body.js';
 import { DEFAULT_MESSAGES, errorResponse, HttpError, toHttpError } from '../core/errors.js';
+import { underPrefix } from '../core/engine.js';
 import { FastResponse } from '../core/fast-response.js';
 import { withMessageLimit, type UpgradeResult } from '../core/socket.js';
 import { acceptsGzip } from './accept-encoding.js';
@@ -123,7 +124,7 @@ export function createCollector(options: CollectorOptions): Collector {
   };
 
   const routeOf = (pathname: string): Route | null | undefined => {
-    if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
+    if (!underPrefix(pathname, basePath)) return undefined;
     return ROUTES[pathname.slice(basePath.length)] ?? null;
   };
 

@@ -10,7 +10,8 @@ import { FastResponse } from '../../src/core/fast-response.js';
 import type { SocketPeer } from '../../src/core/socket.js';
 import type { PageSocket } from '../../src/sw/msw-adapter.js';
 import { toPageResponse } from '../../src/sw/response.js';
-import { httpRoutes, underPrefix } from '../../src/sw/routes.js';
+import { underPrefix } from '../../src/core/engine.js';
+import { httpRoutes } from '../../src/sw/routes.js';
 import { socketRoute } from '../../src/sw/sockets.js';
 
 describe('underPrefix', () => {
