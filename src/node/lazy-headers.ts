@@ -11,6 +11,7 @@
  * a platform Headers would join every value with ", ". Such requests are malformed anyway.
  */
 import type { IncomingMessage } from 'node:http';
+import { delegateMissing } from './delegate-prototype.js';
 
 const NativeHeaders: typeof Headers = globalThis.Headers;
 const kIncoming = Symbol('mockyard.headers.incoming');
@@ -50,19 +51,8 @@ class LazyHeaders {
   }
 }
 
-for (const key of [...Object.getOwnPropertyNames(NativeHeaders.prototype), Symbol.iterator] as (string | symbol)[]) {
-  if (key === 'constructor' || key === 'get' || key === 'has') continue;
-  const desc = Object.getOwnPropertyDescriptor(NativeHeaders.prototype, key);
-  if (!desc || typeof desc.value !== 'function') continue;
-  Object.defineProperty(LazyHeaders.prototype, key, {
-    configurable: true,
-    writable: true,
-    value(this: LazyHeaders, ...args: unknown[]) {
-      const real = (this as unknown as { real: Headers }).real;
-      return (Reflect.get(real, key) as (...a: unknown[]) => unknown).apply(real, args);
-    },
-  });
-}
+// Everything but get/has (set, append, iteration, getSetCookie, …) goes to the real Headers.
+delegateMissing(LazyHeaders, NativeHeaders, (h) => (h as unknown as { real: Headers }).real);
 Object.setPrototypeOf(LazyHeaders.prototype, NativeHeaders.prototype);
 
 export function createLazyHeaders(incoming: IncomingMessage): Headers {

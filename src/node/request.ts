@@ -21,6 +21,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../core/errors.js';
 import { kHasBody, kReadBody, tooLarge } from '../core/body.js';
 import { kParseMultipart, type MultipartResult } from '../engine/handlers/multipart.js';
+import { delegateMissing } from './delegate-prototype.js';
 import { createLazyHeaders } from './lazy-headers.js';
 import { parseMultipartIncoming } from './multipart.js';
 
@@ -380,26 +381,7 @@ class NodeRequest implements NodeRequestFields {
 
 // Every other Request member (cache, mode, credentials, redirect, keepalive, …) is answered by
 // the native Request, so nothing ever reaches a platform getter with a foreign `this`.
-for (const key of Object.getOwnPropertyNames(NativeRequest.prototype)) {
-  if (key === 'constructor' || Object.prototype.hasOwnProperty.call(NodeRequest.prototype, key)) continue;
-  const desc = Object.getOwnPropertyDescriptor(NativeRequest.prototype, key)!;
-  if (desc.get) {
-    Object.defineProperty(NodeRequest.prototype, key, {
-      configurable: true,
-      enumerable: desc.enumerable,
-      get(this: NodeRequest) { return Reflect.get((this as unknown as { native: Request }).native, key); },
-    });
-  } else if (typeof desc.value === 'function') {
-    Object.defineProperty(NodeRequest.prototype, key, {
-      configurable: true,
-      writable: true,
-      value(this: NodeRequest, ...args: unknown[]) {
-        const native = (this as unknown as { native: Request }).native;
-        return (Reflect.get(native, key) as (...a: unknown[]) => unknown).apply(native, args);
-      },
-    });
-  }
-}
+delegateMissing(NodeRequest, NativeRequest, (r) => (r as unknown as { native: Request }).native);
 // `new Request(lazy)` and `fetch(lazy)` (a handler proxying to a real backend) read the input's
 // own symbol-keyed state (undici 6 keeps it there). Answer those reads from the native Request.
 for (const sym of Object.getOwnPropertySymbols(new NativeRequest('http://mockyard.invalid/'))) {
