@@ -1,7 +1,9 @@
 /**
  * Real-disk driver (Node only). Writes are atomic (temp file in the same folder + rename), so a
  * reader or a crash sees the old bytes or the new ones. Files can also change behind our back
- * (an editor, git), so this driver is not `exclusive`: caches re-validate with `stat`.
+ * (an editor, git), so this driver is not `exclusive`: caches re-validate with `stat`, and
+ * `watch` (disk-watch.ts: one fs.watch per folder) tells them when a file may have changed, so
+ * they need not `stat` it on every use.
  *
  * `stat` uses the synchronous call on purpose: it is a metadata lookup the kernel answers from
  * its cache in about a microsecond, and it sits on the hot path of every cached GET, where a
@@ -11,6 +13,7 @@ import { statSync } from 'node:fs';
 import { appendFile, link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
+import { FolderWatchers } from './disk-watch.js';
 import { normalizeVfsPath } from './path.js';
 import { toBytes } from './seed.js';
 import { VfsError, throwAsVfsError, type Vfs, type VfsDirent } from './types.js';
@@ -25,6 +28,7 @@ const tempBeside = (file: string) => join(dirname(file), `${TEMP_PREFIX}${proces
 export function diskFs(rootDir: string): Vfs {
   const root = resolve(rootDir);
   const changes = new ChangeEmitter();
+  const watchers = new FolderWatchers();
   const abs = (path: string) => {
     const full = path ? join(root, path) : root;
     // Defence in depth: normalizeVfsPath already guarantees this.
@@ -145,5 +149,14 @@ export function diskFs(rootDir: string): Vfs {
     },
 
     onChange: (listener) => changes.on(listener),
+
+    watch(p, report) {
+      const path = normalizeVfsPath(p);
+      return path ? watchers.watch(abs(path), report) : null;
+    },
+
+    async close() {
+      watchers.close();
+    },
   };
 }

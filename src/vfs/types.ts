@@ -54,6 +54,15 @@ export interface Vfs {
   mkdir(path: string): Promise<void>;
   /** Called after every change made through this object, with the changed path. */
   onChange(listener: VfsChangeListener): () => void;
+  /**
+   * Optional, for drivers that are not `exclusive` (disk): asks to be told, best effort, when the
+   * file at `path` may have been changed from outside. `report(ended)` may come more than once
+   * and for the driver's own writes too (a report means "check with `stat`", never "changed");
+   * `ended: true` says the watch is over (its folder went away, the watcher failed) and no more
+   * reports will come. Returns a function that stops watching, or null when the driver cannot
+   * watch this file (the caller keeps checking with `stat` on every use).
+   */
+  watch?(path: string, report: (ended: boolean) => void): (() => void) | null;
   /** Releases handles (IndexedDB connection). */
   close?(): Promise<void>;
 }

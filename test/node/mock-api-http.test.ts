@@ -4,7 +4,7 @@
  * body from a raw client, HEAD lengths, body limits on the wire, traversal attempts in raw
  * request targets, writes reaching the disk, the error body shape).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockApiOptions } from '../../src/engine/types.js';
@@ -42,6 +42,28 @@ describe('mock API over HTTP', () => {
     const txt = await fetch(`${url}/api/note.txt`);
     expect(txt.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await txt.text()).toBe('hello');
+  });
+
+  it('a file edited, replaced or deleted behind the server\'s back is served by the very next request', async () => {
+    const { url, dir } = await setup();
+    const file = join(dir, 'users', '1.json');
+    const get = async () => {
+      const r = await fetch(`${url}/api/users/1`);
+      return r.status === 200 ? ((await r.json()) as { v?: number }).v : r.status;
+    };
+    // Cached and watched (no stat per request): every outside change must still show at once.
+    for (let v = 1; v <= 20; v++) {
+      await get();
+      if (v % 3 === 0) {
+        await writeFile(`${file}.tmp`, JSON.stringify({ v }));
+        await rename(`${file}.tmp`, file);
+      } else await writeFile(file, JSON.stringify({ v }));
+      expect(await get()).toBe(v);
+    }
+    await rm(file);
+    expect(await get()).toBe(404);
+    await writeFile(file, JSON.stringify({ v: 99 }));
+    expect(await get()).toBe(99);
   });
 
   it('GET with a body (only a raw client can send one) → 400 with the spec message', async () => {

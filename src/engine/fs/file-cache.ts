@@ -1,9 +1,14 @@
 /**
  * The file-mode caches: lookup results (request path → file) and file contents (bytes, GET
- * headers, parsed JSON arrays, sorted views). Invalidated by `vfs.onChange`; on drivers that are
- * not `exclusive` (disk) a use re-checks the file with one `stat` (size, mtime, inode) — shared
- * by the requests of one event-loop turn — and lookup results are re-resolved after
- * LOOKUP_TTL_MS, so edits made behind the engine's back are seen.
+ * headers, parsed JSON arrays, sorted views). Invalidated by `vfs.onChange`.
+ *
+ * On drivers that are not `exclusive` (disk), files also change behind the engine's back. There
+ * a cached file is confirmed with one `stat` (size, mtime, inode) before use:
+ *   - when the driver watches it (`vfs.watch`, one fs.watch per folder), the `stat` is taken
+ *     only after the watcher reported a possible change, and at the latest WATCHED_RECHECK_MS
+ *     after the previous one (a bound for reports that come late or never);
+ *   - otherwise once per event-loop turn (shared by the requests of that turn).
+ * Lookup results are re-resolved after LOOKUP_TTL_MS, so a new candidate file is found too.
  */
 import type { FastHeaders } from '../../core/fast-response.js';
 import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
@@ -14,6 +19,12 @@ import { absentOnNotDir, statOrNull } from './stat.js';
 /** How long a lookup result is trusted on a non-exclusive driver before it is resolved again. */
 export const LOOKUP_TTL_MS = 1000;
 const MAX_LOOKUPS = 10_000;
+/**
+ * How long a watched file is trusted without a `stat`. Watch reports normally arrive before the
+ * next request (the kernel queues them when the file changes); this bounds a report that is
+ * late (macOS coalesces) or lost (network filesystems).
+ */
+export const WATCHED_RECHECK_MS = 100;
 /** Files larger than this are served but not kept. */
 const MAX_CACHED_FILE = 64 * 1024 * 1024;
 /** Budget for all cached bytes (parsed values are not counted precisely; bytes are a proxy). */
@@ -41,6 +52,8 @@ export interface FileEntry {
   seenQueries?: Set<string>;
   /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */
   checkedTurn?: number;
+  /** Watched entries: `performance.now()` until which no `stat` is needed (0 after a report). */
+  trustedUntil?: number;
 }
 
 /** Runs `fn` once the current event-loop turn is over (setImmediate in Node). */
@@ -102,6 +115,10 @@ export class FileCache {
   /** Current event-loop turn (non-exclusive drivers): one `stat` per file per turn. */
   private turn = 0;
   private turnScheduled = false;
+  /** Files the driver watches for us (`vfs.watch`), with the function that stops each watch. */
+  private readonly watches = new Map<string, () => void>();
+  /** Bumped by every watch report: a check or load that saw it change may not grant trust. */
+  private reports = 0;
 
   constructor(
     private readonly vfs: Vfs,
@@ -113,8 +130,41 @@ export class FileCache {
 
   close(): void {
     this.unsubscribe();
+    for (const stop of this.watches.values()) stop();
+    this.watches.clear();
     this.lookups.clear();
     this.files.clear();
+  }
+
+  /**
+   * Asks the driver to report outside changes to `path` (once per path; non-exclusive drivers
+   * with `watch`). Called before the file is read, so no change after the read goes unreported.
+   */
+  private watchFile(path: string): void {
+    if (this.exclusive || this.vfs.watch === undefined || this.watches.has(path)) return;
+    let stop: (() => void) | null;
+    try {
+      stop = this.vfs.watch(path, (ended) => this.reported(path, ended));
+    } catch {
+      stop = null;
+    }
+    if (stop) this.watches.set(path, stop);
+  }
+
+  /** A watch report: the entry must be confirmed with `stat` before its next use. */
+  private reported(path: string, ended: boolean): void {
+    this.reports++;
+    if (ended) this.watches.delete(path);
+    const e = this.files.get(path);
+    if (e !== undefined) {
+      e.trustedUntil = 0;
+      e.checkedTurn = -1;
+    }
+  }
+
+  /** Whether a cached entry may be used without a `stat` now (non-exclusive drivers). */
+  private fresh(e: FileEntry): boolean {
+    return e.checkedTurn === this.turn || (e.trustedUntil !== undefined && e.trustedUntil > performance.now());
   }
 
   /** Drops what a change at `path` may affect. */
@@ -151,9 +201,12 @@ export class FileCache {
    * the lookup and the content are cached; `undefined` when the async path must run.
    */
   peek(key: string): FileEntry | undefined {
-    if (!this.exclusive) return undefined;
     const hit = this.lookups.get(key);
-    return hit?.path ? this.files.get(hit.path) : undefined;
+    if (hit === undefined || hit.path === null) return undefined;
+    const e = this.files.get(hit.path);
+    if (e === undefined || this.exclusive) return e;
+    // Non-exclusive: only while the lookup is within its TTL and the content needs no `stat`.
+    return performance.now() - hit.at < LOOKUP_TTL_MS && this.fresh(e) ? e : undefined;
   }
 
   /**
@@ -186,17 +239,21 @@ export class FileCache {
   async write(path: string, bytes: Uint8Array, existing = false, known?: { value: unknown }): Promise<void> {
     // Replacing a file that exists changes no lookup result: keep the lookup cache.
     if (existing) this.overwriting.add(path);
+    this.watchFile(path);
     try {
       await this.vfs.write(path, bytes);
     } finally {
       if (existing) this.overwriting.delete(path);
     }
     const gen = this.generation;
+    const reports = this.reports;
     const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await statOrNull(this.vfs, path);
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
     if (bytes.byteLength > MAX_CACHED_FILE) return;
     this.drop(path);
-    this.files.set(path, buildEntry(path, stat, bytes, known));
+    const entry = buildEntry(path, stat, bytes, known);
+    this.files.set(path, entry);
+    if (!this.exclusive) this.confirmed(entry, reports);
     this.cachedBytes += bytes.byteLength;
     if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
   }
@@ -220,7 +277,8 @@ export class FileCache {
   async entry(path: string): Promise<FileEntry | null> {
     const cached = this.files.get(path);
     if (cached !== undefined) {
-      if (this.exclusive || cached.checkedTurn === this.turn) return cached;
+      if (this.exclusive || this.fresh(cached)) return cached;
+      const reports = this.reports;
       let s: VfsStat | null;
       try {
         s = await this.vfs.stat(path); // hot path: no wrapper
@@ -228,7 +286,7 @@ export class FileCache {
         s = absentOnNotDir(err);
       }
       if (s !== null && sameStat(cached.stat, s)) {
-        this.confirmed(cached);
+        this.confirmed(cached, reports);
         return cached;
       }
       this.drop(path);
@@ -245,10 +303,13 @@ export class FileCache {
 
   /**
    * Marks an entry as checked in this turn: requests handled in the same event-loop turn share
-   * one `stat` (a file changed behind our back is seen from the next turn on).
+   * one `stat` (a file changed behind our back is seen from the next turn on). A watched entry
+   * is also trusted for WATCHED_RECHECK_MS, unless a watch report came in since `reports` was
+   * read (the check may predate the change it reported).
    */
-  private confirmed(entry: FileEntry): void {
+  private confirmed(entry: FileEntry, reports: number): void {
     entry.checkedTurn = this.turn;
+    entry.trustedUntil = reports === this.reports && this.watches.has(entry.path) ? performance.now() + WATCHED_RECHECK_MS : 0;
     if (this.turnScheduled) return;
     this.turnScheduled = true;
     afterTurn(() => {
@@ -259,6 +320,8 @@ export class FileCache {
 
   private async load(path: string): Promise<FileEntry | null> {
     const gen = this.generation;
+    this.watchFile(path);
+    const reports = this.reports;
     const stat = await statOrNull(this.vfs, path);
     if (stat === null || stat.kind !== 'file') return null;
     let bytes: Uint8Array;
@@ -274,7 +337,7 @@ export class FileCache {
     if (gen === this.generation && bytes.byteLength <= MAX_CACHED_FILE) {
       this.drop(path);
       this.files.set(path, entry);
-      if (!this.exclusive) this.confirmed(entry);
+      if (!this.exclusive) this.confirmed(entry, reports);
       this.cachedBytes += bytes.byteLength;
       if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
     }
