@@ -1,6 +1,7 @@
 import { rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { kHasBody } from '../../src/core/body.js';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { WATCHED_RECHECK_MS } from '../../src/engine/fs/file-cache.js';
 import { diskFs } from '../../src/vfs/disk.js';
@@ -249,4 +250,53 @@ describe('caches', () => {
       expect(r.json).toEqual([{ v: 'outside' }, 1, 2]);
     });
   });
+});
+
+describe('cached GET hot path (serveCached) answers exactly as the full path', () => {
+  const withBody = (path: string): Request => {
+    const r = req('GET', path);
+    Object.defineProperty(r, kHasBody, { value: true }); // what the node host says for a GET with a body
+    return r;
+  };
+  for (const driver of ['memory', 'disk'] as const) {
+    it(`${driver}: handlers still win, bodies and bad parameters are still refused, delay still applies`, async () => {
+      const tree = { 'items.json': [{ id: 1 }, { id: 2 }, { id: 3 }], 'claimed.json': { from: 'file' } };
+      let fs: Vfs;
+      if (driver === 'memory') fs = memoryFs(tree);
+      else {
+        const dir = await makeTempDir();
+        await seedDir(dir, tree);
+        fs = diskFs(dir);
+      }
+      const api = createMockApi({
+        endpointPrefix: '/api', fs, logLevel: 'silent', pagination: { GET: PAGE },
+        handlers: [
+          { pattern: '/claimed', method: 'GET', handle: () => ({ from: 'handler' }) },
+          // HEAD of a cached file: the file is warmed by GET, then a HEAD handler must win.
+          { pattern: '/items', method: 'HEAD', handle: (_req, res) => void res.status(204).set('x-from', 'handler').end() },
+        ],
+      });
+      // Warm the caches (file contents and lookups) through the full path.
+      for (const p of ['/api/items', '/api/claimed.json', '/api/items?limit=1']) await api.handle(req('GET', p));
+      expect((await see(await api.handle(req('GET', '/api/items?limit=2&skip=1')))).json).toEqual([{ id: 2 }, { id: 3 }]);
+      const head = await see(await api.handle(req('HEAD', '/api/claimed.json')));
+      expect([head.status, head.headers['x-total-count'], head.text]).toEqual([200, '1', '']);
+      const claimedHead = await see(await api.handle(req('HEAD', '/api/items')));
+      expect([claimedHead.status, claimedHead.headers['x-from']]).toEqual([204, 'handler']);
+      expect((await see(await api.handle(req('GET', '/api/claimed')))).json).toEqual({ from: 'handler' });
+      expect((await see(await api.handle(req('HEAD', '/api/claimed')))).status).toBe(200);
+      expect((await see(await api.handle(withBody('/api/items')))).status).toBe(400);
+      const bad = await see(await api.handle(req('GET', '/api/items?limit=-1')));
+      expect(bad.status).toBe(400);
+      expect(bad.json.error).toBe('BAD_REQUEST');
+      await api.close();
+
+      const slow = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent', delay: 60 });
+      await slow.handle(req('GET', '/api/items'));
+      const t0 = performance.now();
+      expect((await slow.handle(req('GET', '/api/items')))!.status).toBe(200);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(55);
+      await slow.close();
+    });
+  }
 });

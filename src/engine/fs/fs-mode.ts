@@ -15,7 +15,7 @@ import { create } from './create.js';
 import { FileCache } from './file-cache.js';
 import { FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
-import { read } from './read.js';
+import { read, readCached } from './read.js';
 import { remove } from './remove.js';
 import { replace } from './replace.js';
 import { update } from './update.js';
@@ -32,6 +32,11 @@ export interface FsModeOptions {
 
 export interface FsMode {
   serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response | undefined>;
+  /**
+   * Synchronous answer of a GET/HEAD whose file is cached and fresh (the hot path); `undefined`
+   * when `serve` must run. Never throws.
+   */
+  serveCached(ctx: RequestContext): Response | undefined;
   close(): void;
 }
 
@@ -81,6 +86,11 @@ export function createFsMode(options: FsModeOptions): FsMode {
       } catch (err) {
         return Promise.resolve(fail(ctx, err));
       }
+    },
+    serveCached(ctx) {
+      const method = ctx.method;
+      if (method !== 'GET' && method !== 'HEAD') return undefined;
+      return readCached(new FsCall(ctx, ctx.subPath, options.pagination, options.filters, undefined), env, method === 'HEAD');
     },
     close() {
       cache.close();

@@ -1,24 +1,24 @@
 /**
  * GET and HEAD: the file as stored (bytes from the cache), or, for a JSON array with pagination
  * or filters configured and given, the filtered page. HEAD answers GET's headers, no body.
+ *
+ * `readCached` is the synchronous form for a file already in the cache and fresh (the engine's
+ * hot path): same answer, no promise; `undefined` when the async `read` must run.
  */
 import { hasBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
+import type { FileEntry } from './file-cache.js';
 import { configFor, readQuery, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { runQuery } from './query.js';
 
-export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Response | undefined> {
-  const request = call.ctx.request;
-  if ((call.body !== undefined && call.body.byteLength > 0) || hasBody(request)) {
-    throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
-  }
-  let entry = env.cache.peek(call.key) ?? null;
-  if (entry === null) {
-    entry = await env.cache.resolveEntry(call.key, call);
-    if (entry === null) return undefined;
-  }
+function hasAnyBody(call: FsCall): boolean {
+  return (call.body !== undefined && call.body.byteLength > 0) || hasBody(call.ctx.request);
+}
+
+/** The answer for a resolved file. */
+function answer(call: FsCall, entry: FileEntry, head: boolean): Response {
   const method = head ? 'HEAD' : 'GET';
   if (entry.array !== undefined && call.ctx.search.length > 1 && (configFor(call.pagination, method) || configFor(call.filters, method))) {
     const q = readQuery(call, method);
@@ -28,4 +28,25 @@ export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Res
     }
   }
   return new FastResponse(head ? null : entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
+}
+
+export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Response | undefined> {
+  if (hasAnyBody(call)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
+  const entry = env.cache.peek(call.key) ?? (await env.cache.resolveEntry(call.key, call));
+  return entry === null ? undefined : answer(call, entry, head);
+}
+
+/**
+ * The answer when the file is cached and needs no check, else `undefined` (the caller runs the
+ * async path, which also produces every error: a body, a bad query parameter).
+ */
+export function readCached(call: FsCall, env: FsEnv, head: boolean): Response | undefined {
+  if (hasAnyBody(call)) return undefined;
+  const entry = env.cache.peek(call.key);
+  if (entry === undefined) return undefined;
+  try {
+    return answer(call, entry, head);
+  } catch {
+    return undefined;
+  }
 }

@@ -30,6 +30,8 @@ import { compileRoutes, matchRoute, type Route } from './routes.js';
 
 export interface HandlerLayer {
   handle(ctx: RequestContext): Promise<Response | undefined>;
+  /** Whether `handle` would answer this request (a route matches, or matching fails). Synchronous. */
+  claims(ctx: RequestContext): boolean;
   close?(): Promise<void>;
 }
 
@@ -65,7 +67,7 @@ function encodePath(path: string): string {
     .join('/');
 }
 
-const EMPTY_LAYER: HandlerLayer = { handle: async () => undefined, close: async () => {} };
+const EMPTY_LAYER: HandlerLayer = { handle: async () => undefined, claims: () => false, close: async () => {} };
 
 export function createHandlerLayer(options: ResolvedMockApiOptions, services: EngineServices): HandlerLayer {
   const routes = compileRoutes(options.handlers);
@@ -189,6 +191,13 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
 
 
   return {
+    claims(ctx) {
+      try {
+        return matchRoute(routes, ctx.method, ctx.subPath) !== undefined;
+      } catch {
+        return true;
+      }
+    },
     async handle(ctx) {
       let match;
       const head = ctx.method === 'HEAD';
