@@ -50,6 +50,14 @@ type Incoming = IncomingMessage & { [kAbandoned]?: boolean };
 
 /** Host names we put in a URL as they are; anything else falls back to the server's address. */
 const SAFE_HOST = /^[A-Za-z0-9._~-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+/** The last Host value found safe: clients send the same one on every request of a connection. */
+let lastSafeHost = '';
+const isSafeHost = (host: string): boolean => {
+  if (host === lastSafeHost) return true;
+  if (!SAFE_HOST.test(host)) return false;
+  lastSafeHost = host;
+  return true;
+};
 
 function abandon(incoming: Incoming): void {
   incoming[kAbandoned] = true;
@@ -252,7 +260,7 @@ class NodeRequest implements NodeRequestFields {
       const path = this[kPath];
       if (path.charCodeAt(0) === 47 /* / */) {
         const host = rawHeader(this[kIncoming], 'host');
-        url = `http://${host !== undefined && SAFE_HOST.test(host) ? host : this[kHost]}${path}`;
+        url = `http://${host !== undefined && isSafeHost(host) ? host : this[kHost]}${path}`;
       } else {
         // absolute-form (proxies) or `*`: keep a parseable URL on our own origin
         let parsed: URL | undefined;
