@@ -8,6 +8,12 @@ import type { UpgradeResult } from './socket.js';
 export interface Engine {
   /** The engine's answer, or `undefined` when the request is not for it (the host forwards it). */
   handle(request: Request): Promise<Response | undefined>;
+  /**
+   * Optional: the answer when the engine has it at once (a cached file), else `undefined` (then
+   * `handle` decides, as always). A host may call it before `handle` to skip a promise round trip
+   * on its hot path; whatever it returns, `handle` would have returned too. Never throws.
+   */
+  handleCached?(request: Request): Response | undefined;
   /** WebSocket handshakes; see socket.ts. Engines without WebSocket support omit it. */
   upgrade?(request: Request): Promise<UpgradeResult> | UpgradeResult;
   /** URL path prefixes this engine answers under (hosts use them to route and to intercept). */

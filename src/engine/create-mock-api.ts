@@ -25,6 +25,7 @@ import { createWsLayer, type WsLayer } from './ws/layer.js';
 
 export interface MockApi extends Engine {
   handle(request: Request): Promise<Response | undefined>;
+  handleCached(request: Request): Response | undefined;
   upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult;
   /** Normalised prefixes, longest first (`[]` when disabled). */
   readonly prefixes: readonly string[];
@@ -196,6 +197,15 @@ export function createMockApi(input: MockApiOptions): MockApi {
 
   const debug = logger.enabled('debug');
 
+  /**
+   * Hot path: a GET/HEAD of a cached, fresh file that no handler claims, answered without a
+   * promise chain (the same answer respond() gives; anything else is left to it).
+   */
+  function cachedAnswer(ctx: RequestContext): Response | undefined {
+    if (fsMode === undefined || delay !== 0 || debug || (handlers !== undefined && handlers.claims(ctx))) return undefined;
+    return fsMode.serveCached(ctx);
+  }
+
   return {
     prefixes: options.publicPrefixes,
     options,
@@ -207,18 +217,24 @@ export function createMockApi(input: MockApiOptions): MockApi {
       const start = debug ? performance.now() : 0;
       const ctx = contextFor(request, start);
       if (ctx === undefined) return undefined;
-      // Hot path: a GET/HEAD of a cached, fresh file that no handler claims, answered without
-      // a promise chain (same answer as respond(); anything else falls through to it).
-      if (fsMode !== undefined && delay === 0 && !debug && (handlers === undefined || !handlers.claims(ctx))) {
-        const cached = fsMode.serveCached(ctx);
-        if (cached !== undefined) return cached;
-      }
+      const cached = cachedAnswer(ctx);
+      if (cached !== undefined) return cached;
       const res = await respond(ctx);
       if (debug) {
         const ms = (performance.now() - start).toFixed(1);
         logger.debug(`${ctx.method} ${ctx.pathname}${ctx.search} ${res ? res.status : 'forwarded'} ${ms}ms`);
       }
       return res;
+    },
+
+    handleCached(request: Request): Response | undefined {
+      if (disabled || fsMode === undefined) return undefined;
+      try {
+        const ctx = contextFor(request, 0);
+        return ctx === undefined ? undefined : cachedAnswer(ctx);
+      } catch {
+        return undefined;
+      }
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {

@@ -10,7 +10,7 @@ import { FastResponse } from '../../src/core/fast-response.js';
 import { OptionsError } from '../../src/core/options.js';
 import { baseUrl, serve } from '../../src/node/serve.js';
 import { memoryFs } from '../../src/vfs/memory.js';
-import { closeServers, fakeEngine, startServer } from '../helpers/server.js';
+import { closeServers, fakeEngine, rawRequest, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 afterEach(async () => {
@@ -77,6 +77,33 @@ describe('serve()', () => {
     const server = await startServer({ engines: [engine('api', ['/api']), engine('trk', ['/_tracker']), engine('all', ['/'])] });
     for (const path of ['/api/x', '/apix', '/_tracker/ping', '/other']) expect((await fetch(server.url + path)).status).toBe(404);
     expect(asked).toEqual(['api /api/x', 'all /api/x', 'all /apix', 'trk /_tracker/ping', 'all /_tracker/ping', 'all /other']);
+  });
+
+  it('writes an engine\'s handleCached answer without asking handle; undefined falls through to handle', async () => {
+    const handled: string[] = [];
+    const engine = Object.assign(
+      fakeEngine({ prefixes: ['/api'], handle: (r) => { handled.push(new URL(r.url).pathname); return FastResponse.json('{"from":"handle"}'); } }),
+      { handleCached: (r: Request) => (new URL(r.url).pathname === '/api/hot' ? FastResponse.json('{"from":"cache"}', 200, { 'X-Total-Count': '1' }) : undefined) },
+    );
+    const server = await startServer({ engines: [engine] });
+    const hot = await fetch(`${server.url}/api/hot`);
+    expect([hot.headers.get('x-total-count'), await hot.json()]).toEqual(['1', { from: 'cache' }]);
+    const head = await rawRequest(server.url, { method: 'HEAD', path: '/api/hot' });
+    expect([head.status, head.headers['content-length'], head.body.byteLength]).toEqual([200, '16', 0]);
+    expect(await (await fetch(`${server.url}/api/cold`)).json()).toEqual({ from: 'handle' });
+    expect(handled).toEqual(['/api/cold']);
+  });
+
+  it('the mock API answers cached files through handleCached with the same bytes and headers as handle', async () => {
+    const fs = memoryFs({ 'items.json': [{ id: 1 }, { id: 2 }] });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fs, logLevel: 'silent' } });
+    const api = server.engines[0] as unknown as { handleCached(r: Request): Response | undefined };
+    expect(api.handleCached(new Request(`${server.url}/api/items`))).toBeUndefined(); // not cached yet
+    const first = await rawRequest(server.url, { path: '/api/items' });
+    expect(api.handleCached(new Request(`${server.url}/api/items`))).toBeDefined();
+    const second = await rawRequest(server.url, { path: '/api/items' });
+    expect(second.body.toString()).toBe(first.body.toString());
+    for (const h of ['content-type', 'content-length', 'x-total-count']) expect(second.headers[h]).toBe(first.headers[h]);
   });
 
   it('refuses at start-up an engine without prefixes (hosts route by them)', async () => {
