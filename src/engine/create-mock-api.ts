@@ -35,7 +35,10 @@ export interface MockApi extends Engine {
   readonly app: MockApiApp;
   /** The validated options. */
   readonly options: ResolvedMockApiOptions;
-  /** Resolves once start-up checks (fsDir present?) are done; tells whether file routing is on. */
+  /**
+   * Resolves once start-up is done (fsDir checked; with enableWs, the WebSocket layer loaded);
+   * tells whether file routing is on.
+   */
   ready(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -244,7 +247,8 @@ export function createMockApi(input: MockApiOptions): MockApi {
       return wsLayer.upgrade(ctx);
     },
 
-    ready: () => fsReady,
+    // With enableWs, also waits for the WebSocket layer's lazily imported connection code.
+    ready: () => (wsLayer ? wsLayer.ready.then(() => fsReady) : fsReady),
 
     async close(): Promise<void> {
       if (closed) return;

@@ -76,9 +76,17 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
 
   const origin = location.origin;
   const sockets = socketRoute(built.engines, origin);
+  // A mock API with WebSocket handlers loads its connection code lazily: startWorker waits for
+  // it (alongside the worker's start), so a socket the page opens once startWorker has resolved
+  // is accepted at once and a broadcast right after `open` reaches it.
+  const mock = built.mock as Partial<MockApi> | undefined;
+  const mockReady = mock?.options?.enableWs ? mock.ready?.() : undefined;
   let host;
   try {
-    host = await startMswHost({ routes: httpRoutes(built.engines, origin), sockets: sockets ? [sockets] : [], workerUrl, quiet });
+    [host] = await Promise.all([
+      startMswHost({ routes: httpRoutes(built.engines, origin), sockets: sockets ? [sockets] : [], workerUrl, quiet }),
+      mockReady,
+    ]);
   } catch (err) {
     await closeOwned();
     throw err;

@@ -13,19 +13,18 @@ import { readBody } from '../core/body.js';
 import { DEFAULT_MESSAGES, errorResponse, HttpError, toHttpError } from '../core/errors.js';
 import { underPrefix } from '../core/engine.js';
 import { FastResponse } from '../core/fast-response.js';
-import { withMessageLimit, type UpgradeResult } from '../core/socket.js';
-import { acceptsGzip } from './accept-encoding.js';
+import { withMessageLimit, type SocketAccept, type UpgradeResult } from '../core/socket.js';
 import { keyChecker } from './auth.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { EventStore } from './event-store.js';
-import { prepareDeflater } from './gzip-pieces.js';
 import { decodeIngestBody, validateBatch } from './ingest-batch.js';
 import { resolveCollectorOptions } from './options.js';
-import { ReadEncoder, selectionJson } from './read-encoder.js';
+import type { ReadEncoder } from './read-encoder.js';
 import { parseReadQuery, selectEvents } from './read-query.js';
+import { selectionJson } from './selection-json.js';
 import type { Collector, CollectorOptions } from './types.js';
 import { VERSION } from './version.js';
-import { TrackerSocket, type SocketContext } from './ws-session.js';
+import type { PushTarget, SocketContext, TrackerSocket } from './ws-session.js';
 
 type Route = 'read' | 'events' | 'ping' | 'ws';
 const ROUTES: Record<string, Route> = { '': 'read', '/': 'read', '/events': 'events', '/events/': 'events', '/ping': 'ping', '/ping/': 'ping', '/ws': 'ws', '/ws/': 'ws' };
@@ -36,16 +35,28 @@ export function createCollector(options: CollectorOptions): Collector {
   const o = resolveCollectorOptions(options);
   const { logger, basePath } = o;
   const store = new EventStore({ fs: o.fs, dir: o.dir, logger, maxAgeMs: o.maxAgeMs, retainEvents: o.retainEvents });
-  const encoder = new ReadEncoder(store);
   const checkKey = keyChecker(o.apiKey);
-  const sockets = new Set<TrackerSocket>();
+  const sockets = new Set<PushTarget>();
   const pingBody = JSON.stringify({ ok: true, appId: o.appId, mode: 'middleware', version: VERSION });
   let closed = false;
 
-  // Gzip reads need a deflater: the host's native one, else fflate, loaded here on demand (its
-  // own chunk in browser bundles; a collector with readCompression 'none' never fetches it).
+  // Gzip reads: the encoder (read-encoder.ts, gzip-pieces.ts) and a deflater (the host's native
+  // one, else fflate) are imported here on demand, before `ready` resolves: their own chunks in
+  // browser bundles, never fetched by a collector with readCompression 'none' (the page's default).
+  // If the encoder cannot be loaded, reads answer plain JSON; if only fflate cannot, gzip reads
+  // are written without compression (stored blocks).
+  let gzip: typeof import('./read-encoder.js') | undefined;
+  let encoder: ReadEncoder | undefined;
   const deflaterReady = o.gzipReads
-    ? prepareDeflater((err) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`))
+    ? import('./read-encoder.js').then(
+        async (m) => {
+          await m.prepareDeflater((err) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`));
+          if (closed) return;
+          gzip = m;
+          encoder = new m.ReadEncoder(store);
+        },
+        (err: unknown) => logger.warn(`tracker: could not load the gzip read encoder, reads are plain JSON: ${(err as Error)?.message ?? err}`),
+      )
     : undefined;
 
   let loadError: unknown;
@@ -54,7 +65,7 @@ export function createCollector(options: CollectorOptions): Collector {
       store.applyRetention();
       if (deflaterReady) {
         await deflaterReady;
-        encoder.warmAllNow();
+        encoder?.warmAllNow();
       }
     },
     (err: unknown) => {
@@ -75,7 +86,7 @@ export function createCollector(options: CollectorOptions): Collector {
   }
 
   /** Sends a stored batch to every authenticated client except `from`. */
-  const push = (lines: string[], from?: TrackerSocket) => {
+  const push = (lines: string[], from?: PushTarget) => {
     if (sockets.size === 0 || (sockets.size === 1 && from)) return;
     const text = `{"type":"push","events":[${lines.join(',')}]}`;
     for (const s of sockets) if (s !== from && s.authenticated) s.send(text);
@@ -86,7 +97,7 @@ export function createCollector(options: CollectorOptions): Collector {
     await whenReady();
     const lines = await store.append(batch);
     push(lines, from);
-    if (deflaterReady) encoder.scheduleWarm();
+    encoder?.scheduleWarm();
     return lines.length;
   };
 
@@ -165,7 +176,7 @@ export function createCollector(options: CollectorOptions): Collector {
           await whenReady();
           const sel = selectEvents(store, q);
           const vary = o.cors ? 'Origin, Accept-Encoding' : 'Accept-Encoding';
-          if (o.gzipReads && acceptsGzip(request.headers.get('accept-encoding'))) {
+          if (encoder && gzip!.acceptsGzip(request.headers.get('accept-encoding'))) {
             const bytes = encoder.gzip(sel);
             return FastResponse.bytes(bytes, 200, { 'Content-Type': JSON_TYPE, 'Content-Encoding': 'gzip', 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
           }
@@ -179,14 +190,40 @@ export function createCollector(options: CollectorOptions): Collector {
     }
   }
 
-  function upgrade(request: Request): UpgradeResult {
+  // The WebSocket protocol (ws-session.ts) is imported on the first accepted handshake: its own
+  // chunk in browser bundles, fetched only by a page that opens a collector socket. The page host
+  // shows the socket open before the handshake is decided, so while the code loads a stand-in
+  // collects the pushes the client is owed (batches stored meanwhile) and hands them to its session.
+  let Session: typeof TrackerSocket | undefined;
+  const accept = (early?: string[]): SocketAccept =>
+    withMessageLimit((peer) => {
+      const session = new Session!(peer, socketContext);
+      if (early) for (const text of early) session.send(text);
+      return session;
+    }, o.maxWsMessageBytes);
+
+  function upgrade(request: Request): UpgradeResult | Promise<UpgradeResult> {
     const url = new URL(request.url);
     const route = routeOf(url.pathname);
     if (route !== 'ws') return route === undefined ? undefined : fail(new HttpError(404, 'Not Found'), url.pathname, {});
     const origin = request.headers.get('origin');
     if (o.cors && origin !== null && !o.cors.allow(origin)) return fail(new HttpError(403, `Origin ${origin} is not allowed`), url.pathname, {});
     if (closed) return fail(new HttpError(503, 'Collector is closed'), url.pathname, {});
-    return withMessageLimit((peer) => new TrackerSocket(peer, socketContext), o.maxWsMessageBytes);
+    if (Session) return accept();
+    const early: string[] = [];
+    const standIn: PushTarget = { authenticated: o.apiKey === undefined, send: (text) => early.push(text), shutdown() {} };
+    sockets.add(standIn);
+    return import('./ws-session.js').then(
+      (m) => {
+        Session = m.TrackerSocket;
+        sockets.delete(standIn);
+        return closed ? fail(new HttpError(503, 'Collector is closed'), url.pathname, {}) : accept(early);
+      },
+      (err: unknown) => {
+        sockets.delete(standIn);
+        return fail(err, url.pathname, {});
+      },
+    );
   }
 
   return {
@@ -203,7 +240,7 @@ export function createCollector(options: CollectorOptions): Collector {
       closed = true;
       if (retentionTimer) clearInterval(retentionTimer);
       for (const s of [...sockets]) s.shutdown();
-      encoder.close();
+      encoder?.close();
       await ready;
       await store.flush();
     },

@@ -6,16 +6,15 @@
  * total crosses the limit the stream is cancelled and the answer is a 413. The input is fed in
  * small slices with backpressure, so a gzip bomb stops within a few chunks past the limit,
  * never inflating the whole thing.
+ *
+ * ingest-batch.ts imports this module on the first gzip body: its own chunk in browser bundles,
+ * never fetched by a page that sends no gzip.
  */
 import { concatBytes } from '../core/body.js';
 import { HttpError } from '../core/errors.js';
 
 /** Input slice handed to the decompressor at a time (backpressure keeps it a few slices ahead). */
 const SLICE = 16 * 1024;
-
-export function isGzipMagic(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-}
 
 export function decompressedTooLarge(limit: number): HttpError {
   return new HttpError(413, `Decompressed request body exceeds the limit of ${limit} bytes`, { details: { limit } });

@@ -9,7 +9,6 @@
  */
 import { HttpError } from '../core/errors.js';
 import { assertNoForbiddenKeys, exceedsDepth, parseJsonBytes } from '../core/json-safety.js';
-import { gunzipBounded, isGzipMagic } from './gunzip-bounded.js';
 import { parseTimestamp } from './timestamp.js';
 
 export interface ValidBatch {
@@ -19,12 +18,17 @@ export interface ValidBatch {
   times: number[];
 }
 
+function isGzipMagic(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
 /** Decodes a body according to its Content-Encoding (or gzip magic bytes); 415 for other codings. */
 export async function decodeIngestBody(bytes: Uint8Array, contentEncoding: string | null, maxDecompressed: number): Promise<unknown> {
   const coding = (contentEncoding ?? '').trim().toLowerCase();
   let json = bytes;
   if (coding === 'gzip' || coding === 'x-gzip' || ((coding === '' || coding === 'identity') && isGzipMagic(bytes))) {
-    json = await gunzipBounded(bytes, maxDecompressed);
+    // Imported on the first gzip body (its own chunk in browser bundles).
+    json = await (await import('./gunzip-bounded.js')).gunzipBounded(bytes, maxDecompressed);
   } else if (coding !== '' && coding !== 'identity') {
     throw new HttpError(415, `Unsupported Content-Encoding "${coding}" (use gzip or none)`, { headers: { 'Accept-Encoding': 'gzip' } });
   } else if (bytes.byteLength > maxDecompressed) {

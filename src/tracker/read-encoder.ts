@@ -9,34 +9,25 @@
  * the partial hours at the window's edges. Text is fed to the deflater in slices of ~64 KiB, so
  * a read holds the compressed response plus one slice, never the whole uncompressed JSON.
  * `scheduleWarm()` fills the cache in the background with hours that stopped changing.
+ *
+ * The collector imports this module on demand, only when its reads are gzipped
+ * (`readCompression: 'gzip'`, the default), so a browser page whose collector answers plain JSON
+ * never fetches it (nor gzip-pieces.ts, nor accept-encoding.ts).
  */
 import type { Entry, EventStore } from './event-store.js';
 import { HOUR_MS, hourOf, lowerBoundOf } from './event-store.js';
 import { GzipAssembler, PieceDeflater, type DeflatedPiece } from './gzip-pieces.js';
 import type { Selection } from './read-query.js';
+import { joinLines, trailerOf } from './selection-json.js';
+
+export { acceptsGzip } from './accept-encoding.js';
+export { prepareDeflater } from './gzip-pieces.js';
 
 const SLICE_CHARS = 64 * 1024;
 /** Hours with fewer events are deflated fresh (caching them saves nothing worth the memory). */
 const MIN_CACHED_EVENTS = 32;
 /** An hour unchanged for this long is deflated in the background. */
 const WARM_INTERVAL_MS = 500;
-
-export function trailerOf(sel: Selection): string {
-  const cursor = sel.nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(sel.nextCursor)}`;
-  return `],"total":${sel.total},"page":${sel.page === null ? 'null' : sel.page},"limit":${sel.limit}${cursor}}`;
-}
-
-/** `e1,e2,…` for entries[from-1] down to entries[to] (newest first). */
-export function joinLines(entries: Entry[], from: number, to: number): string {
-  const parts: string[] = new Array(Math.max(0, from - to));
-  for (let i = from - 1, k = 0; i >= to; i--, k++) parts[k] = entries[i]!.line;
-  return parts.join(',');
-}
-
-/** The read response as JSON text (identity responses and WebSocket answers). */
-export function selectionJson(sel: Selection): string {
-  return `{"events":[${joinLines(sel.entries, sel.start, sel.end)}${trailerOf(sel)}`;
-}
 
 /** Feeds entries[from-1]..entries[to] into a deflater, slice by slice, comma-separated. */
 function feed(d: PieceDeflater, entries: Entry[], from: number, to: number, leadingComma: boolean): void {

@@ -17,6 +17,13 @@ import { toHttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { SocketPeer, SocketSession } from '../core/socket.js';
 
+/** What the collector's pushes and shutdown need from a client (a TrackerSocket, or a stand-in). */
+export interface PushTarget {
+  readonly authenticated: boolean;
+  send(text: string): void;
+  shutdown(): void;
+}
+
 export interface SocketContext {
   requiresAuth: boolean;
   checkKey(key: string | null | undefined): boolean;
@@ -27,7 +34,7 @@ export interface SocketContext {
   ingest(message: unknown, from: TrackerSocket): Promise<number>;
   /** The events:response `response` JSON for a query object. Throws HttpError on bad input. */
   query(query: Record<string, unknown>): Promise<string>;
-  sockets: Set<TrackerSocket>;
+  sockets: Set<PushTarget>;
 }
 
 const MAX_BUFFERED = 16 * 1024 * 1024;

@@ -12,6 +12,7 @@ const pages = fileURLToPath(new URL('../../bench/browser-pages/', import.meta.ur
 
 it('mockyard/sw bundles without Node built-ins, memfs, busboy or ws', async () => {
   const modules: string[] = [];
+  const startup: string[] = [];
   const warnings: string[] = [];
   await build({
     root: pages,
@@ -23,6 +24,16 @@ it('mockyard/sw bundles without Node built-ins, memfs, busboy or ws', async () =
       name: 'record-modules',
       generateBundle(_options, bundle) {
         for (const out of Object.values(bundle)) if (out.type === 'chunk') modules.push(...Object.keys(out.modules));
+        // The page's start-up JS: entry chunks and their static imports.
+        const seen = new Set<string>();
+        const visit = (file: string) => {
+          const out = bundle[file];
+          if (seen.has(file) || !out || out.type !== 'chunk') return;
+          seen.add(file);
+          startup.push(...Object.keys(out.modules));
+          out.imports.forEach(visit);
+        };
+        for (const out of Object.values(bundle)) if (out.type === 'chunk' && out.isEntry) visit(out.fileName);
       },
     }],
     build: {
@@ -39,4 +50,11 @@ it('mockyard/sw bundles without Node built-ins, memfs, busboy or ws', async () =
   const forbidden = modules.filter((m) => /node_modules\/(memfs|busboy|ws|streamsearch|@jsonjoy\.com|buffer|process|events|stream-browserify|util)\//.test(m) || m.startsWith('node:') || m.includes('__vite-browser-external'));
   expect(forbidden).toEqual([]);
   expect(warnings.filter((w) => /externalized for browser compatibility/.test(w))).toEqual([]);
+  // Parts this page never uses at start-up are chunks of their own, fetched on demand: the WebSocket
+  // protocols (collector; mock API without enableWs), gzip reads (the page's collector reads plain
+  // JSON), gunzip of ingest bodies, JSON Patch.
+  const lazy = /(tracker\/(ws-session|read-encoder|gzip-pieces|gunzip-bounded)|engine\/ws\/(clients|connection|hub|heartbeat|frames))\.(ts|js)$|node_modules\/(rfc6902|fflate)\//;
+  expect(modules.filter((m) => lazy.test(m)).length).toBeGreaterThan(0);
+  expect(startup.filter((m) => lazy.test(m))).toEqual([]);
+  expect(startup.some((m) => /\/(src|dist)\/tracker\/collector\.(ts|js)$/.test(m))).toBe(true);
 });
