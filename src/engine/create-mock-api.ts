@@ -21,7 +21,8 @@ import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js
 import type { EngineServices, FsServeOverrides } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
-import { createWsLayer, type WsLayer } from './ws/layer.js';
+import type { WsLayer } from './ws/layer.js';
+import { broadcastRoute } from './ws/routes.js';
 
 export interface MockApi extends Engine {
   handle(request: Request): Promise<Response | undefined>;
@@ -119,7 +120,8 @@ export function createMockApi(input: MockApiOptions): MockApi {
   let wsLayer: WsLayer | undefined;
   const app: MockApiApp = {
     ws: {
-      broadcast: (pattern, data, opts) => (wsLayer ? wsLayer.broadcast(pattern, data, opts) : 0),
+      // Before the WebSocket layer is loaded no client exists (an unknown pattern still throws).
+      broadcast: (pattern, data, opts) => (wsLayer ? wsLayer.broadcast(pattern, data, opts) : options.enableWs ? (broadcastRoute(options.wsRoutes, pattern), 0) : 0),
     },
     get fs(): Vfs {
       if (vfs) return vfs;
@@ -154,7 +156,20 @@ export function createMockApi(input: MockApiOptions): MockApi {
   };
 
   const handlers: HandlerLayer | undefined = disabled ? undefined : createHandlerLayer(options, services);
-  wsLayer = disabled ? undefined : createWsLayer(options, services);
+  // The WebSocket layer is imported only with enableWs (its own chunk in browser bundles), at once;
+  // ready() waits for it and so does a handshake that comes earlier. A failed import is retried
+  // by the next handshake.
+  let wsLoad: Promise<WsLayer> | undefined;
+  const loadWs = (): Promise<WsLayer> =>
+    (wsLoad ??= import('./ws/layer.js').then(
+      (m) => (wsLayer = m.createWsLayer(options, services)),
+      (err: unknown) => {
+        wsLoad = undefined;
+        logger.error(`could not load the WebSocket layer: ${(err as Error)?.message ?? err}`);
+        throw err;
+      },
+    ));
+  const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
   const delay = options.delay;
   const forward = options.noHandledRestFsRequestsAction === 'forward';
 
@@ -241,14 +256,13 @@ export function createMockApi(input: MockApiOptions): MockApi {
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
-      if (disabled || !wsLayer) return undefined;
+      if (!wsReady) return undefined;
       const ctx = contextFor(request, 0);
       if (ctx === undefined) return undefined;
-      return wsLayer.upgrade(ctx);
+      return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
     },
 
-    // With enableWs, also waits for the WebSocket layer's lazily imported connection code.
-    ready: () => (wsLayer ? wsLayer.ready.then(() => fsReady) : fsReady),
+    ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
     async close(): Promise<void> {
       if (closed) return;
@@ -256,7 +270,8 @@ export function createMockApi(input: MockApiOptions): MockApi {
       sleeper.close();
       await fsReady.catch(() => false);
       await handlers?.close?.();
-      await wsLayer?.close?.();
+      await wsReady;
+      wsLayer?.close();
       fsMode?.close();
       if (ownVfs) await vfs?.close?.();
     },

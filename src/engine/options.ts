@@ -12,6 +12,7 @@ import { check, describe, isPlainObject, OptionsError } from '../core/options.js
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
+import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import type {
   ErrorHandlerFunction,
   FilterComparison,
@@ -60,6 +61,8 @@ export interface ResolvedMockApiOptions {
   errorMiddlewares: ErrorHandlerFunction[];
   handlers: RestHandler[];
   wsHandlers: WsHandler[];
+  /** With enableWs: the enabled wsHandlers, compiled (else empty). */
+  wsRoutes: WsRoute[];
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
@@ -255,6 +258,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     errorMiddlewares: [],
     handlers: [],
     wsHandlers: [],
+    wsRoutes: [],
     pagination: null,
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
@@ -309,6 +313,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   if (base.enableWs && base.wsHandlers.length === 0) {
     throw new OptionsError(at('wsHandlers'), 'is required (a non-empty array) when enableWs is true');
   }
+  if (base.enableWs) base.wsRoutes = compileWsRoutes(base.wsHandlers, at('wsHandlers'));
   base.pagination = resolvePagination(o.pagination, at('pagination'));
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });

@@ -1,12 +1,9 @@
 /**
  * EventStore: where collected events live.
  *
- * On the Vfs: append-only JSONL segments, one file per UTC hour of the events' timestamps
- * (`<dir>/2026-11-22T21.jsonl`), one line per event exactly as it is served. Every batch is one
- * `vfs.append` per segment it touches (or fewer: batches waiting for a busy segment are grouped
- * into one append), serialised per segment with a KeyedQueue, so concurrent batches never
- * interleave lines. Hour segments keep retention fine-grained (whole files are
- * deleted) and keep each file small enough to load quickly.
+ * On the Vfs (event-segments.ts, imported only when the collector has storage): append-only JSONL
+ * segments, one file per UTC hour of the events' timestamps, group-committed appends, whole-file
+ * retention.
  *
  * In memory: a time index of entries sorted by (timestamp, ingest sequence) holding each event's
  * serialised JSON line, so a read is two binary searches plus a join of ready-made strings: no
@@ -15,13 +12,11 @@
  *
  * Without a Vfs (memory-only mode) the same structure is kept without files.
  */
-import { KeyedQueue } from '../core/keyed-queue.js';
-import { HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { isVfsError, type Vfs } from '../vfs/types.js';
+import type { Vfs } from '../vfs/types.js';
+import type { SegmentFiles } from './event-segments.js';
 import { newEventId } from './event-id.js';
 import type { ValidBatch } from './ingest-batch.js';
-import { parseTimestamp } from './timestamp.js';
 
 export const HOUR_MS = 3_600_000;
 
@@ -42,15 +37,8 @@ export interface EventStoreOptions {
   retainEvents?: number;
 }
 
-const SEGMENT_NAME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})\.jsonl$/;
-const decoder = new TextDecoder();
-
 export function hourOf(t: number): number {
   return Math.floor(t / HOUR_MS);
-}
-
-function segmentName(hour: number): string {
-  return `${new Date(hour * HOUR_MS).toISOString().slice(0, 13)}.jsonl`;
 }
 
 /** First index whose timestamp is >= t. */
@@ -65,11 +53,6 @@ export function lowerBoundOf(entries: Entry[], t: number): number {
   return lo;
 }
 
-interface AppendGroup {
-  texts: string[];
-  settle: Array<(err: unknown) => void>;
-}
-
 const byTimeThenSeq = (a: Entry, b: Entry) => a.t - b.t || a.seq - b.seq;
 
 export class EventStore {
@@ -80,10 +63,9 @@ export class EventStore {
   private readonly hours = new Map<number, number>();
   /** Bumped whenever an hour's set of events changes (for caches of encoded hours). */
   private readonly versions = new Map<number, number>();
-  private readonly queue = new KeyedQueue();
-  /** Per segment: batches waiting for the next append. */
-  private readonly groups = new Map<string, AppendGroup>();
-  private readonly writes = new Set<Promise<unknown>>();
+  /** The segment files (with a Vfs), imported on first use. */
+  private files: Promise<SegmentFiles> | undefined;
+  private loadedFiles: SegmentFiles | undefined;
   private readonly fs: Vfs | undefined;
   private readonly dir: string;
   private readonly logger: Logger;
@@ -108,51 +90,28 @@ export class EventStore {
     return this.versions.get(hour) ?? 0;
   }
 
-  private segmentPath(hour: number): string {
-    return this.dir ? `${this.dir}/${segmentName(hour)}` : segmentName(hour);
+  private segments(fs: Vfs): Promise<SegmentFiles> {
+    return (this.files ??= import('./event-segments.js').then(
+      (m) => (this.loadedFiles = new m.SegmentFiles(fs, this.dir, this.logger)),
+      (err: unknown) => {
+        this.files = undefined; // retried on next use
+        throw err;
+      },
+    ));
   }
 
   /** Loads every segment from the Vfs. A torn last line (crash mid-append) is skipped with a warning and cut off. */
   async load(): Promise<void> {
     const fs = this.fs;
     if (!fs) return;
-    let names: string[];
-    try {
-      names = (await fs.readdir(this.dir)).filter((d) => d.kind === 'file' && SEGMENT_NAME.test(d.name)).map((d) => d.name);
-    } catch (err) {
-      if (isVfsError(err, 'ENOENT')) return;
-      throw err;
-    }
     const loaded: Entry[] = [];
-    for (const name of names) {
-      const path = this.dir ? `${this.dir}/${name}` : name;
-      const text = decoder.decode(await fs.read(path));
-      const lines = text.split('\n');
-      const torn = lines[lines.length - 1] !== '';
-      const kept: string[] = [];
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i]!;
-        if (line === '') continue;
-        const last = i === lines.length - 1;
-        const t = lineTime(line);
-        if (t === undefined) {
-          this.logger.warn(last && torn
-            ? `tracker: skipped a torn last line in segment ${name} (an interrupted write)`
-            : `tracker: skipped an unreadable line ${i + 1} in segment ${name}`);
-          continue;
-        }
-        kept.push(line);
-        loaded.push({ t, seq: ++this.seq, line });
-        this.count(hourOf(t), 1);
-      }
-      if (torn) {
-        // Cut the partial line off so the next append starts on a fresh line.
-        await fs.write(path, kept.length ? `${kept.join('\n')}\n` : '');
-      }
-    }
+    const segments = await (await this.segments(fs)).load((t, line) => {
+      loaded.push({ t, seq: ++this.seq, line });
+      this.count(hourOf(t), 1);
+    });
     loaded.sort(byTimeThenSeq);
     this.entries = loaded;
-    this.logger.debug(`tracker: loaded ${loaded.length} events from ${names.length} segments`);
+    this.logger.debug(`tracker: loaded ${loaded.length} events from ${segments} segments`);
   }
 
   private count(hour: number, delta: number): void {
@@ -184,24 +143,8 @@ export class EventStore {
         if (g) g.push(e.line);
         else groups.set(h, [e.line]);
       }
-      const fs = this.fs;
-      const parts = [...groups].map(([hour, ls]) => ({ path: this.segmentPath(hour), text: `${ls.join('\n')}\n` }));
-      const all = Promise.allSettled(parts.map((part) => this.appendToSegment(fs, part.path, part.text)));
-      this.writes.add(all);
-      let results: PromiseSettledResult<void>[];
-      try {
-        results = await all;
-      } finally {
-        this.writes.delete(all);
-      }
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) {
-        this.logger.error(`tracker: could not store a batch of ${events.length} events: ${(failed.reason as Error)?.message ?? failed.reason}`);
-        // All-or-nothing on disk too: take the batch back out of the segments that did take it,
-        // or a retried batch would come back twice after a restart.
-        await Promise.all(parts.map((part, i) => (results[i]!.status === 'fulfilled' ? this.removeFromSegment(fs, part.path, part.text) : undefined)));
-        throw new HttpError(500, 'Could not store the events', { cause: failed.reason });
-      }
+      // All-or-nothing: a failed write throws (500) before anything is indexed.
+      await (await this.segments(this.fs)).store(groups, events.length);
     }
     for (const e of added) {
       this.pending.push(e);
@@ -209,46 +152,6 @@ export class EventStore {
     }
     this.applyRetention(now);
     return lines;
-  }
-
-  /**
-   * Appends a batch's text to a segment. Writes to one segment run one at a time (KeyedQueue);
-   * batches that arrive while a write is queued or under way are grouped into the next single
-   * append (group commit): each batch's lines stay contiguous, and a busy segment costs one
-   * write per group instead of one per batch.
-   */
-  private appendToSegment(fs: Vfs, path: string, text: string): Promise<void> {
-    let group = this.groups.get(path);
-    if (!group) {
-      const g: AppendGroup = { texts: [], settle: [] };
-      group = g;
-      this.groups.set(path, g);
-      const done = this.queue.run(path, () => {
-        if (this.groups.get(path) === g) this.groups.delete(path);
-        return fs.append(path, g.texts.length === 1 ? g.texts[0]! : g.texts.join(''));
-      });
-      done.then(() => { for (const s of g.settle) s(undefined); }, (err: unknown) => { for (const s of g.settle) s(err ?? new Error('append failed')); });
-    }
-    group.texts.push(text);
-    const g = group;
-    return new Promise<void>((resolve, reject) => g.settle.push((err) => (err === undefined ? resolve() : reject(err))));
-  }
-
-  /**
-   * Removes a batch's text (contiguous, and unique: every line carries a new id) from a segment,
-   * in the segment's queue so no append interleaves. Failing here is logged: the lines then
-   * reappear on restart, which the log says.
-   */
-  private removeFromSegment(fs: Vfs, path: string, text: string): Promise<void> {
-    return this.queue
-      .run(path, async () => {
-        const current = decoder.decode(await fs.read(path));
-        const at = current.lastIndexOf(text);
-        if (at !== -1) await fs.write(path, current.slice(0, at) + current.slice(at + text.length));
-      })
-      .catch((err: unknown) => {
-        this.logger.error(`tracker: could not take a failed batch back out of ${path}; its events will reappear after a restart: ${(err as Error)?.message ?? err}`);
-      });
   }
 
   /** Merges pending batches into the sorted index. */
@@ -319,34 +222,15 @@ export class EventStore {
       if (h >= dropBefore) break;
       this.hours.delete(h);
       this.versions.set(h, (this.versions.get(h) ?? 0) + 1);
-      const fs = this.fs;
-      if (fs) {
-        const path = this.segmentPath(h);
-        const removal = this.queue.run(path, () => fs.remove(path)).catch((err: Error) => {
-          this.logger.warn(`tracker: retention could not delete segment ${segmentName(h)}: ${err.message}`);
-        });
-        this.writes.add(removal);
-        void removal.then(() => this.writes.delete(removal));
-      }
+      // Queued on the segment at once once loaded (as load() and append() always do first).
+      if (this.loadedFiles) this.loadedFiles.remove(h);
+      else if (this.fs) void this.segments(this.fs).then((files) => files.remove(h), () => {});
     }
     this.logger.debug(`tracker: retention dropped ${cut} events`);
   }
 
   /** Waits for every write and deletion under way. */
   async flush(): Promise<void> {
-    while (this.writes.size) await Promise.allSettled([...this.writes]);
+    await (await this.files?.catch(() => undefined))?.flush();
   }
-}
-
-/** Timestamp of a stored line, or undefined when the line is not a stored event. */
-function lineTime(line: string): number | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (!value || typeof value !== 'object' || typeof (value as { id?: unknown }).id !== 'string') return undefined;
-  const t = parseTimestamp((value as { timestamp?: unknown }).timestamp);
-  return typeof t === 'number' ? t : undefined;
 }

@@ -1,7 +1,7 @@
 /**
- * The WebSocket layer's connection code (src/engine/ws/clients.ts) is a dynamic import started at
- * start-up when enableWs is on (its own chunk in browser bundles). Its load is held back here
- * (vi.mock with a gate) to pin down what the engine does meanwhile.
+ * The WebSocket layer (src/engine/ws/layer.ts) is a dynamic import started at start-up when
+ * enableWs is on (its own chunk in browser bundles); its options are checked synchronously all the
+ * same. Its load is held back here (vi.mock with a gate) to pin down what the engine does meanwhile.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SocketAccept, SocketPeer, SocketSession } from '../../src/core/socket.js';
@@ -13,7 +13,7 @@ const gate = vi.hoisted(() => {
   const opened = new Promise<void>((r) => (open = r));
   return { opened, open: () => open(), imports: 0 };
 });
-vi.mock('../../src/engine/ws/clients.js', async (importOriginal) => {
+vi.mock('../../src/engine/ws/layer.js', async (importOriginal) => {
   gate.imports++;
   await gate.opened;
   return importOriginal();
@@ -34,6 +34,9 @@ describe('WebSocket layer loaded on demand', () => {
 
     // Options are still checked synchronously, before any import.
     expect(() => mockApi({ enableWs: true, wsHandlers: [{ pattern: '/ws', onMessage() {}, onConnect: 1 as never }] })).toThrow(OptionsError);
+    expect(() => mockApi({ enableWs: true, wsHandlers: [{ pattern: '/ws/{id', onMessage() {} }] })).toThrow(/mock\.wsHandlers\[0\]\.pattern/);
+    expect(() => mockApi({ enableWs: true, wsHandlers: [{ pattern: '/ws', onMessage() {}, authenticate: 'bad header' as never }] })).toThrow(/mock\.wsHandlers\[0\]\.authenticate/);
+    expect(gate.imports).toBe(0);
 
     const api = mockApi({ enableWs: true, wsHandlers: [{ pattern: '/ws', onMessage(c, m) { c.send(m); } }] });
     let ready = false;

@@ -6,6 +6,7 @@
  * handler's: it goes on to file-system mode.
  */
 import { OptionsError, describe } from '../../core/options.js';
+import { validateAuthenticate } from './authenticate.js';
 import { resolveFilters, resolvePagination } from '../options.js';
 import type { AuthenticateOption, FilterConfig, HandlerFunction, PaginationConfig, PerMethod, RestHandler } from '../types.js';
 import { compilePattern, type CompiledPattern } from './pattern.js';
@@ -30,12 +31,6 @@ export interface Route {
 export interface RouteMatch {
   route: Route;
   params: Record<string, string>;
-}
-
-export function validateAuthenticate(value: unknown, option: string): AuthenticateOption | undefined {
-  if (value === undefined || typeof value === 'boolean' || typeof value === 'function') return value as AuthenticateOption | undefined;
-  if (typeof value === 'string' && value.trim() !== '' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) return value;
-  throw new OptionsError(option, `must be true, a header name or a function (got ${describe(value)})`);
 }
 
 export function compileRoutes(handlers: readonly RestHandler[], option = 'mock.handlers'): Route[] {
