@@ -224,6 +224,11 @@ export function createMockApi(input: MockApiOptions): MockApi {
     return fsMode.serveCached(ctx);
   }
 
+  // The request `handleCached` last declined, with its context: hosts call `handle` for it right
+  // after (synchronously), which then neither parses it again nor repeats the hot-path check.
+  let declined: Request | undefined;
+  let declinedCtx: RequestContext | undefined;
+
   return {
     prefixes: options.publicPrefixes,
     options,
@@ -233,10 +238,16 @@ export function createMockApi(input: MockApiOptions): MockApi {
     async handle(request: Request): Promise<Response | undefined> {
       if (disabled) return undefined;
       const start = debug ? performance.now() : 0;
-      const ctx = contextFor(request, start);
-      if (ctx === undefined) return undefined;
-      const cached = cachedAnswer(ctx);
-      if (cached !== undefined) return cached;
+      let ctx: RequestContext | undefined;
+      if (request === declined) {
+        ctx = declinedCtx!;
+        declined = declinedCtx = undefined;
+      } else {
+        ctx = contextFor(request, start);
+        if (ctx === undefined) return undefined;
+        const cached = cachedAnswer(ctx);
+        if (cached !== undefined) return cached;
+      }
       const res = await respond(ctx);
       if (debug) {
         const ms = (performance.now() - start).toFixed(1);
@@ -246,10 +257,16 @@ export function createMockApi(input: MockApiOptions): MockApi {
     },
 
     handleCached(request: Request): Response | undefined {
-      if (disabled || fsMode === undefined) return undefined;
+      if (disabled || fsMode === undefined || debug) return undefined;
       try {
         const ctx = contextFor(request, 0);
-        return ctx === undefined ? undefined : cachedAnswer(ctx);
+        if (ctx === undefined) return undefined;
+        const cached = cachedAnswer(ctx);
+        if (cached === undefined) {
+          declined = request;
+          declinedCtx = ctx;
+        }
+        return cached;
       } catch {
         return undefined;
       }
