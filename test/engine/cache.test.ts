@@ -300,3 +300,31 @@ describe('cached GET hot path (serveCached) answers exactly as the full path', (
     });
   }
 });
+
+describe('disk: files the engine creates are watched too', () => {
+  it('a file PUT into a new folder is served from the cache without a stat per request, and an outside edit still shows', async () => {
+    const dir = await makeTempDir();
+    const fs = diskFs(dir);
+    const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent' });
+    const put = await api.handle(req('PUT', '/api/fresh/folder/doc.json', { json: { v: 1 } }));
+    expect(put!.status).toBe(201);
+    let stats = 0;
+    const stat = fs.stat.bind(fs);
+    fs.stat = async (p: string) => {
+      stats++;
+      return stat(p);
+    };
+    await new Promise((r) => setTimeout(r, 20)); // our own write's reports arrive and are checked once
+    await api.handle(req('GET', '/api/fresh/folder/doc.json'));
+    const after = stats;
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setImmediate(r));
+      expect((await see(await api.handle(req('GET', '/api/fresh/folder/doc.json')))).json).toEqual({ v: 1 });
+    }
+    expect(stats).toBe(after);
+    await writeFile(join(dir, 'fresh/folder/doc.json'), JSON.stringify({ v: 'outside' }));
+    await new Promise((r) => setImmediate(r));
+    expect((await see(await api.handle(req('GET', '/api/fresh/folder/doc.json')))).json).toEqual({ v: 'outside' });
+    await api.close();
+  });
+});

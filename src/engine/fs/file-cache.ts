@@ -239,12 +239,14 @@ export class FileCache {
   async write(path: string, bytes: Uint8Array, existing = false, known?: { value: unknown }): Promise<void> {
     // Replacing a file that exists changes no lookup result: keep the lookup cache.
     if (existing) this.overwriting.add(path);
-    this.watchFile(path);
     try {
       await this.vfs.write(path, bytes);
     } finally {
       if (existing) this.overwriting.delete(path);
     }
+    // After the write, so a file in a folder the write created is watched too; the `stat` below
+    // comes after it, so nothing between the two goes unseen.
+    this.watchFile(path);
     const gen = this.generation;
     const reports = this.reports;
     const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await statOrNull(this.vfs, path);
