@@ -11,7 +11,7 @@
 import { createServer } from 'node:http';
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import { createRequire } from 'node:module';
+import { createRequire, SourceMap } from 'node:module';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -36,7 +36,8 @@ async function buildPage(name) {
     logLevel: 'warn',
     publicDir: false,
     resolve: { alias: mockyardAliases(from) },
-    build: { outDir, emptyOutDir: true, minify: true, manifest: true, chunkSizeWarningLimit: 2000, rollupOptions: { input: { [name]: join(pages, `${name}.html`) } } },
+    // Hidden source maps (no comment in the JS, so the measured bytes are the same) feed breakdown().
+    build: { outDir, emptyOutDir: true, minify: true, manifest: true, sourcemap: 'hidden', chunkSizeWarningLimit: 2000, rollupOptions: { input: { [name]: join(pages, `${name}.html`) } } },
   });
   // The page's start-up JS: the entry chunk and everything it imports statically. Chunks reached
   // only through a dynamic import() (e.g. fflate, fetched by a collector that gzips its reads,
@@ -66,7 +67,59 @@ async function buildPage(name) {
       lazy.files.push(f);
     }
   }
-  return { outDir, raw, gz, lazy };
+  return { outDir, raw, gz, lazy, initial };
+}
+
+/** Where a source file's bytes are counted: mockyard's folders, npm packages, or unmapped (bundler runtime). */
+const origins = new Map();
+function originOf(source) {
+  let origin = origins.get(source);
+  if (origin) return origin;
+  const pkg = source && /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
+  const own = source && /(?:^|\/)(?:dist|src)\/(.+)\.[jt]s$/.exec(source);
+  if (!source) origin = '(unmapped: bundler runtime, Vite preload helper)';
+  else if (pkg) origin = pkg[1];
+  else if (own) {
+    const parts = own[1].split('/');
+    origin = `mockyard ${parts[0] === 'engine' && parts.length > 2 ? `engine/${parts[1]}` : parts[0]}`;
+  } else origin = source.includes('browser-pages/') ? `the page itself (${source.replace(/^.*browser-pages\//, '')})` : source;
+  origins.set(source, origin);
+  return origin;
+}
+
+/**
+ * The start-up JS of a built page by origin, from its source maps: for each origin, the minified
+ * bytes it owns and its marginal gzip size (how much smaller the gzipped chunk would be without
+ * those bytes; marginals do not add up exactly to the total, gzip shares context).
+ */
+async function breakdown(b) {
+  const out = new Map();
+  for (const file of b.initial) {
+    const code = await readFile(join(b.outDir, file), 'utf8');
+    const map = new SourceMap(JSON.parse(await readFile(join(b.outDir, `${file}.map`), 'utf8')));
+    const owner = new Array(code.length);
+    for (let k = 0, line = 0, col = 0; k < code.length; k++) {
+      owner[k] = originOf(map.findEntry(line, col).originalSource);
+      if (code.charCodeAt(k) === 10) {
+        line++;
+        col = 0;
+      } else col++;
+    }
+    const total = gzipSync(code, { level: 9 }).length;
+    for (const origin of new Set(owner)) {
+      let without = '';
+      let min = 0;
+      for (let k = 0; k < code.length; k++) {
+        if (owner[k] === origin) min++;
+        else without += code[k];
+      }
+      const o = out.get(origin) ?? { min: 0, gz: 0 };
+      o.min += min;
+      o.gz += total - gzipSync(without, { level: 9 }).length;
+      out.set(origin, o);
+    }
+  }
+  return out;
 }
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
@@ -177,8 +230,20 @@ try {
   log(`  mockyard over msw alone                     ${kb(myBuild.raw - mswBuild.raw).padStart(9)} min  ${kb(myBuild.gz - mswBuild.gz).padStart(8)} gz  (goal ≤ 40 KB gz)`);
   log(`  mockyard over msw http + ws.link            ${kb(myBuild.raw - mswWsBuild.raw).padStart(9)} min  ${kb(myBuild.gz - mswWsBuild.gz).padStart(8)} gz`);
   for (const b of [mswBuild, mswWsBuild, myBuild]) {
-    if (b.lazy.files.length) log(`  + lazy chunks of ${b.outDir.split('/').pop()} (not loaded by the page) ${kb(b.lazy.raw)} min  ${kb(b.lazy.gz)} gz: ${b.lazy.files.join(', ')}`);
+    if (b.lazy.files.length) log(`  + lazy chunks of ${b.outDir.split('/').pop()} (not loaded by the page) ${kb(b.lazy.raw)} min  ${kb(b.lazy.gz)} gz: ${b.lazy.files.map((f) => f.replace(/-[\w-]{8}\.js$/, '')).join(', ')}`);
   }
+  // The start-up JS of the mockyard page by origin (source maps), next to the msw-alone page.
+  const mine = await breakdown(myBuild);
+  const base = await breakdown(mswBuild);
+  const rowsBy = [...mine].filter(([origin]) => !base.has(origin) || origin.startsWith('(unmapped')).sort((a, b) => b[1].gz - a[1].gz);
+  log('Start-up JS of the mockyard page by origin (minified bytes; marginal gzip = how much the gzipped JS shrinks without it):');
+  for (const [origin, o] of rowsBy) {
+    const note = base.has(origin) ? ` (msw alone: ${kb(base.get(origin).gz)} gz)` : '';
+    log(`  ${origin.padEnd(52)} ${kb(o.min).padStart(9)} min ${kb(o.gz).padStart(8)} gz${note}`);
+  }
+  let mswExtra = 0;
+  for (const [origin, o] of mine) if (base.has(origin) && !origin.startsWith('(unmapped')) mswExtra += o.gz - base.get(origin).gz;
+  log(`  ${'msw and its dependencies, beyond the msw-alone page'.padEnd(52)} ${''.padStart(9)}     ${kb(mswExtra).padStart(8)} gz (ws.link: WebSocket interception)`);
   log(`\nMocked requests/s through the service worker (N=${N}, median of ${ROUNDS} rounds, same run):`);
   log('  case                                   mode            mockyard      msw      ratio');
   for (const r of rows) {
@@ -201,13 +266,16 @@ try {
     ...lines.map((l) => l.replace(/^\n/, '')),
     '```',
     '',
-    'Where the bundle goes (rendered module sizes before minification, from a Vite build of the same page): mock API',
-    'engine ≈ 96 KB (file mode 42, handlers 28, options 11, ws 8), collector ≈ 45 KB, rfc6902 17 KB, mrmime 13 KB,',
-    'IndexedDB driver + idb 15 KB, the service-worker host 10 KB, Vite\'s preload helper 3 KB (for the lazy fflate',
-    'chunk); about 3 KB gz of the difference is msw\'s own WebSocket interception (second line). fflate is no longer in',
-    'the start-up JS: ingest uses DecompressionStream, and the page\'s collector answers plain JSON (the host would',
-    'only gunzip it), so the lazy deflater chunk is never fetched. What remains over 40 KB gz is mockyard\'s own code',
-    '(engine and collector) plus rfc6902 and mrmime, which the engine needs.',
+    'Where the bundle goes: the by-origin table above (generated from the build\'s source maps). What the page does not',
+    'use at start-up is split into chunks fetched on demand, so it is not in the start-up JS: JSON Patch (rfc6902, first',
+    'JSON Patch request), the collector\'s gzip read encoder and fflate (only with `readCompression: \'gzip\'`; the page\'s',
+    'collector answers plain JSON, which the service worker would otherwise have to gunzip), its WebSocket protocol',
+    '(first socket to `/_tracker/ws`), its segment files (only with `storage`), the gunzip of ingest bodies (first gzip',
+    'body, through DecompressionStream), and the mock API\'s WebSocket layer (only with `enableWs`, then fetched at',
+    'start-up and awaited by `startWorker`). msw\'s `ws.link` stays in the start-up JS: the collector always serves',
+    '`/_tracker/ws`, and the link must be installed before the page opens a socket. The unmapped part is mostly Vite\'s',
+    'preload helper, which Vite adds to any page with a dynamic import (also when mockyard is installed in',
+    'node_modules); it is counted.',
     '<!-- bench/browser:end -->',
   ].join('\n');
   const re = /<!-- bench\/browser:start[\s\S]*?<!-- bench\/browser:end -->/;
