@@ -109,14 +109,9 @@ export function createCollector(options: CollectorOptions): Collector {
     logger,
     sockets,
     ingest: (message, from) => storeBatch(message, from),
-    async query(query) {
-      const q = parseReadQuery((name) => {
-        const v = query[name];
-        return typeof v === 'string' || typeof v === 'number' ? v : v === undefined || v === null ? undefined : JSON.stringify(v);
-      });
+    async select(q) {
       await whenReady();
-      const json = selectionJson(selectEvents(store, q));
-      return json;
+      return selectionJson(selectEvents(store, q));
     },
   };
 

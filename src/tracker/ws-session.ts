@@ -16,6 +16,7 @@
 import { toHttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { SocketPeer, SocketSession } from '../core/socket.js';
+import { parseReadQuery, type ReadQuery } from './read-query.js';
 
 /** What the collector's pushes and shutdown need from a client (a TrackerSocket, or a stand-in). */
 export interface PushTarget {
@@ -32,8 +33,8 @@ export interface SocketContext {
   logger: Logger;
   /** Validates and stores an ingest message; resolves with the number stored. Pushes to others. */
   ingest(message: unknown, from: TrackerSocket): Promise<number>;
-  /** The events:response `response` JSON for a query object. Throws HttpError on bad input. */
-  query(query: Record<string, unknown>): Promise<string>;
+  /** The events:response `response` JSON for a parsed query. */
+  select(query: ReadQuery): Promise<string>;
   sockets: Set<PushTarget>;
 }
 
@@ -172,7 +173,12 @@ export class TrackerSocket implements SocketSession {
         }
         const query = obj.query && typeof obj.query === 'object' && !Array.isArray(obj.query) ? (obj.query as Record<string, unknown>) : {};
         try {
-          const response = await this.ctx.query(query);
+          // The HTTP read's parameters; non-string values as JSON text (so they fail as on HTTP).
+          const q = parseReadQuery((name) => {
+            const v = query[name];
+            return typeof v === 'string' || typeof v === 'number' ? v : v === undefined || v === null ? undefined : JSON.stringify(v);
+          });
+          const response = await this.ctx.select(q);
           this.send(`{"type":"events:response","reqId":${JSON.stringify(reqId)},"response":${response}}`);
         } catch (err) {
           this.sendError(toHttpError(err).expose ? (err as Error).message : 'Query failed', reqId);

@@ -165,7 +165,7 @@ describe('WebSocket input backpressure (a client flooding ingests faster than st
         await gate;
         return 1;
       },
-      query: async () => '{}',
+      select: async () => '{}',
       sockets: new Set(),
     });
     peer.session = s;
