@@ -20,8 +20,46 @@ export interface FastState {
   statusText: string;
   /** Header names as given; values already strings. */
   headers: FastHeaders;
-  /** The body bytes; `null` for no body (HEAD, 204, 304). */
-  body: Uint8Array | null;
+  /**
+   * The body: bytes, or short text (UTF-8 on the wire; hosts that write strings natively, such
+   * as node:http, skip an encode step); `null` for no body (HEAD, 204, 304). Content-Length, when
+   * set, counts UTF-8 bytes. `fastBodyBytes()` gives bytes either way.
+   */
+  body: Uint8Array | string | null;
+}
+
+/**
+ * Text bodies up to this many UTF-16 units stay strings (their UTF-8 length is counted in one
+ * cheap pass); longer ones are encoded once, which is faster than counting them.
+ */
+const SHORT_TEXT = 2048;
+
+/** UTF-8 byte length of `s` (a lone surrogate counts 3 bytes, as U+FFFD, like TextEncoder). */
+export function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a surrogate pair: 2 units, 4 bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/** A text body as FastResponse keeps it (short: the string; long: its bytes) and its UTF-8 length. */
+export function textBody(text: string): { body: string | Uint8Array; length: number } {
+  if (text.length <= SHORT_TEXT) return { body: text, length: utf8Length(text) };
+  const bytes = encoder.encode(text);
+  return { body: bytes, length: bytes.byteLength };
+}
+
+/** The body of a fast state as bytes (`null` for none). */
+export function fastBodyBytes(state: FastState): Uint8Array | null {
+  const body = state.body;
+  return typeof body === 'string' ? encoder.encode(body) : body;
 }
 
 const kState = Symbol('mockyard.fastResponse.state');
@@ -41,8 +79,8 @@ export class FastResponse {
 
   constructor(body: Uint8Array | string | null, init: FastInit = {}) {
     const status = init.status ?? 200;
-    const bytes = body === null || NULL_BODY_STATUS.has(status) ? null : typeof body === 'string' ? encoder.encode(body) : body;
-    this[kState] = { status, statusText: init.statusText ?? '', headers: init.headers ?? {}, body: bytes };
+    const content = body === null || NULL_BODY_STATUS.has(status) ? null : typeof body === 'string' && body.length > SHORT_TEXT ? encoder.encode(body) : body;
+    this[kState] = { status, statusText: init.statusText ?? '', headers: init.headers ?? {}, body: content };
     this[kNative] = undefined;
   }
 
@@ -51,8 +89,9 @@ export class FastResponse {
    * `head` the body is dropped but Content-Length still tells the GET length.
    */
   static json(text: string, status = 200, headers?: FastHeaders, head = false): Response {
-    const bytes = encoder.encode(text);
-    return FastResponse.bytes(bytes, status, { 'Content-Type': 'application/json; charset=utf-8', ...headers }, head);
+    const { body, length } = textBody(text);
+    const h: FastHeaders = { 'Content-Type': 'application/json; charset=utf-8', ...headers, 'Content-Length': String(length) };
+    return new FastResponse(head ? null : body, { status, headers: h }) as unknown as Response;
   }
 
   /** A response with a body of bytes, Content-Length set; with `head` the body is dropped. */
@@ -70,7 +109,8 @@ export class FastResponse {
     let native = this[kNative];
     if (!native) {
       const s = this[kState]!;
-      native = new NativeResponse(s.body as BodyInit | null, { status: s.status, statusText: s.statusText, headers: s.headers });
+      // Text goes in as bytes: a native Response would add a text/plain type to a string body.
+      native = new NativeResponse(fastBodyBytes(s) as BodyInit | null, { status: s.status, statusText: s.statusText, headers: s.headers });
       this[kNative] = native;
       this[kState] = undefined;
     }

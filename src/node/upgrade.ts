@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Engine } from '../core/engine.js';
 import { errorResponse, responseForError } from '../core/errors.js';
-import { fastState } from '../core/fast-response.js';
+import { fastBodyBytes, fastState } from '../core/fast-response.js';
 import type { Logger } from '../core/logger.js';
 import type { SocketAccept, UpgradeResult } from '../core/socket.js';
 import { createNodeRequest, pathOf } from './request.js';
@@ -45,7 +45,7 @@ export async function writeRawResponse(socket: Duplex, response: Response): Prom
     status = state.status;
     statusText = state.statusText;
     headers = Object.entries(state.headers);
-    body = state.body ?? new Uint8Array(0);
+    body = fastBodyBytes(state) ?? new Uint8Array(0);
   } else {
     status = response.status;
     statusText = response.statusText;

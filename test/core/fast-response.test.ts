@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FastResponse, fastState, toNativeResponse } from '../../src/core/fast-response.js';
+import { FastResponse, fastBodyBytes, fastState, toNativeResponse, utf8Length } from '../../src/core/fast-response.js';
 
 describe('FastResponse', () => {
   it('is a Response for every caller', async () => {
@@ -18,7 +18,7 @@ describe('FastResponse', () => {
     const r = FastResponse.json('[1,2]', 200);
     const s = fastState(r)!;
     expect(s.status).toBe(200);
-    expect(new TextDecoder().decode(s.body!)).toBe('[1,2]');
+    expect(new TextDecoder().decode(fastBodyBytes(s)!)).toBe('[1,2]');
     expect(s.headers['Content-Length']).toBe('5');
     // Mutating headers through the Response API must win over the stale plain state.
     r.headers.set('X-Extra', 'yes');
@@ -46,6 +46,27 @@ describe('FastResponse', () => {
     const c = r.clone();
     expect(await c.text()).toBe('hi');
     expect(await r.text()).toBe('hi');
+  });
+
+  it('short JSON stays text for the host, with Content-Length in UTF-8 bytes; long JSON is bytes', async () => {
+    const text = JSON.stringify({ name: 'Zoë 😀 ✓', lone: '\ud800' });
+    const r = FastResponse.json(text);
+    const s = fastState(r)!;
+    expect(typeof s.body).toBe('string');
+    expect(s.headers['Content-Length']).toBe(String(new TextEncoder().encode(text).byteLength));
+    const long = FastResponse.json(JSON.stringify('é'.repeat(5000)));
+    expect(fastState(long)!.body).toBeInstanceOf(Uint8Array);
+    expect(fastState(long)!.headers['Content-Length']).toBe(String(new TextEncoder().encode(JSON.stringify('é'.repeat(5000))).byteLength));
+    // the native form is the same bytes, and no text/plain type sneaks in
+    const n = toNativeResponse(FastResponse.json(text, 200, { 'Content-Type': 'application/problem+json' }));
+    expect(n.headers.get('content-type')).toBe('application/problem+json');
+    expect(await n.text()).toBe(text);
+  });
+
+  it('utf8Length counts like TextEncoder, lone surrogates included', () => {
+    for (const t of ['', 'abc', 'é', '✓', '😀', 'a\ud800b', '\udc00', 'x\ud83d', '😀\ud83d\ude00é✓']) {
+      expect(utf8Length(t)).toBe(new TextEncoder().encode(t).byteLength);
+    }
   });
 
   it('toNativeResponse returns platform responses unchanged', () => {

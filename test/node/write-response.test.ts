@@ -32,6 +32,14 @@ describe('FastResponse', () => {
     expect(fastState(responses[0]!)).toBeDefined();
   });
 
+  it('text bodies (short JSON) go out as UTF-8 with a byte-exact Content-Length', async () => {
+    const text = JSON.stringify({ name: 'Zoë 😀 ✓ 日本' });
+    const server = await startServer({ engines: [fakeEngine({ handle: () => FastResponse.json(text) })] });
+    const res = await rawRequest(server.url, { path: '/a' });
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(res.body.toString('utf8')).toBe(text);
+  });
+
   it('HEAD: same headers, no body, even when the engine left the bytes in', async () => {
     const server = await startServer({ engines: [fakeEngine({ handle: () => FastResponse.json('{"a":1}') })] });
     const res = await rawRequest(server.url, { method: 'HEAD', path: '/a' });

@@ -7,7 +7,7 @@
  * Once `end()` ran, or the builder was sealed (gateway timeout answered for it), every further
  * write is dropped: a response is produced at most once.
  */
-import { FastResponse, type FastHeaders } from '../../core/fast-response.js';
+import { FastResponse, textBody, type FastHeaders } from '../../core/fast-response.js';
 import { concatBytes } from '../../core/body.js';
 import { contentTypeFor } from '../../core/media-type.js';
 import type { HandlerResponse } from '../types.js';
@@ -40,6 +40,11 @@ export class ResponseBuilder implements HandlerResponse {
   private readonly headerMap = new Map<string, [string, HeaderValue]>();
   private readonly chunks: Uint8Array[] = [];
   private size = 0;
+  /**
+   * The body while it is one string (`res.json(x)`, `res.send('…')`): kept as text so the host
+   * can write it without an encode step; turned into bytes when more is written.
+   */
+  private text: string | undefined = undefined;
   private started = false;
   private ended = false;
   private sealed = false;
@@ -134,6 +139,16 @@ export class ResponseBuilder implements HandlerResponse {
   write(chunk: string | Uint8Array): boolean {
     if (this.done) return false;
     this.started = true;
+    if (typeof chunk === 'string' && this.text === undefined && this.chunks.length === 0) {
+      this.text = chunk;
+      return true;
+    }
+    if (this.text !== undefined) {
+      const first = encoder.encode(this.text);
+      this.text = undefined;
+      this.chunks.push(first);
+      this.size += first.byteLength;
+    }
     const bytes = toBytes(chunk);
     this.chunks.push(bytes);
     this.size += bytes.byteLength;
@@ -233,15 +248,24 @@ export class ResponseBuilder implements HandlerResponse {
       }
     }
     const noBody = NULL_BODY_STATUS.has(status) || (status >= 100 && status < 200);
-    const bytes = noBody ? null : concatBytes(this.chunks, this.size);
+    let body: string | Uint8Array | null = null;
+    let length = 0;
+    if (!noBody) {
+      if (this.text !== undefined) ({ body, length } = textBody(this.text));
+      else {
+        body = concatBytes(this.chunks, this.size);
+        length = body.byteLength;
+      }
+    }
     if (multi) {
       const h = new Headers(headers);
       for (const [k, v] of multi) h.append(k, v);
-      if (bytes) h.set('Content-Length', String(bytes.byteLength));
-      return new Response(head || !bytes ? null : (bytes as BodyInit), { status, statusText: this.statusMessage, headers: h });
+      if (body !== null) h.set('Content-Length', String(length));
+      const native = typeof body === 'string' ? encoder.encode(body) : body;
+      return new Response(head ? null : (native as BodyInit | null), { status, statusText: this.statusMessage, headers: h });
     }
-    if (!bytes) return FastResponse.empty(status, headers);
-    headers['Content-Length'] = String(bytes.byteLength);
-    return new FastResponse(head ? null : bytes, { status, statusText: this.statusMessage, headers }) as unknown as Response;
+    if (body === null) return FastResponse.empty(status, headers);
+    headers['Content-Length'] = String(length);
+    return new FastResponse(head ? null : body, { status, statusText: this.statusMessage, headers }) as unknown as Response;
   }
 }
