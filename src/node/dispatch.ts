@@ -53,6 +53,17 @@ export function createNodeHandler(engines: readonly Engine[], options: NodeHandl
       res.destroy();
     }
   };
+  /** Writes an engine's answer (`undefined`: nobody's, the host's `unhandled`). */
+  const answer = (req: IncomingMessage, res: ServerResponse, request: Request, response: Response | undefined) => {
+    try {
+      if (response === undefined) return unhandled(req, res, request);
+      const written = writeResponse(response, req, res);
+      if (written) written.catch((err: unknown) => fail(req, res, err));
+    } catch (err) {
+      // e.g. an invalid header value or status: Node refuses it before anything is sent
+      fail(req, res, err);
+    }
+  };
   return (req, res) => {
     const url = target ? target(req) : req.url ?? '/';
     // Only engines whose prefixes cover the path are asked (Engine.prefixes is the routing
@@ -69,15 +80,7 @@ export function createNodeHandler(engines: readonly Engine[], options: NodeHandl
     const request = createNodeRequest(req, res, fallbackHost(), url);
     // An answer the engine has at once (a cached file) is written without a promise round trip.
     const cached = several === undefined && first?.handleCached !== undefined ? first.handleCached(request) : undefined;
-    if (cached !== undefined) {
-      try {
-        const written = writeResponse(cached, req, res);
-        if (written) written.catch((err: unknown) => fail(req, res, err));
-      } catch (err) {
-        fail(req, res, err);
-      }
-      return;
-    }
+    if (cached !== undefined) return answer(req, res, request, cached);
     let pending: Promise<Response | undefined>;
     try {
       pending = several ? dispatch(several, request) : first ? first.handle(request) : Promise.resolve(undefined);
@@ -86,16 +89,7 @@ export function createNodeHandler(engines: readonly Engine[], options: NodeHandl
       return;
     }
     pending.then(
-      (response) => {
-        try {
-          if (response === undefined) return unhandled(req, res, request);
-          const written = writeResponse(response, req, res);
-          if (written) written.catch((err: unknown) => fail(req, res, err));
-        } catch (err) {
-          // e.g. an invalid header value or status: Node refuses it before anything is sent
-          fail(req, res, err);
-        }
-      },
+      (response) => answer(req, res, request, response),
       (err: unknown) => fail(req, res, err),
     );
   };
