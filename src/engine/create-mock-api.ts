@@ -220,8 +220,11 @@ export function createMockApi(input: MockApiOptions): MockApi {
    * promise chain (the same answer respond() gives; anything else is left to it).
    */
   function cachedAnswer(ctx: RequestContext): Response | undefined {
-    if (fsMode === undefined || delay !== 0 || debug || (handlers !== undefined && handlers.claims(ctx))) return undefined;
-    return fsMode.serveCached(ctx);
+    if (fsMode === undefined || delay !== 0 || debug) return undefined;
+    const cached = fsMode.serveCached(ctx);
+    // Handlers win over files. Asked only on a cache hit: a handler's own request then costs a
+    // cache miss here, not a second route match before the handler layer's.
+    return cached !== undefined && handlers !== undefined && handlers.claims(ctx) ? undefined : cached;
   }
 
   // The request `handleCached` last declined, with its context: hosts call `handle` for it right
