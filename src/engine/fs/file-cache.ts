@@ -162,9 +162,9 @@ export class FileCache {
     }
   }
 
-  /** Whether a cached entry may be used without a `stat` now (non-exclusive drivers). */
-  private fresh(e: FileEntry): boolean {
-    return e.checkedTurn === this.turn || (e.trustedUntil !== undefined && e.trustedUntil > performance.now());
+  /** Whether a cached entry may be used without a `stat` at `now` (non-exclusive drivers). */
+  private fresh(e: FileEntry, now = performance.now()): boolean {
+    return e.checkedTurn === this.turn || (e.trustedUntil !== undefined && e.trustedUntil > now);
   }
 
   /** Drops what a change at `path` may affect. */
@@ -206,7 +206,8 @@ export class FileCache {
     const e = this.files.get(hit.path);
     if (e === undefined || this.exclusive) return e;
     // Non-exclusive: only while the lookup is within its TTL and the content needs no `stat`.
-    return performance.now() - hit.at < LOOKUP_TTL_MS && this.fresh(e) ? e : undefined;
+    const now = performance.now();
+    return now - hit.at < LOOKUP_TTL_MS && this.fresh(e, now) ? e : undefined;
   }
 
   /**
