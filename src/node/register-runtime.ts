@@ -4,7 +4,8 @@
  *   - the mock API's default filesystem: `fsDir` on disk, resolved against `root` (default: cwd);
  *   - scratch space for `req.app.fs` when an engine has no filesystem;
  *   - native zlib for the collector's gzip reads (the pure-JS fflate path stays the default) and
- *     its gzip ingest bodies (synchronous and bounded; `DecompressionStream` stays the default).
+ *     its gzip ingest bodies (synchronous and bounded; `DecompressionStream` stays the default);
+ *   - the collector's PostgreSQL store (`storage.postgres`), imported on first use.
  */
 import { resolve } from 'node:path';
 import { constants, deflateRawSync, gunzipSync } from 'node:zlib';
@@ -13,6 +14,8 @@ import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
 import { setBoundedSyncGunzip } from '../tracker/gunzip-bounded.js';
 import { setRawSyncDeflate } from '../tracker/gzip-pieces.js';
+import { setPostgresStoreResolver } from '../tracker/store.js';
+import { postgresStore } from './postgres/index.js';
 
 setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)));
 // `req.app.fs` of an engine without a filesystem (`fsDir: null`): scratch space in memory.
@@ -28,3 +31,5 @@ setBoundedSyncGunzip((bytes, maxOutput) => {
     throw err;
   }
 });
+// The collector's `storage.postgres`: the store's code is imported when a collector loads it.
+setPostgresStoreResolver((options, name) => postgresStore(options as string, name));
