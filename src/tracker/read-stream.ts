@@ -87,6 +87,7 @@ export function selectionBody(sel: StreamedSelection, gzip: boolean): ReadableSt
     },
     async cancel() {
       await pieces.return(undefined);
+      await sel.close();
     },
   }, { highWaterMark: 0 });
 }

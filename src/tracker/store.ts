@@ -35,6 +35,8 @@ export interface StreamedSelection {
    * events returned) and, when the query had a `limit`, `nextCursor`.
    */
   end(): { limit: number; nextCursor?: string | null };
+  /** Releases what the read holds (a snapshot connection) when `chunks` is not read to the end. */
+  close(): Promise<void>;
 }
 
 export type StoreSelection = ({ kind: 'index' } & Selection) | StreamedSelection;

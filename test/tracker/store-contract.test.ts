@@ -182,3 +182,28 @@ for (const backend of backends) {
     });
   });
 }
+
+describe.skipIf(!hasServer)('PostgreSQL server: reads release their snapshot connection', () => {
+  it('after HEAD, after a body cancelled half-way, and after a full read (a pool of 2 serves 12 reads)', async () => {
+    const c = createCollector({ appId: 'pool', logLevel: 'silent', storage: { postgres: { url: server!.url, table: freshTable(), maxConnections: 2 } } });
+    try {
+      await c.ready;
+      const many = Array.from({ length: 12 }, (_, i) => ev(`2026-03-01T11:00:00Z`, { i }));
+      expect((await ingest(c, batch(many))).status).toBe(200);
+      const url = 'http://collector.test/_tracker?since=2026-03-01T00:00:00Z&until=2026-03-02T00:00:00Z';
+      for (let round = 0; round < 4; round++) {
+        const head = await c.handle(new Request(url, { method: 'HEAD' }));
+        expect(head!.status).toBe(200);
+        expect(await head!.text()).toBe('');
+        const partial = await c.handle(new Request(url));
+        const reader = partial!.body!.getReader();
+        await reader.read();
+        await reader.cancel();
+        const full = await read(c, { since: '2026-03-01T00:00:00Z', until: '2026-03-02T00:00:00Z', limit: 5 });
+        expect(full.json.events).toHaveLength(5);
+      }
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+});

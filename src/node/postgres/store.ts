@@ -251,12 +251,14 @@ export class PostgresEventStore implements EventStore {
       const sel = await this.select(tx, q, async () => {});
       const chunks: string[][] = [];
       for await (const c of sel.chunks) chunks.push(c);
-      return { ...sel, chunks: (async function* () { yield* chunks; })() };
+      return { ...sel, chunks: (async function* () { yield* chunks; })(), close: async () => {} };
     });
   }
 
   /** The window as a StreamedSelection; `release` runs once its pages are read (or abandoned). */
-  private async select(db: Queryable, q: ReadQuery, release: () => Promise<void>): Promise<StreamedSelection> {
+  private async select(db: Queryable, q: ReadQuery, releaseOnce: () => Promise<void>): Promise<StreamedSelection> {
+    let released: Promise<void> | undefined;
+    const release = () => (released ??= releaseOnce());
     const since = iso(q.since);
     // until is inclusive to the millisecond (as the embedded store: t <= floor(until))
     const before = iso(Math.floor(q.until) + 1);
@@ -330,6 +332,7 @@ export class PostgresEventStore implements EventStore {
       total,
       page: q.cursor ? null : q.page ?? 1,
       chunks: pages(),
+      close: release,
       end: () => {
         if (q.limit === undefined) return { limit: returned };
         let nextCursor: string | null = null;
