@@ -12,6 +12,8 @@ export type Row = Record<string, unknown>;
 
 export interface Queryable {
   query<R extends Row = Row>(text: string, params?: unknown[]): Promise<R[]>;
+  /** The rows of one query, `rows` at a time, through a server-side cursor (postgres.js snapshots). */
+  cursor?<R extends Row = Row>(text: string, params: unknown[], rows: number): AsyncIterable<R[]>;
 }
 
 export interface SqlClient extends Queryable {
@@ -67,6 +69,7 @@ function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
       let ended = false;
       return {
         query: (text, params) => query(reserved, text, params),
+        cursor: (text, params, rows) => reserved.unsafe(text, params as never[]).cursor(rows) as never,
         async end() {
           if (ended) return;
           ended = true;

@@ -154,39 +154,38 @@ export class PostgresEventStore implements EventStore {
     }
     const key = ids[0]!;
     await this.ensureDays(days);
-    const run = () =>
-      this.db.transaction(async (tx): Promise<StoredBatch> => {
-        if (batchId !== undefined) {
-          // Inserted, or taken over when the earlier one is past the window; otherwise a retry.
-          const claimed = await tx.query(
-            `INSERT INTO ${this.names.batches} AS b (app_id, batch_id, saved) VALUES ($1, $2, $3)
-             ON CONFLICT (app_id, batch_id) DO UPDATE SET saved = EXCLUDED.saved, stored_at = now()
-               WHERE b.stored_at < now() - ($4::bigint * interval '1 millisecond')
-             RETURNING saved`,
-            [this.appId, batchId, n, BATCH_ID_WINDOW_MS],
-          );
-          if (claimed.length === 0) {
-            const [first] = await tx.query<{ saved: number }>(`SELECT saved FROM ${this.names.batches} WHERE app_id = $1 AND batch_id = $2`, [this.appId, batchId]);
-            return { saved: Number(first?.saved ?? n), lines: [] };
-          }
-        }
-        const [range] = await tx.query<{ a: string; b: string }>(
-          `WITH ins AS (
-             INSERT INTO ${this.names.events} (app_id, ts, id, batch, body)
-             SELECT $1, u.ts, u.id, $2::uuid, u.body
-               FROM unnest($3::timestamptz[], $4::uuid[], $5::text[]) WITH ORDINALITY AS u(ts, id, body, n)
-              ORDER BY u.n
-             RETURNING seq)
-           SELECT min(seq)::text AS a, max(seq)::text AS b FROM ins`,
-          [this.appId, key, stamps, ids, lines],
-        );
-        const note: Announcement = { o: this.origin, a: this.appId, k: key, s: [range!.a, range!.b], t: [iso(minT), iso(maxT)] };
-        const payload = JSON.stringify(note);
-        // NOTIFY is transactional: delivered on COMMIT, never for a rolled-back batch.
-        if (payload.length <= MAX_NOTIFY_BYTES) await tx.query('SELECT pg_notify($1, $2)', [this.names.channel, payload]);
-        else this.logger.warn('tracker: appId too long to announce a batch to other processes (NOTIFY payload limit)');
-        return { saved: n, lines };
-      });
+    // One statement, so one round trip and one implicit transaction (all or nothing, answered
+    // after COMMIT): claim the client batchId (inserted, or taken over when the earlier one is
+    // past the window; no row = a retry), insert the events unless the claim failed, announce the
+    // batch with pg_notify (delivered on COMMIT, never for a rolled-back batch).
+    const prefix = JSON.stringify({ o: this.origin, a: this.appId, k: key }).slice(0, -1);
+    const announce = prefix.length + 200 <= MAX_NOTIFY_BYTES;
+    if (!announce) this.logger.warn('tracker: appId too long to announce a batch to other processes (NOTIFY payload limit)');
+    const claim = batchId === undefined
+      ? 'SELECT 1 AS ok WHERE $6::text IS NULL AND $7::int > 0 AND $8::bigint > 0' // (types every parameter)
+      : `INSERT INTO ${this.names.batches} AS b (app_id, batch_id, saved) VALUES ($1, $6, $7)
+           ON CONFLICT (app_id, batch_id) DO UPDATE SET saved = EXCLUDED.saved, stored_at = now()
+             WHERE b.stored_at < now() - ($8::bigint * interval '1 millisecond')
+           RETURNING 1 AS ok`;
+    const text = `WITH claim AS (${claim}),
+      ins AS (
+        INSERT INTO ${this.names.events} (app_id, ts, id, batch, body)
+        SELECT $1, u.ts, u.id, $2::uuid, u.body
+          FROM unnest($3::timestamptz[], $4::uuid[], $5::text[]) WITH ORDINALITY AS u(ts, id, body, n)
+         WHERE EXISTS (SELECT 1 FROM claim)
+         ORDER BY u.n
+        RETURNING seq),
+      range AS (SELECT min(seq) AS a, max(seq) AS b, count(*) AS n FROM ins)
+      SELECT (SELECT count(*) FROM claim)::int AS claimed,
+             ${announce ? `(SELECT pg_notify($9, $10 || ',"s":["' || a || '","' || b || '"],"t":["' || $11 || '","' || $12 || '"]}') FROM range WHERE n > 0)` : 'NULL'} AS notified`;
+    const params: unknown[] = [this.appId, key, stamps, ids, lines, batchId ?? null, n, BATCH_ID_WINDOW_MS];
+    if (announce) params.push(this.names.channel, prefix, iso(minT), iso(maxT));
+    const run = async (): Promise<StoredBatch> => {
+      const [row] = await this.db.query<{ claimed: number }>(text, params);
+      if (row && row.claimed > 0) return { saved: n, lines };
+      const [first] = await this.db.query<{ saved: number }>(`SELECT saved FROM ${this.names.batches} WHERE app_id = $1 AND batch_id = $2`, [this.appId, batchId]);
+      return { saved: Number(first?.saved ?? n), lines: [] };
+    };
     let stored: StoredBatch;
     try {
       stored = await run();
@@ -281,47 +280,36 @@ export class PostgresEventStore implements EventStore {
       else beforeTime = iso(q.cursor.t);
     }
     const offset = !q.cursor && q.page !== undefined && q.limit !== undefined ? (q.page - 1) * q.limit : 0;
+    const params: unknown[] = [this.appId, since, before];
+    let where = `app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`;
+    if (after) {
+      params.push(after.ts, after.seq);
+      where += ` AND (ts, seq) < ($4::timestamptz, $5::bigint)`;
+    } else if (beforeTime) {
+      params.push(beforeTime);
+      where += ` AND ts < $4::timestamptz`;
+    }
+    // With a limit, one row more than the page tells whether there is a next page.
+    const text = `SELECT body FROM ${this.names.events} WHERE ${where} ORDER BY ts DESC, seq DESC${q.limit !== undefined ? ` LIMIT ${q.limit + 1}` : ''}${offset ? ` OFFSET ${offset}` : ''}`;
     const want = q.limit ?? Infinity;
-    const names = this.names;
-    const appId = this.appId;
     let returned = 0;
     let lastLine: string | undefined;
     let more = false;
     async function* pages(): AsyncGenerator<string[]> {
-      let skip = offset;
       try {
-        while (returned < want) {
-          const room = want - returned;
-          // With a limit, one row more than the page tells whether there is a next page.
-          const take = Math.min(PAGE_ROWS, room === Infinity ? PAGE_ROWS : room + 1);
-          const params: unknown[] = [appId, since, before];
-          let where = `app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`;
-          if (after) {
-            params.push(after.ts, after.seq);
-            where += ` AND (ts, seq) < ($4::timestamptz, $5::bigint)`;
-          } else if (beforeTime) {
-            params.push(beforeTime);
-            where += ` AND ts < $4::timestamptz`;
-          }
-          // (the keys come back as text under other names: ORDER BY must see the columns)
-          const rows = await db.query<{ kts: string; kseq: string; body: string }>(
-            `SELECT ts::text AS kts, seq::text AS kseq, body FROM ${names.events} WHERE ${where} ORDER BY ts DESC, seq DESC LIMIT ${take}${skip ? ` OFFSET ${skip}` : ''}`,
-            params,
-          );
-          skip = 0;
-          const usable = Math.min(rows.length, room);
-          if (rows.length > room) more = true;
-          if (usable > 0) {
-            const lines = new Array<string>(usable);
-            for (let i = 0; i < usable; i++) lines[i] = rows[i]!.body;
-            returned += usable;
-            lastLine = lines[usable - 1];
-            const last = rows[usable - 1]!;
-            after = { ts: last.kts, seq: last.kseq };
-            beforeTime = undefined;
-            yield lines;
-          }
-          if (rows.length < take) break;
+        // A server-side cursor where the client has one (a page of rows at a time), else one query.
+        const source: AsyncIterable<Array<{ body: string }>> = db.cursor
+          ? db.cursor<{ body: string }>(text, params, PAGE_ROWS)
+          : (async function* () { yield await db.query<{ body: string }>(text, params); })();
+        for await (const rows of source) {
+          const usable = Math.min(rows.length, want - returned);
+          if (usable < rows.length) more = true;
+          if (usable <= 0) continue;
+          const lines = new Array<string>(usable);
+          for (let i = 0; i < usable; i++) lines[i] = rows[i]!.body;
+          returned += usable;
+          lastLine = lines[usable - 1];
+          yield lines;
         }
       } finally {
         await release();
