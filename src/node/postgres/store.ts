@@ -295,9 +295,42 @@ export class PostgresEventStore implements EventStore {
     let returned = 0;
     let lastLine: string | undefined;
     let more = false;
+    const events = this.names.events;
+    const window = { appId: this.appId, since, before };
     async function* pages(): AsyncGenerator<string[]> {
       try {
-        // A server-side cursor where the client has one (a page of rows at a time), else one query.
+        if (q.limit === undefined) {
+          // A whole window (the dashboard's read): pages of PAGE_ROWS events joined by the server
+          // (one text per page instead of a row per event: far less work for the client), each
+          // page continuing after the last one's (ts, seq).
+          let key = after;
+          let older = beforeTime;
+          for (;;) {
+            const p: unknown[] = [window.appId, window.since, window.before];
+            let w = `app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`;
+            if (key) {
+              p.push(key.ts, key.seq);
+              w += ` AND (ts, seq) < ($4::timestamptz, $5::bigint)`;
+            } else if (older) {
+              p.push(older);
+              w += ` AND ts < $4::timestamptz`;
+            }
+            const [page] = await db.query<{ text: string | null; n: number; kts: string; kseq: string }>(
+              `SELECT string_agg(body, ',' ORDER BY ts DESC, seq DESC) AS text, count(*)::int AS n,
+                      (array_agg(ts::text ORDER BY ts, seq))[1] AS kts, (array_agg(seq::text ORDER BY ts, seq))[1] AS kseq
+                 FROM (SELECT ts, seq, body FROM ${events} WHERE ${w} ORDER BY ts DESC, seq DESC LIMIT ${PAGE_ROWS}) page`,
+              p,
+            );
+            if (!page || page.n === 0 || page.text === null) break;
+            returned += page.n;
+            yield [page.text];
+            if (page.n < PAGE_ROWS) break;
+            key = { ts: page.kts, seq: page.kseq };
+            older = undefined;
+          }
+          return;
+        }
+        // A page: a server-side cursor where the client has one (rows at a time), else one query.
         const source: AsyncIterable<Array<{ body: string }>> = db.cursor
           ? db.cursor<{ body: string }>(text, params, PAGE_ROWS)
           : (async function* () { yield await db.query<{ body: string }>(text, params); })();
