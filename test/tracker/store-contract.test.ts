@@ -127,6 +127,24 @@ for (const backend of backends) {
       expect(plain.json).toEqual({ events: plain.json.events, total: 23, page: 1, limit: 23 });
     });
 
+    it('a window of 12,000 events (several store pages) comes whole, in order, plain and gzip', async () => {
+      const c = await make();
+      for (let b = 0; b < 12; b++) {
+        const events = Array.from({ length: 1000 }, (_, i) => ev(`2026-03-01T${String(10 + (i % 3)).padStart(2, '0')}:00:00Z`, { k: b * 1000 + i }));
+        expect((await ingest(c, batch(events), { gzip: true })).status).toBe(200);
+      }
+      const q = { since: '2026-03-01T00:00:00Z', until: '2026-03-01T23:59:59Z' };
+      // newest first: hour 12 (i % 3 = 2), then 11, then 10; within an hour the later ingested first
+      const expected = [2, 1, 0].flatMap((h) => Array.from({ length: 12_000 }, (_, j) => 11_999 - j).filter((k) => (k % 1000) % 3 === h));
+      const zipped = await read(c, q);
+      expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      expect(zipped.json.total).toBe(12_000);
+      expect(zipped.json.limit).toBe(12_000);
+      expect(zipped.json.events.map((e: any) => e.k)).toEqual(expected);
+      const plain = await read(c, q, { 'accept-encoding': 'identity' });
+      expect(plain.text).toBe(zipped.text);
+    });
+
     it('a cursor whose event is gone continues with older events', async () => {
       const c = await make();
       await ingest(c, batch([ev('2026-03-01T10:00:00Z', { n: 1 }), ev('2026-03-01T10:00:02Z', { n: 2 }), ev('2026-03-01T10:00:04Z', { n: 3 })]));
