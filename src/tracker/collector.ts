@@ -218,9 +218,9 @@ export function createCollector(options: CollectorOptions): Collector {
           await whenReady();
           const vary = o.cors ? 'Origin, Accept-Encoding' : 'Accept-Encoding';
           if (!indexed) {
-            const streamed = await store.read(q);
+            const zipped = o.gzipReads && streamer!.acceptsGzip(request.headers.get('accept-encoding'));
+            const streamed = await store.read(q, { gzip: zipped });
             if (streamed.kind === 'stream') {
-              const zipped = o.gzipReads && streamer!.acceptsGzip(request.headers.get('accept-encoding'));
               const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', ...cors, Vary: vary };
               if (zipped) headers['Content-Encoding'] = 'gzip';
               const body = streamer!.selectionBody(streamed, zipped);

@@ -8,7 +8,7 @@
  * The collector imports this module on demand, only for such stores (its own chunk in browser
  * bundles, which never have one).
  */
-import { crc32Combine, PieceDeflater } from './gzip-pieces.js';
+import { crc32Combine, PieceDeflater, type DeflatedPiece } from './gzip-pieces.js';
 import type { StreamedSelection } from './store.js';
 
 export { acceptsGzip } from './accept-encoding.js';
@@ -25,13 +25,21 @@ function trailer(sel: StreamedSelection): string {
   return `],"total":${sel.total},"page":${sel.page === null ? 'null' : sel.page},"limit":${limit}${cursor}}`;
 }
 
-/** The response text in pieces: head, pages joined by commas, trailer. */
-async function* textPieces(sel: StreamedSelection): AsyncGenerator<string> {
+const isPiece = (chunk: string[] | DeflatedPiece): chunk is DeflatedPiece => !Array.isArray(chunk);
+
+/** The response in pieces: head, pages joined by commas (or ready deflated pieces), trailer. */
+async function* textPieces(sel: StreamedSelection): AsyncGenerator<string | DeflatedPiece> {
   let first = true;
   yield '{"events":[';
-  for await (const lines of sel.chunks) {
-    if (lines.length === 0) continue;
-    yield first ? lines.join(',') : `,${lines.join(',')}`;
+  for await (const chunk of sel.chunks) {
+    if (isPiece(chunk)) {
+      if (chunk.size === 0) continue;
+      if (!first) yield ',';
+      yield chunk;
+    } else {
+      if (chunk.length === 0) continue;
+      yield first ? chunk.join(',') : `,${chunk.join(',')}`;
+    }
     first = false;
   }
   yield trailer(sel);
@@ -40,7 +48,10 @@ async function* textPieces(sel: StreamedSelection): AsyncGenerator<string> {
 /** The whole response as text (WebSocket answers). */
 export async function selectionText(sel: StreamedSelection): Promise<string> {
   let out = '';
-  for await (const piece of textPieces(sel)) out += piece;
+  for await (const piece of textPieces(sel)) {
+    if (typeof piece !== 'string') throw new Error('a deflated piece in a plain read (the store was asked for text)');
+    out += piece;
+  }
   return out;
 }
 
@@ -59,7 +70,8 @@ export function selectionBody(sel: StreamedSelection, gzip: boolean): ReadableSt
         if (next.done) {
           done = true;
           controller.close();
-        } else controller.enqueue(encoder.encode(next.value));
+        } else if (typeof next.value === 'string') controller.enqueue(encoder.encode(next.value));
+        else controller.error(new Error('a deflated piece in a plain read (the store was asked for text)'));
         return;
       }
       if (!started) {
@@ -77,9 +89,12 @@ export function selectionBody(sel: StreamedSelection, gzip: boolean): ReadableSt
         controller.close();
         return;
       }
-      const d = new PieceDeflater();
-      d.push(next.value);
-      const piece = d.finish();
+      let piece: DeflatedPiece;
+      if (typeof next.value === 'string') {
+        const d = new PieceDeflater();
+        d.push(next.value);
+        piece = d.finish();
+      } else piece = next.value;
       if (piece.size === 0) return;
       crc = crc32Combine(crc, piece.crc, piece.size);
       size += piece.size;

@@ -20,6 +20,7 @@
  *     `limit` + `page` or `cursor` as read-query.ts describes.
  *   - `onBatch` (optional): batches stored by OTHER processes sharing the store, for pushes.
  */
+import type { DeflatedPiece } from './gzip-pieces.js';
 import type { ValidBatch } from './ingest-batch.js';
 import type { ReadQuery, Selection } from './read-query.js';
 
@@ -28,8 +29,11 @@ export interface StreamedSelection {
   kind: 'stream';
   total: number;
   page: number | null;
-  /** The events' JSON texts, newest first, in chunks; `return()` releases what the read holds. */
-  chunks: AsyncIterable<string[]>;
+  /**
+   * The events newest first, in chunks: JSON texts (joined with commas), or, for a read asked
+   * with `{ gzip: true }`, possibly ready deflated pieces of such text (a store's cache of hours).
+   */
+  chunks: AsyncIterable<string[] | DeflatedPiece>;
   /**
    * Known once `chunks` is exhausted: the response's `limit` (the query's, else the number of
    * events returned) and, when the query had a `limit`, `nextCursor`.
@@ -52,7 +56,8 @@ export interface EventStore {
   /** Loads or connects (schema, partitions); reads and ingests wait for it. */
   load(): Promise<void>;
   append(batch: ValidBatch): Promise<StoredBatch>;
-  read(query: ReadQuery): Promise<StoreSelection>;
+  /** `gzip`: the response will be gzip, so the store may hand over ready deflated pieces. */
+  read(query: ReadQuery, options?: { gzip?: boolean }): Promise<StoreSelection>;
   /** Drops what retention says must go (also run by the collector every minute). */
   applyRetention(now?: number): void | Promise<void>;
   /** Events held: exact for the embedded store; the PostgreSQL store counts its own app's events at start-up plus what this process stored since. */
@@ -105,8 +110,8 @@ export function lazyStore(loading: Promise<EventStore>): EventStore {
     async append(batch) {
       return (await ready).append(batch);
     },
-    async read(query) {
-      return (await ready).read(query);
+    async read(query, options) {
+      return (await ready).read(query, options);
     },
     async applyRetention(now) {
       await (await ready).applyRetention(now);

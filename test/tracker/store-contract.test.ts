@@ -145,6 +145,23 @@ for (const backend of backends) {
       expect(plain.text).toBe(zipped.text);
     });
 
+    it('reading a window again after new events in its hours (and at its edges) shows them', async () => {
+      const c = await make();
+      const hour = (i: number, h = 10) => ev(`2026-03-01T${h}:${String(i % 60).padStart(2, '0')}:00Z`, { i });
+      await ingest(c, batch(Array.from({ length: 100 }, (_, i) => hour(i))));
+      const q = { since: '2026-03-01T00:00:00Z', until: '2026-03-01T23:59:59.999Z' };
+      expect((await read(c, q)).json.total).toBe(100);
+      expect((await read(c, q)).json.total).toBe(100); // a second read (cached hours, where a store has them)
+      await ingest(c, batch([hour(100), hour(101, 11)]));
+      const again = await read(c, q);
+      expect(again.json.total).toBe(102);
+      // 101 (11:41), then 10:59 … 10:41, then 100 and 40 (both 10:40: the later ingested first)
+      expect(again.json.events.slice(0, 22).map((e: any) => e.i)).toEqual([101, ...Array.from({ length: 19 }, (_, k) => 59 - k), 100, 40]);
+      const edge = await read(c, { since: '2026-03-01T10:30:00Z', until: '2026-03-01T10:59:59.999Z' });
+      const inEdge = Array.from({ length: 101 }, (_, i) => i).filter((i) => i % 60 >= 30);
+      expect(edge.json.events.map((e: any) => e.i)).toEqual(inEdge.sort((x, y) => y % 60 - x % 60 || y - x));
+    });
+
     it('a cursor whose event is gone continues with older events', async () => {
       const c = await make();
       await ingest(c, batch([ev('2026-03-01T10:00:00Z', { n: 1 }), ev('2026-03-01T10:00:02Z', { n: 2 }), ev('2026-03-01T10:00:04Z', { n: 3 })]));

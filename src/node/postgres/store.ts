@@ -26,6 +26,8 @@ import type { EventStore, StoreContext, StoredBatch, StreamedSelection } from '.
 import { parseTimestamp } from '../../tracker/timestamp.js';
 import { createPartitions, dayOf, dropPartitions, listPartitions, migrate, namesFor, partitionName, type Names } from './schema.js';
 import { openSqlClient, type Queryable, type SqlClient } from './sql-client.js';
+import { HourPieces } from './hour-pieces.js';
+import { deflatePiece, type DeflatedPiece } from '../../tracker/gzip-pieces.js';
 import { BATCH_ID_WINDOW_MS } from '../../tracker/batch-ids.js';
 
 export interface PostgresStoreSettings {
@@ -39,6 +41,9 @@ export interface PostgresStoreSettings {
 /** Rows per page of a streamed read. */
 const PAGE_ROWS = 5000;
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** Hours with fewer events are deflated fresh (caching them saves nothing worth the memory). */
+const MIN_CACHED_EVENTS = 32;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** NOTIFY payloads must stay under 8000 bytes. */
 const MAX_NOTIFY_BYTES = 7900;
@@ -75,6 +80,7 @@ export class PostgresEventStore implements EventStore {
   /** Notifications are turned into pushes one at a time, in arrival order. */
   private announcing: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly pieces = new HourPieces();
 
   constructor(private readonly settings: PostgresStoreSettings, context: StoreContext) {
     this.names = namesFor(settings.schema, settings.table);
@@ -234,12 +240,15 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  async read(q: ReadQuery): Promise<StreamedSelection> {
+  async read(q: ReadQuery, options: { gzip?: boolean } = {}): Promise<StreamedSelection> {
     const db = this.db;
+    // A whole window read with gzip (the dashboard's): by hours, from the deflated-hour cache.
+    const hourly = options.gzip === true && q.limit === undefined && q.cursor === undefined;
+    const select = (on: Queryable, release: () => Promise<void>) => (hourly ? this.selectHours(on, q, release) : this.select(on, q, release));
     if (db.snapshot) {
       const snap = await db.snapshot();
       try {
-        return await this.select(snap, q, () => snap.end());
+        return await select(snap, () => snap.end());
       } catch (err) {
         await snap.end().catch(() => {});
         throw err;
@@ -247,11 +256,61 @@ export class PostgresEventStore implements EventStore {
     }
     // PGlite: one connection; collect the window inside one transaction.
     return db.transaction(async (tx) => {
-      const sel = await this.select(tx, q, async () => {});
-      const chunks: string[][] = [];
+      const sel = await select(tx, async () => {});
+      const chunks: Array<string[] | DeflatedPiece> = [];
       for await (const c of sel.chunks) chunks.push(c);
       return { ...sel, chunks: (async function* () { yield* chunks; })(), close: async () => {} };
     });
+  }
+
+  /**
+   * A whole window hour by hour, newest first: per-hour counts (and highest seq) first, giving
+   * the exact total; then each hour wholly inside the window from the cache when unchanged, else
+   * its rows joined by the server (and deflated into the cache); the partial hours at the edges
+   * as text.
+   */
+  private async selectHours(db: Queryable, q: ReadQuery, releaseOnce: () => Promise<void>): Promise<StreamedSelection> {
+    let released: Promise<void> | undefined;
+    const release = () => (released ??= releaseOnce());
+    const sinceMs = q.since;
+    const beforeMs = Math.floor(q.until) + 1;
+    const hours = await db.query<{ h: string; n: number; m: string }>(
+      `SELECT floor(extract(epoch FROM ts) / 3600)::bigint::text AS h, count(*)::int AS n, max(seq)::text AS m
+         FROM ${this.names.events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz
+        GROUP BY 1 ORDER BY 1 DESC`,
+      [this.appId, iso(sinceMs), iso(beforeMs)],
+    );
+    const total = hours.reduce((sum, r) => sum + r.n, 0);
+    const { appId, pieces } = this;
+    const events = this.names.events;
+    async function* chunks(): AsyncGenerator<string[] | DeflatedPiece> {
+      try {
+        for (const { h: text, n, m } of hours) {
+          const h = Number(text);
+          const from = h * HOUR_MS;
+          const to = from + HOUR_MS;
+          const whole = from >= sinceMs && to <= beforeMs;
+          const hit = whole ? pieces.get(h, n, m) : undefined;
+          if (hit) {
+            yield hit;
+            continue;
+          }
+          const [row] = await db.query<{ text: string | null }>(
+            `SELECT string_agg(body, ',' ORDER BY ts DESC, seq DESC) AS text FROM ${events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
+            [appId, iso(Math.max(sinceMs, from)), iso(Math.min(beforeMs, to))],
+          );
+          const joined = row?.text ?? '';
+          if (whole && n >= MIN_CACHED_EVENTS) {
+            const piece = deflatePiece(joined);
+            pieces.set(h, n, m, piece);
+            yield piece;
+          } else yield [joined];
+        }
+      } finally {
+        await release();
+      }
+    }
+    return { kind: 'stream', total, page: q.page ?? 1, chunks: chunks(), close: release, end: () => ({ limit: total }) };
   }
 
   /** The window as a StreamedSelection; `release` runs once its pages are read (or abandoned). */
