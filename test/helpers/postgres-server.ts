@@ -7,7 +7,7 @@
  * need the server are skipped locally, but under CI (`CI=true`) they FAIL with a message saying
  * what to install: `.ci/run` installs the package, so a missing binary there is a broken set-up.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -81,5 +81,9 @@ export async function startPostgres(): Promise<PostgresServer> {
     stop();
     throw err;
   }
+  // Watchdog: a test process killed outright runs no exit hook; this detached shell stops the
+  // cluster and removes its folder once this process is gone.
+  const ctl = `${root ? 'runuser -u postgres -- ' : ''}'${join(bin, 'pg_ctl')}' -D '${data}' -m immediate -w stop`;
+  spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; cd '${dir}' && ${ctl} >/dev/null 2>&1; rm -rf '${dir}'`], { detached: true, stdio: 'ignore' }).unref();
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop };
 }

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopCollectorProcesses();
   server?.stop();
-});
+}, 60_000);
 
 const options = (table: string) => ({ appId: 'multi', logLevel: 'silent', storage: { postgres: { url: server!.url, table } } });
 

@@ -39,10 +39,10 @@ beforeAll(async () => {
   if (hasServer) server = await startPostgres();
 }, 60_000);
 afterAll(async () => {
-  await pglite?.close();
   server?.stop();
+  await pglite?.close();
   await removeTempDirs();
-});
+}, 60_000);
 
 const backends: Backend[] = [
   { name: 'embedded (memory)', available: () => true, fresh: async () => ({ storage: { fs: memoryFs() } }) },
