@@ -15,6 +15,7 @@ import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
 import { createContext, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
+import { createFsDirProbe, type FsDirProbe } from './fs-dir-probe.js';
 import { createFsMode, type FsMode } from './fs/fs-mode.js';
 import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
@@ -90,32 +91,38 @@ export function createMockApi(input: MockApiOptions): MockApi {
 
   let fsMode: FsMode | undefined;
   let fsChecked = false;
-  const fsReady: Promise<boolean> = (async () => {
-    if (disabled || options.fsDir === null || !vfs) return false;
-    let ok = false;
-    try {
-      const s = await vfs.stat(options.fsDir);
-      ok = s !== null && s.kind === 'dir';
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      logger.warn(`fsDir "${options.fsDirOption ?? ''}" does not exist (${vfs.driver}); file routing is disabled, handlers still work`);
-      return false;
-    }
-    fsMode = createFsMode({
-      vfs,
-      fsDir: options.fsDir,
+  // A missing fsDir disables file routing until the folder appears (fs-dir-probe.ts).
+  const probe: FsDirProbe | undefined = disabled || options.fsDir === null || !vfs ? undefined : createFsDirProbe(vfs, options.fsDir);
+  const startFsMode = () =>
+    (fsMode ??= createFsMode({
+      vfs: vfs!,
+      fsDir: options.fsDir!,
       bodyLimit: options.bodyLimit,
       logger,
       queue,
       pagination: options.pagination,
       filters: options.filters,
-    });
+    }));
+  const fsReady: Promise<boolean> = (async () => {
+    if (!probe) return false;
+    if (!(await probe.exists())) {
+      logger.warn(`fsDir "${options.fsDirOption ?? ''}" does not exist (${vfs!.driver}); file routing is off until it appears, handlers still work`);
+      return false;
+    }
+    startFsMode();
     return true;
   })().finally(() => {
     fsChecked = true;
   });
+  /** The file mode, once fsDir exists (re-checked while it is missing). */
+  const currentFsMode = async (): Promise<FsMode | undefined> => {
+    if (!fsChecked) await fsReady;
+    if (fsMode === undefined && probe !== undefined && !closed && (await probe.exists()) && fsMode === undefined) {
+      logger.info(`fsDir "${options.fsDirOption ?? ''}" now exists; file routing is on`);
+      startFsMode();
+    }
+    return fsMode;
+  };
 
   let wsLayer: WsLayer | undefined;
   const app: MockApiApp = {
@@ -145,9 +152,9 @@ export function createMockApi(input: MockApiOptions): MockApi {
     queue,
     fsEnabled: () => fsReady,
     async serveFs(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response> {
-      if (!fsChecked) await fsReady;
-      if (!fsMode) return notFound(ctx);
-      return (await fsMode.serve(ctx, overrides)) ?? notFound(ctx);
+      const files = await currentFsMode();
+      if (!files) return notFound(ctx);
+      return (await files.serve(ctx, overrides)) ?? notFound(ctx);
     },
     sleep: (ms) => sleeper.sleep(ms),
     get closed() {
@@ -196,9 +203,9 @@ export function createMockApi(input: MockApiOptions): MockApi {
         const r = await handlers.handle(ctx);
         if (r !== undefined) return r;
       }
-      if (!fsChecked) await fsReady;
-      if (fsMode) {
-        const r = await fsMode.serve(ctx);
+      const files = await currentFsMode();
+      if (files) {
+        const r = await files.serve(ctx);
         if (r !== undefined) {
           if (delay > 0) await sleeper.sleep(delay);
           return r;
@@ -293,6 +300,7 @@ export function createMockApi(input: MockApiOptions): MockApi {
       await wsReady;
       wsLayer?.close();
       fsMode?.close();
+      probe?.close();
       if (ownVfs) await vfs?.close?.();
     },
   };

@@ -315,6 +315,22 @@ describe('built CLI process', () => {
     expect(r.stderr).not.toMatch(/\u001b\[/); // no terminal colours
   });
 
+  it('--fs-dir naming a missing folder creates it at start-up, says so, and PUT/POST work at once (issue 15 item 11)', async () => {
+    const root = await makeTempDir();
+    const dir = join(root, 'data', 'mocks');
+    const { child, url, output } = await start(['--fs-dir', 'data/mocks', '--port', '0'], root);
+    expect(output()).toContain(`mockyard: created ${dir} (the mock folder did not exist)`);
+    expect(output()).toContain(`${url}/api  →  files in ${dir}`);
+    const put = await fetch(`${url}/api/users/1`, { method: 'PUT', body: '{"id":1}', headers: { 'content-type': 'application/json' } });
+    expect(put.status).toBe(201);
+    const post = await fetch(`${url}/api/posts`, { method: 'POST', body: '{"title":"x"}', headers: { 'content-type': 'application/json' } });
+    expect(post.status).toBe(201);
+    expect(JSON.parse(await readFile(join(dir, 'users', '1.json'), 'utf8'))).toEqual({ id: 1 });
+    expect(await (await fetch(`${url}/api/users/1`)).json()).toEqual({ id: 1 });
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  });
+
   it('bad flags exit 2 with a message on stderr', () => {
     const r = spawnSync(process.execPath, [cli, '--port', 'x'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
