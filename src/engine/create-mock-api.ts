@@ -241,6 +241,7 @@ export function createMockApi(input: MockApiOptions): MockApi {
 
   return {
     prefixes: options.publicPrefixes,
+    forwardsUnmatched: forward,
     options,
     app,
     ws: app.ws,
