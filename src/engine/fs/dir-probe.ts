@@ -12,11 +12,13 @@
  * Once the folder is there the probe is done: it is not watched for disappearing (file routing
  * then answers 404 for the files that are gone, as for any missing file).
  */
-import type { Vfs } from '../vfs/types.js';
+import type { Vfs } from '../../vfs/types.js';
 
 export interface FsDirProbe {
   /** true once fsDir exists (as a folder); asks the Vfs only when it may have changed. */
   exists(): Promise<boolean>;
+  /** Synchronously: true when the folder is certainly still missing (exclusive Vfs, no change since). */
+  knownMissing(): boolean;
   close(): void;
 }
 
@@ -50,6 +52,7 @@ export function createFsDirProbe(vfs: Vfs, fsDir: string): FsDirProbe {
       // concurrent requests share one stat
       return (pending ??= check().finally(() => (pending = undefined)));
     },
+    knownMissing: () => !found && vfs.exclusive && !dirty && pending === undefined,
     close() {
       stop?.();
       stop = undefined;
