@@ -16,14 +16,14 @@
  *         hanging until the client gives up.
  */
 import type { EventEmitter } from 'node:events';
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { underPrefix, type Engine } from '../core/engine.js';
 import { errorResponse, responseForError } from '../core/errors.js';
-import { fastBodyBytes, fastState } from '../core/fast-response.js';
 import type { Logger } from '../core/logger.js';
 import type { SocketAccept, UpgradeResult } from '../core/socket.js';
+import { writeRawResponse } from './raw-response.js';
 import { createNodeRequest, pathOf } from './request.js';
 import { bindSession } from './ws-peer.js';
 
@@ -38,39 +38,6 @@ export interface UpgradeHandler {
   (req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Closes every WebSocket this handler accepted (code 1001) and stops accepting new ones. */
   close(): Promise<void>;
-}
-
-/** Writes a complete HTTP response on a raw socket and ends it (refused handshakes). */
-export async function writeRawResponse(socket: Duplex, response: Response): Promise<void> {
-  const state = fastState(response);
-  let status: number;
-  let statusText: string;
-  let headers: [string, string][];
-  let body: Uint8Array;
-  if (state) {
-    status = state.status;
-    statusText = state.statusText;
-    headers = Object.entries(state.headers);
-    body = fastBodyBytes(state) ?? new Uint8Array(0);
-  } else {
-    status = response.status;
-    statusText = response.statusText;
-    headers = [...response.headers];
-    body = new Uint8Array(await response.arrayBuffer());
-  }
-  const lines = [`HTTP/1.1 ${status} ${statusText || STATUS_CODES[status] || ''}`];
-  for (const [name, value] of headers) {
-    const lower = name.toLowerCase();
-    if (lower === 'content-length' || lower === 'connection' || lower === 'transfer-encoding') continue;
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) continue;
-    lines.push(`${name}: ${value}`);
-  }
-  lines.push(`Content-Length: ${body.byteLength}`, 'Connection: close', '', '');
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
 }
 
 /**

@@ -66,7 +66,9 @@ function rawUpload(url: string, total: number, chunked: boolean): Promise<RawOut
         sent += CHUNK;
         if (!socket.write(frame)) return void socket.once('drain', pump);
       }
-      if (!socket.destroyed) socket.end(chunked ? '0\r\n\r\n' : undefined);
+      if (socket.destroyed) return;
+      if (chunked) socket.end('0\r\n\r\n');
+      else socket.end();
     };
     pump();
   });
