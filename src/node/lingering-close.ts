@@ -29,6 +29,8 @@ export const LINGER = {
 interface Linger {
   /** Bytes discarded so far. */
   discarded: number;
+  /** When data last arrived (ms, performance.now()). */
+  lastData: number;
   /** Set once the answer is out and the socket half-closed. */
   started: boolean;
   total?: ReturnType<typeof setTimeout>;
@@ -44,24 +46,27 @@ function stop(socket: Socket, state: Linger): void {
   if (!socket.destroyed) socket.destroy();
 }
 
-function armIdle(socket: Socket, state: Linger): void {
-  if (!state.started) return;
-  if (state.idle) clearTimeout(state.idle);
-  state.idle = setTimeout(() => stop(socket, state), LINGER.idleMs);
+/** One idle timer per socket, re-armed for the rest of the period when data came meanwhile. */
+function armIdle(socket: Socket, state: Linger, ms: number = LINGER.idleMs): void {
+  state.idle = setTimeout(() => {
+    const quiet = performance.now() - state.lastData;
+    if (quiet >= LINGER.idleMs) stop(socket, state);
+    else armIdle(socket, state, LINGER.idleMs - quiet);
+  }, ms);
   state.idle.unref();
 }
 
 /** Counts `n` discarded bytes; past the bound the socket is destroyed. */
 function discard(socket: Socket, state: Linger, n: number): void {
   state.discarded += n;
+  state.lastData = performance.now();
   if (state.discarded > LINGER.bytes) stop(socket, state);
-  else armIdle(socket, state);
 }
 
 function stateFor(socket: Socket): Linger {
   let state = lingering.get(socket);
   if (state === undefined) {
-    state = { discarded: 0, started: false };
+    state = { discarded: 0, lastData: 0, started: false };
     lingering.set(socket, state);
     const s = state;
     socket.once('close', () => {
@@ -82,6 +87,7 @@ function start(socket: Socket, state: Linger, last?: Uint8Array): void {
   }
   state.total = setTimeout(() => stop(socket, state), LINGER.totalMs);
   state.total.unref();
+  state.lastData = performance.now();
   armIdle(socket, state);
 }
 
