@@ -97,31 +97,27 @@ describe('createMiddleware: mw.upgrade as the only upgrade listener', () => {
   });
 });
 
+/** mw.upgrade first, then the app's own WebSocket server for `ownPath`; the ws:// base URL. */
+async function withOwnListener(mw: Middleware, ownPath: string): Promise<string> {
+  const server = createServer((req, res) => mw(req, res, () => res.end('next')));
+  const own = new WebSocketServer({ noServer: true });
+  cleanups.push(() => own.close());
+  server.on('upgrade', mw.upgrade);
+  server.on('upgrade', (req, socket, head) => {
+    if (req.url === ownPath) own.handleUpgrade(req, socket, head, (ws) => ws.close());
+  });
+  return listen(server);
+}
+
 describe('createMiddleware next to another upgrade listener', () => {
   it('outside every prefix the socket is left to the other listener; under the prefix it is 404', async () => {
-    const mw = await middleware();
-    const server = createServer((req, res) => mw(req, res, () => res.end('next')));
-    const own = new WebSocketServer({ noServer: true });
-    cleanups.push(() => own.close());
-    server.on('upgrade', mw.upgrade);
-    server.on('upgrade', (req, socket, head) => {
-      if (req.url === '/live') own.handleUpgrade(req, socket, head, (ws) => ws.close());
-    });
-    const base = await listen(server);
+    const base = await withOwnListener(await middleware(), '/live');
     expect(await handshake(`${base}/live`)).toEqual({ open: true });
     expect404(await handshake(`${base}/api/ws/other`), '/api/ws/other');
   });
 
   it("with noHandledRestFsRequestsAction 'forward', unclaimed upgrades under the prefix go to the other listener too", async () => {
-    const mw = await middleware({ noHandledRestFsRequestsAction: 'forward' });
-    const server = createServer((req, res) => mw(req, res, () => res.end('next')));
-    const own = new WebSocketServer({ noServer: true });
-    cleanups.push(() => own.close());
-    server.on('upgrade', mw.upgrade);
-    server.on('upgrade', (req, socket, head) => {
-      if (req.url === '/api/live') own.handleUpgrade(req, socket, head, (ws) => ws.close());
-    });
-    const base = await listen(server);
+    const base = await withOwnListener(await middleware({ noHandledRestFsRequestsAction: 'forward' }), '/api/live');
     expect(await handshake(`${base}/api/live`)).toEqual({ open: true });
     expect(await handshake(`${base}/api/ws/chat`)).toEqual({ open: true });
   });
