@@ -115,12 +115,18 @@ export function abandonBody(incoming: IncomingMessage): void {
 function lingerAfterResponse(incoming: IncomingMessage): void {
   const socket = incoming.socket as (Socket & { destroySoon?: () => void }) | null;
   if (!socket || socket.destroyed || lingering.has(socket)) return;
+  if (typeof socket.destroySoon !== 'function') {
+    // not a plain HTTP/1 connection (an HTTP/2 stream under a dev server): the stream is closed
+    // on its own, nothing to linger on; stop reading as before
+    incoming.pause();
+    return;
+  }
   const state = stateFor(socket);
   incoming.on('data', (chunk: Buffer) => discard(socket, state, chunk.length));
   incoming.resume();
   // Node's ServerResponse ends a `Connection: close` response with socket.destroySoon() (end,
   // then destroy once written): here the destroy waits for the client, within the bounds.
-  if (typeof socket.destroySoon === 'function') socket.destroySoon = () => start(socket, state);
+  socket.destroySoon = () => start(socket, state);
 }
 
 /**
