@@ -175,9 +175,19 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     }
   };
 
-  /** Runs the delivery loop unless it runs already. */
+  /** Runs the delivery loop; asked while it runs (even in its last microtasks), it runs once more. */
+  let again = false;
   const pump = (): Promise<void> => {
-    pumping ??= loop().finally(() => {
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      do {
+        again = false;
+        await loop();
+      } while (again && state === 'running');
+    })().finally(() => {
       pumping = undefined;
     });
     return pumping;
@@ -190,7 +200,6 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
       backoffTimer = undefined;
       state = 'running';
     }
-    if (pumping) await pumping;
     await pump();
     return queue.size === 0;
   };

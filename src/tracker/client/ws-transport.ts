@@ -122,8 +122,9 @@ export class WsTransport implements Transport {
       return;
     }
     if (msg.type !== 'ack' && !(msg.type === 'error' && msg.reqId === undefined)) return; // push, events:response…
-    const byId = typeof msg.batchId === 'string' ? this.waiting.findIndex((w) => w.batch.id === msg.batchId) : -1;
-    const [w] = this.waiting.splice(byId >= 0 ? byId : 0, 1);
+    // An answer naming a batchId settles that batch (none of ours: ignored); otherwise the oldest.
+    const at = typeof msg.batchId === 'string' ? this.waiting.findIndex((w) => w.batch.id === msg.batchId) : 0;
+    const w = at >= 0 ? this.waiting[at] : undefined;
     if (!w) return;
     if (msg.type === 'ack') return w.settle({ kind: 'ok' });
     const message = typeof msg.message === 'string' ? msg.message : 'error';
