@@ -20,6 +20,8 @@ let browser: Browser;
 let collector: Awaited<ReturnType<typeof serve>>;
 let proxy: CollectorProxy;
 let seq = 0;
+/** Uncaught errors of the test pages. */
+const errors: string[] = [];
 
 type Host = 'node' | 'sw';
 interface Stats {
@@ -58,11 +60,14 @@ class Run {
 
   async open(more = ''): Promise<void> {
     this.page = await browser.context.newPage();
+    this.page.on('pageerror', (err) => errors.push(`${this.id}: ${err.message}`));
     await this.load(this.url(more));
   }
 
   async load(url: string): Promise<void> {
     if (this.page.url() !== url) await this.page.goto(url);
+    await this.page.waitForFunction(() => (window as any).tracker !== undefined).catch(() => {});
+    expect(errors).toEqual([]);
     expect(await this.page.evaluate(() => (window as any).tracker.ready)).toBe('ready');
   }
 

@@ -10,8 +10,11 @@
  * (in the same task as the last track), `count()` (events of this run stored by the in-page
  * collector), `dropSockets({ loseAcks })` (host=sw: the collector's side of the WebSocket).
  */
-import { createCollector } from 'mockyard';
-import { createTrackerClient, indexedDbFs, startWorker, type TrackerClient } from 'mockyard/sw';
+// The collector and its IndexedDB driver from the sources (one copy, so their error classes match):
+// the `mockyard` entry also pulls in memfs (node:buffer), which a browser bundle cannot load.
+import { createCollector } from '../../../src/tracker/collector.js';
+import { indexedDbFs } from '../../../src/vfs/indexeddb.js';
+import { createTrackerClient, startWorker, type TrackerClient } from 'mockyard/sw';
 import type { Engine } from '../../../src/core/engine.js';
 import type { SocketPeer, UpgradeResult } from '../../../src/core/socket.js';
 
