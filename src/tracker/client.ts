@@ -144,6 +144,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
         counters.retries += 1;
         lastError = result.message;
         options.onError?.(new Error(`Tracker ingest failed: ${result.message}`));
+        if (result.misconfigured) warnOnce('misconfigured', `${result.message} (is ${o.endpoint} the collector's ingest URL?); retrying with backoff`);
         if (o.mode === 'websocket') return false; // the connection's own reconnect (fixed 3 s) paces it
         const delay = backoff.fail(result.retryAfterMs);
         state = 'backoff';
@@ -204,9 +205,14 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     return queue.size === 0;
   };
 
-  const flushBeacon = (): boolean => {
+  /** Writes every unacknowledged batch to storage (their content is frozen from now on). */
+  const persistAll = () => {
     queue.sealAll();
     storage?.save(queue.batches);
+  };
+
+  const flushBeacon = (): boolean => {
+    persistAll();
     if (state === 'stopped' || state === 'closed' || o.mode === 'websocket' || !sendBeacon) return queue.size === 0;
     return beaconBatches(queue.batches, beaconUrl(o.endpoint, apiKey), sendBeacon, transport.keepaliveInFlight);
   };
@@ -220,9 +226,10 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
   }
 
   const timer = o.flushInterval > 0 ? setInterval(() => void pump(), o.flushInterval) : undefined;
-  const unwatch = o.lifecycle
+  // Leaving the page: beacons (unless beaconOnPageHide is false) and the persisted copy (unless persist is false).
+  const unwatch = o.lifecycle || storage
     ? watchPageLifecycle(
-        () => void flushBeacon(),
+        () => void (o.lifecycle ? flushBeacon() : persistAll()),
         () => {
           for (const b of queue.batches) b.beaconed = false;
         },

@@ -49,6 +49,22 @@ describe('tracker client lifecycle', () => {
     expect(ids[0]).toBe(ids[1]);
   });
 
+  it('beaconOnPageHide: false sends no beacon at pagehide but still persists (persist: false does not)', () => {
+    const beacons: Blob[] = [];
+    const quiet = createTrackerClient({ flushInterval: 0, beaconOnPageHide: false, sendBeacon: (_u, b) => (beacons.push(b), true), fetch: () => new Promise(() => {}) });
+    quiet.track({ type: 'q' });
+    window.dispatchEvent(new Event('pagehide'));
+    quiet.stop();
+    expect(beacons).toHaveLength(0);
+    expect(Object.keys(localStorage).filter((k) => k.startsWith('mockyard-tracker:'))).toHaveLength(1);
+    localStorage.clear();
+    const none = createTrackerClient({ flushInterval: 0, beaconOnPageHide: false, persist: false, fetch: () => new Promise(() => {}) });
+    none.track({ type: 'q' });
+    window.dispatchEvent(new Event('pagehide'));
+    none.stop();
+    expect(localStorage.length).toBe(0);
+  });
+
   it('persists the unacknowledged queue at pagehide and the next client re-sends it with the same batchId', async () => {
     const sent: Array<{ batchId: string; events: Array<{ type: string }> }> = [];
     const first = createTrackerClient({ flushInterval: 0, sendBeacon: () => true, fetch: async () => new Response(null, { status: 503 }) });

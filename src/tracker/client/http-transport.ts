@@ -86,7 +86,9 @@ export class HttpTransport implements Transport {
       }
       if (res.status === 415 && this.compress) this.compress = false; // a collector without gzip: plain JSON from now on
       const after = retryAfterMs(res.headers.get('retry-after'), Date.now());
-      return after === undefined ? { kind: 'retry', message: detail } : { kind: 'retry', message: detail, retryAfterMs: after };
+      // 404, 405, 415…: most likely a wrong writeEndpoint; retried (with backoff) in case it is being deployed.
+      const misconfigured = res.status < 500 && res.status !== 408 && res.status !== 429;
+      return { kind: 'retry', message: detail, ...(after === undefined ? {} : { retryAfterMs: after }), ...(misconfigured ? { misconfigured } : {}) };
     } catch (err) {
       return { kind: 'retry', message: timedOut ? `no answer within flushTimeout (${this.o.flushTimeout} ms)` : `network error: ${(err as Error)?.message ?? err}` };
     } finally {

@@ -9,7 +9,7 @@ export type SendResult =
   /** 401/403 or WebSocket close 1008: stop sending, keep the queue. */
   | { kind: 'auth'; status: number; message: string }
   /** May pass (5xx, network, timeout, 408/429): the same batch again after a backoff. */
-  | { kind: 'retry'; message: string; retryAfterMs?: number };
+  | { kind: 'retry'; message: string; retryAfterMs?: number; misconfigured?: boolean };
 
 export interface Transport {
   /** False while it cannot send (a WebSocket down or not yet authenticated). */

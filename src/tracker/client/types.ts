@@ -49,7 +49,7 @@ export interface TrackerClientOptions {
   flushTimeout?: number;
   /** Gzip request bodies when CompressionStream exists (default true). */
   compress?: boolean;
-  /** On `pagehide` and when the page becomes hidden, send the queue with beacons and persist what is unacknowledged (default true). */
+  /** On `pagehide` and when the page becomes hidden, send the queue with beacons (default true; the persisted copy is governed by `persist`). */
   beaconOnPageHide?: boolean;
   /** Most events held (queued and in flight); past it the oldest batch is dropped and counted (default 5000). */
   maxQueue?: number;

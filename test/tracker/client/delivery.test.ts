@@ -168,6 +168,21 @@ describe('flushTimeout and backoff', () => {
     expect(h.fetch.calls).toHaveLength(2);
   });
 
+  it('a 404 (wrong endpoint?) is retried with backoff and warned about once', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const h = harness();
+    h.client.track(ev(0));
+    void h.client.flush();
+    for (let n = 0; n < 3; n++) {
+      await tick();
+      h.fetch.open[0]!.answer(404, { status: 404, message: 'Not Found' });
+      await vi.advanceTimersByTimeAsync(1000 * 2 ** n);
+    }
+    expect(h.fetch.calls).toHaveLength(4);
+    expect(h.warnings.filter((w) => w.includes('404') && w.includes('ingest URL'))).toHaveLength(1);
+    expect(h.client.stats()).toMatchObject({ queued: 1, dropped: 0 });
+  });
+
   it('flush() during a backoff tries at once', async () => {
     const h = harness();
     h.client.track(ev(0));
