@@ -192,22 +192,29 @@ for (const host of ['node', 'sw'] as const) {
       });
     });
 
-    it(`websocket mode, acks lost and the connection dropped: 30 stored after the reconnect (${RUNS} runs)`, async () => {
-      await repeat(host, async (run) => {
-        await run.open();
-        await expect.poll(async () => (await run.stats()).state).toBe('running');
+    it(`websocket mode, acks lost and the connection dropped: 30 stored after the reconnect (${RUNS} runs, side by side)`, async () => {
+      // The runs share the fixed 3 s reconnect, so they go side by side: one tab each.
+      const runs = Array.from({ length: RUNS }, () => new Run(host, '&mode=websocket'));
+      try {
+        await Promise.all(runs.map((run) => run.open()));
+        await Promise.all(runs.map((run) => expect.poll(async () => (await run.stats()).state, { timeout: 10_000 }).toBe('running')));
         if (host === 'node') proxy.loseAcks = true;
-        else await run.page.evaluate(() => (window as any).tracker.dropSockets({ loseAcks: true }));
-        await run.track(30);
-        // The first batch reached the collector; its ack did not come back.
-        await expect.poll(async () => (await run.stored()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(25);
+        else await Promise.all(runs.map((run) => run.page.evaluate(() => (window as any).tracker.dropSockets({ loseAcks: true }))));
+        await Promise.all(runs.map((run) => run.track(30)));
+        // Every run's first batch reached the collector; its ack did not come back.
+        await Promise.all(runs.map((run) => expect.poll(async () => (await run.stored()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(25)));
         if (host === 'node') {
           proxy.loseAcks = false;
           proxy.dropSockets();
-        } else await run.page.evaluate(() => (window as any).tracker.dropSockets({ loseAcks: false, close: true }));
-        await run.expectExactly(30);
-        expect((await run.stats()).sent).toBe(30);
-      }, '&mode=websocket');
+        } else await Promise.all(runs.map((run) => run.page.evaluate(() => (window as any).tracker.dropSockets({ loseAcks: false, close: true }))));
+        for (const run of runs) {
+          await run.expectExactly(30);
+          expect((await run.stats()).sent).toBe(30);
+        }
+      } finally {
+        proxy.loseAcks = false;
+        await Promise.all(runs.map((run) => run.page?.close().catch(() => {})));
+      }
     });
   });
 }
