@@ -4,26 +4,14 @@
  * longest strings cut, marked with `_truncated: <original bytes>`) or dropped; an event that
  * cannot be serialised (a cycle, a BigInt) is dropped. The caller warns and counts.
  */
+import { utf8Length } from '../../core/fast-response.js';
 import type { TrackedEvent } from './types.js';
+
+export { utf8Length };
 
 export type Encoded =
   | { ok: true; json: string; bytes: number; truncatedFrom?: number }
   | { ok: false; reason: 'oversize' | 'invalid'; message: string };
-
-/** UTF-8 length of a string without encoding it (lone surrogates count as U+FFFD, 3 bytes). */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) bytes += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2; // a pair: 4 bytes for 2 units
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
-}
 
 const PROTECTED = new Set(['id', 'timestamp', 'type']);
 const MARKER_ROOM = 32; // `,"_truncated":1234567`

@@ -3,19 +3,12 @@
  * in-flight batches, batchIds on retries, flushTimeout, backoff, 401/403, 413/422 isolation,
  * the queue cap and oversized events.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ev, harness, seq, stopAll } from './fakes.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ev, harness, seq, useFakeTimersPerTest } from './fakes.js';
 
 const tick = () => vi.advanceTimersByTimeAsync(0);
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  stopAll();
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+useFakeTimersPerTest();
 
 describe('ownership of in-flight batches', () => {
   it('keeps a batch in the queue while its request is open, and sends it with keepalive and a batchId', async () => {

@@ -4,6 +4,7 @@
  * localStorage. All of them record what the client did.
  */
 import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { createTrackerClient, type TrackerClient, type TrackerClientOptions } from '../../../src/tracker/client.js';
 import type { WebSocketLike } from '../../../src/tracker/client/types.js';
 
@@ -165,3 +166,16 @@ export function ev(i: number, size = 0): Record<string, unknown> {
 }
 
 export const seq = (calls: Array<{ body: Ingest }>) => calls.flatMap((c) => c.body.events.map((e) => e.i));
+
+/** Fake timers around every test of the calling file; clients made by `harness` are stopped after each. */
+export function useFakeTimersPerTest(): void {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeSocket.all = [];
+  });
+  afterEach(() => {
+    stopAll();
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+}

@@ -2,19 +2,13 @@
  * Unload and the next page: beacons within the 64 KiB budget, the persisted copy (bounded,
  * expiring, opt-out), its re-send with the original batchIds, and the contract's option names.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTrackerClient } from '../../../src/tracker/client.js';
-import { ev, fakeStorage, harness, seq, stopAll } from './fakes.js';
+import { ev, fakeStorage, harness, seq, useFakeTimersPerTest } from './fakes.js';
 
 const tick = () => vi.advanceTimersByTimeAsync(0);
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  stopAll();
-  vi.useRealTimers();
-});
+useFakeTimersPerTest();
 
 describe('unload', () => {
   it('300 rich events: beacons up to the 64 KiB budget, one batch each, in order; everything persisted', async () => {

@@ -3,20 +3,13 @@
  * ownership, re-send after flushTimeout on a new connection, reconnect after a fixed 3 s,
  * close 1008 → stop.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ev, FakeSocket, harness, stopAll } from './fakes.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ev, FakeSocket, harness, useFakeTimersPerTest } from './fakes.js';
 
 const tick = () => vi.advanceTimersByTimeAsync(0);
 const last = () => FakeSocket.all[FakeSocket.all.length - 1]!;
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  FakeSocket.all = [];
-});
-afterEach(() => {
-  stopAll();
-  vi.useRealTimers();
-});
+useFakeTimersPerTest();
 
 function wsClient(options: Parameters<typeof harness>[0] = {}) {
   return harness({ storage: { mode: 'websocket', wsEndpoint: 'wss://collector.test/_tracker/ws' }, WebSocket: FakeSocket, flushTimeout: 5000, ...options });
