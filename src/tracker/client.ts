@@ -136,6 +136,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
         refused(batch, result);
         return true;
       case 'auth':
+        if (state === 'closed') return false; // stop() was called while this send was out
         state = 'stopped';
         lastError = result.message;
         warnOnce('auth', `${result.message}; sending stopped, ${queue.size} events kept (call resume() or setApiKey())`);
@@ -145,7 +146,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
         lastError = result.message;
         options.onError?.(new Error(`Tracker ingest failed: ${result.message}`));
         if (result.misconfigured) warnOnce('misconfigured', `${result.message} (is ${o.endpoint} the collector's ingest URL?); retrying with backoff`);
-        if (o.mode === 'websocket') return false; // the connection's own reconnect (fixed 3 s) paces it
+        if (o.mode === 'websocket' || state === 'closed') return false; // the connection's own reconnect (fixed 3 s) paces it
         const delay = backoff.fail(result.retryAfterMs);
         state = 'backoff';
         backoffTimer = setTimeout(() => {

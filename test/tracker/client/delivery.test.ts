@@ -176,6 +176,18 @@ describe('flushTimeout and backoff', () => {
     expect(h.client.stats()).toMatchObject({ queued: 1, dropped: 0 });
   });
 
+  it('stop() while a send is out: a failure answered afterwards schedules nothing', async () => {
+    const h = harness({ flushInterval: 1000 });
+    h.client.track(ev(0));
+    void h.client.flush();
+    await tick();
+    h.client.stop();
+    h.fetch.calls[0]!.answer(503);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(h.fetch.calls).toHaveLength(1);
+    expect(h.client.stats()).toMatchObject({ state: 'closed', queued: 1 });
+  });
+
   it('flush() during a backoff tries at once', async () => {
     const h = harness();
     h.client.track(ev(0));
