@@ -1,7 +1,7 @@
 /**
  * The tracker client's delivery in real Chromium, each situation of issue 17's table repeated
  * RUNS times with the stored count asserted exact (no loss, no duplicate):
- *   - against the real node host (serve() with a collector) on another origin, through a proxy
+ *   - against the real node host (serve() with a collector and an apiKey) on another origin, through a proxy
  *     that adds latency, goes down, or loses the collector's WebSocket acks;
  *   - in browser mode: the collector in the page behind the service worker, events on IndexedDB.
  * One browser; every run is a new tab with its own run id (events carry it; counts are per run),
@@ -15,6 +15,7 @@ import { launchChromium, type Browser } from './helpers/chromium.js';
 import { startCollectorProxy, type CollectorProxy } from './helpers/collector-proxy.js';
 
 const RUNS = Number(process.env.TRACKER_E2E_RUNS ?? 10);
+const KEY = 'e2e-key';
 const site = inject('siteUrl');
 let browser: Browser;
 let collector: Awaited<ReturnType<typeof serve>>;
@@ -37,7 +38,9 @@ type Stored = Array<Record<string, unknown>>;
 
 beforeAll(async () => {
   browser = await launchChromium();
-  collector = await serve({ tracker: { appId: 'e2e-tracker', logLevel: 'silent' }, port: 0, host: '127.0.0.1', logLevel: 'silent' });
+  // With a key, as a real deployment: every fetch carries X-Tracker-Key (a CORS preflight before
+  // each keepalive request), beacons carry ?key=, the WebSocket sends auth first.
+  collector = await serve({ tracker: { appId: 'e2e-tracker', apiKey: KEY, logLevel: 'silent' }, port: 0, host: '127.0.0.1', logLevel: 'silent' });
   proxy = await startCollectorProxy(collector.url);
 });
 afterAll(async () => {
@@ -54,7 +57,7 @@ class Run {
   constructor(readonly host: Host, readonly extra = '') {}
 
   url(more = ''): string {
-    const q = this.host === 'node' ? `host=node&collector=${encodeURIComponent(proxy.url)}` : 'host=sw';
+    const q = this.host === 'node' ? `host=node&collector=${encodeURIComponent(proxy.url)}&key=${KEY}` : 'host=sw';
     return `${site}/tracker.html?${q}&run=${this.id}${this.extra}${more}`;
   }
 
@@ -86,7 +89,7 @@ class Run {
 
   async stored(): Promise<Stored> {
     if (this.host === 'sw') return this.page.evaluate(() => (window as any).tracker.events());
-    const res = await fetch(`${collector.url}/_tracker?${window24h()}`, { headers: { 'accept-encoding': 'identity' } });
+    const res = await fetch(`${collector.url}/_tracker?${window24h()}`, { headers: { 'accept-encoding': 'identity', 'x-tracker-key': KEY } });
     const body = (await res.json()) as { events: Stored };
     return body.events.filter((e) => e.run === this.id);
   }

@@ -1,6 +1,7 @@
 /**
  * The tracker client's delivery page (test/e2e/tracker-delivery.e2e.ts), set up by its query:
  *   host=node&collector=<origin>   the client sends to a real node host on another origin
+ *   key=<apiKey>                   storage.apiKey (X-Tracker-Key, so every fetch is preflighted; beacons ?key=)
  *   host=sw                        the collector runs in this page behind the service worker, its
  *                                  events on IndexedDB (`e2e-tracker-<run>`), so they survive loads
  *   mode=websocket                 storage.mode websocket instead of http
@@ -76,8 +77,9 @@ async function start(): Promise<TrackerClient> {
   } else {
     await startWorker({ tracker: pageCollector(), quiet: true });
   }
+  const apiKey = params.get('key') ?? undefined;
   return createTrackerClient({
-    storage: mode === 'websocket' ? { mode: 'websocket', wsEndpoint } : { mode: 'http', writeEndpoint: endpoint },
+    storage: mode === 'websocket' ? { mode: 'websocket', wsEndpoint, apiKey } : { mode: 'http', writeEndpoint: endpoint, apiKey },
     persist: { key: `e2e-${run}` },
     flushInterval: 200,
     flushTimeout: 3000,
