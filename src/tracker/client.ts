@@ -23,7 +23,7 @@ import { BatchStore } from './client/persistence.js';
 import type { SendResult, Transport } from './client/transport.js';
 import type { TrackerClient, TrackerClientOptions, TrackerState, TrackerStats } from './client/types.js';
 import { beaconBatches, beaconUrl, watchPageLifecycle, type BeaconSender } from './client/unload.js';
-import { WsTransport } from './client/ws-transport.js';
+import type { WsTransport } from './client/ws-transport.js';
 
 export type { TrackedEvent, TrackerClient, TrackerClientOptions, TrackerStats, TrackerStorageOptions, TrackerPersistOptions, TrackerState } from './client/types.js';
 
@@ -74,9 +74,16 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
   let pumping: Promise<void> | undefined;
   let backoffTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const transport: Transport =
-    o.mode === 'websocket'
-      ? new WsTransport({
+  // WebSocket mode loads its transport on demand (its own chunk in browser bundles, never fetched
+  // by an HTTP client); until it is there the client is offline and only queues.
+  let ws: WsTransport | undefined;
+  let transport: Transport;
+  if (o.mode === 'websocket') {
+    transport = { ready: false, keepaliveInFlight: 0, send: async () => ({ kind: 'retry', message: 'WebSocket not connected' }), close() {} };
+    import('./client/ws-transport.js').then(
+      (m) => {
+        if (state === 'closed') return;
+        transport = ws = new m.WsTransport({
           url: o.wsEndpoint!,
           apiKey: () => apiKey,
           flushTimeout: o.flushTimeout,
@@ -94,8 +101,16 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
             lastError = message;
             if (state === 'running') state = 'offline';
           },
-        })
-      : new HttpTransport({ endpoint: o.endpoint, apiKey: () => apiKey, compress: o.compress, flushTimeout: o.flushTimeout, fetch: doFetch });
+        });
+      },
+      (err: unknown) => {
+        lastError = `could not load the WebSocket transport: ${(err as Error)?.message ?? err}`;
+        warnOnce('ws-load', `${lastError}; events stay queued`);
+      },
+    );
+  } else {
+    transport = new HttpTransport({ endpoint: o.endpoint, apiKey: () => apiKey, compress: o.compress, flushTimeout: o.flushTimeout, fetch: doFetch });
+  }
 
   if (o.mode === 'websocket' && !transport.ready) state = 'offline';
 
@@ -241,7 +256,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     if (state !== 'stopped') return;
     state = o.mode === 'websocket' && !transport.ready ? 'offline' : 'running';
     warned.delete('auth');
-    if (transport instanceof WsTransport) transport.reconnectNow();
+    ws?.reconnectNow();
     void pump();
   };
 

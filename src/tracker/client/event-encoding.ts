@@ -4,7 +4,7 @@
  * longest strings cut, marked with `_truncated: <original bytes>`) or dropped; an event that
  * cannot be serialised (a cycle, a BigInt) is dropped. The caller warns and counts.
  */
-import { utf8Length } from '../../core/fast-response.js';
+import { utf8Length } from '../../core/utf8-length.js';
 import type { TrackedEvent } from './types.js';
 
 export { utf8Length };

@@ -11,13 +11,16 @@ const last = () => FakeSocket.all[FakeSocket.all.length - 1]!;
 
 useFakeTimersPerTest();
 
-function wsClient(options: Parameters<typeof harness>[0] = {}) {
-  return harness({ storage: { mode: 'websocket', wsEndpoint: 'wss://collector.test/_tracker/ws' }, WebSocket: FakeSocket, flushTimeout: 5000, ...options });
+/** A client in websocket mode, once its transport (loaded on demand) has opened the first socket. */
+async function wsClient(options: Parameters<typeof harness>[0] = {}) {
+  const h = harness({ storage: { mode: 'websocket', wsEndpoint: 'wss://collector.test/_tracker/ws' }, WebSocket: FakeSocket, flushTimeout: 5000, ...options });
+  await vi.waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+  return h;
 }
 
 describe('websocket mode', () => {
   it('with a key: sends auth first and nothing else until auth_ok', async () => {
-    const h = wsClient({ storage: { mode: 'websocket', wsEndpoint: 'wss://collector.test/_tracker/ws', apiKey: 'k1', batchSize: 2 } });
+    const h = await wsClient({ storage: { mode: 'websocket', wsEndpoint: 'wss://collector.test/_tracker/ws', apiKey: 'k1', batchSize: 2 } });
     expect(FakeSocket.all).toHaveLength(1);
     expect(last().url).toBe('wss://collector.test/_tracker/ws');
     h.client.track(ev(0));
@@ -38,7 +41,7 @@ describe('websocket mode', () => {
   });
 
   it('without a key: no auth message, ready at open; pushes are ignored', async () => {
-    const h = wsClient();
+    const h = await wsClient();
     last().open();
     h.client.track(ev(0));
     void h.client.flush();
@@ -53,7 +56,7 @@ describe('websocket mode', () => {
   });
 
   it('no ack within flushTimeout: drops the connection, reconnects after exactly 3 s, re-sends the same batchId', async () => {
-    const h = wsClient();
+    const h = await wsClient();
     last().open();
     h.client.track(ev(0));
     void h.client.flush();
@@ -80,7 +83,7 @@ describe('websocket mode', () => {
   });
 
   it('a dropped connection: the unacknowledged batch goes again on the next one (3 s later), in order', async () => {
-    const h = wsClient({ storage: { mode: 'websocket', wsEndpoint: 'wss://c/_tracker/ws', batchSize: 2 } });
+    const h = await wsClient({ storage: { mode: 'websocket', wsEndpoint: 'wss://c/_tracker/ws', batchSize: 2 } });
     last().open();
     for (let i = 0; i < 4; i++) h.client.track(ev(i));
     await tick();
@@ -101,7 +104,7 @@ describe('websocket mode', () => {
   });
 
   it('a connection that cannot open is retried every 3 s', async () => {
-    wsClient();
+    await wsClient();
     for (let n = 1; n <= 3; n++) {
       last().serverClose(1006);
       await vi.advanceTimersByTimeAsync(2999);
@@ -112,7 +115,7 @@ describe('websocket mode', () => {
   });
 
   it('close 1008 stops (no reconnect), keeps the queue, warns once; resume() reconnects', async () => {
-    const h = wsClient({ storage: { mode: 'websocket', wsEndpoint: 'wss://c/_tracker/ws', apiKey: 'bad' } });
+    const h = await wsClient({ storage: { mode: 'websocket', wsEndpoint: 'wss://c/_tracker/ws', apiKey: 'bad' } });
     h.client.track(ev(0));
     last().open();
     last().serverClose(1008, 'Invalid key');
@@ -127,7 +130,7 @@ describe('websocket mode', () => {
   });
 
   it("an error answering an ingest isolates the bad event; 'Could not store the events' is retried", async () => {
-    const h = wsClient({ storage: { mode: 'websocket', wsEndpoint: 'wss://c/_tracker/ws', batchSize: 3 } });
+    const h = await wsClient({ storage: { mode: 'websocket', wsEndpoint: 'wss://c/_tracker/ws', batchSize: 3 } });
     last().open();
     for (let i = 0; i < 3; i++) h.client.track(ev(i));
     await tick();
@@ -149,7 +152,7 @@ describe('websocket mode', () => {
   });
 
   it('an ack naming a batchId settles that batch', async () => {
-    const h = wsClient();
+    const h = await wsClient();
     last().open();
     h.client.track(ev(0));
     void h.client.flush();
