@@ -19,7 +19,7 @@ beforeAll(async () => {
   if (!hasServer) return;
   built = buildForProcesses('postgres-processes');
   server = await startPostgres();
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await stopCollectorProcesses();
   server?.stop();

@@ -37,12 +37,12 @@ const hasServer = postgresBinaries() !== undefined;
 beforeAll(async () => {
   pglite = await PGlite.create();
   if (hasServer) server = await startPostgres();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   server?.stop();
   await pglite?.close();
   await removeTempDirs();
-}, 60_000);
+}, 180_000);
 
 const backends: Backend[] = [
   { name: 'embedded (memory)', available: () => true, fresh: async () => ({ storage: { fs: memoryFs() } }) },

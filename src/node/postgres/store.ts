@@ -52,6 +52,23 @@ const MAX_NOTIFY_BYTES = 7900;
 
 const iso = (t: number) => new Date(t).toISOString();
 
+/**
+ * The WHERE clause (and its parameters) of a window [since, before), continuing after a row's
+ * (ts, seq) or, when that row is gone, before a time.
+ */
+function windowWhere(appId: string, since: string, before: string, after?: { ts: string; seq: string }, beforeTime?: string): { where: string; params: unknown[] } {
+  const params: unknown[] = [appId, since, before];
+  let where = `app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`;
+  if (after) {
+    params.push(after.ts, after.seq);
+    where += ` AND (ts, seq) < ($4::timestamptz, $5::bigint)`;
+  } else if (beforeTime) {
+    params.push(beforeTime);
+    where += ` AND ts < $4::timestamptz`;
+  }
+  return { where, params };
+}
+
 interface Announcement {
   /** Sending process. */
   o: string;
@@ -354,15 +371,7 @@ export class PostgresEventStore implements EventStore {
       else beforeTime = iso(q.cursor.t);
     }
     const offset = !q.cursor && q.page !== undefined && q.limit !== undefined ? (q.page - 1) * q.limit : 0;
-    const params: unknown[] = [this.appId, since, before];
-    let where = `app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`;
-    if (after) {
-      params.push(after.ts, after.seq);
-      where += ` AND (ts, seq) < ($4::timestamptz, $5::bigint)`;
-    } else if (beforeTime) {
-      params.push(beforeTime);
-      where += ` AND ts < $4::timestamptz`;
-    }
+    const { where, params } = windowWhere(this.appId, since, before, after, beforeTime);
     // With a limit, one row more than the page tells whether there is a next page.
     const text = `SELECT body FROM ${this.names.events} WHERE ${where} ORDER BY ts DESC, seq DESC${q.limit !== undefined ? ` LIMIT ${q.limit + 1}` : ''}${offset ? ` OFFSET ${offset}` : ''}`;
     const want = q.limit ?? Infinity;
@@ -380,15 +389,7 @@ export class PostgresEventStore implements EventStore {
           let key = after;
           let older = beforeTime;
           for (;;) {
-            const p: unknown[] = [window.appId, window.since, window.before];
-            let w = `app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`;
-            if (key) {
-              p.push(key.ts, key.seq);
-              w += ` AND (ts, seq) < ($4::timestamptz, $5::bigint)`;
-            } else if (older) {
-              p.push(older);
-              w += ` AND ts < $4::timestamptz`;
-            }
+            const { where: w, params: p } = windowWhere(window.appId, window.since, window.before, key, older);
             const [page] = await db.query<{ text: string | null; n: number; kts: string; kseq: string }>(
               `SELECT string_agg(body, ',' ORDER BY ts DESC, seq DESC) AS text, count(*)::int AS n,
                       (array_agg(ts::text ORDER BY ts, seq))[1] AS kts, (array_agg(seq::text ORDER BY ts, seq))[1] AS kseq
