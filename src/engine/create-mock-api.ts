@@ -20,6 +20,7 @@ import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import type { EngineServices, FsServeOverrides } from './services.js';
 import { Sleeper } from './sleeper.js';
+import { gatewayVerdict, NO_DELAY } from './delay.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
@@ -171,6 +172,15 @@ export function createMockApi(input: MockApiOptions): MockApi {
     ));
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
   const delay = options.delay;
+  const delayed = delay !== NO_DELAY;
+  /** Waits the drawn global delay; the 504 when the draw reached gatewayTimeout, else undefined. */
+  async function afterDelay(ctx: RequestContext): Promise<Response | undefined> {
+    const { wait, timedOut } = gatewayVerdict(delay(), options.gatewayTimeout);
+    if (wait > 0) await sleeper.sleep(wait);
+    if (!timedOut) return undefined;
+    logger.warn(`${ctx.method} ${ctx.pathname}: the drawn delay reached gatewayTimeout (${options.gatewayTimeout} ms); answered 504`);
+    return errorResponse(504, 'Gateway Timeout', ctx.pathname, { head: ctx.method === 'HEAD' });
+  }
   const forward = options.noHandledRestFsRequestsAction === 'forward';
 
   function matchPrefix(pathname: string): string | undefined {
@@ -199,13 +209,10 @@ export function createMockApi(input: MockApiOptions): MockApi {
       if (!fsChecked) await fsReady;
       if (fsMode) {
         const r = await fsMode.serve(ctx);
-        if (r !== undefined) {
-          if (delay > 0) await sleeper.sleep(delay);
-          return r;
-        }
+        if (r !== undefined) return delayed ? ((await afterDelay(ctx)) ?? r) : r;
       }
       if (forward) return undefined;
-      if (delay > 0) await sleeper.sleep(delay);
+      if (delayed) return (await afterDelay(ctx)) ?? notFound(ctx);
       return notFound(ctx);
     } catch (err) {
       logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
@@ -220,7 +227,7 @@ export function createMockApi(input: MockApiOptions): MockApi {
    * promise chain (the same answer respond() gives; anything else is left to it).
    */
   function cachedAnswer(ctx: RequestContext): Response | undefined {
-    if (fsMode === undefined || delay !== 0 || debug) return undefined;
+    if (fsMode === undefined || delayed || debug) return undefined;
     const cached = fsMode.serveCached(ctx);
     // Handlers win over files. Asked only on a cache hit: a handler's own request then costs a
     // cache miss here, not a second route match before the handler layer's.

@@ -1,6 +1,9 @@
+import { realClearTimeout, realSetTimeout } from '../core/timers.js';
+
 /**
  * Delays that never outlive the engine: `close()` clears every pending timer and resolves its
- * sleeper at once, so a closed engine holds no timer (the process can exit).
+ * sleeper at once, so a closed engine holds no timer (the process can exit). They run on the
+ * platform clock even under a test runner's fake timers (core/timers.ts).
  */
 export class Sleeper {
   private readonly pending = new Set<{ timer: ReturnType<typeof setTimeout>; resolve: () => void }>();
@@ -11,7 +14,7 @@ export class Sleeper {
     return new Promise((resolve) => {
       const entry = {
         resolve,
-        timer: setTimeout(() => {
+        timer: realSetTimeout(() => {
           this.pending.delete(entry);
           resolve();
         }, ms),
@@ -23,7 +26,7 @@ export class Sleeper {
   close(): void {
     this.closed = true;
     for (const e of this.pending) {
-      clearTimeout(e.timer);
+      realClearTimeout(e.timer);
       e.resolve();
     }
     this.pending.clear();

@@ -4,6 +4,9 @@
  */
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { Vfs } from '../vfs/types.js';
+import type { DelayOption } from './delay.js';
+
+export type { DelayOption, DelayRange } from './delay.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -132,7 +135,8 @@ export interface RestHandler extends FsHandlerOptions {
   pattern: string;
   /** HTTP method, or `'*'` for any. Default `'GET'`. */
   method?: string;
-  delay?: number;
+  /** ms, or `[min, max]` drawn uniformly per request; overrides the global delay (0 included). */
+  delay?: DelayOption;
   /** A function, or `'FS'` to serve the pattern from the file system. */
   handle: HandlerFunction | 'FS';
   authenticate?: AuthenticateOption;
@@ -202,7 +206,8 @@ export interface MockApiOptions {
   /** Project root for a relative fsDir (default: process.cwd() in Node hosts). */
   root?: string;
   enableWs?: boolean;
-  delay?: number;
+  /** ms before every response, or `[min, max]` drawn uniformly per request. */
+  delay?: DelayOption;
   gatewayTimeout?: number;
   noHandledRestFsRequestsAction?: '404' | 'forward';
   parser?: boolean | ParserConfig;

@@ -1,6 +1,9 @@
+import { realClearTimeout, realSetTimeout } from '../../core/timers.js';
+
 /**
  * Cancellable timers for the gateway timeout. Every pending timer is tracked so `close()` can
- * expire them all: no timer outlives the engine, no request hangs past `close()`.
+ * expire them all: no timer outlives the engine, no request hangs past `close()`. Platform
+ * clock even under fake timers (core/timers.ts): advancing a fake clock never fakes a 504.
  */
 export class Deadlines {
   private readonly pending = new Map<ReturnType<typeof setTimeout>, () => void>();
@@ -19,12 +22,12 @@ export class Deadlines {
         done = true;
         onTimeout().then(resolve, () => resolve(undefined as T));
       };
-      const timer = setTimeout(fire, ms);
+      const timer = realSetTimeout(fire, ms);
       this.pending.set(timer, fire);
       work.then((value) => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
+        realClearTimeout(timer);
         this.pending.delete(timer);
         resolve(value);
       });
@@ -34,7 +37,7 @@ export class Deadlines {
   /** Clears every timer and answers the requests still waiting as timed out. */
   expireAll(): void {
     for (const [t, fire] of [...this.pending]) {
-      clearTimeout(t);
+      realClearTimeout(t);
       fire();
     }
     this.pending.clear();

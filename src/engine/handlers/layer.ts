@@ -3,7 +3,8 @@
  *
  * For a request whose path (below the prefix) and method match a handler (array order, first
  * match wins; HEAD falls back to GET with the body dropped):
- *   delay (the handler's own, else the global one; 0 included)
+ *   delay (the handler's own, else the global one; 0 included; a range is drawn per request, and
+ *   a draw at or past gatewayTimeout is answered 504 after gatewayTimeout ms)
  *   → authenticate (401)
  *   → body parsing (`parser`)
  *   → handlerMiddlewares
@@ -23,6 +24,7 @@ import { checkAuthenticate } from './authenticate.js';
 import { runParser } from './body-parser.js';
 import { isThenable, runErrorMiddlewares, runMiddlewares } from './chain.js';
 import { Deadlines } from './deadline.js';
+import { gatewayVerdict } from '../delay.js';
 import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
 import { ResponseBuilder } from './response.js';
@@ -208,11 +210,18 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       }
       if (!match) return undefined;
       const { route, params } = match;
-      const delay = route.delay ?? options.delay;
-      if (delay > 0) await services.sleep(delay);
+      const { wait, timedOut } = gatewayVerdict((route.delay ?? options.delay)(), gatewayTimeout);
+      if (wait > 0) await services.sleep(wait);
       const req = new PortableRequest(ctx, params, app);
       const res = new ResponseBuilder();
       const state = { timedOut: false, stage: 'authenticate' };
+      const gatewayTimedOut = () => {
+        state.timedOut = true;
+        res.seal();
+        logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, ${timedOut ? 'the drawn delay reached it' : `still in ${state.stage}`}); answered 504`);
+        return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
+      };
+      if (timedOut) return gatewayTimedOut();
       let work: Promise<Response>;
       if (fastRoutes.has(route) && typeof route.handle === 'function' && !hasBody(ctx.request)) {
         // Hot path (no authenticate, no middlewares, no body): call the handler right away; a
@@ -237,12 +246,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
         logger.error(`${route.label} (${ctx.method} ${ctx.pathname}) failed: ${(err as Error)?.message ?? String(err)}`, err);
         return responseForError(err, ctx.pathname, head);
       });
-      return deadlines.race(work, gatewayTimeout, () => {
-        state.timedOut = true;
-        res.seal();
-        logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, still in ${state.stage}); answered 504`);
-        return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
-      });
+      return deadlines.race(work, gatewayTimeout, gatewayTimedOut);
     },
     async close() {
       deadlines.expireAll();
