@@ -1,11 +1,15 @@
 /**
- * The platform's own timers, for the engines' delay and gateway timeout, even while a test runner
- * has installed fake timers. A test that awaits a mocked `fetch` under `vi.useFakeTimers()` /
- * `jest.useFakeTimers()` would otherwise wait for a timer that only moves when the test itself
- * advances the clock: a deadlock. @sinonjs/fake-timers (behind vitest's and jest's modern fake
- * timers) keeps the replaced functions on the clock (`setTimeout.clock._setTimeout`); other
- * mocks (jest's legacy timers) get the functions this module saw when it was loaded.
- * Without fake timers these are simply `setTimeout` / `clearTimeout`.
+ * Timers for the engines' delay and gateway timeout that work under a test runner's fake timers.
+ *
+ * A test that awaits a mocked `fetch` under `vi.useFakeTimers()` / `jest.useFakeTimers()` would
+ * deadlock on a delay that only the test itself can move forward. So `startTimer` arms the
+ * platform's own timer and, while fake timers are installed, the fake one too: whichever fires
+ * first wins. Awaiting simply takes the real time; `vi.advanceTimersByTime(ms)` gets there at
+ * once, as a test of a loading state expects.
+ *
+ * @sinonjs/fake-timers (behind vitest's and jest's modern fake timers) keeps the replaced
+ * functions on the clock (`setTimeout.clock._setTimeout`); other mocks (jest's legacy timers,
+ * `_isMockFunction`) are bypassed with the functions this module saw when it was loaded.
  */
 type Timer = ReturnType<typeof setTimeout>;
 type FakeAware = { clock?: { _setTimeout?: typeof setTimeout; _clearTimeout?: typeof clearTimeout }; _isMockFunction?: boolean };
@@ -13,17 +17,27 @@ type FakeAware = { clock?: { _setTimeout?: typeof setTimeout; _clearTimeout?: ty
 const loadedSetTimeout = globalThis.setTimeout;
 const loadedClearTimeout = globalThis.clearTimeout;
 
-function current<T extends typeof setTimeout | typeof clearTimeout>(fn: T, key: '_setTimeout' | '_clearTimeout', loaded: T): T {
-  const fake = fn as unknown as FakeAware;
-  const original = fake.clock?.[key] as T | undefined;
-  if (original) return original;
-  return fake._isMockFunction ? loaded : fn;
-}
-
-export function realSetTimeout(callback: () => void, ms: number): Timer {
-  return current(globalThis.setTimeout, '_setTimeout', loadedSetTimeout)(callback, ms);
-}
-
-export function realClearTimeout(timer: Timer): void {
-  current(globalThis.clearTimeout, '_clearTimeout', loadedClearTimeout)(timer);
+/** Calls `callback` once after `ms` on whichever clock gets there first; returns the cancel function. */
+export function startTimer(callback: () => void, ms: number): () => void {
+  const current = globalThis.setTimeout as unknown as FakeAware;
+  const clock = current.clock;
+  const realSet = clock?._setTimeout ?? (current._isMockFunction ? loadedSetTimeout : globalThis.setTimeout);
+  const realClear = clock?._clearTimeout ?? (current._isMockFunction ? loadedClearTimeout : globalThis.clearTimeout);
+  let fired = false;
+  let fake: Timer | undefined;
+  const fire = () => {
+    if (fired) return;
+    fired = true;
+    realClear(real);
+    if (fake !== undefined) globalThis.clearTimeout(fake);
+    callback();
+  };
+  const real = realSet(fire, ms);
+  if (realSet !== globalThis.setTimeout) fake = globalThis.setTimeout(fire, ms);
+  return () => {
+    if (fired) return;
+    fired = true;
+    realClear(real);
+    if (fake !== undefined) globalThis.clearTimeout(fake);
+  };
 }

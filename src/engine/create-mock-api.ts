@@ -20,7 +20,7 @@ import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import type { EngineServices, FsServeOverrides } from './services.js';
 import { Sleeper } from './sleeper.js';
-import { gatewayVerdict, NO_DELAY } from './delay.js';
+import { afterDelay, NO_DELAY } from './delay.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
@@ -173,9 +173,9 @@ export function createMockApi(input: MockApiOptions): MockApi {
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
   const delay = options.delay;
   const delayed = delay !== NO_DELAY;
-  /** Waits the drawn global delay; the 504 when the draw reached gatewayTimeout, else undefined. */
-  async function afterDelay(ctx: RequestContext): Promise<Response | undefined> {
-    const { wait, timedOut } = gatewayVerdict(delay(), options.gatewayTimeout);
+  /** Waits the global delay; the 504 when a drawn delay reached gatewayTimeout, else undefined. */
+  async function delayFor(ctx: RequestContext): Promise<Response | undefined> {
+    const { wait, timedOut } = afterDelay(delay, options.gatewayTimeout);
     if (wait > 0) await sleeper.sleep(wait);
     if (!timedOut) return undefined;
     logger.warn(`${ctx.method} ${ctx.pathname}: the drawn delay reached gatewayTimeout (${options.gatewayTimeout} ms); answered 504`);
@@ -209,10 +209,10 @@ export function createMockApi(input: MockApiOptions): MockApi {
       if (!fsChecked) await fsReady;
       if (fsMode) {
         const r = await fsMode.serve(ctx);
-        if (r !== undefined) return delayed ? ((await afterDelay(ctx)) ?? r) : r;
+        if (r !== undefined) return delayed ? ((await delayFor(ctx)) ?? r) : r;
       }
       if (forward) return undefined;
-      if (delayed) return (await afterDelay(ctx)) ?? notFound(ctx);
+      if (delayed) return (await delayFor(ctx)) ?? notFound(ctx);
       return notFound(ctx);
     } catch (err) {
       logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);

@@ -1,12 +1,13 @@
-import { realClearTimeout, realSetTimeout } from '../core/timers.js';
+import { startTimer } from '../core/timers.js';
 
 /**
  * Delays that never outlive the engine: `close()` clears every pending timer and resolves its
- * sleeper at once, so a closed engine holds no timer (the process can exit). They run on the
- * platform clock even under a test runner's fake timers (core/timers.ts).
+ * sleeper at once, so a closed engine holds no timer (the process can exit). Under a test
+ * runner's fake timers a delay ends on the real or the fake clock, whichever is first
+ * (core/timers.ts): awaiting never deadlocks.
  */
 export class Sleeper {
-  private readonly pending = new Set<{ timer: ReturnType<typeof setTimeout>; resolve: () => void }>();
+  private readonly pending = new Set<{ cancel: () => void; resolve: () => void }>();
   private closed = false;
 
   sleep(ms: number): Promise<void> {
@@ -14,7 +15,7 @@ export class Sleeper {
     return new Promise((resolve) => {
       const entry = {
         resolve,
-        timer: realSetTimeout(() => {
+        cancel: startTimer(() => {
           this.pending.delete(entry);
           resolve();
         }, ms),
@@ -26,7 +27,7 @@ export class Sleeper {
   close(): void {
     this.closed = true;
     for (const e of this.pending) {
-      realClearTimeout(e.timer);
+      e.cancel();
       e.resolve();
     }
     this.pending.clear();

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OptionsError } from '../../src/core/options.js';
-import { delayDraw, gatewayVerdict, NO_DELAY } from '../../src/engine/delay.js';
+import { afterDelay, delayDraw, NO_DELAY } from '../../src/engine/delay.js';
 import { resolveMockApiOptions } from '../../src/engine/options.js';
 import { call, closeApis, mockApi } from './engine-helpers.js';
 
@@ -51,11 +51,17 @@ describe('delay option', () => {
     expect(draw()).toBeCloseTo(299.8);
   });
 
-  it('gateway verdict: a draw at or past the timeout is a 504 after the timeout', () => {
-    expect(gatewayVerdict(50, 100)).toEqual({ wait: 50, timedOut: false });
-    expect(gatewayVerdict(100, 100)).toEqual({ wait: 100, timedOut: true });
-    expect(gatewayVerdict(5000, 100)).toEqual({ wait: 100, timedOut: true });
-    expect(gatewayVerdict(5000, 0)).toEqual({ wait: 5000, timedOut: false });
+  it('gateway: a drawn value at or past the timeout is a 504 after the timeout; a fixed delay is waited in full', () => {
+    const random = vi.spyOn(Math, 'random');
+    const range = delayDraw([0, 200]);
+    random.mockReturnValue(0.25);
+    expect(afterDelay(range, 100)).toEqual({ wait: 50, timedOut: false });
+    random.mockReturnValue(0.5);
+    expect(afterDelay(range, 100)).toEqual({ wait: 100, timedOut: true });
+    random.mockReturnValue(0.9);
+    expect(afterDelay(range, 100)).toEqual({ wait: 100, timedOut: true });
+    expect(afterDelay(range, 0)).toEqual({ wait: 180, timedOut: false });
+    expect(afterDelay(delayDraw(5000), 100)).toEqual({ wait: 5000, timedOut: false });
   });
 });
 
@@ -105,13 +111,22 @@ describe('delay ranges in the engine', () => {
     expect((await call(api, '/api/a')).status).toBe(200);
   });
 
-  it('advancing a fake clock never fakes a 504', async () => {
+  it('under fake timers a delay also ends when the test advances the clock', async () => {
     vi.useFakeTimers();
-    let release!: () => void;
-    const api = mockApi({ gatewayTimeout: 60_000, handlers: [{ pattern: '/h', handle: () => new Promise((r) => (release = () => r({ ok: 1 }))) }] });
-    const pending = call(api, '/api/h');
-    await vi.advanceTimersByTimeAsync(120_000);
-    release();
+    const api = mockApi({ handlers: [{ pattern: '/h', delay: 600_000, handle: () => ({ ok: 1 }) }] });
+    let done = false;
+    const pending = call(api, '/api/h').then((r) => ((done = true), r));
+    await vi.advanceTimersByTimeAsync(599_000);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
     expect((await pending).status).toBe(200);
+  });
+
+  it('advancing a fake clock past gatewayTimeout answers 504, as the real clock would', async () => {
+    vi.useFakeTimers();
+    const api = mockApi({ gatewayTimeout: 600_000, handlers: [{ pattern: '/h', handle: () => new Promise(() => {}) }] });
+    const pending = call(api, '/api/h');
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect((await pending).status).toBe(504);
   });
 });

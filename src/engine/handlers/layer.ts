@@ -4,7 +4,7 @@
  * For a request whose path (below the prefix) and method match a handler (array order, first
  * match wins; HEAD falls back to GET with the body dropped):
  *   delay (the handler's own, else the global one; 0 included; a range is drawn per request, and
- *   a draw at or past gatewayTimeout is answered 504 after gatewayTimeout ms)
+ *   a draw at or past gatewayTimeout is answered 504 after gatewayTimeout ms, see delay.ts)
  *   → authenticate (401)
  *   → body parsing (`parser`)
  *   → handlerMiddlewares
@@ -24,7 +24,7 @@ import { checkAuthenticate } from './authenticate.js';
 import { runParser } from './body-parser.js';
 import { isThenable, runErrorMiddlewares, runMiddlewares } from './chain.js';
 import { Deadlines } from './deadline.js';
-import { gatewayVerdict } from '../delay.js';
+import { afterDelay } from '../delay.js';
 import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
 import { ResponseBuilder } from './response.js';
@@ -210,7 +210,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       }
       if (!match) return undefined;
       const { route, params } = match;
-      const { wait, timedOut } = gatewayVerdict((route.delay ?? options.delay)(), gatewayTimeout);
+      const { wait, timedOut } = afterDelay(route.delay ?? options.delay, gatewayTimeout);
       if (wait > 0) await services.sleep(wait);
       const req = new PortableRequest(ctx, params, app);
       const res = new ResponseBuilder();
