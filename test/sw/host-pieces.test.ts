@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/core/engine.js';
 import { FastResponse } from '../../src/core/fast-response.js';
 import type { SocketPeer } from '../../src/core/socket.js';
-import type { PageSocket } from '../../src/sw/msw-adapter.js';
+import type { PageSocket } from '../../src/msw/routes.js';
 import { toPageResponse } from '../../src/sw/response.js';
 import { underPrefix } from '../../src/core/engine.js';
-import { httpRoutes } from '../../src/sw/routes.js';
-import { socketRoute } from '../../src/sw/sockets.js';
+import { httpRoutes } from '../../src/msw/routes.js';
+import { socketRoute } from '../../src/msw/sockets.js';
 
 describe('underPrefix', () => {
   it('matches the prefix itself and below it, on a segment boundary', () => {
