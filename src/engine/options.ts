@@ -14,6 +14,7 @@ import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
+import { checkBodySchema } from './body-schema.js';
 import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
 import type {
   ErrorHandlerFunction,
@@ -155,6 +156,7 @@ function resolveHandlers(value: unknown, option: string, warnings: string[]): Re
     if (o.pagination !== undefined) resolvePagination(o.pagination, `${at}.pagination`);
     if (o.filters !== undefined) resolveFilters(o.filters, `${at}.filters`);
     check.fn(o.rewrite, `${at}.rewrite`);
+    checkBodySchema(o.body, `${at}.body`);
   });
   return arr as RestHandler[];
 }

@@ -6,7 +6,7 @@
  *   delay (the handler's own, else the global one; 0 included; a range is drawn per request, and
  *   a draw at or past gatewayTimeout is answered 504 after gatewayTimeout ms, see delay.ts)
  *   → authenticate (401)
- *   → body parsing (`parser`)
+ *   → body parsing (`parser`) → the handler's `body` schema (400 when it does not pass)
  *   → handlerMiddlewares
  *   → the handler (a function, or `'FS'`: file-system mode with the handler's own pagination,
  *     filters and `rewrite`)
@@ -25,6 +25,7 @@ import { checkAuthenticate } from './authenticate.js';
 import { runParser } from './body-parser.js';
 import { isThenable, runErrorMiddlewares, runMiddlewares } from './chain.js';
 import { Deadlines } from './deadline.js';
+import { validateBody, type BodySchema } from '../body-schema.js';
 import { afterDelay } from '../delay.js';
 import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
@@ -85,7 +86,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   const deadlines = new Deadlines();
   const { parser, bodyLimit, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
   // Routes that can skip authenticate, parsing and middlewares when the request has no body.
-  const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
+  const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handler.body === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
 
   /** Error path: errorMiddlewares in order, then the default error response. */
   async function answerError(err: unknown, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean): Promise<Response> {
@@ -145,6 +146,10 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       if (parser !== false && (parser !== true || withBody)) {
         state.stage = 'parser';
         if ((await runParser(parser, req, res, bodyLimit, raw)) === 'responded') return res.toResponse(head);
+      }
+      if (route.handler.body !== undefined) {
+        state.stage = 'body';
+        req.body = await validateBody(route.handler.body as BodySchema, req.body);
       }
       if (handlerMiddlewares.length > 0) {
         state.stage = 'handlerMiddlewares';
