@@ -20,7 +20,7 @@ export type MswWebSocketHandler = ReturnType<ReturnType<typeof ws.link>['addEven
 /** One catch-all handler for a route. `unanswered`: what msw gets when no engine answers. */
 export function httpHandler(route: HttpRoute, unanswered: 'passthrough' | 'next'): MswHttpHandler {
   return http.all(
-    ({ request }) => route.test(new URL(request.url)),
+    ({ request }) => route.test(request.url),
     async ({ request }) => (await route.handle(request)) ?? (unanswered === 'passthrough' ? passthrough() : undefined),
   );
 }

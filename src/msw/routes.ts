@@ -5,12 +5,13 @@
  * Anything else goes on untouched. One route per prefix, in engine order (the collector first,
  * then the mock API). The shapes here are msw-neutral; handlers.ts turns them into msw handlers.
  */
+import { answerFrom } from '../core/engine-answer.js';
 import { underPrefix, type Engine } from '../core/engine.js';
 import { toPageResponse } from '../sw/response.js';
 
 export interface HttpRoute {
-  /** Cheap test on the parsed URL (origin + path prefix). */
-  test(url: URL): boolean;
+  /** Cheap test on a request's (normalised, absolute) URL: origin + path prefix. */
+  test(href: string): boolean;
   /** The answer, or `undefined` when no engine answers. */
   handle(request: Request): Promise<Response | undefined>;
 }
@@ -46,19 +47,33 @@ export function httpRoutes(engines: readonly Engine[], origin: string | undefine
       if (seen.has(prefix)) continue;
       seen.add(prefix);
       routes.push({
-        test: (url) => (origin === undefined || url.origin === origin) && underPrefix(url.pathname, prefix),
+        test(href) {
+          const [at, pathname] = splitHref(href);
+          return (origin === undefined || href.slice(0, at) === origin) && underPrefix(pathname, prefix);
+        },
         async handle(request) {
           // As on the node host: engines in order, the first answer that is not `undefined`.
-          const pathname = new URL(request.url).pathname;
-          for (const e of engines) {
-            if (!e.prefixes.some((p) => underPrefix(pathname, p))) continue;
-            const response = await e.handle(request);
-            if (response !== undefined) return toPageResponse(response);
-          }
-          return undefined;
+          const response = await answerFrom(engines, request, splitHref(request.url)[1]);
+          return response === undefined ? undefined : toPageResponse(response);
         },
       });
     }
   }
   return routes;
+}
+
+/**
+ * Where the path of a normalised absolute URL (a Request's `url`) starts, and the path itself,
+ * without `new URL()` (hot path: every request msw sees goes through each route's test).
+ */
+function splitHref(href: string): [number, string] {
+  const scheme = href.indexOf('://');
+  let at = scheme === -1 ? -1 : href.indexOf('/', scheme + 3);
+  if (at === -1) at = href.length;
+  let end = href.length;
+  const q = href.indexOf('?', at);
+  if (q !== -1) end = q;
+  const hash = href.indexOf('#', at);
+  if (hash !== -1 && hash < end) end = hash;
+  return [at, href.slice(at, end) || '/'];
 }

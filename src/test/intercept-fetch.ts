@@ -11,8 +11,10 @@
  */
 import { answerFrom, coveredBy, engineList } from '../core/engine-answer.js';
 import type { Engine } from '../core/engine.js';
+import { fastState } from '../core/fast-response.js';
 import { check } from '../core/options.js';
 import { toPageResponse } from '../sw/response.js';
+import { requestFor } from './lazy-request.js';
 import { interceptXhr } from './xhr.js';
 
 export type OnUnhandled = 'bypass' | 'error';
@@ -62,6 +64,11 @@ function unhandledError(method: string, url: string): TypeError {
   );
 }
 
+function hasContentEncoding(headers: Record<string, string>): boolean {
+  for (const name in headers) if (name.length === 16 && name.toLowerCase() === 'content-encoding') return true;
+  return false;
+}
+
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
@@ -86,7 +93,10 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     requests.push(request.body === null ? request : request.clone());
     const response = await answerFrom(list, request, pathname);
     if (response === undefined) return undefined;
-    const out = toPageResponse(response);
+    // A FastResponse without Content-Encoding is handed on as it is (it is a Response; the
+    // caller's json()/text() builds the native one once); encoded bodies are decoded first.
+    const state = fastState(response);
+    const out = state !== undefined && !hasContentEncoding(state.headers) ? response : toPageResponse(response);
     Object.defineProperty(out, 'url', { value: request.url, configurable: true });
     return out;
   }
@@ -112,7 +122,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     if (!origins.has(url.origin) || !coveredBy(list, url.pathname)) return unhandled(undefined, method, url.href, input, init);
     let request: Request;
     try {
-      request = typeof input === 'object' && !(input instanceof URL) ? (init ? new Request(input, init) : input) : new Request(url.href, init);
+      request = typeof input === 'object' && !(input instanceof URL) ? (init ? new Request(input, init) : input) : requestFor(url.href, init);
     } catch (err) {
       return Promise.reject(err);
     }

@@ -77,6 +77,19 @@ export function interceptFetchContract(environment: 'node' | 'happy-dom' | 'jsdo
       expect(await fs.stat('users/4.json')).toBeNull();
     });
 
+    it('hands the engine a Request that behaves as one (headers, lower-case method, signal, clone)', async () => {
+      mocked = interceptFetch(api);
+      const res = await fetch('/api/users?role=admin', { method: 'get', headers: { 'x-trace': 't1' } });
+      expect(await res.json()).toHaveLength(1);
+      const seen = mocked.requests[0]!;
+      expect(seen).toBeInstanceOf(Request);
+      expect(seen.method).toBe('GET');
+      expect(seen.headers.get('x-trace')).toBe('t1');
+      expect(seen.signal).toBeInstanceOf(AbortSignal);
+      expect(seen.clone().url).toBe(seen.url);
+      expect(seen.body).toBeNull();
+    });
+
     it('takes Request objects and URL objects', async () => {
       mocked = interceptFetch(api);
       const viaRequest = await fetch(new Request(new URL('/api/users/', location_()).href));
