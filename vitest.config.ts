@@ -18,10 +18,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'node_modules/**', 'examples/*/node_modules/**'],
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'node_modules/**'],
         },
       },
+      // The example project (its own config: setupFiles, environments), as a user runs it.
+      'examples/vitest/vitest.config.ts',
       ...(msw3
         ? [
             {
