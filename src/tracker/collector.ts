@@ -4,6 +4,8 @@
  * Routes under `basePath` (default `/_tracker`):
  *   POST {base}/events   ingest (JSON or gzip; beacons may pass the key as `?key=`)
  *   GET  {base}          read a time window (gzip level 1 unless the client refuses gzip)
+ *   GET  {base}/events   the same read (same query, auth, CORS): the tracker client derives its
+ *                        read URL from a write URL that carries `?key=`, and then reads here
  *   GET  {base}/ping     { ok: true, appId, mode: 'middleware', version } (never needs the key)
  *   WS   {base}/ws       ingest / events:query / push (ws-session.ts)
  *   OPTIONS on each      CORS preflight
@@ -17,7 +19,8 @@ import { withMessageLimit, type SocketAccept, type UpgradeResult } from '../core
 import { keyChecker } from './auth.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { EventStore } from './event-store.js';
-import { decodeIngestBody, validateBatch } from './ingest-batch.js';
+import { partBatchId } from './batch-ids.js';
+import { decodeIngestBody, validateBatch, type ValidBatch } from './ingest-batch.js';
 import { resolveCollectorOptions } from './options.js';
 import type { ReadEncoder } from './read-encoder.js';
 import { parseReadQuery, selectEvents } from './read-query.js';
@@ -28,7 +31,7 @@ import type { PushTarget, SocketContext, TrackerSocket } from './ws-session.js';
 
 type Route = 'read' | 'events' | 'ping' | 'ws';
 const ROUTES: Record<string, Route> = { '': 'read', '/': 'read', '/events': 'events', '/events/': 'events', '/ping': 'ping', '/ping/': 'ping', '/ws': 'ws', '/ws/': 'ws' };
-const METHODS: Record<Route, string> = { read: 'GET, HEAD, OPTIONS', events: 'POST, OPTIONS', ping: 'GET, HEAD, OPTIONS', ws: 'GET, OPTIONS' };
+const METHODS: Record<Route, string> = { read: 'GET, HEAD, OPTIONS', events: 'GET, HEAD, POST, OPTIONS', ping: 'GET, HEAD, OPTIONS', ws: 'GET, OPTIONS' };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function createCollector(options: CollectorOptions): Collector {
@@ -92,13 +95,36 @@ export function createCollector(options: CollectorOptions): Collector {
     for (const s of sockets) if (s !== from && s.authenticated) s.send(text);
   };
 
+  /** Stores one atomic batch; pushes it unless it was a retry of a stored batchId. */
+  const storeValid = async (batch: ValidBatch, from?: TrackerSocket): Promise<number> => {
+    const { saved, lines } = await store.append(batch);
+    if (lines.length) {
+      push(lines, from);
+      encoder?.scheduleWarm();
+    }
+    return saved;
+  };
+
+  /**
+   * Validates and stores an ingest body. Over HTTP more than maxEvents events is a 413. Over
+   * WebSocket (`from`) a message within maxWsMessageBytes is stored whole, in order, as
+   * consecutive atomic batches of at most maxEvents (their batch ids derived from the message's),
+   * answered with one total; a failing part stops the rest (the client retries the message, and
+   * with a batchId the parts already stored are not stored again).
+   */
   const storeBatch = async (body: unknown, from?: TrackerSocket): Promise<number> => {
-    const batch = validateBatch(body, o.maxEvents);
+    const batch = validateBatch(body, from ? Infinity : o.maxEvents);
     await whenReady();
-    const lines = await store.append(batch);
-    push(lines, from);
-    encoder?.scheduleWarm();
-    return lines.length;
+    const n = batch.events.length;
+    if (n <= o.maxEvents) return storeValid(batch, from);
+    const parts = Math.ceil(n / o.maxEvents);
+    let saved = 0;
+    for (let i = 0; i < parts; i++) {
+      const a = i * o.maxEvents;
+      const b = Math.min(n, a + o.maxEvents);
+      saved += await storeValid({ events: batch.events.slice(a, b), times: batch.times.slice(a, b), batchId: partBatchId(batch.batchId, i, parts) }, from);
+    }
+    return saved;
   };
 
   const socketContext: SocketContext = {
@@ -155,7 +181,9 @@ export function createCollector(options: CollectorOptions): Collector {
       if (!METHODS[route].split(', ').includes(method)) {
         throw new HttpError(405, `Method ${method} is not allowed on ${path}`, { headers: { Allow: METHODS[route] } });
       }
-      switch (route) {
+      // GET/HEAD {base}/events reads, exactly as GET {base} does.
+      const action = route === 'events' && method !== 'POST' ? 'read' : route;
+      switch (action) {
         case 'ping':
           return FastResponse.json(pingBody, 200, { 'Cache-Control': 'no-store', ...cors }, head);
         case 'events': {
