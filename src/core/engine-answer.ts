@@ -4,7 +4,7 @@
  * answer that is not `undefined` wins (the node host's rule). With a single candidate that has
  * the answer at once (`handleCached`, a cached file), no promise is made.
  */
-import { underPrefix, type Engine } from './engine.js';
+import { isEngine, underPrefix, type Engine } from './engine.js';
 
 /** Whether an engine's prefixes cover `pathname`. */
 export function covers(engine: Engine, pathname: string): boolean {
@@ -47,7 +47,7 @@ export function answerFrom(engines: readonly Engine[], request: Request, pathnam
 export function engineList(engines: Engine | readonly Engine[], who: string): readonly Engine[] {
   const list = Array.isArray(engines) ? (engines as readonly Engine[]) : [engines as Engine];
   list.forEach((e, i) => {
-    if (!e || typeof e.handle !== 'function' || !Array.isArray(e.prefixes)) {
+    if (!isEngine(e)) {
       throw new TypeError(`${who}: engines[${i}] is not an engine (createMockApi(…), createCollector(…) or anything with handle() and prefixes)`);
     }
   });
