@@ -1,5 +1,5 @@
 /**
- * mockyard/test in jest: examples/jest runs with jest 30 in its ESM mode, in jest's node
+ * mockyard/test in jest: examples/jest runs with jest (29.7, the devDependency) in its ESM mode, in jest's node
  * environment and in its jsdom environment (plus Node's fetch classes, which jsdom lacks).
  * Needs dist/ (built by npm install's prepare).
  */
