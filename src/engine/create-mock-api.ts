@@ -107,6 +107,7 @@ export function createMockApi(input: MockApiOptions): MockApi {
       vfs,
       fsDir: options.fsDir,
       bodyLimit: options.bodyLimit,
+      maxJsonDepth: options.maxJsonDepth,
       logger,
       queue,
       pagination: options.pagination,
