@@ -22,6 +22,8 @@ import { replace } from './replace.js';
 import { update } from './update.js';
 
 export interface FsModeOptions {
+  /** The layer name answers are recorded under (`ctx.answered`). */
+  name: string;
   vfs: Vfs;
   fsDir: string;
   bodyLimit: number;
@@ -49,7 +51,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
     maxDepth: options.maxJsonDepth,
     onProblem: jsonProblemReporter(options.logger, options.fsDir, options.maxJsonDepth),
   });
-  const env: FsEnv = { vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger };
+  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger };
 
   function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> | undefined {
     const method = ctx.method;
