@@ -7,17 +7,17 @@
  * then `peek` cannot tell and `handle` waits for the check. A missing folder turns file routing
  * off with one warning (handlers still work): `peek` says PASS and `handle` passes.
  */
-import type { KeyedQueue } from '../../core/keyed-queue.js';
-import type { Logger } from '../../core/logger.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { notFound } from '../pipeline/not-found.js';
 import type { FsServeOverrides } from '../services.js';
-import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
-import { createFsMode, type FsMode } from './fs-mode.js';
+import { createFsMode, type FsMode, type FsModeOptions } from './fs-mode.js';
 
-export interface FilesLayerOptions {
+/** Limits, logging, queue and query configuration, as file mode takes them. */
+type FsModeSettings = Pick<FsModeOptions, 'bodyLimit' | 'maxJsonDepth' | 'logger' | 'queue' | 'pagination' | 'filters'>;
+
+export interface FilesLayerOptions extends FsModeSettings {
   /** Layer name (observers see it): `files` by default. */
   name?: string;
   /** The filesystem, or null (file routing off). */
@@ -26,13 +26,6 @@ export interface FilesLayerOptions {
   fsDir: string | null;
   /** How the folder is named in the warning when it is missing (the option as given). */
   fsDirLabel?: string;
-  bodyLimit: number;
-  /** Deepest JSON nesting accepted (bodies and files). */
-  maxJsonDepth: number;
-  logger: Logger;
-  queue: KeyedQueue;
-  pagination: PerMethod<PaginationConfig> | null;
-  filters: PerMethod<FilterConfig> | null;
 }
 
 export interface FilesLayer extends Layer {
