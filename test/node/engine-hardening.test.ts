@@ -8,6 +8,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import type { LoggerSink } from '../../src/core/logger.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
 import { closeServers, rawRequest, startServer } from '../helpers/server.js';
@@ -104,6 +105,26 @@ describe('JSON nesting depth (maxJsonDepth, default 256)', () => {
     expect(deep.status).toBe(400);
     expect(deep.message).toMatch(/limit of 3 levels/);
     await expect(startServer({ mock: { endpointPrefix: '/api', fsDir: null, maxJsonDepth: 0 } })).rejects.toThrow(/maxJsonDepth/);
+  });
+
+  it('a WebSocket text frame nested deeper arrives as the string, so an echo handler still answers', async () => {
+    const { url } = await setup({
+      enableWs: true,
+      wsHandlers: [{ pattern: '/ws', onMessage: (c, msg) => c.send({ type: typeof msg, msg }) }],
+    });
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/api/ws`);
+    try {
+      await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+      const next = () => new Promise<string>((resolve) => ws.once('message', (d: Buffer) => resolve(d.toString())));
+      let reply = next();
+      ws.send('{"a":[1]}');
+      expect(JSON.parse(await reply)).toEqual({ type: 'object', msg: { a: [1] } });
+      reply = next();
+      ws.send(nested(5000));
+      expect(JSON.parse(await reply)).toEqual({ type: 'string', msg: nested(5000) });
+    } finally {
+      ws.terminate();
+    }
   });
 
   it('a file on disk nested deeper is served as stored, not queried; PATCH → 400; one warning', async () => {
