@@ -54,6 +54,8 @@ export interface FileEntry {
   matches?: Map<string, Uint32Array>;
   /** Whether every item of `array` is a non-null object (query.ts finds it on first use). */
   objectItems?: boolean;
+  /** Per filtered key, the field of every item of `array` (query.ts, for the compiled scan). */
+  columns?: Map<string, readonly unknown[]>;
   /** Filter signatures seen once (query.ts memoises a filter the second time). */
   seenQueries?: Set<string>;
   /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */

@@ -63,13 +63,36 @@ function objectItems(entry: FileEntry, items: readonly unknown[]): boolean {
   return known;
 }
 
+const MAX_COLUMNS = 16;
+
+/**
+ * The column reader for the compiled scan: `key` → the field of every item (own or not: the
+ * scan only asks for keys no plain object or array inherits), built on first use and kept on
+ * the entry like the sorted views. Undefined unless every item is an object.
+ */
+function columnsOf(entry: FileEntry, items: readonly unknown[]): ((key: string) => readonly unknown[]) | undefined {
+  if (!objectItems(entry, items)) return undefined;
+  return (key) => {
+    const columns = (entry.columns ??= new Map());
+    let column = columns.get(key);
+    if (column === undefined) {
+      // push: a packed array (all numbers → unboxed doubles), never a holey one.
+      const built: unknown[] = [];
+      for (let i = 0; i < items.length; i++) built.push((items[i] as Record<string, unknown>)[key]);
+      if (columns.size >= MAX_COLUMNS) columns.clear();
+      columns.set(key, (column = built));
+    }
+    return column;
+  };
+}
+
 /** Accepts pushes and keeps nothing: lets the scan record indices without collecting items. */
 const DISCARD = { length: 0, push(): number { return 0; } } as unknown as unknown[];
 
 /** Indices of all matches, in scan order (the sorted view's when sorting). */
 function allMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], order: Uint32Array | undefined): Uint32Array {
   const indices: number[] = [];
-  const compiled = compileScan(predicates, objectItems(entry, items));
+  const compiled = compileScan(predicates, columnsOf(entry, items));
   if (compiled) compiled.scan(items, order, 0, Infinity, DISCARD, indices, compiled.consts);
   else {
     const n = order ? order.length : items.length;
@@ -134,7 +157,7 @@ export function runQuery(entry: FileEntry, items: readonly unknown[], predicates
   }
 
   if (predicates.length > 0) {
-    const compiled = compileScan(predicates, objectItems(entry, items));
+    const compiled = compileScan(predicates, columnsOf(entry, items));
     if (compiled) {
       const total = compiled.scan(items, order, skip, limit, out, indices, compiled.consts);
       return { page: out, total, indices };

@@ -8,11 +8,13 @@
  * `item.role === role` costs: the direct comparison comes first, and the type check and the
  * coercion (numeric strings, numbers compared as strings, missing fields) only run when it
  * does not settle the answer, through the predicate's own closure. Where every item of the
- * array is an object (the usual JSON collection; query.ts tells, once per cached array) the
- * scan reads fields without checking the item first; otherwise non-object items go through the
- * closures.
+ * array is an object (the usual JSON collection) the scan reads each filtered field from a
+ * column: the field of every item in one dense array, built once per cached array and key
+ * (query.ts), so a rejected item costs a read of a few packed arrays instead of a visit to its
+ * object in the heap (the walk over large arrays is bound by memory, not by the compare).
+ * Otherwise items are read directly, and non-object items go through the closures.
  *
- * Generated functions are cached by their shape (keys, comparisons, types, item check), never by
+ * Generated functions are cached by their shape (keys, comparisons, types, mode), never by
  * values: values arrive as arguments, so a few hundred distinct shapes at most are ever compiled,
  * and a request whose shape is known builds no source text. Keys enter the source only as JSON
  * string literals. Where code generation is refused (a strict Content-Security-Policy in a
@@ -38,25 +40,25 @@ const OP: Record<string, string> = { gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 /**
  * `if (…) continue;` for predicate `i` reading `v` (the field), `c` (the value) and `p` (the
- * closure: the full answer, for values the direct test cannot settle).
+ * closure: the full answer, for values the direct test cannot settle) on `item` (an expression).
  */
-function test(s: SimpleFilter, v: string, c: string, p: string): string {
+function test(s: SimpleFilter, v: string, c: string, p: string, item: string): string {
   const type = `typeof ${v} === '${s.base}'`;
   switch (s.cmp) {
     // Equal to the value (a string or a number): a match; different and of the type: no match.
-    case 'eq': return `if (${v} !== ${c} && (${type} || !${p}(item))) continue;`;
-    case 'neq': return `if (${v} === ${c} || (!(${type}) && !${p}(item))) continue;`;
+    case 'eq': return `if (${v} !== ${c} && (${type} || !${p}(${item}))) continue;`;
+    case 'neq': return `if (${v} === ${c} || (!(${type}) && !${p}(${item}))) continue;`;
     // The set holds values of the filter's type only.
-    case 'in': return `if (!${c}.has(${v}) && (${type} || !${p}(item))) continue;`;
-    case 'nin': return `if (${c}.has(${v}) || (!(${type}) && !${p}(item))) continue;`;
+    case 'in': return `if (!${c}.has(${v}) && (${type} || !${p}(${item}))) continue;`;
+    case 'nin': return `if (${c}.has(${v}) || (!(${type}) && !${p}(${item}))) continue;`;
     // Ordering comparisons coerce in JS (`null >= 0`): the type is checked first.
-    default: return `if (${type} ? !(${v} ${OP[s.cmp]} ${c}) : !${p}(item)) continue;`;
+    default: return `if (${type} ? !(${v} ${OP[s.cmp]} ${c}) : !${p}(${item})) continue;`;
   }
 }
 
 /** The shape key of these predicates (what the generated source depends on). */
-function shapeOf(predicates: readonly Predicate[], objectItems: boolean): string {
-  let key = objectItems ? 'o' : 'm';
+function shapeOf(predicates: readonly Predicate[], columns: boolean): string {
+  let key = columns ? 'c' : 'm';
   for (let i = 0; i < predicates.length; i++) {
     const s = predicates[i]!.simple;
     key += s === undefined ? '|fn' : `|${s.base}:${s.cmp}:${s.key.length}:${s.key}`;
@@ -64,35 +66,39 @@ function shapeOf(predicates: readonly Predicate[], objectItems: boolean): string
   return key;
 }
 
-function generate(predicates: readonly Predicate[], objectItems: boolean): Scan | undefined {
+function generate(predicates: readonly Predicate[], columns: boolean): Scan | undefined {
   const decls: string[] = [];
   const tests: string[] = [];
   const all: string[] = [];
+  // Column mode reads fields from dense per-key arrays and loads `items[i]` only when a closure
+  // or a kept item needs it.
+  const item = columns ? 'items[i]' : 'item';
   predicates.forEach((pred, i) => {
     const s = pred.simple;
-    decls.push(`const c${i} = consts[${2 * i}], p${i} = consts[${2 * i + 1}];`);
+    decls.push(`const c${i} = consts[${3 * i}], p${i} = consts[${3 * i + 1}], f${i} = consts[${3 * i + 2}];`);
     all.push(`p${i}(item)`);
-    if (s === undefined) tests.push(`if (!p${i}(item)) continue;`);
-    else tests.push(`const v${i} = item[${JSON.stringify(s.key)}]; ${test(s, `v${i}`, `c${i}`, `p${i}`)}`);
+    if (s === undefined) tests.push(`if (!p${i}(${item})) continue;`);
+    else {
+      const read = columns ? `f${i}[i]` : `item[${JSON.stringify(s.key)}]`;
+      tests.push(`const v${i} = ${read}; ${test(s, `v${i}`, `c${i}`, `p${i}`, item)}`);
+    }
   });
   // Items that are not objects: only the closures know their answer (a field of a string…).
-  const body = objectItems
+  const body = columns
     ? tests.join('\n      ')
-    : `if (typeof item !== 'object' || item === null) { if (!(${all.join(' && ')})) continue; } else {\n      ${tests.join('\n      ')}\n    }`;
-  const keep = 'if (total >= skip && out.length < limit) { out.push(item); if (indices !== undefined) indices.push(i); }\n      total++;';
+    : `const item = items[i];\n      if (typeof item !== 'object' || item === null) { if (!(${all.join(' && ')})) continue; } else {\n      ${tests.join('\n      ')}\n    }`;
+  const keep = `if (total >= skip && out.length < limit) { out.push(${item}); if (indices !== undefined) indices.push(i); }\n      total++;`;
   const source = `return function scan(items, order, skip, limit, out, indices, consts) {
   ${decls.join('\n  ')}
   let total = 0;
   if (order === undefined) {
     for (let i = 0, n = items.length; i < n; i++) {
-      const item = items[i];
       ${body}
       ${keep}
     }
   } else {
     for (let k = 0, n = order.length; k < n; k++) {
       const i = order[k];
-      const item = items[i];
       ${body}
       ${keep}
     }
@@ -114,23 +120,28 @@ export function setScanCodegen(enabled: boolean): void {
 
 /**
  * A scan for these predicates with the values to pass as `consts`, or undefined (no codegen).
- * `objectItems`: every item of the array is a non-null object (fields are read unchecked).
+ * `column(key)`: the field `key` of every item, index-aligned (query.ts keeps them per cached
+ * array); given only when every item is a non-null object, so fields are read from the columns
+ * without touching the items.
  */
-export function compileScan(predicates: readonly Predicate[], objectItems = false): { scan: Scan; consts: unknown[] } | undefined {
+export function compileScan(predicates: readonly Predicate[], column?: (key: string) => readonly unknown[]): { scan: Scan; consts: unknown[] } | undefined {
   if (!codegen) return undefined;
-  const key = shapeOf(predicates, objectItems);
+  const columns = column !== undefined;
+  const key = shapeOf(predicates, columns);
   let scan = cache.get(key);
   if (scan === undefined) {
-    scan = generate(predicates, objectItems);
+    scan = generate(predicates, columns);
     if (scan === undefined) return undefined;
     if (cache.size >= MAX_SHAPES) cache.clear();
     cache.set(key, scan);
   }
-  const consts: unknown[] = new Array(2 * predicates.length);
+  const consts: unknown[] = new Array(3 * predicates.length);
   for (let i = 0; i < predicates.length; i++) {
     const p = predicates[i]!;
-    consts[2 * i] = p.simple?.value;
-    consts[2 * i + 1] = p;
+    const s = p.simple;
+    consts[3 * i] = s?.value;
+    consts[3 * i + 1] = p;
+    consts[3 * i + 2] = s !== undefined && column !== undefined ? column(s.key) : undefined;
   }
   return { scan, consts };
 }
