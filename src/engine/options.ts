@@ -8,11 +8,15 @@
  *                                            engine, handlers still work, one warning).
  * Prefixes are normalised (leading `/`, no trailing `/`), de-duplicated and sorted longest first.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
+import { lintPattern } from './handlers/pattern-lint.js';
+import { checkBodySchema } from './body-schema.js';
+import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
 import type {
   ErrorHandlerFunction,
   FilterComparison,
@@ -53,7 +57,8 @@ export interface ResolvedMockApiOptions {
   fs?: Vfs;
   root?: string;
   enableWs: boolean;
-  delay: number;
+  /** The global delay: draws this request's ms (`NO_DELAY` when there is none). */
+  delay: DrawDelay;
   gatewayTimeout: number;
   noHandledRestFsRequestsAction: '404' | 'forward';
   parser: boolean | ParserConfig;
@@ -66,6 +71,7 @@ export interface ResolvedMockApiOptions {
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
+  maxJsonDepth: number;
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -73,7 +79,7 @@ export interface ResolvedMockApiOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit',
+  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth',
 ] as const;
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
@@ -137,30 +143,35 @@ function resolveParser(value: unknown, option: string): boolean | ParserConfig {
   return value as unknown as ParserConfig;
 }
 
-function resolveHandlers(value: unknown, option: string): RestHandler[] {
+function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
     const at = `${option}[${i}]`;
     if (!isPlainObject(h) && !(h && typeof h === 'object' && !Array.isArray(h))) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
     const o = h as Record<string, unknown>;
     if (check.string(o.pattern, `${at}.pattern`, undefined, { nonEmpty: true }) === undefined) throw new OptionsError(`${at}.pattern`, 'is required');
+    const foreign = lintPattern(o.pattern as string, `${at}.pattern`);
+    if (foreign && o.disabled !== true) warnings.push(foreign);
     check.string(o.method, `${at}.method`, undefined, { nonEmpty: true });
-    check.number(o.delay, `${at}.delay`, 0, { min: 0 });
+    resolveDelay(o.delay, `${at}.delay`);
     if (o.handle !== 'FS' && typeof o.handle !== 'function') throw new OptionsError(`${at}.handle`, `must be a function or "FS" (got ${describe(o.handle)})`);
     if (o.pagination !== undefined) resolvePagination(o.pagination, `${at}.pagination`);
     if (o.filters !== undefined) resolveFilters(o.filters, `${at}.filters`);
     check.fn(o.rewrite, `${at}.rewrite`);
+    checkBodySchema(o.body, `${at}.body`);
   });
   return arr as RestHandler[];
 }
 
-function resolveWsHandlers(value: unknown, option: string): WsHandler[] {
+function resolveWsHandlers(value: unknown, option: string, warnings: string[]): WsHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
     const at = `${option}[${i}]`;
     if (!h || typeof h !== 'object' || Array.isArray(h)) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
     const o = h as Record<string, unknown>;
     if (typeof o.pattern !== 'string' || o.pattern === '') throw new OptionsError(`${at}.pattern`, `must be a non-empty string (got ${describe(o.pattern)})`);
+    const foreign = lintPattern(o.pattern, `${at}.pattern`);
+    if (foreign && o.disabled !== true) warnings.push(foreign);
     if (typeof o.onMessage !== 'function') throw new OptionsError(`${at}.onMessage`, `must be a function (got ${describe(o.onMessage)})`);
     check.number(o.heartbeat, `${at}.heartbeat`, 0, { min: 0 });
   });
@@ -225,6 +236,24 @@ export function resolveFilters(value: unknown, option: string): PerMethod<Filter
   return resolvePerMethod(value, option, resolveOneFilter);
 }
 
+/**
+ * Validates `delay`: ms (a number >= 0) or a range `[min, max]` (0 <= min <= max) drawn uniformly
+ * per request. Resolves the draw (delay.ts), or undefined when the option is absent.
+ */
+export function resolveDelay(value: unknown, option: string): DrawDelay | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    if (value.length !== 2 || value[0] === undefined || value[1] === undefined) {
+      throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
+    }
+    const min = check.number(value[0], `${option}[0]`, 0, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const max = check.number(value[1], `${option}[1]`, 0, { min, max: Number.MAX_SAFE_INTEGER });
+    return delayDraw([min, max]);
+  }
+  if (typeof value !== 'number') throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
+  return delayDraw(check.number(value, option, 0, { min: 0 }));
+}
+
 function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
@@ -250,7 +279,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     fsDir: null,
     fsDirOption: undefined,
     enableWs: false,
-    delay: 0,
+    delay: NO_DELAY,
     gatewayTimeout: DEFAULT_GATEWAY_TIMEOUT,
     noHandledRestFsRequestsAction: '404',
     parser: true,
@@ -262,6 +291,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     pagination: null,
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -301,15 +331,15 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   } else base.fsDir = ''; // the default factory roots the disk Vfs at resolve(root, fsDir)
 
   base.enableWs = check.boolean(o.enableWs, at('enableWs'), false);
-  base.delay = check.number(o.delay, at('delay'), 0, { min: 0 });
+  base.delay = resolveDelay(o.delay, at('delay')) ?? NO_DELAY;
   base.gatewayTimeout = check.number(o.gatewayTimeout, at('gatewayTimeout'), DEFAULT_GATEWAY_TIMEOUT, { min: 0 });
   const action = o.noHandledRestFsRequestsAction === 404 ? '404' : o.noHandledRestFsRequestsAction;
   base.noHandledRestFsRequestsAction = check.oneOf(action, at('noHandledRestFsRequestsAction'), ['404', 'forward'] as const, '404');
   base.parser = resolveParser(o.parser, at('parser'));
   base.handlerMiddlewares = resolveFunctions<MiddlewareFunction>(o.handlerMiddlewares, at('handlerMiddlewares'));
   base.errorMiddlewares = resolveFunctions<ErrorHandlerFunction>(o.errorMiddlewares, at('errorMiddlewares'));
-  base.handlers = resolveHandlers(o.handlers, at('handlers'));
-  base.wsHandlers = resolveWsHandlers(o.wsHandlers, at('wsHandlers'));
+  base.handlers = resolveHandlers(o.handlers, at('handlers'), warnings);
+  base.wsHandlers = resolveWsHandlers(o.wsHandlers, at('wsHandlers'), warnings);
   if (base.enableWs && base.wsHandlers.length === 0) {
     throw new OptionsError(at('wsHandlers'), 'is required (a non-empty array) when enableWs is true');
   }
@@ -317,6 +347,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.pagination = resolvePagination(o.pagination, at('pagination'));
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
+  base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

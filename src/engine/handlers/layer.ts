@@ -3,9 +3,10 @@
  *
  * For a request whose path (below the prefix) and method match a handler (array order, first
  * match wins; HEAD falls back to GET with the body dropped):
- *   delay (the handler's own, else the global one; 0 included)
+ *   delay (the handler's own, else the global one; 0 included; a range is drawn per request, and
+ *   a draw at or past gatewayTimeout is answered 504 after gatewayTimeout ms, see delay.ts)
  *   → authenticate (401)
- *   → body parsing (`parser`)
+ *   → body parsing (`parser`) → the handler's `body` schema (400 when it does not pass)
  *   → handlerMiddlewares
  *   → the handler (a function, or `'FS'`: file-system mode with the handler's own pagination,
  *     filters and `rewrite`)
@@ -13,7 +14,8 @@
  * `gatewayTimeout` bounds everything after the delay: past it the client gets 504 (through the
  * errorMiddlewares) and whatever the handler does later is dropped.
  */
-import { hasBody, readBody } from '../../core/body.js';
+import { hasBody } from '../../core/body.js';
+import { readDecodedBody } from '../../core/content-encoding.js';
 import { DEFAULT_MESSAGES, errorResponse, HttpError, responseForError } from '../../core/errors.js';
 import { FastResponse, fastState } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
@@ -24,6 +26,8 @@ import { checkAuthenticate } from './authenticate.js';
 import { runParser } from './body-parser.js';
 import { isThenable, runErrorMiddlewares, runMiddlewares } from './chain.js';
 import { Deadlines } from './deadline.js';
+import { validateBody, type BodySchema } from '../body-schema.js';
+import { afterDelay } from '../delay.js';
 import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
 import { ResponseBuilder } from './response.js';
@@ -81,9 +85,9 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   if (routes.length === 0) return { name: NAME, ownDelay: true, peek: () => PASS, handle: async () => undefined };
   const { logger, app } = services;
   const deadlines = new Deadlines();
-  const { parser, bodyLimit, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
+  const { parser, bodyLimit, maxJsonDepth, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
   // Routes that can skip authenticate, parsing and middlewares when the request has no body.
-  const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
+  const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handler.body === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
 
   /** Error path: errorMiddlewares in order, then the default error response. */
   async function answerError(err: unknown, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean): Promise<Response> {
@@ -132,17 +136,23 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       const withBody = hasBody(ctx.request);
       if (route.handle === 'FS' && withBody) {
         // File mode needs the bytes after the parser and middlewares looked at them: read once.
-        raw = await readBody(ctx.request, bodyLimit);
+        raw = await readDecodedBody(ctx.request, bodyLimit);
         if (typeof parser === 'object' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-          // Custom parser functions read `req.request`: give them a copy holding the bytes.
+          // Custom parser functions read `req.request`: give them a copy holding the (decoded) bytes.
           const r = ctx.request;
-          req.request = new Request(r.url, { method: r.method, headers: r.headers, body: raw as BodyInit });
+          const headers = new Headers(r.headers);
+          headers.delete('content-encoding');
+          req.request = new Request(r.url, { method: r.method, headers, body: raw as BodyInit });
         }
       }
       // The built-in parser has nothing to do without a body (hot path: small GETs).
       if (parser !== false && (parser !== true || withBody)) {
         state.stage = 'parser';
-        if ((await runParser(parser, req, res, bodyLimit, raw)) === 'responded') return res.toResponse(head);
+        if ((await runParser(parser, req, res, bodyLimit, raw, maxJsonDepth)) === 'responded') return res.toResponse(head);
+      }
+      if (route.handler.body !== undefined) {
+        state.stage = 'body';
+        req.body = await validateBody(route.handler.body as BodySchema, req.body);
       }
       if (handlerMiddlewares.length > 0) {
         state.stage = 'handlerMiddlewares';
@@ -227,11 +237,18 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       }
       const { route, params } = match;
       ctx.answered(NAME, route.label);
-      const delay = route.delay ?? options.delay;
-      if (delay > 0) await services.sleep(delay);
+      const { wait, timedOut } = afterDelay(route.delay ?? options.delay, gatewayTimeout);
+      if (wait > 0) await services.sleep(wait);
       const req = new PortableRequest(ctx, params, app);
       const res = new ResponseBuilder();
       const state = { timedOut: false, stage: 'authenticate' };
+      const gatewayTimedOut = () => {
+        state.timedOut = true;
+        res.seal();
+        logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, ${timedOut ? 'the drawn delay reached it' : `still in ${state.stage}`}); answered 504`);
+        return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
+      };
+      if (timedOut) return gatewayTimedOut();
       let work: Promise<Response>;
       if (fastRoutes.has(route) && typeof route.handle === 'function' && !hasBody(ctx.request)) {
         // Hot path (no authenticate, no middlewares, no body): call the handler right away; a
@@ -256,12 +273,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
         logger.error(`${route.label} (${ctx.method} ${ctx.pathname}) failed: ${(err as Error)?.message ?? String(err)}`, err);
         return responseForError(err, ctx.pathname, head);
       });
-      return deadlines.race(work, gatewayTimeout, () => {
-        state.timedOut = true;
-        res.seal();
-        logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, still in ${state.stage}); answered 504`);
-        return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
-      });
+      return deadlines.race(work, gatewayTimeout, gatewayTimedOut);
     },
     async close() {
       deadlines.expireAll();
