@@ -20,7 +20,7 @@ import type { Vfs } from '../vfs/types.js';
 import { createContext, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
-import { buildLayers, type BuiltLayers } from './pipeline/build.js';
+import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Layer } from './pipeline/layer.js';
 import { createPipeline, type Observer } from './pipeline/run.js';
 import type { EngineServices } from './services.js';
@@ -83,11 +83,12 @@ export function createMockApi(options: MockApiOptions): MockApi {
 
 /**
  * Internal assembly seam (not exported by the package): `arrange` gets the layers build.ts made
- * and returns the list the engine walks, e.g. with a test layer inserted. Features add their
- * layer in build.ts, not here.
+ * and returns the list the engine walks, e.g. with a test layer inserted; `more` builds another
+ * set of the same parts over another Vfs (a scenario's). Features add their layer in build.ts,
+ * not here.
  */
 export interface MockApiAssembly {
-  arrange?(built: BuiltLayers): Layer[];
+  arrange?(built: BuiltLayers, more: (sources: Pick<LayerSources, 'vfs' | 'fsDir' | 'filesName'>) => BuiltLayers): Layer[];
 }
 
 export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly): MockApi {
@@ -140,7 +141,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir });
   const pipeline = createPipeline({
-    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built) : built.layers,
+    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,
     delay: options.delay,
     forward: options.noHandledRestFsRequestsAction === 'forward',
     sleep: services.sleep,

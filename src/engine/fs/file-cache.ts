@@ -211,6 +211,14 @@ export class FileCache {
   }
 
   /**
+   * True when the request path is known to resolve to no file (a remembered miss: only on
+   * exclusive drivers, where change events are complete). Synchronous.
+   */
+  knownAbsent(key: string): boolean {
+    return this.exclusive && this.lookups.get(key)?.path === null;
+  }
+
+  /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
    */
