@@ -6,6 +6,7 @@
 
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
 export { memoryFs, type MemoryVfs } from './vfs/memory.js';
+export { overlayFs, type OverlayVfs } from './vfs/overlay.js';
 export { HttpError, isHttpError } from './core/errors.js';
 export { OptionsError } from './core/options.js';
 export type { Engine } from './core/engine.js';

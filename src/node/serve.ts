@@ -72,7 +72,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const port = check.number(options.port, 'port', 3000, { min: 0, max: 65535, integer: true });
   const host = check.string(options.host, 'host', '127.0.0.1', { nonEmpty: true })!;
   const logger: Logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
-  const { engines, owned } = await resolveEngines(options, options.logger);
+  const { engines, close: closeOwned } = await resolveEngines(options, options.logger);
 
   let hostHeader = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const fallbackHost = () => hostHeader;
@@ -91,7 +91,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   try {
     address = await listen(server, port, host);
   } catch (err) {
-    await Promise.allSettled(owned.map((e) => e.close?.()));
+    await closeOwned();
     throw err;
   }
   hostHeader = `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
@@ -108,7 +108,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       grace.unref();
       await stopped;
       clearTimeout(grace);
-      await Promise.allSettled(owned.map((e) => e.close?.()));
+      await closeOwned();
     })();
     return closing;
   };
