@@ -11,13 +11,13 @@
  * `handle` call starts afresh; an entry no `handle` claims goes with its Request.
  */
 import { responseForError } from '../core/errors.js';
-import { underPrefix, type Engine } from '../core/engine.js';
+import type { Engine } from '../core/engine.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
-import { createContext, type RequestContext } from './context.js';
+import { contextUnder, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
@@ -55,25 +55,6 @@ export interface MockApi extends Engine {
   /** The layer names in pipeline order (`['handlers', 'files']`). */
   readonly layers: readonly string[];
   close(): Promise<void>;
-}
-
-/** Splits an absolute URL into its encoded path and query (`?…` or ''), without `new URL()`. */
-function splitUrl(url: string): [string, string] {
-  const scheme = url.indexOf('://');
-  let p = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-  if (p === -1) {
-    if (scheme === -1) {
-      const u = new URL(url, 'http://localhost');
-      return [u.pathname, u.search];
-    }
-    p = url.length;
-  }
-  let end = url.length;
-  const hash = url.indexOf('#', p);
-  if (hash !== -1) end = hash;
-  const q = url.indexOf('?', p);
-  if (q !== -1 && q < end) return [url.slice(p, q) || '/', url.slice(q, end)];
-  return [url.slice(p, end) || '/', ''];
 }
 
 /** The mock API engine for `options` (see the top of this file). */
@@ -168,20 +149,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ));
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
 
-  function contextFor(request: Request): RequestContext | undefined {
-    const [pathname, search] = splitUrl(request.url);
-    let prefix: string | undefined;
-    for (let i = 0; i < prefixes.length; i++) {
-      if (underPrefix(pathname, prefixes[i]!)) {
-        prefix = prefixes[i]!;
-        break;
-      }
-    }
-    if (prefix === undefined) return undefined;
-    // Fetch upper-cases only the six standard methods; `fetch(url, { method: 'patch' })` in a
-    // page reaches the engine as "patch". Methods are case-insensitive here, as in llhttp.
-    return createContext(request, request.method.toUpperCase(), pathname, search, prefix, pipeline.observed ? performance.now() : 0);
-  }
+  const contextFor = (request: Request): RequestContext | undefined => contextUnder(request, prefixes, pipeline.observed ? performance.now() : 0);
 
   /** Contexts `handleCached` prepared and could not answer at once, for `handle` (see the top). */
   const prepared = new WeakMap<Request, RequestContext>();

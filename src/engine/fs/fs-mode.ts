@@ -22,8 +22,8 @@ import { replace } from './replace.js';
 import { update } from './update.js';
 
 export interface FsModeOptions {
-  /** The layer name answers are recorded under (`ctx.answered`). */
-  name: string;
+  /** The layer name answers are recorded under (`ctx.answered`; default `files`). */
+  name?: string;
   vfs: Vfs;
   fsDir: string;
   bodyLimit: number;

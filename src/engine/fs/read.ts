@@ -21,7 +21,7 @@ function hasAnyBody(call: FsCall): boolean {
 /** The answer for a resolved file (recorded as answered by this files layer, with the file). */
 function answer(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Response {
   const method = head ? 'HEAD' : 'GET';
-  call.ctx.answered(env.name, relativeToFsDir(env, entry.path));
+  call.ctx.answered(env.name ?? 'files', relativeToFsDir(env, entry.path));
   if (entry.array !== undefined && call.ctx.search.length > 1 && (configFor(call.pagination, method) || configFor(call.filters, method))) {
     const q = readQuery(call, method);
     if (q.present) {
