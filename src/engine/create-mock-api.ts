@@ -5,10 +5,12 @@
  * requests outside every prefix, and every request of a disabled engine, get `undefined`.
  *
  * Context hand-off between `handleCached` and `handle`: when `handleCached` cannot answer at
- * once, it keeps the context it prepared in `prepared` (a WeakMap keyed by the Request; nothing
- * is written on the Request itself). `handle` called with the same Request takes it from there
- * and resumes the walk where the fast path stopped, without parsing the URL again. Any other
- * `handle` call starts afresh; an entry no `handle` claims goes with its Request.
+ * once, it leaves the context it prepared on the Request under this engine's own symbol
+ * (`kPrepared`: one per engine, so two engines never take each other's). `handle` called with
+ * the same Request takes it (and clears it) and resumes the walk where the fast path stopped,
+ * without parsing the URL again; any other `handle` call starts afresh. (A symbol property
+ * rather than a WeakMap: a WeakMap insertion per declined request costs more than the whole
+ * synchronous walk, and the entry would die with the Request anyway.)
  */
 import { responseForError } from '../core/errors.js';
 import type { Engine } from '../core/engine.js';
@@ -65,8 +67,9 @@ export function createMockApi(options: MockApiOptions): MockApi {
 /**
  * Internal assembly seam (not exported by the package): `arrange` gets the layers build.ts made
  * and returns the list the engine walks, e.g. with a test layer inserted; `more` builds another
- * set of the same parts over another Vfs (a scenario's). Features add their layer in build.ts,
- * not here.
+ * set of the same parts over another Vfs (a scenario's). The engine starts, awaits (`ready()`)
+ * and closes the layers in the returned list only: leave nothing built out of it. Features add
+ * their layer in build.ts, not here.
  */
 export interface MockApiAssembly {
   arrange?(built: BuiltLayers, more: (sources: Pick<LayerSources, 'vfs' | 'fsDir' | 'filesName'>) => BuiltLayers): Layer[];
@@ -128,7 +131,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     sleep: services.sleep,
     logger,
   });
-  const fsReady: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
+  // ready(): every layer's start-up (e.g. each files layer's fsDir check); true when the engine's
+  // own files layer routes files.
+  const primaryFiles: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
+  const fsReady: Promise<boolean> = Promise.allSettled(pipeline.layers.map((l) => l.ready)).then(() => primaryFiles);
   if (logger.enabled('debug')) {
     // The access log is an observer like any other.
     pipeline.observe((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
@@ -151,8 +157,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   const contextFor = (request: Request): RequestContext | undefined => contextUnder(request, prefixes, pipeline.observed ? performance.now() : 0);
 
-  /** Contexts `handleCached` prepared and could not answer at once, for `handle` (see the top). */
-  const prepared = new WeakMap<Request, RequestContext>();
+  /** Where `handleCached` leaves a context it could not answer at once, for `handle` (see the top). */
+  const kPrepared = Symbol('mockyard.mockApi.prepared');
+  type Prepared = Request & { [kPrepared]?: RequestContext | undefined };
 
   return {
     prefixes: options.publicPrefixes,
@@ -163,8 +170,8 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);
-      let ctx = prepared.get(request);
-      if (ctx !== undefined) prepared.delete(request);
+      let ctx = (request as Prepared)[kPrepared];
+      if (ctx !== undefined) (request as Prepared)[kPrepared] = undefined;
       else {
         try {
           ctx = contextFor(request);
@@ -184,7 +191,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
         const ctx = contextFor(request);
         if (ctx === undefined) return undefined;
         const now = pipeline.peek(ctx);
-        if (now === undefined) prepared.set(request, ctx);
+        if (now === undefined) (request as Prepared)[kPrepared] = ctx;
         return now;
       } catch {
         return undefined;
