@@ -10,6 +10,8 @@
  * native object. The state is given up as soon as the native Response exists, so a caller that
  * mutates `headers` is always honoured.
  */
+import { utf8Length } from './utf8-length.js';
+
 const NativeResponse: typeof Response = globalThis.Response;
 const encoder = new TextEncoder();
 
@@ -34,20 +36,7 @@ export interface FastState {
  */
 const SHORT_TEXT = 2048;
 
-/** UTF-8 byte length of `s` (a lone surrogate counts 3 bytes, as U+FFFD, like TextEncoder). */
-export function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a surrogate pair: 2 units, 4 bytes
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
+export { utf8Length };
 
 /** A text body as FastResponse keeps it (short: the string; long: its bytes) and its UTF-8 length. */
 export function textBody(text: string): { body: string | Uint8Array; length: number } {
@@ -110,7 +99,7 @@ export class FastResponse {
     if (!native) {
       const s = this[kState]!;
       // Text goes in as bytes: a native Response would add a text/plain type to a string body.
-      native = new NativeResponse(fastBodyBytes(s) as BodyInit | null, { status: s.status, statusText: s.statusText, headers: s.headers });
+      native = new NativeResponse(nativeBody(fastBodyBytes(s)), { status: s.status, statusText: s.statusText, headers: s.headers });
       this[kNative] = native;
       this[kState] = undefined;
     }
@@ -135,6 +124,26 @@ export class FastResponse {
   clone(): Response { return this.native.clone(); }
 }
 Object.setPrototypeOf(FastResponse.prototype, NativeResponse.prototype);
+
+/**
+ * Whether the platform Response takes this realm's `Uint8Array` as bytes. It does everywhere but
+ * under vitest's jsdom environment, where the global typed arrays are jsdom's and Response is
+ * Node's, which would turn the bytes into the text "91,49,93". There a one-chunk stream carries
+ * them (streams accept any realm's chunks). Checked once, on first use.
+ */
+let takesOwnBytes: boolean | undefined;
+
+function nativeBody(bytes: Uint8Array | null): BodyInit | null {
+  if (bytes === null) return null;
+  takesOwnBytes ??= new NativeResponse(new Uint8Array(0)).headers.get('content-type') === null;
+  if (takesOwnBytes) return bytes as BodyInit;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
 
 /**
  * The plain state of a FastResponse that nobody has turned into a native Response yet, or

@@ -127,6 +127,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   const pipeline = createPipeline({
     layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,
     delay: options.delay,
+    gatewayTimeout: options.gatewayTimeout,
     forward: options.noHandledRestFsRequestsAction === 'forward',
     sleep: services.sleep,
     logger,
@@ -163,6 +164,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   return {
     prefixes: options.publicPrefixes,
+    forwardsUnmatched: options.noHandledRestFsRequestsAction === 'forward',
     options,
     app,
     ws: app.ws,

@@ -33,7 +33,7 @@ export default async function setup(project: TestProject) {
   }
   const out = await mkdtemp(join(tmpdir(), 'mockyard-e2e-site-'));
   // The contract page runs test/vfs/contract.ts unchanged: `vitest` is the in-page shim there.
-  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html', contract: 'contract.html', engines: 'engines.html' }, [
+  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html', contract: 'contract.html', engines: 'engines.html', tracker: 'tracker.html', blank: 'blank.html' }, [
     { find: /^vitest$/, replacement: join(here, 'site/vitest-shim.ts') },
   ]);
   await initWorker(out);
@@ -46,7 +46,9 @@ export default async function setup(project: TestProject) {
   project.provide('siteUrl', server.url);
 
   const playgroundOut = await mkdtemp(join(tmpdir(), 'mockyard-e2e-playground-'));
-  await buildSite(join(here, '../../playground'), playgroundOut, { index: 'index.html' });
+  // The playground keeps its in-page backend out of production builds (import.meta.env.DEV);
+  // this build is a test build that needs it.
+  await buildSite(join(here, '../../playground'), playgroundOut, { index: 'index.html' }, [], { 'import.meta.env.VITE_MOCKYARD_IN_PAGE': JSON.stringify('on') });
   await initWorker(playgroundOut);
   const playground = await startStaticServer(playgroundOut);
   project.provide('playgroundUrl', playground.url);
