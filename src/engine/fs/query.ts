@@ -9,15 +9,38 @@
  * memo lives and dies with the entry (any change to the file builds a new one) and holds at most
  * MAX_MATCH_MEMOS lists per file. Collecting every match costs more than the paged scan, so a
  * filter is memoised only the second time it is seen: one-off filters pay nothing extra.
- *
- * The memos (sorted views, matches, filters seen once) belong to this module: they are kept in a
- * WeakMap keyed by the cache entry, so they go with the entry and the cache knows nothing of them.
  */
 import type { FileEntry } from './file-cache.js';
 import type { Predicate } from './filters.js';
 import type { Page } from './pagination.js';
 import { compileScan } from './scan.js';
 import { sortOrder } from './sort.js';
+
+/** What this module remembers about one cached file (the cache entry knows nothing of it). */
+interface EntryMemo {
+  /** Sorted index orders of the array, by sort key and direction. */
+  sorted?: Map<string, Uint32Array>;
+  /** Matching indices by filter signature (and sort). */
+  matches?: Map<string, Uint32Array>;
+  /** Whether every item of the array is a non-null object (found on first use). */
+  objectItems?: boolean;
+  /** Per filtered key, the field of every item of the array (for the compiled scan). */
+  columns?: Map<string, readonly unknown[]>;
+  /** Filter signatures seen once (memoised the second time). */
+  seenQueries?: Set<string>;
+}
+
+/**
+ * The memos, per cache entry: kept in a WeakMap keyed by the entry, so they live and die with it
+ * (a replaced or dropped entry takes its memo with it) and FileEntry carries no query fields.
+ */
+const entryMemos = new WeakMap<FileEntry, EntryMemo>();
+
+function memoOf(entry: FileEntry): EntryMemo {
+  let m = entryMemos.get(entry);
+  if (m === undefined) entryMemos.set(entry, (m = {}));
+  return m;
+}
 
 export interface QueryResult {
   page: unknown[];
@@ -33,44 +56,69 @@ const MAX_MATCH_MEMOS = 16;
 // one that comes back only after many others (more than the memo could hold) is not.
 const MAX_SEEN = 2 * MAX_MATCH_MEMOS;
 
-/** What this module remembers about one cached file. */
-interface EntryMemo {
-  /** Sorted index orders of the array, by sort key and direction. */
-  sorted?: Map<string, Uint32Array>;
-  /** Matching indices by filter signature (and sort). */
-  matches?: Map<string, Uint32Array>;
-  /** Filter signatures seen once (memoised the second time). */
-  seenQueries?: Set<string>;
-}
-
-/** Per cache entry; an entry replaced or dropped by the cache takes its memo with it. */
-const memos = new WeakMap<FileEntry, EntryMemo>();
-
-function memoOf(entry: FileEntry): EntryMemo {
-  let m = memos.get(entry);
-  if (m === undefined) memos.set(entry, (m = {}));
-  return m;
-}
-
-function sortedView(memo: EntryMemo, items: readonly unknown[], page: Page): Uint32Array {
+function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Uint32Array {
   const key = `${page.desc ? '-' : '+'}${page.sortKey}`;
-  let views = memo.sorted;
+  let views = memoOf(entry).sorted;
   const hit = views?.get(key);
   if (hit) return hit;
   const order = sortOrder(items, page.sort!, page.desc);
-  if (!views) views = memo.sorted = new Map();
+  if (!views) views = memoOf(entry).sorted = new Map();
   if (views.size >= MAX_SORT_VIEWS) views.clear();
   views.set(key, order);
   return order;
+}
+
+/**
+ * Whether every item of the entry's array is a non-null object (the compiled scan then reads
+ * fields without checking each item). Found once per cached array, kept on the entry.
+ */
+function objectItems(entry: FileEntry, items: readonly unknown[]): boolean {
+  if (items !== entry.array) return false;
+  let known = memoOf(entry).objectItems;
+  if (known === undefined) {
+    known = true;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item !== 'object' || item === null) {
+        known = false;
+        break;
+      }
+    }
+    memoOf(entry).objectItems = known;
+  }
+  return known;
+}
+
+const MAX_COLUMNS = 16;
+
+/**
+ * The column reader for the compiled scan: `key` → the field of every item (own or not: the
+ * scan only asks for keys no plain object or array inherits), built on first use and kept on
+ * the entry like the sorted views. Undefined unless every item is an object.
+ */
+function columnsOf(entry: FileEntry, items: readonly unknown[]): ((key: string) => readonly unknown[]) | undefined {
+  if (!objectItems(entry, items)) return undefined;
+  return (key) => {
+    const columns = (memoOf(entry).columns ??= new Map());
+    let column = columns.get(key);
+    if (column === undefined) {
+      // push: a packed array (all numbers → unboxed doubles), never a holey one.
+      const built: unknown[] = [];
+      for (let i = 0; i < items.length; i++) built.push((items[i] as Record<string, unknown>)[key]);
+      if (columns.size >= MAX_COLUMNS) columns.clear();
+      columns.set(key, (column = built));
+    }
+    return column;
+  };
 }
 
 /** Accepts pushes and keeps nothing: lets the scan record indices without collecting items. */
 const DISCARD = { length: 0, push(): number { return 0; } } as unknown as unknown[];
 
 /** Indices of all matches, in scan order (the sorted view's when sorting). */
-function allMatches(items: readonly unknown[], predicates: readonly Predicate[], order: Uint32Array | undefined): Uint32Array {
+function allMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], order: Uint32Array | undefined): Uint32Array {
   const indices: number[] = [];
-  const compiled = compileScan(predicates);
+  const compiled = compileScan(predicates, columnsOf(entry, items));
   if (compiled) compiled.scan(items, order, 0, Infinity, DISCARD, indices, compiled.consts);
   else {
     const n = order ? order.length : items.length;
@@ -85,22 +133,22 @@ function allMatches(items: readonly unknown[], predicates: readonly Predicate[],
 }
 
 /** The memoised matches, or undefined the first time a filter is seen (the caller scans). */
-function memoizedMatches(memo: EntryMemo, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array | undefined {
+function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array | undefined {
   const key = page?.sort ? `${signature}|${page.desc ? '-' : '+'}${page.sortKey}` : signature;
-  let lists = memo.matches;
-  const hit = lists?.get(key);
+  let memos = memoOf(entry).matches;
+  const hit = memos?.get(key);
   if (hit) return hit;
-  const seen = (memo.seenQueries ??= new Set());
+  const seen = (memoOf(entry).seenQueries ??= new Set());
   if (!seen.has(key)) {
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.add(key);
     return undefined;
   }
-  const order = page?.sort ? sortedView(memo, items, page) : undefined;
-  const matches = allMatches(items, predicates, order);
-  if (!lists) lists = memo.matches = new Map();
-  if (lists.size >= MAX_MATCH_MEMOS) lists.delete(lists.keys().next().value!);
-  lists.set(key, matches);
+  const order = page?.sort ? sortedView(entry, items, page) : undefined;
+  const matches = allMatches(entry, items, predicates, order);
+  if (!memos) memos = memoOf(entry).matches = new Map();
+  if (memos.size >= MAX_MATCH_MEMOS) memos.delete(memos.keys().next().value!);
+  memos.set(key, matches);
   return matches;
 }
 
@@ -111,8 +159,7 @@ function memoizedMatches(memo: EntryMemo, items: readonly unknown[], predicates:
 export function runQuery(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, withIndices = false, signature = ''): QueryResult {
   const skip = page?.skip ?? 0;
   const limit = page?.limit ?? Infinity;
-  const memo = page?.sort || (signature !== '' && predicates.length > 0) ? memoOf(entry) : undefined;
-  const matches = memo !== undefined && signature !== '' && predicates.length > 0 ? memoizedMatches(memo, items, predicates, page, signature) : undefined;
+  const matches = signature !== '' && predicates.length > 0 ? memoizedMatches(entry, items, predicates, page, signature) : undefined;
   if (matches !== undefined) {
     const end = Math.min(matches.length, skip + limit);
     const out: unknown[] = [];
@@ -123,7 +170,7 @@ export function runQuery(entry: FileEntry, items: readonly unknown[], predicates
     }
     return { page: out, total: matches.length, indices };
   }
-  const order = page?.sort ? sortedView(memo!, items, page) : undefined;
+  const order = page?.sort ? sortedView(entry, items, page) : undefined;
   const n = items.length;
   const out: unknown[] = [];
   const indices: number[] | undefined = withIndices ? [] : undefined;
@@ -136,7 +183,7 @@ export function runQuery(entry: FileEntry, items: readonly unknown[], predicates
   }
 
   if (predicates.length > 0) {
-    const compiled = compileScan(predicates);
+    const compiled = compileScan(predicates, columnsOf(entry, items));
     if (compiled) {
       const total = compiled.scan(items, order, skip, limit, out, indices, compiled.consts);
       return { page: out, total, indices };

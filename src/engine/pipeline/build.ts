@@ -44,6 +44,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     fsDir,
     fsDirLabel: options.fsDirOption ?? '',
     bodyLimit: options.bodyLimit,
+    maxJsonDepth: options.maxJsonDepth,
     logger: services.logger,
     queue: services.queue,
     pagination: options.pagination,
