@@ -9,6 +9,9 @@
  * memo lives and dies with the entry (any change to the file builds a new one) and holds at most
  * MAX_MATCH_MEMOS lists per file. Collecting every match costs more than the paged scan, so a
  * filter is memoised only the second time it is seen: one-off filters pay nothing extra.
+ *
+ * The memos (sorted views, matches, filters seen once) belong to this module: they are kept in a
+ * WeakMap keyed by the cache entry, so they go with the entry and the cache knows nothing of them.
  */
 import type { FileEntry } from './file-cache.js';
 import type { Predicate } from './filters.js';
@@ -30,13 +33,32 @@ const MAX_MATCH_MEMOS = 16;
 // one that comes back only after many others (more than the memo could hold) is not.
 const MAX_SEEN = 2 * MAX_MATCH_MEMOS;
 
-function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Uint32Array {
+/** What this module remembers about one cached file. */
+interface EntryMemo {
+  /** Sorted index orders of the array, by sort key and direction. */
+  sorted?: Map<string, Uint32Array>;
+  /** Matching indices by filter signature (and sort). */
+  matches?: Map<string, Uint32Array>;
+  /** Filter signatures seen once (memoised the second time). */
+  seenQueries?: Set<string>;
+}
+
+/** Per cache entry; an entry replaced or dropped by the cache takes its memo with it. */
+const memos = new WeakMap<FileEntry, EntryMemo>();
+
+function memoOf(entry: FileEntry): EntryMemo {
+  let m = memos.get(entry);
+  if (m === undefined) memos.set(entry, (m = {}));
+  return m;
+}
+
+function sortedView(memo: EntryMemo, items: readonly unknown[], page: Page): Uint32Array {
   const key = `${page.desc ? '-' : '+'}${page.sortKey}`;
-  let views = entry.sorted;
+  let views = memo.sorted;
   const hit = views?.get(key);
   if (hit) return hit;
   const order = sortOrder(items, page.sort!, page.desc);
-  if (!views) views = entry.sorted = new Map();
+  if (!views) views = memo.sorted = new Map();
   if (views.size >= MAX_SORT_VIEWS) views.clear();
   views.set(key, order);
   return order;
@@ -63,22 +85,22 @@ function allMatches(items: readonly unknown[], predicates: readonly Predicate[],
 }
 
 /** The memoised matches, or undefined the first time a filter is seen (the caller scans). */
-function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array | undefined {
+function memoizedMatches(memo: EntryMemo, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array | undefined {
   const key = page?.sort ? `${signature}|${page.desc ? '-' : '+'}${page.sortKey}` : signature;
-  let memos = entry.matches;
-  const hit = memos?.get(key);
+  let lists = memo.matches;
+  const hit = lists?.get(key);
   if (hit) return hit;
-  const seen = (entry.seenQueries ??= new Set());
+  const seen = (memo.seenQueries ??= new Set());
   if (!seen.has(key)) {
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.add(key);
     return undefined;
   }
-  const order = page?.sort ? sortedView(entry, items, page) : undefined;
+  const order = page?.sort ? sortedView(memo, items, page) : undefined;
   const matches = allMatches(items, predicates, order);
-  if (!memos) memos = entry.matches = new Map();
-  if (memos.size >= MAX_MATCH_MEMOS) memos.delete(memos.keys().next().value!);
-  memos.set(key, matches);
+  if (!lists) lists = memo.matches = new Map();
+  if (lists.size >= MAX_MATCH_MEMOS) lists.delete(lists.keys().next().value!);
+  lists.set(key, matches);
   return matches;
 }
 
@@ -89,7 +111,8 @@ function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates
 export function runQuery(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, withIndices = false, signature = ''): QueryResult {
   const skip = page?.skip ?? 0;
   const limit = page?.limit ?? Infinity;
-  const matches = signature !== '' && predicates.length > 0 ? memoizedMatches(entry, items, predicates, page, signature) : undefined;
+  const memo = page?.sort || (signature !== '' && predicates.length > 0) ? memoOf(entry) : undefined;
+  const matches = memo !== undefined && signature !== '' && predicates.length > 0 ? memoizedMatches(memo, items, predicates, page, signature) : undefined;
   if (matches !== undefined) {
     const end = Math.min(matches.length, skip + limit);
     const out: unknown[] = [];
@@ -100,7 +123,7 @@ export function runQuery(entry: FileEntry, items: readonly unknown[], predicates
     }
     return { page: out, total: matches.length, indices };
   }
-  const order = page?.sort ? sortedView(entry, items, page) : undefined;
+  const order = page?.sort ? sortedView(memo!, items, page) : undefined;
   const n = items.length;
   const out: unknown[] = [];
   const indices: number[] | undefined = withIndices ? [] : undefined;
