@@ -30,6 +30,7 @@ import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
+import { createJournal, type Journal } from '../devtools/journal.js';
 
 export interface MockApi extends Engine {
   handle(request: Request): Promise<Response | undefined>;
@@ -54,6 +55,11 @@ export interface MockApi extends Engine {
    * returns the function that stops it. Costs nothing while nobody observes.
    */
   observe(observer: Observer): () => void;
+  /**
+   * The devtools request journal (src/devtools/journal.ts), fed by the observer hook; null when
+   * `journal: false` (or the engine is disabled).
+   */
+  readonly journal: Journal | null;
   /** The layer names in pipeline order (`['handlers', 'files']`). */
   readonly layers: readonly string[];
   close(): Promise<void>;
@@ -140,6 +146,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     pipeline.observe((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
   }
 
+  const journal = disabled || options.journal.size === 0 ? null : createJournal(options.journal);
+  if (journal) pipeline.observe((x) => journal.record(x));
+
   // The WebSocket layer is imported only with enableWs (its own chunk in browser bundles), at once;
   // ready() waits for it and so does a handshake that comes earlier. A failed import is retried
   // by the next handshake.
@@ -168,6 +177,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     app,
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
+    journal,
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);

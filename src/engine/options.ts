@@ -12,6 +12,7 @@ import { check, describe, isPlainObject, OptionsError } from '../core/options.js
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
+import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_SIZE } from '../devtools/journal.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import type {
   ErrorHandlerFunction,
@@ -66,6 +67,8 @@ export interface ResolvedMockApiOptions {
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
+  /** The devtools request journal (src/devtools/journal.ts): ring size (0 = off) and body bytes kept. */
+  journal: { size: number; bodyLimit: number };
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -73,7 +76,7 @@ export interface ResolvedMockApiOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit',
+  'pagination', 'filters', 'bodyLimit', 'journal',
 ] as const;
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
@@ -225,6 +228,18 @@ export function resolveFilters(value: unknown, option: string): PerMethod<Filter
   return resolvePerMethod(value, option, resolveOneFilter);
 }
 
+/** `journal`: false (off), true/undefined (defaults) or { size, bodyLimit }. */
+function resolveJournal(value: unknown, option: string): { size: number; bodyLimit: number } {
+  if (value === false) return { size: 0, bodyLimit: 0 };
+  if (value === undefined || value === true) return { size: DEFAULT_JOURNAL_SIZE, bodyLimit: DEFAULT_JOURNAL_BODY_LIMIT };
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be true, false or { size, bodyLimit } (got ${describe(value)})`);
+  check.knownKeys(value, option, ['size', 'bodyLimit']);
+  return {
+    size: check.number(value.size, `${option}.size`, DEFAULT_JOURNAL_SIZE, { min: 0, max: 1_000_000, integer: true }),
+    bodyLimit: check.number(value.bodyLimit, `${option}.bodyLimit`, DEFAULT_JOURNAL_BODY_LIMIT, { min: 0, max: 1024 * 1024, integer: true }),
+  };
+}
+
 function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
@@ -262,6 +277,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     pagination: null,
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    journal: { size: 0, bodyLimit: 0 },
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -317,6 +333,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.pagination = resolvePagination(o.pagination, at('pagination'));
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
+
+  base.journal = resolveJournal(o.journal, at('journal'));
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

@@ -214,4 +214,9 @@ export interface MockApiOptions {
   filters?: PerMethod<FilterConfig> | null;
   /** Largest request body accepted, in bytes (default 10 MiB); larger → 413. */
   bodyLimit?: number;
+  /**
+   * Devtools request journal (src/devtools/journal.ts): on by default (1,000 entries, 4 KiB of
+   * each body); `false` turns it off; `{ size, bodyLimit }` sizes it (`size: 0` = off).
+   */
+  journal?: boolean | { size?: number; bodyLimit?: number };
 }
