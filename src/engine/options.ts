@@ -69,6 +69,8 @@ export interface ResolvedMockApiOptions {
   bodyLimit: number;
   /** The devtools request journal (src/devtools/journal.ts): ring size (0 = off) and body bytes kept. */
   journal: { size: number; bodyLimit: number };
+  /** Named scenarios (src/engine/scenarios/), in the order given. */
+  scenarios: ResolvedScenario[];
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -76,8 +78,11 @@ export interface ResolvedMockApiOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit', 'journal',
+  'pagination', 'filters', 'bodyLimit', 'journal', 'scenarios',
 ] as const;
+
+/** Scenario names: what a header or query parameter can carry without escaping. */
+const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/;
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
 const COMPARISONS: readonly FilterComparison[] = ['eq', 'neq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains'];
@@ -240,6 +245,44 @@ function resolveJournal(value: unknown, option: string): { size: number; bodyLim
   };
 }
 
+export interface ResolvedScenario {
+  name: string;
+  /** Handlers tried before the base ones. */
+  handlers: RestHandler[];
+  /**
+   * The scenario's mock folder: inside `fs` (normalised) when `fs` is given, else relative to
+   * `root` like the base fsDir; undefined = the base files only.
+   */
+  fsDir: string | undefined;
+  /** Global delay for this scenario (undefined = the base delay). */
+  delay: number | undefined;
+  /** Base handlers switched off in this scenario: `pattern` or `METHOD pattern`. */
+  disabled: string[];
+}
+
+function resolveScenarios(value: unknown, option: string, insideFs: boolean): ResolvedScenario[] {
+  if (value === undefined || value === null) return [];
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object keyed by scenario name (got ${describe(value)})`);
+  return Object.entries(value).map(([name, v]) => {
+    const at = `${option}.${name}`;
+    if (!SCENARIO_NAME.test(name)) throw new OptionsError(at, 'is not a valid scenario name (letters, digits, ".", "_", "~", "-"; at most 64; starting with a letter or digit)');
+    if (!isPlainObject(v)) throw new OptionsError(at, `must be an object { handlers, fsDir, delay, disabled } (got ${describe(v)})`);
+    check.knownKeys(v, at, ['handlers', 'fsDir', 'delay', 'disabled']);
+    let fsDir = check.string(v.fsDir, `${at}.fsDir`, undefined, { nonEmpty: true });
+    if (fsDir !== undefined && insideFs) {
+      try {
+        fsDir = normalizeVfsPath(fsDir);
+      } catch {
+        throw new OptionsError(`${at}.fsDir`, `must be a folder inside "fs" without "..", "\\" or NUL (got ${describe(v.fsDir)})`);
+      }
+    }
+    const disabled = check.array<unknown>(v.disabled, `${at}.disabled`);
+    disabled.forEach((d, i) => { if (typeof d !== 'string' || d.trim() === '') fail(`${at}.disabled`, i, 'a handler pattern ("/users/:id" or "GET /users/:id")', d); });
+    const delay = v.delay === undefined ? undefined : check.number(v.delay, `${at}.delay`, 0, { min: 0 });
+    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()) };
+  });
+}
+
 function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
@@ -278,6 +321,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
     journal: { size: 0, bodyLimit: 0 },
+    scenarios: [],
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -335,6 +379,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
 
   base.journal = resolveJournal(o.journal, at('journal'));
+  base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined);
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

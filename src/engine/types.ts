@@ -219,4 +219,20 @@ export interface MockApiOptions {
    * each body); `false` turns it off; `{ size, bodyLimit }` sizes it (`size: 0` = off).
    */
   journal?: boolean | { size?: number; bodyLimit?: number };
+  /**
+   * Named scenarios selected at run time (per request by the `X-Mockyard-Scenario` header or the
+   * `?__scenario=` query parameter, else `api.useScenario(name)`): a scenario's handlers come
+   * before the base ones, its `fsDir` is laid over the base mocks (overlay), `delay` replaces
+   * the global delay, `disabled` lists base handler patterns (`/users/:id` or `GET /users/:id`)
+   * switched off in it.
+   */
+  scenarios?: Record<string, ScenarioOptions>;
+}
+
+export interface ScenarioOptions {
+  handlers?: RestHandler[];
+  /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
+  fsDir?: string;
+  delay?: number;
+  disabled?: string[];
 }
