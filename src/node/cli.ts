@@ -235,7 +235,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const created = await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
     resolved = await resolveEngines({ mock: config.mock, tracker });
-    const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel });
+    const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel, devtools: config.devtools });
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
     const fileRouting = api ? await api.ready() : false;
     const stop = async () => {

@@ -28,7 +28,7 @@ function isDisabled(h: RestHandler, disabled: readonly string[]): boolean {
     const space = d.indexOf(' ');
     if (space === -1) {
       if (h.pattern === d) return true;
-    } else if (h.pattern === d.slice(space + 1).trim() && (h.method === undefined || h.method.toUpperCase() === d.slice(0, space).toUpperCase())) return true;
+    } else if (h.pattern === d.slice(space + 1).trim() && (h.method === '*' || (h.method ?? 'GET').toUpperCase() === d.slice(0, space).toUpperCase())) return true;
   }
   return false;
 }
