@@ -21,6 +21,7 @@ import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
 import type { MockyardConfig } from '../define-config.js';
 import { findConfigFile, loadConfigFile } from './config.js';
+import { ADMIN_BASE } from '../devtools/admin.js';
 import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
@@ -157,6 +158,10 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
 export function describeServing(url: string, engines: readonly Engine[], fsDir: string | null | undefined, fileRouting: boolean): string[] {
   const lines: string[] = [];
   for (const engine of engines) {
+    if (engine.prefixes.length === 1 && engine.prefixes[0] === ADMIN_BASE) {
+      lines.push(`  ${url}${ADMIN_BASE}/  →  devtools admin API`);
+      continue;
+    }
     const collector = engine as Partial<Collector>;
     if (typeof collector.basePath === 'string') {
       lines.push(`  ${url}${collector.basePath}  →  event collector`);
@@ -244,7 +249,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
-      for (const line of describeServing(server.url, resolved.engines, typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null, fileRouting)) io.out(line);
+      for (const line of describeServing(server.url, server.engines, typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null, fileRouting)) io.out(line);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };
