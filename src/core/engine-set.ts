@@ -13,7 +13,7 @@
  */
 import { isEngine, type Engine } from './engine.js';
 import { OptionsError } from './options.js';
-import { createAdminApi } from '../devtools/admin.js';
+import { createAdminEngine } from '../devtools/admin-engine.js';
 import { resolveDevtoolsGuard, type DevtoolsOption } from '../devtools/guard.js';
 
 export interface EngineSources<M, T> {
@@ -95,7 +95,7 @@ export async function assembleEngines<M extends object, T extends object>(source
     // Ready-made engines passed as `engines` (the CLI's) are described too.
     const mockLike = mockEngine ?? extra.find((e) => typeof (e as { useScenario?: unknown }).useScenario === 'function');
     const trackerLike = trackerEngine ?? extra.find((e) => typeof (e as { basePath?: unknown }).basePath === 'string');
-    devtools = createAdminApi({ mock: mockLike, tracker: trackerLike, token: guard.token });
+    devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, token: guard.token });
     owned.push(devtools);
   }
   const engines: Engine[] = [];

@@ -24,11 +24,11 @@ import { FastResponse } from '../core/fast-response.js';
 import { readBody } from '../core/body.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
+import { ADMIN_BASE } from './admin-engine.js';
 import { bearerMatches } from './guard.js';
 import type { JournalFilter } from './journal.js';
 import { describeCollector, describeMock, isMockApi } from './routes-info.js';
 
-export const ADMIN_BASE = '/_mockyard/api';
 const SSE_PING_MS = 15_000;
 const BODY_LIMIT = 64 * 1024;
 

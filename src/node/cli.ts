@@ -21,7 +21,7 @@ import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
 import type { MockyardConfig } from '../define-config.js';
 import { findConfigFile, loadConfigFile } from './config.js';
-import { ADMIN_BASE } from '../devtools/admin.js';
+import { ADMIN_BASE } from '../devtools/admin-engine.js';
 import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
