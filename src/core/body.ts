@@ -17,6 +17,13 @@ export const kReadBody = Symbol.for('mockyard.readBody');
 export const kHasBody = Symbol.for('mockyard.hasBody');
 
 /**
+ * Host hint: the request's headers as a flat `[name, value, name, value…]` array the host already
+ * holds (node: `IncomingMessage.rawHeaders`), so observers (the devtools journal) can keep them by
+ * reference instead of copying a Headers object on every request.
+ */
+export const kRawHeaders = Symbol.for('mockyard.rawHeaders');
+
+/**
  * Where `readBody` leaves the bytes it read on the Request (one property write), so observers
  * such as the devtools journal can show a body the engine read without reading a stream again.
  */

@@ -17,9 +17,12 @@
  *         files layer, the error bodies, `res.json`/`res.send` of handlers). A native Response
  *         (a stream, a proxied answer) is not cloned: recording must never tee or buffer a
  *         stream the host is sending. Such entries say `body: { captured: false, … }`.
- * Recording costs one small object per request plus the header copies; nothing else.
+ * Recording is cheap: per request one small record holding references (the request's raw
+ * header array or Headers, the response's header object, a body's bytes — copied only when
+ * longer than `bodyLimit`); redaction, decoding and the entry object happen when the entry is
+ * first read (list, the live stream), never on the request path.
  */
-import { kBodyBytes } from '../core/body.js';
+import { kBodyBytes, kRawHeaders } from '../core/body.js';
 import { fastState } from '../core/fast-response.js';
 import type { AnsweredBy } from '../engine/context.js';
 import type { Exchange } from '../engine/pipeline/run.js';
@@ -131,45 +134,106 @@ export function captureBody(bytes: Uint8Array | string, contentType: string | un
   return { captured: true, size, text, truncated };
 }
 
-function requestBody(request: Request, headers: Record<string, string>, limit: number): CapturedBody | null {
-  const bytes = (request as unknown as Record<symbol, Uint8Array | undefined>)[kBodyBytes];
-  if (bytes !== undefined) return bytes.byteLength === 0 ? null : captureBody(bytes, headers['content-type'], limit);
-  const declared = headers['content-length'];
-  if (declared !== undefined && declared !== '0') return { captured: false, size: Number(declared) };
-  return null;
-}
-
-function responsePart(response: Response, limit: number): JournalEntry['response'] {
-  const state = fastState(response);
-  if (state !== undefined) {
-    const headers = redactHeaders(state.headers);
-    const body = state.body === null ? null : captureBody(state.body, headers['content-type'], limit);
-    return { headers, body };
+/** Raw header list (`[name, value, …]`) into the redacted record. */
+function redactRaw(raw: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i]!.toLowerCase();
+    const value = SENSITIVE_HEADERS.has(key) ? REDACTED : raw[i + 1]!;
+    out[key] = key in out && key !== 'set-cookie' && !SENSITIVE_HEADERS.has(key) ? `${out[key]}, ${value}` : value;
   }
-  const headers = redactHeaders(response.headers);
-  if (response.body === null) return { headers, body: null };
-  const declared = headers['content-length'];
-  return { headers, body: { captured: false, size: declared === undefined ? null : Number(declared) } };
+  return out;
 }
 
-/** Whether an entry matches a filter. */
-function matches(e: JournalEntry, f: JournalFilter, method: string | undefined): boolean {
-  if (method !== undefined && e.method !== method) return false;
+/** A body kept by reference when short, else its first `limit` bytes copied (so a big buffer is not retained). */
+interface KeptBody {
+  data: Uint8Array | string;
+  /** Full size in bytes (-1: a string, measured when read). */
+  size: number;
+}
+
+function keep(body: Uint8Array | string, limit: number): KeptBody {
+  if (typeof body === 'string') {
+    // FastResponse keeps only short texts as strings (≤ 2,048 UTF-16 units): cheap to hold.
+    return { data: body, size: -1 }; // measured when read
+  }
+  return { data: body.byteLength > limit ? body.slice(0, limit) : body, size: body.byteLength };
+}
+
+/** What record() keeps: references only; the entry is made on first read. */
+interface Raw {
+  id: number;
+  time: number;
+  x: Exchange;
+  scenario: string | null;
+  reqHeaders: readonly string[] | Headers;
+  reqBody: KeptBody | undefined;
+  resHeaders: Record<string, string> | Headers | null;
+  /** undefined: no body; null: a stream (not captured). */
+  resBody: KeptBody | null | undefined;
+  entry?: JournalEntry;
+}
+
+function capture(kept: KeptBody, contentType: string | undefined, limit: number): CapturedBody {
+  const c = captureBody(kept.data, contentType, limit);
+  const size = kept.size === -1 ? (c.size ?? 0) : kept.size;
+  return { ...c, size, ...(c.text !== undefined ? { truncated: size > limit } : {}) };
+}
+
+function materialize(r: Raw, limit: number): JournalEntry {
+  if (r.entry) return r.entry;
+  const x = r.x;
+  const reqHeaders = Array.isArray(r.reqHeaders) ? redactRaw(r.reqHeaders as readonly string[]) : redactHeaders(r.reqHeaders as Headers);
+  let reqBody: CapturedBody | null = null;
+  if (r.reqBody !== undefined) reqBody = r.reqBody.size === 0 ? null : capture(r.reqBody, reqHeaders['content-type'], limit);
+  else {
+    const declared = reqHeaders['content-length'];
+    if (declared !== undefined && declared !== '0') reqBody = { captured: false, size: Number(declared) };
+  }
+  let response: JournalEntry['response'] = null;
+  if (r.resHeaders !== null) {
+    const headers = redactHeaders(r.resHeaders);
+    let body: CapturedBody | null = null;
+    if (r.resBody === null) {
+      const declared = headers['content-length'];
+      body = { captured: false, size: declared === undefined ? null : Number(declared) };
+    } else if (r.resBody !== undefined) body = capture(r.resBody, headers['content-type'], limit);
+    response = { headers, body };
+  }
+  r.entry = {
+    id: r.id,
+    time: r.time,
+    method: x.method,
+    url: x.pathname + x.search,
+    status: x.status ?? null,
+    ms: Math.round(x.ms * 1000) / 1000,
+    answeredBy: x.answeredBy ?? null,
+    scenario: r.scenario,
+    request: { headers: reqHeaders, body: reqBody },
+    response,
+  };
+  return r.entry;
+}
+
+/** Whether a record matches a filter (without making its entry). */
+function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean {
+  const x = r.x;
+  if (method !== undefined && x.method !== method) return false;
   if (f.status !== undefined) {
     const s = f.status;
     if (/^[1-5]xx$/i.test(s)) {
-      if (e.status === null || Math.floor(e.status / 100) !== Number(s[0])) return false;
-    } else if (String(e.status) !== s) return false;
+      if (x.status === undefined || Math.floor(x.status / 100) !== Number(s[0])) return false;
+    } else if (String(x.status ?? null) !== s) return false;
   }
-  if (f.path !== undefined && !e.url.startsWith(f.path)) return false;
-  if (f.since !== undefined && !(e.time > f.since)) return false;
+  if (f.path !== undefined && !x.pathname.startsWith(f.path)) return false;
+  if (f.since !== undefined && !(r.time > f.since)) return false;
   return true;
 }
 
 export function createJournal(options: JournalOptions = {}): Journal {
   const size = options.size ?? DEFAULT_JOURNAL_SIZE;
   const bodyLimit = options.bodyLimit ?? DEFAULT_JOURNAL_BODY_LIMIT;
-  const ring: (JournalEntry | undefined)[] = new Array(Math.max(0, size));
+  const ring: (Raw | undefined)[] = new Array(Math.max(0, size));
   let next = 0; // slot of the next write
   let count = 0;
   let lastId = 0;
@@ -181,23 +245,37 @@ export function createJournal(options: JournalOptions = {}): Journal {
 
     record(x, scenario = null) {
       if (size <= 0) return;
-      const request = x.request;
-      const reqHeaders = redactHeaders(request.headers);
-      const entry: JournalEntry = {
+      const request = x.request as Request & Record<symbol, unknown>;
+      const rawHeaders = request[kRawHeaders] as readonly string[] | undefined;
+      const bytes = request[kBodyBytes] as Uint8Array | undefined;
+      let resHeaders: Raw['resHeaders'] = null;
+      let resBody: Raw['resBody'];
+      const response = x.response;
+      if (response !== undefined) {
+        const state = fastState(response);
+        if (state !== undefined) {
+          resHeaders = state.headers;
+          resBody = state.body === null ? undefined : keep(state.body, bodyLimit);
+        } else {
+          resHeaders = response.headers;
+          resBody = response.body === null ? undefined : null;
+        }
+      }
+      const raw: Raw = {
         id: ++lastId,
         time: Date.now(),
-        method: x.method,
-        url: x.pathname + x.search,
-        status: x.status ?? null,
-        ms: Math.round(x.ms * 1000) / 1000,
-        answeredBy: x.answeredBy ?? null,
+        x: { ...x, request: undefined as never, response: undefined }, // drop the Request/Response references
         scenario,
-        request: { headers: reqHeaders, body: requestBody(request, reqHeaders, bodyLimit) },
-        response: x.response === undefined ? null : responsePart(x.response, bodyLimit),
+        reqHeaders: rawHeaders ?? request.headers,
+        reqBody: bytes === undefined ? undefined : keep(bytes, bodyLimit),
+        resHeaders,
+        resBody,
       };
-      ring[next] = entry;
+      ring[next] = raw;
       next = (next + 1) % size;
       if (count < size) count++;
+      if (listeners.length === 0) return;
+      const entry = materialize(raw, bodyLimit);
       for (const l of listeners) {
         try {
           l(entry);
@@ -212,8 +290,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
       const method = filter.method?.toUpperCase();
       const limit = filter.limit ?? Infinity;
       for (let i = 1; i <= count && out.length < limit; i++) {
-        const e = ring[(next - i + size) % size]!;
-        if (matches(e, filter, method)) out.push(e);
+        const r = ring[(next - i + size) % size]!;
+        if (matches(r, filter, method)) out.push(materialize(r, bodyLimit));
       }
       return out;
     },
