@@ -145,6 +145,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   const pipeline = createPipeline({
     layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,
     delay: options.delay,
+    gatewayTimeout: options.gatewayTimeout,
     forward: options.noHandledRestFsRequestsAction === 'forward',
     sleep: services.sleep,
     logger,
@@ -166,7 +167,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       });
       scenarioFs.push(...owned);
       const layers = buildLayers({ ...sources, services }).layers;
-      scenarioPipes.set(scenario.name, createPipeline({ layers, delay: sources.options.delay, forward, sleep: services.sleep, logger }));
+      scenarioPipes.set(scenario.name, createPipeline({ layers, delay: sources.options.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: services.sleep, logger }));
     }
   }
   const pipelines: Pipeline[] = [pipeline, ...scenarioPipes.values()];
