@@ -3,7 +3,8 @@
  * MSW worker's `startWorker`): host options (`tracker`, `mock`, `engines`) → the ordered engine
  * list, which of them the host owns, and how they are closed.
  *
- * Order: the collector first (it lives under one fixed base path), then the mock API (whose
+ * Order: the devtools admin API (`/_mockyard/api`, only when the guard allows it:
+ * src/devtools/guard.ts), the collector (it lives under one fixed base path), then the mock API (whose
  * prefix may be broad), then any extra engines. Ownership: engines created here from options are
  * owned (closed by `close()`); ready-made engines are used as given and stay the caller's.
  * If creating one fails, those already created are closed before the error is thrown.
@@ -12,6 +13,8 @@
  */
 import { isEngine, type Engine } from './engine.js';
 import { OptionsError } from './options.js';
+import { createAdminEngine } from '../devtools/admin-engine.js';
+import { resolveDevtoolsGuard, type DevtoolsOption } from '../devtools/guard.js';
 
 export interface EngineSources<M, T> {
   /** Mock API options or a ready engine. */
@@ -20,6 +23,11 @@ export interface EngineSources<M, T> {
   tracker?: T | Engine | boolean | null;
   /** More engines, tried after the mock API (never owned). */
   engines?: readonly Engine[];
+  /**
+   * The devtools admin API (`/_mockyard/api/`): on by default only on a local host (a node host
+   * listening on loopback, the browser); elsewhere `{ token }` turns it on; `false` off.
+   */
+  devtools?: DevtoolsOption;
 }
 
 export interface EngineFactories<M, T> {
@@ -27,6 +35,11 @@ export interface EngineFactories<M, T> {
   tracker(options: T): Engine;
   /** Collector options for `tracker: true`. */
   trackerDefaults: T;
+  /**
+   * True when only this machine can reach the host (node: listening on loopback; the page):
+   * devtools are then on by default. Hosts that cannot tell leave it out (off unless a token).
+   */
+  local?: boolean;
 }
 
 export interface EngineSet {
@@ -36,6 +49,8 @@ export interface EngineSet {
   readonly owned: Engine[];
   readonly mock: Engine | undefined;
   readonly tracker: Engine | undefined;
+  /** The devtools admin API, when on. */
+  readonly devtools: Engine | undefined;
   /** Closes the owned engines (all of them, even if one fails); once. */
   close(): Promise<void>;
 }
@@ -52,6 +67,7 @@ export async function assembleEngines<M extends object, T extends object>(source
   for (const e of extra) {
     if (!isEngine(e)) throw new OptionsError('engines', 'must hold engines (objects with a handle(request) method and a prefixes array)');
   }
+  const guard = resolveDevtoolsGuard(sources.devtools, factories.local === true);
   const owned: Engine[] = [];
   let trackerEngine: Engine | undefined;
   let mockEngine: Engine | undefined;
@@ -74,7 +90,16 @@ export async function assembleEngines<M extends object, T extends object>(source
     await closeAll(owned);
     throw err;
   }
+  let devtools: Engine | undefined;
+  if (guard.enabled) {
+    // Ready-made engines passed as `engines` (the CLI's) are described too.
+    const mockLike = mockEngine ?? extra.find((e) => typeof (e as { useScenario?: unknown }).useScenario === 'function');
+    const trackerLike = trackerEngine ?? extra.find((e) => typeof (e as { basePath?: unknown }).basePath === 'string');
+    devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, token: guard.token });
+    owned.push(devtools);
+  }
   const engines: Engine[] = [];
+  if (devtools) engines.push(devtools);
   if (trackerEngine) engines.push(trackerEngine);
   if (mockEngine) engines.push(mockEngine);
   engines.push(...extra);
@@ -84,6 +109,7 @@ export async function assembleEngines<M extends object, T extends object>(source
     owned,
     mock: mockEngine,
     tracker: trackerEngine,
+    devtools,
     close: () => (closing ??= closeAll(owned)),
   };
 }

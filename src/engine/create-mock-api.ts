@@ -24,12 +24,16 @@ import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Layer } from './pipeline/layer.js';
-import { createPipeline, type Observer } from './pipeline/run.js';
+import { createPipeline, type Exchange, type Observer, type Pipeline } from './pipeline/run.js';
+import { scenarioSources } from './scenarios/sources.js';
+import { requestedScenario } from './scenarios/select.js';
+import { errorResponse, HttpError } from '../core/errors.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
+import { createJournal, type Journal } from '../devtools/journal.js';
 
 export interface MockApi extends Engine {
   handle(request: Request): Promise<Response | undefined>;
@@ -54,6 +58,20 @@ export interface MockApi extends Engine {
    * returns the function that stops it. Costs nothing while nobody observes.
    */
   observe(observer: Observer): () => void;
+  /**
+   * The devtools request journal (src/devtools/journal.ts), fed by the observer hook; null when
+   * `journal: false` (or the engine is disabled).
+   */
+  readonly journal: Journal | null;
+  /** The scenario names, in the order configured. */
+  readonly scenarios: readonly string[];
+  /** The current scenario (null: the base), used by requests that ask for none. */
+  readonly scenario: string | null;
+  /**
+   * Switches the current scenario (null: back to the base) without restarting; the next request
+   * that asks for none walks its pipeline. An unknown name throws HttpError 400.
+   */
+  useScenario(name: string | null): void;
   /** The layer names in pipeline order (`['handlers', 'files']`). */
   readonly layers: readonly string[];
   close(): Promise<void>;
@@ -88,8 +106,8 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   // The filesystem: given, or the registered default (disk in Node) when fsDir is set.
   let vfs: Vfs | null = options.fs ?? null;
   let ownVfs = false;
+  const factory = options.fs ? undefined : getDefaultFsFactory();
   if (!disabled && !vfs && options.fsDir !== null) {
-    const factory = getDefaultFsFactory();
     if (!factory) throw new OptionsError('mock.fs', 'is required here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
     vfs = factory(options.fsDirOption!, options.root);
     ownVfs = true;
@@ -134,12 +152,51 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   });
   // ready(): every layer's start-up (e.g. each files layer's fsDir check); true when the engine's
   // own files layer routes files.
+  // Scenarios (scenarios/): each a second pipeline from the same recipe (buildLayers) over its
+  // own handlers and an overlay of its folder on the base mocks.
+  const forward = options.noHandledRestFsRequestsAction === 'forward';
+  const scenarioPipes = new Map<string, Pipeline>();
+  const scenarioFs: Vfs[] = [];
+  if (!disabled) {
+    for (const scenario of options.scenarios) {
+      const { sources, owned } = scenarioSources(scenario, options, {
+        vfs,
+        fsDir: options.fsDir,
+        insideFs: options.fs !== undefined,
+        open: factory ? (dir) => factory(dir, options.root) : undefined,
+      });
+      scenarioFs.push(...owned);
+      const layers = buildLayers({ ...sources, services }).layers;
+      scenarioPipes.set(scenario.name, createPipeline({ layers, delay: sources.options.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: services.sleep, logger }));
+    }
+  }
+  const pipelines: Pipeline[] = [pipeline, ...scenarioPipes.values()];
+  const scenarioNames = [...scenarioPipes.keys()];
+  let current: string | null = null;
+  /** Observes every pipeline (base and scenarios); `scenario` names the one that answered. */
+  const observeAll = (fn: (x: Exchange, scenario: string | null) => void): (() => void) => {
+    const offs = [pipeline.observe((x) => fn(x, null)), ...[...scenarioPipes].map(([name, p]) => p.observe((x) => fn(x, name)))];
+    return () => offs.forEach((off) => off());
+  };
+  const unknownScenario = (name: string) =>
+    `Unknown scenario "${name.slice(0, 64)}"${scenarioNames.length ? ` (known: ${scenarioNames.join(', ')})` : ' (no scenarios are configured)'}`;
+  /** The pipeline a request walks: the scenario it asks for, else the current one, else the base; a Response = 400 (unknown). */
+  const pipelineFor = (ctx: RequestContext): Pipeline | Response => {
+    if (scenarioPipes.size === 0) return pipeline; // no scenarios: the header and parameter mean nothing
+    const name = requestedScenario(ctx) ?? current;
+    if (name === null) return pipeline;
+    return scenarioPipes.get(name) ?? errorResponse(400, unknownScenario(name), ctx.pathname, { head: ctx.method === 'HEAD' });
+  };
+
   const primaryFiles: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
-  const fsReady: Promise<boolean> = Promise.allSettled(pipeline.layers.map((l) => l.ready)).then(() => primaryFiles);
+  const fsReady: Promise<boolean> = Promise.allSettled(pipelines.flatMap((p) => p.layers.map((l) => l.ready))).then(() => primaryFiles);
   if (logger.enabled('debug')) {
     // The access log is an observer like any other.
-    pipeline.observe((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
+    observeAll((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
   }
+
+  const journal = disabled || options.journal.size === 0 ? null : createJournal(options.journal);
+  if (journal) observeAll((x, scenario) => journal.record(x, scenario));
 
   // The WebSocket layer is imported only with enableWs (its own chunk in browser bundles), at once;
   // ready() waits for it and so does a handshake that comes earlier. A failed import is retried
@@ -160,7 +217,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   /** Where `handleCached` leaves a context it could not answer at once, for `handle` (see the top). */
   const kPrepared = Symbol('mockyard.mockApi.prepared');
-  type Prepared = Request & { [kPrepared]?: RequestContext | undefined };
+  /** With scenarios: the pipeline that context was walking. */
+  const kPipeline = Symbol('mockyard.mockApi.pipeline');
+  type Prepared = Request & { [kPrepared]?: RequestContext | undefined; [kPipeline]?: Pipeline | undefined };
 
   return {
     prefixes: options.publicPrefixes,
@@ -169,22 +228,29 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     app,
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
+    journal,
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);
       let ctx = (request as Prepared)[kPrepared];
-      if (ctx !== undefined) (request as Prepared)[kPrepared] = undefined;
-      else {
+      let pipe: Pipeline | Response = pipeline;
+      if (ctx !== undefined) {
+        (request as Prepared)[kPrepared] = undefined;
+        pipe = (request as Prepared)[kPipeline] ?? pipeline;
+        (request as Prepared)[kPipeline] = undefined;
+      } else {
         try {
           ctx = contextFor(request);
+          if (ctx === undefined) return Promise.resolve(undefined);
+          pipe = pipelineFor(ctx);
         } catch (err) {
           return Promise.reject(err);
         }
-        if (ctx === undefined) return Promise.resolve(undefined);
-        const now = pipeline.peek(ctx);
+        if (pipe instanceof Response) return Promise.resolve(pipe);
+        const now = pipe.peek(ctx);
         if (now !== undefined) return Promise.resolve(now);
       }
-      return pipeline.handle(ctx);
+      return (pipe as Pipeline).handle(ctx);
     },
 
     handleCached(request: Request): Response | undefined {
@@ -192,8 +258,13 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       try {
         const ctx = contextFor(request);
         if (ctx === undefined) return undefined;
-        const now = pipeline.peek(ctx);
-        if (now === undefined) (request as Prepared)[kPrepared] = ctx;
+        const pipe = pipelineFor(ctx);
+        if (pipe instanceof Response) return pipe;
+        const now = pipe.peek(ctx);
+        if (now === undefined) {
+          (request as Prepared)[kPrepared] = ctx;
+          if (pipe !== pipeline) (request as Prepared)[kPipeline] = pipe;
+        }
         return now;
       } catch {
         return undefined;
@@ -207,7 +278,16 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
     },
 
-    observe: (observer) => pipeline.observe(observer),
+    observe: (observer) => observeAll((x) => observer(x)),
+
+    scenarios: scenarioNames,
+    get scenario() {
+      return current;
+    },
+    useScenario(name: string | null): void {
+      if (name !== null && !scenarioPipes.has(name)) throw new HttpError(400, unknownScenario(String(name)));
+      current = name;
+    },
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
@@ -215,7 +295,8 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (closed) return;
       closed = true;
       sleeper.close();
-      await pipeline.close();
+      for (const p of pipelines) await p.close();
+      await Promise.allSettled(scenarioFs.map((f) => f.close?.()));
       await wsReady;
       wsLayer?.close();
       if (ownVfs) await vfs?.close?.();

@@ -21,6 +21,7 @@ import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
 import type { MockyardConfig } from '../define-config.js';
 import { findConfigFile, loadConfigFile } from './config.js';
+import { ADMIN_BASE } from '../devtools/admin-engine.js';
 import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
@@ -170,6 +171,10 @@ export async function buildConfig(argv: string[], cwd: string, env: Record<strin
 export function describeServing(url: string, engines: readonly Engine[], fsDir: string | null | undefined, fileRouting: boolean): string[] {
   const lines: string[] = [];
   for (const engine of engines) {
+    if (engine.prefixes.length === 1 && engine.prefixes[0] === ADMIN_BASE) {
+      lines.push(`  ${url}${ADMIN_BASE}/  →  devtools admin API`);
+      continue;
+    }
     const collector = engine as Partial<Collector>;
     if (typeof collector.basePath === 'string') {
       lines.push(`  ${url}${collector.basePath}  →  event collector`);
@@ -248,7 +253,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const created = await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
     resolved = await resolveEngines({ mock: config.mock, tracker });
-    const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel });
+    const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel, devtools: config.devtools });
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
     const fileRouting = api ? await api.ready() : false;
     const stop = async () => {
@@ -257,7 +262,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
-      for (const line of describeServing(server.url, resolved.engines, typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null, fileRouting)) io.out(line);
+      for (const line of describeServing(server.url, server.engines, typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null, fileRouting)) io.out(line);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };

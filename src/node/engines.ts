@@ -16,11 +16,13 @@ export type EngineSources = Sources<MockApiOptions, CollectorOptions>;
 
 export type ResolvedEngines = EngineSet;
 
-export function resolveEngines(sources: EngineSources, sink?: LoggerSink): Promise<ResolvedEngines> {
+/** `local`: the host listens on loopback only (devtools on by default; src/devtools/guard.ts). */
+export function resolveEngines(sources: EngineSources, sink?: LoggerSink, local = false): Promise<ResolvedEngines> {
   const withSink = <O extends { logger?: unknown }>(o: O): O => (sink && o.logger === undefined ? { ...o, logger: sink } : o);
   return assembleEngines(sources, {
     mock: (o) => createMockApi(withSink(o)),
     tracker: (o) => createCollector(withSink(o)),
     trackerDefaults: { appId: 'mockyard' },
+    local,
   });
 }

@@ -12,7 +12,7 @@ import type { Collector, CollectorOptions } from '../tracker/types.js';
 import { assembleEngines, type EngineSet, type EngineSources } from '../core/engine-set.js';
 
 export function pageEngines(sources: EngineSources<MockApiOptions, CollectorOptions>): Promise<EngineSet> {
-  return assembleEngines(sources, { mock: pageMockApi, tracker: pageCollector, trackerDefaults: { appId: 'mockyard' } });
+  return assembleEngines(sources, { mock: pageMockApi, tracker: pageCollector, trackerDefaults: { appId: 'mockyard' }, local: true });
 }
 
 /** The page's mock API: `fs` is required (IndexedDB or memory), there is no disk default. */

@@ -36,6 +36,8 @@ export interface StartWorkerOptions {
   };
   /** No console output from MSW (default false). */
   quiet?: boolean;
+  /** Devtools admin API at `/_mockyard/api/` (on by default in the page; `false` off; `{ token }`). */
+  devtools?: boolean | { token?: string };
 }
 
 export interface PageWorker {
@@ -46,7 +48,7 @@ export interface PageWorker {
   stop(): Promise<void>;
 }
 
-const KNOWN = ['mock', 'tracker', 'serviceWorker', 'quiet'] as const;
+const KNOWN = ['mock', 'tracker', 'serviceWorker', 'quiet', 'devtools'] as const;
 
 export async function startWorker(options: StartWorkerOptions = {}): Promise<PageWorker> {
   check.knownKeys(check.object(options, 'startWorker') ?? {}, '', KNOWN);
@@ -59,7 +61,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   }
 
   // Options first: a typo is reported at once, before any network round trip.
-  const built = await pageEngines({ mock: options.mock, tracker: options.tracker });
+  const built = await pageEngines({ mock: options.mock, tracker: options.tracker, devtools: options.devtools });
   const closeOwned = built.close;
 
   const stale = await checkWorkerScript(workerUrl);

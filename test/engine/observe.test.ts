@@ -93,7 +93,7 @@ describe('api.observe', () => {
   it('nobody observing: no clock is read (ctx.start stays 0); an observer turns it on', async () => {
     const starts: number[] = [];
     const api = assembleMockApi(
-      { endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent' },
+      { endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent', journal: false }, // the journal is an observer too
       {
         arrange: (b) => [
           { name: 'spy', peek: () => undefined, handle: (ctx) => (starts.push(ctx.start), FastResponse.json('{}', 200)) },
