@@ -15,6 +15,7 @@ import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
 import { createContext, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
+import { fsDirProblem } from './fs/fs-dir-check.js';
 import { createFsMode, type FsMode } from './fs/fs-mode.js';
 import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
@@ -92,15 +93,9 @@ export function createMockApi(input: MockApiOptions): MockApi {
   let fsChecked = false;
   const fsReady: Promise<boolean> = (async () => {
     if (disabled || options.fsDir === null || !vfs) return false;
-    let ok = false;
-    try {
-      const s = await vfs.stat(options.fsDir);
-      ok = s !== null && s.kind === 'dir';
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      logger.warn(`fsDir "${options.fsDirOption ?? ''}" does not exist (${vfs.driver}); file routing is disabled, handlers still work`);
+    const problem = await fsDirProblem(vfs, options.fsDir);
+    if (problem !== null) {
+      logger.warn(`fsDir "${options.fsDirOption ?? ''}" ${problem} (${vfs.driver}); file routing is disabled, handlers still work`);
       return false;
     }
     fsMode = createFsMode({

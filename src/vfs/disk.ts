@@ -9,7 +9,7 @@
  * its cache in about a microsecond, and it sits on the hot path of every cached GET, where a
  * thread-pool round trip and a thrown ENOENT would cost ten times more than the call itself.
  */
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { appendFile, link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
@@ -23,6 +23,19 @@ const TEMP_PREFIX = '.mockyard-tmp-';
 let tempSeq = 0;
 const tempBeside = (file: string) => join(dirname(file), `${TEMP_PREFIX}${process.pid}-${++tempSeq}`);
 
+
+/**
+ * statSync, undefined when nothing is there: absent, or a path through a file (ENOTDIR). Other
+ * failures (EACCES: a folder we may not search) are VfsErrors naming the relative path.
+ */
+function statOrAbsent(file: string, path: string): Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ENOTDIR') return undefined;
+    throwAsVfsError(err, path);
+  }
+}
 
 /** A filesystem rooted at `rootDir` on disk (created on first write when missing). */
 export function diskFs(rootDir: string): Vfs {
@@ -65,7 +78,7 @@ export function diskFs(rootDir: string): Vfs {
 
     async stat(p) {
       const path = normalizeVfsPath(p);
-      const s = statSync(abs(path), { throwIfNoEntry: false });
+      const s = statOrAbsent(abs(path), path);
       if (!s) return null;
       return { kind: s.isDirectory() ? 'dir' : 'file', size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
     },
@@ -126,7 +139,7 @@ export function diskFs(rootDir: string): Vfs {
       const path = normalizeVfsPath(p);
       if (!path) throw new VfsError('EINVAL', path, 'Cannot remove the root');
       const target = abs(path);
-      const s = statSync(target, { throwIfNoEntry: false });
+      const s = statOrAbsent(target, path);
       if (!s) return false;
       try {
         if (s.isDirectory()) await (options.recursive ? rm(target, { recursive: true }) : rmdir(target));
