@@ -6,15 +6,29 @@
  * they need not `stat` it on every use.
  *
  * `stat` uses the synchronous call on purpose: it is a metadata lookup the kernel answers from
- * its cache in about a microsecond, and it sits on the hot path of every cached GET, where a
+ * its cache in about a microsecond, and it sits on the path of every cache re-check, where a
  * thread-pool round trip and a thrown ENOENT would cost ten times more than the call itself.
+ *
+ * Symbolic links: one rule, here, for every method. A path is resolved with `realpath` (every
+ * link followed); when its real path leaves the real root, the call fails with
+ * `VfsError('EACCES')` (file mode answers 403), whatever the method. Links that stay inside work
+ * as their targets: `read`/`write`/`append` reach the target, `remove` removes the link itself
+ * (as `rm` does), `readdir` lists a link with its target's kind (a link leading outside is listed
+ * as a file, so a lookup that picks it is refused, not silently skipped). A path that does not
+ * exist yet is judged by its deepest existing ancestor, and a dangling link by where it points,
+ * so a write can never create a file outside the root either. The root itself may be a link
+ * (it is what the user named); its real path is the boundary. Checks happen per call, before the
+ * operation (a link swapped in between by someone with write access to the folder is not
+ * covered: that person can write outside anyway); callers that cache (the file cache) re-check
+ * with `stat` only when a file enters the cache or is reported changed, so a cached GET pays no
+ * `realpath`.
  */
-import { statSync, type Stats } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { appendFile, link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
 import { FolderWatchers } from './disk-watch.js';
-import { normalizeVfsPath } from './path.js';
+import { baseName, normalizeVfsPath, parentOf } from './path.js';
 import { toBytes } from './seed.js';
 import { VfsError, throwAsVfsError, type Vfs, type VfsDirent } from './types.js';
 
@@ -37,6 +51,19 @@ function statOrAbsent(file: string, path: string): Stats | undefined {
   }
 }
 
+/** Links followed while resolving one path before it counts as a loop (Linux's own bound). */
+const MAX_LINKS = 40;
+
+const within = (real: string, base: string) => real === base || real.startsWith(base.endsWith(sep) ? base : base + sep);
+
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false; // ENOTDIR: a path through a file is no link
+  }
+}
+
 /** A filesystem rooted at `rootDir` on disk (created on first write when missing). */
 export function diskFs(rootDir: string): Vfs {
   const root = resolve(rootDir);
@@ -49,6 +76,78 @@ export function diskFs(rootDir: string): Vfs {
     return full;
   };
 
+  /** The root's real path, once the root exists (it is created on first write). */
+  let realRoot: string | undefined;
+  const rootReal = (): string | undefined => {
+    if (realRoot === undefined) {
+      try {
+        realRoot = realpathSync.native(root);
+      } catch {
+        // Not there yet: nothing below it exists, so no link can lead anywhere.
+      }
+    }
+    return realRoot;
+  };
+  const outside = (path: string) => new VfsError('EACCES', path, `Link leads outside the root: ${path || '/'}`);
+  const loop = (path: string) => new VfsError('EACCES', path, `Link cannot be resolved (a loop): ${path || '/'}`);
+
+  /**
+   * Where `path` really is: the absolute path with every link resolved, the missing tail of a path
+   * that does not exist (yet) joined to the real path of its deepest existing ancestor. EACCES
+   * when that leaves the real root (see the module comment); never follows anything outside.
+   */
+  const locate = (path: string): string => {
+    const full = abs(path);
+    const base = rootReal();
+    if (base === undefined) return full;
+    let at = full;
+    let rest = '';
+    for (let links = 0; ; ) {
+      let real: string;
+      try {
+        real = realpathSync.native(at);
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === 'ELOOP') throw loop(path);
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throwAsVfsError(err, path);
+        if (isLink(at)) {
+          // A dangling link: judged by where it points (a write would create that file).
+          if (++links > MAX_LINKS) throw loop(path);
+          at = resolve(dirname(at), readlinkSync(at));
+        } else {
+          rest = rest ? join(basename(at), rest) : basename(at);
+          at = dirname(at);
+        }
+        continue;
+      }
+      if (!within(real, base)) throw outside(path);
+      return rest ? join(real, rest) : real;
+    }
+  };
+
+  /**
+   * The real path of an existing `path`, undefined when nothing is there; EACCES as `locate`
+   * (also for an absent path below a link leading outside: "not allowed", never "absent").
+   */
+  const existing = (path: string): string | undefined => {
+    const base = rootReal();
+    if (base === undefined) return undefined;
+    let real: string;
+    try {
+      real = realpathSync.native(abs(path));
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        locate(path); // judges the deepest existing ancestor (and a dangling link)
+        return undefined;
+      }
+      if (code === 'ELOOP') throw loop(path);
+      throwAsVfsError(err, path);
+    }
+    if (!within(real, base)) throw outside(path);
+    return real;
+  };
+
   /**
    * Every file-writing operation: normalise, run, map errors, notify. Parents are created only
    * when the operation finds them missing (ENOENT), so steady-state appends cost one syscall.
@@ -56,8 +155,8 @@ export function diskFs(rootDir: string): Vfs {
   const putFile = async (p: string, op: (file: string) => Promise<void>): Promise<void> => {
     const path = normalizeVfsPath(p);
     if (!path) throw new VfsError('EISDIR', path);
-    const file = abs(path);
     try {
+      const file = locate(path);
       try {
         await op(file);
       } catch (err) {
@@ -78,7 +177,8 @@ export function diskFs(rootDir: string): Vfs {
 
     async stat(p) {
       const path = normalizeVfsPath(p);
-      const s = statOrAbsent(abs(path), path);
+      const real = existing(path);
+      const s = real === undefined ? undefined : statOrAbsent(real, path);
       if (!s) return null;
       return { kind: s.isDirectory() ? 'dir' : 'file', size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
     },
@@ -86,7 +186,7 @@ export function diskFs(rootDir: string): Vfs {
     async read(p) {
       const path = normalizeVfsPath(p);
       try {
-        const buf = await readFile(abs(path));
+        const buf = await readFile(locate(path));
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       } catch (err) {
         throwAsVfsError(err, path);
@@ -123,11 +223,26 @@ export function diskFs(rootDir: string): Vfs {
     async readdir(p) {
       const path = normalizeVfsPath(p);
       try {
-        const entries = await readdir(abs(path), { withFileTypes: true });
+        const dir = locate(path);
+        const entries = await readdir(dir, { withFileTypes: true });
         const out: VfsDirent[] = [];
         for (const e of entries) {
           if (e.name.startsWith(TEMP_PREFIX)) continue;
-          out.push({ name: e.name, kind: e.isDirectory() ? 'dir' : 'file' });
+          if (!e.isSymbolicLink()) {
+            out.push({ name: e.name, kind: e.isDirectory() ? 'dir' : 'file' });
+            continue;
+          }
+          // A link: its target's kind; listed as a file when it leads outside (refused on use);
+          // left out when it leads nowhere (stat says absent).
+          let kind: VfsDirent['kind'] = 'file';
+          try {
+            const real = existing(path ? `${path}/${e.name}` : e.name);
+            if (real === undefined) continue;
+            if (statSync(real).isDirectory()) kind = 'dir';
+          } catch {
+            // outside the root or unreadable: a file, refused when used
+          }
+          out.push({ name: e.name, kind });
         }
         return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       } catch (err) {
@@ -138,9 +253,19 @@ export function diskFs(rootDir: string): Vfs {
     async remove(p, options = {}) {
       const path = normalizeVfsPath(p);
       if (!path) throw new VfsError('EINVAL', path, 'Cannot remove the root');
-      const target = abs(path);
-      const s = statOrAbsent(target, path);
+      // The name is removed where its folder really is; a link is removed itself, not its target.
+      const parent = existing(parentOf(path));
+      if (parent === undefined) return false;
+      const target = join(parent, baseName(path));
+      let s: Stats | undefined;
+      try {
+        s = lstatSync(target, { throwIfNoEntry: false });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ENOTDIR') return false;
+        throwAsVfsError(err, path);
+      }
       if (!s) return false;
+      if (s.isSymbolicLink()) locate(path); // EACCES when it leads outside
       try {
         if (s.isDirectory()) await (options.recursive ? rm(target, { recursive: true }) : rmdir(target));
         else await unlink(target);
@@ -155,7 +280,7 @@ export function diskFs(rootDir: string): Vfs {
     async mkdir(p) {
       const path = normalizeVfsPath(p);
       try {
-        await mkdir(abs(path), { recursive: true });
+        await mkdir(locate(path), { recursive: true });
       } catch (err) {
         throwAsVfsError(err, path);
       }
@@ -165,7 +290,22 @@ export function diskFs(rootDir: string): Vfs {
 
     watch(p, report) {
       const path = normalizeVfsPath(p);
-      return path ? watchers.watch(abs(path), report) : null;
+      if (!path) return null;
+      const named = abs(path);
+      const stop = watchers.watch(named, report);
+      // A link: its target's folder too (an edit of the target is a change of this file).
+      let real: string | undefined;
+      try {
+        real = existing(path);
+      } catch {
+        real = undefined;
+      }
+      if (stop === null || real === undefined || real === named) return stop;
+      const stopReal = watchers.watch(real, report);
+      return () => {
+        stop();
+        stopReal?.();
+      };
     },
 
     async close() {
