@@ -32,10 +32,68 @@ import { baseName, normalizeVfsPath, parentOf } from './path.js';
 import { toBytes } from './seed.js';
 import { VfsError, throwAsVfsError, type Vfs, type VfsDirent } from './types.js';
 
-/** Temp files live beside their target while a write is under way; listings hide them. */
+/**
+ * Temp files: `.mockyard-tmp-<pid>-<n>` beside their target while a write is under way. A crash
+ * (kill -9, power loss) can leave one behind. Names with this prefix are reserved and never
+ * visible: `stat` answers null, `read`/`readdir` ENOENT, `remove` false, listings leave them out,
+ * and writing one is refused (EINVAL). Each new driver sweeps its tree once at start-up
+ * (`swept`) and removes the stale ones: those whose writer (the pid in the name) is no longer
+ * alive, and any older than STALE_TEMP_MS whatever the pid says (a reused pid). A temp file of a
+ * live process writing the same folder is left alone. Folders shared across PID namespaces
+ * (containers on one volume) cannot tell a live writer from a dead one by pid; there a live
+ * writer's temp file may be removed, which fails that write (the target keeps its old bytes).
+ */
 const TEMP_PREFIX = '.mockyard-tmp-';
+const TEMP_NAME = /^\.mockyard-tmp-(\d+)-\d+$/;
+export const STALE_TEMP_MS = 60 * 60 * 1000;
 let tempSeq = 0;
 const tempBeside = (file: string) => join(dirname(file), `${TEMP_PREFIX}${process.pid}-${++tempSeq}`);
+/** Whether a normalised path has a segment with the temp prefix. */
+const isReserved = (path: string) => path.includes(TEMP_PREFIX) && (path.startsWith(TEMP_PREFIX) || path.includes(`/${TEMP_PREFIX}`));
+const reserved = (path: string) => new VfsError('EINVAL', path, `Reserved name: ${path}`);
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM'; // alive, another user's
+  }
+}
+
+/** Removes stale temp files under `dir` (see TEMP_PREFIX); never follows links. Returns how many. */
+async function sweepTempFiles(dir: string): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) {
+      removed += await sweepTempFiles(full);
+      continue;
+    }
+    const m = e.isFile() ? TEMP_NAME.exec(e.name) : null;
+    if (!m) continue;
+    try {
+      if (processAlive(Number(m[1])) && Date.now() - lstatSync(full).mtimeMs < STALE_TEMP_MS) continue;
+      await unlink(full);
+      removed++;
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+export interface DiskVfs extends Vfs {
+  /** The start-up sweep of stale temp files: resolves with how many were removed. */
+  readonly swept: Promise<number>;
+}
 
 
 /**
@@ -65,7 +123,7 @@ function isLink(file: string): boolean {
 }
 
 /** A filesystem rooted at `rootDir` on disk (created on first write when missing). */
-export function diskFs(rootDir: string): Vfs {
+export function diskFs(rootDir: string): DiskVfs {
   const root = resolve(rootDir);
   const changes = new ChangeEmitter();
   const watchers = new FolderWatchers();
@@ -170,6 +228,7 @@ export function diskFs(rootDir: string): Vfs {
   const putFile = async (p: string, op: (file: string) => Promise<void>): Promise<void> => {
     const path = normalizeVfsPath(p);
     if (!path) throw new VfsError('EISDIR', path);
+    if (isReserved(path)) throw reserved(path);
     try {
       const file = locate(path);
       try {
@@ -185,13 +244,17 @@ export function diskFs(rootDir: string): Vfs {
     changes.emit(path);
   };
 
+  const swept = sweepTempFiles(root);
+
   return {
     driver: 'disk',
     exclusive: false,
     root,
+    swept,
 
     async stat(p) {
       const path = normalizeVfsPath(p);
+      if (isReserved(path)) return null;
       const s = walk(path).stat;
       if (!s) return null;
       return { kind: s.isDirectory() ? 'dir' : 'file', size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
@@ -199,6 +262,7 @@ export function diskFs(rootDir: string): Vfs {
 
     async read(p) {
       const path = normalizeVfsPath(p);
+      if (isReserved(path)) throw new VfsError('ENOENT', path);
       try {
         const buf = await readFile(locate(path));
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -236,6 +300,7 @@ export function diskFs(rootDir: string): Vfs {
 
     async readdir(p) {
       const path = normalizeVfsPath(p);
+      if (isReserved(path)) throw new VfsError('ENOENT', path);
       try {
         const dir = locate(path);
         const entries = await readdir(dir, { withFileTypes: true });
@@ -267,6 +332,7 @@ export function diskFs(rootDir: string): Vfs {
     async remove(p, options = {}) {
       const path = normalizeVfsPath(p);
       if (!path) throw new VfsError('EINVAL', path, 'Cannot remove the root');
+      if (isReserved(path)) return false;
       // The name is removed where its folder really is; a link is removed itself, not its target.
       const parent = existing(parentOf(path));
       if (parent === undefined) return false;
@@ -293,6 +359,7 @@ export function diskFs(rootDir: string): Vfs {
 
     async mkdir(p) {
       const path = normalizeVfsPath(p);
+      if (isReserved(path)) throw reserved(path);
       try {
         await mkdir(locate(path), { recursive: true });
       } catch (err) {
