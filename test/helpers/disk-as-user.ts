@@ -14,7 +14,7 @@ import { chmod, chown, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { VfsError, type Vfs, type VfsChangeListener, type VfsErrorCode } from '../../src/vfs/types.js';
-import { builtSources } from './built-src.js';
+import { compileSources } from './built-src.js';
 import type { VfsDriverHandle } from '../vfs/contract.js';
 
 const NOBODY = 65534;
@@ -49,15 +49,20 @@ for await (const line of createInterface({ input: process.stdin })) {
 }
 `;
 
+/** The compiled sources, once per test file. */
+let built: string | undefined;
+
 /**
  * A fresh folder owned by `nobody` with diskFs running on it as `nobody`, and `denyAccess`
  * (chmod 000 by this root process). Call only when `cannotDropPrivileges()` is null.
  */
 export async function unprivilegedDisk(dir: string): Promise<VfsDriverHandle> {
-  const built = await builtSources();
+  if (built === undefined) {
+    built = compileSources('disk-as-user');
+    await writeFile(join(built, 'disk-as-user-child.mjs'), CHILD);
+    await chmod(join(built, 'disk-as-user-child.mjs'), 0o644);
+  }
   const script = join(built, 'disk-as-user-child.mjs');
-  await writeFile(script, CHILD);
-  await chmod(script, 0o644);
   await chown(dir, NOBODY, NOBODY);
   const child: ChildProcess = spawn('setpriv', [...SETPRIV, process.execPath, script, built, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();

@@ -11,15 +11,12 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { diskFs, STALE_TEMP_MS } from '../../src/vfs/disk.js';
 import { isVfsError } from '../../src/vfs/types.js';
-import { builtSources, removeBuiltSources } from '../helpers/built-src.js';
+import { compileSources } from '../helpers/built-src.js';
 import { closeServers, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 afterEach(closeServers);
-afterAll(async () => {
-  await removeTempDirs();
-  await removeBuiltSources();
-});
+afterAll(removeTempDirs);
 
 const BIG = 64 * 1024 * 1024;
 
@@ -42,9 +39,11 @@ const poll = () => {
 poll();
 `;
 
+let built: string | undefined;
+
 /** Runs the writer in `dir`, kills it with SIGKILL mid-write; returns the leftover's name. */
 async function crashMidWrite(dir: string): Promise<{ name: string; pid: number }> {
-  const built = await builtSources();
+  built ??= compileSources('disk-temp-files');
   const script = join(built, 'crash-writer.mjs');
   await writeFile(script, WRITER);
   const child = spawn(process.execPath, [script, built, dir], { stdio: ['ignore', 'pipe', 'inherit'] });

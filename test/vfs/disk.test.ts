@@ -3,15 +3,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diskFs } from '../../src/vfs/disk.js';
 import { isVfsError } from '../../src/vfs/types.js';
-import { removeBuiltSources } from '../helpers/built-src.js';
 import { cannotDropPrivileges, unprivilegedDisk } from '../helpers/disk-as-user.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { vfsContract } from './contract.js';
 
-afterAll(async () => {
-  await removeTempDirs();
-  await removeBuiltSources();
-});
+afterAll(removeTempDirs);
 
 const asRoot = process.getuid?.() === 0;
 
