@@ -12,7 +12,14 @@
  *   - a path through a file (`a.json/x`): it does not exist, so `stat` → null and `remove` →
  *     false; `read`, `readdir`, `write`, `create`, `append`, `mkdir` → ENOTDIR;
  *   - not allowed (a folder the process may not read or search: disk only): EACCES from every
- *     method, `stat` included: "not allowed" is never reported as "does not exist".
+ *     method, `stat` included: "not allowed" is never reported as "does not exist";
+ *   - a symbolic link whose real path leaves the root (disk only): EACCES as well.
+ * Links: only the disk driver has them; the memory and IndexedDB drivers have no links (nothing
+ * in this interface creates one). On disk every path is resolved with `realpath`: links that stay
+ * inside the root work as their targets, anything whose real path leaves the real root is
+ * refused with EACCES by every method (src/vfs/disk.ts, the one place of that rule).
+ * Temp files: the disk driver's `.mockyard-tmp-*` names are reserved and never visible (see
+ * disk.ts); the other drivers write in one step and have none.
  */
 export type VfsKind = 'file' | 'dir';
 
