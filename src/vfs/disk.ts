@@ -95,7 +95,6 @@ export interface DiskVfs extends Vfs {
   readonly swept: Promise<number>;
 }
 
-
 /**
  * statSync, undefined when nothing is there: absent, or a path through a file (ENOTDIR). Other
  * failures (EACCES: a folder we may not search) are VfsErrors naming the relative path.
