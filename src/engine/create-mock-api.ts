@@ -142,6 +142,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   const pipeline = createPipeline({
     layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built) : built.layers,
     delay: options.delay,
+    gatewayTimeout: options.gatewayTimeout,
     forward: options.noHandledRestFsRequestsAction === 'forward',
     sleep: services.sleep,
     logger,
@@ -187,6 +188,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   return {
     prefixes: options.publicPrefixes,
+    forwardsUnmatched: options.noHandledRestFsRequestsAction === 'forward',
     options,
     app,
     ws: app.ws,
