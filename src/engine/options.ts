@@ -8,6 +8,7 @@
  *                                            engine, handlers still work, one warning).
  * Prefixes are normalised (leading `/`, no trailing `/`), de-duplicated and sorted longest first.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { normalizeVfsPath } from '../vfs/path.js';
@@ -70,6 +71,7 @@ export interface ResolvedMockApiOptions {
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
+  maxJsonDepth: number;
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -77,7 +79,7 @@ export interface ResolvedMockApiOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit',
+  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth',
 ] as const;
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
@@ -289,6 +291,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     pagination: null,
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -344,6 +347,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.pagination = resolvePagination(o.pagination, at('pagination'));
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
+  base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);
