@@ -5,22 +5,24 @@
  * requests outside every prefix, and every request of a disabled engine, get `undefined`.
  *
  * Context hand-off between `handleCached` and `handle`: when `handleCached` cannot answer at
- * once, it keeps the context it prepared in `prepared` (a WeakMap keyed by the Request; nothing
- * is written on the Request itself). `handle` called with the same Request takes it from there
- * and resumes the walk where the fast path stopped, without parsing the URL again. Any other
- * `handle` call starts afresh; an entry no `handle` claims goes with its Request.
+ * once, it leaves the context it prepared on the Request under this engine's own symbol
+ * (`kPrepared`: one per engine, so two engines never take each other's). `handle` called with
+ * the same Request takes it (and clears it) and resumes the walk where the fast path stopped,
+ * without parsing the URL again; any other `handle` call starts afresh. (A symbol property
+ * rather than a WeakMap: a WeakMap insertion per declined request costs more than the whole
+ * synchronous walk, and the entry would die with the Request anyway.)
  */
 import { responseForError } from '../core/errors.js';
-import { underPrefix, type Engine } from '../core/engine.js';
+import type { Engine } from '../core/engine.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
-import { createContext, type RequestContext } from './context.js';
+import { contextUnder, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
-import { buildLayers, type BuiltLayers } from './pipeline/build.js';
+import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Layer } from './pipeline/layer.js';
 import { createPipeline, type Observer } from './pipeline/run.js';
 import type { EngineServices } from './services.js';
@@ -57,25 +59,6 @@ export interface MockApi extends Engine {
   close(): Promise<void>;
 }
 
-/** Splits an absolute URL into its encoded path and query (`?…` or ''), without `new URL()`. */
-function splitUrl(url: string): [string, string] {
-  const scheme = url.indexOf('://');
-  let p = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-  if (p === -1) {
-    if (scheme === -1) {
-      const u = new URL(url, 'http://localhost');
-      return [u.pathname, u.search];
-    }
-    p = url.length;
-  }
-  let end = url.length;
-  const hash = url.indexOf('#', p);
-  if (hash !== -1) end = hash;
-  const q = url.indexOf('?', p);
-  if (q !== -1 && q < end) return [url.slice(p, q) || '/', url.slice(q, end)];
-  return [url.slice(p, end) || '/', ''];
-}
-
 /** The mock API engine for `options` (see the top of this file). */
 export function createMockApi(options: MockApiOptions): MockApi {
   return assembleMockApi(options, {});
@@ -83,11 +66,13 @@ export function createMockApi(options: MockApiOptions): MockApi {
 
 /**
  * Internal assembly seam (not exported by the package): `arrange` gets the layers build.ts made
- * and returns the list the engine walks, e.g. with a test layer inserted. Features add their
- * layer in build.ts, not here.
+ * and returns the list the engine walks, e.g. with a test layer inserted; `more` builds another
+ * set of the same parts over another Vfs (a scenario's). The engine starts, awaits (`ready()`)
+ * and closes the layers in the returned list only: leave nothing built out of it. Features add
+ * their layer in build.ts, not here.
  */
 export interface MockApiAssembly {
-  arrange?(built: BuiltLayers): Layer[];
+  arrange?(built: BuiltLayers, more: (sources: Pick<LayerSources, 'vfs' | 'fsDir' | 'filesName'>) => BuiltLayers): Layer[];
 }
 
 export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly): MockApi {
@@ -140,14 +125,17 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir });
   const pipeline = createPipeline({
-    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built) : built.layers,
+    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,
     delay: options.delay,
     gatewayTimeout: options.gatewayTimeout,
     forward: options.noHandledRestFsRequestsAction === 'forward',
     sleep: services.sleep,
     logger,
   });
-  const fsReady: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
+  // ready(): every layer's start-up (e.g. each files layer's fsDir check); true when the engine's
+  // own files layer routes files.
+  const primaryFiles: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
+  const fsReady: Promise<boolean> = Promise.allSettled(pipeline.layers.map((l) => l.ready)).then(() => primaryFiles);
   if (logger.enabled('debug')) {
     // The access log is an observer like any other.
     pipeline.observe((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
@@ -168,23 +156,11 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ));
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
 
-  function contextFor(request: Request): RequestContext | undefined {
-    const [pathname, search] = splitUrl(request.url);
-    let prefix: string | undefined;
-    for (let i = 0; i < prefixes.length; i++) {
-      if (underPrefix(pathname, prefixes[i]!)) {
-        prefix = prefixes[i]!;
-        break;
-      }
-    }
-    if (prefix === undefined) return undefined;
-    // Fetch upper-cases only the six standard methods; `fetch(url, { method: 'patch' })` in a
-    // page reaches the engine as "patch". Methods are case-insensitive here, as in llhttp.
-    return createContext(request, request.method.toUpperCase(), pathname, search, prefix, pipeline.observed ? performance.now() : 0);
-  }
+  const contextFor = (request: Request): RequestContext | undefined => contextUnder(request, prefixes, pipeline.observed ? performance.now() : 0);
 
-  /** Contexts `handleCached` prepared and could not answer at once, for `handle` (see the top). */
-  const prepared = new WeakMap<Request, RequestContext>();
+  /** Where `handleCached` leaves a context it could not answer at once, for `handle` (see the top). */
+  const kPrepared = Symbol('mockyard.mockApi.prepared');
+  type Prepared = Request & { [kPrepared]?: RequestContext | undefined };
 
   return {
     prefixes: options.publicPrefixes,
@@ -196,8 +172,8 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);
-      let ctx = prepared.get(request);
-      if (ctx !== undefined) prepared.delete(request);
+      let ctx = (request as Prepared)[kPrepared];
+      if (ctx !== undefined) (request as Prepared)[kPrepared] = undefined;
       else {
         try {
           ctx = contextFor(request);
@@ -217,7 +193,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
         const ctx = contextFor(request);
         if (ctx === undefined) return undefined;
         const now = pipeline.peek(ctx);
-        if (now === undefined) prepared.set(request, ctx);
+        if (now === undefined) (request as Prepared)[kPrepared] = ctx;
         return now;
       } catch {
         return undefined;

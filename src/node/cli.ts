@@ -21,7 +21,7 @@ import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
 import type { MockyardConfig } from '../define-config.js';
 import { findConfigFile, loadConfigFile } from './config.js';
-import { resolveEngines } from './engines.js';
+import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
 
@@ -243,18 +243,17 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   const tracker = config.tracker
     ? { logLevel: config.logLevel, ...config.tracker }
     : parsed.tracker ? { appId: 'mockyard', logLevel: config.logLevel } : undefined;
-  let owned: Engine[] = [];
+  let resolved: ResolvedEngines | undefined;
   try {
     const created = await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
-    const resolved = await resolveEngines({ mock: config.mock, tracker });
-    owned = resolved.owned;
+    resolved = await resolveEngines({ mock: config.mock, tracker });
     const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel });
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
     const fileRouting = api ? await api.ready() : false;
     const stop = async () => {
       await server.close();
-      await Promise.allSettled(owned.map((e) => e.close?.()));
+      await resolved!.close();
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
@@ -263,7 +262,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     }
     return { server, stop };
   } catch (err) {
-    await Promise.allSettled(owned.map((e) => e.close?.()));
+    await resolved?.close();
     io.err(prefixed(err));
     return { code: 1 };
   }

@@ -80,7 +80,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const host = check.string(options.host, 'host', '127.0.0.1', { nonEmpty: true })!;
   const maxHeaderSize = check.number(options.maxHeaderSize, 'maxHeaderSize', defaultMaxHeaderSize, { min: 1024, integer: true });
   const logger: Logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
-  const { engines, owned } = await resolveEngines(options, options.logger);
+  const { engines, close: closeOwned } = await resolveEngines(options, options.logger);
 
   let hostHeader = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const fallbackHost = () => hostHeader;
@@ -101,7 +101,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   try {
     address = await listen(server, port, host);
   } catch (err) {
-    await Promise.allSettled(owned.map((e) => e.close?.()));
+    await closeOwned();
     throw err;
   }
   hostHeader = `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
@@ -118,7 +118,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       grace.unref();
       await stopped;
       clearTimeout(grace);
-      await Promise.allSettled(owned.map((e) => e.close?.()));
+      await closeOwned();
     })();
     return closing;
   };
