@@ -140,7 +140,11 @@ export function overlayFs(top: Vfs, base: Vfs): OverlayVfs {
       const p = normalizeVfsPath(path);
       const [t, b] = await Promise.all([top.stat(p), baseStat(p)]);
       const kind = t?.kind ?? b?.kind;
-      if (kind === undefined) throw new VfsError('ENOENT', p);
+      if (kind === undefined) {
+        // Absent in both: ENOTDIR when either layer sees a file on the way (the Vfs contract).
+        for (const layer of [top, base]) await layer.readdir(p).catch((err: unknown) => { if (isVfsError(err, 'ENOTDIR')) throw err; });
+        throw new VfsError('ENOENT', p);
+      }
       if (kind === 'file') throw new VfsError('ENOTDIR', p);
       const byName = new Map<string, VfsDirent>();
       if (b?.kind === 'dir' && t?.kind !== 'file') {

@@ -16,7 +16,6 @@ import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
 import type { JsonProblem } from './json-problem.js';
 import { lookupFile } from './lookup.js';
-import { absentOnNotDir, statOrNull } from './stat.js';
 
 /** How long a lookup result is trusted on a non-exclusive driver before it is resolved again. */
 export const LOOKUP_TTL_MS = 1000;
@@ -270,7 +269,7 @@ export class FileCache {
     this.watchFile(path);
     const gen = this.generation;
     const reports = this.reports;
-    const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await statOrNull(this.vfs, path);
+    const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await this.vfs.stat(path);
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
     this.store(buildEntry(path, stat, bytes, known, this.json.maxDepth), reports);
   }
@@ -296,12 +295,7 @@ export class FileCache {
     if (cached !== undefined) {
       if (this.exclusive || this.fresh(cached)) return cached;
       const reports = this.reports;
-      let s: VfsStat | null;
-      try {
-        s = await this.vfs.stat(path); // hot path: no wrapper
-      } catch (err) {
-        s = absentOnNotDir(err);
-      }
+      const s = await this.vfs.stat(path);
       if (s !== null && sameStat(cached.stat, s)) {
         this.confirmed(cached, reports);
         return cached;
@@ -339,13 +333,15 @@ export class FileCache {
     const gen = this.generation;
     this.watchFile(path);
     const reports = this.reports;
-    const stat = await statOrNull(this.vfs, path);
+    const stat = await this.vfs.stat(path);
     if (stat === null || stat.kind !== 'file') return null;
     let bytes: Uint8Array;
     try {
       bytes = await this.vfs.read(path);
     } catch (err) {
-      if ((err as { code?: string }).code === 'ENOENT') return null;
+      // Gone (or its folder replaced by a file) between the stat and the read.
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       throw err;
     }
     // The stat taken before the read: if the file changed during the read, the next use sees

@@ -82,6 +82,12 @@ export function createFsMode(options: FsModeOptions): FsMode {
   function fail(ctx: RequestContext, err: unknown): Response {
     // Backstop: a path the driver refuses as unsafe is the client's doing, not a server fault.
     if (isVfsError(err, 'EINVAL')) err = new HttpError(400, 'Unsafe path');
+    // Not allowed: a folder the process may not read, or a link whose real path leaves the root
+    // (the disk driver's rule). The client learns "Forbidden"; the log says which and where.
+    if (isVfsError(err, 'EACCES')) {
+      options.logger.warn(`${ctx.method} ${ctx.pathname} refused: ${err.message}`);
+      err = new HttpError(403, 'Forbidden');
+    }
     if (!(err instanceof HttpError) || err.status >= 500) {
       options.logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
     }

@@ -57,7 +57,8 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   const ready: Promise<boolean> = (async () => {
     if (!probe) return false;
     if (!(await probe.exists())) {
-      logger.warn(`fsDir "${options.fsDirLabel ?? fsDir}" does not exist (${vfs!.driver}); file routing is off until it appears, handlers still work`);
+      const problem = probe.problem() ?? 'does not exist';
+      logger.warn(`fsDir "${options.fsDirLabel ?? fsDir}" ${problem} (${vfs!.driver}); file routing is off until ${problem === 'does not exist' ? 'it appears' : 'that changes'}, handlers still work`);
       return false;
     }
     start();
