@@ -6,13 +6,18 @@
  *   3. nothing matched: JSON 404 (`noHandledRestFsRequestsAction: '404'`) or `undefined` ('forward').
  * Requests outside every prefix, and every request of a disabled engine, get `undefined`.
  */
+import { corsHeaders, isPreflight, preflightHeaders } from '../core/cors.js';
 import { errorResponse, responseForError } from '../core/errors.js';
+import { FastResponse, withHeaders } from '../core/fast-response.js';
 import { underPrefix, type Engine } from '../core/engine.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
+import { jsonDbFs, type JsonDbVfs } from '../vfs/json-db.js';
 import type { Vfs } from '../vfs/types.js';
+import { PASS, type Layer } from './collections/contract.js';
+import { createCollectionsLayer } from './collections/layer.js';
 import { createContext, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
 import { createFsMode, type FsMode } from './fs/fs-mode.js';
@@ -80,7 +85,22 @@ export function createMockApi(input: MockApiOptions): MockApi {
   // The filesystem: given, or the registered default (disk in Node) when fsDir is set.
   let vfs: Vfs | null = options.fs ?? null;
   let ownVfs = false;
-  if (!disabled && !vfs && options.fsDir !== null) {
+  let db: JsonDbVfs | undefined;
+  let dbInner: Vfs | undefined;
+  if (!disabled && options.db !== null) {
+    // json-server's db.json: one file seen as a folder of `<key>.json` files (src/vfs/json-db.ts).
+    let inner = vfs;
+    let file = options.db;
+    if (!inner) {
+      const factory = getDefaultFsFactory();
+      if (!factory) throw new OptionsError('mock.fs', 'is required with mock.db here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
+      const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+      inner = dbInner = factory(cut === -1 ? '.' : file.slice(0, cut) || '/', options.root);
+      file = file.slice(cut + 1);
+    }
+    vfs = db = jsonDbFs(inner, file, { onWarning: (m) => logger.warn(m) });
+    ownVfs = true;
+  } else if (!disabled && !vfs && options.fsDir !== null) {
     const factory = getDefaultFsFactory();
     if (!factory) throw new OptionsError('mock.fs', 'is required here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
     vfs = factory(options.fsDirOption!, options.root);
@@ -92,6 +112,14 @@ export function createMockApi(input: MockApiOptions): MockApi {
   let fsChecked = false;
   const fsReady: Promise<boolean> = (async () => {
     if (disabled || options.fsDir === null || !vfs) return false;
+    if (db) {
+      try {
+        await db.ready();
+      } catch (err) {
+        logger.error(`${options.db}: ${(err as Error)?.message ?? String(err)}; file routing is disabled`);
+        return false;
+      }
+    }
     let ok = false;
     try {
       const s = await vfs.stat(options.fsDir);
@@ -172,6 +200,14 @@ export function createMockApi(input: MockApiOptions): MockApi {
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
   const delay = options.delay;
   const forward = options.noHandledRestFsRequestsAction === 'forward';
+  // Layers after the handlers, before file mode (the pipeline's list once issue 14 lands).
+  const collections: Layer | undefined = disabled || !options.collections
+    ? undefined
+    : createCollectionsLayer(
+      { idField: options.collections.idField, jsonServer: options.preset === 'json-server', pagination: options.pagination, filters: options.filters },
+      { mode: () => fsMode, ready: () => fsReady },
+    );
+  const cors = options.cors;
 
   function matchPrefix(pathname: string): string | undefined {
     for (let i = 0; i < prefixes.length; i++) {
@@ -195,6 +231,13 @@ export function createMockApi(input: MockApiOptions): MockApi {
       if (handlers) {
         const r = await handlers.handle(ctx);
         if (r !== undefined) return r;
+      }
+      if (collections) {
+        const r = await collections.handle(ctx);
+        if (r !== undefined) {
+          if (delay > 0) await sleeper.sleep(delay);
+          return r;
+        }
       }
       if (!fsChecked) await fsReady;
       if (fsMode) {
@@ -221,10 +264,68 @@ export function createMockApi(input: MockApiOptions): MockApi {
    */
   function cachedAnswer(ctx: RequestContext): Response | undefined {
     if (fsMode === undefined || delay !== 0 || debug) return undefined;
-    const cached = fsMode.serveCached(ctx);
+    let cached: Response | undefined;
+    if (collections) {
+      const c = collections.peek!(ctx);
+      if (c === undefined) return undefined;
+      cached = c === PASS ? fsMode.serveCached(ctx) : c;
+    } else cached = fsMode.serveCached(ctx);
     // Handlers win over files. Asked only on a cache hit: a handler's own request then costs a
     // cache miss here, not a second route match before the handler layer's.
     return cached !== undefined && handlers !== undefined && handlers.claims(ctx) ? undefined : cached;
+  }
+
+  async function handleInner(request: Request): Promise<Response | undefined> {
+    const start = debug ? performance.now() : 0;
+    let ctx: RequestContext | undefined;
+    if (request === declined) {
+      ctx = declinedCtx!;
+      declined = declinedCtx = undefined;
+    } else {
+      ctx = contextFor(request, start);
+      if (ctx === undefined) return undefined;
+      const cached = cachedAnswer(ctx);
+      if (cached !== undefined) return cached;
+    }
+    const res = await respond(ctx);
+    if (debug) {
+      const ms = (performance.now() - start).toFixed(1);
+      logger.debug(`${ctx.method} ${ctx.pathname}${ctx.search} ${res ? res.status : 'forwarded'} ${ms}ms`);
+    }
+    return res;
+  }
+
+  function handleCachedInner(request: Request): Response | undefined {
+    if (disabled || fsMode === undefined || debug) return undefined;
+    try {
+      const ctx = contextFor(request, 0);
+      if (ctx === undefined) return undefined;
+      const cached = cachedAnswer(ctx);
+      if (cached === undefined) {
+        declined = request;
+        declinedCtx = ctx;
+      }
+      return cached;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * CORS (`mock.cors`) around the engine's answers: a preflight under a prefix gets 204 with the
+   * allowed methods and headers (403 for an origin that is not allowed) before file mode's
+   * OPTIONS → 405; every other answer carries Access-Control-Allow-Origin (src/core/cors.ts).
+   */
+  async function handleWithCors(request: Request): Promise<Response | undefined> {
+    const origin = request.headers.get('origin');
+    if (origin !== null && isPreflight(request, request.method.toUpperCase())) {
+    const [pathname] = splitUrl(request.url);
+    if (matchPrefix(pathname) === undefined) return undefined;
+    const headers = preflightHeaders(cors, request, origin);
+    return headers ? FastResponse.empty(204, headers) : errorResponse(403, `Origin ${origin} is not allowed`, pathname);
+    }
+    const res = await handleInner(request);
+    return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
   }
 
   // The request `handleCached` last declined, with its context: hosts call `handle` for it right
@@ -240,39 +341,13 @@ export function createMockApi(input: MockApiOptions): MockApi {
 
     async handle(request: Request): Promise<Response | undefined> {
       if (disabled) return undefined;
-      const start = debug ? performance.now() : 0;
-      let ctx: RequestContext | undefined;
-      if (request === declined) {
-        ctx = declinedCtx!;
-        declined = declinedCtx = undefined;
-      } else {
-        ctx = contextFor(request, start);
-        if (ctx === undefined) return undefined;
-        const cached = cachedAnswer(ctx);
-        if (cached !== undefined) return cached;
-      }
-      const res = await respond(ctx);
-      if (debug) {
-        const ms = (performance.now() - start).toFixed(1);
-        logger.debug(`${ctx.method} ${ctx.pathname}${ctx.search} ${res ? res.status : 'forwarded'} ${ms}ms`);
-      }
-      return res;
+      if (cors !== undefined) return handleWithCors(request);
+      return handleInner(request);
     },
 
     handleCached(request: Request): Response | undefined {
-      if (disabled || fsMode === undefined || debug) return undefined;
-      try {
-        const ctx = contextFor(request, 0);
-        if (ctx === undefined) return undefined;
-        const cached = cachedAnswer(ctx);
-        if (cached === undefined) {
-          declined = request;
-          declinedCtx = ctx;
-        }
-        return cached;
-      } catch {
-        return undefined;
-      }
+      const r = handleCachedInner(request);
+      return r !== undefined && cors !== undefined ? withHeaders(r, corsHeaders(cors, request.headers.get('origin'))) : r;
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
@@ -294,6 +369,7 @@ export function createMockApi(input: MockApiOptions): MockApi {
       wsLayer?.close();
       fsMode?.close();
       if (ownVfs) await vfs?.close?.();
+      await dbInner?.close?.();
     },
   };
 }

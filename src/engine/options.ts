@@ -10,6 +10,7 @@
  */
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
+import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
@@ -66,6 +67,13 @@ export interface ResolvedMockApiOptions {
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
+  /** Collections on: their id field; null = off. */
+  collections: { idField: string } | null;
+  preset: 'json-server' | null;
+  /** `db` option: the JSON file (as given), or null. */
+  db: string | null;
+  /** CORS policy, or undefined (off). */
+  cors: CorsPolicy | undefined;
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -73,8 +81,12 @@ export interface ResolvedMockApiOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit',
+  'pagination', 'filters', 'bodyLimit', 'collections', 'preset', 'db', 'cors',
 ] as const;
+
+/** Headers the mock API lets browsers read on cross-origin answers. */
+export const MOCK_EXPOSED_HEADERS = 'X-Total-Count, X-Deleted-Count, Link, Location';
+export const MOCK_CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
 const COMPARISONS: readonly FilterComparison[] = ['eq', 'neq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains'];
@@ -231,6 +243,15 @@ function isVfsLike(value: unknown): value is Vfs {
   return ['stat', 'read', 'write', 'create', 'readdir', 'remove', 'mkdir', 'onChange'].every((k) => typeof v[k] === 'function');
 }
 
+function resolveCollections(value: unknown, name: string, preset: boolean): { idField: string } | null {
+  if (value === undefined) return preset ? { idField: 'id' } : null;
+  if (value === false || value === null) return null;
+  if (value === true) return { idField: 'id' };
+  const c = check.object(value, name) ?? {};
+  check.knownKeys(c, name, ['idField']);
+  return { idField: check.string(c.idField, `${name}.idField`, 'id', { nonEmpty: true })! };
+}
+
 /**
  * Validates user options. `name` is the prefix used in error messages (`mock` → `mock.delay`).
  */
@@ -262,6 +283,10 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     pagination: null,
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    collections: null,
+    preset: null,
+    db: null,
+    cors: undefined,
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -317,6 +342,23 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.pagination = resolvePagination(o.pagination, at('pagination'));
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
+  base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
+  base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
+  base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);
+  if (o.db !== undefined) {
+    const db = check.string(o.db, at('db'), undefined, { nonEmpty: true })!;
+    if (!db.toLowerCase().endsWith('.json')) throw new OptionsError(at('db'), `must name a .json file (got ${describe(db)})`);
+    if (fsDirOption !== undefined && fsDirOption !== null) throw new OptionsError(at('db'), 'cannot be combined with fsDir: the db file is the folder');
+    base.db = db;
+    if (base.fs) {
+      try {
+        normalizeVfsPath(db);
+      } catch {
+        throw new OptionsError(at('db'), `must be a file inside "fs" without "..", "\\" or NUL (got ${describe(db)})`);
+      }
+    }
+    base.fsDir = '';
+  }
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

@@ -3,6 +3,7 @@
  * pagination and filters. Runtime validation lives in options.ts.
  */
 import type { LoggerSink, LogLevel } from '../core/logger.js';
+import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -214,4 +215,26 @@ export interface MockApiOptions {
   filters?: PerMethod<FilterConfig> | null;
   /** Largest request body accepted, in bytes (default 10 MiB); larger → 413. */
   bodyLimit?: number;
+  /**
+   * json-server collections (issue 10): a JSON array of objects answers item routes
+   * (`GET/PUT/PATCH/DELETE <prefix>/<name>/<id>`) and POST appends with an id. `true` uses the
+   * `id` field; `{ idField }` names another. Default off (the spec's file mode), on with the preset.
+   */
+  collections?: boolean | { idField?: string };
+  /**
+   * `'json-server'`: collections on, json-server 0.17's query syntax on GET of collections
+   * (`_page`, `_limit`, `_sort`, `field_gte`, `q`, `_embed`, …), nested routes. Without it, query
+   * parameters keep the meaning `pagination`/`filters` give them.
+   */
+  preset?: 'json-server' | null;
+  /**
+   * One JSON file whose top-level keys are the resources (json-server's `db.json`): a path
+   * relative to `root` (Node) or a file inside `fs`. Replaces `fsDir`.
+   */
+  db?: string;
+  /**
+   * CORS for browsers on other origins (default off): `true` for every origin, or
+   * `{ origins, credentials, maxAge }` (src/core/cors.ts); `false` off.
+   */
+  cors?: boolean | CorsOptions;
 }

@@ -37,6 +37,8 @@ export interface FsMode {
    * when `serve` must run. Never throws.
    */
   serveCached(ctx: RequestContext): Response | undefined;
+  /** Filesystem, caches and write queue, shared with the collections layer. */
+  readonly env: FsEnv;
   close(): void;
 }
 
@@ -79,6 +81,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
   }
 
   return {
+    env,
     serve(ctx, overrides) {
       try {
         const pending = dispatch(ctx, overrides);
