@@ -24,10 +24,12 @@ import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
 
 export const HELP = `Usage: mockyard [options]
+       mockyard db.json [options]
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
-plus the event collector when the config enables it.
+plus the event collector when the config enables it. Given a .json file, serves its
+top-level keys as json-server does (collections, json-server query syntax).
 
 Options:
   -c, --config FILE    config file (default: mockyard.config.{js,mjs,ts} in the current folder)
@@ -37,6 +39,11 @@ Options:
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
       --tracker        also run the event collector (default options) when the config has none
+      --preset P       json-server | none (default: json-server with a .json file, else none)
+      --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins
+                       (default: http://localhost:* and http://127.0.0.1:*)
+      --no-cors        no CORS headers on the mock API
+      --quiet          no request log and no start-up map (warnings and errors still print)
       --log-level L    debug | info | warn | error | silent (default info)
   -h, --help           show this help
   -v, --version        show the version
@@ -45,6 +52,7 @@ Commands:
   init-worker [DIR]    write msw's mockServiceWorker.js into DIR (default: public) for browser mode
 
 Examples:
+  mockyard db.json
   mockyard --fs-dir ./mocks --prefix /api --port 3000
   mockyard --config playground/mockyard.config.mjs --port 0
 `;
@@ -106,6 +114,10 @@ function parse(argv: string[]) {
         delay: { type: 'string' },
         tracker: { type: 'boolean' },
         'log-level': { type: 'string' },
+        preset: { type: 'string' },
+        cors: { type: 'string' },
+        'no-cors': { type: 'boolean' },
+        quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -115,13 +127,23 @@ function parse(argv: string[]) {
   }
 }
 
+/** The CLI's default CORS: pages served from this machine by a dev server (any port). */
+const LOCAL_ORIGINS = [/^http:\/\/localhost(:\d+)?$/, /^http:\/\/127\.0\.0\.1(:\d+)?$/, /^http:\/\/\[::1\](:\d+)?$/];
+
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type Level = (typeof LEVELS)[number];
 
 /** The effective config: file, then flags on top. Exported for tests. */
-export async function buildConfig(argv: string[], cwd: string): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean }> {
+export async function buildConfig(argv: string[], cwd: string): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string }> {
   const { values, positionals } = parse(argv);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
+    throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one .json file, e.g. mockyard db.json)`);
+  }
+  const dbFile = positionals[0];
+  if (dbFile !== undefined && values['fs-dir'] !== undefined) throw new UsageError('give either a .json file or --fs-dir, not both');
+  if (values.preset !== undefined && values.preset !== 'json-server' && values.preset !== 'none') throw new UsageError(`--preset must be json-server or none (got "${values.preset}")`);
+  if (values.cors !== undefined && values['no-cors']) throw new UsageError('give either --cors or --no-cors, not both');
+  if (values.cors !== undefined && values.cors.trim() === '') throw new UsageError('--cors must be \'*\' or a comma list of origins');
   const port = parseNumber('port', values.port, { integer: true, min: 0, max: 65535 });
   const delay = parseNumber('delay', values.delay, { min: 0 });
   const level = values['log-level'];
@@ -137,6 +159,18 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
     mock.fsDir = resolve(cwd, values['fs-dir']);
     delete mock.fs;
   }
+  if (dbFile !== undefined) {
+    mock.db = resolve(cwd, dbFile);
+    delete mock.fsDir;
+    delete mock.fs;
+  }
+  const preset = values.preset ?? (dbFile !== undefined ? 'json-server' : undefined);
+  if (preset !== undefined) mock.preset = preset === 'none' ? null : 'json-server';
+  if (values['no-cors']) mock.cors = false;
+  else if (values.cors !== undefined) {
+    const list = values.cors.split(',').map((o) => o.trim()).filter(Boolean);
+    mock.cors = { origins: list.includes('*') ? '*' : list };
+  } else if (mock.cors === undefined) mock.cors = { origins: LOCAL_ORIGINS };
   if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
   if (delay !== undefined) mock.delay = delay;
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
@@ -148,7 +182,7 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
     host: values.host ?? fromFile.host ?? '127.0.0.1',
     logLevel,
   };
-  return { config, configFile, tracker: values.tracker === true };
+  return { config, configFile, tracker: values.tracker === true, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile) };
 }
 
 /** Lines describing what a running server serves. */
