@@ -1,7 +1,21 @@
 /**
- * The per-request context the engine builds once (one URL parse) and hands to every layer:
- * handler layer, file-system mode, WebSocket layer.
+ * The per-request context the engine builds once (one URL parse) and hands to every layer of the
+ * pipeline (src/engine/pipeline/) and to the WebSocket layer.
+ *
+ * Besides the parsed request it carries two things layers write:
+ *   - `answered(layer, detail)`: which layer answered, for observers (request log, journal);
+ *   - the pipeline's own bookkeeping (`resumeAt`, `peeked`): where the synchronous fast path
+ *     stopped, so the promise path resumes there instead of asking again (pipeline/run.ts).
  */
+
+/** Which layer answered a request, and what in it (file path below fsDir, handler label…). */
+export interface AnsweredBy {
+  /** The layer's name: `handlers`, `files`, `collections`, …; `not-found` for the engine's own 404. */
+  readonly layer: string;
+  /** What in the layer answered: `users.json` (below fsDir), `GET /users/:id` (a handler)… */
+  readonly detail: string | undefined;
+}
+
 export interface RequestContext {
   /** The original platform (or host-provided lazy) Request. */
   readonly request: Request;
@@ -17,15 +31,35 @@ export interface RequestContext {
   readonly search: string;
   /** Parsed query (built on first use). */
   readonly searchParams: URLSearchParams;
-  /** `performance.now()` when the engine received the request (for the access log). */
+  /** `performance.now()` when the engine received the request (0 when nobody observes). */
   readonly start: number;
+  /**
+   * Records the layer that answered (the last call wins: a handler serving a file through file
+   * mode records itself after file mode did).
+   */
+  answered(layer: string, detail?: string): void;
+  /** What `answered` recorded, or undefined (nothing answered yet, or the request was passed on). */
+  readonly answeredBy: AnsweredBy | undefined;
+  /**
+   * Pipeline bookkeeping (pipeline/run.ts): the index of the layer whose `peek` could not tell
+   * at once; the promise path starts there (the layers before it said PASS). 0 = from the start.
+   */
+  resumeAt: number;
+  /**
+   * What that layer's `peek` prepared for its own `handle` (e.g. the handler route it matched),
+   * so the promise path does not repeat the work. Only the layer at `resumeAt` reads it.
+   */
+  peeked: unknown;
 }
 
 const EMPTY = '';
 
 class Context implements RequestContext {
   readonly subPath: string;
+  resumeAt = 0;
+  peeked: unknown = undefined;
   private params: URLSearchParams | undefined = undefined;
+  answeredBy: AnsweredBy | undefined = undefined;
   constructor(
     readonly request: Request,
     readonly method: string,
@@ -38,6 +72,9 @@ class Context implements RequestContext {
   }
   get searchParams(): URLSearchParams {
     return (this.params ??= new URLSearchParams(this.search));
+  }
+  answered(layer: string, detail?: string): void {
+    this.answeredBy = { layer, detail };
   }
 }
 

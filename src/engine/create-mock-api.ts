@@ -1,10 +1,14 @@
 /**
- * createMockApi(options): the mock API engine. A request whose path is under a prefix (longest
- * first, on a segment boundary) goes to
- *   1. the handler layer (handlers/layer.ts),
- *   2. file-system mode (fs/), global `delay` applied,
- *   3. nothing matched: JSON 404 (`noHandledRestFsRequestsAction: '404'`) or `undefined` ('forward').
- * Requests outside every prefix, and every request of a disabled engine, get `undefined`.
+ * createMockApi(options): the mock API engine, assembled: options → services → layers
+ * (pipeline/build.ts) → pipeline (pipeline/run.ts) → Engine. A request whose path is under a
+ * prefix (longest first, on a segment boundary) gets a RequestContext and walks the layer list;
+ * requests outside every prefix, and every request of a disabled engine, get `undefined`.
+ *
+ * Context hand-off between `handleCached` and `handle`: when `handleCached` cannot answer at
+ * once, it keeps the context it prepared in `prepared` (a WeakMap keyed by the Request; nothing
+ * is written on the Request itself). `handle` called with the same Request takes it from there
+ * and resumes the walk where the fast path stopped, without parsing the URL again. Any other
+ * `handle` call starts afresh; an entry no `handle` claims goes with its Request.
  */
 import { corsHeaders, isPreflight, preflightHeaders } from '../core/cors.js';
 import { errorResponse, responseForError } from '../core/errors.js';
@@ -14,16 +18,15 @@ import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
-import { jsonDbFs, type JsonDbVfs } from '../vfs/json-db.js';
+import { jsonDbFs } from '../vfs/json-db.js';
 import type { Vfs } from '../vfs/types.js';
-import { PASS, type Layer } from './collections/contract.js';
-import { createCollectionsLayer } from './collections/layer.js';
 import { createContext, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
-import { createFsMode, type FsMode } from './fs/fs-mode.js';
-import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
-import type { EngineServices, FsServeOverrides } from './services.js';
+import { buildLayers, type BuiltLayers } from './pipeline/build.js';
+import type { Layer } from './pipeline/layer.js';
+import { createPipeline, type Observer } from './pipeline/run.js';
+import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
 import type { WsLayer } from './ws/layer.js';
@@ -46,10 +49,16 @@ export interface MockApi extends Engine {
    * tells whether file routing is on.
    */
   ready(): Promise<boolean>;
+  /**
+   * Calls `observer` after each request under the prefixes (both the fast and the promise
+   * path) with `{ method, pathname, search, status, ms, answeredBy, request, response }`;
+   * returns the function that stops it. Costs nothing while nobody observes.
+   */
+  observe(observer: Observer): () => void;
+  /** The layer names in pipeline order (`['handlers', 'files']`). */
+  readonly layers: readonly string[];
   close(): Promise<void>;
 }
-
-const NOT_FOUND = 'Not Found';
 
 /** Splits an absolute URL into its encoded path and query (`?…` or ''), without `new URL()`. */
 function splitUrl(url: string): [string, string] {
@@ -70,22 +79,33 @@ function splitUrl(url: string): [string, string] {
   return [url.slice(p, end) || '/', ''];
 }
 
-export function createMockApi(input: MockApiOptions): MockApi {
+/** The mock API engine for `options` (see the top of this file). */
+export function createMockApi(options: MockApiOptions): MockApi {
+  return assembleMockApi(options, {});
+}
+
+/**
+ * Internal assembly seam (not exported by the package): `arrange` gets the layers build.ts made
+ * and returns the list the engine walks, e.g. with a test layer inserted. Features add their
+ * layer in build.ts, not here.
+ */
+export interface MockApiAssembly {
+  arrange?(built: BuiltLayers): Layer[];
+}
+
+export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly): MockApi {
   const options = resolveMockApiOptions(input);
   const logger: Logger = createLogger(options.logLevel, options.logger ?? console);
   for (const w of options.warnings) logger.warn(w);
   if (options.disabledReason && options.disabledReason !== 'disable: true') logger.warn(options.disabledReason);
 
-  const prefixes = options.prefixes;
-  const disabled = options.disabled;
+  const { prefixes, disabled } = options;
   const sleeper = new Sleeper();
-  const queue = new KeyedQueue();
   let closed = false;
 
   // The filesystem: given, or the registered default (disk in Node) when fsDir is set.
   let vfs: Vfs | null = options.fs ?? null;
   let ownVfs = false;
-  let db: JsonDbVfs | undefined;
   let dbInner: Vfs | undefined;
   if (!disabled && options.db !== null) {
     // json-server's db.json: one file seen as a folder of `<key>.json` files (src/vfs/json-db.ts).
@@ -98,8 +118,10 @@ export function createMockApi(input: MockApiOptions): MockApi {
       inner = dbInner = factory(cut === -1 ? '.' : file.slice(0, cut) || '/', options.root);
       file = file.slice(cut + 1);
     }
-    vfs = db = jsonDbFs(inner, file, { onWarning: (m) => logger.warn(m) });
+    const db = jsonDbFs(inner, file, { onWarning: (m) => logger.warn(m) });
+    vfs = db;
     ownVfs = true;
+    db.ready().catch((err: unknown) => logger.error(`${options.db}: ${(err as Error)?.message ?? String(err)}`));
   } else if (!disabled && !vfs && options.fsDir !== null) {
     const factory = getDefaultFsFactory();
     if (!factory) throw new OptionsError('mock.fs', 'is required here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
@@ -107,43 +129,6 @@ export function createMockApi(input: MockApiOptions): MockApi {
     ownVfs = true;
   }
   let fallbackFs: Vfs | undefined;
-
-  let fsMode: FsMode | undefined;
-  let fsChecked = false;
-  const fsReady: Promise<boolean> = (async () => {
-    if (disabled || options.fsDir === null || !vfs) return false;
-    if (db) {
-      try {
-        await db.ready();
-      } catch (err) {
-        logger.error(`${options.db}: ${(err as Error)?.message ?? String(err)}; file routing is disabled`);
-        return false;
-      }
-    }
-    let ok = false;
-    try {
-      const s = await vfs.stat(options.fsDir);
-      ok = s !== null && s.kind === 'dir';
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      logger.warn(`fsDir "${options.fsDirOption ?? ''}" does not exist (${vfs.driver}); file routing is disabled, handlers still work`);
-      return false;
-    }
-    fsMode = createFsMode({
-      vfs,
-      fsDir: options.fsDir,
-      bodyLimit: options.bodyLimit,
-      logger,
-      queue,
-      pagination: options.pagination,
-      filters: options.filters,
-    });
-    return true;
-  })().finally(() => {
-    fsChecked = true;
-  });
 
   let wsLayer: WsLayer | undefined;
   const app: MockApiApp = {
@@ -162,28 +147,30 @@ export function createMockApi(input: MockApiOptions): MockApi {
     },
   };
 
-  const notFound = (ctx: RequestContext) => errorResponse(404, NOT_FOUND, ctx.pathname, { head: ctx.method === 'HEAD' });
-
   const services: EngineServices = {
     logger,
-    get vfs() {
-      return vfs;
-    },
     app,
-    queue,
-    fsEnabled: () => fsReady,
-    async serveFs(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response> {
-      if (!fsChecked) await fsReady;
-      if (!fsMode) return notFound(ctx);
-      return (await fsMode.serve(ctx, overrides)) ?? notFound(ctx);
-    },
+    queue: new KeyedQueue(),
     sleep: (ms) => sleeper.sleep(ms),
     get closed() {
       return closed;
     },
   };
 
-  const handlers: HandlerLayer | undefined = disabled ? undefined : createHandlerLayer(options, services);
+  const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir });
+  const pipeline = createPipeline({
+    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built) : built.layers,
+    delay: options.delay,
+    forward: options.noHandledRestFsRequestsAction === 'forward',
+    sleep: services.sleep,
+    logger,
+  });
+  const fsReady: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
+  if (logger.enabled('debug')) {
+    // The access log is an observer like any other.
+    pipeline.observe((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
+  }
+
   // The WebSocket layer is imported only with enableWs (its own chunk in browser bundles), at once;
   // ready() waits for it and so does a handshake that comes earlier. A failed import is retried
   // by the next handshake.
@@ -198,151 +185,83 @@ export function createMockApi(input: MockApiOptions): MockApi {
       },
     ));
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
-  const delay = options.delay;
-  const forward = options.noHandledRestFsRequestsAction === 'forward';
-  // Layers after the handlers, before file mode (the pipeline's list once issue 14 lands).
-  const collections: Layer | undefined = disabled || !options.collections
-    ? undefined
-    : createCollectionsLayer(
-      { idField: options.collections.idField, jsonServer: options.preset === 'json-server', pagination: options.pagination, filters: options.filters },
-      { mode: () => fsMode, ready: () => fsReady },
-    );
-  const cors = options.cors;
 
-  function matchPrefix(pathname: string): string | undefined {
-    for (let i = 0; i < prefixes.length; i++) {
-      const p = prefixes[i]!;
-      if (underPrefix(pathname, p)) return p;
-    }
-    return undefined;
-  }
-
-  function contextFor(request: Request, start: number): RequestContext | undefined {
+  function contextFor(request: Request): RequestContext | undefined {
     const [pathname, search] = splitUrl(request.url);
-    const prefix = matchPrefix(pathname);
+    let prefix: string | undefined;
+    for (let i = 0; i < prefixes.length; i++) {
+      if (underPrefix(pathname, prefixes[i]!)) {
+        prefix = prefixes[i]!;
+        break;
+      }
+    }
     if (prefix === undefined) return undefined;
     // Fetch upper-cases only the six standard methods; `fetch(url, { method: 'patch' })` in a
     // page reaches the engine as "patch". Methods are case-insensitive here, as in llhttp.
-    return createContext(request, request.method.toUpperCase(), pathname, search, prefix, start);
+    return createContext(request, request.method.toUpperCase(), pathname, search, prefix, pipeline.observed ? performance.now() : 0);
   }
 
-  async function respond(ctx: RequestContext): Promise<Response | undefined> {
-    try {
-      if (handlers) {
-        const r = await handlers.handle(ctx);
-        if (r !== undefined) return r;
-      }
-      if (collections) {
-        const r = await collections.handle(ctx);
-        if (r !== undefined) {
-          if (delay > 0) await sleeper.sleep(delay);
-          return r;
-        }
-      }
-      if (!fsChecked) await fsReady;
-      if (fsMode) {
-        const r = await fsMode.serve(ctx);
-        if (r !== undefined) {
-          if (delay > 0) await sleeper.sleep(delay);
-          return r;
-        }
-      }
-      if (forward) return undefined;
-      if (delay > 0) await sleeper.sleep(delay);
-      return notFound(ctx);
-    } catch (err) {
-      logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
-      return responseForError(err, ctx.pathname, ctx.method === 'HEAD');
-    }
-  }
+  /** Contexts `handleCached` prepared and could not answer at once, for `handle` (see the top). */
+  const prepared = new WeakMap<Request, RequestContext>();
 
-  const debug = logger.enabled('debug');
-
-  /**
-   * Hot path: a GET/HEAD of a cached, fresh file that no handler claims, answered without a
-   * promise chain (the same answer respond() gives; anything else is left to it).
-   */
-  function cachedAnswer(ctx: RequestContext): Response | undefined {
-    if (fsMode === undefined || delay !== 0 || debug) return undefined;
-    let cached: Response | undefined;
-    if (collections) {
-      const c = collections.peek!(ctx);
-      if (c === undefined) return undefined;
-      cached = c === PASS ? fsMode.serveCached(ctx) : c;
-    } else cached = fsMode.serveCached(ctx);
-    // Handlers win over files. Asked only on a cache hit: a handler's own request then costs a
-    // cache miss here, not a second route match before the handler layer's.
-    return cached !== undefined && handlers !== undefined && handlers.claims(ctx) ? undefined : cached;
-  }
-
-  async function handleInner(request: Request): Promise<Response | undefined> {
-    const start = debug ? performance.now() : 0;
-    let ctx: RequestContext | undefined;
-    if (request === declined) {
-      ctx = declinedCtx!;
-      declined = declinedCtx = undefined;
-    } else {
-      ctx = contextFor(request, start);
-      if (ctx === undefined) return undefined;
-      const cached = cachedAnswer(ctx);
-      if (cached !== undefined) return cached;
+  function handleInner(request: Request): Promise<Response | undefined> {
+    let ctx = prepared.get(request);
+    if (ctx !== undefined) prepared.delete(request);
+    else {
+      try {
+        ctx = contextFor(request);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (ctx === undefined) return Promise.resolve(undefined);
+      const now = pipeline.peek(ctx);
+      if (now !== undefined) return Promise.resolve(now);
     }
-    const res = await respond(ctx);
-    if (debug) {
-      const ms = (performance.now() - start).toFixed(1);
-      logger.debug(`${ctx.method} ${ctx.pathname}${ctx.search} ${res ? res.status : 'forwarded'} ${ms}ms`);
-    }
-    return res;
+    return pipeline.handle(ctx);
   }
 
   function handleCachedInner(request: Request): Response | undefined {
-    if (disabled || fsMode === undefined || debug) return undefined;
+    if (disabled) return undefined;
     try {
-      const ctx = contextFor(request, 0);
+      const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
-      const cached = cachedAnswer(ctx);
-      if (cached === undefined) {
-        declined = request;
-        declinedCtx = ctx;
-      }
-      return cached;
+      const now = pipeline.peek(ctx);
+      if (now === undefined) prepared.set(request, ctx);
+      return now;
     } catch {
       return undefined;
     }
   }
 
   /**
-   * CORS (`mock.cors`) around the engine's answers: a preflight under a prefix gets 204 with the
-   * allowed methods and headers (403 for an origin that is not allowed) before file mode's
-   * OPTIONS → 405; every other answer carries Access-Control-Allow-Origin (src/core/cors.ts).
+   * CORS (`mock.cors`, src/core/cors.ts) around every answer of the engine: a preflight under a
+   * prefix gets 204 with the allowed methods and headers (403 for an origin that is not allowed)
+   * before any layer (file mode would answer OPTIONS with 405); every other answer carries
+   * Access-Control-Allow-Origin and the exposed headers.
    */
+  const cors = options.cors;
   async function handleWithCors(request: Request): Promise<Response | undefined> {
     const origin = request.headers.get('origin');
     if (origin !== null && isPreflight(request, request.method.toUpperCase())) {
-    const [pathname] = splitUrl(request.url);
-    if (matchPrefix(pathname) === undefined) return undefined;
-    const headers = preflightHeaders(cors, request, origin);
-    return headers ? FastResponse.empty(204, headers) : errorResponse(403, `Origin ${origin} is not allowed`, pathname);
+      const [pathname] = splitUrl(request.url);
+      if (!prefixes.some((p) => underPrefix(pathname, p))) return undefined;
+      const headers = preflightHeaders(cors, request, origin);
+      return headers ? FastResponse.empty(204, headers) : errorResponse(403, `Origin ${origin} is not allowed`, pathname);
     }
     const res = await handleInner(request);
     return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
   }
-
-  // The request `handleCached` last declined, with its context: hosts call `handle` for it right
-  // after (synchronously), which then neither parses it again nor repeats the hot-path check.
-  let declined: Request | undefined;
-  let declinedCtx: RequestContext | undefined;
 
   return {
     prefixes: options.publicPrefixes,
     options,
     app,
     ws: app.ws,
+    layers: pipeline.layers.map((l) => l.name),
 
-    async handle(request: Request): Promise<Response | undefined> {
-      if (disabled) return undefined;
-      if (cors !== undefined) return handleWithCors(request);
-      return handleInner(request);
+    handle(request: Request): Promise<Response | undefined> {
+      if (disabled) return Promise.resolve(undefined);
+      return cors === undefined ? handleInner(request) : handleWithCors(request);
     },
 
     handleCached(request: Request): Response | undefined {
@@ -352,10 +271,12 @@ export function createMockApi(input: MockApiOptions): MockApi {
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
       if (!wsReady) return undefined;
-      const ctx = contextFor(request, 0);
+      const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
       return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
     },
+
+    observe: (observer) => pipeline.observe(observer),
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
@@ -363,11 +284,9 @@ export function createMockApi(input: MockApiOptions): MockApi {
       if (closed) return;
       closed = true;
       sleeper.close();
-      await fsReady.catch(() => false);
-      await handlers?.close?.();
+      await pipeline.close();
       await wsReady;
       wsLayer?.close();
-      fsMode?.close();
       if (ownVfs) await vfs?.close?.();
       await dbInner?.close?.();
     },

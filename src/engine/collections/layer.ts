@@ -24,33 +24,18 @@ import { parseMediaType } from '../../core/media-type.js';
 import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
 import type { RequestContext } from '../context.js';
 import type { FileEntry } from '../fs/file-cache.js';
-import { configFor, type FsEnv } from '../fs/fs-call.js';
-import type { FsMode } from '../fs/fs-mode.js';
+import { configFor, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import { MSG } from '../fs/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../fs/patch-document.js';
-import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import { enqueueMutation, type MutationScope } from './collection-writes.js';
-import { PASS, type Layer } from './contract.js';
+import type { FilesLayer } from '../fs/layer.js';
+import type { ResolvedMockApiOptions } from '../options.js';
+import { PASS, type Layer } from '../pipeline/layer.js';
 import { idKeyOf, indexOf, nextId } from './item-id.js';
 import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery } from './json-server-query.js';
 import { embed, expand, foreignKey, pluralCandidates } from './relations.js';
 
-export interface CollectionsOptions {
-  /** Item id field (default `id`). */
-  idField: string;
-  /** json-server's query syntax and nested routes (`preset: 'json-server'`). */
-  jsonServer: boolean;
-  /** File mode's POST query config: with one, POST on an array stays the spec's query. */
-  pagination: PerMethod<PaginationConfig> | null;
-  filters: PerMethod<FilterConfig> | null;
-}
-
-export interface CollectionsFs {
-  /** File mode once it is up (undefined before, or when file routing is off). */
-  mode(): FsMode | undefined;
-  /** Resolves when start-up is done (true: file routing on). */
-  ready(): Promise<boolean>;
-}
+const NAME = 'collections';
 
 const itemJson = new WeakMap<object, string>();
 
@@ -96,8 +81,16 @@ function nameOf(key: string): string {
   return decodeSegment(key.slice(key.lastIndexOf('/') + 1)) ?? '';
 }
 
-export function createCollectionsLayer(options: CollectionsOptions, fs: CollectionsFs): Layer {
-  const { idField, jsonServer } = options;
+/**
+ * The layer for `options.collections` (and `options.preset`), over the files layer's caches and
+ * write queue (`files.mode()`): collections are files, so both always agree.
+ */
+export function createCollectionsLayer(options: ResolvedMockApiOptions, files: FilesLayer): Layer {
+  const idField = options.collections?.idField ?? 'id';
+  const jsonServer = options.preset === 'json-server';
+  /** What answered, for observers: the file below fsDir, `#id` for an item, `?` for a query. */
+  const answered = (ctx: RequestContext, env: FsEnv, entry: FileEntry, suffix: string) =>
+    ctx.answered(NAME, `${relativeToFsDir(env, entry.path)}${suffix}`);
 
   /** A collection (JSON array file) for a request key, or null. */
   async function collection(env: FsEnv, key: string): Promise<FileEntry | null> {
@@ -141,7 +134,8 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
     return FastResponse.json(JSON.stringify(related ?? r.items), 200, headers, head);
   }
 
-  async function queryCollection(ctx: RequestContext, env: FsEnv, key: string, items: readonly unknown[], head: boolean): Promise<Response> {
+  async function queryCollection(ctx: RequestContext, env: FsEnv, key: string, entry: FileEntry, items: readonly unknown[], head: boolean): Promise<Response> {
+    answered(ctx, env, entry, ctx.search);
     const q = parseJsonServerQuery(ctx.searchParams);
     if (q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, items, q, undefined, head);
     const r = runJsonServerQuery(items, q);
@@ -175,6 +169,7 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
     requireJsonType(ctx);
     const body = await jsonBody(ctx, env, 'POST body');
     if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
+    answered(ctx, env, entry, '');
     return enqueueMutation(env, entry.path, idField, (scope) => {
       let item: Record<string, unknown> = extra ? { ...body, ...extra } : { ...body };
       const given = item[idField];
@@ -284,7 +279,7 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
       return append(ctx, env, children, childKey, { [fk]: (parents.array![p] as Record<string, unknown>)[idField] });
     }
     const mine = children.array!.filter((c) => idKeyOf(c, fk) === parentId);
-    return queryCollection(ctx, env, childKey, mine, ctx.method === 'HEAD');
+    return queryCollection(ctx, env, childKey, children, mine, ctx.method === 'HEAD');
   }
 
   async function handleAsync(ctx: RequestContext, env: FsEnv): Promise<Response | undefined> {
@@ -303,7 +298,7 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
       if (jsonServer && ctx.search.length > 1 && (method === 'GET' || method === 'HEAD')) {
         if (hasBody(ctx.request)) return undefined;
         const entry = await collection(env, sub);
-        return entry ? queryCollection(ctx, env, sub, entry.array!, method === 'HEAD') : undefined;
+        return entry ? queryCollection(ctx, env, sub, entry, entry.array!, method === 'HEAD') : undefined;
       }
       return undefined;
     }
@@ -315,7 +310,10 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
     if (parent) {
       if (method === 'POST') return undefined;
       const id = decodeSegment(seg);
-      return id === undefined ? undefined : itemRoute(ctx, env, parent, parentKey, id);
+      if (id === undefined) return undefined;
+      const r = await itemRoute(ctx, env, parent, parentKey, id);
+      if (r !== undefined) answered(ctx, env, parent, `#${id}`);
+      return r;
     }
     return jsonServer ? nested(ctx, env, parentKey, seg) : undefined;
   }
@@ -326,10 +324,10 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
     async handle(ctx) {
       const method = ctx.method;
       if (method === 'OPTIONS' || ctx.subPath.length < 2 || ctx.subPath.endsWith('/')) return undefined;
-      let mode = fs.mode();
+      let mode = files.mode();
       if (!mode) {
-        await fs.ready();
-        mode = fs.mode();
+        await files.ready;
+        mode = files.mode();
         if (!mode) return undefined;
       }
       return handleAsync(ctx, mode.env);
@@ -340,7 +338,7 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
       if (method !== 'GET' && method !== 'HEAD') return undefined;
       const sub = ctx.subPath;
       if (sub.length < 2 || sub.endsWith('/')) return PASS;
-      const mode = fs.mode();
+      const mode = files.mode();
       if (!mode) return undefined;
       const cache = mode.env.cache;
       const own = cache.peekResolve(sub);
@@ -355,7 +353,9 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
           if (hasBody(ctx.request)) return undefined;
           const q = parseJsonServerQuery(ctx.searchParams);
           if (q.embed.length > 0 || q.expand.length > 0) return undefined;
-          return queryAnswer(ctx, entry.array, q, undefined, method === 'HEAD');
+          const r = queryAnswer(ctx, entry.array, q, undefined, method === 'HEAD');
+          answered(ctx, mode.env, entry, ctx.search);
+          return r;
         } catch {
           return undefined; // a 400: the promise path answers it
         }
@@ -376,6 +376,7 @@ export function createCollectionsLayer(options: CollectionsOptions, fs: Collecti
       const i = indexOf(items, idField).find(items, id);
       if (i === -1) return PASS;
       if (hasBody(ctx.request)) return undefined;
+      answered(ctx, mode.env, entry, `#${id}`);
       return FastResponse.json(jsonOf(items[i]), 200, undefined, method === 'HEAD');
     },
   };

@@ -15,6 +15,8 @@ import { compileFilters, type CompiledFilters, type Predicate } from './filters.
 import { readPage, type Page } from './pagination.js';
 
 export interface FsEnv {
+  /** The files layer's name: reads record `ctx.answered(name, file below fsDir)`. */
+  readonly name: string;
   readonly vfs: Vfs;
   /** Mocks folder inside the Vfs (`''` = root). */
   readonly fsDir: string;

@@ -21,6 +21,8 @@ import { replace } from './replace.js';
 import { update } from './update.js';
 
 export interface FsModeOptions {
+  /** The layer name answers are recorded under (`ctx.answered`). */
+  name: string;
   vfs: Vfs;
   fsDir: string;
   bodyLimit: number;
@@ -46,7 +48,7 @@ const ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 
 export function createFsMode(options: FsModeOptions): FsMode {
   const cache = new FileCache(options.vfs, options.fsDir);
-  const env: FsEnv = { vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, logger: options.logger };
+  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, logger: options.logger };
 
   function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> | undefined {
     const method = ctx.method;

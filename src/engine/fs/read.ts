@@ -9,7 +9,7 @@ import { hasBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import type { FileEntry } from './file-cache.js';
-import { configFor, readQuery, type FsCall, type FsEnv } from './fs-call.js';
+import { configFor, readQuery, relativeToFsDir, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { runQuery } from './query.js';
 
@@ -17,9 +17,10 @@ function hasAnyBody(call: FsCall): boolean {
   return (call.body !== undefined && call.body.byteLength > 0) || hasBody(call.ctx.request);
 }
 
-/** The answer for a resolved file. */
-function answer(call: FsCall, entry: FileEntry, head: boolean): Response {
+/** The answer for a resolved file (recorded as answered by this files layer, with the file). */
+function answer(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Response {
   const method = head ? 'HEAD' : 'GET';
+  call.ctx.answered(env.name, relativeToFsDir(env, entry.path));
   if (entry.array !== undefined && call.ctx.search.length > 1 && (configFor(call.pagination, method) || configFor(call.filters, method))) {
     const q = readQuery(call, method);
     if (q.present) {
@@ -33,7 +34,7 @@ function answer(call: FsCall, entry: FileEntry, head: boolean): Response {
 export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Response | undefined> {
   if (hasAnyBody(call)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
   const entry = env.cache.peek(call.key) ?? (await env.cache.resolveEntry(call.key, call));
-  return entry === null ? undefined : answer(call, entry, head);
+  return entry === null ? undefined : answer(call, env, entry, head);
 }
 
 /**
@@ -45,7 +46,7 @@ export function readCached(call: FsCall, env: FsEnv, head: boolean): Response | 
   const entry = env.cache.peek(call.key);
   if (entry === undefined) return undefined;
   try {
-    return answer(call, entry, head);
+    return answer(call, env, entry, head);
   } catch {
     return undefined;
   }

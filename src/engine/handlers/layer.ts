@@ -18,6 +18,7 @@ import { DEFAULT_MESSAGES, errorResponse, HttpError, responseForError } from '..
 import { FastResponse, fastState } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
+import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices, FsServeOverrides } from '../services.js';
 import { checkAuthenticate } from './authenticate.js';
 import { runParser } from './body-parser.js';
@@ -26,13 +27,18 @@ import { Deadlines } from './deadline.js';
 import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
 import { ResponseBuilder } from './response.js';
-import { compileRoutes, matchRoute, type Route } from './routes.js';
+import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes.js';
 
-export interface HandlerLayer {
+export interface HandlerLayer extends Layer {
   handle(ctx: RequestContext): Promise<Response | undefined>;
-  /** Whether `handle` would answer this request (a route matches, or matching fails). Synchronous. */
-  claims(ctx: RequestContext): boolean;
-  close?(): Promise<void>;
+  /** PASS when no handler matches; undefined when one does (the match waits in `ctx.peeked`). */
+  peek(ctx: RequestContext): typeof PASS | undefined;
+  readonly ownDelay: true;
+}
+
+/** Where `handle: 'FS'` handlers get their files: the files layer of the same pipeline. */
+export interface FsServer {
+  serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response>;
 }
 
 /** The same response without its body (HEAD served by a GET handler that returned a Response). */
@@ -67,11 +73,12 @@ function encodePath(path: string): string {
     .join('/');
 }
 
-const EMPTY_LAYER: HandlerLayer = { handle: async () => undefined, claims: () => false, close: async () => {} };
+const NAME = 'handlers';
 
-export function createHandlerLayer(options: ResolvedMockApiOptions, services: EngineServices): HandlerLayer {
+/** `options.handlers` (and the options they inherit) as a pipeline layer; `files` serves `handle: 'FS'`. */
+export function createHandlerLayer(options: ResolvedMockApiOptions, services: EngineServices, files: FsServer): HandlerLayer {
   const routes = compileRoutes(options.handlers);
-  if (routes.length === 0) return EMPTY_LAYER;
+  if (routes.length === 0) return { name: NAME, ownDelay: true, peek: () => PASS, handle: async () => undefined };
   const { logger, app } = services;
   const deadlines = new Deadlines();
   const { parser, bodyLimit, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
@@ -113,7 +120,9 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       overrides.path = encodePath(rewritten);
     }
     if (raw !== undefined) overrides.body = raw;
-    return services.serveFs(ctx, overrides);
+    const response = await files.serve(ctx, overrides);
+    ctx.answered(NAME, route.label); // over the files layer's own record
+    return response;
   }
 
   async function run(route: Route, ctx: RequestContext, req: PortableRequest, res: ResponseBuilder, head: boolean, state: { timedOut: boolean; stage: string }): Promise<Response> {
@@ -191,23 +200,33 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
 
 
   return {
-    claims(ctx) {
-      try {
-        return matchRoute(routes, ctx.method, ctx.subPath) !== undefined;
-      } catch {
-        return true;
-      }
-    },
-    async handle(ctx) {
-      let match;
-      const head = ctx.method === 'HEAD';
+    name: NAME,
+    ownDelay: true,
+    peek(ctx) {
+      let match: RouteMatch | undefined;
       try {
         match = matchRoute(routes, ctx.method, ctx.subPath);
-      } catch (err) {
-        return responseForError(err, ctx.pathname, head);
+      } catch {
+        return undefined; // handle() answers the error
       }
-      if (!match) return undefined;
+      if (match === undefined) return PASS;
+      ctx.peeked = match;
+      return undefined;
+    },
+    async handle(ctx) {
+      const head = ctx.method === 'HEAD';
+      // The pipeline hands over what peek matched (ctx.peeked is ours when handle is called).
+      let match = ctx.peeked as RouteMatch | undefined;
+      if (match === undefined) {
+        try {
+          match = matchRoute(routes, ctx.method, ctx.subPath);
+        } catch (err) {
+          return responseForError(err, ctx.pathname, head);
+        }
+        if (!match) return undefined;
+      }
       const { route, params } = match;
+      ctx.answered(NAME, route.label);
       const delay = route.delay ?? options.delay;
       if (delay > 0) await services.sleep(delay);
       const req = new PortableRequest(ctx, params, app);

@@ -1,0 +1,96 @@
+/**
+ * The files layer: file-system mode (fs-mode.ts) over one Vfs folder, as a pipeline layer.
+ * Instantiable any number of times (each instance has its own caches and its own fsDir check),
+ * e.g. a scenario's files over an overlay Vfs (src/vfs/overlay.ts) next to the base files.
+ *
+ * Start-up: the fsDir folder is checked once (`ready` resolves true when it is a folder); until
+ * then `peek` cannot tell and `handle` waits for the check. A missing folder turns file routing
+ * off with one warning (handlers still work): `peek` says PASS and `handle` passes.
+ */
+import type { KeyedQueue } from '../../core/keyed-queue.js';
+import type { Logger } from '../../core/logger.js';
+import type { Vfs } from '../../vfs/types.js';
+import type { RequestContext } from '../context.js';
+import { PASS, type Layer } from '../pipeline/layer.js';
+import { notFound } from '../pipeline/not-found.js';
+import type { FsServeOverrides } from '../services.js';
+import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
+import { createFsMode, type FsMode } from './fs-mode.js';
+
+export interface FilesLayerOptions {
+  /** Layer name (observers see it): `files` by default. */
+  name?: string;
+  /** The filesystem, or null (file routing off). */
+  vfs: Vfs | null;
+  /** The mocks folder inside `vfs` (`''` = its root), or null (file routing off). */
+  fsDir: string | null;
+  /** How the folder is named in the warning when it is missing (the option as given). */
+  fsDirLabel?: string;
+  bodyLimit: number;
+  logger: Logger;
+  queue: KeyedQueue;
+  pagination: PerMethod<PaginationConfig> | null;
+  filters: PerMethod<FilterConfig> | null;
+}
+
+export interface FilesLayer extends Layer {
+  /** Resolves once the fsDir check is done: true when file routing is on. */
+  readonly ready: Promise<boolean>;
+  /**
+   * Serves from file mode with per-call overrides (a handler with `handle: 'FS'`), WITHOUT the
+   * global delay (the caller applies its own); the JSON 404 when file routing is off or nothing
+   * matches.
+   */
+  serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response>;
+  /** File mode once the fsDir check passed (its caches, for layers built on files: collections). */
+  mode(): FsMode | undefined;
+}
+
+export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
+  const name = options.name ?? 'files';
+  const { vfs, fsDir, logger } = options;
+  let mode: FsMode | undefined;
+  let checked = false;
+
+  const ready: Promise<boolean> = (async () => {
+    if (fsDir === null || !vfs) return false;
+    let ok = false;
+    try {
+      const s = await vfs.stat(fsDir);
+      ok = s !== null && s.kind === 'dir';
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      logger.warn(`fsDir "${options.fsDirLabel ?? fsDir}" does not exist (${vfs.driver}); file routing is disabled, handlers still work`);
+      return false;
+    }
+    mode = createFsMode({ name, vfs, fsDir, bodyLimit: options.bodyLimit, logger, queue: options.queue, pagination: options.pagination, filters: options.filters });
+    return true;
+  })().finally(() => {
+    checked = true;
+  });
+
+  return {
+    name,
+    ready,
+    mode: () => mode,
+    peek(ctx) {
+      if (mode !== undefined) return mode.serveCached(ctx);
+      return checked ? PASS : undefined;
+    },
+    async handle(ctx) {
+      if (!checked) await ready;
+      return mode === undefined ? undefined : mode.serve(ctx);
+    },
+    async serve(ctx, overrides) {
+      if (!checked) await ready;
+      if (mode === undefined) return notFound(ctx);
+      return (await mode.serve(ctx, overrides)) ?? notFound(ctx);
+    },
+    async close() {
+      await ready.catch(() => false);
+      mode?.close();
+    },
+  };
+}

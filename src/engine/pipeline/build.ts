@@ -1,0 +1,57 @@
+/**
+ * THE ordered layer list of the mock API, built once from the options. Nothing else knows the
+ * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
+ * walk this list (run.ts).
+ *
+ * Today:   handlers → collections (when on) → files
+ * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
+ * line below where it belongs in the order (e.g. `collections` between handlers and files).
+ *
+ * `buildLayers` is the whole recipe, so a second pipeline (a scenario: its own handlers over an
+ * overlay Vfs, src/vfs/overlay.ts) is built from the same parts by calling it again with other
+ * `handlers`, `vfs` and `fsDir`.
+ */
+import type { Vfs } from '../../vfs/types.js';
+import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
+import { createCollectionsLayer } from '../collections/layer.js';
+import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
+import type { ResolvedMockApiOptions } from '../options.js';
+import type { EngineServices } from '../services.js';
+import type { Layer } from './layer.js';
+
+export interface LayerSources {
+  /** The validated options (handlers, pagination, filters, delay, limits…). */
+  options: ResolvedMockApiOptions;
+  services: EngineServices;
+  /** The filesystem the files layer serves (null: file routing off). */
+  vfs: Vfs | null;
+  /** The mocks folder inside `vfs` (null: file routing off). */
+  fsDir: string | null;
+}
+
+export interface BuiltLayers {
+  /** In order: what the pipeline walks. */
+  layers: Layer[];
+  handlers: HandlerLayer;
+  files: FilesLayer;
+}
+
+export function buildLayers({ options, services, vfs, fsDir }: LayerSources): BuiltLayers {
+  const files = createFilesLayer({
+    vfs,
+    fsDir,
+    fsDirLabel: options.fsDirOption ?? '',
+    bodyLimit: options.bodyLimit,
+    logger: services.logger,
+    queue: services.queue,
+    pagination: options.pagination,
+    filters: options.filters,
+  });
+  const handlers = createHandlerLayer(options, services, files);
+  const layers: Layer[] = [
+    handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
+    ...(options.collections ? [createCollectionsLayer(options, files)] : []), // json-server collections over files (collections/layer.ts)
+    files, // file-system mode (fs/layer.ts)
+  ];
+  return { layers, handlers, files };
+}

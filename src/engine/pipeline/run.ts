@@ -1,0 +1,176 @@
+/**
+ * Walks the ordered layer list (build.ts) for one request. THE place for what wraps every layer:
+ *
+ *   - global `delay`: applied to the answer of every layer that does not apply it itself
+ *     (`Layer.ownDelay`: the handler layer, where a handler's own delay wins), and to the
+ *     engine's own 404; never to a request passed on (`forward`);
+ *   - `gatewayTimeout`: bounds user code only, so it lives with that code (the handler layer,
+ *     after the handler's delay, answered through the errorMiddlewares); no other layer is bounded;
+ *   - errors: anything a layer throws or rejects with becomes the one JSON error body
+ *     (`responseForError`; 500s logged);
+ *   - the end of the list: `noHandledRestFsRequestsAction` → the JSON 404, or `undefined`
+ *     ('forward': the host forwards the request);
+ *   - observation: after each request, every observer gets an `Exchange` (zero cost without
+ *     observers: no clock read, no object built).
+ *
+ * Two walks over the same list:
+ *   `peek(ctx)`   synchronous (hosts' `handleCached`): asks each layer's `peek`; PASS moves on,
+ *                 a Response is the answer, `undefined` (or a layer without `peek`) stops the
+ *                 walk and records `ctx.resumeAt`;
+ *   `handle(ctx)` the promise path, starting at `ctx.resumeAt` (the layers before it said PASS).
+ */
+import { responseForError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { AnsweredBy, RequestContext } from '../context.js';
+import { PASS, type Layer } from './layer.js';
+import { notFound } from './not-found.js';
+
+/** What an observer receives after each request under the engine's prefixes. */
+export interface Exchange {
+  readonly method: string;
+  /** URL path as sent (percent-encoded). */
+  readonly pathname: string;
+  /** Query string with `?`, or `''`. */
+  readonly search: string;
+  /** The answer's status, or undefined when the engine passed the request on ('forward'). */
+  readonly status: number | undefined;
+  /** Milliseconds from the engine receiving the request to its Response (body not yet sent). */
+  readonly ms: number;
+  /** The layer that answered (`not-found` for the engine's own 404), undefined when passed on. */
+  readonly answeredBy: AnsweredBy | undefined;
+  readonly request: Request;
+  /** The Response (do not consume its body: the host sends it), or undefined when passed on. */
+  readonly response: Response | undefined;
+}
+
+export type Observer = (exchange: Exchange) => void;
+
+export interface PipelineOptions {
+  layers: readonly Layer[];
+  /** Global delay (ms) for layers without `ownDelay` and the 404. */
+  delay: number;
+  /** `noHandledRestFsRequestsAction: 'forward'`: the end of the list answers undefined. */
+  forward: boolean;
+  sleep(ms: number): Promise<void>;
+  logger: Logger;
+}
+
+export interface Pipeline {
+  readonly layers: readonly Layer[];
+  /** The synchronous walk: the answer now, or undefined (then `handle(ctx)` resumes). Never throws. */
+  peek(ctx: RequestContext): Response | undefined;
+  /** The promise walk from `ctx.resumeAt`. Never rejects. */
+  handle(ctx: RequestContext): Promise<Response | undefined>;
+  /** Adds an observer; returns the function that removes it. */
+  observe(observer: Observer): () => void;
+  /** True while someone observes (the engine then stamps `ctx.start`). */
+  readonly observed: boolean;
+  /** Closes every layer, in order. */
+  close(): Promise<void>;
+}
+
+const NOT_FOUND_LAYER = 'not-found';
+
+export function createPipeline(options: PipelineOptions): Pipeline {
+  const { layers, delay, forward, sleep, logger } = options;
+  const n = layers.length;
+  let observers: Observer[] = [];
+
+  function notify(ctx: RequestContext, response: Response | undefined): void {
+    const exchange: Exchange = {
+      method: ctx.method,
+      pathname: ctx.pathname,
+      search: ctx.search,
+      status: response?.status,
+      ms: ctx.start > 0 ? performance.now() - ctx.start : 0, // 0: the request came before the observer
+      answeredBy: response === undefined ? undefined : ctx.answeredBy,
+      request: ctx.request,
+      response,
+    };
+    for (const o of observers) {
+      try {
+        o(exchange);
+      } catch (err) {
+        logger.error(`an exchange observer failed: ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
+  }
+
+  function end(ctx: RequestContext): Response | undefined {
+    if (forward) return undefined;
+    ctx.answered(NOT_FOUND_LAYER);
+    return notFound(ctx);
+  }
+
+  async function walk(ctx: RequestContext): Promise<Response | undefined> {
+    for (let i = ctx.resumeAt; i < n; i++) {
+      const layer = layers[i]!;
+      const r = await layer.handle(ctx);
+      if (r !== undefined) {
+        if (ctx.answeredBy === undefined) ctx.answered(layer.name);
+        if (delay > 0 && layer.ownDelay !== true) await sleep(delay);
+        return r;
+      }
+      ctx.peeked = undefined; // what a layer's peek prepared is for that layer only
+    }
+    if (forward) return undefined;
+    if (delay > 0) await sleep(delay);
+    return end(ctx);
+  }
+
+  return {
+    layers,
+    get observed() {
+      return observers.length > 0;
+    },
+
+    peek(ctx) {
+      // With a global delay nothing is answered synchronously (the delay needs a timer).
+      if (delay > 0) return undefined;
+      for (let i = 0; i < n; i++) {
+        const layer = layers[i]!;
+        let r: Response | typeof PASS | undefined;
+        try {
+          r = layer.peek === undefined ? undefined : layer.peek(ctx);
+        } catch {
+          r = undefined;
+        }
+        if (r === PASS) continue;
+        if (r === undefined) {
+          ctx.resumeAt = i;
+          return undefined;
+        }
+        if (ctx.answeredBy === undefined) ctx.answered(layer.name);
+        if (observers.length > 0) notify(ctx, r);
+        return r;
+      }
+      ctx.resumeAt = n;
+      const r = end(ctx);
+      if (r !== undefined && observers.length > 0) notify(ctx, r);
+      return r;
+    },
+
+    async handle(ctx) {
+      let response: Response | undefined;
+      try {
+        response = await walk(ctx);
+      } catch (err) {
+        logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
+        response = responseForError(err, ctx.pathname, ctx.method === 'HEAD');
+      }
+      if (observers.length > 0) notify(ctx, response);
+      return response;
+    },
+
+    observe(observer) {
+      observers = [...observers, observer];
+      return () => {
+        observers = observers.filter((o) => o !== observer);
+      };
+    },
+
+    async close() {
+      for (const layer of layers) await layer.close?.();
+    },
+  };
+}
