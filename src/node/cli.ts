@@ -18,7 +18,12 @@ import type { MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
 import type { MockyardConfig } from '../define-config.js';
+import { errorResponse } from '../core/errors.js';
+import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 import { findConfigFile, loadConfigFile } from './config.js';
+import { createHomePage } from './home-page.js';
+import { exchangeLine, formatLogLine, observeEngine, type LogLine } from './request-log.js';
+import { startupMap } from './startup-map.js';
 import { resolveEngines } from './engines.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
@@ -59,6 +64,8 @@ Examples:
 
 export interface CliIo {
   cwd: string;
+  /** Colours in the request log (a TTY). */
+  color?: boolean;
   out(line: string): void;
   err(line: string): void;
 }
@@ -186,7 +193,7 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
 }
 
 /** Lines describing what a running server serves. */
-export function describeServing(url: string, engines: readonly Engine[], fsDir: string | null | undefined, fileRouting: boolean): string[] {
+export function describeServing(url: string, engines: readonly Engine[], source: string | null | undefined, fileRouting: boolean): string[] {
   const lines: string[] = [];
   for (const engine of engines) {
     const collector = engine as Partial<Collector>;
@@ -196,7 +203,7 @@ export function describeServing(url: string, engines: readonly Engine[], fsDir: 
     }
     const api = engine as Partial<MockApi>;
     for (const prefix of engine.prefixes) {
-      const what = !api.options ? 'engine' : fileRouting && fsDir ? `files in ${fsDir}` : 'handlers only (no file folder)';
+      const what = !api.options ? 'engine' : fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : 'handlers only (no file folder)';
       lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}`);
     }
   }
@@ -239,28 +246,83 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   const tracker = config.tracker
     ? { logLevel: config.logLevel, ...config.tracker }
     : parsed.tracker ? { appId: 'mockyard', logLevel: config.logLevel } : undefined;
+  const db = typeof config.mock?.db === 'string' && !config.mock.fs ? config.mock.db : undefined;
+  if (db !== undefined) {
+    const problem = checkDbFile(db);
+    if (problem) {
+      io.err(`mockyard: ${problem}`);
+      return { code: 1 };
+    }
+  }
   let owned: Engine[] = [];
+  let map: ResourceMapSource | undefined;
   try {
     const resolved = await resolveEngines({ mock: config.mock, tracker });
     owned = resolved.owned;
-    const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel });
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
+    map = api ? createResourceMap(api) : undefined;
+    const talk = config.logLevel !== 'silent' && !parsed.quiet;
+    const logRequests = talk && (config.logLevel === 'info' || config.logLevel === 'debug');
+    const color = io.color === true;
+    const report = (line: LogLine) => io.out(formatLogLine(line, color));
+    if (logRequests && api) api.observe((x) => report(exchangeLine(x)));
+    // The CLI host: the engines, then the home page at `/`, then the JSON 404 for the rest
+    // (each request no engine claims is logged too).
+    const hostEngines: Engine[] = resolved.engines.map((e) => (logRequests && e !== api ? observeEngine(e, 'collector', report) : e));
+    const home = createHomePage({ map, engines: resolved.engines, version: version() });
+    hostEngines.push(logRequests ? observeEngine(home, 'home page', report) : home);
+    if (logRequests) hostEngines.push(observeEngine(notFoundEngine(), 'nothing matched', report));
+    const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel });
     const fileRouting = api ? await api.ready() : false;
     const stop = async () => {
       await server.close();
+      map?.close();
       await Promise.allSettled(owned.map((e) => e.close?.()));
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
-      for (const line of describeServing(server.url, resolved.engines, typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null, fileRouting)) io.out(line);
+      const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
+      for (const line of describeServing(server.url, resolved.engines, source, fileRouting)) io.out(line);
+      if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };
   } catch (err) {
+    map?.close();
     await Promise.allSettled(owned.map((e) => e.close?.()));
     io.err(prefixed(err));
     return { code: 1 };
   }
+}
+
+/** Why a db file cannot be served (missing, not JSON, not an object), or undefined. */
+function checkDbFile(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${file} not found` : `cannot read ${file} (${code ?? 'error'})`;
+  }
+  if (text.trim() === '') return undefined; // an empty file is an empty db
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return `${file} is not valid JSON: ${(err as Error).message}`;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return `${file} must hold a JSON object whose keys are the resources, e.g. { "posts": [], "profile": {} }`;
+  }
+  return undefined;
+}
+
+/** The JSON 404 for requests no engine claims (the host's own answer, as an engine so it is logged). */
+function notFoundEngine(): Engine {
+  return {
+    prefixes: ['/'],
+    handle: async (request) => errorResponse(404, 'Not Found', new URL(request.url).pathname, { head: request.method.toUpperCase() === 'HEAD' }),
+  };
 }
 
 function isMainModule(): boolean {
@@ -276,6 +338,7 @@ function isMainModule(): boolean {
 if (isMainModule()) {
   const io: CliIo = {
     cwd: process.cwd(),
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
   };
