@@ -3,13 +3,13 @@
  * documents it, plus the cheap parts of 1.x:
  *
  *   field=value            equality, as text (`?id=1` matches 1 and "1"); repeated = OR
- *   field_ne / _gte / _lte / _like   (0.17)   field:ne / :gte / :lte / :gt / :lt / :eq (1.x)
+ *   field_ne / _gte / _lte / _like   (0.17)   field_gt / _lt (1.x)   field:gte=… (1.x betas)
  *   a.b=value              nested fields (dot path)
  *   q=text                 full text: any string value (nested too) containing it, any case
  *   _sort=a,b&_order=asc,desc   (1.x: _sort=a,-b)
  *   _page=N&_limit=M       (1.x: _per_page=M)   → X-Total-Count and a Link header
  *   _start=S&_end=E / _start=S&_limit=M / _limit=M
- *   _embed=children / _expand=parent   (resolved by relations.ts)
+ *   _embed=children / _expand=parent   (resolved by relations.ts; 1.x's _embed=parent too)
  *
  * Every other name is a field filter, so under the preset every query parameter is recognised;
  * other `_`-parameters are ignored, as json-server does. Values are compared as json-server
@@ -34,7 +34,7 @@ export interface JsonServerQuery {
 }
 
 const RESERVED = new Set(['_page', '_limit', '_per_page', '_start', '_end', '_sort', '_order', 'q', '_embed', '_expand']);
-const SUFFIX_OPS: ReadonlyArray<[string, Op]> = [['_gte', 'gte'], ['_lte', 'lte'], ['_ne', 'ne'], ['_like', 'like']];
+const SUFFIX_OPS: ReadonlyArray<[string, Op]> = [['_gte', 'gte'], ['_lte', 'lte'], ['_gt', 'gt'], ['_lt', 'lt'], ['_ne', 'ne'], ['_like', 'like']];
 const COLON_OPS = new Set<Op>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like']);
 type Op = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'like';
 

@@ -107,11 +107,13 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
 
   async function withRelations(env: FsEnv, key: string, items: unknown[], q: JsonServerQuery): Promise<unknown[]> {
     let out = items;
+    const parentsToo: string[] = [];
     for (const name of q.embed) {
       const children = await collection(env, siblingKey(key, name));
       if (children) out = embed(out, name, children.array!, nameOf(key), idField);
+      else parentsToo.push(name); // json-server 1.x: `_embed=post` on comments embeds the parent
     }
-    for (const name of q.expand) {
+    for (const name of [...q.expand, ...parentsToo]) {
       for (const candidate of pluralCandidates(name)) {
         const parents = await collection(env, siblingKey(key, candidate));
         if (parents) {
@@ -282,6 +284,25 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     return queryCollection(ctx, env, childKey, children, mine, ctx.method === 'HEAD');
   }
 
+  /** json-server's `GET /db`: every top-level JSON file of the folder as one object (when no file is named db). */
+  async function wholeDb(ctx: RequestContext, env: FsEnv): Promise<Response> {
+    const out: Record<string, unknown> = {};
+    for (const e of await env.vfs.readdir(env.fsDir)) {
+      if (e.kind !== 'file' || !e.name.toLowerCase().endsWith('.json')) continue;
+      const key = `/${encodeURIComponent(e.name.slice(0, -5))}`;
+      const target = safePath(key);
+      const entry = target ? await env.cache.resolveEntry(key, target) : null;
+      if (!entry || !entry.isJson) continue;
+      try {
+        out[e.name.slice(0, -5)] = entry.array ?? JSON.parse(new TextDecoder().decode(entry.bytes));
+      } catch {
+        // malformed JSON on disk: left out
+      }
+    }
+    ctx.answered(NAME, 'db');
+    return FastResponse.json(JSON.stringify(out), 200, undefined, ctx.method === 'HEAD');
+  }
+
   async function handleAsync(ctx: RequestContext, env: FsEnv): Promise<Response | undefined> {
     const method = ctx.method;
     const sub = ctx.subPath;
@@ -303,6 +324,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       return undefined;
     }
     const cut = sub.lastIndexOf('/');
+    if (jsonServer && cut === 0 && sub === '/db' && (method === 'GET' || method === 'HEAD')) return wholeDb(ctx, env);
     if (cut <= 0) return undefined;
     const parentKey = sub.slice(0, cut);
     const seg = sub.slice(cut + 1);
