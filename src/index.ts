@@ -6,6 +6,8 @@
 
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
 export { memoryFs, type MemoryVfs } from './vfs/memory.js';
+export { jsonDbFs, type JsonDbVfs, type JsonDbOptions } from './vfs/json-db.js';
+export type { CorsOptions } from './core/cors.js';
 export { HttpError, isHttpError } from './core/errors.js';
 export { OptionsError } from './core/options.js';
 export type { Engine } from './core/engine.js';
