@@ -18,7 +18,7 @@ import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
-import { jsonDbFs } from '../vfs/json-db.js';
+import { deferredVfs } from '../vfs/deferred.js';
 import type { Vfs } from '../vfs/types.js';
 import { createContext, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
@@ -118,10 +118,11 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       inner = dbInner = factory(cut === -1 ? '.' : file.slice(0, cut) || '/', options.root);
       file = file.slice(cut + 1);
     }
-    const db = jsonDbFs(inner, file, { onWarning: (m) => logger.warn(m) });
-    vfs = db;
+    // Loaded on demand (its own chunk in browser bundles): pages without `db` never fetch it.
+    const db = import('../vfs/json-db.js').then((m) => m.jsonDbFs(inner, file, { onWarning: (msg) => logger.warn(msg) }));
+    db.then((d) => d.ready()).catch((err: unknown) => logger.error(`${options.db}: ${(err as Error)?.message ?? String(err)}`));
+    vfs = deferredVfs(db, { driver: 'json-db', exclusive: true, root: `${inner.root.replace(/\/+$/, '')}/${file}`, writeJson: true });
     ownVfs = true;
-    db.ready().catch((err: unknown) => logger.error(`${options.db}: ${(err as Error)?.message ?? String(err)}`));
   } else if (!disabled && !vfs && options.fsDir !== null) {
     const factory = getDefaultFsFactory();
     if (!factory) throw new OptionsError('mock.fs', 'is required here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');

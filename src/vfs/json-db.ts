@@ -11,7 +11,8 @@
  *     `flushDelayMs` (default 25 ms) after it was made, or right after the rewrite running at
  *     that moment ends (never two rewrites at once, never a lost update: every rewrite takes the
  *     whole current document);
- *   - `flush()` forces it now, `close()` flushes before it resolves.
+ *   - `flush()` forces it now, `close()` flushes before it resolves; in a page, hiding or leaving
+ *     the page (`pagehide`, `visibilitychange`) starts the rewrite at once.
  *
  * Outside edits of the file (an editor, git, a script; another tab on IndexedDB): the driver
  * watches it (`inner.watch`, `inner.onChange`) and, where watch reports can be late or lost,
@@ -285,6 +286,21 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     (poll as { unref?: () => void }).unref?.();
   }
 
+  // In a page: save what is pending when the page is hidden or goes away (IndexedDB writes
+  // started then still commit), so a reload right after a write does not lose it.
+  const g = globalThis as { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void; document?: { visibilityState?: string } };
+  const onHide = () => {
+    if (dirty > 0 && (g.document?.visibilityState === 'hidden' || g.document?.visibilityState === undefined)) void persist();
+  };
+  const onPageHide = () => {
+    if (dirty > 0) void persist();
+  };
+  const inPage = typeof g.addEventListener === 'function' && g.document !== undefined;
+  if (inPage) {
+    g.addEventListener!('pagehide', onPageHide);
+    g.addEventListener!('visibilitychange', onHide);
+  }
+
   // ---- the Vfs contract ----------------------------------------------------------------------
 
   const rootStat = (): VfsStat => ({ kind: 'dir', size: 0, mtimeMs: known?.mtimeMs ?? 0 });
@@ -389,6 +405,10 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
       if (closed) return;
       closed = true;
       if (poll !== undefined) clearInterval(poll);
+      if (inPage) {
+        g.removeEventListener?.('pagehide', onPageHide);
+        g.removeEventListener?.('visibilitychange', onHide);
+      }
       stopWatch?.();
       stopInnerChanges();
       await firstLoad.catch(() => undefined);

@@ -13,11 +13,11 @@
  */
 import type { Vfs } from '../../vfs/types.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
-import { createCollectionsLayer } from '../collections/layer.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
 import type { Layer } from './layer.js';
+import { lazyLayer } from './lazy-layer.js';
 
 export interface LayerSources {
   /** The validated options (handlers, pagination, filters, delay, limits…). */
@@ -50,7 +50,7 @@ export function buildLayers({ options, services, vfs, fsDir }: LayerSources): Bu
   const handlers = createHandlerLayer(options, services, files);
   const layers: Layer[] = [
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
-    ...(options.collections ? [createCollectionsLayer(options, files)] : []), // json-server collections over files (collections/layer.ts)
+    ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
   ];
   return { layers, handlers, files };
