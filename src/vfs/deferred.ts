@@ -13,17 +13,21 @@ export interface DeferredTraits {
   writeJson: boolean;
 }
 
-export function deferredVfs<V extends Vfs>(loading: Promise<V>, traits: DeferredTraits): Vfs & { readonly loaded: Promise<V> } {
+export function deferredVfs<V extends Vfs & { flush?(): Promise<void> }>(loading: Promise<V>, traits: DeferredTraits): Vfs & { readonly loaded: Promise<V>; flush(): Promise<void> } {
   let real: V | undefined;
   const loaded = loading.then((v) => (real = v));
   loaded.catch(() => undefined);
   const get = (): Promise<V> | V => real ?? loaded;
   const call = async <R>(f: (v: V) => Promise<R>): Promise<R> => f(await get());
-  const vfs: Vfs & { loaded: Promise<V> } = {
+  const vfs: Vfs & { loaded: Promise<V>; flush(): Promise<void> } = {
     driver: traits.driver,
     exclusive: traits.exclusive,
     root: traits.root,
     loaded,
+    /** The driver's `flush()` (json-db: save pending writes now), when it has one. */
+    flush: () => call(async (v) => {
+      await v.flush?.();
+    }),
     stat: (p) => call((v) => v.stat(p)),
     read: (p) => call((v) => v.read(p)),
     write: (p, d) => call((v) => v.write(p, d)),
