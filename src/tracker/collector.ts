@@ -17,7 +17,8 @@ import { withMessageLimit, type SocketAccept, type UpgradeResult } from '../core
 import { keyChecker } from './auth.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { EventStore } from './event-store.js';
-import { decodeIngestBody, validateBatch } from './ingest-batch.js';
+import { partBatchId } from './batch-ids.js';
+import { decodeIngestBody, validateBatch, type ValidBatch } from './ingest-batch.js';
 import { resolveCollectorOptions } from './options.js';
 import type { ReadEncoder } from './read-encoder.js';
 import { parseReadQuery, selectEvents } from './read-query.js';
@@ -92,13 +93,36 @@ export function createCollector(options: CollectorOptions): Collector {
     for (const s of sockets) if (s !== from && s.authenticated) s.send(text);
   };
 
+  /** Stores one atomic batch; pushes it unless it was a retry of a stored batchId. */
+  const storeValid = async (batch: ValidBatch, from?: TrackerSocket): Promise<number> => {
+    const { saved, lines } = await store.append(batch);
+    if (lines.length) {
+      push(lines, from);
+      encoder?.scheduleWarm();
+    }
+    return saved;
+  };
+
+  /**
+   * Validates and stores an ingest body. Over HTTP more than maxEvents events is a 413. Over
+   * WebSocket (`from`) a message within maxWsMessageBytes is stored whole, in order, as
+   * consecutive atomic batches of at most maxEvents (their batch ids derived from the message's),
+   * answered with one total; a failing part stops the rest (the client retries the message, and
+   * with a batchId the parts already stored are not stored again).
+   */
   const storeBatch = async (body: unknown, from?: TrackerSocket): Promise<number> => {
-    const batch = validateBatch(body, o.maxEvents);
+    const batch = validateBatch(body, from ? Infinity : o.maxEvents);
     await whenReady();
-    const lines = await store.append(batch);
-    push(lines, from);
-    encoder?.scheduleWarm();
-    return lines.length;
+    const n = batch.events.length;
+    if (n <= o.maxEvents) return storeValid(batch, from);
+    const parts = Math.ceil(n / o.maxEvents);
+    let saved = 0;
+    for (let i = 0; i < parts; i++) {
+      const a = i * o.maxEvents;
+      const b = Math.min(n, a + o.maxEvents);
+      saved += await storeValid({ events: batch.events.slice(a, b), times: batch.times.slice(a, b), batchId: partBatchId(batch.batchId, i, parts) }, from);
+    }
+    return saved;
   };
 
   const socketContext: SocketContext = {

@@ -41,10 +41,13 @@ export class SegmentFiles {
   }
 
   /**
-   * Reads every segment, calling `add` for each stored event. A torn last line (crash mid-append)
-   * is skipped with a warning and cut off. Returns the number of segments.
+   * Reads every segment, calling `add` for each stored event and `addBatch` for each complete
+   * marked batch (its client batchId, event count and storage time). Recovery (issue 15): a
+   * marked part with fewer lines than its marker announces (a write cut short by a crash), and
+   * every part of a batch whose last part is missing or incomplete, are dropped with a warning and
+   * cut out of the file; so is a torn last line. Returns the number of segments.
    */
-  async load(add: (t: number, line: string) => void): Promise<number> {
+  async load(add: (t: number, line: string) => void, addBatch?: (batchId: string, count: number, at: number) => void): Promise<number> {
     const fs = this.fs;
     let names: string[];
     try {
@@ -53,13 +56,46 @@ export class SegmentFiles {
       if (isVfsError(err, 'ENOENT')) return 0;
       throw err;
     }
+    const segments: Array<{ name: string; path: string; lines: string[]; torn: boolean; parts: Part[] }> = [];
+    /** Keys of batches whose last part is complete. */
+    const complete = new Set<string>();
     for (const name of names) {
       const path = this.dir ? `${this.dir}/${name}` : name;
-      const text = decoder.decode(await fs.read(path));
-      const lines = text.split('\n');
+      const lines = decoder.decode(await fs.read(path)).split('\n');
+      // The last element is '' after a final newline; anything else is a torn line.
       const torn = lines[lines.length - 1] !== '';
+      const whole = lines.length - 1; // lines[0, whole) ended with a newline
+      const parts: Part[] = [];
+      for (let i = 0; i < whole; i++) {
+        const marker = markerOf(lines[i]!);
+        if (!marker) continue;
+        let j = i + 1;
+        while (j < whole && j - i - 1 < marker.n && !markerOf(lines[j]!)) j++;
+        const ok = j - i - 1 === marker.n;
+        parts.push({ marker, from: i, to: j, ok });
+        if (ok && marker.last) complete.add(marker.key);
+        i = j - 1;
+      }
+      segments.push({ name, path, lines, torn, parts });
+    }
+    for (const { name, path, lines, torn, parts } of segments) {
       const kept: string[] = [];
+      let dropped = false;
+      let p = 0;
       for (let i = 0; i < lines.length; i++) {
+        const part = parts[p];
+        if (part && i === part.from) {
+          p++;
+          if (!part.ok || !complete.has(part.marker.key)) {
+            this.logger.warn(`tracker: dropped an incomplete batch from segment ${name} (${part.to - part.from - 1} of its ${part.marker.count} events were written before an interruption)`);
+            dropped = true;
+            i = part.to - 1;
+            continue;
+          }
+          if (part.marker.last && part.marker.batchId !== undefined) addBatch?.(part.marker.batchId, part.marker.count, part.marker.at);
+          kept.push(lines[i]!);
+          continue;
+        }
         const line = lines[i]!;
         if (line === '') continue;
         const last = i === lines.length - 1;
@@ -73,8 +109,9 @@ export class SegmentFiles {
         kept.push(line);
         add(t, line);
       }
-      if (torn) {
-        // Cut the partial line off so the next append starts on a fresh line.
+      if (torn || dropped) {
+        // Cut the partial line or batch off so the next append starts on a fresh line and a
+        // restart finds the same events.
         await fs.write(path, kept.length ? `${kept.join('\n')}\n` : '');
       }
     }
@@ -83,26 +120,42 @@ export class SegmentFiles {
 
   /**
    * Writes a batch's lines (grouped by hour). All-or-nothing: when a write fails, the batch is
-   * taken back out of the segments that did take it, and the answer is a 500.
+   * taken back out of the segments that did take it, and the answer is a 500. On disk, a batch of
+   * more than one event (or with a client batchId) is written as marked parts, one per segment:
+   * a marker line announcing the part's line count, then the lines. The part in the newest hour
+   * is written last, after every other part is on disk, and is marked `last`: at load, a batch
+   * counts only when its last part is complete (retention deletes the oldest hours first, so it
+   * never removes a last part while keeping an earlier one).
    */
-  async store(byHour: Map<number, string[]>, count: number): Promise<void> {
+  async store(byHour: Map<number, string[]>, count: number, meta: { key: string; at: number; batchId?: string }): Promise<void> {
     const fs = this.fs;
-    const parts = [...byHour].map(([hour, ls]) => ({ path: this.path(hour), text: `${ls.join('\n')}\n` }));
-    const all = Promise.allSettled(parts.map((part) => this.appendToSegment(fs, part.path, part.text)));
+    const hours = [...byHour.keys()].sort((a, b) => a - b);
+    const marked = count > 1 || meta.batchId !== undefined;
+    const parts = hours.map((hour, i) => {
+      const ls = byHour.get(hour)!;
+      const last = i === hours.length - 1;
+      const marker = marked ? `${markerLine({ key: meta.key, n: ls.length, count, last, at: meta.at, batchId: meta.batchId })}\n` : '';
+      return { path: this.path(hour), text: `${marker}${ls.join('\n')}\n` };
+    });
+    const written: boolean[] = parts.map(() => false);
+    const write = (i: number) => this.appendToSegment(fs, parts[i]!.path, parts[i]!.text).then(() => { written[i] = true; });
+    const all = (async () => {
+      const early = await Promise.allSettled(parts.slice(0, -1).map((_, i) => write(i)));
+      const failed = early.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      await write(parts.length - 1);
+    })();
     this.writes.add(all);
-    let results: PromiseSettledResult<void>[];
     try {
-      results = await all;
-    } finally {
-      this.writes.delete(all);
-    }
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) {
-      this.logger.error(`tracker: could not store a batch of ${count} events: ${(failed.reason as Error)?.message ?? failed.reason}`);
+      await all;
+    } catch (err) {
+      this.logger.error(`tracker: could not store a batch of ${count} events: ${(err as Error)?.message ?? err}`);
       // All-or-nothing on disk too: take the batch back out of the segments that did take it,
       // or a retried batch would come back twice after a restart.
-      await Promise.all(parts.map((part, i) => (results[i]!.status === 'fulfilled' ? this.removeFromSegment(fs, part.path, part.text) : undefined)));
-      throw new HttpError(500, 'Could not store the events', { cause: failed.reason });
+      await Promise.all(parts.map((part, i) => (written[i] ? this.removeFromSegment(fs, part.path, part.text) : undefined)));
+      throw new HttpError(500, 'Could not store the events', { cause: err });
+    } finally {
+      this.writes.delete(all);
     }
   }
 
@@ -160,6 +213,51 @@ export class SegmentFiles {
   async flush(): Promise<void> {
     while (this.writes.size) await Promise.allSettled([...this.writes]);
   }
+}
+
+interface Marker {
+  /** The batch's key (the id of its first event). */
+  key: string;
+  /** Lines of this part. */
+  n: number;
+  /** Events of the whole batch. */
+  count: number;
+  /** The part in the batch's newest hour, written after all the others. */
+  last: boolean;
+  /** Storage time, epoch ms. */
+  at: number;
+  batchId?: string;
+}
+
+interface Part {
+  marker: Marker;
+  /** Index of the marker line; the part's lines are (from, to). */
+  from: number;
+  to: number;
+  /** Every announced line is present and whole. */
+  ok: boolean;
+}
+
+const MARKER_PREFIX = '{"$batch":';
+
+/** A batch marker: a JSON line, so segments stay JSONL (events always carry an `id`; markers never). */
+function markerLine(m: Marker): string {
+  return `${MARKER_PREFIX}${JSON.stringify(m)}}`;
+}
+
+function markerOf(line: string): Marker | undefined {
+  if (!line.startsWith(MARKER_PREFIX)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const v = value as { id?: unknown; $batch?: Partial<Marker> };
+  const m = v.$batch;
+  if (v.id !== undefined || !m || typeof m.key !== 'string' || !Number.isSafeInteger(m.n) || !Number.isSafeInteger(m.count) || typeof m.last !== 'boolean' || typeof m.at !== 'number') return undefined;
+  if (m.batchId !== undefined && typeof m.batchId !== 'string') return undefined;
+  return m as Marker;
 }
 
 /** Timestamp of a stored line, or undefined when the line is not a stored event. */

@@ -15,6 +15,7 @@
 import type { Logger } from '../core/logger.js';
 import type { Vfs } from '../vfs/types.js';
 import type { SegmentFiles } from './event-segments.js';
+import { BatchIds } from './batch-ids.js';
 import { newEventId } from './event-id.js';
 import type { ValidBatch } from './ingest-batch.js';
 
@@ -71,6 +72,8 @@ export class EventStore {
   private readonly logger: Logger;
   private readonly maxAgeMs: number | undefined;
   private readonly retainEvents: number | undefined;
+  /** Client batch ids stored recently (idempotent retries, issue 15). */
+  private readonly batchIds = new BatchIds();
 
   constructor(options: EventStoreOptions) {
     this.fs = options.fs;
@@ -105,10 +108,13 @@ export class EventStore {
     const fs = this.fs;
     if (!fs) return;
     const loaded: Entry[] = [];
-    const segments = await (await this.segments(fs)).load((t, line) => {
-      loaded.push({ t, seq: ++this.seq, line });
-      this.count(hourOf(t), 1);
-    });
+    const segments = await (await this.segments(fs)).load(
+      (t, line) => {
+        loaded.push({ t, seq: ++this.seq, line });
+        this.count(hourOf(t), 1);
+      },
+      (batchId, count, at) => this.batchIds.remember(batchId, count, at),
+    );
     loaded.sort(byTimeThenSeq);
     this.entries = loaded;
     this.logger.debug(`tracker: loaded ${loaded.length} events from ${segments} segments`);
@@ -124,14 +130,29 @@ export class EventStore {
   /**
    * Stores a validated batch: assigns ids, appends one write per touched segment, then indexes.
    * Resolves with the stored lines in batch order. All-or-nothing for the index: when a write
-   * fails nothing of the batch becomes visible (500).
+   * fails nothing of the batch becomes visible (500). With a client `batchId` already stored
+   * (batch-ids.ts) nothing is stored again: the answer is the first one's count and no lines.
    */
-  async append(batch: ValidBatch, now = Date.now()): Promise<string[]> {
+  async append(batch: ValidBatch, now = Date.now()): Promise<{ saved: number; lines: string[] }> {
+    const { batchId } = batch;
+    if (batchId === undefined) {
+      const lines = await this.appendNew(batch, undefined, now);
+      return { saved: lines.length, lines };
+    }
+    let lines: string[] = [];
+    const { saved, replayed } = await this.batchIds.once(batchId, async () => (lines = await this.appendNew(batch, batchId, now)).length);
+    return { saved, lines: replayed ? [] : lines };
+  }
+
+  private async appendNew(batch: ValidBatch, batchId: string | undefined, now: number): Promise<string[]> {
     const { events, times } = batch;
     const lines: string[] = new Array(events.length);
     const added: Entry[] = new Array(events.length);
+    let key = '';
     for (let i = 0; i < events.length; i++) {
-      const line = JSON.stringify({ ...events[i], id: newEventId(now) });
+      const id = newEventId(now);
+      if (i === 0) key = id;
+      const line = JSON.stringify({ ...events[i], id });
       lines[i] = line;
       added[i] = { t: times[i]!, seq: ++this.seq, line };
     }
@@ -144,7 +165,7 @@ export class EventStore {
         else groups.set(h, [e.line]);
       }
       // All-or-nothing: a failed write throws (500) before anything is indexed.
-      await (await this.segments(this.fs)).store(groups, events.length);
+      await (await this.segments(this.fs)).store(groups, events.length, { key, at: now, batchId });
     }
     for (const e of added) {
       this.pending.push(e);

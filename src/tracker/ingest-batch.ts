@@ -9,6 +9,7 @@
  */
 import { HttpError } from '../core/errors.js';
 import { assertNoForbiddenKeys, exceedsDepth, parseJsonBytes } from '../core/json-safety.js';
+import { parseBatchId } from './batch-ids.js';
 import { parseTimestamp } from './timestamp.js';
 
 export interface ValidBatch {
@@ -16,6 +17,8 @@ export interface ValidBatch {
   events: Record<string, unknown>[];
   /** Parsed timestamps, epoch ms, index-aligned with `events`. */
   times: number[];
+  /** The client's batch id (batch-ids.ts), when it sent one. */
+  batchId?: string;
 }
 
 function isGzipMagic(bytes: Uint8Array): boolean {
@@ -41,7 +44,10 @@ export async function decodeIngestBody(bytes: Uint8Array, contentEncoding: strin
 /** Deepest nesting accepted inside one event (tracker events are shallow; this bounds recursion). */
 export const MAX_EVENT_DEPTH = 64;
 
-/** Validates an ingest envelope (already parsed JSON). Throws 400 / 413 / 422. */
+/**
+ * Validates an ingest envelope (already parsed JSON). Throws 400 / 413 / 422. `maxEvents` may be
+ * Infinity (WebSocket messages, bounded by their byte size and stored in batches of maxEvents).
+ */
 export function validateBatch(body: unknown, maxEvents: number): ValidBatch {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new HttpError(400, 'Malformed ingest body: expected an object { type: "ingest", events: [...] }');
@@ -56,6 +62,7 @@ export function validateBatch(body: unknown, maxEvents: number): ValidBatch {
   if (events.length > maxEvents) {
     throw new HttpError(413, `Too many events in one batch: ${events.length} (the limit is ${maxEvents})`, { details: { limit: maxEvents } });
   }
+  const batchId = parseBatchId(envelope.batchId);
   assertNoForbiddenKeys(events, 'ingest body');
   const times: number[] = new Array(events.length);
   for (let i = 0; i < events.length; i++) {
@@ -66,7 +73,7 @@ export function validateBatch(body: unknown, maxEvents: number): ValidBatch {
     if (typeof t === 'string') reject(i, t);
     times[i] = t;
   }
-  return { events: events as Record<string, unknown>[], times };
+  return { events: events as Record<string, unknown>[], times, batchId };
 }
 
 function reject(index: number, reason: string): never {

@@ -3,8 +3,9 @@
  *
  *  - With an apiKey the first message must be `{ type: 'auth', key }` → `{ type: 'auth_ok' }`;
  *    any other first message, a wrong key, or no auth within `wsAuthTimeoutMs` → close 1008.
- *  - `{ type: 'ingest', events }` → `{ type: 'ack', saved }`; an invalid batch →
- *    `{ type: 'error', message }` and the connection stays open.
+ *  - `{ type: 'ingest', events, batchId? }` → `{ type: 'ack', saved }`; an invalid batch →
+ *    `{ type: 'error', message }` and the connection stays open. A message may hold more than
+ *    `maxEvents` events: the collector stores it as consecutive batches (collector.ts).
  *  - `{ type: 'events:query', reqId, query: { since, until, limit?, page?, cursor? } }` →
  *    `{ type: 'events:response', reqId, response: { events, total, page, limit } }`.
  *  - After every stored batch (HTTP or WebSocket) `{ type: 'push', events }` goes to every other
