@@ -4,8 +4,9 @@
  * patterns. Read by the CLI's start-up map and its home page (src/node/startup-map.ts,
  * home-page.ts). Host-neutral: it reads the engine's Vfs.
  *
- * `createResourceMap(api)` keeps the last answer until the Vfs reports a change under fsDir, so
- * a home page reload costs nothing while the files stay as they are.
+ * `createResourceMap(api)` keeps the last answer until the Vfs reports a change (on disk, where
+ * edits come without events, for at most a second), so a home page reload costs nothing while
+ * the files stay as they are.
  */
 import { isJsonPath } from '../core/media-type.js';
 import { joinSafe } from '../vfs/path.js';
@@ -32,6 +33,8 @@ export interface ResourceMap {
 }
 
 const decoder = new TextDecoder();
+/** On drivers whose files change without events (disk), the map is rebuilt at most this often. */
+const DISK_TTL_MS = 1000;
 /** More top-level entries than this are cut (a map, not a listing). */
 const MAX_ENTRIES = 500;
 
@@ -88,16 +91,18 @@ export function createResourceMap(api: MockApi): ResourceMapSource {
   const prefix = o.prefixes[0] ?? '';
   const handlers = o.handlers.filter((h) => !h.disabled).map((h) => `${(h.method ?? 'GET').toUpperCase()} ${prefix}${h.pattern.startsWith('/') ? '' : '/'}${h.pattern}`);
   const websockets = o.enableWs ? o.wsHandlers.map((h) => `${prefix}${h.pattern.startsWith('/') ? '' : '/'}${h.pattern}`) : [];
+  let exclusive = true;
   let cached: Promise<ResourceMap> | undefined;
+  let cachedAt = 0;
   let stop: (() => void) | undefined;
   return {
     async get() {
-      if (cached) return cached;
+      if (cached && (exclusive || performance.now() - cachedAt < DISK_TTL_MS)) return cached;
       const on = await api.ready();
       const vfs = on ? api.app.fs : null;
       if (vfs && !stop) stop = vfs.onChange(() => (cached = undefined));
       const fsDir = o.fsDir ?? '';
-      // Non-exclusive drivers (disk) may change without events: no caching there.
+      exclusive = vfs?.exclusive ?? true;
       const load = (async (): Promise<ResourceMap> => ({
         prefix: prefix || '/',
         source: vfs ? (o.db !== null ? vfs.root : fsDir ? `${vfs.root.replace(/\/+$/, '')}/${fsDir}` : vfs.root) : null,
@@ -105,7 +110,8 @@ export function createResourceMap(api: MockApi): ResourceMapSource {
         handlers,
         websockets,
       }))();
-      if (vfs?.exclusive) cached = load;
+      cached = load;
+      cachedAt = performance.now();
       return load;
     },
     close() {

@@ -266,13 +266,24 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const color = io.color === true;
     const report = (line: LogLine) => io.out(formatLogLine(line, color));
     if (logRequests && api) api.observe((x) => report(exchangeLine(x)));
-    // The CLI host: the engines, then the home page at `/`, then the JSON 404 for the rest
-    // (each request no engine claims is logged too).
-    const hostEngines: Engine[] = resolved.engines.map((e) => (logRequests && e !== api ? observeEngine(e, 'collector', report) : e));
-    const home = createHomePage({ map, engines: resolved.engines, version: version() });
-    hostEngines.push(logRequests ? observeEngine(home, 'home page', report) : home);
-    if (logRequests) hostEngines.push(observeEngine(notFoundEngine(), 'nothing matched', report));
-    const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel });
+    // The CLI host: the engines (the collector logged through a wrapper; the mock API through
+    // its observer hook), then, for what no engine answers, the home page at `/` and the JSON 404
+    // (`serve`'s fallback: it costs the engines' fast path nothing).
+    const homePage = createHomePage({ map, engines: resolved.engines, version: version() });
+    const hostEngines: Engine[] = resolved.engines.map((e) => {
+      if (e !== api) return logRequests ? observeEngine(e, 'collector', report) : e;
+      // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
+      return api.prefixes.includes('/') ? withHomeFirst(api, homePage, logRequests ? report : undefined) : e;
+    });
+    const fallback = async (request: Request): Promise<Response> => {
+      const start = performance.now();
+      const home = await homePage.handle(request);
+      const [pathname, search] = splitPath(request.url);
+      const res = home ?? errorResponse(404, 'Not Found', pathname, { head: request.method.toUpperCase() === 'HEAD' });
+      if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: home ? 'home page' : 'nothing matched' });
+      return res;
+    };
+    const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel, fallback });
     const fileRouting = api ? await api.ready() : false;
     const stop = async () => {
       await server.close();
@@ -317,12 +328,27 @@ function checkDbFile(file: string): string | undefined {
   return undefined;
 }
 
-/** The JSON 404 for requests no engine claims (the host's own answer, as an engine so it is logged). */
-function notFoundEngine(): Engine {
-  return {
-    prefixes: ['/'],
-    handle: async (request) => errorResponse(404, 'Not Found', new URL(request.url).pathname, { head: request.method.toUpperCase() === 'HEAD' }),
+function splitPath(url: string): [string, string] {
+  const u = new URL(url);
+  return [u.pathname, u.search];
+}
+
+/** The mock API with the home page answering browsers' `GET /` first (its prefix is `/`). */
+function withHomeFirst(api: MockApi, home: Engine, report: ((line: LogLine) => void) | undefined): Engine {
+  const wrapped = Object.create(api) as MockApi;
+  const wantsHome = (request: Request) => {
+    const m = request.method.toUpperCase();
+    return (m === 'GET' || m === 'HEAD') && splitPath(request.url)[0] === '/' && (request.headers.get('accept') ?? '').includes('text/html');
   };
+  wrapped.handle = async (request) => {
+    if (!wantsHome(request)) return api.handle(request);
+    const start = performance.now();
+    const res = await home.handle(request);
+    if (res && report) report({ method: request.method.toUpperCase(), pathname: '/', search: splitPath(request.url)[1], status: res.status, ms: performance.now() - start, what: 'home page' });
+    return res ?? api.handle(request);
+  };
+  wrapped.handleCached = (request) => (wantsHome(request) ? undefined : api.handleCached(request));
+  return wrapped;
 }
 
 function isMainModule(): boolean {

@@ -286,4 +286,14 @@ describe('CORS, request log, home page', () => {
     expect(html).not.toContain('<img');
     expect((await fetch(`${url}/nope`)).status).toBe(404);
   });
+
+  it('--prefix / serves json-server URLs; browsers still get the home page at /', async () => {
+    const dir = await dbFolder();
+    const { url } = await start(['db.json', '--port', '0', '--prefix', '/'], dir);
+    expect((await get(`${url}/posts/1`)).json).toEqual(README_DB.posts[0]);
+    const page = await fetch(`${url}/`, { headers: { Accept: 'text/html,application/xhtml+xml' } });
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<a href="/posts">/posts</a>');
+    expect((await fetch(`${url}/`, { headers: { Accept: 'application/json' } })).status).toBe(404);
+  });
 });
