@@ -237,7 +237,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
         return enqueueMutation(env, entry.path, idField, (scope) => {
           const i = findItem(scope, id);
           const current = scope.items[i] as Record<string, unknown>;
-          const result = applyPatchDocument(kind, structuredClone(current), patch);
+          const result = applyPatchDocument(kind, JSON.parse(jsonOf(current)) as unknown, patch); // a deep copy (the patch mutates it): one parse of the memoised text
           if (!isObject(result)) throw new HttpError(409, 'A collection item must stay a JSON object');
           // The item keeps its id (json-server's rule); a patch cannot move it.
           const item = { ...result, [idField]: current[idField] };
