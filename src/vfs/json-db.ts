@@ -131,6 +131,9 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     }
     let parsed;
     try {
+      // An empty file is an empty db only at start-up; later it is an editor mid-save (truncate,
+      // then write): taking it would serve nothing and the next rewrite would save nothing.
+      if (loaded && decoder.decode(bytes).trim() === '') throw new Error('the file is empty');
       parsed = parseDocument(bytes);
     } catch (err) {
       if (!loaded) throw err instanceof VfsError ? err : new VfsError('EINVAL', filePath, `${filePath} is not valid JSON: ${(err as Error).message}`);

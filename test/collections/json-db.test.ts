@@ -62,6 +62,22 @@ describe('jsonDbFs on memoryFs', () => {
     expect((await see(await api.handle(req('GET', '/api/profile')))).json).toEqual({ name: 'changed' });
   });
 
+  it('keeps serving the last good document while the file is empty or broken (an editor mid-save)', async () => {
+    const inner = memoryFs({ 'db.json': DB });
+    const warnings: string[] = [];
+    const db = jsonDbFs(inner, 'db.json', { onWarning: (m) => warnings.push(m) });
+    closers.push(() => db.close!());
+    await db.ready();
+    await inner.write('db.json', '');
+    expect(JSON.parse(text(await db.read('profile.json')))).toEqual({ name: 'typicode' });
+    await inner.write('db.json', '{"profile": {');
+    expect(JSON.parse(text(await db.read('profile.json')))).toEqual({ name: 'typicode' });
+    expect(warnings.join('\n')).toMatch(/not a valid JSON object/);
+    await db.writeJson!('posts.json', []);
+    await db.flush();
+    expect(JSON.parse(text(await inner.read('db.json'))).profile).toEqual({ name: 'typicode' });
+  });
+
   it('the engine over mock.db + fs: collections, preset and writes back into db.json', async () => {
     const inner = memoryFs({ 'db.json': DB });
     const api = createMockApi({ endpointPrefix: '/api', fs: inner, db: 'db.json', preset: 'json-server', logLevel: 'silent' });
