@@ -273,7 +273,9 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const hostEngines: Engine[] = resolved.engines.map((e) => {
       if (e !== api) return logRequests ? observeEngine(e, 'collector', report) : e;
       // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
-      return api.prefixes.includes('/') ? withHomeFirst(api, homePage, logRequests ? report : undefined) : e;
+      // CORS preflights are answered before the engine's pipeline (and its observers): logged here.
+      const rootPrefix = api.prefixes.includes('/');
+      return rootPrefix || (logRequests && api.options.cors) ? cliMockApi(api, rootPrefix ? homePage : undefined, logRequests ? report : undefined) : e;
     });
     const fallback = async (request: Request): Promise<Response> => {
       const start = performance.now();
@@ -333,19 +335,33 @@ function splitPath(url: string): [string, string] {
   return [u.pathname, u.search];
 }
 
-/** The mock API with the home page answering browsers' `GET /` first (its prefix is `/`). */
-function withHomeFirst(api: MockApi, home: Engine, report: ((line: LogLine) => void) | undefined): Engine {
+/**
+ * The mock API as the CLI host serves it: with `home`, browsers' `GET /` get the home page first
+ * (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
+ * pipeline and its observers) are logged. The synchronous fast path is kept.
+ */
+function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogLine) => void) | undefined): Engine {
   const wrapped = Object.create(api) as MockApi;
   const wantsHome = (request: Request) => {
+    if (!home) return false;
     const m = request.method.toUpperCase();
     return (m === 'GET' || m === 'HEAD') && splitPath(request.url)[0] === '/' && (request.headers.get('accept') ?? '').includes('text/html');
   };
+  const log = (request: Request, res: Response | undefined, start: number, what: string) => {
+    if (!report || !res) return;
+    const [pathname, search] = splitPath(request.url);
+    report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what });
+  };
   wrapped.handle = async (request) => {
-    if (!wantsHome(request)) return api.handle(request);
     const start = performance.now();
-    const res = await home.handle(request);
-    if (res && report) report({ method: request.method.toUpperCase(), pathname: '/', search: splitPath(request.url)[1], status: res.status, ms: performance.now() - start, what: 'home page' });
-    return res ?? api.handle(request);
+    if (wantsHome(request)) {
+      const res = await home!.handle(request);
+      log(request, res, start, 'home page');
+      if (res) return res;
+    }
+    const res = await api.handle(request);
+    if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
+    return res;
   };
   wrapped.handleCached = (request) => (wantsHome(request) ? undefined : api.handleCached(request));
   return wrapped;

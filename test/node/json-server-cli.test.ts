@@ -225,9 +225,9 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
 });
 
 describe('CORS, request log, home page', () => {
-  it('default CORS: localhost pages allowed (preflight 204, reflected origin, exposed headers), others not', async () => {
+  it('default CORS: localhost pages allowed (preflight 204, reflected origin, exposed headers), others not; preflights logged', async () => {
     const dir = await dbFolder();
-    const { url } = await start(['db.json', '--port', '0'], dir);
+    const { url, printed, output } = await start(['db.json', '--port', '0'], dir);
     const pre = await fetch(`${url}/api/posts/1`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'content-type' } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -242,6 +242,8 @@ describe('CORS, request log, home page', () => {
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
     const evilPre = await fetch(`${url}/api/posts`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
     expect(evilPre.status).toBe(403);
+    await printed(/OPTIONS\s+\/api\/posts\s+403\s+[\d.]+ ms\s+CORS preflight/);
+    expect(output()).toMatch(/OPTIONS\s+\/api\/posts\/1\s+204\s+[\d.]+ ms\s+CORS preflight/);
   });
 
   it("--cors '*' allows every origin with *, --no-cors leaves the spec's OPTIONS → 405", async () => {
