@@ -14,7 +14,7 @@
 // the section between the bench/json-server markers of bench/RESULTS.md.
 //
 //   node bench/json-server.mjs [--duration 3] [--reps 3] [--no-write]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -23,6 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeFixtures } from './fixtures.mjs';
+import { alternate, hasTaskset, median, parseWrk, pin, startPinned } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: a, positionals } = parseArgs({ allowPositionals: true, options: {
@@ -94,8 +95,6 @@ async function main() {
     console.error('bench: wrk is not installed (apt-get install -y wrk)');
     process.exit(1);
   }
-  const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-  const pin = (core, cmd, args) => (hasTaskset ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
   const log = (...m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m);
   const work = await mkdtemp(join(tmpdir(), 'mockyard-bench-db-'));
   const children = [];
@@ -104,22 +103,8 @@ async function main() {
     await rm(work, { recursive: true, force: true });
   };
 
-  const start = (role, cmd, args, cwd) => {
-    const [c, full] = pin(0, cmd, args);
-    const child = spawn(c, full, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(child);
-    return new Promise((res, rej) => {
-      let buf = '';
-      child.stdout.on('data', (d) => {
-        buf += d;
-        const json = buf.split('\n').find((l) => l.startsWith('{'));
-        const cli = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buf);
-        if (json) res({ child, role, port: JSON.parse(json).port });
-        else if (cli) res({ child, role, port: Number(cli[1]) });
-      });
-      child.once('exit', (code) => rej(new Error(`${role} exited (${code})`)));
-    });
-  };
+  const start = (role, cmd, args, cwd) => startPinned(role, cmd, args, { cwd, children });
+
 
   const CASES = [
     { name: 'item-get', path: '/api/users/5000', goal: 0.7, note: 'GET of one item of a 10k-row collection in db.json' },
@@ -136,36 +121,14 @@ async function main() {
     }
     args.push(`http://127.0.0.1:${server.port}${c.path}`);
     const [cmd, full] = pin(1, 'wrk', args);
-    const c0 = await cpuUs(server.child.pid);
-    const out = execFileSync(cmd, full, { encoding: 'utf8' });
-    const c1 = await cpuUs(server.child.pid);
-    const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
-    return {
-      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
-      non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
-      cpu: c0 === null || c1 === null || !requests ? null : (c1 - c0) / requests,
-    };
+    return parseWrk(execFileSync(cmd, full, { encoding: 'utf8' }));
   };
-  /** Server CPU time (user + system) in µs from /proc (Linux); null elsewhere. */
-  async function cpuUs(pid) {
-    try {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
-    } catch {
-      return null;
-    }
-  }
   const probe = async (server, c) => {
     const res = await fetch(`http://127.0.0.1:${server.port}${c.path}`, { method: c.method ?? 'GET', headers: c.method ? { 'Content-Type': 'application/json' } : {}, body: c.body });
     const bytes = Buffer.from(await res.arrayBuffer());
     return { status: res.status, size: bytes.length, sha: createHash('sha256').update(bytes).digest('hex').slice(0, 16) };
   };
-  const median = (xs) => {
-    const s = [...xs].sort((x, y) => x - y);
-    const m = Math.floor(s.length / 2);
-    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-  };
+
 
   try {
     await writeFixtures(join(work, 'fixtures'));
@@ -190,17 +153,7 @@ async function main() {
       log(`${c.name}: answers match (${pr.status}, ${pr.size} B); loading`);
       await wrk(raw, c, Number(a.warmup));
       await wrk(mine, c, Number(a.warmup));
-      const runs = { raw: [], mockyard: [] };
-      const cpu = { raw: [], mockyard: [] };
-      const problems = [];
-      for (let r = 0; r < Number(a.reps); r++) {
-        for (const s of r % 2 === 0 ? [raw, mine] : [mine, raw]) {
-          const out = await wrk(s, c, Number(a.duration));
-          runs[s.role].push(out.rps);
-          if (out.cpu !== null) cpu[s.role].push(out.cpu);
-          if (out.non2xx) problems.push(`${s.role}: ${out.non2xx} non-2xx`);
-        }
-      }
+      const { runs, cpu, problems } = await alternate([raw, mine], Number(a.reps), (s) => wrk(s, c, Number(a.duration)));
       const ratio = median(runs.mockyard) / median(runs.raw);
       const cpuRaw = cpu.raw.length ? median(cpu.raw) : null;
       const cpuMine = cpu.mockyard.length ? median(cpu.mockyard) : null;
