@@ -174,17 +174,18 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
     const whole = (await get(`${api}/db`)).json;
     expect(Object.keys(whole).sort()).toEqual(['comments', 'posts', 'profile']);
 
-    // DELETE, then the file holds every write
-    const del = await get(`${api}/posts/2`, { method: 'DELETE' });
+    // DELETE (with json-server's _dependent), then the file holds every write
+    const del = await get(`${api}/posts/2?_dependent=comments`, { method: 'DELETE' });
     expect(del.status).toBe(200);
     expect((await get(`${api}/posts/2`)).status).toBe(404);
+    expect((await get(`${api}/comments?postId=2`)).json).toEqual([]);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     const saved = JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'));
     expect(saved.posts.map((p: any) => p.id)).toEqual([1, 3]);
     expect(saved.posts[0].views).toBe(5);
     expect(saved.profile).toEqual({ name: 'tc', url: 'x' });
-    expect(saved.comments).toHaveLength(3);
+    expect(saved.comments.map((c: any) => c.body)).toEqual(['some comment', 'another']);
   });
 
   it('accepts the json-server 1.x forms: _per_page, _gt/_lt, _sort=-field, _embed of the parent', async () => {

@@ -7,6 +7,7 @@
  * and with `preset: 'json-server'`:
  *   GET <prefix>/<name>?<json-server query>          json-server-query.ts (+ _embed/_expand)
  *   GET/POST <prefix>/<parent>/<id>/<name>           nested children (relations.ts)
+ *   DELETE <prefix>/<name>/<id>?_dependent=children  the item and its children
  *
  * Files and handlers keep winning: an item route is taken only when the full path names no file
  * (handlers run before this layer). A path this layer does not take goes on to file mode, which
@@ -248,12 +249,31 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       }
       case 'DELETE': {
         if (hasBody(ctx.request)) throw new HttpError(400, MSG.deleteWithBody);
-        return enqueueMutation(env, entry.path, idField, (scope) => {
+        const res = await enqueueMutation(env, entry.path, idField, (scope) => {
           const i = findItem(scope, id);
           const [removed] = scope.items.splice(i, 1);
           scope.changed(true);
           return FastResponse.json(jsonOf(removed), 200, { 'X-Deleted-Count': '1' });
         });
+        // json-server's `?_dependent=comments`: the children of the deleted item go too (each
+        // collection in one write of its own, after the item).
+        if (jsonServer && ctx.search.length > 1) {
+          for (const name of ctx.searchParams.getAll('_dependent').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
+            const children = await collection(env, siblingKey(key, name));
+            if (!children) continue;
+            const fk = foreignKey(nameOf(key));
+            await enqueueMutation(env, children.path, idField, (scope) => {
+              const kept = scope.items.filter((c) => idKeyOf(c, fk) !== id);
+              if (kept.length !== scope.items.length) {
+                scope.items.length = 0;
+                scope.items.push(...kept);
+                scope.changed(true);
+              }
+              return res;
+            });
+          }
+        }
+        return res;
       }
       default:
         return undefined;
