@@ -15,7 +15,10 @@ interface StoredEvent {
 }
 
 const gzipClient = createTrackerClient({ flushInterval: 5000 });
-const plainClient = createTrackerClient({ compress: false, flushInterval: 0, beaconOnPageHide: false });
+const plainClient = createTrackerClient({ compress: false, flushInterval: 0, beaconOnPageHide: false, persist: false });
+// The beacon button's own client: a beacon is never acknowledged, so its batch stays pending here;
+// no interval, no unload beacons and no persisted copy, so the demo sends it exactly once.
+const beaconClient = createTrackerClient({ flushInterval: 0, beaconOnPageHide: false, persist: false });
 let seq = 0;
 
 function event(via: string) {
@@ -65,8 +68,8 @@ export function initEvents(): void {
   };
   $('send-beacon').onclick = async () => {
     const before = total();
-    gzipClient.track(event('beacon'));
-    if (!gzipClient.flushBeacon()) toast('The browser refused the beacon', 'error');
+    beaconClient.track(event('beacon'));
+    if (!beaconClient.flushBeacon()) toast('The browser refused the beacon', 'error');
     await waitForMore(before);
   };
 }

@@ -10,6 +10,8 @@
  * native object. The state is given up as soon as the native Response exists, so a caller that
  * mutates `headers` is always honoured.
  */
+import { utf8Length } from './utf8-length.js';
+
 const NativeResponse: typeof Response = globalThis.Response;
 const encoder = new TextEncoder();
 
@@ -34,20 +36,7 @@ export interface FastState {
  */
 const SHORT_TEXT = 2048;
 
-/** UTF-8 byte length of `s` (a lone surrogate counts 3 bytes, as U+FFFD, like TextEncoder). */
-export function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a surrogate pair: 2 units, 4 bytes
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
+export { utf8Length };
 
 /** A text body as FastResponse keeps it (short: the string; long: its bytes) and its UTF-8 length. */
 export function textBody(text: string): { body: string | Uint8Array; length: number } {

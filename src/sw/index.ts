@@ -20,7 +20,7 @@ import { httpRoutes } from './routes.js';
 import { socketRoute } from './sockets.js';
 
 export { indexedDbFs, type IndexedDbFsOptions, type IndexedDbVfs } from '../vfs/indexeddb.js';
-export { createTrackerClient, type TrackerClient, type TrackerClientOptions, type TrackedEvent } from '../tracker/client.js';
+export { createTrackerClient, type TrackerClient, type TrackerClientOptions, type TrackedEvent, type TrackerStats, type TrackerStorageOptions, type TrackerPersistOptions } from '../tracker/client.js';
 export type { MockApiOptions } from '../engine/types.js';
 export type { CollectorOptions } from '../tracker/types.js';
 export type { SeedTree } from '../vfs/seed.js';

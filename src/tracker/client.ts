@@ -1,159 +1,309 @@
 /**
- * The browser tracker client: queues TrackerEvents and sends them to the collector in batches.
+ * The browser tracker client: queues TrackerEvents and delivers them to the collector exactly
+ * once as far as the platform allows (README "Delivery guarantees").
  *
- *   const tracker = createTrackerClient({ endpoint: '/_tracker/events', apiKey });
+ *   const tracker = createTrackerClient({ storage: { writeEndpoint: '/_tracker/events', apiKey } });
  *   tracker.track({ type: 'click', level: 'info', route: location.pathname });
  *
- * - Batches of at most `batchSize` events (default 25, the contract's) every `flushInterval` ms
- *   (default 5000), or at once when a full batch is queued.
- * - `fetch` POST of `{ type: 'ingest', events }`, gzip-compressed through `CompressionStream`
- *   when the browser has it (`Content-Encoding: gzip`), `X-Tracker-Key` when `apiKey` is set.
- * - Any 2xx acknowledges the batch; anything else (or a network error) puts it back at the head
- *   of the queue, retried on the next interval.
- * - On `pagehide`, and when the page becomes hidden (`visibilitychange`; mobile browsers may
- *   never fire `pagehide`), what is left goes out with `navigator.sendBeacon` (plain JSON Blob;
- *   beacons cannot carry headers, so the key travels as `?key=`, which the collector accepts).
+ * The rooms (src/tracker/client/): options.ts (both the contract's and the client's option
+ * names), event-encoding.ts (snapshot, size, oversize), batch-queue.ts (batches own their events
+ * until acknowledged, each with a `batchId`), http-transport.ts (fetch, gzip, keepalive,
+ * flushTimeout), ws-transport.ts (auth, ack, reconnect), backoff.ts, unload.ts (beacons within
+ * the 64 KiB budget, page lifecycle), persistence.ts (localStorage across page loads).
+ * This file is the delivery loop: one batch at a time, oldest first, and what each answer means.
  *
  * Browser-only APIs are looked up when used, so the module also loads (and is tested) in Node.
  */
-export interface TrackedEvent {
-  /** Always sent as `''`: the collector assigns ids. */
-  id?: string;
-  /** ISO-8601; default: now. */
-  timestamp?: string;
-  [field: string]: unknown;
-}
+import { Backoff } from './client/backoff.js';
+import { BatchQueue, type Batch } from './client/batch-queue.js';
+import { encodeEvent, utf8Length } from './client/event-encoding.js';
+import { HttpTransport } from './client/http-transport.js';
+import { MAX_BATCH_BYTES, resolveClientOptions } from './client/options.js';
+import { BatchStore } from './client/persistence.js';
+import type { SendResult, Transport } from './client/transport.js';
+import type { TrackerClient, TrackerClientOptions, TrackerState, TrackerStats } from './client/types.js';
+import { beaconBatches, beaconUrl, watchPageLifecycle, type BeaconSender } from './client/unload.js';
+import type { WsTransport } from './client/ws-transport.js';
 
-export interface TrackerClientOptions {
-  /** Ingest URL (default `/_tracker/events`). */
-  endpoint?: string;
-  apiKey?: string;
-  /** Most events per request (default 25). */
-  batchSize?: number;
-  /** Milliseconds between flushes (default 5000); 0 disables the timer (call `flush()`). */
-  flushInterval?: number;
-  /** Gzip request bodies when CompressionStream exists (default true). */
-  compress?: boolean;
-  /** Send the queue with sendBeacon on `pagehide` and when the page is hidden (default true). */
-  beaconOnPageHide?: boolean;
-  /** Injected for tests and non-window environments. */
-  fetch?: typeof fetch;
-  sendBeacon?: (url: string, data: Blob) => boolean;
-  /** Told about failed sends (the batch is kept and retried). */
-  onError?: (error: unknown) => void;
-}
+export type { TrackedEvent, TrackerClient, TrackerClientOptions, TrackerStats, TrackerStorageOptions, TrackerPersistOptions, TrackerState } from './client/types.js';
 
-export interface TrackerClient {
-  /** Queues one event. */
-  track(event: TrackedEvent): void;
-  /** Sends queued events now (one request per batch); resolves true when all were acknowledged. */
-  flush(): Promise<boolean>;
-  /** Sends everything queued with sendBeacon (what `pagehide` does); true when all were handed over. */
-  flushBeacon(): boolean;
-  /** Events waiting to be sent. */
-  readonly pending: number;
-  /** Stops the timer and the pagehide listener (queued events stay queued). */
-  stop(): void;
-}
-
-type Stamped = TrackedEvent & { id: string; timestamp: string };
-
-const encoder = new TextEncoder();
-
-async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
+type DropReason = keyof TrackerStats['droppedBy'];
 
 export function createTrackerClient(options: TrackerClientOptions = {}): TrackerClient {
-  const endpoint = options.endpoint ?? '/_tracker/events';
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 25));
-  const flushInterval = options.flushInterval ?? 5000;
-  const compress = (options.compress ?? true) && typeof CompressionStream === 'function';
+  const o = resolveClientOptions(options);
+  const log = o.logger;
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const sendBeacon = options.sendBeacon ?? ((url: string, data: Blob) => globalThis.navigator?.sendBeacon?.(url, data) ?? false);
-  const queue: Stamped[] = [];
-  let inFlight: Promise<boolean> | undefined;
+  const sendBeacon: BeaconSender | undefined =
+    options.sendBeacon ??
+    (typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function' ? (url, data) => navigator.sendBeacon(url, data) : undefined);
+  let apiKey = o.apiKey;
 
-  const beaconUrl = options.apiKey
-    ? `${endpoint}${endpoint.includes('?') ? '&' : '?'}key=${encodeURIComponent(options.apiKey)}`
-    : endpoint;
+  const queue = new BatchQueue({ batchSize: o.batchSize, maxBatchBytes: MAX_BATCH_BYTES, maxQueue: o.maxQueue }, utf8Length);
+  const backoff = new Backoff(o.backoffBase, o.backoffMax);
+  const counters = { sent: 0, truncated: 0, retries: 0 };
+  const droppedBy: Record<DropReason, number> = { queueFull: 0, oversize: 0, rejected: 0, invalid: 0, expired: 0 };
+  let state: TrackerState = 'running';
+  let lastError: string | undefined;
+  const warned = new Set<string>();
 
-  const sendBatch = async (events: Stamped[]): Promise<boolean> => {
-    const json = encoder.encode(JSON.stringify({ type: 'ingest', events }));
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-    if (options.apiKey) headers['X-Tracker-Key'] = options.apiKey;
-    let body: Uint8Array = json;
-    if (compress) {
-      body = await gzip(json);
-      headers['Content-Encoding'] = 'gzip';
-    }
-    try {
-      const res = await doFetch(endpoint, { method: 'POST', headers, body: body as BodyInit });
-      if (res.ok) return true;
-      options.onError?.(new Error(`Tracker ingest answered HTTP ${res.status}`));
-    } catch (err) {
-      options.onError?.(err);
-    }
-    return false;
+  /** Warns once per kind (a flood of oversized events is one warning; stats() has the counts). */
+  const warnOnce = (kind: string, message: string) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    log.warn(message);
+  };
+  const drop = (n: number, reason: DropReason, message: string) => {
+    if (n <= 0) return;
+    droppedBy[reason] += n;
+    warnOnce(`drop:${reason}`, `${message} (counted in stats().droppedBy.${reason}; further drops of this kind are not logged)`);
   };
 
-  const flushAll = async (): Promise<boolean> => {
-    while (queue.length > 0) {
-      const batch = queue.splice(0, batchSize);
-      if (!(await sendBatch(batch))) {
-        queue.unshift(...batch); // back at the head, in order; retried next interval
+  let storage: BatchStore | undefined;
+  if (o.persist) {
+    let ls = options.localStorage;
+    if (ls === undefined) {
+      try {
+        ls = typeof localStorage === 'undefined' ? null : localStorage;
+      } catch {
+        ls = null; // storage disabled (sandboxed frame, privacy settings)
+      }
+    }
+    if (ls) storage = new BatchStore(ls, o.persist.key, o.persist.maxBytes, o.persist.maxAgeMs, (m) => warnOnce('storage', m));
+  }
+
+  let pumping: Promise<void> | undefined;
+  let backoffTimer: ReturnType<typeof setTimeout> | undefined;
+
+  // WebSocket mode loads its transport on demand (its own chunk in browser bundles, never fetched
+  // by an HTTP client); until it is there the client is offline and only queues.
+  let ws: WsTransport | undefined;
+  let transport: Transport;
+  if (o.mode === 'websocket') {
+    transport = { ready: false, keepaliveInFlight: 0, send: async () => ({ kind: 'retry', message: 'WebSocket not connected' }), close() {} };
+    import('./client/ws-transport.js').then(
+      (m) => {
+        if (state === 'closed') return;
+        transport = ws = new m.WsTransport({
+          url: o.wsEndpoint!,
+          apiKey: () => apiKey,
+          flushTimeout: o.flushTimeout,
+          WebSocket: options.WebSocket,
+          onReady: () => {
+            if (state === 'offline') state = 'running';
+            void pump();
+          },
+          onRefused: (message) => {
+            state = 'stopped';
+            lastError = message;
+            warnOnce('auth', `${message}; sending stopped, ${queue.size} events kept (call resume() or setApiKey())`);
+          },
+          onDown: (message) => {
+            lastError = message;
+            if (state === 'running') state = 'offline';
+          },
+        });
+      },
+      (err: unknown) => {
+        lastError = `could not load the WebSocket transport: ${(err as Error)?.message ?? err}`;
+        warnOnce('ws-load', `${lastError}; events stay queued`);
+      },
+    );
+  } else {
+    transport = new HttpTransport({ endpoint: o.endpoint, apiKey: () => apiKey, compress: o.compress, flushTimeout: o.flushTimeout, fetch: doFetch });
+  }
+
+  if (o.mode === 'websocket' && !transport.ready) state = 'offline';
+
+  /** Rewrites the persisted copy when an acknowledged batch was in it. */
+  const acknowledge = (batch: Batch) => {
+    queue.remove(batch);
+    counters.sent += batch.events.length;
+    if (batch.persisted) storage?.save(queue.batches.filter((b) => b.persisted));
+  };
+
+  /** A batch the collector refuses as it is: isolate the bad event (named, or by halving). */
+  const refused = (batch: Batch, result: Extract<SendResult, { kind: 'reject' }>) => {
+    const n = batch.events.length;
+    if (n === 1) {
+      queue.remove(batch);
+      droppedBy.rejected += 1;
+      log.warn(`event dropped: ${result.message} (stats().droppedBy.rejected = ${droppedBy.rejected})`);
+      if (batch.persisted) storage?.save(queue.batches.filter((b) => b.persisted));
+      return;
+    }
+    const i = result.index;
+    if (i !== undefined && i >= 0 && i < n) {
+      // The collector named the event: it alone is sent on its own (and dropped if refused again).
+      queue.replace(batch, [batch.events.slice(0, i), [batch.events[i]!], batch.events.slice(i + 1)]);
+    } else {
+      const half = Math.ceil(n / 2);
+      queue.replace(batch, [batch.events.slice(0, half), batch.events.slice(half)]);
+    }
+  };
+
+  const settle = (batch: Batch, result: SendResult): boolean => {
+    switch (result.kind) {
+      case 'ok':
+        backoff.reset();
+        acknowledge(batch);
+        return true;
+      case 'reject':
+        refused(batch, result);
+        return true;
+      case 'auth':
+        if (state === 'closed') return false; // stop() was called while this send was out
+        state = 'stopped';
+        lastError = result.message;
+        warnOnce('auth', `${result.message}; sending stopped, ${queue.size} events kept (call resume() or setApiKey())`);
+        return false;
+      case 'retry': {
+        counters.retries += 1;
+        lastError = result.message;
+        options.onError?.(new Error(`Tracker ingest failed: ${result.message}`));
+        if (result.misconfigured) warnOnce('misconfigured', `${result.message} (is ${o.endpoint} the collector's ingest URL?); retrying with backoff`);
+        if (o.mode === 'websocket' || state === 'closed') return false; // the connection's own reconnect (fixed 3 s) paces it
+        const delay = backoff.fail(result.retryAfterMs);
+        state = 'backoff';
+        backoffTimer = setTimeout(() => {
+          backoffTimer = undefined;
+          if (state === 'backoff') state = 'running';
+          void pump();
+        }, delay);
         return false;
       }
     }
-    return true;
   };
 
-  const flush = (): Promise<boolean> => {
-    // One flush at a time: a second caller waits for it, then sends what is still queued.
-    const run = (inFlight ?? Promise.resolve(true)).then(flushAll);
-    const mine = run.finally(() => {
-      if (inFlight === mine) inFlight = undefined;
+  const loop = async () => {
+    while (state === 'running' && transport.ready) {
+      const batch = queue.next();
+      if (!batch) return;
+      batch.inFlight = true;
+      batch.attempts += 1;
+      let result: SendResult;
+      try {
+        result = await transport.send(batch);
+      } catch (err) {
+        result = { kind: 'retry', message: String((err as Error)?.message ?? err) };
+      } finally {
+        batch.inFlight = false;
+      }
+      if (!settle(batch, result)) return;
+    }
+  };
+
+  /** Runs the delivery loop; asked while it runs (even in its last microtasks), it runs once more. */
+  let again = false;
+  const pump = (): Promise<void> => {
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      do {
+        again = false;
+        await loop();
+      } while (again && state === 'running');
+    })().finally(() => {
+      pumping = undefined;
     });
-    inFlight = mine;
-    return mine;
+    return pumping;
+  };
+
+  const flush = async (): Promise<boolean> => {
+    if (state === 'backoff') {
+      // Asked explicitly: try now instead of waiting out the backoff.
+      clearTimeout(backoffTimer);
+      backoffTimer = undefined;
+      state = 'running';
+    }
+    await pump();
+    return queue.size === 0;
+  };
+
+  /** Writes every unacknowledged batch to storage (their content is frozen from now on). */
+  const persistAll = () => {
+    queue.sealAll();
+    storage?.save(queue.batches);
   };
 
   const flushBeacon = (): boolean => {
-    while (queue.length > 0) {
-      const batch = queue.slice(0, batchSize);
-      const blob = new Blob([JSON.stringify({ type: 'ingest', events: batch })], { type: 'application/json' });
-      if (!sendBeacon(beaconUrl, blob)) return false;
-      queue.splice(0, batch.length);
-    }
-    return true;
+    persistAll();
+    if (state === 'stopped' || state === 'closed' || o.mode === 'websocket' || !sendBeacon) return queue.size === 0;
+    return beaconBatches(queue.batches, beaconUrl(o.endpoint, apiKey), sendBeacon, transport.keepaliveInFlight);
   };
 
-  const timer = flushInterval > 0 ? setInterval(() => void flush(), flushInterval) : undefined;
-  const onPageHide = () => {
-    flushBeacon();
+  // Batches a previous page left unacknowledged go first.
+  if (storage) {
+    const { batches, expired } = storage.load(Date.now(), (events) => queue.measure(events));
+    drop(expired, 'expired', `${expired} persisted events were older than persist.maxAgeMs and are not re-sent`);
+    drop(queue.restore(batches), 'queueFull', `the queue is full (maxQueue ${o.maxQueue}): oldest events dropped`);
+    if (batches.length) queueMicrotask(() => void pump());
+  }
+
+  const timer = o.flushInterval > 0 ? setInterval(() => void pump(), o.flushInterval) : undefined;
+  // Leaving the page: beacons (unless beaconOnPageHide is false) and the persisted copy (unless persist is false).
+  const unwatch = o.lifecycle || storage
+    ? watchPageLifecycle(
+        () => void (o.lifecycle ? flushBeacon() : persistAll()),
+        () => {
+          for (const b of queue.batches) b.beaconed = false;
+        },
+      )
+    : () => {};
+
+  const resume = () => {
+    if (state !== 'stopped') return;
+    state = o.mode === 'websocket' && !transport.ready ? 'offline' : 'running';
+    warned.delete('auth');
+    ws?.reconnectNow();
+    void pump();
   };
-  const onVisibility = () => {
-    if (document.visibilityState === 'hidden') flushBeacon();
-  };
-  const target = (options.beaconOnPageHide ?? true) && typeof window !== 'undefined' && typeof document !== 'undefined' ? window : undefined;
-  target?.addEventListener('pagehide', onPageHide);
-  if (target) document.addEventListener('visibilitychange', onVisibility);
 
   return {
     track(event) {
-      queue.push({ ...event, id: '', timestamp: event.timestamp ?? new Date().toISOString() });
-      if (queue.length >= batchSize && !inFlight) void flush();
+      const encoded = encodeEvent(event, o.maxEventBytes, o.oversize);
+      if (!encoded.ok) {
+        drop(1, encoded.reason, encoded.message);
+        return;
+      }
+      if (encoded.truncatedFrom !== undefined) {
+        counters.truncated += 1;
+        warnOnce('truncated', `event of ${encoded.truncatedFrom} bytes truncated to maxEventBytes (${o.maxEventBytes}), marked with _truncated (counted in stats().truncated; further truncations are not logged)`);
+      }
+      drop(queue.add(encoded.json, encoded.bytes, Date.now()), 'queueFull', `the queue is full (maxQueue ${o.maxQueue}): oldest events dropped`);
+      if (state === 'running' && queue.hasFullBatch) void pump();
     },
     flush,
     flushBeacon,
     get pending() {
-      return queue.length;
+      return queue.size;
+    },
+    stats() {
+      const dropped = Object.values(droppedBy).reduce((a, b) => a + b, 0);
+      return { queued: queue.size, inFlight: queue.inFlightEvents, sent: counters.sent, dropped, droppedBy: { ...droppedBy }, truncated: counters.truncated, retries: counters.retries, state, lastError };
+    },
+    resume,
+    setApiKey(key) {
+      apiKey = key === '' ? undefined : key;
+      resume();
+    },
+    async ping() {
+      if (!o.pingEndpoint) return true;
+      try {
+        const res = await doFetch(o.pingEndpoint, { headers: apiKey ? { 'X-Tracker-Key': apiKey } : {} });
+        void res.body?.cancel().catch(() => {});
+        return res.ok;
+      } catch {
+        return false;
+      }
     },
     stop() {
+      state = 'closed';
       if (timer !== undefined) clearInterval(timer);
-      target?.removeEventListener('pagehide', onPageHide);
-      if (target) document.removeEventListener('visibilitychange', onVisibility);
+      clearTimeout(backoffTimer);
+      unwatch();
+      transport.close();
     },
   };
 }
