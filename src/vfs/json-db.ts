@@ -133,7 +133,11 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     try {
       // An empty file is an empty db only at start-up; later it is an editor mid-save (truncate,
       // then write): taking it would serve nothing and the next rewrite would save nothing.
-      if (loaded && decoder.decode(bytes).trim() === '') throw new Error('the file is empty');
+      if (loaded && decoder.decode(bytes).trim() === '') {
+        // Routine (an editor's truncating save): no warning; the write that follows is reported.
+        known = stat;
+        return;
+      }
       parsed = parseDocument(bytes);
     } catch (err) {
       if (!loaded) throw err instanceof VfsError ? err : new VfsError('EINVAL', filePath, `${filePath} is not valid JSON: ${(err as Error).message}`);
@@ -156,8 +160,19 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     }
   }
 
+  /** Set by a report that comes while the file is being read: read it once more after. */
+  let readAgain = false;
   function load(): Promise<void> {
-    pending ??= readFile().finally(() => {
+    if (pending) {
+      readAgain = true;
+      return pending;
+    }
+    pending = (async () => {
+      do {
+        readAgain = false;
+        await readFile();
+      } while (readAgain && !closed);
+    })().finally(() => {
       pending = undefined;
     });
     return pending;
