@@ -134,8 +134,10 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
       // An empty file is an empty db only at start-up; later it is an editor mid-save (truncate,
       // then write): taking it would serve nothing and the next rewrite would save nothing.
       if (loaded && decoder.decode(bytes).trim() === '') {
-        // Routine (an editor's truncating save): no warning; the write that follows is reported.
+        // Routine (an editor's truncating save): no warning. The write that follows is reported,
+        // but reports of one file can merge in the kernel: look again at once as well.
         known = stat;
+        readAgain = true;
         return;
       }
       parsed = parseDocument(bytes);
@@ -168,10 +170,13 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
       return pending;
     }
     pending = (async () => {
+      let rounds = 0;
       do {
         readAgain = false;
         await readFile();
-      } while (readAgain && !closed);
+        // A file that stays empty is re-read a few times only (then the re-check timer takes over).
+        if (readAgain && ++rounds > 3) await new Promise((r) => setTimeout(r, 5));
+      } while (readAgain && !closed && rounds < 20);
     })().finally(() => {
       pending = undefined;
     });

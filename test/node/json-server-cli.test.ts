@@ -5,7 +5,7 @@
  * the start-up map and the home page; writes land in db.json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -209,7 +209,9 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
     const dir = await dbFolder();
     const { url } = await start(['db.json', '--port', '0'], dir);
     expect((await get(`${url}/api/profile`)).json).toEqual({ name: 'typicode' });
-    await writeFile(join(dir, 'db.json'), JSON.stringify({ ...README_DB, profile: { name: 'edited' } }));
+    // As editors and git replace a file: a new file renamed over it.
+    await writeFile(join(dir, 'db.json.tmp'), JSON.stringify({ ...README_DB, profile: { name: 'edited' } }));
+    await rename(join(dir, 'db.json.tmp'), join(dir, 'db.json'));
     expect((await get(`${url}/api/profile`)).json).toEqual({ name: 'edited' });
   });
 
