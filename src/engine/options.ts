@@ -8,6 +8,7 @@
  *                                            engine, handlers still work, one warning).
  * Prefixes are normalised (leading `/`, no trailing `/`), de-duplicated and sorted longest first.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
@@ -71,6 +72,7 @@ export interface ResolvedMockApiOptions {
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
+  maxJsonDepth: number;
   /** Collections on: their id field; null = off. */
   collections: { idField: string } | null;
   preset: 'json-server' | null;
@@ -85,7 +87,7 @@ export interface ResolvedMockApiOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit', 'collections', 'preset', 'db', 'cors',
+  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'collections', 'preset', 'db', 'cors',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers. */
@@ -310,6 +312,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     pagination: null,
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
     collections: null,
     preset: null,
     db: null,
@@ -369,6 +372,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.pagination = resolvePagination(o.pagination, at('pagination'));
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
+  base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
   base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
   base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
   base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);

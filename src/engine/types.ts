@@ -239,6 +239,13 @@ export interface MockApiOptions {
   /** Largest request body accepted, in bytes (default 10 MiB); larger → 413. */
   bodyLimit?: number;
   /**
+   * Deepest nesting of JSON accepted from request bodies and files (default 256): a deeper
+   * request body → 400 naming the limit; a deeper file is served as stored, but not queried or
+   * patched (one warning). At most 1000: deeper documents overflow the stack of the recursive
+   * code that handles JSON (JSON.stringify, merges, copies).
+   */
+  maxJsonDepth?: number;
+  /**
    * json-server collections (issue 10): a JSON array of objects answers item routes
    * (`GET/PUT/PATCH/DELETE <prefix>/<name>/<id>`) and POST appends with an id. `true` uses the
    * `id` field; `{ idField }` names another. Default off (the spec's file mode), on with the preset.

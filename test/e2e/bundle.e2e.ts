@@ -54,7 +54,7 @@ it('mockyard/sw bundles without Node built-ins, memfs, busboy or ws', async () =
   // protocols (collector; mock API without enableWs), gzip reads (the page's collector reads plain
   // JSON), gunzip of ingest bodies, the collector's segment files (it has no storage), JSON Patch,
   // json-server collections and the db.json driver (the page turns neither on).
-  const lazy = /(tracker\/(ws-session|read-encoder|gzip-pieces|gunzip-bounded|event-segments)|engine\/ws\/(layer|connection|hub|heartbeat|frames)|engine\/collections\/[a-z-]+|vfs\/json-db)\.(ts|js)$|node_modules\/(rfc6902|fflate)\//;
+  const lazy = /(tracker\/(ws-session|read-encoder|gzip-pieces|event-segments)|core\/inflate-bounded|engine\/ws\/(layer|connection|hub|heartbeat|frames)|engine\/collections\/[a-z-]+|vfs\/json-db)\.(ts|js)$|node_modules\/(rfc6902|fflate)\//;
   expect(modules.filter((m) => lazy.test(m)).length).toBeGreaterThan(0);
   expect(startup.filter((m) => lazy.test(m))).toEqual([]);
   expect(startup.some((m) => /\/(src|dist)\/tracker\/collector\.(ts|js)$/.test(m))).toBe(true);

@@ -151,7 +151,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   async function jsonBody(ctx: RequestContext, env: FsEnv, what: string): Promise<unknown> {
     const bytes = await readBody(ctx.request, env.bodyLimit);
     if (bytes.byteLength === 0) throw new HttpError(400, MSG.noData);
-    const value = parseJsonBytes(bytes, what);
+    const value = parseJsonBytes(bytes, what, env.maxJsonDepth);
     assertNoForbiddenKeys(value, what);
     return value;
   }

@@ -42,6 +42,7 @@ export function buildLayers({ options, services, vfs, fsDir }: LayerSources): Bu
     fsDir,
     fsDirLabel: options.fsDirOption ?? '',
     bodyLimit: options.bodyLimit,
+    maxJsonDepth: options.maxJsonDepth,
     logger: services.logger,
     queue: services.queue,
     pagination: options.pagination,
