@@ -46,6 +46,8 @@ Options:
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
       --tracker        also run the event collector (default options) when the config has none
+      --tracker-db URL keep the collector's events in PostgreSQL (postgres://…; implies --tracker;
+                       default: $MOCKYARD_TRACKER_DB)
       --preset P       json-server | none (default: json-server with a .json file, else none)
       --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins
                        (default: http://localhost:* and http://127.0.0.1:*)
@@ -122,6 +124,7 @@ function parse(argv: string[]) {
         host: { type: 'string' },
         delay: { type: 'string' },
         tracker: { type: 'boolean' },
+        'tracker-db': { type: 'string' },
         'log-level': { type: 'string' },
         preset: { type: 'string' },
         cors: { type: 'string' },
@@ -143,7 +146,7 @@ const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type Level = (typeof LEVELS)[number];
 
 /** The effective config: file, then flags on top. Exported for tests. */
-export async function buildConfig(argv: string[], cwd: string): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string }> {
+export async function buildConfig(argv: string[], cwd: string, env: Record<string, string | undefined> = process.env): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string }> {
   const { values, positionals } = parse(argv);
   if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
     throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one .json file, e.g. mockyard db.json)`);
@@ -159,6 +162,10 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
   if (level !== undefined && !(LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')} (got "${level}")`);
   if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
   for (const p of values.prefix ?? []) if (!p.startsWith('/')) throw new UsageError(`--prefix must start with "/" (got "${p}")`);
+  const trackerDb = values['tracker-db'] ?? (env.MOCKYARD_TRACKER_DB || undefined);
+  if (trackerDb !== undefined && !/^postgres(ql)?:\/\//.test(trackerDb)) {
+    throw new UsageError(`${values['tracker-db'] !== undefined ? '--tracker-db' : 'MOCKYARD_TRACKER_DB'} must be a postgres:// URL (got "${trackerDb.replace(/\/\/[^@/]*@/, '//…@')}")`);
+  }
 
   const configFile = values.config !== undefined ? resolve(cwd, values.config) : findConfigFile(cwd);
   const fromFile: MockyardConfig = configFile ? await loadConfigFile(configFile) : {};
@@ -191,7 +198,13 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
     host: values.host ?? fromFile.host ?? '127.0.0.1',
     logLevel,
   };
-  return { config, configFile, tracker: values.tracker === true, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile) };
+  if (trackerDb !== undefined) {
+    // The flag (or the environment) wins over the config file's storage.
+    const base = fromFile.tracker && typeof fromFile.tracker === 'object' ? fromFile.tracker : { appId: 'mockyard' };
+    const { storageDir: _dir, storage: _storage, ...rest } = base;
+    config.tracker = { ...rest, storage: { postgres: trackerDb } };
+  }
+  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile) };
 }
 
 /** Lines describing what a running server serves. */
