@@ -267,4 +267,26 @@ export interface MockApiOptions {
    * `{ origins, credentials, maxAge }` (src/core/cors.ts); `false` off.
    */
   cors?: boolean | CorsOptions;
+  /**
+   * Devtools request journal (src/devtools/journal.ts): on by default (1,000 entries, 4 KiB of
+   * each body); `false` turns it off; `{ size, bodyLimit }` sizes it (`size: 0` = off).
+   */
+  journal?: boolean | { size?: number; bodyLimit?: number };
+  /**
+   * Named scenarios selected at run time (per request by the `X-Mockyard-Scenario` header or the
+   * `?__scenario=` query parameter, else `api.useScenario(name)`): a scenario's handlers come
+   * before the base ones, its `fsDir` is laid over the base mocks (overlay), `delay` replaces
+   * the global delay, `disabled` lists base handler patterns (`/users/:id` or `GET /users/:id`)
+   * switched off in it.
+   */
+  scenarios?: Record<string, ScenarioOptions>;
+}
+
+export interface ScenarioOptions {
+  handlers?: RestHandler[];
+  /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
+  fsDir?: string;
+  /** ms or a range [min, max], like the global delay. */
+  delay?: number | [number, number];
+  disabled?: string[];
 }

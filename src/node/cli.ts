@@ -26,7 +26,8 @@ import { findConfigFile, loadConfigFile } from './config.js';
 import { createHomePage } from './home-page.js';
 import { exchangeLine, formatLogLine, observeEngine, type LogLine } from './request-log.js';
 import { startupMap } from './startup-map.js';
-import { resolveEngines } from './engines.js';
+import { ADMIN_BASE } from '../devtools/admin-engine.js';
+import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
 
@@ -211,6 +212,10 @@ export async function buildConfig(argv: string[], cwd: string, env: Record<strin
 export function describeServing(url: string, engines: readonly Engine[], source: string | null | undefined, fileRouting: boolean): string[] {
   const lines: string[] = [];
   for (const engine of engines) {
+    if (engine.prefixes.length === 1 && engine.prefixes[0] === ADMIN_BASE) {
+      lines.push(`  ${url}${ADMIN_BASE}/  →  devtools admin API`);
+      continue;
+    }
     const collector = engine as Partial<Collector>;
     if (typeof collector.basePath === 'string') {
       lines.push(`  ${url}${collector.basePath}  →  event collector`);
@@ -292,13 +297,12 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return { code: 1 };
     }
   }
-  let owned: Engine[] = [];
+  let resolved: ResolvedEngines | undefined;
   let map: ResourceMapSource | undefined;
   try {
     const created = await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
-    const resolved = await resolveEngines({ mock: config.mock, tracker });
-    owned = resolved.owned;
+    resolved = await resolveEngines({ mock: config.mock, tracker });
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
     map = api ? createResourceMap(api) : undefined;
     const talk = config.logLevel !== 'silent' && !parsed.quiet;
@@ -325,24 +329,24 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: home ? 'home page' : 'nothing matched' });
       return res;
     };
-    const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel, fallback });
+    const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel, fallback, devtools: config.devtools });
     const fileRouting = api ? await api.ready() : false;
     const stop = async () => {
       await server.close();
       map?.close();
-      await Promise.allSettled(owned.map((e) => e.close?.()));
+      await resolved!.close();
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
       const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
-      for (const line of describeServing(server.url, resolved.engines, source, fileRouting)) io.out(line);
+      for (const line of describeServing(server.url, [...server.engines.filter((e) => e.prefixes.length === 1 && e.prefixes[0] === ADMIN_BASE), ...resolved.engines], source, fileRouting)) io.out(line);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };
   } catch (err) {
     map?.close();
-    await Promise.allSettled(owned.map((e) => e.close?.()));
+    await resolved?.close();
     io.err(prefixed(err));
     return { code: 1 };
   }

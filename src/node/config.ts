@@ -23,7 +23,7 @@ import { LOG_LEVELS } from '../core/logger.js';
 import { configLoadError } from './config-error.js';
 
 export const CONFIG_NAMES = ['mockyard.config.js', 'mockyard.config.mjs', 'mockyard.config.ts'] as const;
-const CONFIG_KEYS = ['mock', 'tracker', 'port', 'host', 'logLevel'] as const;
+const CONFIG_KEYS = ['mock', 'tracker', 'port', 'host', 'logLevel', 'devtools'] as const;
 
 /** The first config file in `dir`, or `undefined`. */
 export function findConfigFile(dir: string): string | undefined {

@@ -16,6 +16,7 @@ import type { Engine } from '../core/engine.js';
 import { errorResponse } from '../core/errors.js';
 import { createLogger, type Logger, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { check } from '../core/options.js';
+import { isLoopbackHost } from '../devtools/guard.js';
 import { createClientErrorHandler } from './client-error.js';
 import { createNodeHandler } from './dispatch.js';
 import { resolveEngines, type EngineSources } from './engines.js';
@@ -86,7 +87,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const host = check.string(options.host, 'host', '127.0.0.1', { nonEmpty: true })!;
   const maxHeaderSize = check.number(options.maxHeaderSize, 'maxHeaderSize', defaultMaxHeaderSize, { min: 1024, integer: true });
   const logger: Logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
-  const { engines, owned } = await resolveEngines(options, options.logger);
+  const { engines, close: closeOwned } = await resolveEngines(options, options.logger, isLoopbackHost(host));
 
   let hostHeader = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const fallbackHost = () => hostHeader;
@@ -121,7 +122,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   try {
     address = await listen(server, port, host);
   } catch (err) {
-    await Promise.allSettled(owned.map((e) => e.close?.()));
+    await closeOwned();
     throw err;
   }
   hostHeader = `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
@@ -138,7 +139,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       grace.unref();
       await stopped;
       clearTimeout(grace);
-      await Promise.allSettled(owned.map((e) => e.close?.()));
+      await closeOwned();
     })();
     return closing;
   };

@@ -124,6 +124,28 @@ describe('mock API engine in the page', () => {
   });
 });
 
+describe('devtools admin API in the page (on by default in the browser)', () => {
+  it('lists the requests the page made, switches scenarios per request and for the engine', async () => {
+    await call('/api/quick?devtools=1');
+    const list = await call('/_mockyard/api/requests?path=/api/quick');
+    expect(list.status).toBe(200);
+    expect(list.body.entries[0]).toMatchObject({ method: 'GET', url: '/api/quick?devtools=1', status: 200, answeredBy: { layer: 'handlers' } });
+    expect((await call('/api/quick', { headers: { 'X-Mockyard-Scenario': 'calm' } })).body).toEqual({ which: 'calm' });
+    expect((await call('/_mockyard/api/scenario', { method: 'PUT', body: '{"name":"calm"}' })).body).toEqual({ current: 'calm', scenarios: ['calm'] });
+    expect((await call('/api/quick')).body).toEqual({ which: 'calm' });
+    await call('/_mockyard/api/scenario', { method: 'PUT', body: '{"name":null}' });
+    expect((await call('/api/quick')).body).toEqual({ which: 'quick' });
+    expect((await call('/api/quick?__scenario=nope')).status).toBe(400);
+  });
+
+  it('POST reset restores the IndexedDB seed', async () => {
+    await call('/api/users', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[{"id":9}]' });
+    expect((await call('/api/users')).body).toEqual([{ id: 9 }]);
+    expect((await call('/_mockyard/api/reset', { method: 'POST' })).status).toBe(200);
+    expect((await call('/api/users')).body).toEqual([{ id: 1, name: 'Ada' }, { id: 2, name: 'Grace' }]);
+  });
+});
+
 describe('collector in the page', () => {
   it('ping is open; ingest and read require the key', async () => {
     const ping = await call('/_tracker/ping');

@@ -49,16 +49,6 @@ export interface FileEntry {
   readonly count: number | undefined;
   /** GET headers (Content-Type, Content-Length, X-Total-Count). Shared: never mutate. */
   readonly headers: FastHeaders;
-  /** Sorted index orders of `array`, by sort key and direction. */
-  sorted?: Map<string, Uint32Array>;
-  /** Match memo of query.ts: matching indices by filter signature (and sort). */
-  matches?: Map<string, Uint32Array>;
-  /** Whether every item of `array` is a non-null object (query.ts finds it on first use). */
-  objectItems?: boolean;
-  /** Per filtered key, the field of every item of `array` (query.ts, for the compiled scan). */
-  columns?: Map<string, readonly unknown[]>;
-  /** Filter signatures seen once (query.ts memoises a filter the second time). */
-  seenQueries?: Set<string>;
   /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */
   checkedTurn?: number;
   /** Watched entries: `performance.now()` until which no `stat` is needed (0 after a report). */
@@ -321,6 +311,14 @@ export class FileCache {
   }
 
   /**
+   * True when the request path is known to resolve to no file (a remembered miss: only on
+   * exclusive drivers, where change events are complete). Synchronous.
+   */
+  knownAbsent(key: string): boolean {
+    return this.exclusive && this.lookups.get(key)?.path === null;
+  }
+
+  /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
    */
@@ -362,13 +360,7 @@ export class FileCache {
     const reports = this.reports;
     const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await statOrNull(this.vfs, path);
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
-    if (bytes.byteLength > MAX_CACHED_FILE) return;
-    this.drop(path);
-    const entry = buildEntry(path, stat, bytes, known, this.json.maxDepth);
-    this.files.set(path, entry);
-    if (!this.exclusive) this.confirmed(entry, reports);
-    this.cachedBytes += bytes.byteLength;
-    if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
+    this.store(buildEntry(path, stat, bytes, known, this.json.maxDepth), reports);
   }
 
   /**
@@ -448,14 +440,23 @@ export class FileCache {
     // a different stat and reloads.
     const entry = buildEntry(path, stat, bytes, undefined, this.json.maxDepth);
     if (entry.problem !== undefined) this.json.onProblem?.(path, stat, bytes, entry.problem);
-    if (gen === this.generation && bytes.byteLength <= MAX_CACHED_FILE) {
-      this.drop(path);
-      this.files.set(path, entry);
-      if (!this.exclusive) this.confirmed(entry, reports);
-      this.cachedBytes += bytes.byteLength;
-      if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
-    }
+    if (gen === this.generation) this.store(entry, reports);
     return entry;
+  }
+
+  /**
+   * Keeps `entry` as the content of its path (replacing what was there), within the byte
+   * budget; files over MAX_CACHED_FILE are not kept. `reports`: the watch-report count read
+   * before the entry's `stat` (see `confirmed`).
+   */
+  private store(entry: FileEntry, reports: number): void {
+    const size = entry.bytes.byteLength;
+    if (size > MAX_CACHED_FILE) return;
+    this.drop(entry.path);
+    this.files.set(entry.path, entry);
+    if (!this.exclusive) this.confirmed(entry, reports);
+    this.cachedBytes += size;
+    if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
   }
 
   private evict(): void {

@@ -27,6 +27,8 @@ export interface LayerSources {
   vfs: Vfs | null;
   /** The mocks folder inside `vfs` (null: file routing off). */
   fsDir: string | null;
+  /** The files layer's name (default `files`), e.g. `scenario:slow-network` for a second one. */
+  filesName?: string;
 }
 
 export interface BuiltLayers {
@@ -36,8 +38,9 @@ export interface BuiltLayers {
   files: FilesLayer;
 }
 
-export function buildLayers({ options, services, vfs, fsDir }: LayerSources): BuiltLayers {
+export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerSources): BuiltLayers {
   const files = createFilesLayer({
+    name: filesName,
     vfs,
     fsDir,
     fsDirLabel: options.fsDirOption ?? '',
