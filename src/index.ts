@@ -9,6 +9,8 @@ export type { Exchange, Observer } from './engine/pipeline/run.js';
 export type { AnsweredBy } from './engine/context.js';
 export { defineHandler } from './engine/define-handler.js';
 export { memoryFs, type MemoryVfs } from './vfs/memory.js';
+export { jsonDbFs, type JsonDbVfs, type JsonDbOptions } from './vfs/json-db.js';
+export type { CorsOptions } from './core/cors.js';
 export { overlayFs, type OverlayVfs } from './vfs/overlay.js';
 export { HttpError, isHttpError } from './core/errors.js';
 export { OptionsError } from './core/options.js';

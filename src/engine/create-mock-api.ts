@@ -12,12 +12,14 @@
  * rather than a WeakMap: a WeakMap insertion per declined request costs more than the whole
  * synchronous walk, and the entry would die with the Request anyway.)
  */
-import { responseForError } from '../core/errors.js';
+import { corsHeaders, isPreflight, preflightHeaders } from '../core/cors.js';
+import { FastResponse, withHeaders } from '../core/fast-response.js';
 import type { Engine } from '../core/engine.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
+import { deferredVfs } from '../vfs/deferred.js';
 import type { Vfs } from '../vfs/types.js';
 import { contextUnder, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
@@ -27,7 +29,7 @@ import type { Layer } from './pipeline/layer.js';
 import { createPipeline, type Exchange, type Observer, type Pipeline } from './pipeline/run.js';
 import { scenarioSources } from './scenarios/sources.js';
 import { requestedScenario } from './scenarios/select.js';
-import { errorResponse, HttpError } from '../core/errors.js';
+import { errorResponse, HttpError, responseForError } from '../core/errors.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
@@ -106,8 +108,24 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   // The filesystem: given, or the registered default (disk in Node) when fsDir is set.
   let vfs: Vfs | null = options.fs ?? null;
   let ownVfs = false;
+  let dbInner: Vfs | undefined;
   const factory = options.fs ? undefined : getDefaultFsFactory();
-  if (!disabled && !vfs && options.fsDir !== null) {
+  if (!disabled && options.db !== null) {
+    // json-server's db.json: one file seen as a folder of `<key>.json` files (src/vfs/json-db.ts).
+    let inner = vfs;
+    let file = options.db;
+    if (!inner) {
+      if (!factory) throw new OptionsError('mock.fs', 'is required with mock.db here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
+      const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+      inner = dbInner = factory(cut === -1 ? '.' : file.slice(0, cut) || '/', options.root);
+      file = file.slice(cut + 1);
+    }
+    // Loaded on demand (its own chunk in browser bundles): pages without `db` never fetch it.
+    const db = import('../vfs/json-db.js').then((m) => m.jsonDbFs(inner, file, { onWarning: (msg) => logger.warn(msg) }));
+    db.then((d) => d.ready()).catch((err: unknown) => logger.error(`${options.db}: ${(err as Error)?.message ?? String(err)}`));
+    vfs = deferredVfs(db, { driver: 'json-db', exclusive: true, root: `${inner.root.replace(/\/+$/, '')}/${file}`, writeJson: true });
+    ownVfs = true;
+  } else if (!disabled && !vfs && options.fsDir !== null) {
     if (!factory) throw new OptionsError('mock.fs', 'is required here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
     vfs = factory(options.fsDirOption!, options.root);
     ownVfs = true;
@@ -221,6 +239,65 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   const kPipeline = Symbol('mockyard.mockApi.pipeline');
   type Prepared = Request & { [kPrepared]?: RequestContext | undefined; [kPipeline]?: Pipeline | undefined };
 
+  function handleInner(request: Request): Promise<Response | undefined> {
+    let ctx = (request as Prepared)[kPrepared];
+    let pipe: Pipeline | Response = pipeline;
+    if (ctx !== undefined) {
+      (request as Prepared)[kPrepared] = undefined;
+      pipe = (request as Prepared)[kPipeline] ?? pipeline;
+      (request as Prepared)[kPipeline] = undefined;
+    } else {
+      try {
+        ctx = contextFor(request);
+        if (ctx === undefined) return Promise.resolve(undefined);
+        pipe = pipelineFor(ctx);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (pipe instanceof Response) return Promise.resolve(pipe);
+      const now = pipe.peek(ctx);
+      if (now !== undefined) return Promise.resolve(now);
+    }
+    return (pipe as Pipeline).handle(ctx);
+  }
+
+  function handleCachedInner(request: Request): Response | undefined {
+    if (disabled) return undefined;
+    try {
+      const ctx = contextFor(request);
+      if (ctx === undefined) return undefined;
+      const pipe = pipelineFor(ctx);
+      if (pipe instanceof Response) return pipe;
+      const now = pipe.peek(ctx);
+      if (now === undefined) {
+        (request as Prepared)[kPrepared] = ctx;
+        if (pipe !== pipeline) (request as Prepared)[kPipeline] = pipe;
+      }
+      return now;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * CORS (`mock.cors`, src/core/cors.ts) around every answer of the engine: a preflight under a
+   * prefix gets 204 with the allowed methods and headers (403 for an origin that is not allowed)
+   * before any layer (file mode would answer OPTIONS with 405); every other answer carries
+   * Access-Control-Allow-Origin and the exposed headers.
+   */
+  const cors = options.cors;
+  async function handleWithCors(request: Request): Promise<Response | undefined> {
+    const origin = request.headers.get('origin');
+    if (origin !== null && isPreflight(request, request.method.toUpperCase())) {
+      const pathname = contextUnder(request, prefixes, 0)?.pathname;
+      if (pathname === undefined) return undefined;
+      const headers = preflightHeaders(cors, request, origin);
+      return headers ? FastResponse.empty(204, headers) : errorResponse(403, `Origin ${origin} is not allowed`, pathname);
+    }
+    const res = await handleInner(request);
+    return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
+  }
+
   return {
     prefixes: options.publicPrefixes,
     forwardsUnmatched: options.noHandledRestFsRequestsAction === 'forward',
@@ -232,43 +309,12 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);
-      let ctx = (request as Prepared)[kPrepared];
-      let pipe: Pipeline | Response = pipeline;
-      if (ctx !== undefined) {
-        (request as Prepared)[kPrepared] = undefined;
-        pipe = (request as Prepared)[kPipeline] ?? pipeline;
-        (request as Prepared)[kPipeline] = undefined;
-      } else {
-        try {
-          ctx = contextFor(request);
-          if (ctx === undefined) return Promise.resolve(undefined);
-          pipe = pipelineFor(ctx);
-        } catch (err) {
-          return Promise.reject(err);
-        }
-        if (pipe instanceof Response) return Promise.resolve(pipe);
-        const now = pipe.peek(ctx);
-        if (now !== undefined) return Promise.resolve(now);
-      }
-      return (pipe as Pipeline).handle(ctx);
+      return cors === undefined ? handleInner(request) : handleWithCors(request);
     },
 
     handleCached(request: Request): Response | undefined {
-      if (disabled) return undefined;
-      try {
-        const ctx = contextFor(request);
-        if (ctx === undefined) return undefined;
-        const pipe = pipelineFor(ctx);
-        if (pipe instanceof Response) return pipe;
-        const now = pipe.peek(ctx);
-        if (now === undefined) {
-          (request as Prepared)[kPrepared] = ctx;
-          if (pipe !== pipeline) (request as Prepared)[kPipeline] = pipe;
-        }
-        return now;
-      } catch {
-        return undefined;
-      }
+      const r = handleCachedInner(request);
+      return r !== undefined && cors !== undefined ? withHeaders(r, corsHeaders(cors, request.headers.get('origin'))) : r;
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
@@ -300,6 +346,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       await wsReady;
       wsLayer?.close();
       if (ownVfs) await vfs?.close?.();
+      await dbInner?.close?.();
     },
   };
 }

@@ -11,6 +11,7 @@
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
+import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_SIZE } from '../devtools/journal.js';
@@ -73,6 +74,13 @@ export interface ResolvedMockApiOptions {
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
   maxJsonDepth: number;
+  /** Collections on: their id field; null = off. */
+  collections: { idField: string } | null;
+  preset: 'json-server' | null;
+  /** `db` option: the JSON file (as given), or null. */
+  db: string | null;
+  /** CORS policy, or undefined (off). */
+  cors: CorsPolicy | undefined;
   /** The devtools request journal (src/devtools/journal.ts): ring size (0 = off) and body bytes kept. */
   journal: { size: number; bodyLimit: number };
   /** Named scenarios (src/engine/scenarios/), in the order given. */
@@ -84,8 +92,12 @@ export interface ResolvedMockApiOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'journal', 'scenarios',
+  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
 ] as const;
+
+/** Headers the mock API lets browsers read on cross-origin answers. */
+export const MOCK_EXPOSED_HEADERS = 'X-Total-Count, X-Deleted-Count, Link, Location';
+export const MOCK_CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 /** Scenario names: what a header or query parameter can carry without escaping. */
 const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/;
@@ -318,6 +330,15 @@ function isVfsLike(value: unknown): value is Vfs {
   return ['stat', 'read', 'write', 'create', 'readdir', 'remove', 'mkdir', 'onChange'].every((k) => typeof v[k] === 'function');
 }
 
+function resolveCollections(value: unknown, name: string, preset: boolean): { idField: string } | null {
+  if (value === undefined) return preset ? { idField: 'id' } : null;
+  if (value === false || value === null) return null;
+  if (value === true) return { idField: 'id' };
+  const c = check.object(value, name) ?? {};
+  check.knownKeys(c, name, ['idField']);
+  return { idField: check.string(c.idField, `${name}.idField`, 'id', { nonEmpty: true })! };
+}
+
 /**
  * Validates user options. `name` is the prefix used in error messages (`mock` → `mock.delay`).
  */
@@ -350,6 +371,10 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
     maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
+    collections: null,
+    preset: null,
+    db: null,
+    cors: undefined,
     journal: { size: 0, bodyLimit: 0 },
     scenarios: [],
     warnings,
@@ -408,6 +433,23 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
   base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
+  base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
+  base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
+  base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);
+  if (o.db !== undefined) {
+    const db = check.string(o.db, at('db'), undefined, { nonEmpty: true })!;
+    if (!db.toLowerCase().endsWith('.json')) throw new OptionsError(at('db'), `must name a .json file (got ${describe(db)})`);
+    if (fsDirOption !== undefined && fsDirOption !== null) throw new OptionsError(at('db'), 'cannot be combined with fsDir: the db file is the folder');
+    base.db = db;
+    if (base.fs) {
+      try {
+        normalizeVfsPath(db);
+      } catch {
+        throw new OptionsError(at('db'), `must be a file inside "fs" without "..", "\\" or NUL (got ${describe(db)})`);
+      }
+    }
+    base.fsDir = '';
+  }
 
   base.journal = resolveJournal(o.journal, at('journal'));
   base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);

@@ -103,11 +103,14 @@ export async function loadConfigFile(file: string): Promise<MockyardConfig> {
 }
 
 /**
- * A copy of `config` whose relative `mock.fsDir` is made absolute against `baseDir` (unless the
- * config brings its own `mock.fs`, where fsDir is a folder inside that filesystem).
+ * A copy of `config` whose relative `mock.fsDir` (and `mock.db`) is made absolute against
+ * `baseDir` (unless the config brings its own `mock.fs`, where they are paths inside that filesystem).
  */
 export function resolveConfigPaths(config: MockyardConfig, baseDir: string): MockyardConfig {
   const mock = config.mock;
-  if (!mock || mock.fs || typeof mock.fsDir !== 'string' || isAbsolute(mock.fsDir)) return config;
-  return { ...config, mock: { ...mock, fsDir: resolve(baseDir, mock.fsDir) } };
+  if (!mock || mock.fs) return config;
+  const fsDir = typeof mock.fsDir === 'string' && !isAbsolute(mock.fsDir) ? resolve(baseDir, mock.fsDir) : mock.fsDir;
+  const db = typeof mock.db === 'string' && !isAbsolute(mock.db) ? resolve(baseDir, mock.db) : mock.db;
+  if (fsDir === mock.fsDir && db === mock.db) return config;
+  return { ...config, mock: { ...mock, fsDir, ...(db !== undefined ? { db } : {}) } };
 }

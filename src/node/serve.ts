@@ -34,6 +34,12 @@ export interface ServeOptions extends EngineSources {
   /** Host log level (default `info`). */
   logLevel?: LogLevel;
   /**
+   * Asked for a request no engine answered, before the JSON 404 (the CLI's home page at `/` and
+   * its request log of unmatched requests). Not a routing engine: it never costs the engines'
+   * fast path anything.
+   */
+  fallback?: (request: Request) => Promise<Response | undefined> | Response | undefined;
+  /**
    * Most bytes the request line (the URL included) and headers may take together (Node's
    * `maxHeaderSize`; default Node's own, 16 KiB). Past it: a JSON 431.
    */
@@ -88,8 +94,22 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const handler = createNodeHandler(engines, {
     logger,
     fallbackHost,
-    unhandled(req, res) {
-      void writeResponse(errorResponse(404, 'Not Found', pathOf(req.url ?? '/'), { head: req.method === 'HEAD' }), req, res);
+    unhandled(req, res, request) {
+      const notFound = () => errorResponse(404, 'Not Found', pathOf(req.url ?? '/'), { head: req.method === 'HEAD' });
+      if (!options.fallback) {
+        void writeResponse(notFound(), req, res);
+        return;
+      }
+      Promise.resolve()
+        .then(() => options.fallback!(request))
+        .then(
+          (r) => writeResponse(r ?? notFound(), req, res),
+          (err: unknown) => {
+            logger.error(`${req.method} ${req.url} failed: ${(err as Error)?.message ?? String(err)}`);
+            return writeResponse(errorResponse(500, 'Internal Server Error', pathOf(req.url ?? '/')), req, res);
+          },
+        )
+        .catch(() => res.destroy());
     },
   });
   const upgrade = createUpgradeHandler(engines, { logger, fallbackHost, embedded: false });

@@ -79,6 +79,13 @@ export interface Vfs {
    * watch this file (the caller keeps checking with `stat` on every use).
    */
   watch?(path: string, report: (ended: boolean) => void): (() => void) | null;
+  /**
+   * Optional, for JSON-aware drivers (json-db.ts): stores the parsed `value` of the JSON file at
+   * `path` (same effect as `write` of its serialisation); the driver serialises it when it
+   * persists, so a caller updating a large document never pays for the text it does not need.
+   * The caller must never mutate `value` afterwards.
+   */
+  writeJson?(path: string, value: unknown): Promise<void>;
   /** Releases handles (IndexedDB connection). */
   close?(): Promise<void>;
 }

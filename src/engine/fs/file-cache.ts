@@ -14,6 +14,7 @@ import type { FastHeaders } from '../../core/fast-response.js';
 import { DEFAULT_MAX_JSON_DEPTH, textExceedsDepth } from '../../core/json-depth.js';
 import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
+import { detectIndent, serializeJson } from './json-format.js';
 import type { JsonProblem } from './json-problem.js';
 import { lookupFile } from './lookup.js';
 
@@ -51,6 +52,55 @@ export interface FileEntry {
   checkedTurn?: number;
   /** Watched entries: `performance.now()` until which no `stat` is needed (0 after a report). */
   trustedUntil?: number;
+  /** Bytes counted against the cache budget (entries whose bytes are built on demand). */
+  readonly weight?: number;
+}
+
+/**
+ * An entry stored from a parsed value (`FileCache.writeValue`): the bytes (and the headers that
+ * carry their length) are serialised on first use only — a collection item PATCH never pays for
+ * the text of the whole collection unless someone reads it.
+ */
+class ValueEntry implements FileEntry {
+  readonly isJson = true;
+  readonly array: unknown[] | undefined;
+  readonly count: number;
+  readonly weight: number;
+  private text: Uint8Array | undefined;
+  private head: FastHeaders | undefined;
+  sorted?: Map<string, Uint32Array>;
+  matches?: Map<string, Uint32Array>;
+  seenQueries?: Set<string>;
+  checkedTurn?: number;
+  trustedUntil?: number;
+  constructor(
+    readonly path: string,
+    readonly stat: VfsStat,
+    readonly contentType: string,
+    private readonly value: unknown,
+    readonly jsonIndent: string | number | undefined,
+    weight: number,
+  ) {
+    this.array = Array.isArray(value) ? value : undefined;
+    this.count = this.array ? this.array.length : 1;
+    this.weight = weight;
+  }
+  get bytes(): Uint8Array {
+    return (this.text ??= serializeJson(this.value, this.jsonIndent));
+  }
+  get headers(): FastHeaders {
+    return (this.head ??= { 'Content-Type': this.contentType, 'Content-Length': String(this.bytes.byteLength), 'X-Total-Count': String(this.count) });
+  }
+}
+
+/** The indentation a JSON entry's file is written with (kept on rewrites). */
+export function entryIndent(e: FileEntry): string | number | undefined {
+  return e instanceof ValueEntry ? e.jsonIndent : detectIndent(e.bytes);
+}
+
+/** Bytes an entry counts for in the cache budget. */
+function weightOf(e: FileEntry): number {
+  return e.weight ?? e.bytes.byteLength;
 }
 
 /** Runs `fn` once the current event-loop turn is over (setImmediate in Node). */
@@ -203,7 +253,7 @@ export class FileCache {
     const e = this.files.get(path);
     if (e) {
       this.files.delete(path);
-      this.cachedBytes -= e.bytes.byteLength;
+      this.cachedBytes -= weightOf(e);
     }
   }
 
@@ -219,6 +269,44 @@ export class FileCache {
     // Non-exclusive: only while the lookup is within its TTL and the content needs no `stat`.
     const now = performance.now();
     return now - hit.at < LOOKUP_TTL_MS && this.fresh(e, now) ? e : undefined;
+  }
+
+  /**
+   * Synchronous lookup: the Vfs path a request path resolves to (string), no file (null), or
+   * `undefined` when only the async `resolve` can tell (not cached, or expired on disk).
+   */
+  peekResolve(key: string): string | null | undefined {
+    const hit = this.lookups.get(key);
+    if (hit === undefined) return undefined;
+    if (this.exclusive) return hit.path;
+    return hit.path !== null && performance.now() - hit.at < LOOKUP_TTL_MS ? hit.path : undefined;
+  }
+
+  /**
+   * Stores a parsed JSON value as the new content of `path` (an existing or new `.json` file).
+   * On drivers with `writeJson` (json-db) the value goes down as is and the cached entry builds
+   * its bytes only when read; elsewhere it is serialised (`indent` kept) and written as bytes.
+   * The value must never be mutated afterwards.
+   */
+  async writeValue(path: string, value: unknown, indent: string | number | undefined, existing = false): Promise<void> {
+    if (this.vfs.writeJson === undefined || !this.exclusive) {
+      await this.write(path, serializeJson(value, indent), existing, { value });
+      return;
+    }
+    // A rough weight (the text is not built): what the entry it replaces weighed.
+    const before = this.files.get(path);
+    const weight = before ? weightOf(before) : 0;
+    if (existing) this.overwriting.add(path);
+    try {
+      await this.vfs.writeJson(path, value);
+    } finally {
+      if (existing) this.overwriting.delete(path);
+    }
+    const gen = this.generation;
+    if (gen !== this.generation) return;
+    this.drop(path);
+    this.files.set(path, new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, indent, weight));
+    this.cachedBytes += weight;
   }
 
   /**

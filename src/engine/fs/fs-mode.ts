@@ -43,6 +43,8 @@ export interface FsMode {
    * must run. Never throws.
    */
   serveCached(ctx: RequestContext): Response | typeof PASS | undefined;
+  /** Filesystem, caches and write queue, shared with the collections layer. */
+  readonly env: FsEnv;
   close(): void;
 }
 
@@ -95,6 +97,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
   }
 
   return {
+    env,
     serve(ctx, overrides) {
       try {
         const pending = dispatch(ctx, overrides);

@@ -41,6 +41,8 @@ export interface FilesLayer extends Layer {
    * matches.
    */
   serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response>;
+  /** File mode once the fsDir check passed (its caches, for layers built on files: collections). */
+  mode(): FsMode | undefined;
 }
 
 export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
@@ -80,6 +82,7 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   return {
     name,
     ready,
+    mode: () => mode,
     peek(ctx) {
       if (mode !== undefined) return mode.serveCached(ctx);
       return checked && (probe === undefined || probe.knownMissing()) ? PASS : undefined;

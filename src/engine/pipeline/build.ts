@@ -3,7 +3,7 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   handlers → files
+ * Today:   handlers → collections (when on) → files
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -17,6 +17,7 @@ import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
 import type { Layer } from './layer.js';
+import { lazyLayer } from './lazy-layer.js';
 
 export interface LayerSources {
   /** The validated options (handlers, pagination, filters, delay, limits…). */
@@ -53,6 +54,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
   const handlers = createHandlerLayer(options, services, files);
   const layers: Layer[] = [
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
+    ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
   ];
   return { layers, handlers, files };
