@@ -1,6 +1,8 @@
 /**
- * createMockApi(options): the mock API engine, assembled: options → services → layers
- * (pipeline/build.ts) → pipeline (pipeline/run.ts) → Engine. A request whose path is under a
+ * createMockApi(options): the mock API engine, assembled: options → filesystem (mock-fs.ts) →
+ * services → layers (pipeline/build.ts) → pipeline (pipeline/run.ts) → scenario pipelines
+ * (scenarios/pipelines.ts) → CORS around the entry points (cors.ts) → Engine. Features live in
+ * their own rooms; this file only assembles them. A request whose path is under a
  * prefix (longest first, on a segment boundary) gets a RequestContext and walks the layer list;
  * requests outside every prefix, and every request of a disabled engine, get `undefined`.
  *
@@ -12,24 +14,22 @@
  * rather than a WeakMap: a WeakMap insertion per declined request costs more than the whole
  * synchronous walk, and the entry would die with the Request anyway.)
  */
-import { corsHeaders, isPreflight, preflightHeaders } from '../core/cors.js';
-import { FastResponse, withHeaders } from '../core/fast-response.js';
 import type { Engine } from '../core/engine.js';
+import { responseForError } from '../core/errors.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
-import { deferredVfs } from '../vfs/deferred.js';
 import type { Vfs } from '../vfs/types.js';
 import { contextUnder, type RequestContext } from './context.js';
-import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
+import { withMockCors } from './cors.js';
+import { getScratchFsFactory } from './default-fs.js';
+import { openMockFs } from './mock-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Layer } from './pipeline/layer.js';
-import { createPipeline, type Exchange, type Observer, type Pipeline } from './pipeline/run.js';
-import { scenarioSources } from './scenarios/sources.js';
-import { requestedScenario } from './scenarios/select.js';
-import { errorResponse, HttpError, responseForError } from '../core/errors.js';
+import { createPipeline, type Observer, type Pipeline } from './pipeline/run.js';
+import { createScenarioSet } from './scenarios/pipelines.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
@@ -105,31 +105,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   const sleeper = new Sleeper();
   let closed = false;
 
-  // The filesystem: given, or the registered default (disk in Node) when fsDir is set.
-  let vfs: Vfs | null = options.fs ?? null;
-  let ownVfs = false;
-  let dbInner: Vfs | undefined;
-  const factory = options.fs ? undefined : getDefaultFsFactory();
-  if (!disabled && options.db !== null) {
-    // json-server's db.json: one file seen as a folder of `<key>.json` files (src/vfs/json-db.ts).
-    let inner = vfs;
-    let file = options.db;
-    if (!inner) {
-      if (!factory) throw new OptionsError('mock.fs', 'is required with mock.db here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
-      const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-      inner = dbInner = factory(cut === -1 ? '.' : file.slice(0, cut) || '/', options.root);
-      file = file.slice(cut + 1);
-    }
-    // Loaded on demand (its own chunk in browser bundles): pages without `db` never fetch it.
-    const db = import('../vfs/json-db.js').then((m) => m.jsonDbFs(inner, file, { onWarning: (msg) => logger.warn(msg) }));
-    db.then((d) => d.ready()).catch((err: unknown) => logger.error(`${options.db}: ${(err as Error)?.message ?? String(err)}`));
-    vfs = deferredVfs(db, { driver: 'json-db', exclusive: true, root: `${inner.root.replace(/\/+$/, '')}/${file}`, writeJson: true });
-    ownVfs = true;
-  } else if (!disabled && !vfs && options.fsDir !== null) {
-    if (!factory) throw new OptionsError('mock.fs', 'is required here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
-    vfs = factory(options.fsDirOption!, options.root);
-    ownVfs = true;
-  }
+  // The filesystem (mock-fs.ts): given, db.json, or the registered default (disk in Node).
+  const mockFs = openMockFs(options, logger);
+  const vfs = mockFs.vfs;
   let fallbackFs: Vfs | undefined;
 
   let wsLayer: WsLayer | undefined;
@@ -168,44 +146,13 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     sleep: services.sleep,
     logger,
   });
+  // Scenarios (scenarios/pipelines.ts): each a second pipeline from the same recipe.
+  const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory });
+  const pipelines = scenarios.pipelines;
+  const observeAll = scenarios.observe;
+
   // ready(): every layer's start-up (e.g. each files layer's fsDir check); true when the engine's
   // own files layer routes files.
-  // Scenarios (scenarios/): each a second pipeline from the same recipe (buildLayers) over its
-  // own handlers and an overlay of its folder on the base mocks.
-  const forward = options.noHandledRestFsRequestsAction === 'forward';
-  const scenarioPipes = new Map<string, Pipeline>();
-  const scenarioFs: Vfs[] = [];
-  if (!disabled) {
-    for (const scenario of options.scenarios) {
-      const { sources, owned } = scenarioSources(scenario, options, {
-        vfs,
-        fsDir: options.fsDir,
-        insideFs: options.fs !== undefined,
-        open: factory ? (dir) => factory(dir, options.root) : undefined,
-      });
-      scenarioFs.push(...owned);
-      const layers = buildLayers({ ...sources, services }).layers;
-      scenarioPipes.set(scenario.name, createPipeline({ layers, delay: sources.options.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: services.sleep, logger }));
-    }
-  }
-  const pipelines: Pipeline[] = [pipeline, ...scenarioPipes.values()];
-  const scenarioNames = [...scenarioPipes.keys()];
-  let current: string | null = null;
-  /** Observes every pipeline (base and scenarios); `scenario` names the one that answered. */
-  const observeAll = (fn: (x: Exchange, scenario: string | null) => void): (() => void) => {
-    const offs = [pipeline.observe((x) => fn(x, null)), ...[...scenarioPipes].map(([name, p]) => p.observe((x) => fn(x, name)))];
-    return () => offs.forEach((off) => off());
-  };
-  const unknownScenario = (name: string) =>
-    `Unknown scenario "${name.slice(0, 64)}"${scenarioNames.length ? ` (known: ${scenarioNames.join(', ')})` : ' (no scenarios are configured)'}`;
-  /** The pipeline a request walks: the scenario it asks for, else the current one, else the base; a Response = 400 (unknown). */
-  const pipelineFor = (ctx: RequestContext): Pipeline | Response => {
-    if (scenarioPipes.size === 0) return pipeline; // no scenarios: the header and parameter mean nothing
-    const name = requestedScenario(ctx) ?? current;
-    if (name === null) return pipeline;
-    return scenarioPipes.get(name) ?? errorResponse(400, unknownScenario(name), ctx.pathname, { head: ctx.method === 'HEAD' });
-  };
-
   const primaryFiles: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
   const fsReady: Promise<boolean> = Promise.allSettled(pipelines.flatMap((p) => p.layers.map((l) => l.ready))).then(() => primaryFiles);
   if (logger.enabled('debug')) {
@@ -250,7 +197,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       try {
         ctx = contextFor(request);
         if (ctx === undefined) return Promise.resolve(undefined);
-        pipe = pipelineFor(ctx);
+        pipe = scenarios.pipelineFor(ctx);
       } catch (err) {
         return Promise.reject(err);
       }
@@ -266,7 +213,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     try {
       const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
-      const pipe = pipelineFor(ctx);
+      const pipe = scenarios.pipelineFor(ctx);
       if (pipe instanceof Response) return pipe;
       const now = pipe.peek(ctx);
       if (now === undefined) {
@@ -279,24 +226,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     }
   }
 
-  /**
-   * CORS (`mock.cors`, src/core/cors.ts) around every answer of the engine: a preflight under a
-   * prefix gets 204 with the allowed methods and headers (403 for an origin that is not allowed)
-   * before any layer (file mode would answer OPTIONS with 405); every other answer carries
-   * Access-Control-Allow-Origin and the exposed headers.
-   */
-  const cors = options.cors;
-  async function handleWithCors(request: Request): Promise<Response | undefined> {
-    const origin = request.headers.get('origin');
-    if (origin !== null && isPreflight(request, request.method.toUpperCase())) {
-      const pathname = contextUnder(request, prefixes, 0)?.pathname;
-      if (pathname === undefined) return undefined;
-      const headers = preflightHeaders(cors, request, origin);
-      return headers ? FastResponse.empty(204, headers) : errorResponse(403, `Origin ${origin} is not allowed`, pathname);
-    }
-    const res = await handleInner(request);
-    return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
-  }
+  // CORS (`mock.cors`, cors.ts) around both entry points.
+  const inner = { handle: handleInner, handleCached: handleCachedInner };
+  const entry = options.cors === undefined ? inner : withMockCors(options.cors, prefixes, inner);
 
   return {
     prefixes: options.publicPrefixes,
@@ -309,12 +241,11 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);
-      return cors === undefined ? handleInner(request) : handleWithCors(request);
+      return entry.handle(request);
     },
 
     handleCached(request: Request): Response | undefined {
-      const r = handleCachedInner(request);
-      return r !== undefined && cors !== undefined ? withHeaders(r, corsHeaders(cors, request.headers.get('origin'))) : r;
+      return entry.handleCached(request);
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
@@ -326,14 +257,11 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
     observe: (observer) => observeAll((x) => observer(x)),
 
-    scenarios: scenarioNames,
+    scenarios: scenarios.names,
     get scenario() {
-      return current;
+      return scenarios.current;
     },
-    useScenario(name: string | null): void {
-      if (name !== null && !scenarioPipes.has(name)) throw new HttpError(400, unknownScenario(String(name)));
-      current = name;
-    },
+    useScenario: (name: string | null) => scenarios.use(name),
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
@@ -341,12 +269,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (closed) return;
       closed = true;
       sleeper.close();
-      for (const p of pipelines) await p.close();
-      await Promise.allSettled(scenarioFs.map((f) => f.close?.()));
+      await scenarios.close();
       await wsReady;
       wsLayer?.close();
-      if (ownVfs) await vfs?.close?.();
-      await dbInner?.close?.();
+      await mockFs.close();
     },
   };
 }

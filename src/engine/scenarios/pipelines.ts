@@ -1,0 +1,95 @@
+/**
+ * The scenario set of one engine: each scenario a second pipeline from the same recipe
+ * (buildLayers) over its own handlers and an overlay of its folder on the base mocks
+ * (sources.ts); which pipeline a request walks (the scenario it asks for, select.ts, else the
+ * current one, else the base); observing all of them; closing what they opened.
+ */
+import { errorResponse, HttpError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { Vfs } from '../../vfs/types.js';
+import type { RequestContext } from '../context.js';
+import type { DefaultFsFactory } from '../default-fs.js';
+import type { ResolvedMockApiOptions } from '../options.js';
+import { buildLayers } from '../pipeline/build.js';
+import { createPipeline, type Exchange, type Pipeline } from '../pipeline/run.js';
+import type { EngineServices } from '../services.js';
+import { requestedScenario } from './select.js';
+import { scenarioSources } from './sources.js';
+
+export interface ScenarioSet {
+  /** The scenario names, in the order configured. */
+  readonly names: readonly string[];
+  /** The base pipeline and every scenario's. */
+  readonly pipelines: readonly Pipeline[];
+  /** The current scenario (null: the base). */
+  readonly current: string | null;
+  /** Switches the current scenario; an unknown name throws HttpError 400. */
+  use(name: string | null): void;
+  /** The pipeline `ctx` walks; a Response = 400 (an unknown scenario asked for). */
+  pipelineFor(ctx: RequestContext): Pipeline | Response;
+  /** Observes every pipeline; `scenario` names the one that answered (null: the base). */
+  observe(fn: (x: Exchange, scenario: string | null) => void): () => void;
+  /** Closes every pipeline and the filesystems opened for scenario folders. */
+  close(): Promise<void>;
+}
+
+export interface ScenarioSetSources {
+  base: Pipeline;
+  options: ResolvedMockApiOptions;
+  services: EngineServices;
+  logger: Logger;
+  /** The base filesystem (null: no base file routing). */
+  vfs: Vfs | null;
+  /** The default filesystem factory, for scenario folders outside a given `fs`. */
+  factory: DefaultFsFactory | undefined;
+}
+
+export function createScenarioSet({ base, options, services, logger, vfs, factory }: ScenarioSetSources): ScenarioSet {
+  const pipes = new Map<string, Pipeline>();
+  const owned: Vfs[] = [];
+  if (!options.disabled) {
+    const forward = options.noHandledRestFsRequestsAction === 'forward';
+    for (const scenario of options.scenarios) {
+      const { sources, owned: opened } = scenarioSources(scenario, options, {
+        vfs,
+        fsDir: options.fsDir,
+        insideFs: options.fs !== undefined,
+        open: factory ? (dir) => factory(dir, options.root) : undefined,
+      });
+      owned.push(...opened);
+      const layers = buildLayers({ ...sources, services }).layers;
+      pipes.set(scenario.name, createPipeline({ layers, delay: sources.options.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: services.sleep, logger }));
+    }
+  }
+  const names = [...pipes.keys()];
+  const pipelines: Pipeline[] = [base, ...pipes.values()];
+  let current: string | null = null;
+  const unknown = (name: string) =>
+    `Unknown scenario "${name.slice(0, 64)}"${names.length ? ` (known: ${names.join(', ')})` : ' (no scenarios are configured)'}`;
+
+  return {
+    names,
+    pipelines,
+    get current() {
+      return current;
+    },
+    use(name) {
+      if (name !== null && !pipes.has(name)) throw new HttpError(400, unknown(String(name)));
+      current = name;
+    },
+    pipelineFor(ctx) {
+      if (pipes.size === 0) return base; // no scenarios: the header and parameter mean nothing
+      const name = requestedScenario(ctx) ?? current;
+      if (name === null) return base;
+      return pipes.get(name) ?? errorResponse(400, unknown(name), ctx.pathname, { head: ctx.method === 'HEAD' });
+    },
+    observe(fn) {
+      const offs = [base.observe((x) => fn(x, null)), ...[...pipes].map(([name, p]) => p.observe((x) => fn(x, name)))];
+      return () => offs.forEach((off) => off());
+    },
+    async close() {
+      for (const p of pipelines) await p.close();
+      await Promise.allSettled(owned.map((f) => f.close?.()));
+    },
+  };
+}
