@@ -22,6 +22,7 @@ import type {
   MiddlewareFunction,
   MockApiOptions,
   PaginationConfig,
+  ProxyOptions,
   ParserConfig,
   PerMethod,
   RestHandler,
@@ -66,14 +67,29 @@ export interface ResolvedMockApiOptions {
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
+  /** `proxy`, validated (null: no proxy layer). */
+  proxy: ResolvedProxyOptions | null;
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
+}
+
+export const DEFAULT_PROXY_TIMEOUT = 30_000;
+
+export interface ResolvedProxyOptions {
+  /** The target's origin (`https://staging.example.com`). */
+  origin: string;
+  /** The target's path without a trailing `/` (`''` or `/v2`). */
+  basePath: string;
+  rewrite: ((path: string) => string) | undefined;
+  /** Extra request headers, names lower-cased. */
+  headers: ReadonlyArray<readonly [string, string]>;
+  timeout: number;
 }
 
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit',
+  'pagination', 'filters', 'bodyLimit', 'proxy',
 ] as const;
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
@@ -225,6 +241,38 @@ export function resolveFilters(value: unknown, option: string): PerMethod<Filter
   return resolvePerMethod(value, option, resolveOneFilter);
 }
 
+/** A header name as RFC 9110 defines a token. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Validates `proxy` (`{ target, rewrite?, headers?, timeout? }`). */
+export function resolveProxy(value: unknown, option: string): ResolvedProxyOptions | null {
+  if (value === undefined || value === null) return null;
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object { target, rewrite?, headers?, timeout? } (got ${describe(value)})`);
+  check.knownKeys(value, option, ['target', 'rewrite', 'headers', 'timeout']);
+  const raw = check.string(value.target, `${option}.target`, undefined, { nonEmpty: true });
+  if (raw === undefined) throw new OptionsError(`${option}.target`, 'is required (an absolute http(s) URL)');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OptionsError(`${option}.target`, `must be an absolute http(s) URL (got ${describe(raw)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OptionsError(`${option}.target`, `must be an http: or https: URL (got ${describe(raw)})`);
+  if (url.search || url.hash || url.username || url.password) {
+    throw new OptionsError(`${option}.target`, `must not carry a query, a fragment or credentials (put credentials in ${option}.headers) (got ${describe(raw)})`);
+  }
+  const rewrite = check.fn<(path: string) => string>(value.rewrite, `${option}.rewrite`);
+  const headerMap = check.object(value.headers, `${option}.headers`) ?? {};
+  const headers: Array<readonly [string, string]> = [];
+  for (const [name, v] of Object.entries(headerMap)) {
+    if (!HEADER_NAME.test(name)) throw new OptionsError(`${option}.headers`, `has an invalid header name ${describe(name)}`);
+    if (typeof v !== 'string' || /[\r\n\0]/.test(v)) throw new OptionsError(`${option}.headers.${name}`, `must be a string without CR, LF or NUL (got ${describe(v)})`);
+    headers.push([name.toLowerCase(), v]);
+  }
+  const timeout = check.number(value.timeout, `${option}.timeout`, DEFAULT_PROXY_TIMEOUT, { min: 1, max: 2_147_483_647 });
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), rewrite, headers, timeout };
+}
+
 function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
@@ -262,6 +310,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     pagination: null,
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    proxy: null,
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -317,6 +366,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.pagination = resolvePagination(o.pagination, at('pagination'));
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
+  base.proxy = resolveProxy(o.proxy as ProxyOptions | undefined, at('proxy'));
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

@@ -214,4 +214,24 @@ export interface MockApiOptions {
   filters?: PerMethod<FilterConfig> | null;
   /** Largest request body accepted, in bytes (default 10 MiB); larger → 413. */
   bodyLimit?: number;
+  /**
+   * Pass what no handler or file answers to a real API (the last layer of the pipeline).
+   * In browser mode such requests go to the network instead (see README "Proxy and record").
+   */
+  proxy?: ProxyOptions;
+}
+
+export interface ProxyOptions {
+  /**
+   * The real API: an absolute http(s) URL. The request's path (prefix included) and query are
+   * appended to it: target `https://staging.example.com/v2` + `/api/users?page=2` →
+   * `https://staging.example.com/v2/api/users?page=2`.
+   */
+  target: string;
+  /** Rewrites the path (with its query string) before it is appended: `(p) => p.replace(/^\/api/, '')`. */
+  rewrite?: (path: string) => string;
+  /** Headers set on every forwarded request (replacing the client's of the same name), e.g. an API key. */
+  headers?: Record<string, string>;
+  /** Milliseconds to wait for the target's response headers (default 30000); then 504. */
+  timeout?: number;
 }

@@ -36,6 +36,7 @@ Options:
   -p, --port N         port, 0 for a free one (default from config, else 3000)
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
+      --proxy URL      forward what no handler or file answers to the real API at URL
       --tracker        also run the event collector (default options) when the config has none
       --log-level L    debug | info | warn | error | silent (default info)
   -h, --help           show this help
@@ -47,6 +48,7 @@ Commands:
 Examples:
   mockyard --fs-dir ./mocks --prefix /api --port 3000
   mockyard --config playground/mockyard.config.mjs --port 0
+  mockyard --fs-dir ./mocks --proxy https://staging.example.com
 `;
 
 export interface CliIo {
@@ -104,6 +106,7 @@ function parse(argv: string[]) {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         delay: { type: 'string' },
+        proxy: { type: 'string' },
         tracker: { type: 'boolean' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -127,6 +130,7 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
   const level = values['log-level'];
   if (level !== undefined && !(LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')} (got "${level}")`);
   if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
+  if (values.proxy !== undefined && !/^https?:\/\/[^/?#]+/i.test(values.proxy)) throw new UsageError(`--proxy must be an absolute http(s) URL (got "${values.proxy}")`);
   for (const p of values.prefix ?? []) if (!p.startsWith('/')) throw new UsageError(`--prefix must start with "/" (got "${p}")`);
 
   const configFile = values.config !== undefined ? resolve(cwd, values.config) : findConfigFile(cwd);
@@ -139,6 +143,7 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
   }
   if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
   if (delay !== undefined) mock.delay = delay;
+  if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
   if (mock.logLevel === undefined) mock.logLevel = logLevel;
   const config: MockyardConfig = {
@@ -163,7 +168,8 @@ export function describeServing(url: string, engines: readonly Engine[], fsDir: 
     const api = engine as Partial<MockApi>;
     for (const prefix of engine.prefixes) {
       const what = !api.options ? 'engine' : fileRouting && fsDir ? `files in ${fsDir}` : 'handlers only (no file folder)';
-      lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}`);
+      const proxy = api.options?.proxy;
+      lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}${proxy ? `, else proxied to ${proxy.origin}${proxy.basePath}` : ''}`);
     }
   }
   return lines;

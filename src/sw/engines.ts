@@ -6,6 +6,8 @@
  */
 import { isEngine, type Engine } from '../core/engine.js';
 import { OptionsError, check } from '../core/options.js';
+import { resolveProxy } from '../engine/options.js';
+import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
 
@@ -49,6 +51,22 @@ export function buildEngines<M extends object, T extends object>(
     out.engines.push(out.mock);
   }
   return out;
+}
+
+/**
+ * The page's mock API options. `proxy` is the node host's business: in the page the worker
+ * itself lets a request through to the network when the engine answers `undefined` (routes.ts),
+ * so a mock API with `proxy` becomes one with `noHandledRestFsRequestsAction: 'forward'`: what no
+ * handler or file answers goes, unchanged, to wherever the page sent it (the page's own server,
+ * e.g. a Vite dev server with `server.proxy`). A worker fetching `proxy.target` itself would
+ * need the target to allow the page's origin (CORS) and would drop the browser's cookies.
+ * The proxy options are still validated (a typo is reported in every host alike).
+ */
+export function pageMockOptions(options: MockApiOptions): MockApiOptions {
+  if (options.proxy === undefined || options.proxy === null) return options;
+  resolveProxy(options.proxy, 'mock.proxy');
+  const { proxy: _proxy, ...rest } = options;
+  return { ...rest, noHandledRestFsRequestsAction: 'forward' };
 }
 
 /**

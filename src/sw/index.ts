@@ -14,7 +14,7 @@ import { check } from '../core/options.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
-import { buildEngines, pageCollector } from './engines.js';
+import { buildEngines, pageCollector, pageMockOptions } from './engines.js';
 import { checkWorkerScript, startMswHost } from './msw-adapter.js';
 import { httpRoutes } from './routes.js';
 import { socketRoute } from './sockets.js';
@@ -61,7 +61,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   // Options first: a typo is reported at once, before any network round trip.
   const built = buildEngines<MockApiOptions, CollectorOptions>(
     { mock: options.mock, tracker: options.tracker },
-    { mock: createMockApi, tracker: pageCollector },
+    { mock: (o) => createMockApi(pageMockOptions(o)), tracker: pageCollector },
   );
   const closeOwned = () => Promise.all(built.owned.map((e) => e.close?.()));
 

@@ -42,6 +42,17 @@ describe('option validation', () => {
     [{ filters: { GET: { type: 'query-param', filters: [{ key: 'a', valueType: 'uuid' }] } } }, 'mock.filters.GET.filters[0].valueType'],
     [{ filters: { GET: { type: 'query-param', filters: [{ field: 'a' }] } } }, 'mock.filters.GET.filters[0].key'],
     [{ endpointPrefx: '/api' }, 'mock.endpointPrefx'],
+    [{ proxy: 'http://x' }, 'mock.proxy'],
+    [{ proxy: {} }, 'mock.proxy.target'],
+    [{ proxy: { target: 'ftp://x.example' } }, 'mock.proxy.target'],
+    [{ proxy: { target: 'staging' } }, 'mock.proxy.target'],
+    [{ proxy: { target: 'http://u:p@x.example' } }, 'mock.proxy.target'],
+    [{ proxy: { target: 'http://x.example', timeout: 0 } }, 'mock.proxy.timeout'],
+    [{ proxy: { target: 'http://x.example', rewrite: '/v2' } }, 'mock.proxy.rewrite'],
+    [{ proxy: { target: 'http://x.example', headers: { 'x-key': 1 } } }, 'mock.proxy.headers.x-key'],
+    [{ proxy: { target: 'http://x.example', headers: { 'x-key': 'a\r\nb: c' } } }, 'mock.proxy.headers.x-key'],
+    [{ proxy: { target: 'http://x.example', headers: { 'bad name': 'v' } } }, 'mock.proxy.headers'],
+    [{ proxy: { target: 'http://x.example', tagret: 1 } }, 'mock.proxy.tagret'],
   ];
   for (const [opts, option] of bad) {
     it(`${JSON.stringify(opts)} → OptionsError naming ${option}`, () => {

@@ -3,7 +3,7 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   handlers → files
+ * Today:   handlers → files → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -16,6 +16,7 @@ import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
+import { createProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
 
 export interface LayerSources {
@@ -50,6 +51,7 @@ export function buildLayers({ options, services, vfs, fsDir }: LayerSources): Bu
   const layers: Layer[] = [
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     files, // file-system mode (fs/layer.ts)
+    ...(options.proxy ? [createProxyLayer({ proxy: options.proxy, logger: services.logger })] : []), // what nothing answered → the real API (proxy/layer.ts)
   ];
   return { layers, handlers, files };
 }
