@@ -18,6 +18,13 @@ export interface Engine {
   upgrade?(request: Request): Promise<UpgradeResult> | UpgradeResult;
   /** URL path prefixes this engine answers under (hosts use them to route and to intercept). */
   readonly prefixes: readonly string[];
+  /**
+   * Optional: true when what the engine does not answer under its prefixes is meant for whoever
+   * comes next (the mock API's `noHandledRestFsRequestsAction: 'forward'`). Embedded hosts then
+   * leave an unclaimed WebSocket upgrade under those prefixes to the server's other 'upgrade'
+   * listeners instead of answering 404.
+   */
+  readonly forwardsUnmatched?: boolean;
   /** Releases timers, sockets and file handles. */
   close?(): Promise<void>;
 }

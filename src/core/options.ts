@@ -4,12 +4,46 @@
  *   mockyard: option "mock.delay" must be a number >= 0 (got "fast")
  */
 export class OptionsError extends Error {
+  /** The (first) option named. */
   readonly option: string;
-  constructor(option: string, message: string) {
-    super(`mockyard: option "${option}" ${message}`);
+  /** Every option named (several when one check found several faults, e.g. unknown keys). */
+  readonly options: readonly string[];
+  constructor(option: string | readonly string[], message: string) {
+    const options = typeof option === 'string' ? [option] : option;
+    super(`mockyard: ${options.length === 1 ? 'option' : 'options'} ${options.map((o) => `"${o}"`).join(', ')} ${message}`);
     this.name = 'OptionsError';
-    this.option = option;
+    this.option = options[0]!;
+    this.options = options;
   }
+}
+
+/** Edit distance (insert, delete, substitute, swap neighbours) between two short names. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The known name a typo most likely meant (`prot` → `port`, `fsdir` → `fsDir`), if any is close. */
+function closest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.min(2, Math.floor(key.length / 3));
+  for (const k of known) {
+    const dist = k.toLowerCase() === key.toLowerCase() ? 0 : distance(key, k);
+    if (dist <= bestDistance) {
+      best = k;
+      bestDistance = dist;
+    }
+  }
+  return best;
 }
 
 export function describe(value: unknown): string {
@@ -75,12 +109,17 @@ export const check = {
     if (typeof value !== 'object' || Array.isArray(value)) fail(option, 'an object', value);
     return value as Record<string, unknown>;
   },
-  /** Rejects keys that are not in `known` (catches typos such as `endpointPrefx`). */
+  /**
+   * Rejects keys that are not in `known` (catches typos such as `endpointPrefx`), all of them in
+   * one message, each with the known name it most likely meant.
+   */
   knownKeys(value: Record<string, unknown>, option: string, known: readonly string[]): void {
-    for (const key of Object.keys(value)) {
-      if (!known.includes(key)) {
-        throw new OptionsError(option ? `${option}.${key}` : key, `is not a known option (known: ${known.join(', ')})`);
-      }
-    }
+    const unknown = Object.keys(value).filter((key) => !known.includes(key));
+    if (unknown.length === 0) return;
+    const names = unknown.map((key) => (option ? `${option}.${key}` : key));
+    const hints = unknown.map((key) => [key, closest(key, known)] as const).filter(([, k]) => k !== undefined);
+    const hint = hints.length === 0 ? '' : ` (did you mean ${hints.map(([key, k]) => (unknown.length === 1 ? `"${k}"` : `"${k}" for "${key}"`)).join(', ')}?)`;
+    const verb = unknown.length === 1 ? 'is not a known option' : 'are not known options';
+    throw new OptionsError(names, `${verb}${hint} (known: ${known.join(', ')})`);
   },
 };

@@ -187,6 +187,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   return {
     prefixes: options.publicPrefixes,
+    forwardsUnmatched: options.noHandledRestFsRequestsAction === 'forward',
     options,
     app,
     ws: app.ws,

@@ -6,10 +6,12 @@
  *   mockyard init-worker [PUBLIC_DIR]
  *
  * Flags win over the config file; a relative `--fs-dir` resolves against the working directory,
- * a relative `fsDir` in the config against the config file's folder. Bad flags exit with 2,
+ * a relative `fsDir` in the config against the config file's folder; a missing folder is created
+ * at start-up (and the command says so). Bad flags exit with 2,
  * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
  */
 import { readFileSync, realpathSync } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -176,6 +178,29 @@ export function describeServing(url: string, engines: readonly Engine[], fsDir: 
 }
 
 /**
+ * The CLI serves files from a folder the user named (`--fs-dir`, the config's `fsDir`, or the
+ * documented `./mocks`): when it is missing, it is created at start-up (and the caller says so),
+ * so PUT and POST work at once. The library instead keeps the spec's rule (file routing off until
+ * the folder appears). Returns the folder created, if any.
+ */
+async function ensureFsDir(mock: MockApiOptions | undefined, cwd: string): Promise<string | undefined> {
+  if (!mock || mock.fs || typeof mock.fsDir !== 'string') return undefined;
+  const dir = resolve(mock.root ?? cwd, mock.fsDir);
+  try {
+    await stat(dir);
+    return undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return undefined; // the engine reports it
+  }
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(`mockyard: cannot create the mock folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return dir;
+}
+
+/**
  * Runs the command. Server mode resolves once listening (`server`, `stop`); other modes resolve
  * with an exit code. Never calls process.exit (the bin entry below does).
  */
@@ -213,6 +238,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     : parsed.tracker ? { appId: 'mockyard', logLevel: config.logLevel } : undefined;
   let owned: Engine[] = [];
   try {
+    const created = await ensureFsDir(config.mock, io.cwd);
+    if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
     const resolved = await resolveEngines({ mock: config.mock, tracker });
     owned = resolved.owned;
     const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel });

@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import type { MockyardConfig } from '../define-config.js';
 import { check, isPlainObject, OptionsError, describe } from '../core/options.js';
 import { LOG_LEVELS } from '../core/logger.js';
+import { configLoadError } from './config-error.js';
 
 export const CONFIG_NAMES = ['mockyard.config.js', 'mockyard.config.mjs', 'mockyard.config.ts'] as const;
 const CONFIG_KEYS = ['mock', 'tracker', 'port', 'host', 'logLevel'] as const;
@@ -49,15 +50,18 @@ async function importTypeScript(file: string): Promise<unknown> {
     try {
       vite = (await import('vite' as string)) as Vite;
     } catch {
-      throw new Error(`${basename(file)}: ${TS_HELP}`);
+      throw new Error(`mockyard: ${basename(file)}: ${TS_HELP}`);
     }
   }
-  if (typeof vite.transformWithOxc !== 'function') throw new Error(`${basename(file)}: ${TS_HELP}`);
+  if (typeof vite.transformWithOxc !== 'function') throw new Error(`mockyard: ${basename(file)}: ${TS_HELP}`);
   const { code } = await vite.transformWithOxc(await readFile(file, 'utf8'), file, { lang: 'ts' });
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.mjs`);
   await writeFile(temp, code);
   try {
     return await import(pathToFileURL(temp).href);
+  } catch (err) {
+    // name the file the user wrote, not the temporary one (lines are the transpiled file's)
+    throw configLoadError(err, temp, (p) => (p === temp ? file : p));
   } finally {
     await rm(temp, { force: true });
   }
@@ -81,13 +85,19 @@ export async function loadConfigFile(file: string): Promise<MockyardConfig> {
   const abs = resolve(file);
   if (!existsSync(abs)) throw new Error(`config file not found: ${file}`);
   const ext = extname(abs);
-  let mod: unknown;
-  if (ext === '.ts' || ext === '.mts') mod = await importTypeScript(abs);
-  // The mtime in the URL makes a changed file load afresh in a long-lived process (tests, reloads).
-  else if (ext === '.js' || ext === '.mjs' || ext === '.cjs') mod = await import(`${pathToFileURL(abs).href}?t=${statSync(abs).mtimeMs}`);
-  else throw new Error(`config file must end in .js, .mjs or .ts: ${file}`);
-  let value = (mod as { default?: unknown }).default;
-  if (typeof value === 'function') value = await (value as () => unknown)();
+  if (!['.ts', '.mts', '.js', '.mjs', '.cjs'].includes(ext)) throw new Error(`config file must end in .js, .mjs or .ts: ${file}`);
+  let value: unknown;
+  try {
+    let mod: unknown;
+    if (ext === '.ts' || ext === '.mts') mod = await importTypeScript(abs);
+    // The mtime in the URL makes a changed file load afresh in a long-lived process (tests, reloads).
+    else mod = await import(`${pathToFileURL(abs).href}?t=${statSync(abs).mtimeMs}`);
+    value = (mod as { default?: unknown }).default;
+    if (typeof value === 'function') value = await (value as () => unknown)();
+  } catch (err) {
+    // syntax errors and errors thrown while the config runs: file, line and column
+    throw err instanceof Error && err.message.startsWith('mockyard: ') ? err : configLoadError(err, abs);
+  }
   const config = checkConfig(value, basename(abs));
   return resolveConfigPaths(config, dirname(abs));
 }

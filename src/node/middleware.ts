@@ -4,7 +4,7 @@
  *
  *   const mw = await createMiddleware({ mock: { endpointPrefix: '/api', fsDir: 'mocks' } });
  *   app.use(mw);                                  // HTTP
- *   httpServer.on('upgrade', mw.upgrade);         // WebSockets (unclaimed upgrades left alone)
+ *   httpServer.on('upgrade', mw.upgrade);         // WebSockets (see upgrade.ts for unclaimed ones)
  *   await mw.close();
  *
  * Under a mounting router (`app.use('/x', mw)`) the original URL (`req.originalUrl`) is used, so
@@ -21,7 +21,11 @@ export type NextFunction = (err?: unknown) => void;
 
 export interface Middleware {
   (req: IncomingMessage, res: ServerResponse, next: NextFunction): void;
-  /** 'upgrade' listener for the dev server's http server; leaves unclaimed upgrades alone. */
+  /**
+   * 'upgrade' listener for the dev server's http server. An upgrade no engine claims gets a 404
+   * under an engine's prefix; elsewhere it is left to the server's other 'upgrade' listeners, or
+   * answered 404 when this is the only one (upgrade.ts).
+   */
   readonly upgrade: UpgradeHandler;
   readonly engines: readonly Engine[];
   /** Closes WebSockets and the engines created from options. */

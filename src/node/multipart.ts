@@ -9,17 +9,14 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { tooLarge } from '../core/body.js';
 import { HttpError } from '../core/errors.js';
+import { abandonBody } from './lingering-close.js';
 import type { MultipartResult } from '../engine/handlers/multipart.js';
 import type { UploadedFile } from '../engine/types.js';
-
-/** Same symbol as request.ts's kAbandoned (Symbol.for): the writer then closes the connection. */
-const kAbandoned = Symbol.for('mockyard.node.bodyAbandoned');
 
 export function parseMultipartIncoming(incoming: IncomingMessage, limit: number): Promise<MultipartResult> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) {
-    (incoming as unknown as Record<symbol, unknown>)[kAbandoned] = true;
-    incoming.pause();
+    abandonBody(incoming);
     return Promise.reject(tooLarge(limit));
   }
   return new Promise<MultipartResult>((resolve, reject) => {
@@ -51,9 +48,8 @@ export function parseMultipartIncoming(incoming: IncomingMessage, limit: number)
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        (incoming as unknown as Record<symbol, unknown>)[kAbandoned] = true;
-        incoming.pause();
         fail(tooLarge(limit));
+        abandonBody(incoming);
       }
     };
 

@@ -23,6 +23,7 @@ import { kHasBody, kReadBody, tooLarge } from '../core/body.js';
 import { kParseMultipart, type MultipartResult } from '../engine/handlers/multipart.js';
 import { delegateMissing } from './delegate-prototype.js';
 import { createLazyHeaders } from './lazy-headers.js';
+import { abandonBody } from './lingering-close.js';
 import { parseMultipartIncoming } from './multipart.js';
 
 const NativeRequest: typeof Request = globalThis.Request;
@@ -39,15 +40,6 @@ const kNative = Symbol('mockyard.node.native');
 const kUsed = Symbol('mockyard.node.bodyUsed');
 const kStream = Symbol('mockyard.node.stream');
 
-/**
- * Set on the IncomingMessage when the host stopped reading its body early (413, cancelled
- * stream): the response writer then asks for `Connection: close`, so the unread rest of the
- * body never reaches a next request on the same connection.
- */
-export const kAbandoned = Symbol.for('mockyard.node.bodyAbandoned');
-
-type Incoming = IncomingMessage & { [kAbandoned]?: boolean };
-
 /** Host names we put in a URL as they are; anything else falls back to the server's address. */
 const SAFE_HOST = /^[A-Za-z0-9._~-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 /** The last Host value found safe: clients send the same one on every request of a connection. */
@@ -58,11 +50,6 @@ const isSafeHost = (host: string): boolean => {
   lastSafeHost = host;
   return true;
 };
-
-function abandon(incoming: Incoming): void {
-  incoming[kAbandoned] = true;
-  incoming.pause();
-}
 
 function bodyUsedError(): TypeError {
   return new TypeError('Body is unusable: Body has already been read');
@@ -97,8 +84,8 @@ function rawHeader(incoming: IncomingMessage, name: string): string | undefined 
 }
 
 /**
- * Reads the IncomingMessage, at most `limit` bytes. Past the limit it stops reading, marks the
- * message abandoned (the writer closes the connection after the 413) and rejects.
+ * Reads the IncomingMessage, at most `limit` bytes. Past the limit it stops reading, abandons
+ * the body (lingering-close.ts: the writer closes the connection after the 413) and rejects.
  */
 /**
  * The body of a message an earlier middleware already read (express.json(), body-parser): its
@@ -122,14 +109,14 @@ function consumedBody(incoming: IncomingMessage): Uint8Array {
   return EMPTY;
 }
 
-function readIncoming(incoming: Incoming, limit: number): Promise<Uint8Array> {
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
   if (incoming.readableEnded) {
     const bytes = consumedBody(incoming);
     return bytes.byteLength > limit ? Promise.reject(tooLarge(limit)) : Promise.resolve(bytes);
   }
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) {
-    abandon(incoming);
+    abandonBody(incoming);
     return Promise.reject(tooLarge(limit));
   }
   if (!incomingHasBody(incoming)) return Promise.resolve(EMPTY);
@@ -146,7 +133,7 @@ function readIncoming(incoming: Incoming, limit: number): Promise<Uint8Array> {
       size += chunk.length;
       if (size > limit) {
         cleanup();
-        abandon(incoming);
+        abandonBody(incoming);
         reject(tooLarge(limit));
         return;
       }
@@ -173,7 +160,7 @@ function readIncoming(incoming: Incoming, limit: number): Promise<Uint8Array> {
 }
 
 /** The IncomingMessage as a byte stream, with backpressure (pauses Node's stream when full). */
-function streamIncoming(incoming: Incoming): ReadableStream<Uint8Array> {
+function streamIncoming(incoming: IncomingMessage): ReadableStream<Uint8Array> {
   if (incoming.readableEnded) {
     const bytes = consumedBody(incoming);
     return new ReadableStream<Uint8Array>({
@@ -212,13 +199,13 @@ function streamIncoming(incoming: Incoming): ReadableStream<Uint8Array> {
     },
     cancel() {
       done = true;
-      abandon(incoming);
+      abandonBody(incoming);
     },
   }, { highWaterMark: 1 });
 }
 
 interface NodeRequestFields {
-  [kIncoming]: Incoming;
+  [kIncoming]: IncomingMessage;
   [kResponse]: ServerResponse | undefined;
   [kPath]: string;
   [kHost]: string;
@@ -232,7 +219,7 @@ interface NodeRequestFields {
 
 /** The class behind createNodeRequest; its prototype chain ends in Request.prototype. */
 class NodeRequest implements NodeRequestFields {
-  [kIncoming]: Incoming;
+  [kIncoming]: IncomingMessage;
   [kResponse]: ServerResponse | undefined;
   [kPath]: string;
   [kHost]: string;

@@ -7,14 +7,16 @@
  *
  * Engines are tried in order: the collector (`tracker`), the mock API (`mock`), then `engines`.
  * A request no engine answers gets the JSON 404 of src/core/errors.ts; an upgrade no engine
- * claims gets a 404 and its socket is closed.
+ * claims gets a 404 and its socket is closed; a request the HTTP parser refuses (URL and headers
+ * over `maxHeaderSize`, a malformed request line) gets the JSON 431/400 (client-error.ts).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, maxHeaderSize as defaultMaxHeaderSize, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '../core/engine.js';
 import { errorResponse } from '../core/errors.js';
 import { createLogger, type Logger, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { check } from '../core/options.js';
+import { createClientErrorHandler } from './client-error.js';
 import { createNodeHandler } from './dispatch.js';
 import { resolveEngines, type EngineSources } from './engines.js';
 import { pathOf } from './request.js';
@@ -30,6 +32,11 @@ export interface ServeOptions extends EngineSources {
   logger?: LoggerSink;
   /** Host log level (default `info`). */
   logLevel?: LogLevel;
+  /**
+   * Most bytes the request line (the URL included) and headers may take together (Node's
+   * `maxHeaderSize`; default Node's own, 16 KiB). Past it: a JSON 431.
+   */
+  maxHeaderSize?: number;
 }
 
 export interface RunningServer {
@@ -71,6 +78,7 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const port = check.number(options.port, 'port', 3000, { min: 0, max: 65535, integer: true });
   const host = check.string(options.host, 'host', '127.0.0.1', { nonEmpty: true })!;
+  const maxHeaderSize = check.number(options.maxHeaderSize, 'maxHeaderSize', defaultMaxHeaderSize, { min: 1024, integer: true });
   const logger: Logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
   const { engines, owned } = await resolveEngines(options, options.logger);
 
@@ -84,8 +92,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     },
   });
   const upgrade = createUpgradeHandler(engines, { logger, fallbackHost, embedded: false });
-  const server = createServer(handler);
+  const server = createServer({ maxHeaderSize }, handler);
   server.on('upgrade', upgrade);
+  // Requests the HTTP parser refuses (URL/headers too large, malformed) get the JSON error body too.
+  server.on('clientError', createClientErrorHandler({ logger, maxHeaderSize }));
 
   let address: AddressInfo;
   try {

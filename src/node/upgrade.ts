@@ -7,17 +7,23 @@
  *     port and the engine's session receives the connection's events;
  *   - a Response → the handshake is refused with it (status, headers, body), connection closed;
  *   - `undefined` from every engine → standalone (`serve`): a JSON 404 and the socket is closed;
- *     embedded (Vite, an app's own server): the socket is left alone for the other 'upgrade'
- *     listeners (Vite's HMR socket, the app's own WebSocket server).
+ *     embedded (middleware, Vite, an app's own server):
+ *       - under an engine's prefix: the same JSON 404 (the path is the engine's, as for HTTP),
+ *         unless that engine forwards what it does not answer (`forwardsUnmatched`);
+ *       - elsewhere: the socket is left to the server's other 'upgrade' listeners (Vite's HMR
+ *         socket, the app's own WebSocket server, a proxy); when this handler is the server's
+ *         only 'upgrade' listener nobody else will answer, so it gets the 404 too instead of
+ *         hanging until the client gives up.
  */
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { Engine } from '../core/engine.js';
+import { underPrefix, type Engine } from '../core/engine.js';
 import { errorResponse, responseForError } from '../core/errors.js';
-import { fastBodyBytes, fastState } from '../core/fast-response.js';
 import type { Logger } from '../core/logger.js';
 import type { SocketAccept, UpgradeResult } from '../core/socket.js';
+import { writeRawResponse } from './raw-response.js';
 import { createNodeRequest, pathOf } from './request.js';
 import { bindSession } from './ws-peer.js';
 
@@ -34,37 +40,15 @@ export interface UpgradeHandler {
   close(): Promise<void>;
 }
 
-/** Writes a complete HTTP response on a raw socket and ends it (refused handshakes). */
-export async function writeRawResponse(socket: Duplex, response: Response): Promise<void> {
-  const state = fastState(response);
-  let status: number;
-  let statusText: string;
-  let headers: [string, string][];
-  let body: Uint8Array;
-  if (state) {
-    status = state.status;
-    statusText = state.statusText;
-    headers = Object.entries(state.headers);
-    body = fastBodyBytes(state) ?? new Uint8Array(0);
-  } else {
-    status = response.status;
-    statusText = response.statusText;
-    headers = [...response.headers];
-    body = new Uint8Array(await response.arrayBuffer());
-  }
-  const lines = [`HTTP/1.1 ${status} ${statusText || STATUS_CODES[status] || ''}`];
-  for (const [name, value] of headers) {
-    const lower = name.toLowerCase();
-    if (lower === 'content-length' || lower === 'connection' || lower === 'transfer-encoding') continue;
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) continue;
-    lines.push(`${name}: ${value}`);
-  }
-  lines.push(`Content-Length: ${body.byteLength}`, 'Connection: close', '', '');
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
+/**
+ * Whether the handler is the only 'upgrade' listener of the server the upgrade came to: `this`
+ * of the call when Node invoked it as a listener, else the server the connection belongs to. If
+ * no server can be found, other listeners are assumed (the socket is left alone, as before).
+ */
+function onlyUpgradeListener(self: unknown, req: IncomingMessage): boolean {
+  const isEmitter = (x: unknown): x is EventEmitter => typeof (x as EventEmitter | null)?.listenerCount === 'function';
+  const server = isEmitter(self) ? self : (req.socket as { server?: unknown }).server;
+  return isEmitter(server) && server.listenerCount('upgrade') <= 1;
 }
 
 /** Frame limit for engines that state none (ws's own default is 100 MiB). */
@@ -89,13 +73,24 @@ export function createUpgradeHandler(engines: readonly Engine[], options: Upgrad
     writeRawResponse(socket, response).catch(() => socket.destroy());
   };
 
-  const handler = ((req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  // Prefixes whose unclaimed upgrades are a 404 even when embedded (see the module comment).
+  const owned = engines.filter((e) => e.forwardsUnmatched !== true).flatMap((e) => e.prefixes);
+  const ownsPath = (path: string) => owned.some((p) => underPrefix(path, p));
+
+  /** An upgrade no engine claimed: 404, or left to the server's other listeners. */
+  const unclaimed = (server: unknown, req: IncomingMessage, socket: Duplex) => {
+    const path = pathOf(req.url ?? '/');
+    if (!embedded || ownsPath(path) || onlyUpgradeListener(server, req)) refuse(socket, errorResponse(404, 'Not Found', path));
+  };
+
+  const handler = function (this: unknown, req: IncomingMessage, socket: Duplex, head: Buffer) {
     if (closed) {
       if (!embedded) socket.destroy();
       return;
     }
+    const server = this;
     if (candidates.length === 0) {
-      if (!embedded) refuse(socket, errorResponse(404, 'Not Found', pathOf(req.url ?? '/')));
+      unclaimed(server, req, socket);
       return;
     }
     const onError = () => socket.destroy();
@@ -111,7 +106,7 @@ export function createUpgradeHandler(engines: readonly Engine[], options: Upgrad
       (result) => {
         if (result === undefined) {
           socket.off('error', onError);
-          if (!embedded) refuse(socket, errorResponse(404, 'Not Found', pathOf(req.url ?? '/')));
+          unclaimed(server, req, socket);
           return;
         }
         if (typeof result === 'function') {
@@ -132,7 +127,7 @@ export function createUpgradeHandler(engines: readonly Engine[], options: Upgrad
         refuse(socket, responseForError(err, pathOf(req.url ?? '/')));
       },
     );
-  }) as UpgradeHandler;
+  } as UpgradeHandler;
 
   handler.close = async () => {
     closed = true;

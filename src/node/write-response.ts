@@ -14,7 +14,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { fastState } from '../core/fast-response.js';
 import { responseForError } from '../core/errors.js';
-import { kAbandoned, pathOf } from './request.js';
+import { kAbandoned } from './lingering-close.js';
+import { pathOf } from './request.js';
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 

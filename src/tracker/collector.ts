@@ -4,6 +4,8 @@
  * Routes under `basePath` (default `/_tracker`):
  *   POST {base}/events   ingest (JSON or gzip; beacons may pass the key as `?key=`)
  *   GET  {base}          read a time window (gzip level 1 unless the client refuses gzip)
+ *   GET  {base}/events   the same read (same query, auth, CORS): the tracker client derives its
+ *                        read URL from a write URL that carries `?key=`, and then reads here
  *   GET  {base}/ping     { ok: true, appId, mode: 'middleware', version } (never needs the key)
  *   WS   {base}/ws       ingest / events:query / push (ws-session.ts)
  *   OPTIONS on each      CORS preflight
@@ -29,7 +31,7 @@ import type { PushTarget, SocketContext, TrackerSocket } from './ws-session.js';
 
 type Route = 'read' | 'events' | 'ping' | 'ws';
 const ROUTES: Record<string, Route> = { '': 'read', '/': 'read', '/events': 'events', '/events/': 'events', '/ping': 'ping', '/ping/': 'ping', '/ws': 'ws', '/ws/': 'ws' };
-const METHODS: Record<Route, string> = { read: 'GET, HEAD, OPTIONS', events: 'POST, OPTIONS', ping: 'GET, HEAD, OPTIONS', ws: 'GET, OPTIONS' };
+const METHODS: Record<Route, string> = { read: 'GET, HEAD, OPTIONS', events: 'GET, HEAD, POST, OPTIONS', ping: 'GET, HEAD, OPTIONS', ws: 'GET, OPTIONS' };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function createCollector(options: CollectorOptions): Collector {
@@ -179,7 +181,9 @@ export function createCollector(options: CollectorOptions): Collector {
       if (!METHODS[route].split(', ').includes(method)) {
         throw new HttpError(405, `Method ${method} is not allowed on ${path}`, { headers: { Allow: METHODS[route] } });
       }
-      switch (route) {
+      // GET/HEAD {base}/events reads, exactly as GET {base} does.
+      const action = route === 'events' && method !== 'POST' ? 'read' : route;
+      switch (action) {
         case 'ping':
           return FastResponse.json(pingBody, 200, { 'Cache-Control': 'no-store', ...cors }, head);
         case 'events': {

@@ -37,6 +37,15 @@ describe('option checks', () => {
     expect(() => check.number('fast', 'mock.delay', 0, { min: 0 })).toThrow('option "mock.delay" must be a number >= 0 (got "fast")');
     expect(() => check.oneOf('maybe', 'mock.logLevel', ['debug', 'info'], 'info')).toThrow(/"mock.logLevel" must be one of "debug", "info"/);
     expect(() => check.knownKeys({ endpointPrefx: '/api' }, 'mock', ['endpointPrefix'])).toThrow(/"mock.endpointPrefx" is not a known option/);
+    expect(() => check.knownKeys({ endpointPrefx: '/api' }, 'mock', ['endpointPrefix'])).toThrow('option "mock.endpointPrefx" is not a known option (did you mean "endpointPrefix"?) (known: endpointPrefix)');
+    let several: unknown;
+    try {
+      check.knownKeys({ fsdir: 'm', delay: 1, zzz: 1 }, 'mock', ['fsDir', 'delay']);
+    } catch (err) {
+      several = err;
+    }
+    expect((several as OptionsError).options).toEqual(['mock.fsdir', 'mock.zzz']);
+    expect((several as OptionsError).message).toBe('mockyard: options "mock.fsdir", "mock.zzz" are not known options (did you mean "fsDir" for "fsdir"?) (known: fsDir, delay)');
     expect(check.number(undefined, 'x', 5)).toBe(5);
     expect(check.boolean(undefined, 'x', true)).toBe(true);
   });

@@ -150,14 +150,22 @@ describe('disable and fsDir', () => {
     expect(await f.stat('mocks/new.json')).not.toBeNull();
   });
 
-  it('a missing fsDir → file routing off with one warning; requests get 404, not a crash', async () => {
+  it('a missing fsDir → file routing off with one warning; requests get 404, not a crash; a folder that appears later is served', async () => {
     const logger = sink();
-    const api = createMockApi({ endpointPrefix: '/api', fs: fs(), fsDir: 'nope', logger });
+    const f = fs();
+    const api = createMockApi({ endpointPrefix: '/api', fs: f, fsDir: 'nope', logger });
     expect(await api.ready()).toBe(false);
     expect((await api.handle(req('GET', '/api/users')))!.status).toBe(404);
     expect((await api.handle(req('POST', '/api/users', { json: {} })))!.status).toBe(404);
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0]![0]).toMatch(/fsDir "nope" does not exist/);
+    // issue 15 item 11: the folder appears (here through the same Vfs) → file routing is on
+    await f.write('nope/users.json', JSON.stringify([{ id: 1 }]));
+    expect((await see(await api.handle(req('GET', '/api/users')))).json).toEqual([{ id: 1 }]);
+    expect((await api.handle(req('POST', '/api/more', { json: { a: 1 } })))!.status).toBe(201);
+    expect(await f.stat('nope/more.json')).not.toBeNull();
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    await api.close();
   });
 
   it('without fs, the registered default factory is used with (fsDir, root)', async () => {

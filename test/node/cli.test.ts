@@ -175,6 +175,15 @@ describe('config files', () => {
     expect((await run(['--config', 'missing.mjs'], root)).err).toMatch(/config file not found: .*missing\.mjs/);
   });
 
+  it('several unknown keys are all named in one message, with the likely meant names', async () => {
+    const root = await makeTempDir();
+    await writeFile(join(root, 'mockyard.config.mjs'), `export default { prot: 3000, hots: 'x', colour: 1 };`);
+    const r = await run([], root);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('options "prot", "hots", "colour" are not known options (did you mean "port" for "prot", "host" for "hots"?)');
+    expect(r.err).toContain('(known: mock, tracker, port, host, logLevel)');
+  });
+
   it('a busy port is reported clearly (exit 1)', async () => {
     const root = await makeTempDir();
     await mocksDir(root);
@@ -278,6 +287,55 @@ describe('built CLI process', () => {
     const { child, url } = await start(['--port', '0'], root);
     await (await fetch(`${url}/api/users/1`)).text(); // leaves a keep-alive connection open
     child.kill('SIGINT');
+    expect(await exited(child)).toBe(0);
+  });
+
+  it('a config with a syntax error names the file, line and column, with the line and a caret (issue 15 item 12)', async () => {
+    const root = await makeTempDir();
+    const file = join(root, 'mockyard.config.mjs');
+    const runIn = () => spawnSync(process.execPath, [cli, '--port', '0'], { cwd: root, encoding: 'utf8' });
+    await writeFile(file, `export default {\n  mock: { endpointPrefix: '/api' ;\n};\n`);
+    const r = runIn();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`mockyard: syntax error in ${file}:2:34: Unexpected token ';'`);
+    expect(r.stderr).toContain(`  2 |   mock: { endpointPrefix: '/api' ;\n    | ${' '.repeat(33)}^`);
+    // a CommonJS config
+    const cjs = join(root, 'broken.cjs');
+    await writeFile(cjs, `module.exports = {\n  port: ;\n};\n`);
+    expect(spawnSync(process.execPath, [cli, '--config', 'broken.cjs'], { cwd: root, encoding: 'utf8' }).stderr).toContain(`syntax error in ${cjs}:2:9: Unexpected token ';'`);
+    // an error thrown while the config runs
+    await writeFile(file, `const base = '/api';\nexport default { mock: { endpointPrefix: bsae } };\n`);
+    expect(runIn().stderr).toContain(`error while loading the config in ${file}:2:42: ReferenceError: bsae is not defined`);
+    // a syntax error in a module the config imports
+    await writeFile(join(root, 'shared.mjs'), 'export const prefix = ;\n');
+    await writeFile(file, `import { prefix } from './shared.mjs';\nexport default { mock: { endpointPrefix: prefix } };\n`);
+    expect(runIn().stderr).toContain(`syntax error in a module imported by ${file}: Unexpected token ';'`);
+  });
+
+  it('a .ts config with a syntax error names the file, line and column (transpiled with Vite on Node 20)', async () => {
+    const root = join(repo, 'test-artifacts', `ts-bad-config-${process.pid}`);
+    await mkdir(root, { recursive: true });
+    const file = join(root, 'mockyard.config.ts');
+    await writeFile(file, `const port: number = 0;\nconst prefix: string = ;\nexport default { port };\n`);
+    const r = spawnSync(process.execPath, [cli], { cwd: root, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`mockyard: syntax error in ${file}:2:24: Unexpected token`);
+    expect(r.stderr).not.toMatch(/\u001b\[/); // no terminal colours
+  });
+
+  it('--fs-dir naming a missing folder creates it at start-up, says so, and PUT/POST work at once (issue 15 item 11)', async () => {
+    const root = await makeTempDir();
+    const dir = join(root, 'data', 'mocks');
+    const { child, url, output } = await start(['--fs-dir', 'data/mocks', '--port', '0'], root);
+    expect(output()).toContain(`mockyard: created ${dir} (the mock folder did not exist)`);
+    expect(output()).toContain(`${url}/api  →  files in ${dir}`);
+    const put = await fetch(`${url}/api/users/1`, { method: 'PUT', body: '{"id":1}', headers: { 'content-type': 'application/json' } });
+    expect(put.status).toBe(201);
+    const post = await fetch(`${url}/api/posts`, { method: 'POST', body: '{"title":"x"}', headers: { 'content-type': 'application/json' } });
+    expect(post.status).toBe(201);
+    expect(JSON.parse(await readFile(join(dir, 'users', '1.json'), 'utf8'))).toEqual({ id: 1 });
+    expect(await (await fetch(`${url}/api/users/1`)).json()).toEqual({ id: 1 });
+    child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
   });
 

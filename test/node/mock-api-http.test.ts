@@ -145,3 +145,29 @@ describe('mock API over HTTP', () => {
     expect(await res.json()).toEqual([{ id: 1, role: 'admin', age: 40 }]);
   });
 });
+
+describe('a missing fsDir (issue 15 item 11)', () => {
+  it('library/serve(): file routing is off while the folder is missing and on once it appears on disk', async () => {
+    const root = await makeTempDir();
+    const dir = join(root, 'later', 'mocks');
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
+    const server = await startServer({
+      mock: { endpointPrefix: '/api', fsDir: dir, logger, handlers: [{ method: 'GET', pattern: '/hello', handle: (_req, res) => res.json({ hi: true }) }] },
+    });
+    expect((await fetch(`${server.url}/api/users`)).status).toBe(404);
+    const put = await fetch(`${server.url}/api/users/1`, { method: 'PUT', body: '{"id":1}', headers: { 'content-type': 'application/json' } });
+    expect(put.status).toBe(404); // the spec: no folder, no file routing (the library creates nothing)
+    expect(await (await fetch(`${server.url}/api/hello`)).json()).toEqual({ hi: true }); // handlers still work
+    expect(warnings.join('\n')).toMatch(/does not exist/);
+    // the folder appears behind the server's back: the next request is served from it
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'users.json'), JSON.stringify([{ id: 7 }]));
+    const res = await fetch(`${server.url}/api/users`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([{ id: 7 }]);
+    const created = await fetch(`${server.url}/api/things/1`, { method: 'PUT', body: '{"id":1}', headers: { 'content-type': 'application/json' } });
+    expect(created.status).toBe(201);
+    expect(JSON.parse(await readFile(join(dir, 'things', '1.json'), 'utf8'))).toEqual({ id: 1 });
+  });
+});

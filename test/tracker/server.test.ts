@@ -161,6 +161,42 @@ describe('collector over real HTTP', () => {
     expect(r.headers.get('vary')).toMatch(/Origin/);
   });
 
+  it('GET {base}/events reads like GET {base}: the tracker client configured with a keyed write URL (issue 15 item 14)', async () => {
+    // The client's dashboard derives its read URL from `…/_tracker/events?key=K` by stripping a
+    // trailing `/events`, which no longer matches, so it reads the write URL itself.
+    const { url } = await start({ apiKey: 'K', cors: { origins: ['https://app.test'] } });
+    const writeUrl = `${url}/_tracker/events?key=K`;
+    const beacon = await fetch(writeUrl, { method: 'POST', body: JSON.stringify(batch([ev(T, { n: 1 }), ev('2026-03-01T11:00:00Z', { n: 2 })])), headers: { 'content-type': 'text/plain' } });
+    expect(beacon.status).toBe(200);
+    const headers = { origin: 'https://app.test', 'x-tracker-key': 'K' };
+    const viaEvents = await fetch(`${writeUrl}&${DAY}`, { headers });
+    const viaBase = await fetch(`${url}/_tracker?${DAY}`, { headers });
+    expect(viaEvents.status).toBe(200);
+    const body = (await viaEvents.json()) as any;
+    expect(body).toEqual(await viaBase.json());
+    expect(body.events.map((e: any) => e.n)).toEqual([2, 1]);
+    expect(body.total).toBe(2);
+    for (const name of ['content-type', 'content-encoding', 'access-control-allow-origin', 'access-control-allow-credentials', 'vary', 'cache-control']) {
+      expect(viaEvents.headers.get(name)).toBe(viaBase.headers.get(name));
+    }
+    expect(viaEvents.headers.get('access-control-allow-origin')).toBe('https://app.test');
+    // same auth (the header; `?key=` alone is for beacons), same query rules, HEAD too
+    const noHeader = await fetch(`${writeUrl}&${DAY}`, { headers: { origin: 'https://app.test' } });
+    expect(noHeader.status).toBe(401);
+    expect(await noHeader.json()).toMatchObject({ status: 401, error: 'UNAUTHORIZED' });
+    const badQuery = await fetch(`${writeUrl}&since=yesterday`, { headers });
+    expect(badQuery.status).toBe(400);
+    const head = await fetch(`${writeUrl}&${DAY}`, { method: 'HEAD', headers });
+    expect(head.status).toBe(200);
+    // a preflight for the dashboard's GET, and the methods a wrong one is told about
+    const pre = await fetch(`${url}/_tracker/events`, { method: 'OPTIONS', headers: { origin: 'https://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-tracker-key' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-methods')).toMatch(/GET/);
+    const put = await fetch(writeUrl, { method: 'PUT', headers, body: '{}' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+  });
+
   it('WebSocket: auth_ok, 1008 on a wrong key, ack/query/push between two clients, push of HTTP batches', async () => {
     const { url } = await start({ apiKey: 'k' });
     const wrong = await openWs(url);

@@ -5,7 +5,10 @@
  *
  * Start-up: the fsDir folder is checked once (`ready` resolves true when it is a folder); until
  * then `peek` cannot tell and `handle` waits for the check. A missing folder turns file routing
- * off with one warning (handlers still work): `peek` says PASS and `handle` passes.
+ * off with one warning (handlers still work): `handle` passes, and asks again (dir-probe.ts) so a
+ * folder that appears later is served from the next request on; `peek` says PASS while the
+ * folder is certainly still missing (no change event on an exclusive Vfs), else leaves the
+ * request to `handle`.
  */
 import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
@@ -15,6 +18,7 @@ import { PASS, type Layer } from '../pipeline/layer.js';
 import { notFound } from '../pipeline/not-found.js';
 import type { FsServeOverrides } from '../services.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
+import { createFsDirProbe, type FsDirProbe } from './dir-probe.js';
 import { createFsMode, type FsMode } from './fs-mode.js';
 
 export interface FilesLayerOptions {
@@ -50,43 +54,53 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   let mode: FsMode | undefined;
   let checked = false;
 
+  let closed = false;
+  const probe: FsDirProbe | undefined = fsDir === null || !vfs ? undefined : createFsDirProbe(vfs, fsDir);
+  const start = (): FsMode =>
+    (mode ??= createFsMode({ name, vfs: vfs!, fsDir: fsDir!, bodyLimit: options.bodyLimit, logger, queue: options.queue, pagination: options.pagination, filters: options.filters }));
+
   const ready: Promise<boolean> = (async () => {
-    if (fsDir === null || !vfs) return false;
-    let ok = false;
-    try {
-      const s = await vfs.stat(fsDir);
-      ok = s !== null && s.kind === 'dir';
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      logger.warn(`fsDir "${options.fsDirLabel ?? fsDir}" does not exist (${vfs.driver}); file routing is disabled, handlers still work`);
+    if (!probe) return false;
+    if (!(await probe.exists())) {
+      logger.warn(`fsDir "${options.fsDirLabel ?? fsDir}" does not exist (${vfs!.driver}); file routing is off until it appears, handlers still work`);
       return false;
     }
-    mode = createFsMode({ name, vfs, fsDir, bodyLimit: options.bodyLimit, logger, queue: options.queue, pagination: options.pagination, filters: options.filters });
+    start();
     return true;
   })().finally(() => {
     checked = true;
   });
+
+  /** The file mode once fsDir exists; while it is missing, asks again (dir-probe.ts). */
+  const current = async (): Promise<FsMode | undefined> => {
+    if (!checked) await ready;
+    if (mode === undefined && probe !== undefined && !closed && (await probe.exists()) && mode === undefined) {
+      logger.info(`fsDir "${options.fsDirLabel ?? fsDir}" now exists; file routing is on`);
+      start();
+    }
+    return mode;
+  };
 
   return {
     name,
     ready,
     peek(ctx) {
       if (mode !== undefined) return mode.serveCached(ctx);
-      return checked ? PASS : undefined;
+      return checked && (probe === undefined || probe.knownMissing()) ? PASS : undefined;
     },
     async handle(ctx) {
-      if (!checked) await ready;
-      return mode === undefined ? undefined : mode.serve(ctx);
+      const files = await current();
+      return files === undefined ? undefined : files.serve(ctx);
     },
     async serve(ctx, overrides) {
-      if (!checked) await ready;
-      if (mode === undefined) return notFound(ctx);
-      return (await mode.serve(ctx, overrides)) ?? notFound(ctx);
+      const files = await current();
+      if (files === undefined) return notFound(ctx);
+      return (await files.serve(ctx, overrides)) ?? notFound(ctx);
     },
     async close() {
+      closed = true;
       await ready.catch(() => false);
+      probe?.close();
       mode?.close();
     },
   };
