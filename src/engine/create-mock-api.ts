@@ -21,6 +21,7 @@ import { createContext, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import { buildLayers, type BuiltLayers } from './pipeline/build.js';
+import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
 import { createPipeline, type Observer } from './pipeline/run.js';
 import type { EngineServices } from './services.js';
@@ -52,6 +53,11 @@ export interface MockApi extends Engine {
    * returns the function that stops it. Costs nothing while nobody observes.
    */
   observe(observer: Observer): () => void;
+  /**
+   * With `proxy.record`: the recorder (`har()`: the session's HAR 1.2 log; `settled()`: waits
+   * for the files being written; `onEntry(fn)`), else undefined.
+   */
+  readonly recorder: Recorder | undefined;
   /** The layer names in pipeline order (`['handlers', 'files']`). */
   readonly layers: readonly string[];
   close(): Promise<void>;
@@ -192,6 +198,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     app,
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
+    recorder: built?.proxy?.recorder,
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);

@@ -12,6 +12,7 @@ import { check, describe, isPlainObject, OptionsError } from '../core/options.js
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
+import { ALWAYS_REDACTED } from './proxy/har.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import type {
   ErrorHandlerFunction,
@@ -84,6 +85,20 @@ export interface ResolvedProxyOptions {
   /** Extra request headers, names lower-cased. */
   headers: ReadonlyArray<readonly [string, string]>;
   timeout: number;
+  /** `proxy.record`, validated (null: not recording). */
+  record: ResolvedRecordOptions | null;
+}
+
+export const DEFAULT_CAPTURE_LIMIT = 50 * 1024 * 1024;
+
+export interface ResolvedRecordOptions {
+  overwrite: boolean;
+  /** Header names (lower-case) whose values the HAR log never holds. */
+  redact: ReadonlySet<string>;
+  /** false: existing files are not served, every request goes to the target (`mockyard record`). */
+  serveFiles: boolean;
+  /** Largest body kept (file and HAR text), in bytes. */
+  captureLimit: number;
 }
 
 const KNOWN_KEYS = [
@@ -248,7 +263,7 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 export function resolveProxy(value: unknown, option: string): ResolvedProxyOptions | null {
   if (value === undefined || value === null) return null;
   if (!isPlainObject(value)) throw new OptionsError(option, `must be an object { target, rewrite?, headers?, timeout? } (got ${describe(value)})`);
-  check.knownKeys(value, option, ['target', 'rewrite', 'headers', 'timeout']);
+  check.knownKeys(value, option, ['target', 'rewrite', 'headers', 'timeout', 'record']);
   const raw = check.string(value.target, `${option}.target`, undefined, { nonEmpty: true });
   if (raw === undefined) throw new OptionsError(`${option}.target`, 'is required (an absolute http(s) URL)');
   let url: URL;
@@ -270,7 +285,25 @@ export function resolveProxy(value: unknown, option: string): ResolvedProxyOptio
     headers.push([name.toLowerCase(), v]);
   }
   const timeout = check.number(value.timeout, `${option}.timeout`, DEFAULT_PROXY_TIMEOUT, { min: 1, max: 2_147_483_647 });
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), rewrite, headers, timeout };
+  const record = resolveRecord(value.record, `${option}.record`, headers.map(([name]) => name));
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), rewrite, headers, timeout, record };
+}
+
+function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonly string[]): ResolvedRecordOptions | null {
+  if (value === undefined || value === false || value === null) return null;
+  const o = value === true ? {} : value;
+  if (!isPlainObject(o)) throw new OptionsError(option, `must be true, false or { overwrite?, redact?, serveFiles?, captureLimit? } (got ${describe(value)})`);
+  check.knownKeys(o, option, ['overwrite', 'redact', 'serveFiles', 'captureLimit']);
+  const names = check.array<unknown>(o.redact, `${option}.redact`);
+  names.forEach((n, i) => {
+    if (typeof n !== 'string' || !HEADER_NAME.test(n)) throw new OptionsError(`${option}.redact[${i}]`, `must be a header name (got ${describe(n)})`);
+  });
+  return {
+    overwrite: check.boolean(o.overwrite, `${option}.overwrite`, false),
+    redact: new Set([...ALWAYS_REDACTED, ...proxyHeaderNames, ...(names as string[]).map((n) => n.toLowerCase())]),
+    serveFiles: check.boolean(o.serveFiles, `${option}.serveFiles`, true),
+    captureLimit: check.number(o.captureLimit, `${option}.captureLimit`, DEFAULT_CAPTURE_LIMIT, { min: 0, integer: true }),
+  };
 }
 
 function isVfsLike(value: unknown): value is Vfs {

@@ -234,4 +234,20 @@ export interface ProxyOptions {
   headers?: Record<string, string>;
   /** Milliseconds to wait for the target's response headers (default 30000); then 504. */
   timeout?: number;
+  /**
+   * Record the proxied answers as mock files in `fsDir` (and a HAR log: `api.recorder.har()`).
+   * See README "Proxy and record".
+   */
+  record?: boolean | RecordOptions;
+}
+
+export interface RecordOptions {
+  /** Replace files that exist (default false: an existing file is kept). */
+  overwrite?: boolean;
+  /** More header names whose values the HAR log redacts (Authorization, Cookie, Set-Cookie and `proxy.headers` always are). */
+  redact?: string[];
+  /** false: do not serve existing files; every request goes to the target (default true). */
+  serveFiles?: boolean;
+  /** Largest body recorded, in bytes (default 50 MiB). */
+  captureLimit?: number;
 }

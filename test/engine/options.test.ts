@@ -53,6 +53,10 @@ describe('option validation', () => {
     [{ proxy: { target: 'http://x.example', headers: { 'x-key': 'a\r\nb: c' } } }, 'mock.proxy.headers.x-key'],
     [{ proxy: { target: 'http://x.example', headers: { 'bad name': 'v' } } }, 'mock.proxy.headers'],
     [{ proxy: { target: 'http://x.example', tagret: 1 } }, 'mock.proxy.tagret'],
+    [{ proxy: { target: 'http://x.example', record: 'yes' } }, 'mock.proxy.record'],
+    [{ proxy: { target: 'http://x.example', record: { overwrite: 1 } } }, 'mock.proxy.record.overwrite'],
+    [{ proxy: { target: 'http://x.example', record: { redact: ['bad name'] } } }, 'mock.proxy.record.redact[0]'],
+    [{ proxy: { target: 'http://x.example', record: { captureLimit: -1 } } }, 'mock.proxy.record.captureLimit'],
   ];
   for (const [opts, option] of bad) {
     it(`${JSON.stringify(opts)} → OptionsError naming ${option}`, () => {

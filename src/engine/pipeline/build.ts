@@ -16,7 +16,7 @@ import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
-import { createProxyLayer } from '../proxy/layer.js';
+import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
 
 export interface LayerSources {
@@ -34,12 +34,16 @@ export interface BuiltLayers {
   layers: Layer[];
   handlers: HandlerLayer;
   files: FilesLayer;
+  /** With `proxy`: the proxy layer (and its recorder). */
+  proxy: ProxyLayer | undefined;
 }
 
 export function buildLayers({ options, services, vfs, fsDir }: LayerSources): BuiltLayers {
+  // `proxy.record.serveFiles: false` (mockyard record): every request goes to the target.
+  const serveFiles = options.proxy?.record?.serveFiles !== false;
   const files = createFilesLayer({
-    vfs,
-    fsDir,
+    vfs: serveFiles ? vfs : null,
+    fsDir: serveFiles ? fsDir : null,
     fsDirLabel: options.fsDirOption ?? '',
     bodyLimit: options.bodyLimit,
     logger: services.logger,
@@ -48,10 +52,11 @@ export function buildLayers({ options, services, vfs, fsDir }: LayerSources): Bu
     filters: options.filters,
   });
   const handlers = createHandlerLayer(options, services, files);
+  const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
   const layers: Layer[] = [
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     files, // file-system mode (fs/layer.ts)
-    ...(options.proxy ? [createProxyLayer({ proxy: options.proxy, logger: services.logger })] : []), // what nothing answered → the real API (proxy/layer.ts)
+    ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
   ];
-  return { layers, handlers, files };
+  return { layers, handlers, files, proxy };
 }

@@ -19,10 +19,13 @@
  */
 import { errorResponse, HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { OptionsError } from '../../core/options.js';
+import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedProxyOptions } from '../options.js';
 import type { Layer } from '../pipeline/layer.js';
 import { clientResponseHeaders, decodedByFetch, upstreamRequestHeaders } from './headers.js';
+import { createRecorder, type Recorder } from './recorder.js';
 
 export const PROXY_LAYER = 'proxy';
 
@@ -51,11 +54,8 @@ export interface ProxiedExchange {
 export interface ProxyLayerOptions {
   proxy: ResolvedProxyOptions;
   logger: Logger;
-  /**
-   * Sees every proxied answer and returns the Response to send (e.g. a tee of the body for the
-   * recorder). Must not consume `response.body` itself.
-   */
-  onAnswer?: (exchange: ProxiedExchange) => Response;
+  /** Sees every proxied answer and returns the Response to send (a tee of its body). */
+  recorder?: Recorder;
 }
 
 /** The target URL for a request (`rewrite` applied to pathname + query). */
@@ -78,10 +78,27 @@ function failed(ctx: RequestContext, status: 502 | 504, message: string): Respon
   return errorResponse(status, message, ctx.pathname, { head: ctx.method === 'HEAD' });
 }
 
-export function createProxyLayer(options: ProxyLayerOptions): Layer {
-  const { proxy, logger, onAnswer } = options;
+export interface ProxyLayer extends Layer {
+  /** With `proxy.record`: the recorder (files written, HAR log), else undefined. */
+  readonly recorder: Recorder | undefined;
+}
+
+/**
+ * The proxy layer for the engine's options (build.ts): with `proxy.record`, its recorder writes
+ * into `vfs` / `fsDir` (a recording needs a file folder: OptionsError otherwise).
+ */
+export function proxyLayerFor(proxy: ResolvedProxyOptions, logger: Logger, vfs: Vfs | null, fsDir: string | null): ProxyLayer {
+  if (proxy.record === null) return createProxyLayer({ proxy, logger });
+  if (vfs === null || fsDir === null) throw new OptionsError('mock.proxy.record', 'needs a file folder to write to (mock.fsDir, or mock.fs)');
+  return createProxyLayer({ proxy, logger, recorder: createRecorder({ record: proxy.record, vfs, fsDir, logger }) });
+}
+
+export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
+  const { proxy, logger, recorder } = options;
+  const onAnswer = recorder ? recorder.onAnswer : undefined;
   return {
     name: PROXY_LAYER,
+    recorder,
     async handle(ctx) {
       const request = ctx.request;
       const method = ctx.method;
