@@ -46,7 +46,7 @@ function realApi(): Promise<Upstream> {
       case '/api/zipped': return send(200, 'application/json', gzipSync(JSON.stringify({ zipped: true })), { 'content-encoding': 'gzip' });
       case '/api/': return send(200, 'application/json', '{"root":true}');
       case '/api/broken': return send(500, 'application/json', '{"error":"boom"}');
-      case '/api/empty': res.writeHead(204); return res.end();
+      case '/api/empty': res.writeHead(204).end(); return;
       default: return send(404, 'application/json', '{}');
     }
   });
