@@ -22,10 +22,12 @@ import type { Collector } from '../tracker/types.js';
 import type { MockyardConfig } from '../define-config.js';
 import { findConfigFile, loadConfigFile } from './config.js';
 import { resolveEngines } from './engines.js';
+import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
 
 export const HELP = `Usage: mockyard [options]
+       mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
@@ -45,12 +47,17 @@ Options:
   -v, --version        show the version
 
 Commands:
+  record               forward every request under the prefix to --target URL and write each
+                       2xx GET answer as a mock file in --fs-dir (default ./mocks); existing files
+                       are kept unless --overwrite; the session's HAR log goes to --har FILE
+                       (default: <fs-dir>.har next to the folder). Secrets are redacted.
   init-worker [DIR]    write msw's mockServiceWorker.js into DIR (default: public) for browser mode
 
 Examples:
   mockyard --fs-dir ./mocks --prefix /api --port 3000
   mockyard --config playground/mockyard.config.mjs --port 0
   mockyard --fs-dir ./mocks --proxy https://staging.example.com
+  mockyard record --target https://staging.example.com --fs-dir ./mocks
 `;
 
 export interface CliIo {
@@ -109,6 +116,9 @@ function parse(argv: string[]) {
         host: { type: 'string' },
         delay: { type: 'string' },
         proxy: { type: 'string' },
+        target: { type: 'string' },
+        overwrite: { type: 'boolean' },
+        har: { type: 'string' },
         tracker: { type: 'boolean' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -123,16 +133,29 @@ function parse(argv: string[]) {
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type Level = (typeof LEVELS)[number];
 
-/** The effective config: file, then flags on top. Exported for tests. */
-export async function buildConfig(argv: string[], cwd: string): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean }> {
+const HTTP_URL = /^https?:\/\/[^/?#]+/i;
+
+/**
+ * The effective config: file, then flags on top. Exported for tests. `record` (the `record`
+ * command): `--target` is required, and the mock API forwards every request to it (no file
+ * served) and records into the fsDir; `har` is where the session's HAR log goes.
+ */
+export async function buildConfig(argv: string[], cwd: string, mode: 'serve' | 'record' = 'serve'): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; har?: string }> {
   const { values, positionals } = parse(argv);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (mode === 'serve') {
+    for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
+  } else {
+    if (values.target === undefined) throw new UsageError('record needs --target URL (the real API to record)');
+    if (!HTTP_URL.test(values.target)) throw new UsageError(`--target must be an absolute http(s) URL (got "${values.target}")`);
+    if (values.proxy !== undefined) throw new UsageError('record takes --target, not --proxy');
+  }
   const port = parseNumber('port', values.port, { integer: true, min: 0, max: 65535 });
   const delay = parseNumber('delay', values.delay, { min: 0 });
   const level = values['log-level'];
   if (level !== undefined && !(LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')} (got "${level}")`);
   if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
-  if (values.proxy !== undefined && !/^https?:\/\/[^/?#]+/i.test(values.proxy)) throw new UsageError(`--proxy must be an absolute http(s) URL (got "${values.proxy}")`);
+  if (values.proxy !== undefined && !HTTP_URL.test(values.proxy)) throw new UsageError(`--proxy must be an absolute http(s) URL (got "${values.proxy}")`);
   for (const p of values.prefix ?? []) if (!p.startsWith('/')) throw new UsageError(`--prefix must start with "/" (got "${p}")`);
 
   const configFile = values.config !== undefined ? resolve(cwd, values.config) : findConfigFile(cwd);
@@ -146,6 +169,18 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
   if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
   if (delay !== undefined) mock.delay = delay;
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
+  let har: string | undefined;
+  if (mode === 'record') {
+    const previous = mock.proxy?.record;
+    mock.proxy = {
+      ...(mock.proxy ?? {}),
+      target: values.target!,
+      record: { ...(typeof previous === 'object' ? previous : {}), overwrite: values.overwrite === true, serveFiles: false },
+    };
+    const folder = typeof mock.fsDir === 'string' ? resolve(cwd, mock.fsDir) : resolve(cwd, 'mocks');
+    if (typeof mock.fsDir !== 'string') mock.fsDir = folder;
+    har = values.har !== undefined ? resolve(cwd, values.har) : `${folder.replace(/[\\/]+$/, '')}.har`;
+  }
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
   if (mock.logLevel === undefined) mock.logLevel = logLevel;
   const config: MockyardConfig = {
@@ -155,7 +190,7 @@ export async function buildConfig(argv: string[], cwd: string): Promise<{ config
     host: values.host ?? fromFile.host ?? '127.0.0.1',
     logLevel,
   };
-  return { config, configFile, tracker: values.tracker === true };
+  return { config, configFile, tracker: values.tracker === true, har };
 }
 
 /** Lines describing what a running server serves. */
@@ -171,6 +206,10 @@ export function describeServing(url: string, engines: readonly Engine[], fsDir: 
     for (const prefix of engine.prefixes) {
       const what = !api.options ? 'engine' : fileRouting && fsDir ? `files in ${fsDir}` : 'handlers only (no file folder)';
       const proxy = api.options?.proxy;
+      if (proxy?.record?.serveFiles === false) {
+        lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${proxy.origin}${proxy.basePath}, recording 2xx GET answers into ${fsDir}${proxy.record.overwrite ? ' (overwriting)' : ''}`);
+        continue;
+      }
       lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}${proxy ? `, else proxied to ${proxy.origin}${proxy.basePath}` : ''}`);
     }
   }
@@ -213,6 +252,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(changed ? `wrote ${path}` : `${path} is up to date`);
       return { code: 0 };
     }
+    const record = argv[0] === 'record';
+    if (record) argv = argv.slice(1);
     const { values } = parse(argv);
     if (values.help) {
       io.out(HELP);
@@ -222,7 +263,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(version());
       return { code: 0 };
     }
-    parsed = await buildConfig(argv, io.cwd);
+    parsed = await buildConfig(argv, io.cwd, record ? 'record' : 'serve');
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`mockyard: ${err.message}\nRun "mockyard --help" for usage.`);
@@ -245,13 +286,16 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel });
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
     const fileRouting = api ? await api.ready() : false;
+    const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`)) : undefined;
     const stop = async () => {
       await server.close();
+      await harFile?.close();
       await Promise.allSettled(owned.map((e) => e.close?.()));
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
       for (const line of describeServing(server.url, resolved.engines, typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null, fileRouting)) io.out(line);
+      if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };
