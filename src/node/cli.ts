@@ -28,6 +28,7 @@ import { serve, type RunningServer } from './serve.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
+       mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
@@ -51,6 +52,10 @@ Commands:
                        2xx GET answer as a mock file in --fs-dir (default ./mocks); existing files
                        are kept unless --overwrite; the session's HAR log goes to --har FILE
                        (default: <fs-dir>.har next to the folder). Secrets are redacted.
+  import FILE          write a mock file per GET operation of an OpenAPI 3.0/3.1 or Swagger 2
+                       document (YAML or JSON) into --fs-dir (default ./mocks): its example,
+                       else a sample generated from its schema; existing files kept unless
+                       --overwrite; prints a summary
   init-worker [DIR]    write msw's mockServiceWorker.js into DIR (default: public) for browser mode
 
 Examples:
@@ -193,6 +198,21 @@ export async function buildConfig(argv: string[], cwd: string, mode: 'serve' | '
   return { config, configFile, tracker: values.tracker === true, har };
 }
 
+async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
+  let values: { 'fs-dir'?: string; overwrite?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { 'fs-dir': { type: 'string' }, overwrite: { type: 'boolean' } } }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (positionals.length !== 1) throw new UsageError('import takes one OpenAPI document (mockyard import openapi.yaml --fs-dir mocks)');
+  const { importOpenApi } = await import('./openapi-import.js');
+  const result = await importOpenApi(resolve(io.cwd, positionals[0]!), resolve(io.cwd, values['fs-dir'] ?? 'mocks'), { overwrite: values.overwrite === true });
+  for (const line of result.lines) io.out(line);
+  return { code: 0 };
+}
+
 /** Lines describing what a running server serves. */
 export function describeServing(url: string, engines: readonly Engine[], fsDir: string | null | undefined, fileRouting: boolean): string[] {
   const lines: string[] = [];
@@ -252,6 +272,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(changed ? `wrote ${path}` : `${path} is up to date`);
       return { code: 0 };
     }
+    if (argv[0] === 'import') return await runImport(argv.slice(1), io);
     const record = argv[0] === 'record';
     if (record) argv = argv.slice(1);
     const { values } = parse(argv);
