@@ -152,7 +152,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     sleep: services.sleep,
     logger,
   });
-  const fsReady: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
+  // ready(): every layer's start-up (the files layer's answer: whether file routing is on).
+  const others = (built?.layers ?? []).filter((l) => l !== built?.files && l.ready !== undefined).map((l) => l.ready);
+  const filesReady: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
+  const fsReady: Promise<boolean> = others.length ? Promise.all(others).then(() => filesReady) : filesReady;
   if (logger.enabled('debug')) {
     // The access log is an observer like any other.
     pipeline.observe((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));

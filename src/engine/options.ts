@@ -68,6 +68,8 @@ export interface ResolvedMockApiOptions {
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
+  /** `openapi`: the document (path/URL or object) requests are validated against, or null. */
+  openapi: string | object | null;
   /** `proxy`, validated (null: no proxy layer). */
   proxy: ResolvedProxyOptions | null;
   /** Warnings found while resolving (logged once by the engine). */
@@ -104,7 +106,7 @@ export interface ResolvedRecordOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit', 'proxy',
+  'pagination', 'filters', 'bodyLimit', 'proxy', 'openapi',
 ] as const;
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
@@ -344,6 +346,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
     proxy: null,
+    openapi: null,
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -400,6 +403,12 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
   base.proxy = resolveProxy(o.proxy as ProxyOptions | undefined, at('proxy'));
+  if (o.openapi !== undefined && o.openapi !== null) {
+    if (!(typeof o.openapi === 'string' && o.openapi.trim() !== '') && !isPlainObject(o.openapi)) {
+      throw new OptionsError(at('openapi'), `must be the path of an OpenAPI document or the document object (got ${describe(o.openapi)})`);
+    }
+    base.openapi = o.openapi;
+  }
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

@@ -103,11 +103,16 @@ export async function loadConfigFile(file: string): Promise<MockyardConfig> {
 }
 
 /**
- * A copy of `config` whose relative `mock.fsDir` is made absolute against `baseDir` (unless the
+ * A copy of `config` whose relative `mock.openapi` path is made absolute against `baseDir`, and whose relative `mock.fsDir` is made absolute against `baseDir` (unless the
  * config brings its own `mock.fs`, where fsDir is a folder inside that filesystem).
  */
 export function resolveConfigPaths(config: MockyardConfig, baseDir: string): MockyardConfig {
-  const mock = config.mock;
-  if (!mock || mock.fs || typeof mock.fsDir !== 'string' || isAbsolute(mock.fsDir)) return config;
+  let mock = config.mock;
+  if (!mock) return config;
+  // A relative `mock.openapi` path too (URLs are left to the parser).
+  if (typeof mock.openapi === 'string' && !isAbsolute(mock.openapi) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(mock.openapi)) {
+    mock = { ...mock, openapi: resolve(baseDir, mock.openapi) };
+  }
+  if (mock.fs || typeof mock.fsDir !== 'string' || isAbsolute(mock.fsDir)) return mock === config.mock ? config : { ...config, mock };
   return { ...config, mock: { ...mock, fsDir: resolve(baseDir, mock.fsDir) } };
 }

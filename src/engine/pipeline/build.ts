@@ -3,7 +3,7 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   handlers → files → proxy (with `proxy`)
+ * Today:   openapi (with `openapi`) → handlers → files → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -16,6 +16,7 @@ import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
+import { createOpenApiLayer } from '../openapi/layer.js';
 import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
 
@@ -54,6 +55,7 @@ export function buildLayers({ options, services, vfs, fsDir }: LayerSources): Bu
   const handlers = createHandlerLayer(options, services, files);
   const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
   const layers: Layer[] = [
+    ...(options.openapi ? [createOpenApiLayer({ source: options.openapi, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)

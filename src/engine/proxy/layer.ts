@@ -17,6 +17,7 @@
  * Browser mode: the service-worker host does not build this layer; it lets such requests go to
  * the network (src/sw/engines.ts `pageMockOptions`).
  */
+import { bufferedBody } from '../../core/body.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
@@ -104,7 +105,8 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
       const method = ctx.method;
       const url = upstreamUrl(proxy, ctx);
       const requestHeaders = upstreamRequestHeaders(request, proxy.headers);
-      const body = method === 'GET' || method === 'HEAD' ? null : request.body;
+      // A body an earlier layer read (the OpenAPI validator) is sent from its bytes; else streamed.
+      const body = method === 'GET' || method === 'HEAD' ? null : bufferedBody(request) ?? request.body;
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -121,7 +123,7 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
           redirect: 'manual',
           signal: controller.signal,
           // Streams the request body (Node's fetch requires it for a stream body).
-          ...(body ? { duplex: 'half' } : {}),
+          ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
         } as RequestInit);
       } catch (err) {
         if (timedOut) {
