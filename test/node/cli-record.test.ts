@@ -5,22 +5,16 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildConfig, main, type CliResult } from '../../src/node/cli.js';
+import { buildConfig } from '../../src/node/cli.js';
+import { runCli, stopCli, stopClis } from '../helpers/cli-run.js';
 import { harErrors } from '../helpers/har-schema.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { closeUpstreams, startUpstream } from '../helpers/upstream.js';
 
-const running: CliResult[] = [];
-async function run(argv: string[], cwd: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const result = await main(argv, { cwd, out: (l) => out.push(l), err: (l) => err.push(l) });
-  if (result.stop) running.push(result);
-  return { ...result, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop!()));
+  await stopClis();
   await closeUpstreams();
   await removeTempDirs();
 });
@@ -39,8 +33,7 @@ describe('mockyard record', () => {
     const base = rec.server!.url;
     expect(await (await fetch(`${base}/api/users/7`, { headers: { authorization: 'Bearer secret-token' } })).json()).toEqual({ path: '/api/users/7' });
     expect(await (await fetch(`${base}/api/kept`)).json()).toEqual({ path: '/api/kept' }); // not served from the file while recording
-    await rec.stop!();
-    running.splice(running.indexOf(rec), 1);
+    await stopCli(rec);
 
     expect(JSON.parse(await readFile(join(root, 'mocks', 'users', '7.json'), 'utf8'))).toEqual({ path: '/api/users/7' });
     expect(JSON.parse(await readFile(join(root, 'mocks', 'kept.json'), 'utf8'))).toEqual({ hand: 'written' }); // no --overwrite
@@ -66,8 +59,7 @@ describe('mockyard record', () => {
     const rec = await run(['record', '--target', upstream.url, '--fs-dir', 'm', '--overwrite', '--har', 'out/session.har', '--port', '0', '--log-level', 'silent'], root);
     await mkdir(join(root, 'out'));
     await fetch(`${rec.server!.url}/api/kept`);
-    await rec.stop!();
-    running.splice(running.indexOf(rec), 1);
+    await stopCli(rec);
     expect(JSON.parse(await readFile(join(root, 'm', 'kept.json'), 'utf8'))).toEqual({ fresh: true });
     expect(JSON.parse(await readFile(join(root, 'out', 'session.har'), 'utf8')).log.entries).toHaveLength(1);
   });

@@ -2,32 +2,20 @@
  * `mockyard import`: the public Petstore documents (test/fixtures/openapi: OpenAPI 3.0, 3.1,
  * Swagger 2.0) become mock files that the CLI then serves.
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main, type CliResult } from '../../src/node/cli.js';
+import { listFiles as files, runCli, stopClis } from '../helpers/cli-run.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/openapi/', import.meta.url));
-const running: CliResult[] = [];
-async function run(argv: string[], cwd: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const result = await main(argv, { cwd, out: (l) => out.push(l), err: (l) => err.push(l) });
-  if (result.stop) running.push(result);
-  return { ...result, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop!()));
+  await stopClis();
   await removeTempDirs();
 });
 
-async function files(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(join(e.parentPath, e.name).slice(dir.length + 1));
-  return out.sort();
-}
 const readJson = async (p: string) => JSON.parse(await readFile(p, 'utf8')) as unknown;
 
 describe('mockyard import', () => {

@@ -7,15 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { memoryFs } from '../../src/vfs/memory.js';
-import { main, type CliResult } from '../../src/node/cli.js';
+import { runCli } from '../helpers/cli-run.js';
 import { closeServers, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { closeUpstreams, startUpstream } from '../helpers/upstream.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/openapi/', import.meta.url));
-const running: CliResult[] = [];
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop!()));
   await closeServers();
   await closeUpstreams();
   await removeTempDirs();
@@ -81,9 +79,7 @@ describe('OpenAPI request validation', () => {
 
   it('over HTTP: files written by `mockyard import` are served and checked by the same document; bodies still reach the proxy', async () => {
     const root = await makeTempDir();
-    const out: string[] = [];
-    const io = { cwd: root, out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
-    expect((await main(['import', join(FIXTURES, 'petstore-3.0.yaml'), '--fs-dir', 'mocks'], io)).code).toBe(0);
+    expect((await runCli(['import', join(FIXTURES, 'petstore-3.0.yaml'), '--fs-dir', 'mocks'], root)).code).toBe(0);
     const upstream = await startUpstream((_req, res, body) => void body().then((b) => res.writeHead(201, { 'content-type': 'application/json' }).end(b)));
     const server = await startServer({ mock: { endpointPrefix: '/v1', fsDir: join(root, 'mocks'), logLevel: 'silent', openapi: join(FIXTURES, 'petstore-3.0.yaml'), proxy: { target: upstream.url }, parser: false } });
     expect((await fetch(`${server.url}/v1/pets/7`)).status).toBe(200);

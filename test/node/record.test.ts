@@ -3,12 +3,13 @@
  * binary byte for byte, gzip decoded, never overwriting unless asked) and a HAR 1.2 log with
  * secrets redacted; replaying is plain serving. Real upstream, real disk, real HTTP.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
 import type { MockApiOptions, ProxyOptions } from '../../src/engine/types.js';
+import { listFiles as files } from '../helpers/cli-run.js';
 import { harErrors } from '../helpers/har-schema.js';
 import { closeServers, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
@@ -50,12 +51,6 @@ function realApi(): Promise<Upstream> {
       default: return send(404, 'application/json', '{}');
     }
   });
-}
-
-async function files(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(join(e.parentPath, e.name).slice(dir.length + 1));
-  return out.sort();
 }
 
 async function get(engine: MockApi, url: string, path: string, init?: RequestInit) {
