@@ -152,6 +152,11 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     sleep: services.sleep,
     logger,
   });
+  // A layer may watch the answers (the openapi layer's validateResponses): an observer like any other.
+  for (const layer of built?.layers ?? []) {
+    const observer = (layer as { observer?: Observer }).observer;
+    if (typeof observer === 'function') pipeline.observe(observer);
+  }
   // ready(): every layer's start-up (the files layer's answer: whether file routing is on).
   const others = (built?.layers ?? []).filter((l) => l !== built?.files && l.ready !== undefined).map((l) => l.ready);
   const filesReady: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);

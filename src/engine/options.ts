@@ -69,7 +69,7 @@ export interface ResolvedMockApiOptions {
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
   /** `openapi`: the document (path/URL or object) requests are validated against, or null. */
-  openapi: string | object | null;
+  openapi: { source: string | object; validateResponses: boolean } | null;
   /** `proxy`, validated (null: no proxy layer). */
   proxy: ResolvedProxyOptions | null;
   /** Warnings found while resolving (logged once by the engine). */
@@ -308,6 +308,19 @@ function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonl
   };
 }
 
+/** `openapi`: a path/URL, the document object, or `{ document, validateResponses? }`. */
+function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions['openapi'] {
+  if (value === undefined || value === null) return null;
+  const isSource = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || isPlainObject(v);
+  if (isPlainObject(value) && 'document' in value) {
+    check.knownKeys(value, option, ['document', 'validateResponses']);
+    if (!isSource(value.document)) throw new OptionsError(`${option}.document`, `must be the path of an OpenAPI document or the document object (got ${describe(value.document)})`);
+    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false) };
+  }
+  if (!isSource(value)) throw new OptionsError(option, `must be the path of an OpenAPI document, the document object or { document, validateResponses } (got ${describe(value)})`);
+  return { source: value as string | object, validateResponses: false };
+}
+
 function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
@@ -403,12 +416,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
   base.proxy = resolveProxy(o.proxy as ProxyOptions | undefined, at('proxy'));
-  if (o.openapi !== undefined && o.openapi !== null) {
-    if (!(typeof o.openapi === 'string' && o.openapi.trim() !== '') && !isPlainObject(o.openapi)) {
-      throw new OptionsError(at('openapi'), `must be the path of an OpenAPI document or the document object (got ${describe(o.openapi)})`);
-    }
-    base.openapi = o.openapi;
-  }
+  base.openapi = resolveOpenApi(o.openapi, at('openapi'));
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

@@ -218,8 +218,9 @@ export interface MockApiOptions {
    * Validate every request under the prefix against this OpenAPI 3.0/3.1 or Swagger 2 document
    * (a path or URL, relative to `root`/the working directory; or the document object) before any
    * handler or file runs: 400 with the problems, 404/405 for operations it does not have.
+   * `{ document, validateResponses: true }` also checks the answers (mismatches logged as warnings).
    */
-  openapi?: string | object;
+  openapi?: string | object | { document: string | object; validateResponses?: boolean };
   /**
    * Pass what no handler or file answers to a real API (the last layer of the pipeline).
    * In browser mode such requests go to the network instead (see README "Proxy and record").

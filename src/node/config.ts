@@ -110,8 +110,11 @@ export function resolveConfigPaths(config: MockyardConfig, baseDir: string): Moc
   let mock = config.mock;
   if (!mock) return config;
   // A relative `mock.openapi` path too (URLs are left to the parser).
-  if (typeof mock.openapi === 'string' && !isAbsolute(mock.openapi) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(mock.openapi)) {
-    mock = { ...mock, openapi: resolve(baseDir, mock.openapi) };
+  const relative = (p: unknown): p is string => typeof p === 'string' && !isAbsolute(p) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(p);
+  const doc = mock.openapi;
+  if (relative(doc)) mock = { ...mock, openapi: resolve(baseDir, doc) };
+  else if (doc && typeof doc === 'object' && 'document' in doc && relative(doc.document)) {
+    mock = { ...mock, openapi: { ...doc, document: resolve(baseDir, doc.document) } };
   }
   if (mock.fs || typeof mock.fsDir !== 'string' || isAbsolute(mock.fsDir)) return mock === config.mock ? config : { ...config, mock };
   return { ...config, mock: { ...mock, fsDir: resolve(baseDir, mock.fsDir) } };

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { runCli } from '../helpers/cli-run.js';
@@ -94,6 +94,24 @@ describe('OpenAPI request validation', () => {
     const rejected = await fetch(`${s2.url}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"nine"}' });
     expect(rejected.status).toBe(400);
     expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('validateResponses: an answer that breaks its schema is logged as a warning and sent unchanged', async () => {
+    const warnings: string[] = [];
+    const engine = createMockApi({
+      endpointPrefix: '/v1',
+      fs: memoryFs({ 'pets.json': [{ id: 1, name: 'Rex' }], 'pets/7.json': { id: 'seven' } }),
+      logger: { info() {}, warn: (m: string) => warnings.push(m), error() {} },
+      openapi: { document: join(FIXTURES, 'petstore-3.0.yaml'), validateResponses: true },
+    });
+    await engine.ready();
+    const r = await engine.handle(new Request('http://x/v1/pets/7'));
+    expect(await r!.json()).toEqual({ id: 'seven' });
+    await vi.waitFor(() => expect(warnings).toHaveLength(1));
+    expect(warnings[0]).toBe('[mockyard] openapi: the answer to GET /v1/pets/7 (200) does not match GET /pets/{petId}: body.name is required; body.id must be integer');
+    expect((await engine.handle(new Request('http://x/v1/pets')))!.status).toBe(200); // a valid answer: no warning
+    await engine.close();
+    expect(warnings).toHaveLength(1);
   });
 
   it('an option that is neither a path nor a document is an OptionsError; a document that cannot be loaded answers 500', async () => {

@@ -23,6 +23,7 @@ import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
+import type { Exchange } from '../pipeline/run.js';
 import { compileDocument, type Match, type Problem } from './request-validator.js';
 
 export const OPENAPI_LAYER = 'openapi';
@@ -31,8 +32,17 @@ export interface OpenApiLayerOptions {
   /** A path or URL (resolved by the parser; relative to `root` when given), or the document. */
   source: string | object;
   root?: string;
+  /** The engine's prefixes (normalised), to find the path below the prefix of an answer. */
+  prefixes: readonly string[];
   bodyLimit: number;
   logger: Logger;
+  /** Check the answers too: a mismatch is logged as a warning (the answer is sent unchanged). */
+  validateResponses?: boolean;
+}
+
+export interface OpenApiLayer extends Layer {
+  /** With `validateResponses`: the observer the engine registers (pipeline/run.ts Observer). */
+  readonly observer: ((exchange: Exchange) => void) | undefined;
 }
 
 type Compiled = ReturnType<typeof compileDocument>;
@@ -47,7 +57,7 @@ function resolveSource(source: string | object, root: string | undefined): strin
   return `${root.replace(/[\\/]+$/, '')}/${source}`;
 }
 
-export function createOpenApiLayer(options: OpenApiLayerOptions): Layer {
+export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   const { logger, bodyLimit } = options;
   let compiled: Compiled | undefined;
   let failed = false;
@@ -86,8 +96,33 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): Layer {
     return isJsonMediaType(parseMediaType(ctx.request.headers.get('content-type')).type);
   }
 
+  /** validateResponses: reads a copy of the answer and logs what does not match. */
+  function checkAnswer(x: Exchange): void {
+    const response = x.response;
+    if (compiled === undefined || response === undefined || x.answeredBy?.layer === OPENAPI_LAYER) return;
+    const pathname = x.pathname;
+    const prefix = options.prefixes.find((p) => pathname === p || pathname.startsWith(`${p}/`)) ?? '';
+    const match = compiled.match(x.method, pathname.slice(prefix.length));
+    if (!('operation' in match) || !match.operation.hasResponseSchema(response.status)) return;
+    const op = match.operation;
+    const type = parseMediaType(response.headers.get('content-type')).type;
+    if (!isJsonMediaType(type) || x.method === 'HEAD') return;
+    response.clone().text().then((text) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        logger.warn(`openapi: the answer to ${x.method} ${pathname} (${response.status}) is not valid JSON (${op.label})`);
+        return;
+      }
+      const problems = op.checkResponse(response.status, body);
+      if (problems && problems.length) logger.warn(`openapi: the answer to ${x.method} ${pathname} (${response.status}) does not match ${op.label}: ${describeProblems(problems)}`);
+    }, () => undefined);
+  }
+
   return {
     name: OPENAPI_LAYER,
+    observer: options.validateResponses ? checkAnswer : undefined,
     ready,
     peek(ctx) {
       if (compiled === undefined) return undefined;

@@ -47,6 +47,14 @@ export interface CompiledOperation {
   readonly jsonBody: boolean;
   readonly bodyRequired: boolean;
   check(parts: RequestParts): Problem[];
+  /**
+   * Problems of an answer (`validateResponses`): the schema of its status (exact, then `2XX`,
+   * then `default`); a JSON body is checked, anything else only for a documented status.
+   * `undefined` = the document says nothing to check (no JSON schema for that status).
+   */
+  checkResponse(status: number, body: unknown): Problem[] | undefined;
+  /** The answer for `status` has a JSON schema (so the body is worth reading). */
+  hasResponseSchema(status: number): boolean;
 }
 
 export type Match =
@@ -176,6 +184,20 @@ export function compileDocument(doc: Obj): { match(method: string, subPath: stri
       const paramsSchema = { type: 'object', properties: { path: group('path'), query: group('query'), headers: group('header') } };
       const validateParams: ValidateFunction = ajv.compile(paramsSchema);
       const validateBody: ValidateFunction | undefined = bodySchema ? bodyAjv.compile({ type: 'object', properties: { body: bodySchema } }) : undefined;
+      const responseChecks = new Map<string, ValidateFunction>();
+      if (isObj(op.responses)) {
+        for (const [code, response] of Object.entries(op.responses)) {
+          if (!isObj(response)) continue;
+          let schema: unknown;
+          if (swagger) schema = response.schema;
+          else if (isObj(response.content)) {
+            const key = Object.keys(response.content).find((t) => isJsonMediaType(parseMediaType(t).type));
+            if (key !== undefined && isObj(response.content[key])) schema = (response.content[key] as Obj).schema;
+          }
+          if (isObj(schema)) responseChecks.set(code.toUpperCase(), bodyAjv.compile({ type: 'object', properties: { body: schema } }));
+        }
+      }
+      const responseCheck = (status: number) => responseChecks.get(String(status)) ?? responseChecks.get(`${String(status)[0]}XX`) ?? responseChecks.get('DEFAULT');
       const querySpecs = [...specs.values()].filter((s) => s.in === 'query');
       const headerSpecs = [...specs.values()].filter((s) => s.in === 'header');
       const label = `${method.toUpperCase()} ${template}`;
@@ -200,6 +222,12 @@ export function compileDocument(doc: Obj): { match(method: string, subPath: stri
             if (!validateBody({ body: parts.body })) problems.push(...problemsOf(validateBody.errors).slice(0, MAX_LISTED_ERRORS - problems.length));
           }
           return problems;
+        },
+        hasResponseSchema: (status) => responseCheck(status) !== undefined,
+        checkResponse(status, body) {
+          const validate = responseCheck(status);
+          if (!validate) return undefined;
+          return validate({ body }) ? [] : problemsOf(validate.errors);
         },
       });
     }

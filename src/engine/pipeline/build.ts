@@ -55,7 +55,7 @@ export function buildLayers({ options, services, vfs, fsDir }: LayerSources): Bu
   const handlers = createHandlerLayer(options, services, files);
   const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
   const layers: Layer[] = [
-    ...(options.openapi ? [createOpenApiLayer({ source: options.openapi, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
+    ...(options.openapi ? [createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
