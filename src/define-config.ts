@@ -1,6 +1,6 @@
 /**
  * `defineConfig`: the shape of `mockyard.config.{js,mjs,ts}` (read by the `mockyard` CLI).
- * An identity function; it only gives editors the types.
+ * An identity function; it only gives editors (and `tsc`) the types.
  *
  *   // mockyard.config.mjs
  *   import { defineConfig } from 'mockyard';
@@ -27,6 +27,16 @@ export interface MockyardConfig {
   logLevel?: LogLevel;
 }
 
-export function defineConfig<T extends MockyardConfig>(config: T): T {
+/** A config function (sync or async), as the default export may also be. */
+export type MockyardConfigFn = () => MockyardConfig | Promise<MockyardConfig>;
+
+/**
+ * Not generic on purpose: the parameter's type is the config type itself, so a misspelt key in
+ * an object literal (`prot`, `mock.fsdir`, `pagination.GET.limt`, a handler's `delya`) is a
+ * compile error at every depth (a generic `T extends MockyardConfig` would accept extra keys).
+ */
+export function defineConfig(config: MockyardConfigFn): MockyardConfigFn;
+export function defineConfig(config: MockyardConfig): MockyardConfig;
+export function defineConfig(config: MockyardConfig | MockyardConfigFn): MockyardConfig | MockyardConfigFn {
   return config;
 }

@@ -5,6 +5,7 @@
  */
 
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
+export { defineHandler } from './engine/define-handler.js';
 export { memoryFs, type MemoryVfs } from './vfs/memory.js';
 export { HttpError, isHttpError } from './core/errors.js';
 export { OptionsError } from './core/options.js';
@@ -13,4 +14,4 @@ export type { Vfs, VfsStat, VfsDirent, VfsKind } from './vfs/types.js';
 export type * from './engine/types.js';
 export { createCollector } from './tracker/collector.js';
 export type { Collector, CollectorOptions, CollectorCorsOptions, CollectorLimits, CollectorRetention, CollectorStorageOptions, ReadResponse, TrackerEvent } from './tracker/types.js';
-export { defineConfig, type MockyardConfig } from './define-config.js';
+export { defineConfig, type MockyardConfig, type MockyardConfigFn } from './define-config.js';

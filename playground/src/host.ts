@@ -3,9 +3,14 @@
  * (the `mockyard` CLI with playground/mockyard.config.mjs, reached through the dev server's
  * proxy on the same paths). The app code below never knows which: same URLs, same engine.
  */
-import { indexedDbFs, startWorker, type PageWorker } from 'mockyard/sw';
-import { teamTasksMock, teamTasksTracker } from '../shared/team-tasks.mjs';
-import { seed } from './seed.js';
+import type { PageWorker } from 'mockyard/sw';
+
+/**
+ * Whether this build has the in-page backend: the dev server always; a production build only
+ * with VITE_MOCKYARD_IN_PAGE=on (the e2e suite's). Vite replaces both at build time, so in a
+ * production build the dynamic import below is dead code and mockyard/msw are not bundled.
+ */
+const inPageBuilt = import.meta.env.DEV || import.meta.env.VITE_MOCKYARD_IN_PAGE === 'on';
 
 export type HostKind = 'sw' | 'node';
 const KEY = 'mockyard-playground-host';
@@ -13,6 +18,7 @@ const KEY = 'mockyard-playground-host';
 export function chosenHost(): HostKind {
   const fromUrl = new URLSearchParams(location.search).get('host');
   if (fromUrl === 'sw' || fromUrl === 'node') return fromUrl;
+  if (!inPageBuilt) return 'node';
   return localStorage.getItem(KEY) === 'node' ? 'node' : 'sw';
 }
 
@@ -25,11 +31,9 @@ export function switchHost(kind: HostKind): void {
 
 export async function startHost(kind: HostKind): Promise<{ worker?: PageWorker; label: string }> {
   if (kind === 'sw') {
-    const worker = await startWorker({
-      mock: teamTasksMock(indexedDbFs('mockyard-playground', { seed })),
-      tracker: teamTasksTracker(indexedDbFs('mockyard-playground-events')),
-      quiet: true,
-    });
+    if (!inPageBuilt) throw new Error('this build has no in-page backend (production build): use the node host');
+    const { startInPage } = await import('./in-page.js');
+    const worker = await startInPage();
     return { worker, label: 'service worker · IndexedDB' };
   }
   // Node host: make sure no earlier worker session answers for this page.

@@ -99,7 +99,7 @@ export class FastResponse {
     if (!native) {
       const s = this[kState]!;
       // Text goes in as bytes: a native Response would add a text/plain type to a string body.
-      native = new NativeResponse(fastBodyBytes(s) as BodyInit | null, { status: s.status, statusText: s.statusText, headers: s.headers });
+      native = new NativeResponse(nativeBody(fastBodyBytes(s)), { status: s.status, statusText: s.statusText, headers: s.headers });
       this[kNative] = native;
       this[kState] = undefined;
     }
@@ -124,6 +124,26 @@ export class FastResponse {
   clone(): Response { return this.native.clone(); }
 }
 Object.setPrototypeOf(FastResponse.prototype, NativeResponse.prototype);
+
+/**
+ * Whether the platform Response takes this realm's `Uint8Array` as bytes. It does everywhere but
+ * under vitest's jsdom environment, where the global typed arrays are jsdom's and Response is
+ * Node's, which would turn the bytes into the text "91,49,93". There a one-chunk stream carries
+ * them (streams accept any realm's chunks). Checked once, on first use.
+ */
+let takesOwnBytes: boolean | undefined;
+
+function nativeBody(bytes: Uint8Array | null): BodyInit | null {
+  if (bytes === null) return null;
+  takesOwnBytes ??= new NativeResponse(new Uint8Array(0)).headers.get('content-type') === null;
+  if (takesOwnBytes) return bytes as BodyInit;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
 
 /**
  * The plain state of a FastResponse that nobody has turned into a native Response yet, or

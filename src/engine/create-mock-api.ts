@@ -148,6 +148,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   const pipeline = createPipeline({
     layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built) : built.layers,
     delay: options.delay,
+    gatewayTimeout: options.gatewayTimeout,
     forward: options.noHandledRestFsRequestsAction === 'forward',
     sleep: services.sleep,
     logger,

@@ -14,6 +14,9 @@ import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { ALWAYS_REDACTED } from './proxy/har.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
+import { lintPattern } from './handlers/pattern-lint.js';
+import { checkBodySchema } from './body-schema.js';
+import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
 import type {
   ErrorHandlerFunction,
   FilterComparison,
@@ -55,7 +58,8 @@ export interface ResolvedMockApiOptions {
   fs?: Vfs;
   root?: string;
   enableWs: boolean;
-  delay: number;
+  /** The global delay: draws this request's ms (`NO_DELAY` when there is none). */
+  delay: DrawDelay;
   gatewayTimeout: number;
   noHandledRestFsRequestsAction: '404' | 'forward';
   parser: boolean | ParserConfig;
@@ -170,30 +174,35 @@ function resolveParser(value: unknown, option: string): boolean | ParserConfig {
   return value as unknown as ParserConfig;
 }
 
-function resolveHandlers(value: unknown, option: string): RestHandler[] {
+function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
     const at = `${option}[${i}]`;
     if (!isPlainObject(h) && !(h && typeof h === 'object' && !Array.isArray(h))) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
     const o = h as Record<string, unknown>;
     if (check.string(o.pattern, `${at}.pattern`, undefined, { nonEmpty: true }) === undefined) throw new OptionsError(`${at}.pattern`, 'is required');
+    const foreign = lintPattern(o.pattern as string, `${at}.pattern`);
+    if (foreign && o.disabled !== true) warnings.push(foreign);
     check.string(o.method, `${at}.method`, undefined, { nonEmpty: true });
-    check.number(o.delay, `${at}.delay`, 0, { min: 0 });
+    resolveDelay(o.delay, `${at}.delay`);
     if (o.handle !== 'FS' && typeof o.handle !== 'function') throw new OptionsError(`${at}.handle`, `must be a function or "FS" (got ${describe(o.handle)})`);
     if (o.pagination !== undefined) resolvePagination(o.pagination, `${at}.pagination`);
     if (o.filters !== undefined) resolveFilters(o.filters, `${at}.filters`);
     check.fn(o.rewrite, `${at}.rewrite`);
+    checkBodySchema(o.body, `${at}.body`);
   });
   return arr as RestHandler[];
 }
 
-function resolveWsHandlers(value: unknown, option: string): WsHandler[] {
+function resolveWsHandlers(value: unknown, option: string, warnings: string[]): WsHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
     const at = `${option}[${i}]`;
     if (!h || typeof h !== 'object' || Array.isArray(h)) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
     const o = h as Record<string, unknown>;
     if (typeof o.pattern !== 'string' || o.pattern === '') throw new OptionsError(`${at}.pattern`, `must be a non-empty string (got ${describe(o.pattern)})`);
+    const foreign = lintPattern(o.pattern, `${at}.pattern`);
+    if (foreign && o.disabled !== true) warnings.push(foreign);
     if (typeof o.onMessage !== 'function') throw new OptionsError(`${at}.onMessage`, `must be a function (got ${describe(o.onMessage)})`);
     check.number(o.heartbeat, `${at}.heartbeat`, 0, { min: 0 });
   });
@@ -321,6 +330,24 @@ function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions[
   return { source: value as string | object, validateResponses: false };
 }
 
+/**
+ * Validates `delay`: ms (a number >= 0) or a range `[min, max]` (0 <= min <= max) drawn uniformly
+ * per request. Resolves the draw (delay.ts), or undefined when the option is absent.
+ */
+export function resolveDelay(value: unknown, option: string): DrawDelay | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    if (value.length !== 2 || value[0] === undefined || value[1] === undefined) {
+      throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
+    }
+    const min = check.number(value[0], `${option}[0]`, 0, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const max = check.number(value[1], `${option}[1]`, 0, { min, max: Number.MAX_SAFE_INTEGER });
+    return delayDraw([min, max]);
+  }
+  if (typeof value !== 'number') throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
+  return delayDraw(check.number(value, option, 0, { min: 0 }));
+}
+
 function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
@@ -346,7 +373,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     fsDir: null,
     fsDirOption: undefined,
     enableWs: false,
-    delay: 0,
+    delay: NO_DELAY,
     gatewayTimeout: DEFAULT_GATEWAY_TIMEOUT,
     noHandledRestFsRequestsAction: '404',
     parser: true,
@@ -399,15 +426,15 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   } else base.fsDir = ''; // the default factory roots the disk Vfs at resolve(root, fsDir)
 
   base.enableWs = check.boolean(o.enableWs, at('enableWs'), false);
-  base.delay = check.number(o.delay, at('delay'), 0, { min: 0 });
+  base.delay = resolveDelay(o.delay, at('delay')) ?? NO_DELAY;
   base.gatewayTimeout = check.number(o.gatewayTimeout, at('gatewayTimeout'), DEFAULT_GATEWAY_TIMEOUT, { min: 0 });
   const action = o.noHandledRestFsRequestsAction === 404 ? '404' : o.noHandledRestFsRequestsAction;
   base.noHandledRestFsRequestsAction = check.oneOf(action, at('noHandledRestFsRequestsAction'), ['404', 'forward'] as const, '404');
   base.parser = resolveParser(o.parser, at('parser'));
   base.handlerMiddlewares = resolveFunctions<MiddlewareFunction>(o.handlerMiddlewares, at('handlerMiddlewares'));
   base.errorMiddlewares = resolveFunctions<ErrorHandlerFunction>(o.errorMiddlewares, at('errorMiddlewares'));
-  base.handlers = resolveHandlers(o.handlers, at('handlers'));
-  base.wsHandlers = resolveWsHandlers(o.wsHandlers, at('wsHandlers'));
+  base.handlers = resolveHandlers(o.handlers, at('handlers'), warnings);
+  base.wsHandlers = resolveWsHandlers(o.wsHandlers, at('wsHandlers'), warnings);
   if (base.enableWs && base.wsHandlers.length === 0) {
     throw new OptionsError(at('wsHandlers'), 'is required (a non-empty array) when enableWs is true');
   }

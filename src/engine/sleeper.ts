@@ -1,9 +1,13 @@
+import { startTimer } from '../core/timers.js';
+
 /**
  * Delays that never outlive the engine: `close()` clears every pending timer and resolves its
- * sleeper at once, so a closed engine holds no timer (the process can exit).
+ * sleeper at once, so a closed engine holds no timer (the process can exit). Under a test
+ * runner's fake timers a delay ends on the real or the fake clock, whichever is first
+ * (core/timers.ts): awaiting never deadlocks.
  */
 export class Sleeper {
-  private readonly pending = new Set<{ timer: ReturnType<typeof setTimeout>; resolve: () => void }>();
+  private readonly pending = new Set<{ cancel: () => void; resolve: () => void }>();
   private closed = false;
 
   sleep(ms: number): Promise<void> {
@@ -11,7 +15,7 @@ export class Sleeper {
     return new Promise((resolve) => {
       const entry = {
         resolve,
-        timer: setTimeout(() => {
+        cancel: startTimer(() => {
           this.pending.delete(entry);
           resolve();
         }, ms),
@@ -23,7 +27,7 @@ export class Sleeper {
   close(): void {
     this.closed = true;
     for (const e of this.pending) {
-      clearTimeout(e.timer);
+      e.cancel();
       e.resolve();
     }
     this.pending.clear();

@@ -4,6 +4,13 @@
  */
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { Vfs } from '../vfs/types.js';
+import type { BodySchema } from './body-schema.js';
+import type { DelayOption } from './delay.js';
+import type { PathParams } from './path-params.js';
+
+export type { DelayOption, DelayRange } from './delay.js';
+export type { BodySchema, StandardSchemaV1 } from './body-schema.js';
+export type { PathParams, PathParamNames } from './path-params.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -57,8 +64,11 @@ export interface UploadedFile {
   bytes: Uint8Array;
 }
 
-/** The request object handed to handlers and middlewares. */
-export interface HandlerRequest {
+/**
+ * The request object handed to handlers and middlewares. `Params` and `Body` are typed per
+ * handler by `defineHandler` (from the pattern literal and the `body` schema).
+ */
+export interface HandlerRequest<Params extends Record<string, string> = Record<string, string>, Body = unknown> {
   method: string;
   /** Full URL string. */
   url: string;
@@ -66,11 +76,11 @@ export interface HandlerRequest {
   path: string;
   headers: Headers;
   /** Decoded values captured by the pattern. */
-  params: Record<string, string>;
+  params: Params;
   /** Query parameters; a repeated key becomes an array. */
   query: Record<string, string | string[]>;
   /** Parsed body (see the `parser` option); `undefined` when there is none. */
-  body: unknown;
+  body: Body;
   files: UploadedFile[];
   /** The original platform Request. */
   request: Request;
@@ -109,7 +119,7 @@ export interface HandlerResponse {
 }
 
 export type NextFunction = (err?: unknown) => void;
-export type HandlerFunction = (req: HandlerRequest, res: HandlerResponse) => unknown;
+export type HandlerFunction<Params extends Record<string, string> = Record<string, string>, Body = unknown> = (req: HandlerRequest<Params, Body>, res: HandlerResponse) => unknown;
 export type MiddlewareFunction = (req: HandlerRequest, res: HandlerResponse, next: NextFunction) => unknown;
 export type ErrorHandlerFunction = (err: HandlerError, req: HandlerRequest, res: HandlerResponse, next: NextFunction) => unknown;
 
@@ -128,13 +138,25 @@ export interface FsHandlerOptions {
   rewrite?: (path: string, req: HandlerRequest) => string;
 }
 
-export interface RestHandler extends FsHandlerOptions {
-  pattern: string;
+/**
+ * A REST handler. In a `handlers` array `req.params` is `Record<string, string>` and `req.body`
+ * `unknown`; wrap it in `defineHandler({...})` to type them from the pattern literal and the
+ * `body` schema.
+ */
+export interface RestHandler<P extends string = string, Body = unknown> extends FsHandlerOptions {
+  pattern: P;
   /** HTTP method, or `'*'` for any. Default `'GET'`. */
   method?: string;
-  delay?: number;
+  /** ms, or `[min, max]` drawn uniformly per request; overrides the global delay (0 included). */
+  delay?: DelayOption;
   /** A function, or `'FS'` to serve the pattern from the file system. */
-  handle: HandlerFunction | 'FS';
+  handle: HandlerFunction<PathParams<P>, Body> | 'FS';
+  /**
+   * Checks (and types) `req.body` after parsing: a Standard Schema (zod, valibot, arktype…) or a
+   * type guard. A body that does not pass is a 400 `Invalid request body` (schema issues in
+   * `issues`), through the errorMiddlewares.
+   */
+  body?: BodySchema<Body>;
   authenticate?: AuthenticateOption;
   disabled?: boolean;
 }
@@ -202,7 +224,8 @@ export interface MockApiOptions {
   /** Project root for a relative fsDir (default: process.cwd() in Node hosts). */
   root?: string;
   enableWs?: boolean;
-  delay?: number;
+  /** ms before every response, or `[min, max]` drawn uniformly per request. */
+  delay?: DelayOption;
   gatewayTimeout?: number;
   noHandledRestFsRequestsAction?: '404' | 'forward';
   parser?: boolean | ParserConfig;

@@ -268,8 +268,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   try {
     if (argv[0] === 'init-worker') {
       if (argv.length > 2) throw new UsageError('init-worker takes one folder');
-      const { path, changed } = await initWorker(resolve(io.cwd, argv[1] ?? 'public'));
-      io.out(changed ? `wrote ${path}` : `${path} is up to date`);
+      const { path, changed, version } = await initWorker(resolve(io.cwd, argv[1] ?? 'public'), io.cwd);
+      io.out(changed ? `wrote ${path} (msw ${version})` : `${path} is up to date (msw ${version})`);
       return { code: 0 };
     }
     if (argv[0] === 'import') return await runImport(argv.slice(1), io);

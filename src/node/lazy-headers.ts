@@ -11,7 +11,7 @@
  * a platform Headers would join every value with ", ". Such requests are malformed anyway.
  */
 import type { IncomingMessage } from 'node:http';
-import { delegateMissing } from './delegate-prototype.js';
+import { delegateMissing } from '../core/delegate-prototype.js';
 
 const NativeHeaders: typeof Headers = globalThis.Headers;
 const kIncoming = Symbol('mockyard.headers.incoming');

@@ -21,7 +21,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../core/errors.js';
 import { kHasBody, kReadBody, tooLarge } from '../core/body.js';
 import { kParseMultipart, type MultipartResult } from '../engine/handlers/multipart.js';
-import { delegateMissing } from './delegate-prototype.js';
+import { delegateMissing } from '../core/delegate-prototype.js';
 import { createLazyHeaders } from './lazy-headers.js';
 import { abandonBody } from './lingering-close.js';
 import { parseMultipartIncoming } from './multipart.js';

@@ -16,8 +16,8 @@ import type { MockApiOptions } from '../engine/types.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
 import { buildEngines, pageCollector, pageMockOptions } from './engines.js';
 import { checkWorkerScript, startMswHost } from './msw-adapter.js';
-import { httpRoutes } from './routes.js';
-import { socketRoute } from './sockets.js';
+import { httpRoutes } from '../msw/routes.js';
+import { socketRoute } from '../msw/sockets.js';
 
 export { indexedDbFs, type IndexedDbFsOptions, type IndexedDbVfs } from '../vfs/indexeddb.js';
 export { createTrackerClient, type TrackerClient, type TrackerClientOptions, type TrackedEvent, type TrackerStats, type TrackerStorageOptions, type TrackerPersistOptions } from '../tracker/client.js';

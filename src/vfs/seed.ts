@@ -19,9 +19,21 @@ export function encodeSeedValue(value: SeedValue): Uint8Array {
 /** Seed entries as normalised `[path, bytes]`, in key order. Rejects unsafe paths. */
 export function seedEntries(tree: SeedTree | undefined): Array<[string, Uint8Array]> {
   if (!tree) return [];
-  return Object.entries(tree).map(([path, value]) => [normalizeVfsPath(path), encodeSeedValue(value)]);
+  return Object.entries(tree).map(([path, value]) => [normalizeVfsPath(path), ownRealm(encodeSeedValue(value))]);
 }
 
+/**
+ * Bytes to store. Always a `Uint8Array` of this realm: under vitest's and jest's jsdom
+ * environments the global typed arrays are jsdom's while `TextEncoder`, `Request` bodies and
+ * Node's `Buffer` hand out Node's, and a store checking `instanceof Uint8Array` (memfs) would
+ * stringify a foreign one ("123,34,…"). Re-viewing the same memory costs no copy.
+ */
 export function toBytes(data: Uint8Array | string): Uint8Array {
-  return typeof data === 'string' ? encoder.encode(data) : data;
+  return ownRealm(typeof data === 'string' ? encoder.encode(data) : data);
+}
+
+function ownRealm(bytes: Uint8Array): Uint8Array {
+  if (bytes instanceof Uint8Array) return bytes;
+  const view = bytes as ArrayBufferView;
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }

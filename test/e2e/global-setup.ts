@@ -46,7 +46,9 @@ export default async function setup(project: TestProject) {
   project.provide('siteUrl', server.url);
 
   const playgroundOut = await mkdtemp(join(tmpdir(), 'mockyard-e2e-playground-'));
-  await buildSite(join(here, '../../playground'), playgroundOut, { index: 'index.html' });
+  // The playground keeps its in-page backend out of production builds (import.meta.env.DEV);
+  // this build is a test build that needs it.
+  await buildSite(join(here, '../../playground'), playgroundOut, { index: 'index.html' }, [], { 'import.meta.env.VITE_MOCKYARD_IN_PAGE': JSON.stringify('on') });
   await initWorker(playgroundOut);
   const playground = await startStaticServer(playgroundOut);
   project.provide('playgroundUrl', playground.url);

@@ -4,12 +4,15 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildConfig, main, type CliIo, type CliResult } from '../../src/node/cli.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+
+const require = createRequire(import.meta.url);
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -102,7 +105,7 @@ describe('init-worker', () => {
     const root = await makeTempDir();
     const first = await run(['init-worker', 'public'], root);
     expect(first.code).toBe(0);
-    expect(first.out).toBe(`wrote ${join(root, 'public', 'mockServiceWorker.js')}`);
+    expect(first.out).toBe(`wrote ${join(root, 'public', 'mockServiceWorker.js')} (msw ${require('msw/package.json').version})`);
     expect(await readFile(join(root, 'public', 'mockServiceWorker.js'), 'utf8')).toContain('addEventListener');
     expect((await run(['init-worker', 'public'], root)).out).toContain('is up to date');
     expect((await run(['init-worker', 'a', 'b'], root)).code).toBe(2);

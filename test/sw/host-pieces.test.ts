@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/core/engine.js';
 import { FastResponse } from '../../src/core/fast-response.js';
 import type { SocketPeer } from '../../src/core/socket.js';
-import type { PageSocket } from '../../src/sw/msw-adapter.js';
+import type { PageSocket } from '../../src/msw/routes.js';
 import { toPageResponse } from '../../src/sw/response.js';
 import { underPrefix } from '../../src/core/engine.js';
-import { httpRoutes } from '../../src/sw/routes.js';
-import { socketRoute } from '../../src/sw/sockets.js';
+import { httpRoutes } from '../../src/msw/routes.js';
+import { socketRoute } from '../../src/msw/sockets.js';
 
 describe('underPrefix', () => {
   it('matches the prefix itself and below it, on a segment boundary', () => {
@@ -62,9 +62,15 @@ describe('httpRoutes', () => {
     const routes = httpRoutes([engine('/api', undefined), engine('/api', 'second'), engine('/_tracker', 't')], 'http://app.test');
     expect(routes).toHaveLength(2);
     const [api] = routes;
-    expect(api!.test(new URL('http://app.test/api/x'))).toBe(true);
-    expect(api!.test(new URL('http://other.test/api/x'))).toBe(false);
-    expect(api!.test(new URL('http://app.test/apix'))).toBe(false);
+    expect(api!.test('http://app.test/api/x')).toBe(true);
+    expect(api!.test('http://app.test/api?x=1')).toBe(true);
+    expect(api!.test('http://app.test/x#/api')).toBe(false);
+    expect(api!.test('http://other.test/api/x')).toBe(false);
+    expect(api!.test('http://app.test:8080/api/x')).toBe(false);
+    expect(api!.test('http://app.test/apix')).toBe(false);
+    const anyOrigin = httpRoutes([engine('/api', 'x')], undefined)[0]!;
+    expect(anyOrigin.test('https://elsewhere.example/api/y')).toBe(true);
+    expect(anyOrigin.test('https://elsewhere.example/other')).toBe(false);
     expect(await (await api!.handle(new Request('http://app.test/api/x')))!.text()).toBe('second');
     const none = httpRoutes([engine('/api', undefined)], 'http://app.test');
     expect(await none[0]!.handle(new Request('http://app.test/api/x'))).toBeUndefined();

@@ -1,9 +1,13 @@
+import { startTimer } from '../../core/timers.js';
+
 /**
  * Cancellable timers for the gateway timeout. Every pending timer is tracked so `close()` can
- * expire them all: no timer outlives the engine, no request hangs past `close()`.
+ * expire them all: no timer outlives the engine, no request hangs past `close()`. Under fake
+ * timers the real or the fake clock ends it, whichever is first (core/timers.ts).
  */
 export class Deadlines {
-  private readonly pending = new Map<ReturnType<typeof setTimeout>, () => void>();
+  /** Pending deadlines: cancel function → what firing does. */
+  private readonly pending = new Map<() => void, () => void>();
 
   /**
    * Resolves `onTimeout()` after `ms` unless `work` settles first; `ms` of 0 or Infinity means
@@ -14,18 +18,18 @@ export class Deadlines {
     return new Promise<T>((resolve) => {
       let done = false;
       const fire = () => {
-        this.pending.delete(timer);
+        this.pending.delete(cancel);
         if (done) return;
         done = true;
         onTimeout().then(resolve, () => resolve(undefined as T));
       };
-      const timer = setTimeout(fire, ms);
-      this.pending.set(timer, fire);
+      const cancel = startTimer(fire, ms);
+      this.pending.set(cancel, fire);
       work.then((value) => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
-        this.pending.delete(timer);
+        cancel();
+        this.pending.delete(cancel);
         resolve(value);
       });
     });
@@ -33,8 +37,8 @@ export class Deadlines {
 
   /** Clears every timer and answers the requests still waiting as timed out. */
   expireAll(): void {
-    for (const [t, fire] of [...this.pending]) {
-      clearTimeout(t);
+    for (const [cancel, fire] of [...this.pending]) {
+      cancel();
       fire();
     }
     this.pending.clear();

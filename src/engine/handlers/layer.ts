@@ -3,9 +3,10 @@
  *
  * For a request whose path (below the prefix) and method match a handler (array order, first
  * match wins; HEAD falls back to GET with the body dropped):
- *   delay (the handler's own, else the global one; 0 included)
+ *   delay (the handler's own, else the global one; 0 included; a range is drawn per request, and
+ *   a draw at or past gatewayTimeout is answered 504 after gatewayTimeout ms, see delay.ts)
  *   → authenticate (401)
- *   → body parsing (`parser`)
+ *   → body parsing (`parser`) → the handler's `body` schema (400 when it does not pass)
  *   → handlerMiddlewares
  *   → the handler (a function, or `'FS'`: file-system mode with the handler's own pagination,
  *     filters and `rewrite`)
@@ -24,6 +25,8 @@ import { checkAuthenticate } from './authenticate.js';
 import { runParser } from './body-parser.js';
 import { isThenable, runErrorMiddlewares, runMiddlewares } from './chain.js';
 import { Deadlines } from './deadline.js';
+import { validateBody, type BodySchema } from '../body-schema.js';
+import { afterDelay } from '../delay.js';
 import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
 import { ResponseBuilder } from './response.js';
@@ -83,7 +86,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   const deadlines = new Deadlines();
   const { parser, bodyLimit, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
   // Routes that can skip authenticate, parsing and middlewares when the request has no body.
-  const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
+  const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handler.body === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
 
   /** Error path: errorMiddlewares in order, then the default error response. */
   async function answerError(err: unknown, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean): Promise<Response> {
@@ -143,6 +146,10 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       if (parser !== false && (parser !== true || withBody)) {
         state.stage = 'parser';
         if ((await runParser(parser, req, res, bodyLimit, raw)) === 'responded') return res.toResponse(head);
+      }
+      if (route.handler.body !== undefined) {
+        state.stage = 'body';
+        req.body = await validateBody(route.handler.body as BodySchema, req.body);
       }
       if (handlerMiddlewares.length > 0) {
         state.stage = 'handlerMiddlewares';
@@ -227,11 +234,18 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       }
       const { route, params } = match;
       ctx.answered(NAME, route.label);
-      const delay = route.delay ?? options.delay;
-      if (delay > 0) await services.sleep(delay);
+      const { wait, timedOut } = afterDelay(route.delay ?? options.delay, gatewayTimeout);
+      if (wait > 0) await services.sleep(wait);
       const req = new PortableRequest(ctx, params, app);
       const res = new ResponseBuilder();
       const state = { timedOut: false, stage: 'authenticate' };
+      const gatewayTimedOut = () => {
+        state.timedOut = true;
+        res.seal();
+        logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, ${timedOut ? 'the drawn delay reached it' : `still in ${state.stage}`}); answered 504`);
+        return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
+      };
+      if (timedOut) return gatewayTimedOut();
       let work: Promise<Response>;
       if (fastRoutes.has(route) && typeof route.handle === 'function' && !hasBody(ctx.request)) {
         // Hot path (no authenticate, no middlewares, no body): call the handler right away; a
@@ -256,12 +270,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
         logger.error(`${route.label} (${ctx.method} ${ctx.pathname}) failed: ${(err as Error)?.message ?? String(err)}`, err);
         return responseForError(err, ctx.pathname, head);
       });
-      return deadlines.race(work, gatewayTimeout, () => {
-        state.timedOut = true;
-        res.seal();
-        logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, still in ${state.stage}); answered 504`);
-        return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
-      });
+      return deadlines.race(work, gatewayTimeout, gatewayTimedOut);
     },
     async close() {
       deadlines.expireAll();

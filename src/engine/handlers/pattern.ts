@@ -5,6 +5,10 @@
  * Patterns are relative to the endpoint prefix (`/users/{id}` serves `/api/users/1`):
  *   - `users`            literal text (case-sensitive)
  *   - `{id}`             one segment (`[^/]+`), captured as `params.id`
+ *   - `:id`              the same as `{id}` (Express, msw and json-server write it so); a `:`
+ *                        starts a parameter at the start of a segment or after a character that
+ *                        cannot be part of a name (`/flights/:from-:to`); elsewhere it is text
+ *                        (`/items:batchGet`, `/at/12:30`)
  *   - `{id:\d+}`         a custom regex, captured as `params.id` (it matches the raw, still
  *                        percent-encoded text; keep it within one segment)
  *   - `*`                any characters within one segment (possibly none): `*.json`, `user-*`
@@ -35,6 +39,9 @@ interface Capture {
 }
 
 const NAME = /^[A-Za-z_$][\w$-]*$/;
+/** `:name` parameters: a name starts with a letter, `_` or `$` and goes on with word characters. */
+const NAME_START = /^[A-Za-z_$]$/;
+const NAME_CHAR = /^[\w$]$/;
 const ESCAPE = /[.*+?^${}()|[\]\\]/g;
 
 /** Number of capturing groups in a regex source. */
@@ -68,6 +75,11 @@ export function compilePattern(pattern: string, option = 'pattern'): CompiledPat
   let unnamed = 0;
   let re = '^';
   let literalOnly = true;
+  const addName = (name: string) => {
+    if (!NAME.test(name) || FORBIDDEN_KEYS.has(name)) throw new OptionsError(option, `has an invalid parameter name ${JSON.stringify(name)} in ${JSON.stringify(pattern)}`);
+    if (names.has(name)) throw new OptionsError(option, `uses the parameter ${name} twice in ${JSON.stringify(pattern)}`);
+    names.add(name);
+  };
 
   // Split into segments by `/`, but never inside braces (a regex may contain `/` or `{n}`).
   const segments: string[] = [];
@@ -106,9 +118,7 @@ export function compilePattern(pattern: string, option = 'pattern'): CompiledPat
         const [inner, end] = readBraces(seg, i, option);
         const colon = inner.indexOf(':');
         const name = (colon === -1 ? inner : inner.slice(0, colon)).trim();
-        if (!NAME.test(name) || FORBIDDEN_KEYS.has(name)) throw new OptionsError(option, `has an invalid parameter name ${JSON.stringify(name)} in ${JSON.stringify(pattern)}`);
-        if (names.has(name)) throw new OptionsError(option, `uses the parameter {${name}} twice in ${JSON.stringify(pattern)}`);
-        names.add(name);
+        addName(name);
         let body = '[^/]+';
         if (colon !== -1) {
           body = inner.slice(colon + 1);
@@ -132,6 +142,16 @@ export function compilePattern(pattern: string, option = 'pattern'): CompiledPat
         literalOnly = false;
         re += '[^/]';
         i++;
+      } else if (c === ':' && NAME_START.test(seg[i + 1] ?? '') && (i === 0 || !NAME_CHAR.test(seg[i - 1]!))) {
+        // `:name` (Express / msw style): the name runs while the characters can be part of one.
+        literalOnly = false;
+        let end = i + 2;
+        while (end < seg.length && NAME_CHAR.test(seg[end]!)) end++;
+        const name = seg.slice(i + 1, end);
+        addName(name);
+        re += '([^/]+?)';
+        captures.push({ name, group: ++group });
+        i = end;
       } else if (c === '}') {
         throw new OptionsError(option, `has an unmatched "}" in ${JSON.stringify(pattern)}`);
       } else {

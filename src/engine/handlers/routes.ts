@@ -7,7 +7,8 @@
  */
 import { OptionsError, describe } from '../../core/options.js';
 import { validateAuthenticate } from './authenticate.js';
-import { resolveFilters, resolvePagination } from '../options.js';
+import { resolveDelay, resolveFilters, resolvePagination } from '../options.js';
+import type { DrawDelay } from '../delay.js';
 import type { AuthenticateOption, FilterConfig, HandlerFunction, PaginationConfig, PerMethod, RestHandler } from '../types.js';
 import { compilePattern, type CompiledPattern } from './pattern.js';
 
@@ -18,7 +19,7 @@ export interface Route {
   /** Upper-cased method, or '*'. */
   readonly method: string;
   /** The handler's own delay, or undefined to use the global one. */
-  readonly delay: number | undefined;
+  readonly delay: DrawDelay | undefined;
   readonly handle: HandlerFunction | 'FS';
   readonly authenticate: AuthenticateOption | undefined;
   /** `handle: 'FS'`: the handler's own pagination / filters (undefined: the global ones; null: none). */
@@ -45,7 +46,7 @@ export function compileRoutes(handlers: readonly RestHandler[], option = 'mock.h
       handler,
       pattern: compilePattern(handler.pattern, `${at}.pattern`),
       method,
-      delay: handler.delay,
+      delay: resolveDelay(handler.delay, `${at}.delay`),
       handle: handler.handle,
       authenticate: validateAuthenticate(handler.authenticate, `${at}.authenticate`),
       fsPagination: handler.pagination === undefined ? undefined : resolvePagination(handler.pagination, `${at}.pagination`),

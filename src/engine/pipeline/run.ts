@@ -3,7 +3,8 @@
  *
  *   - global `delay`: applied to the answer of every layer that does not apply it itself
  *     (`Layer.ownDelay`: the handler layer, where a handler's own delay wins), and to the
- *     engine's own 404; never to a request passed on (`forward`);
+ *     engine's own 404; never to a request passed on (`forward`). A range is drawn per request
+ *     (delay.ts); a drawn value at or past `gatewayTimeout` answers 504 after it;
  *   - `gatewayTimeout`: bounds user code only, so it lives with that code (the handler layer,
  *     after the handler's delay, answered through the errorMiddlewares); no other layer is bounded;
  *   - errors: anything a layer throws or rejects with becomes the one JSON error body
@@ -19,9 +20,10 @@
  *                 walk and records `ctx.resumeAt`;
  *   `handle(ctx)` the promise path, starting at `ctx.resumeAt` (the layers before it said PASS).
  */
-import { responseForError } from '../../core/errors.js';
+import { errorResponse, responseForError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { AnsweredBy, RequestContext } from '../context.js';
+import { afterDelay, NO_DELAY, type DrawDelay } from '../delay.js';
 import { PASS, type Layer } from './layer.js';
 import { notFound } from './not-found.js';
 
@@ -47,8 +49,10 @@ export type Observer = (exchange: Exchange) => void;
 
 export interface PipelineOptions {
   layers: readonly Layer[];
-  /** Global delay (ms) for layers without `ownDelay` and the 404. */
-  delay: number;
+  /** Global delay (a draw per request, delay.ts) for layers without `ownDelay` and the 404. */
+  delay: DrawDelay;
+  /** For drawn delays: a draw at or past it answers 504 (0 = none). */
+  gatewayTimeout: number;
   /** `noHandledRestFsRequestsAction: 'forward'`: the end of the list answers undefined. */
   forward: boolean;
   sleep(ms: number): Promise<void>;
@@ -72,7 +76,17 @@ export interface Pipeline {
 const NOT_FOUND_LAYER = 'not-found';
 
 export function createPipeline(options: PipelineOptions): Pipeline {
-  const { layers, delay, forward, sleep, logger } = options;
+  const { layers, delay, gatewayTimeout, forward, sleep, logger } = options;
+  const delayed = delay !== NO_DELAY;
+
+  /** Waits the global delay; the 504 when a drawn delay reached gatewayTimeout, else undefined. */
+  async function delayFor(ctx: RequestContext): Promise<Response | undefined> {
+    const { wait, timedOut } = afterDelay(delay, gatewayTimeout);
+    if (wait > 0) await sleep(wait);
+    if (!timedOut) return undefined;
+    logger.warn(`${ctx.method} ${ctx.pathname}: the drawn delay reached gatewayTimeout (${gatewayTimeout} ms); answered 504`);
+    return errorResponse(504, 'Gateway Timeout', ctx.pathname, { head: ctx.method === 'HEAD' });
+  }
   const n = layers.length;
   let observers: Observer[] = [];
 
@@ -108,13 +122,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const r = await layer.handle(ctx);
       if (r !== undefined) {
         if (ctx.answeredBy === undefined) ctx.answered(layer.name);
-        if (delay > 0 && layer.ownDelay !== true) await sleep(delay);
+        if (delayed && layer.ownDelay !== true) return (await delayFor(ctx)) ?? r;
         return r;
       }
       ctx.peeked = undefined; // what a layer's peek prepared is for that layer only
     }
     if (forward) return undefined;
-    if (delay > 0) await sleep(delay);
+    if (delayed) {
+      const timedOut = await delayFor(ctx);
+      if (timedOut) return timedOut;
+    }
     return end(ctx);
   }
 
@@ -126,7 +143,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
     peek(ctx) {
       // With a global delay nothing is answered synchronously (the delay needs a timer).
-      if (delay > 0) return undefined;
+      if (delayed) return undefined;
       for (let i = 0; i < n; i++) {
         const layer = layers[i]!;
         let r: Response | typeof PASS | undefined;

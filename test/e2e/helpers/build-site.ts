@@ -7,12 +7,19 @@ import { resolve } from 'node:path';
 import { build } from 'vite';
 import { mockyardAliases } from '../../../playground/vite-aliases.mjs';
 
-export async function buildSite(root: string, outDir: string, input: Record<string, string>, aliases: Array<{ find: RegExp; replacement: string }> = []): Promise<void> {
+export async function buildSite(
+  root: string,
+  outDir: string,
+  input: Record<string, string>,
+  aliases: Array<{ find: RegExp; replacement: string }> = [],
+  define: Record<string, string> = {},
+): Promise<void> {
   await build({
     root,
     configFile: false,
     logLevel: 'warn',
     publicDir: false,
+    define,
     resolve: { alias: [...aliases, ...mockyardAliases(process.env.MOCKYARD_E2E_SOURCE === 'src' ? 'src' : 'dist')] },
     build: {
       outDir,

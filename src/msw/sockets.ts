@@ -1,5 +1,6 @@
 /**
- * The WebSocket seam (src/core/socket.ts) over a page socket intercepted by MSW.
+ * The WebSocket seam (src/core/socket.ts) over a socket intercepted by msw (the worker host in a
+ * page, `handlersFor` wherever the app runs msw).
  *
  * A connection under an engine's prefix is offered to each matching engine's `upgrade(request)`
  * in order: `undefined` → next engine (none left → the real server), a Response → refused (the
@@ -12,7 +13,7 @@
  */
 import type { Engine } from '../core/engine.js';
 import type { SocketPeer, SocketSession } from '../core/socket.js';
-import type { PageSocket, SocketRoute } from './msw-adapter.js';
+import type { PageSocket, SocketRoute } from './routes.js';
 import { underPrefix } from '../core/engine.js';
 
 type Incoming = string | ArrayBuffer | ArrayBufferView | Blob;
@@ -105,17 +106,21 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** One socket route covering every engine that accepts WebSockets. */
-export function socketRoute(engines: readonly Engine[], origin: string): SocketRoute | undefined {
+/**
+ * One socket route covering every engine that accepts WebSockets, on the host of `origin` (the
+ * page's), or on any host when `origin` is undefined (`handlersFor` in Node).
+ */
+export function socketRoute(engines: readonly Engine[], origin: string | undefined): SocketRoute | undefined {
   const withWs = engines.filter((e) => typeof e.upgrade === 'function');
   if (withWs.length === 0) return undefined;
-  const host = new URL(origin).host;
+  const host = origin === undefined ? undefined : new URL(origin).host;
   const prefixes = [...new Set(withWs.flatMap((e) => e.prefixes))];
   // Same host, under a prefix: other sockets (a dev server's HMR socket…) are left to the browser.
-  const pattern = new RegExp(`^wss?://${escapeRegExp(host)}(?:${prefixes.map((p) => escapeRegExp(p.replace(/\/$/, ''))).join('|')})(?:[/?#]|$)`);
+  const hostPattern = host === undefined ? '[^/?#]+' : escapeRegExp(host);
+  const pattern = new RegExp(`^wss?://${hostPattern}(?:${prefixes.map((p) => escapeRegExp(p.replace(/\/$/, ''))).join('|')})(?:[/?#]|$)`);
   return {
     pattern,
-    test: (url) => url.host === host && withWs.some((e) => e.prefixes.some((p) => underPrefix(url.pathname, p))),
+    test: (url) => (host === undefined || url.host === host) && withWs.some((e) => e.prefixes.some((p) => underPrefix(url.pathname, p))),
     connect: (socket) => connectTo(withWs, socket),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Lazy stand-ins for platform objects (the node host's Request and Headers): the stand-in class
+ * Lazy stand-ins for platform objects (the node host's Request and Headers, mockyard/test's Request): the stand-in class
  * defines the members it answers cheaply, and every other member of the platform prototype is
  * forwarded to the real object `realOf(this)` builds on first use. So no platform getter or
  * method ever runs with a foreign `this`, and anything the stand-in does not know still works.

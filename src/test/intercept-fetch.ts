@@ -1,0 +1,164 @@
+/**
+ * `interceptFetch(engines, options)`: the test runner's host. It replaces `globalThis.fetch` (and
+ * `XMLHttpRequest` where the environment has one, see xhr.ts) so that requests under the engines'
+ * prefixes are answered in-process by `engine.handle()`, with no server, no service worker and
+ * no msw in between; everything else goes to the original `fetch` (`onUnhandled: 'bypass'`) or
+ * fails loudly (`'error'`, the default).
+ *
+ * Host-neutral: it runs in vitest's `node`, `happy-dom` and `jsdom` environments, in jest and in
+ * a page. Answers look like network answers: a native `Response` of the environment's class with
+ * `url` set, gzip/deflate bodies decoded (as `fetch` does for bytes off the network).
+ */
+import { answerFrom, coveredBy, engineList } from '../core/engine-answer.js';
+import type { Engine } from '../core/engine.js';
+import { fastState } from '../core/fast-response.js';
+import { check } from '../core/options.js';
+import { toPageResponse } from '../sw/response.js';
+import { requestFor } from './lazy-request.js';
+import { interceptXhr } from './xhr.js';
+
+export type OnUnhandled = 'bypass' | 'error';
+
+export interface InterceptFetchOptions {
+  /**
+   * Where relative URLs resolve, and the origin that is intercepted. Default: `location.href`
+   * where the environment has one (happy-dom, jsdom, a page), else `http://localhost`.
+   */
+  baseUrl?: string | URL;
+  /**
+   * Requests no engine answers (another path or origin, or an engine that forwards): `'error'`
+   * (default) rejects the fetch with a TypeError naming the request and logs it with
+   * `console.error`; `'bypass'` sends them to the original `fetch` / `XMLHttpRequest`.
+   */
+  onUnhandled?: OnUnhandled;
+  /** Also intercept `XMLHttpRequest` when the environment has it (default true). */
+  xhr?: boolean;
+}
+
+export interface FetchInterception {
+  /** Every request handed to the engines, in order (a copy with its body unread: `await requests[0].json()`). */
+  readonly requests: Request[];
+  /** Puts the original `fetch` (and `XMLHttpRequest`) back. Idempotent. */
+  restore(): void;
+}
+
+const KNOWN = ['baseUrl', 'onUnhandled', 'xhr'] as const;
+
+function defaultBase(): string {
+  const href = (globalThis as { location?: { href?: string } }).location?.href;
+  return typeof href === 'string' && /^https?:/.test(href) ? href : 'http://localhost/';
+}
+
+/** Origins whose requests are ours: the base URL's, and the page's (relative XHR URLs resolve there). */
+function ourOrigins(base: URL): Set<string> {
+  const origins = new Set([base.origin]);
+  const page = (globalThis as { location?: { origin?: string } }).location?.origin;
+  if (typeof page === 'string' && page !== 'null') origins.add(page);
+  return origins;
+}
+
+function unhandledError(method: string, url: string): TypeError {
+  return new TypeError(
+    `mockyard interceptFetch: no engine answers ${method} ${url} (onUnhandled: 'error'). ` +
+      "Add a file or handler for it, set baseUrl to the origin your code calls, or pass onUnhandled: 'bypass' to let it reach the network.",
+  );
+}
+
+function hasContentEncoding(headers: Record<string, string>): boolean {
+  for (const name in headers) if (name.length === 16 && name.toLowerCase() === 'content-encoding') return true;
+  return false;
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+export function interceptFetch(engines: Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception {
+  const list = engineList(engines, 'interceptFetch');
+  check.knownKeys(check.object(options, 'interceptFetch') ?? {}, '', KNOWN);
+  const onUnhandled = check.oneOf(options.onUnhandled, 'onUnhandled', ['bypass', 'error'] as const, 'error');
+  const withXhr = check.boolean(options.xhr, 'xhr', true);
+  let base: URL;
+  try {
+    base = new URL(String(options.baseUrl ?? defaultBase()));
+  } catch {
+    throw new TypeError(`interceptFetch: baseUrl must be an absolute URL (got ${JSON.stringify(String(options.baseUrl))})`);
+  }
+  const origins = ourOrigins(base);
+  const original = globalThis.fetch;
+  const requests: Request[] = [];
+
+  /** The engines' answer as a network-like Response, or undefined when none answers. */
+  async function answer(request: Request, pathname: string): Promise<Response | undefined> {
+    requests.push(request.body === null ? request : request.clone());
+    const response = await answerFrom(list, request, pathname);
+    if (response === undefined) return undefined;
+    // A FastResponse without Content-Encoding is handed on as it is (it is a Response; the
+    // caller's json()/text() builds the native one once); encoded bodies are decoded first.
+    const state = fastState(response);
+    const out = state !== undefined && !hasContentEncoding(state.headers) ? response : toPageResponse(response);
+    Object.defineProperty(out, 'url', { value: request.url, configurable: true });
+    return out;
+  }
+
+  function unhandled(request: Request | undefined, method: string, href: string, input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    if (onUnhandled === 'bypass') {
+      if (typeof original !== 'function') return Promise.reject(new TypeError(`interceptFetch: no original fetch to send ${method} ${href} to`));
+      return original(request ?? (typeof input === 'string' || input instanceof URL ? href : input), request ? undefined : init);
+    }
+    const error = unhandledError(method, href);
+    console.error(error.message);
+    return Promise.reject(error);
+  }
+
+  function mockyardFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : (input as Request).url, base);
+    } catch (err) {
+      return Promise.reject(new TypeError(`Failed to parse URL from ${String(typeof input === 'object' && 'url' in input ? input.url : input)}`, { cause: err }));
+    }
+    const method = (init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
+    if (!origins.has(url.origin) || !coveredBy(list, url.pathname)) return unhandled(undefined, method, url.href, input, init);
+    let request: Request;
+    try {
+      request = typeof input === 'object' && !(input instanceof URL) ? (init ? new Request(input, init) : input) : requestFor(url.href, init);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const signal = init?.signal ?? (typeof input === 'object' && !(input instanceof URL) ? input.signal : undefined);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const answered = answer(request, url.pathname).then((response) => response ?? unhandled(request, method, url.href, input, init));
+    if (!signal) return answered;
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      answered.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  globalThis.fetch = mockyardFetch as typeof fetch;
+  const stopXhr = withXhr
+    ? interceptXhr({
+        claims: (url) => origins.has(url.origin) && coveredBy(list, url.pathname),
+        answer: (request) => answer(request, new URL(request.url).pathname),
+        unhandled: (request) => {
+          if (onUnhandled === 'bypass') return undefined;
+          const error = unhandledError(request.method, request.url);
+          console.error(error.message);
+          return error;
+        },
+      })
+    : undefined;
+
+  let restored = false;
+  return {
+    requests,
+    restore() {
+      if (restored) return;
+      restored = true;
+      if (globalThis.fetch === (mockyardFetch as typeof fetch)) globalThis.fetch = original;
+      stopXhr?.();
+    },
+  };
+}

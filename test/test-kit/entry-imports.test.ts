@@ -1,0 +1,41 @@
+/**
+ * `mockyard/test` and `mockyard/msw` must run in happy-dom, jsdom and pages: walking their source
+ * imports (relative ones followed, static and dynamic) finds no Node built-in, `ws`, `busboy` or
+ * memfs.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const src = fileURLToPath(new URL('../../src/', import.meta.url));
+const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/g;
+
+/** Bare specifiers reached from `entry`, with the file that imports each. */
+function bareImports(entry: string): Map<string, string> {
+  const seen = new Set<string>();
+  const bare = new Map<string, string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2]!;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+      else if (!bare.has(spec)) bare.set(spec, file.slice(src.length));
+    }
+  };
+  visit(resolve(src, entry));
+  return bare;
+}
+
+it.each(['test/index.ts', 'msw/index.ts'])('%s reaches no node-only module', (entry) => {
+  const bare = bareImports(entry);
+  const nodeOnly = [...bare].filter(([spec]) => spec.startsWith('node:') || ['ws', 'busboy', 'memfs'].includes(spec));
+  expect(nodeOnly).toEqual([]);
+  expect(bare.size).toBeGreaterThan(0);
+});
+
+it('the walk does see node-only imports where they are (the node entry)', () => {
+  expect([...bareImports('node/index.ts').keys()].some((s) => s.startsWith('node:'))).toBe(true);
+});

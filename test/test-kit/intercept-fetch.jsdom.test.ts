@@ -1,0 +1,4 @@
+// @vitest-environment jsdom
+import { interceptFetchContract } from './intercept-contract.js';
+
+interceptFetchContract('jsdom');

@@ -1,0 +1,4 @@
+// @vitest-environment node
+import { interceptFetchContract } from './intercept-contract.js';
+
+interceptFetchContract('node');
