@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROXY_MESSAGES } from '../../src/engine/proxy/layer.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
-import { closeServers, rawRequest, startServer } from '../helpers/server.js';
+import { closeServers, fakeEngine, rawRequest, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { closeUpstreams, deadUrl, startUpstream, type UpstreamHandler } from '../helpers/upstream.js';
 
@@ -175,6 +175,22 @@ describe('proxy', () => {
     const r = await fetch(`${server.url}/api/slow`);
     expect(r.status).toBe(504);
     expect(await r.json()).toMatchObject({ status: 504, error: 'GATEWAY_TIMEOUT', message: PROXY_MESSAGES.timeout(150), path: '/api/slow' });
+  });
+
+  it('a proxy whose target is itself answers 508 instead of looping; Via names the proxy', async () => {
+    const upstream = await startUpstream(json({ ok: true }));
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
+    await fetch(`${server.url}/api/x`);
+    expect(upstream.seen[0]!.headers.via).toMatch(/^1\.1 mockyard-[a-z0-9]+$/);
+    // A mock API proxying to its own address: the request comes back carrying its Via.
+    const { createMockApi } = await import('../../src/engine/create-mock-api.js');
+    let api: ReturnType<typeof createMockApi> | undefined;
+    const looped = await startServer({ engines: [fakeEngine({ prefixes: ['/api'], handle: (req) => api!.handle(req) })] });
+    api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: looped.url } });
+    const r = await fetch(`${looped.url}/api/loop`);
+    expect(r.status).toBe(508);
+    expect(await r.json()).toMatchObject({ status: 508, error: 'LOOP_DETECTED', message: PROXY_MESSAGES.loop });
+    await api.close();
   });
 
   it('observers see the proxy as the answering layer', async () => {

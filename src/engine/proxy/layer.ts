@@ -34,6 +34,7 @@ export const PROXY_LAYER = 'proxy';
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 export const PROXY_MESSAGES = {
+  loop: 'Loop Detected: the proxy target is this mock API (its request came back)',
   unreachable: 'Bad Gateway: the proxy target could not be reached',
   timeout: (ms: number) => `Gateway Timeout: the proxy target did not answer within ${ms} ms`,
   badRewrite: 'proxy.rewrite must return a path starting with "/"',
@@ -97,14 +98,24 @@ export function proxyLayerFor(proxy: ResolvedProxyOptions, logger: Logger, vfs: 
 export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
   const { proxy, logger, recorder } = options;
   const onAnswer = recorder ? recorder.onAnswer : undefined;
+  // `Via` (RFC 9110 §7.6.3) names this proxy; a request that comes back carrying it is a loop
+  // (the target is this very mock API, or a fetch interceptor — interceptFetch, msw in Node —
+  // routed the proxy's own fetch back into the engine): 508, never an endless chain.
+  const via = `1.1 mockyard-${Math.random().toString(36).slice(2, 10)}`;
   return {
     name: PROXY_LAYER,
     recorder,
     async handle(ctx) {
       const request = ctx.request;
       const method = ctx.method;
+      if (request.headers.get('via')?.includes(via)) {
+        ctx.answered(PROXY_LAYER);
+        return errorResponse(508, PROXY_MESSAGES.loop, ctx.pathname, { head: method === 'HEAD' });
+      }
       const url = upstreamUrl(proxy, ctx);
       const requestHeaders = upstreamRequestHeaders(request, proxy.headers);
+      const incomingVia = request.headers.get('via');
+      requestHeaders.set('via', incomingVia ? `${incomingVia}, ${via}` : via);
       // A body an earlier layer read (the OpenAPI validator) is sent from its bytes; else streamed.
       const body = method === 'GET' || method === 'HEAD' ? null : bufferedBody(request) ?? request.body;
       const controller = new AbortController();
