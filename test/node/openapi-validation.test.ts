@@ -114,6 +114,19 @@ describe('OpenAPI request validation', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it('a document given as an object (browser mode) is dereferenced locally: Swagger 2 body and path parameters', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const doc = JSON.parse(await readFile(join(FIXTURES, 'petstore-swagger-2.0.json'), 'utf8')) as object;
+    const engine = createMockApi({ endpointPrefix: '/v1', fs: memoryFs({}), logLevel: 'silent', openapi: doc });
+    const bad = await engine.handle(new Request('http://x/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"x"}' }));
+    expect(bad!.status).toBe(400);
+    expect(((await bad!.json()) as { errors: unknown[] }).errors).toEqual([
+      { in: 'body', at: 'name', message: 'is required' },
+      { in: 'body', at: 'id', message: 'must be integer' },
+    ]);
+    await engine.close();
+  });
+
   it('an option that is neither a path nor a document is an OptionsError; a document that cannot be loaded answers 500', async () => {
     expect(() => createMockApi({ endpointPrefix: '/v1', fsDir: null, openapi: 42 as never })).toThrow(/mock\.openapi/);
     const engine = createMockApi({ endpointPrefix: '/v1', fsDir: null, logLevel: 'silent', openapi: join(FIXTURES, 'missing.yaml') });

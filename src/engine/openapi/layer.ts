@@ -24,7 +24,15 @@ import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { Exchange } from '../pipeline/run.js';
-import { compileDocument, type Match, type Problem } from './request-validator.js';
+import { dereferenceLocal } from './local-refs.js';
+import type { compileDocument, Match, Problem } from './request-validator.js';
+
+/**
+ * The parser is imported by a computed name, so browser bundlers leave it out (it resolves in
+ * Node, where a document is given by its path); a document given as an object is dereferenced
+ * here (local-refs.ts). The validator (Ajv) is its own chunk, loaded with the document.
+ */
+const PARSER = '@readme/openapi-parser';
 
 export const OPENAPI_LAYER = 'openapi';
 
@@ -63,10 +71,13 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   let failed = false;
   const ready = (async () => {
     try {
-      const { dereference } = await import('@readme/openapi-parser');
-      const src = resolveSource(options.source, options.root);
-      const doc = await dereference((typeof src === 'string' ? src : structuredClone(src)) as never);
-      compiled = compileDocument(doc as unknown as Record<string, unknown>);
+      const [{ compileDocument: compile }, doc] = await Promise.all([
+        import('./request-validator.js'),
+        typeof options.source === 'string'
+          ? (import(/* @vite-ignore */ PARSER) as Promise<{ dereference(path: string): Promise<unknown> }>).then((m) => m.dereference(resolveSource(options.source, options.root) as string))
+          : Promise.resolve(dereferenceLocal(options.source)),
+      ]);
+      compiled = compile(doc as Record<string, unknown>);
       return true;
     } catch (err) {
       failed = true;
