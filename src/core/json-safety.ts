@@ -7,6 +7,7 @@
  * patched or stored is checked here first and rejected with a 400 naming the key.
  */
 import { HttpError } from './errors.js';
+import { assertTextDepth, DEFAULT_MAX_JSON_DEPTH } from './json-depth.js';
 
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -28,24 +29,6 @@ export function findForbiddenKey(value: unknown, keys: ReadonlySet<string> = FOR
   return undefined;
 }
 
-/**
- * Whether `value` nests objects/arrays deeper than `maxDepth` levels. Iterative, so it answers
- * for inputs that would overflow the stack of the recursive code that runs later
- * (`JSON.stringify`, merges): such input is refused up front instead of failing as a 500.
- */
-export function exceedsDepth(value: unknown, maxDepth: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= maxDepth) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
-
 /** Throws a 400 when `value` holds a forbidden key anywhere. */
 export function assertNoForbiddenKeys(value: unknown, what = 'JSON body', keys: ReadonlySet<string> = FORBIDDEN_KEYS): void {
   const at = findForbiddenKey(value, keys);
@@ -57,14 +40,18 @@ export function assertNoForbiddenKeys(value: unknown, what = 'JSON body', keys: 
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Parses UTF-8 JSON bytes; malformed JSON or invalid UTF-8 → HttpError 400. */
-export function parseJsonBytes(bytes: Uint8Array, what = 'JSON body'): unknown {
+/**
+ * Parses UTF-8 JSON bytes; malformed JSON, invalid UTF-8 or nesting deeper than `maxDepth`
+ * (json-depth.ts) → HttpError 400.
+ */
+export function parseJsonBytes(bytes: Uint8Array, what = 'JSON body', maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
   let text: string;
   try {
     text = decoder.decode(bytes);
   } catch {
     throw new HttpError(400, `Malformed ${what}: not valid UTF-8`);
   }
+  assertTextDepth(bytes, maxDepth, what);
   try {
     return JSON.parse(text);
   } catch (err) {

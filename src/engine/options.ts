@@ -8,6 +8,7 @@
  *                                            engine, handlers still work, one warning).
  * Prefixes are normalised (leading `/`, no trailing `/`), de-duplicated and sorted longest first.
  */
+import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { normalizeVfsPath } from '../vfs/path.js';
@@ -72,6 +73,7 @@ export interface ResolvedMockApiOptions {
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
+  maxJsonDepth: number;
   /** `openapi`: the document (path/URL or object) requests are validated against, or null. */
   openapi: { source: string | object; validateResponses: boolean } | null;
   /** `proxy`, validated (null: no proxy layer). */
@@ -110,7 +112,7 @@ export interface ResolvedRecordOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit', 'proxy', 'openapi',
+  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi',
 ] as const;
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
@@ -385,6 +387,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     pagination: null,
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
     proxy: null,
     openapi: null,
     warnings,
@@ -442,6 +445,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.pagination = resolvePagination(o.pagination, at('pagination'));
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
+  base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
   base.proxy = resolveProxy(o.proxy as ProxyOptions | undefined, at('proxy'));
   base.openapi = resolveOpenApi(o.openapi, at('openapi'));
 

@@ -238,6 +238,13 @@ export interface MockApiOptions {
   /** Largest request body accepted, in bytes (default 10 MiB); larger → 413. */
   bodyLimit?: number;
   /**
+   * Deepest nesting of JSON accepted from request bodies and files (default 256): a deeper
+   * request body → 400 naming the limit; a deeper file is served as stored, but not queried or
+   * patched (one warning). At most 1000: deeper documents overflow the stack of the recursive
+   * code that handles JSON (JSON.stringify, merges, copies).
+   */
+  maxJsonDepth?: number;
+  /**
    * Validate every request under the prefix against this OpenAPI 3.0/3.1 or Swagger 2 document
    * (a path or URL, relative to `root`/the working directory; or the document object) before any
    * handler or file runs: 400 with the problems, 404/405 for operations it does not have.

@@ -4,14 +4,15 @@
  *   - the mock API's default filesystem: `fsDir` on disk, resolved against `root` (default: cwd);
  *   - scratch space for `req.app.fs` when an engine has no filesystem;
  *   - native zlib for the collector's gzip reads (the pure-JS fflate path stays the default) and
- *     its gzip ingest bodies (synchronous and bounded; `DecompressionStream` stays the default).
+ *     gzip/deflate request bodies of both engines (synchronous and bounded; `DecompressionStream`
+ *     stays the default).
  */
 import { resolve } from 'node:path';
-import { constants, deflateRawSync, gunzipSync } from 'node:zlib';
+import { constants, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { setBoundedSyncInflate } from '../core/inflate-bounded.js';
 import { setDefaultFsFactory, setScratchFsFactory } from '../engine/default-fs.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
-import { setBoundedSyncGunzip } from '../tracker/gunzip-bounded.js';
 import { setRawSyncDeflate } from '../tracker/gzip-pieces.js';
 
 setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)));
@@ -19,10 +20,12 @@ setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir
 setScratchFsFactory(() => memoryFs());
 // The collector's gzip reads: native zlib (level 1, sync flush) instead of pure-JS fflate.
 setRawSyncDeflate((bytes) => deflateRawSync(bytes, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }));
-// The collector's gzip ingest bodies: zlib stops once the output would pass maxOutputLength.
-setBoundedSyncGunzip((bytes, maxOutput) => {
+// Compressed request bodies (collector ingest, mock API): zlib stops once the output would pass
+// maxOutputLength.
+const inflaters = { gzip: gunzipSync, deflate: inflateSync, 'deflate-raw': inflateRawSync } as const;
+setBoundedSyncInflate((format, bytes, maxOutput) => {
   try {
-    return gunzipSync(bytes, { maxOutputLength: maxOutput });
+    return inflaters[format](bytes, { maxOutputLength: maxOutput });
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return undefined;
     throw err;

@@ -20,8 +20,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../core/errors.js';
 import { kHasBody, kReadBody, tooLarge } from '../core/body.js';
+import { kBodyDecoded } from '../core/content-encoding.js';
 import { kParseMultipart, type MultipartResult } from '../engine/handlers/multipart.js';
 import { delegateMissing } from '../core/delegate-prototype.js';
+import { encodeForm } from './form-encode.js';
 import { createLazyHeaders } from './lazy-headers.js';
 import { abandonBody } from './lingering-close.js';
 import { parseMultipartIncoming } from './multipart.js';
@@ -98,14 +100,16 @@ function consumedBody(incoming: IncomingMessage): Uint8Array {
   if (typeof raw === 'string') return Buffer.from(raw);
   if (raw === null || typeof raw !== 'object') return EMPTY;
   const type = (incoming.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/json' || type.endsWith('+json')) return Buffer.from(JSON.stringify(raw));
-  if (type === 'application/x-www-form-urlencoded') {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-      for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
+  if (type === 'application/json' || type.endsWith('+json')) {
+    try {
+      return Buffer.from(JSON.stringify(raw));
+    } catch {
+      // Only a document nested thousands of levels deep (stack overflow) gets here: far past
+      // any depth the engine would accept (`maxJsonDepth`), so it is refused the same way.
+      throw new HttpError(400, 'JSON body nests too deeply to be read (see the maxJsonDepth option)');
     }
-    return Buffer.from(params.toString());
   }
+  if (type === 'application/x-www-form-urlencoded') return Buffer.from(encodeForm(raw as Record<string, unknown>));
   return EMPTY;
 }
 
@@ -322,6 +326,14 @@ class NodeRequest implements NodeRequestFields {
 
   get [kHasBody](): boolean {
     return incomingHasBody(this[kIncoming]);
+  }
+
+  /**
+   * An earlier middleware (express.json(), body-parser) read the body before us: it already
+   * undid the content codings, so `Content-Encoding` no longer describes what kReadBody returns.
+   */
+  get [kBodyDecoded](): boolean {
+    return this[kIncoming].readableEnded && !this[kUsed];
   }
 
   /** A real Request with the same method, URL, headers, body and signal (built once). */

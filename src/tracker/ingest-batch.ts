@@ -8,7 +8,8 @@
  * passes.
  */
 import { HttpError } from '../core/errors.js';
-import { assertNoForbiddenKeys, exceedsDepth, parseJsonBytes } from '../core/json-safety.js';
+import { exceedsDepth } from '../core/json-depth.js';
+import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import { parseBatchId } from './batch-ids.js';
 import { parseTimestamp } from './timestamp.js';
 
@@ -31,14 +32,16 @@ export async function decodeIngestBody(bytes: Uint8Array, contentEncoding: strin
   let json = bytes;
   if (coding === 'gzip' || coding === 'x-gzip' || ((coding === '' || coding === 'identity') && isGzipMagic(bytes))) {
     // Imported on the first gzip body (its own chunk in browser bundles).
-    json = await (await import('./gunzip-bounded.js')).gunzipBounded(bytes, maxDecompressed);
+    json = await (await import('../core/inflate-bounded.js')).gunzipBounded(bytes, maxDecompressed);
   } else if (coding !== '' && coding !== 'identity') {
     throw new HttpError(415, `Unsupported Content-Encoding "${coding}" (use gzip or none)`, { headers: { 'Accept-Encoding': 'gzip' } });
   } else if (bytes.byteLength > maxDecompressed) {
     throw new HttpError(413, `Request body exceeds the limit of ${maxDecompressed} bytes`, { details: { limit: maxDecompressed } });
   }
   if (json.byteLength === 0) throw new HttpError(400, 'Malformed ingest body: empty body');
-  return parseJsonBytes(json, 'ingest body');
+  // No text cap here: the depth rule of ingest bodies is per event (MAX_EVENT_DEPTH, a 422 naming
+  // the event), checked on the parsed value by validateBatch with the same json-depth module.
+  return parseJsonBytes(json, 'ingest body', Infinity);
 }
 
 /** Deepest nesting accepted inside one event (tracker events are shallow; this bounds recursion). */

@@ -38,7 +38,7 @@ describe('json safety', () => {
 
 describe('exceedsDepth', () => {
   it('measures nesting of objects and arrays, iteratively', async () => {
-    const { exceedsDepth } = await import('../../src/core/json-safety.js');
+    const { exceedsDepth } = await import('../../src/core/json-depth.js');
     expect(exceedsDepth({ a: [{ b: 1 }] }, 3)).toBe(false);
     expect(exceedsDepth({ a: [{ b: {} }] }, 3)).toBe(true);
     expect(exceedsDepth('text', 0)).toBe(false);

@@ -78,6 +78,19 @@ describe('mock API engine in the page', () => {
     expect(good.body).toEqual({ body: { a: 1 } });
   });
 
+  it('decodes gzip request bodies in the page (DecompressionStream), refuses other codings and deep JSON', async () => {
+    // File mode (no gatewayTimeout there: the first compressed body loads the inflater's chunk).
+    const zipped = await call('/api/zipped', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: [...gzipSync('{"a":[1,2]}')] });
+    expect(zipped.status).toBe(201);
+    expect((await call('/api/zipped')).body).toEqual({ a: [1, 2] });
+    const br = await call('/api/other', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, body: '{}' });
+    expect(br.status).toBe(415);
+    expect(br.body.message).toBe('Unsupported Content-Encoding "br" (supported: gzip, deflate)');
+    const deep = await call('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(5000) + ']'.repeat(5000) });
+    expect(deep.status).toBe(400);
+    expect(deep.body.message).toMatch(/limit of 256 levels/);
+  });
+
   it('answers 504 after gatewayTimeout, as on the node host', async () => {
     const res = await call('/api/slow');
     expect(res.status).toBe(504);

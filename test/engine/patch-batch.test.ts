@@ -15,7 +15,7 @@ function env(tree: SeedTree) {
     writes++;
     return vfs.write(p, d);
   };
-  const e: FsEnv = { name: 'files', vfs: counted, fsDir: '', cache: new FileCache(counted, ''), queue: new KeyedQueue(), bodyLimit: 1e6, logger: createLogger('silent') };
+  const e: FsEnv = { name: 'files', vfs: counted, fsDir: '', cache: new FileCache(counted, ''), queue: new KeyedQueue(), bodyLimit: 1e6, maxJsonDepth: 256, logger: createLogger('silent') };
   return { e, vfs, writes: () => writes };
 }
 const read = async (vfs: ReturnType<typeof memoryFs>, p: string) => JSON.parse(new TextDecoder().decode(await vfs.read(p)));

@@ -6,7 +6,7 @@
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
-import { isJsonPath } from '../../core/media-type.js';
+import { isJsonPath, parseMediaType } from '../../core/media-type.js';
 import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
@@ -19,12 +19,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   const contentType = call.ctx.request.headers.get('content-type');
+  // An upload is checked first (the spec's 400s: more than one file, a file and a body), so an
+  // existing path answers them too, with or without POST filters; never a 409 or a query.
+  const upload = parseMediaType(contentType).type === 'multipart/form-data' ? await readPayload(call, env, 'POST', contentType) : undefined;
   const entry = await env.cache.resolveEntry(call.key, call);
   if (entry !== null) {
     if (!entry.isJson) throw new HttpError(400, MSG.postNotJson);
     if (entry.array !== undefined && hasQueryConfig(call, 'POST')) {
-      const bytes = await requestBody(call, env);
-      const body = bytes.byteLength > 0 && !/^multipart\//i.test(contentType ?? '') ? parseJsonBytes(bytes) : undefined;
+      const bytes = upload === undefined ? await requestBody(call, env) : undefined;
+      const body = bytes !== undefined && bytes.byteLength > 0 ? parseJsonBytes(bytes, 'JSON body', env.maxJsonDepth) : undefined;
       const q = readQuery(call, 'POST', body);
       const r = runQuery(entry, entry.array, q.predicates, q.page, false, q.signature);
       return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) });
@@ -32,7 +35,7 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
     throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
   }
 
-  const payload = await readPayload(call, env, 'POST', contentType);
+  const payload = upload ?? (await readPayload(call, env, 'POST', contentType));
   let rel: string;
   let bytes: Uint8Array;
   let echo = false;
@@ -48,7 +51,7 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
       rel = fileTarget(call.rel, call.trailingSlash, payload.type, payload.kind === 'file' ? payload.filename : undefined);
       bytes = payload.bytes;
       // An upload stored as .json must be JSON like any other JSON document.
-      if (isJsonPath(rel)) jsonPayload(bytes);
+      if (isJsonPath(rel)) jsonPayload(bytes, env.maxJsonDepth);
       break;
   }
   const path = inFsDir(env, rel);

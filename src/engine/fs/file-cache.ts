@@ -11,8 +11,10 @@
  * Lookup results are re-resolved after LOOKUP_TTL_MS, so a new candidate file is found too.
  */
 import type { FastHeaders } from '../../core/fast-response.js';
+import { DEFAULT_MAX_JSON_DEPTH, textExceedsDepth } from '../../core/json-depth.js';
 import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
+import type { JsonProblem } from './json-problem.js';
 import { lookupFile } from './lookup.js';
 import { absentOnNotDir, statOrNull } from './stat.js';
 
@@ -40,6 +42,8 @@ export interface FileEntry {
   readonly isJson: boolean;
   /** The parsed array when the file is a JSON array (shared: never mutate). */
   readonly array: unknown[] | undefined;
+  /** A `.json` file that cannot be used as JSON (served as stored, never queried or patched). */
+  readonly problem?: JsonProblem;
   /** X-Total-Count of a plain GET: array length, 1 for other JSON, undefined for non-JSON. */
   readonly count: number | undefined;
   /** GET headers (Content-Type, Content-Length, X-Total-Count). Shared: never mutate. */
@@ -48,6 +52,10 @@ export interface FileEntry {
   sorted?: Map<string, Uint32Array>;
   /** Match memo of query.ts: matching indices by filter signature (and sort). */
   matches?: Map<string, Uint32Array>;
+  /** Whether every item of `array` is a non-null object (query.ts finds it on first use). */
+  objectItems?: boolean;
+  /** Per filtered key, the field of every item of `array` (query.ts, for the compiled scan). */
+  columns?: Map<string, readonly unknown[]>;
   /** Filter signatures seen once (query.ts memoises a filter the second time). */
   seenQueries?: Set<string>;
   /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */
@@ -69,16 +77,22 @@ interface LookupHit {
 
 const decoder = new TextDecoder();
 
-/** `known`: the parsed value of `bytes` when the caller has it (never mutated afterwards). */
-export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known?: { value: unknown }): FileEntry {
+/**
+ * `known`: the parsed value of `bytes` when the caller has it (never mutated afterwards).
+ * `maxDepth`: JSON nested deeper is not parsed (core/json-depth.ts), like malformed JSON.
+ */
+export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known?: { value: unknown }, maxDepth = DEFAULT_MAX_JSON_DEPTH): FileEntry {
   const isJson = isJsonPath(path);
   let array: unknown[] | undefined;
   let count: number | undefined;
+  let problem: JsonProblem | undefined;
   if (isJson && known) {
     if (Array.isArray(known.value)) {
       array = known.value;
       count = array.length;
     } else count = 1;
+  } else if (isJson && textExceedsDepth(bytes, maxDepth)) {
+    problem = 'too-deep';
   } else if (isJson) {
     // Parsed once per load (then cached): arrays feed queries, and only valid JSON gets a count.
     try {
@@ -89,12 +103,14 @@ export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known
       } else count = 1;
     } catch {
       // Malformed JSON on disk: served as stored, without a count.
+      problem = 'malformed';
     }
   }
   const contentType = contentTypeFor(path);
   const headers: FastHeaders = { 'Content-Type': contentType, 'Content-Length': String(bytes.byteLength) };
   if (count !== undefined) headers['X-Total-Count'] = String(count);
-  return { path, stat, bytes, contentType, isJson, array, count, headers };
+  const entry: FileEntry = { path, stat, bytes, contentType, isJson, array, count, headers };
+  return problem === undefined ? entry : { ...entry, problem };
 }
 
 function sameStat(a: VfsStat, b: VfsStat): boolean {
@@ -123,6 +139,12 @@ export class FileCache {
   constructor(
     private readonly vfs: Vfs,
     private readonly fsDir: string,
+    private readonly json: {
+      /** Deepest JSON nesting parsed (files nested deeper are served, not parsed). */
+      maxDepth?: number;
+      /** Told when a `.json` file entering the cache cannot be used as JSON (json-problem.ts). */
+      onProblem?: (path: string, stat: VfsStat, bytes: Uint8Array, problem: JsonProblem) => void;
+    } = {},
   ) {
     this.exclusive = vfs.exclusive;
     this.unsubscribe = vfs.onChange((p) => this.invalidate(p));
@@ -254,7 +276,7 @@ export class FileCache {
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
     if (bytes.byteLength > MAX_CACHED_FILE) return;
     this.drop(path);
-    const entry = buildEntry(path, stat, bytes, known);
+    const entry = buildEntry(path, stat, bytes, known, this.json.maxDepth);
     this.files.set(path, entry);
     if (!this.exclusive) this.confirmed(entry, reports);
     this.cachedBytes += bytes.byteLength;
@@ -336,7 +358,8 @@ export class FileCache {
     }
     // The stat taken before the read: if the file changed during the read, the next use sees
     // a different stat and reloads.
-    const entry = buildEntry(path, stat, bytes);
+    const entry = buildEntry(path, stat, bytes, undefined, this.json.maxDepth);
+    if (entry.problem !== undefined) this.json.onProblem?.(path, stat, bytes, entry.problem);
     if (gen === this.generation && bytes.byteLength <= MAX_CACHED_FILE) {
       this.drop(path);
       this.files.set(path, entry);

@@ -136,34 +136,41 @@ function typed(read: Reader, base: Base, test: Test, missing: boolean): Predicat
   }
 }
 
-function compile(entry: FilterEntry, raw: unknown[]): Predicate {
-  const pred = compileClosure(entry, raw);
-  const base = baseType(entry);
-  const path = parseDotPath(entry.field ?? entry.key);
-  const cmp = entry.comparison ?? 'eq';
-  if ((base === 'string' || base === 'number') && path.length === 1 && !inherited(path[0]!) && cmp !== 'contains') {
-    const c = cmp === 'ne' ? 'neq' : cmp;
-    pred.simple = {
-      key: path[0]!,
-      base,
-      cmp: c,
-      value: c === 'in' || c === 'nin' ? new Set<Scalar>(splitList(raw).map((v) => coerceParam(v, base, entry.key))) : coerceParam(raw[0], base, entry.key),
-      missing: c === 'neq' || c === 'nin',
-    };
-  }
-  return pred;
+/** What a filter entry compiles to apart from the request's values (built once per entry). */
+interface EntryPlan {
+  base: Base;
+  cmp: Exclude<FilterEntry['comparison'], 'ne' | undefined> | 'neq';
+  read: Reader;
+  /** The top-level key the scan compiler may inline, when the entry qualifies. */
+  simpleKey: string | undefined;
 }
 
-function compileClosure(entry: FilterEntry, raw: unknown[]): Predicate {
-  const base = baseType(entry);
-  const read = reader(parseDotPath(entry.field ?? entry.key));
-  const cmp = entry.comparison ?? 'eq';
+const plans = new WeakMap<FilterEntry, EntryPlan>();
 
+function planFor(entry: FilterEntry): EntryPlan {
+  let plan = plans.get(entry);
+  if (plan === undefined) {
+    const base = baseType(entry);
+    const path = parseDotPath(entry.field ?? entry.key);
+    const c = entry.comparison ?? 'eq';
+    const cmp = c === 'ne' ? 'neq' : c;
+    const simple = (base === 'string' || base === 'number') && path.length === 1 && !inherited(path[0]!) && cmp !== 'contains';
+    plan = { base, cmp, read: reader(path), simpleKey: simple ? path[0]! : undefined };
+    plans.set(entry, plan);
+  }
+  return plan;
+}
+
+/** The predicate for one entry and the request's values (coerced once, shared by closure and scan). */
+function compile(entry: FilterEntry, raw: unknown[]): Predicate {
+  const { base, cmp, read, simpleKey } = planFor(entry);
+  let pred: Predicate;
+  let value: Scalar | Set<Scalar>;
   if (cmp === 'in' || cmp === 'nin') {
     const set = new Set<Scalar>(splitList(raw).map((v) => coerceParam(v, base, entry.key)));
-    return cmp === 'in' ? typed(read, base, (v) => set.has(v), false) : typed(read, base, (v) => !set.has(v), true);
-  }
-  if (cmp === 'contains') {
+    value = set;
+    pred = cmp === 'in' ? typed(read, base, (v) => set.has(v), false) : typed(read, base, (v) => !set.has(v), true);
+  } else if (cmp === 'contains') {
     const needle = String(coerceParam(raw[0], 'string', entry.key)).toLowerCase();
     const one = (v: unknown) => {
       const s = itemValue(v, 'string');
@@ -173,18 +180,23 @@ function compileClosure(entry: FilterEntry, raw: unknown[]): Predicate {
       const v = read(item);
       return Array.isArray(v) ? v.some(one) : one(v);
     };
+  } else {
+    const p = coerceParam(raw[0], base, entry.key);
+    value = p;
+    switch (cmp) {
+      case 'eq': pred = typed(read, base, (v) => v === p, false); break;
+      case 'neq': pred = typed(read, base, (v) => v !== p, true); break;
+      case 'gt': pred = typed(read, base, (v) => v > p, false); break;
+      case 'gte': pred = typed(read, base, (v) => v >= p, false); break;
+      case 'lt': pred = typed(read, base, (v) => v < p, false); break;
+      case 'lte': pred = typed(read, base, (v) => v <= p, false); break;
+      default: throw new HttpError(500, `Unknown comparison ${String(cmp)}`);
+    }
   }
-  const p = coerceParam(raw[0], base, entry.key);
-  switch (cmp) {
-    case 'eq': return typed(read, base, (v) => v === p, false);
-    case 'neq':
-    case 'ne': return typed(read, base, (v) => v !== p, true);
-    case 'gt': return typed(read, base, (v) => v > p, false);
-    case 'gte': return typed(read, base, (v) => v >= p, false);
-    case 'lt': return typed(read, base, (v) => v < p, false);
-    case 'lte': return typed(read, base, (v) => v <= p, false);
+  if (simpleKey !== undefined) {
+    pred.simple = { key: simpleKey, base: base as 'string' | 'number', cmp, value, missing: cmp === 'neq' || cmp === 'nin' };
   }
-  throw new HttpError(500, `Unknown comparison ${String(cmp)}`);
+  return pred;
 }
 
 /** Predicates for the entries whose parameter is present in the request (all apply: AND). */

@@ -2,12 +2,13 @@
  * What every file-mode method needs: the request (one call = one request), the environment
  * (filesystem, caches, queue, limits) and small shared steps (body, config, Location).
  */
-import { readBody } from '../../core/body.js';
+import { readDecodedBody } from '../../core/content-encoding.js';
 import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
 import { joinSafe, requestPathToVfs, type RequestPath } from '../../vfs/path.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
+import { HttpError } from '../../core/errors.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import type { FileCache } from './file-cache.js';
 import { EMPTY_SOURCE, bodySource, querySource, type ParamSource } from './param-source.js';
@@ -23,6 +24,8 @@ export interface FsEnv {
   readonly cache: FileCache;
   readonly queue: KeyedQueue;
   readonly bodyLimit: number;
+  /** Deepest JSON nesting accepted (bodies and files; core/json-depth.ts). */
+  readonly maxJsonDepth: number;
   readonly logger: Logger;
 }
 
@@ -41,6 +44,11 @@ export class FsCall {
     readonly filters: PerMethod<FilterConfig> | null,
     /** Body already read by the handler layer. */
     readonly body: Uint8Array | undefined,
+    /**
+     * A handler's `rewrite` chose the path: it may have consumed query parameters, so writes do
+     * not refuse the ones no filter or pagination option names (assertKnownParams).
+     */
+    readonly rewritten = false,
   ) {}
 
   private get path(): RequestPath {
@@ -55,9 +63,9 @@ export class FsCall {
   }
 }
 
-/** The request body, at most `bodyLimit` bytes (413 beyond). */
+/** The request body (content codings undone), at most `bodyLimit` bytes (413 beyond). */
 export function requestBody(call: FsCall, env: FsEnv): Promise<Uint8Array> {
-  return call.body !== undefined ? Promise.resolve(call.body) : readBody(call.ctx.request, env.bodyLimit);
+  return call.body !== undefined ? Promise.resolve(call.body) : readDecodedBody(call.ctx.request, env.bodyLimit);
 }
 
 /** The config for a method: its own, HEAD falls back to GET's, then `ALL`. */
@@ -90,6 +98,37 @@ export function readQuery(call: FsCall, method: string, body?: unknown): QueryIn
   const { predicates, signature } = fc ? compileFilters(fc, sourceFor(fc.type, fc.root, call, body)) : NO_FILTERS;
   const page = pc ? readPage(pc, sourceFor(pc.type, pc.root, call, body)) : undefined;
   return { predicates, signature, page, present: predicates.length > 0 || page?.present === true };
+}
+
+const WHOLE_FILE: Record<string, string> = {
+  DELETE: 'DELETE would remove the whole file',
+  PUT: 'PUT replaces the whole file',
+  PATCH: 'PATCH applies to the whole document',
+};
+
+/**
+ * Writes that apply to a whole file (DELETE, PUT, PATCH) refuse query parameters that no filter
+ * or pagination option of that method reads: `DELETE /api/users?id=3` without a DELETE filter on
+ * `id` would otherwise delete every user. 400 naming them. (GET keeps ignoring unknown
+ * parameters: cache busters. Paths chosen by a handler's `rewrite` are exempt: it may have used
+ * them.)
+ */
+export function assertKnownParams(call: FsCall, method: 'DELETE' | 'PUT' | 'PATCH'): void {
+  if (call.ctx.search.length <= 1 || call.rewritten) return;
+  const known = new Set<string>();
+  const pc = configFor(call.pagination, method);
+  if (pc?.type === 'query-param') for (const name of [pc.limit, pc.skip, pc.sort, pc.order]) if (name) known.add(name);
+  const fc = configFor(call.filters, method);
+  if (fc?.type === 'query-param') for (const entry of fc.filters) known.add(entry.key);
+  const unknown: string[] = [];
+  for (const name of call.ctx.searchParams.keys()) if (!known.has(name) && !unknown.includes(name)) unknown.push(name);
+  if (unknown.length === 0) return;
+  const names = unknown.map((n) => JSON.stringify(n)).join(', ');
+  throw new HttpError(
+    400,
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}: no ${method} filter or pagination option reads ${unknown.length > 1 ? 'them' : 'it'}, and ${WHOLE_FILE[method]}`,
+    { details: { parameters: unknown } },
+  );
 }
 
 export function hasQueryConfig(call: FsCall, method: string): boolean {

@@ -14,6 +14,7 @@ import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import { create } from './create.js';
 import { FileCache } from './file-cache.js';
 import { FsCall, type FsEnv } from './fs-call.js';
+import { jsonProblemReporter } from './json-problem.js';
 import { MSG } from './messages.js';
 import { read, readCached } from './read.js';
 import { remove } from './remove.js';
@@ -26,6 +27,7 @@ export interface FsModeOptions {
   vfs: Vfs;
   fsDir: string;
   bodyLimit: number;
+  maxJsonDepth: number;
   logger: Logger;
   queue: KeyedQueue;
   pagination: PerMethod<PaginationConfig> | null;
@@ -45,8 +47,11 @@ export interface FsMode {
 const ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 
 export function createFsMode(options: FsModeOptions): FsMode {
-  const cache = new FileCache(options.vfs, options.fsDir);
-  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, logger: options.logger };
+  const cache = new FileCache(options.vfs, options.fsDir, {
+    maxDepth: options.maxJsonDepth,
+    onProblem: jsonProblemReporter(options.logger, options.fsDir, options.maxJsonDepth),
+  });
+  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger };
 
   function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> | undefined {
     const method = ctx.method;
@@ -59,6 +64,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
         overrides.pagination !== undefined ? overrides.pagination : options.pagination,
         overrides.filters !== undefined ? overrides.filters : options.filters,
         overrides.body,
+        overrides.path !== undefined,
       );
     switch (method) {
       case 'GET': return read(call, env, false);

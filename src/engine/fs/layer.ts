@@ -10,18 +10,18 @@
  * folder is certainly still missing (no change event on an exclusive Vfs), else leaves the
  * request to `handle`.
  */
-import type { KeyedQueue } from '../../core/keyed-queue.js';
-import type { Logger } from '../../core/logger.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { notFound } from '../pipeline/not-found.js';
 import type { FsServeOverrides } from '../services.js';
-import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import { createFsDirProbe, type FsDirProbe } from './dir-probe.js';
-import { createFsMode, type FsMode } from './fs-mode.js';
+import { createFsMode, type FsMode, type FsModeOptions } from './fs-mode.js';
 
-export interface FilesLayerOptions {
+/** Limits, logging, queue and query configuration, as file mode takes them. */
+type FsModeSettings = Pick<FsModeOptions, 'bodyLimit' | 'maxJsonDepth' | 'logger' | 'queue' | 'pagination' | 'filters'>;
+
+export interface FilesLayerOptions extends FsModeSettings {
   /** Layer name (observers see it): `files` by default. */
   name?: string;
   /** The filesystem, or null (file routing off). */
@@ -30,11 +30,6 @@ export interface FilesLayerOptions {
   fsDir: string | null;
   /** How the folder is named in the warning when it is missing (the option as given). */
   fsDirLabel?: string;
-  bodyLimit: number;
-  logger: Logger;
-  queue: KeyedQueue;
-  pagination: PerMethod<PaginationConfig> | null;
-  filters: PerMethod<FilterConfig> | null;
 }
 
 export interface FilesLayer extends Layer {
@@ -57,7 +52,7 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   let closed = false;
   const probe: FsDirProbe | undefined = fsDir === null || !vfs ? undefined : createFsDirProbe(vfs, fsDir);
   const start = (): FsMode =>
-    (mode ??= createFsMode({ name, vfs: vfs!, fsDir: fsDir!, bodyLimit: options.bodyLimit, logger, queue: options.queue, pagination: options.pagination, filters: options.filters }));
+    (mode ??= createFsMode({ name, vfs: vfs!, fsDir: fsDir!, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger, queue: options.queue, pagination: options.pagination, filters: options.filters }));
 
   const ready: Promise<boolean> = (async () => {
     if (!probe) return false;

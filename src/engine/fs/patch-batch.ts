@@ -9,6 +9,7 @@
  * a PUT always applies after that PUT.
  */
 import { HttpError } from '../../core/errors.js';
+import { textExceedsDepth, tooDeep } from '../../core/json-depth.js';
 import type { FsEnv } from './fs-call.js';
 import { detectIndent, serializeJson } from './json-format.js';
 import { MSG } from './messages.js';
@@ -61,6 +62,8 @@ async function flush(env: FsEnv, path: string, batch: Pending[]): Promise<void> 
     if (entry === null) throw new HttpError(404, MSG.patchNotFound);
     const indent = detectIndent(entry.bytes);
     let current = entry.bytes;
+    const maxDepth = env.maxJsonDepth;
+    if (entry.problem === 'too-deep') throw tooDeep('The stored resource', maxDepth);
     let doc: unknown;
     try {
       doc = JSON.parse(decoder.decode(current));
@@ -72,7 +75,10 @@ async function flush(env: FsEnv, path: string, batch: Pending[]): Promise<void> 
     for (const p of batch) {
       try {
         doc = applyPatchDocument(p.kind, doc, p.patch);
-        current = serializeJson(doc, indent);
+        const next = serializeJson(doc, indent);
+        // Patches within the limit can still add up to a deeper document: refuse that one.
+        if (textExceedsDepth(next, maxDepth)) throw tooDeep('The patched document', maxDepth);
+        current = next;
         results.push(current);
         changed = true;
       } catch (error) {

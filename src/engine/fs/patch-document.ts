@@ -77,6 +77,12 @@ export function validatePatch(kind: PatchKind, patch: unknown): void {
   else assertNoForbiddenKeys(patch, 'merge patch');
 }
 
+/** A library's failure as a client may read it: never an engine internal such as a stack overflow. */
+function reason(err: unknown): string {
+  if (err instanceof RangeError) return 'the document is nested too deeply';
+  return (err as Error)?.message ?? String(err);
+}
+
 /**
  * Applies a validated patch to `doc` (a fresh copy: it may be mutated) and returns the result.
  * JSON Patch needs `preparePatch('json-patch')` to have resolved first.
@@ -86,7 +92,7 @@ export function applyPatchDocument(kind: PatchKind, doc: unknown, patch: unknown
     try {
       return applyMergePatch(doc, patch);
     } catch (err) {
-      throw new HttpError(422, `Merge patch cannot be applied: ${(err as Error).message}`);
+      throw new HttpError(422, `Merge patch cannot be applied: ${reason(err)}`);
     }
   }
   if (!rfc6902) throw new Error('preparePatch("json-patch") must resolve before a JSON Patch is applied');
@@ -104,7 +110,7 @@ export function applyPatchDocument(kind: PatchKind, doc: unknown, patch: unknown
   try {
     results = applyPatch(box, boxed);
   } catch (err) {
-    throw new HttpError(422, `JSON Patch cannot be applied: ${(err as Error).message}`);
+    throw new HttpError(422, `JSON Patch cannot be applied: ${reason(err)}`);
   }
   results.forEach((r, i) => {
     if (r === null) return;

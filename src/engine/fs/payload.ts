@@ -21,8 +21,8 @@ export type Payload =
   | { kind: 'file'; bytes: Uint8Array; type: string; filename: string }
   | { kind: 'raw'; bytes: Uint8Array; type: string };
 
-export function jsonPayload(bytes: Uint8Array): Payload {
-  const value = parseJsonBytes(bytes);
+export function jsonPayload(bytes: Uint8Array, maxDepth: number): Payload {
+  const value = parseJsonBytes(bytes, 'JSON body', maxDepth);
   assertNoForbiddenKeys(value);
   return { kind: 'json', bytes, value };
 }
@@ -79,5 +79,5 @@ export async function readPayload(call: FsCall, env: FsEnv, method: 'POST' | 'PU
     return { kind: 'raw', bytes, type: media.type };
   }
   // POST: any other body must be JSON (the spec's "JSON body, or one uploaded file").
-  return jsonPayload(bytes);
+  return jsonPayload(bytes, env.maxJsonDepth);
 }

@@ -42,13 +42,57 @@ function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Ui
   return order;
 }
 
+/**
+ * Whether every item of the entry's array is a non-null object (the compiled scan then reads
+ * fields without checking each item). Found once per cached array, kept on the entry.
+ */
+function objectItems(entry: FileEntry, items: readonly unknown[]): boolean {
+  if (items !== entry.array) return false;
+  let known = entry.objectItems;
+  if (known === undefined) {
+    known = true;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item !== 'object' || item === null) {
+        known = false;
+        break;
+      }
+    }
+    entry.objectItems = known;
+  }
+  return known;
+}
+
+const MAX_COLUMNS = 16;
+
+/**
+ * The column reader for the compiled scan: `key` → the field of every item (own or not: the
+ * scan only asks for keys no plain object or array inherits), built on first use and kept on
+ * the entry like the sorted views. Undefined unless every item is an object.
+ */
+function columnsOf(entry: FileEntry, items: readonly unknown[]): ((key: string) => readonly unknown[]) | undefined {
+  if (!objectItems(entry, items)) return undefined;
+  return (key) => {
+    const columns = (entry.columns ??= new Map());
+    let column = columns.get(key);
+    if (column === undefined) {
+      // push: a packed array (all numbers → unboxed doubles), never a holey one.
+      const built: unknown[] = [];
+      for (let i = 0; i < items.length; i++) built.push((items[i] as Record<string, unknown>)[key]);
+      if (columns.size >= MAX_COLUMNS) columns.clear();
+      columns.set(key, (column = built));
+    }
+    return column;
+  };
+}
+
 /** Accepts pushes and keeps nothing: lets the scan record indices without collecting items. */
 const DISCARD = { length: 0, push(): number { return 0; } } as unknown as unknown[];
 
 /** Indices of all matches, in scan order (the sorted view's when sorting). */
-function allMatches(items: readonly unknown[], predicates: readonly Predicate[], order: Uint32Array | undefined): Uint32Array {
+function allMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], order: Uint32Array | undefined): Uint32Array {
   const indices: number[] = [];
-  const compiled = compileScan(predicates);
+  const compiled = compileScan(predicates, columnsOf(entry, items));
   if (compiled) compiled.scan(items, order, 0, Infinity, DISCARD, indices, compiled.consts);
   else {
     const n = order ? order.length : items.length;
@@ -75,7 +119,7 @@ function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates
     return undefined;
   }
   const order = page?.sort ? sortedView(entry, items, page) : undefined;
-  const matches = allMatches(items, predicates, order);
+  const matches = allMatches(entry, items, predicates, order);
   if (!memos) memos = entry.matches = new Map();
   if (memos.size >= MAX_MATCH_MEMOS) memos.delete(memos.keys().next().value!);
   memos.set(key, matches);
@@ -113,7 +157,7 @@ export function runQuery(entry: FileEntry, items: readonly unknown[], predicates
   }
 
   if (predicates.length > 0) {
-    const compiled = compileScan(predicates);
+    const compiled = compileScan(predicates, columnsOf(entry, items));
     if (compiled) {
       const total = compiled.scan(items, order, skip, limit, out, indices, compiled.consts);
       return { page: out, total, indices };

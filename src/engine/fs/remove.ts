@@ -6,13 +6,14 @@
 import { hasBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
-import { hasQueryConfig, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
+import { assertKnownParams, hasQueryConfig, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { detectIndent, serializeJson } from './json-format.js';
 import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
 import { runQuery } from './query.js';
 
 export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
+  assertKnownParams(call, 'DELETE');
   // A declared body that turns out empty (`Content-Length: 0`, an empty chunked body) is no body.
   if (call.body !== undefined ? call.body.byteLength > 0 : hasBody(call.ctx.request) && (await requestBody(call, env)).byteLength > 0) {
     throw new HttpError(400, MSG.deleteWithBody);

@@ -6,7 +6,7 @@
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { isJsonPath } from '../../core/media-type.js';
-import { locationOf, inFsDir, type FsCall, type FsEnv } from './fs-call.js';
+import { assertKnownParams, locationOf, inFsDir, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
@@ -16,6 +16,7 @@ import { isParentConflict, statOrNull } from './stat.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
+  assertKnownParams(call, 'PUT');
   const contentType = call.ctx.request.headers.get('content-type');
   if (!contentType || !contentType.trim()) throw new HttpError(400, MSG.putNoContentType);
   const payload = await readPayload(call, env, 'PUT', contentType);
@@ -27,7 +28,7 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   else if (payload.kind === 'json') path = inFsDir(env, jsonTarget(call.rel, call.trailingSlash));
   else path = inFsDir(env, fileTarget(call.rel, call.trailingSlash, payload.type, payload.kind === 'file' ? payload.filename : undefined));
 
-  if (payload.kind !== 'json' && isJsonPath(path)) jsonPayload(payload.bytes);
+  if (payload.kind !== 'json' && isJsonPath(path)) jsonPayload(payload.bytes, env.maxJsonDepth);
   const bytes = payload.bytes;
 
   const created = await runExclusive(env, path, async () => {

@@ -8,12 +8,13 @@ import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonPath, parseMediaType } from '../../core/media-type.js';
-import { requestBody, type FsCall, type FsEnv } from './fs-call.js';
+import { assertKnownParams, requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { enqueuePatch } from './patch-batch.js';
 import { patchKindFor, validatePatch } from './patch-document.js';
 
 export async function update(call: FsCall, env: FsEnv): Promise<Response> {
+  assertKnownParams(call, 'PATCH');
   const kind = patchKindFor(parseMediaType(call.ctx.request.headers.get('content-type')).type);
   if (kind === undefined) throw new HttpError(415, MSG.patchUnsupported);
   const path = await env.cache.resolve(call.key, call);
@@ -21,7 +22,7 @@ export async function update(call: FsCall, env: FsEnv): Promise<Response> {
   if (!isJsonPath(path)) throw new HttpError(400, MSG.patchNotJson);
   const bytes = await requestBody(call, env);
   if (bytes.byteLength === 0) throw new HttpError(400, MSG.noData);
-  const patch = parseJsonBytes(bytes, 'PATCH body');
+  const patch = parseJsonBytes(bytes, 'PATCH body', env.maxJsonDepth);
   validatePatch(kind, patch);
 
   const written = await enqueuePatch(env, path, kind, patch);

@@ -2,7 +2,8 @@
  * The `parser` option for REST handlers.
  *
  * `true` (default), by Content-Type:
- *   - `application/json` and any `+json` type → parsed value (malformed → 400, never a string);
+ *   - `application/json` and any `+json` type → parsed value (malformed or nested deeper than
+ *     `maxJsonDepth` → 400, never a string);
  *   - `text/*` → string (decoded with the `charset` parameter, UTF-8 by default);
  *   - `application/x-www-form-urlencoded` → object, a repeated key as an array;
  *   - `multipart/form-data` → text fields in `req.body` (repeated → array), files in `req.files`;
@@ -12,9 +13,11 @@
  * `{ parser, transform }`: the parser functions run as middlewares `(req, res, next)` (they read
  * `req.request` themselves), then `transform(req)` may return `{ body, query }` to assign.
  *
- * The body size limit (`bodyLimit`) holds while the bytes arrive: 413 past it.
+ * The body size limit (`bodyLimit`) holds while the bytes arrive: 413 past it. Bodies with a
+ * `Content-Encoding` are decoded first (core/content-encoding.ts: gzip, deflate; 415 otherwise).
  */
-import { hasBody, readBody } from '../../core/body.js';
+import { hasBody } from '../../core/body.js';
+import { readDecodedBody } from '../../core/content-encoding.js';
 import { HttpError } from '../../core/errors.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
@@ -43,7 +46,7 @@ async function multipartFromBytes(bytes: Uint8Array, contentType: string): Promi
  * The built-in parser. With `raw` (already-read bytes: `handle: 'FS'` routes read the body once
  * and pass it on) nothing is read from the request again.
  */
-export async function parseBuiltin(req: PortableRequest, limit: number, raw?: Uint8Array): Promise<void> {
+export async function parseBuiltin(req: PortableRequest, limit: number, raw: Uint8Array | undefined, maxDepth: number): Promise<void> {
   if (raw === undefined && !hasBody(req.request)) return;
   const header = req.request.headers.get('content-type');
   const { type, params } = parseMediaType(header);
@@ -53,19 +56,19 @@ export async function parseBuiltin(req: PortableRequest, limit: number, raw?: Ui
     req.files = files;
     return;
   }
-  const bytes = raw ?? (await readBody(req.request, limit));
+  const bytes = raw ?? (await readDecodedBody(req.request, limit));
   if (bytes.byteLength === 0) return;
-  if (isJsonMediaType(type)) req.body = parseJsonBytes(bytes);
+  if (isJsonMediaType(type)) req.body = parseJsonBytes(bytes, 'JSON body', maxDepth);
   else if (type.startsWith('text/')) req.body = decodeText(bytes, params.charset);
   else if (type === 'application/x-www-form-urlencoded') req.body = collectFields(new URLSearchParams(decodeText(bytes, params.charset)));
   else req.body = bytes;
 }
 
 /** Runs the configured parser. Resolves 'responded' when a custom parser function answered. */
-export async function runParser(parser: boolean | ParserConfig, req: PortableRequest, res: ResponseBuilder, limit: number, raw?: Uint8Array): Promise<'next' | 'responded'> {
+export async function runParser(parser: boolean | ParserConfig, req: PortableRequest, res: ResponseBuilder, limit: number, raw: Uint8Array | undefined, maxDepth: number): Promise<'next' | 'responded'> {
   if (parser === false) return 'next';
   if (parser === true) {
-    await parseBuiltin(req, limit, raw);
+    await parseBuiltin(req, limit, raw, maxDepth);
     return 'next';
   }
   const fns = Array.isArray(parser.parser) ? parser.parser : [parser.parser];

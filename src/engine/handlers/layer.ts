@@ -14,7 +14,8 @@
  * `gatewayTimeout` bounds everything after the delay: past it the client gets 504 (through the
  * errorMiddlewares) and whatever the handler does later is dropped.
  */
-import { hasBody, readBody } from '../../core/body.js';
+import { hasBody } from '../../core/body.js';
+import { readDecodedBody } from '../../core/content-encoding.js';
 import { DEFAULT_MESSAGES, errorResponse, HttpError, responseForError } from '../../core/errors.js';
 import { FastResponse, fastState } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
@@ -84,7 +85,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   if (routes.length === 0) return { name: NAME, ownDelay: true, peek: () => PASS, handle: async () => undefined };
   const { logger, app } = services;
   const deadlines = new Deadlines();
-  const { parser, bodyLimit, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
+  const { parser, bodyLimit, maxJsonDepth, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
   // Routes that can skip authenticate, parsing and middlewares when the request has no body.
   const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handler.body === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
 
@@ -135,17 +136,19 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       const withBody = hasBody(ctx.request);
       if (route.handle === 'FS' && withBody) {
         // File mode needs the bytes after the parser and middlewares looked at them: read once.
-        raw = await readBody(ctx.request, bodyLimit);
+        raw = await readDecodedBody(ctx.request, bodyLimit);
         if (typeof parser === 'object' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-          // Custom parser functions read `req.request`: give them a copy holding the bytes.
+          // Custom parser functions read `req.request`: give them a copy holding the (decoded) bytes.
           const r = ctx.request;
-          req.request = new Request(r.url, { method: r.method, headers: r.headers, body: raw as BodyInit });
+          const headers = new Headers(r.headers);
+          headers.delete('content-encoding');
+          req.request = new Request(r.url, { method: r.method, headers, body: raw as BodyInit });
         }
       }
       // The built-in parser has nothing to do without a body (hot path: small GETs).
       if (parser !== false && (parser !== true || withBody)) {
         state.stage = 'parser';
-        if ((await runParser(parser, req, res, bodyLimit, raw)) === 'responded') return res.toResponse(head);
+        if ((await runParser(parser, req, res, bodyLimit, raw, maxJsonDepth)) === 'responded') return res.toResponse(head);
       }
       if (route.handler.body !== undefined) {
         state.stage = 'body';

@@ -3,13 +3,14 @@
  *
  * Default (service worker, Vite, any platform Request): the body is read with `readBody`, which
  * enforces the size limit while the bytes arrive (413 at the first byte past it), then parsed by
- * the platform's `Response.formData()`.
+ * the platform's `Response.formData()`. A body with a `Content-Encoding` is decoded first
+ * (core/content-encoding.ts).
  *
  * A host may attach a faster streaming parser under `kParseMultipart` (the node host does, with
  * busboy: src/node/multipart.ts). It receives the limit and must answer 413 (HttpError) once
  * more than `limit` bytes arrived, and 400 on a malformed body.
  */
-import { readBody } from '../../core/body.js';
+import { readDecodedBody, requestCodings } from '../../core/content-encoding.js';
 import { HttpError } from '../../core/errors.js';
 import type { UploadedFile } from '../types.js';
 
@@ -25,10 +26,11 @@ export interface MultipartResult {
 export type MultipartParser = (limit: number) => Promise<MultipartResult>;
 
 export async function parseMultipart(request: Request, contentType: string, limit: number): Promise<MultipartResult> {
-  const hook = (request as unknown as Record<symbol, unknown>)[kParseMultipart];
+  // A compressed body is decoded first (the host's streaming parser sees the bytes as sent).
+  const hook = requestCodings(request).length === 0 ? (request as unknown as Record<symbol, unknown>)[kParseMultipart] : undefined;
   if (typeof hook === 'function') return (hook as MultipartParser).call(request, limit);
 
-  const bytes = await readBody(request, limit);
+  const bytes = await readDecodedBody(request, limit);
   let form: FormData;
   try {
     form = await new Response(bytes as BodyInit, { headers: { 'Content-Type': contentType } }).formData();

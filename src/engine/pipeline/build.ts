@@ -47,6 +47,7 @@ export function buildLayers({ options, services, vfs, fsDir }: LayerSources): Bu
     fsDir: serveFiles ? fsDir : null,
     fsDirLabel: options.fsDirOption ?? '',
     bodyLimit: options.bodyLimit,
+    maxJsonDepth: options.maxJsonDepth,
     logger: services.logger,
     queue: services.queue,
     pagination: options.pagination,

@@ -25,6 +25,8 @@ export interface ConnectionInit {
   headers: Headers;
   path: string;
   app: MockApiApp;
+  /** Deepest JSON nesting parsed from a text frame (deeper text arrives as the string). */
+  maxJsonDepth: number;
 }
 
 export class Connection implements WsConnection {
@@ -38,6 +40,7 @@ export class Connection implements WsConnection {
   data: Record<string, unknown> = {};
   closed = false;
   private chain: Promise<void> | undefined;
+  private readonly maxJsonDepth: number;
   private heartbeat: Heartbeat | undefined;
 
   constructor(
@@ -52,6 +55,7 @@ export class Connection implements WsConnection {
     this.headers = init.headers;
     this.path = init.path;
     this.app = init.app;
+    this.maxJsonDepth = init.maxJsonDepth;
   }
 
   get rooms(): ReadonlySet<string> {
@@ -143,7 +147,7 @@ export class Connection implements WsConnection {
     return {
       message: (data) => {
         if (this.closed) return;
-        const msg = decodeFrame(data);
+        const msg = decodeFrame(data, this.maxJsonDepth);
         this.enqueue('onMessage', () => handler.onMessage(this, msg));
       },
       pong: () => this.heartbeat?.pong(),

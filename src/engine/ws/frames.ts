@@ -1,14 +1,21 @@
 /**
  * WebSocket payloads in and out.
- * In: a text frame holding JSON arrives parsed; any other text as the string; binary as bytes.
+ * In: a text frame holding JSON arrives parsed; any other text as the string, and so does JSON
+ * nested deeper than `maxJsonDepth` (core/json-depth.ts: never handed over as a value that
+ * recursive code such as `conn.send(msg)` would choke on); binary as bytes.
  * Out: strings as text frames, bytes (Uint8Array, ArrayBuffer, any view) as binary frames,
  * anything else as JSON text.
  */
-const JSON_START = /^\s*[[{"\-0-9tfn]/;
+import { textExceedsDepth } from '../../core/json-depth.js';
 
-export function decodeFrame(data: string | Uint8Array): unknown {
+const JSON_START = /^\s*[[{"\-0-9tfn]/;
+const encoder = new TextEncoder();
+
+export function decodeFrame(data: string | Uint8Array, maxDepth: number): unknown {
   if (typeof data !== 'string') return data;
   if (!JSON_START.test(data)) return data;
+  // Only a text longer than the limit can nest deeper than it.
+  if (data.length > maxDepth && textExceedsDepth(encoder.encode(data), maxDepth)) return data;
   try {
     return JSON.parse(data);
   } catch {

@@ -53,6 +53,7 @@ export function createWsLayer(options: ResolvedMockApiOptions, services: EngineS
         headers: req.headers,
         path: ctx.pathname,
         app,
+        maxJsonDepth: options.maxJsonDepth,
       });
       logger.debug(`WebSocket ${ctx.pathname}: client ${conn.id} connected (${route.handler.pattern})`);
       return conn.open(route.handler.heartbeat ?? 0);
