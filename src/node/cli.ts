@@ -43,6 +43,8 @@ Options:
       --delay MS       delay every mock API response by MS milliseconds
       --proxy URL      forward what no handler or file answers to the real API at URL
       --tracker        also run the event collector (default options) when the config has none
+      --tracker-db URL keep the collector's events in PostgreSQL (postgres://…; implies --tracker;
+                       default: $MOCKYARD_TRACKER_DB)
       --log-level L    debug | info | warn | error | silent (default info)
   -h, --help           show this help
   -v, --version        show the version
@@ -125,6 +127,7 @@ function parse(argv: string[]) {
         overwrite: { type: 'boolean' },
         har: { type: 'string' },
         tracker: { type: 'boolean' },
+        'tracker-db': { type: 'string' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -145,7 +148,12 @@ const HTTP_URL = /^https?:\/\/[^/?#]+/i;
  * command): `--target` is required, and the mock API forwards every request to it (no file
  * served) and records into the fsDir; `har` is where the session's HAR log goes.
  */
-export async function buildConfig(argv: string[], cwd: string, mode: 'serve' | 'record' = 'serve'): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; har?: string }> {
+export async function buildConfig(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+  mode: 'serve' | 'record' = 'serve',
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; har?: string }> {
   const { values, positionals } = parse(argv);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (mode === 'serve') {
@@ -162,6 +170,10 @@ export async function buildConfig(argv: string[], cwd: string, mode: 'serve' | '
   if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
   if (values.proxy !== undefined && !HTTP_URL.test(values.proxy)) throw new UsageError(`--proxy must be an absolute http(s) URL (got "${values.proxy}")`);
   for (const p of values.prefix ?? []) if (!p.startsWith('/')) throw new UsageError(`--prefix must start with "/" (got "${p}")`);
+  const trackerDb = values['tracker-db'] ?? (env.MOCKYARD_TRACKER_DB || undefined);
+  if (trackerDb !== undefined && !/^postgres(ql)?:\/\//.test(trackerDb)) {
+    throw new UsageError(`${values['tracker-db'] !== undefined ? '--tracker-db' : 'MOCKYARD_TRACKER_DB'} must be a postgres:// URL (got "${trackerDb.replace(/\/\/[^@/]*@/, '//…@')}")`);
+  }
 
   const configFile = values.config !== undefined ? resolve(cwd, values.config) : findConfigFile(cwd);
   const fromFile: MockyardConfig = configFile ? await loadConfigFile(configFile) : {};
@@ -195,7 +207,13 @@ export async function buildConfig(argv: string[], cwd: string, mode: 'serve' | '
     host: values.host ?? fromFile.host ?? '127.0.0.1',
     logLevel,
   };
-  return { config, configFile, tracker: values.tracker === true, har };
+  if (trackerDb !== undefined) {
+    // The flag (or the environment) wins over the config file's storage.
+    const base = fromFile.tracker && typeof fromFile.tracker === 'object' ? fromFile.tracker : { appId: 'mockyard' };
+    const { storageDir: _dir, storage: _storage, ...rest } = base;
+    config.tracker = { ...rest, storage: { postgres: trackerDb } };
+  }
+  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, har };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -284,7 +302,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(version());
       return { code: 0 };
     }
-    parsed = await buildConfig(argv, io.cwd, record ? 'record' : 'serve');
+    parsed = await buildConfig(argv, io.cwd, process.env, record ? 'record' : 'serve');
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`mockyard: ${err.message}\nRun "mockyard --help" for usage.`);

@@ -5,7 +5,8 @@
  *   - scratch space for `req.app.fs` when an engine has no filesystem;
  *   - native zlib for the collector's gzip reads (the pure-JS fflate path stays the default) and
  *     gzip/deflate request bodies of both engines (synchronous and bounded; `DecompressionStream`
- *     stays the default).
+ *     stays the default);
+ *   - the collector's PostgreSQL store (`storage.postgres`), imported on first use.
  */
 import { resolve } from 'node:path';
 import { constants, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
@@ -14,6 +15,8 @@ import { setDefaultFsFactory, setScratchFsFactory } from '../engine/default-fs.j
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
 import { setRawSyncDeflate } from '../tracker/gzip-pieces.js';
+import { setPostgresStoreResolver } from '../tracker/store.js';
+import { postgresStore } from './postgres/index.js';
 
 setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)));
 // `req.app.fs` of an engine without a filesystem (`fsDir: null`): scratch space in memory.
@@ -31,3 +34,5 @@ setBoundedSyncInflate((format, bytes, maxOutput) => {
     throw err;
   }
 });
+// The collector's `storage.postgres`: the store's code is imported when a collector loads it.
+setPostgresStoreResolver((options, name) => postgresStore(options as string, name));

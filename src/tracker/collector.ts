@@ -18,13 +18,14 @@ import { FastResponse } from '../core/fast-response.js';
 import { withMessageLimit, type SocketAccept, type UpgradeResult } from '../core/socket.js';
 import { keyChecker } from './auth.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
-import { EventStore } from './event-store.js';
+import { VfsEventStore } from './event-store.js';
 import { partBatchId } from './batch-ids.js';
 import { decodeIngestBody, validateBatch, type ValidBatch } from './ingest-batch.js';
 import { resolveCollectorOptions } from './options.js';
 import type { ReadEncoder } from './read-encoder.js';
 import { parseReadQuery, selectEvents } from './read-query.js';
 import { selectionJson } from './selection-json.js';
+import type { EventStore } from './store.js';
 import type { Collector, CollectorOptions } from './types.js';
 import { VERSION } from './version.js';
 import type { PushTarget, SocketContext, TrackerSocket } from './ws-session.js';
@@ -37,7 +38,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function createCollector(options: CollectorOptions): Collector {
   const o = resolveCollectorOptions(options);
   const { logger, basePath } = o;
-  const store = new EventStore({ fs: o.fs, dir: o.dir, logger, maxAgeMs: o.maxAgeMs, retainEvents: o.retainEvents });
+  // The embedded store (default) or one from `storage.store` / `storage.postgres` (store.ts).
+  const store: EventStore = o.storeFactory
+    ? o.storeFactory({ appId: o.appId, logger, maxAgeMs: o.maxAgeMs, retainEvents: o.retainEvents })
+    : new VfsEventStore({ fs: o.fs, dir: o.dir, logger, maxAgeMs: o.maxAgeMs, retainEvents: o.retainEvents });
+  /** The embedded store: reads are synchronous selections with cached gzip hours. */
+  const indexed = store instanceof VfsEventStore ? store : undefined;
   const checkKey = keyChecker(o.apiKey);
   const sockets = new Set<PushTarget>();
   const pingBody = JSON.stringify({ ok: true, appId: o.appId, mode: 'middleware', version: VERSION });
@@ -50,13 +56,23 @@ export function createCollector(options: CollectorOptions): Collector {
   // are written without compression (stored blocks).
   let gzip: typeof import('./read-encoder.js') | undefined;
   let encoder: ReadEncoder | undefined;
-  const deflaterReady = o.gzipReads
+  // Stores that stream their reads (PostgreSQL) get their bodies from read-stream.ts instead.
+  let streamer: typeof import('./read-stream.js') | undefined;
+  const deflaterReady = !indexed
+    ? import('./read-stream.js').then(async (m) => {
+        if (o.gzipReads) await m.prepareDeflater((err) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`));
+        streamer = m;
+      }, (err: unknown) => {
+        loadError = err;
+        logger.error(`tracker: could not load the streamed read encoder: ${(err as Error)?.message ?? err}`);
+      })
+    : o.gzipReads
     ? import('./read-encoder.js').then(
         async (m) => {
           await m.prepareDeflater((err) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`));
           if (closed) return;
           gzip = m;
-          encoder = new m.ReadEncoder(store);
+          encoder = new m.ReadEncoder(indexed);
         },
         (err: unknown) => logger.warn(`tracker: could not load the gzip read encoder, reads are plain JSON: ${(err as Error)?.message ?? err}`),
       )
@@ -65,7 +81,7 @@ export function createCollector(options: CollectorOptions): Collector {
   let loadError: unknown;
   const ready = store.load().then(
     async () => {
-      store.applyRetention();
+      await store.applyRetention();
       if (deflaterReady) {
         await deflaterReady;
         encoder?.warmAllNow();
@@ -84,7 +100,9 @@ export function createCollector(options: CollectorOptions): Collector {
 
   let retentionTimer: ReturnType<typeof setInterval> | undefined;
   if (o.maxAgeMs !== undefined) {
-    retentionTimer = setInterval(() => store.applyRetention(), Math.min(60_000, Math.max(1000, o.maxAgeMs)));
+    retentionTimer = setInterval(() => {
+      void Promise.resolve(store.applyRetention()).catch((err: unknown) => logger.warn(`tracker: retention failed: ${(err as Error)?.message ?? err}`));
+    }, Math.min(60_000, Math.max(1000, o.maxAgeMs)));
     (retentionTimer as { unref?: () => void }).unref?.();
   }
 
@@ -112,6 +130,9 @@ export function createCollector(options: CollectorOptions): Collector {
    * answered with one total; a failing part stops the rest (the client retries the message, and
    * with a batchId the parts already stored are not stored again).
    */
+  // Batches stored by other processes sharing the store (PostgreSQL LISTEN/NOTIFY).
+  store.onBatch?.((lines) => push(lines));
+
   const storeBatch = async (body: unknown, from?: TrackerSocket): Promise<number> => {
     const batch = validateBatch(body, from ? Infinity : o.maxEvents);
     await whenReady();
@@ -137,7 +158,9 @@ export function createCollector(options: CollectorOptions): Collector {
     ingest: (message, from) => storeBatch(message, from),
     async select(q) {
       await whenReady();
-      return selectionJson(selectEvents(store, q));
+      if (indexed) return selectionJson(selectEvents(indexed, q));
+      const sel = await store.read(q);
+      return sel.kind === 'index' ? selectionJson(sel) : streamer!.selectionText(sel);
     },
   };
 
@@ -197,8 +220,23 @@ export function createCollector(options: CollectorOptions): Collector {
           authorize(request, undefined);
           const q = parseReadQuery((name) => url.searchParams.get(name));
           await whenReady();
-          const sel = selectEvents(store, q);
           const vary = o.cors ? 'Origin, Accept-Encoding' : 'Accept-Encoding';
+          if (!indexed) {
+            const zipped = o.gzipReads && streamer!.acceptsGzip(request.headers.get('accept-encoding'));
+            const streamed = await store.read(q, { gzip: zipped });
+            if (streamed.kind === 'stream') {
+              const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', ...cors, Vary: vary };
+              if (zipped) headers['Content-Encoding'] = 'gzip';
+              const body = streamer!.selectionBody(streamed, zipped);
+              if (head) {
+                void body.cancel();
+                return new Response(null, { status: 200, headers });
+              }
+              return new Response(body, { status: 200, headers });
+            }
+            return FastResponse.json(selectionJson(streamed), 200, { 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
+          }
+          const sel = selectEvents(indexed, q);
           if (encoder && gzip!.acceptsGzip(request.headers.get('accept-encoding'))) {
             const bytes = encoder.gzip(sel);
             return FastResponse.bytes(bytes, 200, { 'Content-Type': JSON_TYPE, 'Content-Encoding': 'gzip', 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
@@ -265,7 +303,7 @@ export function createCollector(options: CollectorOptions): Collector {
       for (const s of [...sockets]) s.shutdown();
       encoder?.close();
       await ready;
-      await store.flush();
+      await store.close();
     },
   };
 }

@@ -13,7 +13,7 @@ import { HttpError } from '../core/errors.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
 import { isVfsError, type Vfs } from '../vfs/types.js';
-import { HOUR_MS } from './event-store.js';
+import { HOUR_MS } from './time-index.js';
 import { parseTimestamp } from './timestamp.js';
 
 const SEGMENT_NAME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})\.jsonl$/;

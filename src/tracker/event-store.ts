@@ -18,17 +18,9 @@ import type { SegmentFiles } from './event-segments.js';
 import { BatchIds } from './batch-ids.js';
 import { newEventId } from './event-id.js';
 import type { ValidBatch } from './ingest-batch.js';
-
-export const HOUR_MS = 3_600_000;
-
-export interface Entry {
-  /** Timestamp, epoch ms. */
-  t: number;
-  /** Ingest sequence: orders events with equal timestamps. */
-  seq: number;
-  /** The stored event as one JSON text (no newline). */
-  line: string;
-}
+import { selectEvents, type ReadQuery } from './read-query.js';
+import type { EventStore, StoreSelection, StoredBatch } from './store.js';
+import { HOUR_MS, hourOf, lowerBoundOf, type Entry } from './time-index.js';
 
 export interface EventStoreOptions {
   fs?: Vfs;
@@ -38,25 +30,9 @@ export interface EventStoreOptions {
   retainEvents?: number;
 }
 
-export function hourOf(t: number): number {
-  return Math.floor(t / HOUR_MS);
-}
-
-/** First index whose timestamp is >= t. */
-export function lowerBoundOf(entries: Entry[], t: number): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entries[mid]!.t < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 const byTimeThenSeq = (a: Entry, b: Entry) => a.t - b.t || a.seq - b.seq;
 
-export class EventStore {
+export class VfsEventStore implements EventStore {
   private entries: Entry[] = [];
   private pending: Entry[] = [];
   private seq = 0;
@@ -133,7 +109,7 @@ export class EventStore {
    * fails nothing of the batch becomes visible (500). With a client `batchId` already stored
    * (batch-ids.ts) nothing is stored again: the answer is the first one's count and no lines.
    */
-  async append(batch: ValidBatch, now = Date.now()): Promise<{ saved: number; lines: string[] }> {
+  async append(batch: ValidBatch, now = Date.now()): Promise<StoredBatch> {
     const { batchId } = batch;
     if (batchId === undefined) {
       const lines = await this.appendNew(batch, undefined, now);
@@ -250,8 +226,17 @@ export class EventStore {
     this.logger.debug(`tracker: retention dropped ${cut} events`);
   }
 
+  /** A window read: a synchronous selection over the index (the collector's fast path). */
+  async read(query: ReadQuery): Promise<StoreSelection> {
+    return { kind: 'index', ...selectEvents(this, query) };
+  }
+
   /** Waits for every write and deletion under way. */
   async flush(): Promise<void> {
     await (await this.files?.catch(() => undefined))?.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
   }
 }

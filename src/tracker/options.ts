@@ -7,6 +7,7 @@ import { check, isPlainObject, OptionsError } from '../core/options.js';
 import { getDefaultFsFactory } from '../engine/default-fs.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
+import { getPostgresStoreResolver, type StoreFactory } from './store.js';
 import type { CollectorOptions } from './types.js';
 
 export interface ResolvedCollectorOptions {
@@ -16,6 +17,8 @@ export interface ResolvedCollectorOptions {
   basePath: string;
   fs: Vfs | undefined;
   dir: string;
+  /** A store other than the embedded one (`storage.store`, `storage.postgres`). */
+  storeFactory: StoreFactory | undefined;
   /** `undefined`: CORS off. */
   cors: { allow: (origin: string) => boolean; maxAge: number } | undefined;
   maxBodyBytes: number;
@@ -57,7 +60,21 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
   if (basePath === '') throw new OptionsError(`${P}.basePath`, 'must not be the root "/"');
 
   const storage = check.object(input.storage, `${P}.storage`) ?? {};
-  check.knownKeys(storage, `${P}.storage`, ['fs', 'dir']);
+  check.knownKeys(storage, `${P}.storage`, ['fs', 'dir', 'postgres', 'store']);
+  let storeFactory: StoreFactory | undefined;
+  if (storage.store !== undefined) {
+    if (typeof storage.store !== 'function') throw new OptionsError(`${P}.storage.store`, 'must be a store factory such as postgresStore({ url }) (a function of the collector context returning an EventStore)');
+    storeFactory = storage.store as StoreFactory;
+  }
+  if (storage.postgres !== undefined) {
+    if (storeFactory) throw new OptionsError(`${P}.storage.postgres`, 'cannot be combined with storage.store');
+    const resolver = getPostgresStoreResolver();
+    if (!resolver) throw new OptionsError(`${P}.storage.postgres`, 'needs the Node entry (import "mockyard" or "mockyard/node" in Node); PostgreSQL is not available in the browser');
+    storeFactory = resolver(storage.postgres, `${P}.storage.postgres`);
+  }
+  if (storeFactory && (storage.fs !== undefined || storage.dir !== undefined || input.storageDir !== undefined)) {
+    throw new OptionsError(storage.postgres !== undefined ? `${P}.storage.postgres` : `${P}.storage.store`, 'cannot be combined with storage.fs, storage.dir or storageDir (events go to one store)');
+  }
   if (storage.fs !== undefined && !isVfs(storage.fs)) throw new OptionsError(`${P}.storage.fs`, 'must be a Vfs (memoryFs(), diskFs(dir), indexedDbFs())');
   let fs = storage.fs as Vfs | undefined;
   const storageDir = check.string(input.storageDir, `${P}.storageDir`, undefined, { nonEmpty: true });
@@ -96,6 +113,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
     basePath,
     fs,
     dir,
+    storeFactory,
     cors,
     maxBodyBytes: int(limits.maxBodyBytes, `${P}.limits.maxBodyBytes`, MiB),
     maxDecompressedBytes: int(limits.maxDecompressedBytes, `${P}.limits.maxDecompressedBytes`, 10 * MiB),

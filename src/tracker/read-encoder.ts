@@ -14,8 +14,8 @@
  * (`readCompression: 'gzip'`, the default), so a browser page whose collector answers plain JSON
  * never fetches it (nor gzip-pieces.ts, nor accept-encoding.ts).
  */
-import type { Entry, EventStore } from './event-store.js';
-import { HOUR_MS, hourOf, lowerBoundOf } from './event-store.js';
+import type { VfsEventStore } from './event-store.js';
+import { HOUR_MS, hourOf, lowerBoundOf, type Entry } from './time-index.js';
 import { GzipAssembler, PieceDeflater, type DeflatedPiece } from './gzip-pieces.js';
 import type { Selection } from './read-query.js';
 import { joinLines, trailerOf } from './selection-json.js';
@@ -49,7 +49,7 @@ export class ReadEncoder {
   private readonly seen = new Map<number, { version: number; at: number }>();
   private closed = false;
 
-  constructor(private readonly store: EventStore) {}
+  constructor(private readonly store: VfsEventStore) {}
 
   /** The whole hour `h` (entries [a, b)), deflated, from the cache when still valid. */
   private hourPiece(h: number, entries: Entry[], a: number, b: number): DeflatedPiece {

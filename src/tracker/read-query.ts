@@ -13,7 +13,8 @@
  * `nextCursor` (a string, or `null` on the last page).
  */
 import { HttpError } from '../core/errors.js';
-import { lowerBoundOf, type Entry, type EventStore } from './event-store.js';
+import type { VfsEventStore } from './event-store.js';
+import { lowerBoundOf, type Entry } from './time-index.js';
 import { parseTimestamp } from './timestamp.js';
 
 export interface ReadQuery {
@@ -90,7 +91,7 @@ export function parseReadQuery(get: (name: string) => Param): ReadQuery {
 }
 
 /** Resolves a query against the store (synchronously: the entries array is only valid now). */
-export function selectEvents(store: EventStore, q: ReadQuery): Selection {
+export function selectEvents(store: VfsEventStore, q: ReadQuery): Selection {
   const { entries, lo, hi } = store.window(q.since, q.until);
   const total = hi - lo;
   let start = hi;

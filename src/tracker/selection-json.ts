@@ -3,7 +3,7 @@
  * re-serialisation): identity reads, WebSocket `events:response` answers, and the text the gzip
  * encoder (read-encoder.ts) deflates.
  */
-import type { Entry } from './event-store.js';
+import type { Entry } from './time-index.js';
 import type { Selection } from './read-query.js';
 
 export function trailerOf(sel: Selection): string {

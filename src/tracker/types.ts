@@ -6,6 +6,7 @@
 import type { Engine } from '../core/engine.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { Vfs } from '../vfs/types.js';
+import type { StoreFactory } from './store.js';
 
 /** One tracked event as stored: the client's fields, `id` assigned by the collector. */
 export interface TrackerEvent {
@@ -20,6 +21,28 @@ export interface CollectorStorageOptions {
   fs?: Vfs;
   /** Folder inside `fs` holding the segments (default: `events`). */
   dir?: string;
+  /**
+   * PostgreSQL instead of the embedded store (Node only; its code is imported on first use): a
+   * connection URL (`postgres://user:pass@host:5432/db`) or the options of `postgresStore()`
+   * (`{ url | client, schema?, table? }`). Several collector processes may share one database.
+   */
+  postgres?: string | PostgresStoreOptions;
+  /** Any other EventStore (src/tracker/store.ts), e.g. `postgresStore({ url })` from `mockyard/node`. */
+  store?: StoreFactory;
+}
+
+/** Options of `postgresStore()` / `tracker.storage.postgres`. */
+export interface PostgresStoreOptions {
+  /** Connection URL. One of `url` and `client`. */
+  url?: string;
+  /** A ready client: a postgres.js `sql` instance or a PGlite database (`@electric-sql/pglite`). */
+  client?: unknown;
+  /** Schema of the tables (default `public`; created when missing). */
+  schema?: string;
+  /** Name of the events table (default `mockyard_events`); the others are named after it. */
+  table?: string;
+  /** Connections in the pool for a `url` (default 10). */
+  maxConnections?: number;
 }
 
 export interface CollectorCorsOptions {

@@ -69,7 +69,7 @@ describe('mockyard record', () => {
     expect((await run(['record', '--fs-dir', 'm'], root)).err).toMatch(/record needs --target/);
     expect((await run(['record', '--target', 'staging'], root)).code).toBe(2);
     expect((await run(['--overwrite'], root)).err).toMatch(/--overwrite belongs to "mockyard record"/);
-    const { config, har } = await buildConfig(['--target', 'http://h.example', '--fs-dir', 'm'], root, 'record');
+    const { config, har } = await buildConfig(['--target', 'http://h.example', '--fs-dir', 'm'], root, {}, 'record');
     expect(config.mock!.proxy).toMatchObject({ target: 'http://h.example', record: { overwrite: false, serveFiles: false } });
     expect(har).toBe(join(root, 'm.har'));
   });

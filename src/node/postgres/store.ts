@@ -1,0 +1,490 @@
+/**
+ * PostgresEventStore: the collector's events in PostgreSQL (issue 13). Node only; imported on
+ * demand by `postgresStore()` (index.ts), so nothing loads it unless a collector is configured
+ * with `storage.postgres`.
+ *
+ *   - Ingest: one batch = one transaction (client batchId row, then every event in one
+ *     `INSERT … SELECT FROM unnest(…)`, then `pg_notify`), acknowledged after COMMIT. Ids are
+ *     UUIDv7 from the collector, as in the embedded store; `body` is the event's JSON as served.
+ *   - Read: a REPEATABLE READ snapshot: the exact `count(*)` of the window, then pages of
+ *     `body` newest first (ts DESC, seq DESC) pulled as the response is written (keyset: each page
+ *     continues after the last row of the one before; `page` = OFFSET, `cursor` = the row's
+ *     (ts, seq)). PGlite has one connection, so its reads collect the window inside one
+ *     transaction instead of holding it while the client reads.
+ *   - Many processes: every batch is announced with NOTIFY (payload: the batch's key, its seq and
+ *     time range, the sending process; well under the 8000-byte limit); the other processes fetch
+ *     those rows and push them to their WebSocket clients.
+ *   - Partitions: one per UTC day, created ahead (yesterday to 2 days ahead, re-checked with
+ *     retention) and on demand for the days a batch touches; retention drops whole partitions.
+ */
+import { HttpError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { newEventId } from '../../tracker/event-id.js';
+import type { ValidBatch } from '../../tracker/ingest-batch.js';
+import { encodeCursor, type ReadQuery } from '../../tracker/read-query.js';
+import type { EventStore, StoreContext, StoredBatch, StreamedSelection } from '../../tracker/store.js';
+import { parseTimestamp } from '../../tracker/timestamp.js';
+import { createPartitions, dayOf, dropPartitions, listPartitions, migrate, namesFor, partitionName, type Names } from './schema.js';
+import { openSqlClient, type Queryable, type SqlClient } from './sql-client.js';
+import { HourPieces } from './hour-pieces.js';
+import { deflatePiece, type DeflatedPiece } from '../../tracker/gzip-pieces.js';
+import { BATCH_ID_WINDOW_MS } from '../../tracker/batch-ids.js';
+
+export interface PostgresStoreSettings {
+  url?: string;
+  client?: unknown;
+  schema: string;
+  table: string;
+  maxConnections?: number;
+}
+
+/** Rows per page of a streamed read. */
+const PAGE_ROWS = 5000;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** Hours with fewer events are deflated fresh (caching them saves nothing worth the memory). */
+const MIN_CACHED_EVENTS = 32;
+/** Whole-window reads over more hours of data than this are read page by page, not by hour. */
+const MAX_HOURLY = 24 * 62;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** NOTIFY payloads must stay under 8000 bytes. */
+const MAX_NOTIFY_BYTES = 7900;
+
+const iso = (t: number) => new Date(t).toISOString();
+
+/**
+ * The WHERE clause (and its parameters) of a window [since, before), continuing after a row's
+ * (ts, seq) or, when that row is gone, before a time.
+ */
+function windowWhere(appId: string, since: string, before: string, after?: { ts: string; seq: string }, beforeTime?: string): { where: string; params: unknown[] } {
+  const params: unknown[] = [appId, since, before];
+  let where = `app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`;
+  if (after) {
+    params.push(after.ts, after.seq);
+    where += ` AND (ts, seq) < ($4::timestamptz, $5::bigint)`;
+  } else if (beforeTime) {
+    params.push(beforeTime);
+    where += ` AND ts < $4::timestamptz`;
+  }
+  return { where, params };
+}
+
+interface Announcement {
+  /** Sending process. */
+  o: string;
+  a: string;
+  /** Batch key (uuid). */
+  k: string;
+  /** seq range. */
+  s: [string, string];
+  /** Time range, ISO. */
+  t: [string, string];
+}
+
+export class PostgresEventStore implements EventStore {
+  private sql: SqlClient | undefined;
+  private readonly names: Names;
+  private readonly appId: string;
+  private readonly logger: Logger;
+  private readonly maxAgeMs: number | undefined;
+  private readonly retainEvents: number | undefined;
+  /** Days known to have a partition. */
+  private readonly days = new Set<number>();
+  private readonly listeners: Array<(lines: string[]) => void> = [];
+  /** Identifies this process's notifications. */
+  private readonly origin = newEventId();
+  private counted = 0;
+  private storedHere = 0;
+  private readonly writes = new Set<Promise<unknown>>();
+  /** Notifications are turned into pushes one at a time, in arrival order. */
+  private announcing: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly pieces = new HourPieces();
+
+  constructor(private readonly settings: PostgresStoreSettings, context: StoreContext) {
+    this.names = namesFor(settings.schema, settings.table);
+    this.appId = context.appId;
+    this.logger = context.logger;
+    this.maxAgeMs = context.maxAgeMs;
+    this.retainEvents = context.retainEvents;
+  }
+
+  private get db(): SqlClient {
+    if (!this.sql) throw new HttpError(503, 'Event storage is not connected');
+    return this.sql;
+  }
+
+  get size(): number {
+    return this.counted + this.storedHere;
+  }
+
+  async load(): Promise<void> {
+    const sql = (this.sql = await openSqlClient(this.settings));
+    const before = await migrate(sql, this.names);
+    if (before === 0) this.logger.info(`tracker: created the PostgreSQL schema for ${this.names.events} (version 1)`);
+    for (const d of await listPartitions(sql, this.names)) this.days.add(d);
+    await this.ensureAhead(Date.now());
+    await sql.listen(this.names.channel, (payload) => this.announced(payload));
+    // The app's count for `size`, in the background (a big table takes a while to count).
+    void sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${this.names.events} WHERE app_id = $1`, [this.appId]).then(
+      ([row]) => (this.counted = Number(row?.n ?? 0)),
+      () => {},
+    );
+  }
+
+  private async ensureAhead(now: number): Promise<void> {
+    const today = dayOf(now);
+    await this.ensureDays([today - 1, today, today + 1, today + 2]);
+  }
+
+  private async ensureDays(days: Iterable<number>): Promise<void> {
+    const missing = [...days].filter((d) => !this.days.has(d));
+    if (missing.length === 0) return;
+    await createPartitions(this.db, this.names, missing);
+    for (const d of missing) this.days.add(d);
+  }
+
+  onBatch(listener: (lines: string[]) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async append(batch: ValidBatch, now = Date.now()): Promise<StoredBatch> {
+    const work = this.appendNow(batch, now);
+    this.writes.add(work);
+    try {
+      return await work;
+    } finally {
+      this.writes.delete(work);
+    }
+  }
+
+  private async appendNow(batch: ValidBatch, now: number): Promise<StoredBatch> {
+    const { events, times, batchId } = batch;
+    const n = events.length;
+    const lines: string[] = new Array(n);
+    const ids: string[] = new Array(n);
+    const stamps: string[] = new Array(n);
+    const days = new Set<number>();
+    let minT = Infinity;
+    let maxT = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const id = newEventId(now);
+      ids[i] = id;
+      lines[i] = JSON.stringify({ ...events[i], id });
+      const t = times[i]!;
+      stamps[i] = iso(t);
+      days.add(dayOf(t));
+      if (t < minT) minT = t;
+      if (t > maxT) maxT = t;
+    }
+    const key = ids[0]!;
+    await this.ensureDays(days);
+    // One statement, so one round trip and one implicit transaction (all or nothing, answered
+    // after COMMIT): claim the client batchId (inserted, or taken over when the earlier one is
+    // past the window; no row = a retry), insert the events unless the claim failed, announce the
+    // batch with pg_notify (delivered on COMMIT, never for a rolled-back batch).
+    const prefix = JSON.stringify({ o: this.origin, a: this.appId, k: key }).slice(0, -1);
+    const announce = prefix.length + 200 <= MAX_NOTIFY_BYTES;
+    if (!announce) this.logger.warn('tracker: appId too long to announce a batch to other processes (NOTIFY payload limit)');
+    const claim = batchId === undefined
+      ? 'SELECT 1 AS ok WHERE $6::text IS NULL AND $7::int > 0 AND $8::bigint > 0' // (types every parameter)
+      : `INSERT INTO ${this.names.batches} AS b (app_id, batch_id, saved) VALUES ($1, $6, $7)
+           ON CONFLICT (app_id, batch_id) DO UPDATE SET saved = EXCLUDED.saved, stored_at = now()
+             WHERE b.stored_at < now() - ($8::bigint * interval '1 millisecond')
+           RETURNING 1 AS ok`;
+    const text = `WITH claim AS (${claim}),
+      ins AS (
+        INSERT INTO ${this.names.events} (app_id, ts, id, batch, body)
+        SELECT $1, u.ts, u.id, $2::uuid, u.body
+          FROM unnest($3::timestamptz[], $4::uuid[], $5::text[]) WITH ORDINALITY AS u(ts, id, body, n)
+         WHERE EXISTS (SELECT 1 FROM claim)
+         ORDER BY u.n
+        RETURNING seq),
+      range AS (SELECT min(seq) AS a, max(seq) AS b, count(*) AS n FROM ins)
+      SELECT (SELECT count(*) FROM claim)::int AS claimed,
+             ${announce ? `(SELECT pg_notify($9, $10 || ',"s":["' || a || '","' || b || '"],"t":["' || $11 || '","' || $12 || '"]}') FROM range WHERE n > 0)` : 'NULL'} AS notified`;
+    const params: unknown[] = [this.appId, key, stamps, ids, lines, batchId ?? null, n, BATCH_ID_WINDOW_MS];
+    if (announce) params.push(this.names.channel, prefix, iso(minT), iso(maxT));
+    const run = async (): Promise<StoredBatch> => {
+      const [row] = await this.db.query<{ claimed: number }>(text, params);
+      if (row && row.claimed > 0) return { saved: n, lines };
+      const [first] = await this.db.query<{ saved: number }>(`SELECT saved FROM ${this.names.batches} WHERE app_id = $1 AND batch_id = $2`, [this.appId, batchId]);
+      return { saved: Number(first?.saved ?? n), lines: [] };
+    };
+    let stored: StoredBatch;
+    try {
+      stored = await run();
+    } catch (err) {
+      // A partition dropped by another process's retention since we cached it: create, retry once.
+      if ((err as { code?: string }).code !== '23514') throw this.storageError(err, n);
+      for (const d of days) this.days.delete(d);
+      await this.ensureDays(days);
+      try {
+        stored = await run();
+      } catch (again) {
+        throw this.storageError(again, n);
+      }
+    }
+    this.storedHere += stored.lines.length;
+    return stored;
+  }
+
+  private storageError(err: unknown, n: number): HttpError {
+    this.logger.error(`tracker: could not store a batch of ${n} events in PostgreSQL: ${(err as Error)?.message ?? err}`);
+    return new HttpError(500, 'Could not store the events', { cause: err });
+  }
+
+  /** A batch stored by another process: fetch its rows, hand them to the listeners (pushes). */
+  private announced(payload: string): void {
+    let note: Announcement;
+    try {
+      note = JSON.parse(payload) as Announcement;
+    } catch {
+      return;
+    }
+    if (note.o === this.origin || note.a !== this.appId || this.listeners.length === 0 || this.closed) return;
+    this.announcing = this.announcing.then(async () => {
+      try {
+        const rows = await this.db.query<{ body: string }>(
+          `SELECT body FROM ${this.names.events}
+            WHERE app_id = $1 AND ts >= $2::timestamptz AND ts <= $3::timestamptz AND seq >= $4::bigint AND seq <= $5::bigint AND batch = $6::uuid
+            ORDER BY seq`,
+          [this.appId, note.t[0], note.t[1], note.s[0], note.s[1], note.k],
+        );
+        const lines = rows.map((r) => r.body);
+        if (lines.length) for (const l of this.listeners) l(lines);
+      } catch (err) {
+        this.logger.warn(`tracker: could not fetch a batch announced by another process: ${(err as Error)?.message ?? err}`);
+      }
+    });
+  }
+
+  async read(q: ReadQuery, options: { gzip?: boolean } = {}): Promise<StreamedSelection> {
+    const db = this.db;
+    // A whole window read with gzip (the dashboard's): by hours, from the deflated-hour cache.
+    const hourly = options.gzip === true && q.limit === undefined && q.cursor === undefined;
+    const select = (on: Queryable, release: () => Promise<void>) => (hourly ? this.selectHours(on, q, release) : this.select(on, q, release));
+    if (db.snapshot) {
+      const snap = await db.snapshot();
+      try {
+        return await select(snap, () => snap.end());
+      } catch (err) {
+        await snap.end().catch(() => {});
+        throw err;
+      }
+    }
+    // PGlite: one connection; collect the window inside one transaction.
+    return db.transaction(async (tx) => {
+      const sel = await select(tx, async () => {});
+      const chunks: Array<string[] | DeflatedPiece> = [];
+      for await (const c of sel.chunks) chunks.push(c);
+      return { ...sel, chunks: (async function* () { yield* chunks; })(), close: async () => {} };
+    });
+  }
+
+  /**
+   * A whole window hour by hour, newest first: per-hour counts (and highest seq) first, giving
+   * the exact total; then each hour wholly inside the window from the cache when unchanged, else
+   * its rows joined by the server (and deflated into the cache); the partial hours at the edges
+   * as text.
+   */
+  private async selectHours(db: Queryable, q: ReadQuery, releaseOnce: () => Promise<void>): Promise<StreamedSelection> {
+    let released: Promise<void> | undefined;
+    const release = () => (released ??= releaseOnce());
+    const sinceMs = q.since;
+    const beforeMs = Math.floor(q.until) + 1;
+    // The hours that hold events (two index probes), then one index range count per hour (a
+    // GROUP BY over the window would sort every row). Windows spanning more hours of data than
+    // MAX_HOURLY are read page by page instead.
+    const [span] = await db.query<{ lo: string | null; hi: string | null }>(
+      `SELECT floor(extract(epoch FROM min(ts)) / 3600)::bigint::text AS lo, floor(extract(epoch FROM max(ts)) / 3600)::bigint::text AS hi
+         FROM ${this.names.events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
+      [this.appId, iso(sinceMs), iso(beforeMs)],
+    );
+    if (!span?.lo || !span.hi) return { kind: 'stream', total: 0, page: 1, chunks: (async function* () { await release(); })(), close: release, end: () => ({ limit: 0 }) };
+    if (Number(span.hi) - Number(span.lo) >= MAX_HOURLY) return this.select(db, q, releaseOnce);
+    const hours = await db.query<{ h: string; n: number; m: string }>(
+      `SELECT h::text AS h, c.n, c.m
+         FROM generate_series($4::bigint, $5::bigint, -1) AS h,
+         LATERAL (SELECT count(*)::int AS n, max(seq)::text AS m FROM ${this.names.events}
+                   WHERE app_id = $1 AND ts >= greatest($2::timestamptz, to_timestamp(h * 3600))
+                     AND ts < least($3::timestamptz, to_timestamp((h + 1) * 3600))) AS c
+        WHERE c.n > 0`,
+      [this.appId, iso(sinceMs), iso(beforeMs), span.hi, span.lo],
+    );
+    const total = hours.reduce((sum, r) => sum + r.n, 0);
+    const { appId, pieces } = this;
+    const events = this.names.events;
+    async function* chunks(): AsyncGenerator<string[] | DeflatedPiece> {
+      try {
+        for (const { h: text, n, m } of hours) {
+          const h = Number(text);
+          const from = h * HOUR_MS;
+          const to = from + HOUR_MS;
+          const whole = from >= sinceMs && to <= beforeMs;
+          const hit = whole ? pieces.get(h, n, m) : undefined;
+          if (hit) {
+            yield hit;
+            continue;
+          }
+          const [row] = await db.query<{ text: string | null }>(
+            `SELECT string_agg(body, ',' ORDER BY ts DESC, seq DESC) AS text FROM ${events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
+            [appId, iso(Math.max(sinceMs, from)), iso(Math.min(beforeMs, to))],
+          );
+          const joined = row?.text ?? '';
+          if (whole && n >= MIN_CACHED_EVENTS) {
+            const piece = deflatePiece(joined);
+            pieces.set(h, n, m, piece);
+            yield piece;
+          } else yield [joined];
+        }
+      } finally {
+        await release();
+      }
+    }
+    return { kind: 'stream', total, page: q.page ?? 1, chunks: chunks(), close: release, end: () => ({ limit: total }) };
+  }
+
+  /** The window as a StreamedSelection; `release` runs once its pages are read (or abandoned). */
+  private async select(db: Queryable, q: ReadQuery, releaseOnce: () => Promise<void>): Promise<StreamedSelection> {
+    let released: Promise<void> | undefined;
+    const release = () => (released ??= releaseOnce());
+    const since = iso(q.since);
+    // until is inclusive to the millisecond (as the embedded store: t <= floor(until))
+    const before = iso(Math.floor(q.until) + 1);
+    const [count] = await db.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM ${this.names.events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
+      [this.appId, since, before],
+    );
+    const total = Number(count?.n ?? 0);
+    // Where the page starts: after the cursor's row (or, when it is gone, before its time).
+    let after: { ts: string; seq: string } | undefined;
+    let beforeTime: string | undefined;
+    if (q.cursor) {
+      const row = UUID.test(q.cursor.id)
+        ? (await db.query<{ ts: string; seq: string }>(
+            `SELECT ts::text AS ts, seq::text AS seq FROM ${this.names.events} WHERE app_id = $1 AND ts = $2::timestamptz AND id = $3::uuid LIMIT 1`,
+            [this.appId, iso(q.cursor.t), q.cursor.id],
+          ))[0]
+        : undefined;
+      if (row) after = row;
+      else beforeTime = iso(q.cursor.t);
+    }
+    const offset = !q.cursor && q.page !== undefined && q.limit !== undefined ? (q.page - 1) * q.limit : 0;
+    const { where, params } = windowWhere(this.appId, since, before, after, beforeTime);
+    // With a limit, one row more than the page tells whether there is a next page.
+    const text = `SELECT body FROM ${this.names.events} WHERE ${where} ORDER BY ts DESC, seq DESC${q.limit !== undefined ? ` LIMIT ${q.limit + 1}` : ''}${offset ? ` OFFSET ${offset}` : ''}`;
+    const want = q.limit ?? Infinity;
+    let returned = 0;
+    let lastLine: string | undefined;
+    let more = false;
+    const events = this.names.events;
+    const window = { appId: this.appId, since, before };
+    async function* pages(): AsyncGenerator<string[]> {
+      try {
+        if (q.limit === undefined) {
+          // A whole window (the dashboard's read): pages of PAGE_ROWS events joined by the server
+          // (one text per page instead of a row per event: far less work for the client), each
+          // page continuing after the last one's (ts, seq).
+          let key = after;
+          let older = beforeTime;
+          for (;;) {
+            const { where: w, params: p } = windowWhere(window.appId, window.since, window.before, key, older);
+            const [page] = await db.query<{ text: string | null; n: number; kts: string; kseq: string }>(
+              `SELECT string_agg(body, ',' ORDER BY ts DESC, seq DESC) AS text, count(*)::int AS n,
+                      (array_agg(ts::text ORDER BY ts, seq))[1] AS kts, (array_agg(seq::text ORDER BY ts, seq))[1] AS kseq
+                 FROM (SELECT ts, seq, body FROM ${events} WHERE ${w} ORDER BY ts DESC, seq DESC LIMIT ${PAGE_ROWS}) page`,
+              p,
+            );
+            if (!page || page.n === 0 || page.text === null) break;
+            returned += page.n;
+            yield [page.text];
+            if (page.n < PAGE_ROWS) break;
+            key = { ts: page.kts, seq: page.kseq };
+            older = undefined;
+          }
+          return;
+        }
+        // A page: a server-side cursor where the client has one (rows at a time), else one query.
+        const source: AsyncIterable<Array<{ body: string }>> = db.cursor
+          ? db.cursor<{ body: string }>(text, params, PAGE_ROWS)
+          : (async function* () { yield await db.query<{ body: string }>(text, params); })();
+        for await (const rows of source) {
+          const usable = Math.min(rows.length, want - returned);
+          if (usable < rows.length) more = true;
+          if (usable <= 0) continue;
+          const lines = new Array<string>(usable);
+          for (let i = 0; i < usable; i++) lines[i] = rows[i]!.body;
+          returned += usable;
+          lastLine = lines[usable - 1];
+          yield lines;
+        }
+      } finally {
+        await release();
+      }
+    }
+    return {
+      kind: 'stream',
+      total,
+      page: q.cursor ? null : q.page ?? 1,
+      chunks: pages(),
+      close: release,
+      end: () => {
+        if (q.limit === undefined) return { limit: returned };
+        let nextCursor: string | null = null;
+        if (more && lastLine) {
+          const e = JSON.parse(lastLine) as { id: string; timestamp: unknown };
+          nextCursor = encodeCursor(parseTimestamp(e.timestamp) as number, e.id);
+        }
+        return { limit: q.limit, nextCursor };
+      },
+    };
+  }
+
+  /**
+   * Retention drops whole day partitions (of every app in the table): `maxAgeMs` those whose day
+   * ended before now − maxAgeMs; `maxEvents` the oldest ones once all their events fall outside
+   * the newest N. Expired batchIds are deleted; partitions ahead are re-checked.
+   */
+  async applyRetention(now = Date.now()): Promise<void> {
+    const db = this.db;
+    await this.ensureAhead(now);
+    const days = await listPartitions(db, this.names);
+    const drop = new Set<number>();
+    if (this.maxAgeMs !== undefined) {
+      const cutoff = now - this.maxAgeMs;
+      for (const d of days) if ((d + 1) * DAY_MS <= cutoff) drop.add(d);
+    }
+    if (this.retainEvents !== undefined) {
+      let newer = 0;
+      for (let i = days.length - 1; i >= 0; i--) {
+        const d = days[i]!;
+        if (newer >= this.retainEvents) {
+          drop.add(d);
+          continue;
+        }
+        const [row] = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${this.names.schema}"."${partitionName(this.names, d)}"`);
+        newer += Number(row?.n ?? 0);
+      }
+    }
+    const today = dayOf(now);
+    const gone = [...drop].filter((d) => d < today + 1);
+    if (gone.length) {
+      await dropPartitions(db, this.names, gone);
+      for (const d of gone) this.days.delete(d);
+      this.logger.debug(`tracker: retention dropped ${gone.length} day partitions`);
+    }
+    await db.query(`DELETE FROM ${this.names.batches} WHERE stored_at < now() - ($1::bigint * interval '1 millisecond')`, [BATCH_ID_WINDOW_MS]);
+  }
+
+  async flush(): Promise<void> {
+    while (this.writes.size) await Promise.allSettled([...this.writes]);
+    await this.announcing;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+    await this.sql?.end();
+  }
+}
