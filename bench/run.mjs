@@ -10,7 +10,7 @@
 // section between the run.mjs markers) and bench/out/results.json.
 //
 //   node bench/run.mjs [--duration 3] [--warmup 1] [--reps 3] [--only get-one,patch-one] [--no-write]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeFixtures } from './fixtures.mjs';
+import { alternate, hasTaskset, median, parseWrk, pin, startPinned } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: a } = parseArgs({ options: {
@@ -51,8 +52,6 @@ if (!existsSync(join(a.dist, 'node', 'index.js'))) {
   console.error(`bench: ${a.dist}/node/index.js is missing; run "npm run build" first (npm run bench does).`);
   process.exit(1);
 }
-const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const pin = (core, cmd, args) => (hasTaskset ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
 const log = (...m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m);
 
 const cases = a.only ? CASES.filter((c) => a.only.split(',').includes(c.name)) : CASES;
@@ -65,18 +64,7 @@ const cleanup = async () => {
 process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
 
 function startServer(role, dir) {
-  const [cmd, args] = pin(0, process.execPath, [join(here, 'servers.mjs'), role, '--dir', dir, '--dist', a.dist]);
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const line = buf.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, port: JSON.parse(line).port, role });
-    });
-    child.once('exit', (code) => reject(new Error(`${role} server exited (${code})`)));
-  });
+  return startPinned(role, process.execPath, [join(here, 'servers.mjs'), role, '--dir', dir, '--dist', a.dist], { children });
 }
 
 async function probe(server, c) {
@@ -112,38 +100,9 @@ async function wrk(server, c, seconds) {
   }
   args.push(`http://127.0.0.1:${server.port}${c.path}`);
   const [cmd, full] = pin(1, 'wrk', args);
-  const out = execFileSync(cmd, full, { encoding: 'utf8' });
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const errors = /Socket errors: (.*)/.exec(out)?.[1] ?? null;
-  return { rps, requests, non2xx, errors };
+  return parseWrk(execFileSync(cmd, full, { encoding: 'utf8' }));
 }
 
-/** Server CPU time (user + system) in µs from /proc (Linux); null elsewhere. */
-async function cpuUs(pid) {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // clock ticks (USER_HZ 100)
-  } catch {
-    return null;
-  }
-}
-
-/** One measured run: req/s and the server's CPU µs per request. */
-async function measure(server, c, seconds) {
-  const c0 = await cpuUs(server.child.pid);
-  const out = await wrk(server, c, seconds);
-  const c1 = await cpuUs(server.child.pid);
-  return { ...out, cpuPerReq: c0 === null || c1 === null || !out.requests ? null : (c1 - c0) / out.requests };
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 try {
   log(`fixtures → ${work}`);
@@ -165,18 +124,7 @@ try {
     log(`${c.name}: answers match (${pr.status}, ${pr.size} B${pr.total ? `, X-Total-Count ${pr.total}` : ''}); loading`);
     await wrk(raw, c, Number(a.warmup));
     await wrk(mine, c, Number(a.warmup));
-    const runs = { raw: [], mockyard: [] };
-    const cpu = { raw: [], mockyard: [] };
-    const problems = [];
-    for (let r = 0; r < Number(a.reps); r++) {
-      const order = r % 2 === 0 ? [raw, mine] : [mine, raw];
-      for (const s of order) {
-        const out = await measure(s, c, Number(a.duration));
-        runs[s.role].push(out.rps);
-        if (out.cpuPerReq !== null) cpu[s.role].push(out.cpuPerReq);
-        if (out.non2xx || out.errors) problems.push(`${s.role}: ${out.non2xx} non-2xx${out.errors ? `, socket errors ${out.errors}` : ''}`);
-      }
-    }
+    const { runs, cpu, problems } = await alternate([raw, mine], Number(a.reps), (s) => wrk(s, c, Number(a.duration)));
     const rawMed = median(runs.raw);
     const myMed = median(runs.mockyard);
     const ratio = myMed / rawMed;

@@ -25,6 +25,11 @@ export interface MockyardConfig {
   host?: string;
   /** Log level of the server's own messages (default `info`). */
   logLevel?: LogLevel;
+  /**
+   * Devtools admin API at `/_mockyard/api/`: on by default on a loopback host; elsewhere
+   * `{ token }` (clients send `Authorization: Bearer <token>`); `false` turns it off.
+   */
+  devtools?: boolean | { token?: string };
 }
 
 /** A config function (sync or async), as the default export may also be. */

@@ -5,8 +5,13 @@
  */
 
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
+export type { Exchange, Observer } from './engine/pipeline/run.js';
+export type { AnsweredBy } from './engine/context.js';
 export { defineHandler } from './engine/define-handler.js';
 export { memoryFs, type MemoryVfs } from './vfs/memory.js';
+export { jsonDbFs, type JsonDbVfs, type JsonDbOptions } from './vfs/json-db.js';
+export type { CorsOptions } from './core/cors.js';
+export { overlayFs, type OverlayVfs } from './vfs/overlay.js';
 export { HttpError, isHttpError } from './core/errors.js';
 export { OptionsError } from './core/options.js';
 export type { Engine } from './core/engine.js';

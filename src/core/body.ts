@@ -16,6 +16,24 @@ export const kReadBody = Symbol.for('mockyard.readBody');
 /** Host hint: `request[kHasBody]` is true when the request carries a body (even on GET/HEAD). */
 export const kHasBody = Symbol.for('mockyard.hasBody');
 
+/**
+ * Host hint: the request's headers as a flat `[name, value, name, value…]` array the host already
+ * holds (node: `IncomingMessage.rawHeaders`), so observers (the devtools journal) can keep them by
+ * reference instead of copying a Headers object on every request.
+ */
+export const kRawHeaders = Symbol.for('mockyard.rawHeaders');
+
+/**
+ * Where `readBody` leaves the bytes it read on the Request (one property write), so observers
+ * such as the devtools journal can show a body the engine read without reading a stream again.
+ */
+export const kBodyBytes = Symbol.for('mockyard.bodyBytes');
+
+function keep(request: Request, bytes: Uint8Array): Uint8Array {
+  (request as unknown as Record<symbol, unknown>)[kBodyBytes] = bytes;
+  return bytes;
+}
+
 export type BodyReader = (limit: number) => Promise<Uint8Array>;
 
 export function tooLarge(limit: number): HttpError {
@@ -35,12 +53,12 @@ export function hasBody(request: Request): boolean {
 /** Reads the whole body, at most `limit` bytes (HttpError 413 beyond). Empty body → 0 bytes. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const fast = (request as unknown as Record<symbol, unknown>)[kReadBody];
-  if (typeof fast === 'function') return (fast as BodyReader).call(request, limit);
+  if (typeof fast === 'function') return keep(request, await (fast as BodyReader).call(request, limit));
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   const body = request.body;
   if (!body) return new Uint8Array(0);
-  return readStream(body, limit);
+  return keep(request, await readStream(body, limit));
 }
 
 /** Collects a byte stream, at most `limit` bytes; cancels the stream and throws 413 beyond. */

@@ -159,3 +159,16 @@ export function toNativeResponse(response: Response): Response {
   if (!(kState in response)) return response;
   return (response as unknown as { native: Response }).native;
 }
+
+/**
+ * The same response with `extra` headers added (CORS on every answer). A FastResponse stays
+ * one (its shared header object is copied, never changed); a native Response is rebuilt around
+ * its body stream.
+ */
+export function withHeaders(response: Response, extra: FastHeaders): Response {
+  const state = fastState(response);
+  if (state) return new FastResponse(state.body, { status: state.status, statusText: state.statusText, headers: { ...state.headers, ...extra } }) as unknown as Response;
+  const headers = new Headers(response.headers);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  return new NativeResponse(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -7,6 +7,7 @@
  *   - the pipeline's own bookkeeping (`resumeAt`, `peeked`): where the synchronous fast path
  *     stopped, so the promise path resumes there instead of asking again (pipeline/run.ts).
  */
+import { underPrefix } from '../core/engine.js';
 
 /** Which layer answered a request, and what in it (file path below fsDir, handler label…). */
 export interface AnsweredBy {
@@ -78,7 +79,36 @@ class Context implements RequestContext {
   }
 }
 
-/** Builds a context. `searchParams` is lazy so a GET without query never allocates one. */
-export function createContext(request: Request, method: string, pathname: string, search: string, prefix: string, start: number): RequestContext {
-  return new Context(request, method, pathname, search, prefix, start);
+/** Splits an absolute URL into its encoded path and query (`?…` or ''), without `new URL()`. */
+function splitUrl(url: string): [string, string] {
+  const scheme = url.indexOf('://');
+  let p = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+  if (p === -1) {
+    if (scheme === -1) {
+      const u = new URL(url, 'http://localhost');
+      return [u.pathname, u.search];
+    }
+    p = url.length;
+  }
+  let end = url.length;
+  const hash = url.indexOf('#', p);
+  if (hash !== -1) end = hash;
+  const q = url.indexOf('?', p);
+  if (q !== -1 && q < end) return [url.slice(p, q) || '/', url.slice(q, end)];
+  return [url.slice(p, end) || '/', ''];
+}
+
+/**
+ * The context for a request under one of `prefixes` (longest first), or undefined when it is
+ * under none. One URL split, no `new URL()` on the hot path.
+ */
+export function contextUnder(request: Request, prefixes: readonly string[], start: number): RequestContext | undefined {
+  const [pathname, search] = splitUrl(request.url);
+  for (let i = 0; i < prefixes.length; i++) {
+    const prefix = prefixes[i]!;
+    // Fetch upper-cases only the six standard methods; `fetch(url, { method: 'patch' })` in a
+    // page reaches the engine as "patch". Methods are case-insensitive here, as in llhttp.
+    if (underPrefix(pathname, prefix)) return new Context(request, request.method.toUpperCase(), pathname, search, prefix, start);
+  }
+  return undefined;
 }

@@ -5,30 +5,38 @@
  * requests outside every prefix, and every request of a disabled engine, get `undefined`.
  *
  * Context hand-off between `handleCached` and `handle`: when `handleCached` cannot answer at
- * once, it keeps the context it prepared in `prepared` (a WeakMap keyed by the Request; nothing
- * is written on the Request itself). `handle` called with the same Request takes it from there
- * and resumes the walk where the fast path stopped, without parsing the URL again. Any other
- * `handle` call starts afresh; an entry no `handle` claims goes with its Request.
+ * once, it leaves the context it prepared on the Request under this engine's own symbol
+ * (`kPrepared`: one per engine, so two engines never take each other's). `handle` called with
+ * the same Request takes it (and clears it) and resumes the walk where the fast path stopped,
+ * without parsing the URL again; any other `handle` call starts afresh. (A symbol property
+ * rather than a WeakMap: a WeakMap insertion per declined request costs more than the whole
+ * synchronous walk, and the entry would die with the Request anyway.)
  */
-import { responseForError } from '../core/errors.js';
-import { underPrefix, type Engine } from '../core/engine.js';
+import { corsHeaders, isPreflight, preflightHeaders } from '../core/cors.js';
+import { FastResponse, withHeaders } from '../core/fast-response.js';
+import type { Engine } from '../core/engine.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
+import { deferredVfs } from '../vfs/deferred.js';
 import type { Vfs } from '../vfs/types.js';
-import { createContext, type RequestContext } from './context.js';
+import { contextUnder, type RequestContext } from './context.js';
 import { getDefaultFsFactory, getScratchFsFactory } from './default-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
-import { buildLayers, type BuiltLayers } from './pipeline/build.js';
+import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
-import { createPipeline, type Observer } from './pipeline/run.js';
+import { createPipeline, type Exchange, type Observer, type Pipeline } from './pipeline/run.js';
+import { scenarioSources } from './scenarios/sources.js';
+import { requestedScenario } from './scenarios/select.js';
+import { errorResponse, HttpError, responseForError } from '../core/errors.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
+import { createJournal, type Journal } from '../devtools/journal.js';
 
 export interface MockApi extends Engine {
   handle(request: Request): Promise<Response | undefined>;
@@ -58,28 +66,23 @@ export interface MockApi extends Engine {
    * for the files being written; `onEntry(fn)`), else undefined.
    */
   readonly recorder: Recorder | undefined;
+  /**
+   * The devtools request journal (src/devtools/journal.ts), fed by the observer hook; null when
+   * `journal: false` (or the engine is disabled).
+   */
+  readonly journal: Journal | null;
+  /** The scenario names, in the order configured. */
+  readonly scenarios: readonly string[];
+  /** The current scenario (null: the base), used by requests that ask for none. */
+  readonly scenario: string | null;
+  /**
+   * Switches the current scenario (null: back to the base) without restarting; the next request
+   * that asks for none walks its pipeline. An unknown name throws HttpError 400.
+   */
+  useScenario(name: string | null): void;
   /** The layer names in pipeline order (`['handlers', 'files']`). */
   readonly layers: readonly string[];
   close(): Promise<void>;
-}
-
-/** Splits an absolute URL into its encoded path and query (`?…` or ''), without `new URL()`. */
-function splitUrl(url: string): [string, string] {
-  const scheme = url.indexOf('://');
-  let p = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-  if (p === -1) {
-    if (scheme === -1) {
-      const u = new URL(url, 'http://localhost');
-      return [u.pathname, u.search];
-    }
-    p = url.length;
-  }
-  let end = url.length;
-  const hash = url.indexOf('#', p);
-  if (hash !== -1) end = hash;
-  const q = url.indexOf('?', p);
-  if (q !== -1 && q < end) return [url.slice(p, q) || '/', url.slice(q, end)];
-  return [url.slice(p, end) || '/', ''];
 }
 
 /** The mock API engine for `options` (see the top of this file). */
@@ -89,11 +92,13 @@ export function createMockApi(options: MockApiOptions): MockApi {
 
 /**
  * Internal assembly seam (not exported by the package): `arrange` gets the layers build.ts made
- * and returns the list the engine walks, e.g. with a test layer inserted. Features add their
- * layer in build.ts, not here.
+ * and returns the list the engine walks, e.g. with a test layer inserted; `more` builds another
+ * set of the same parts over another Vfs (a scenario's). The engine starts, awaits (`ready()`)
+ * and closes the layers in the returned list only: leave nothing built out of it. Features add
+ * their layer in build.ts, not here.
  */
 export interface MockApiAssembly {
-  arrange?(built: BuiltLayers): Layer[];
+  arrange?(built: BuiltLayers, more: (sources: Pick<LayerSources, 'vfs' | 'fsDir' | 'filesName'>) => BuiltLayers): Layer[];
 }
 
 export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly): MockApi {
@@ -109,8 +114,24 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   // The filesystem: given, or the registered default (disk in Node) when fsDir is set.
   let vfs: Vfs | null = options.fs ?? null;
   let ownVfs = false;
-  if (!disabled && !vfs && options.fsDir !== null) {
-    const factory = getDefaultFsFactory();
+  let dbInner: Vfs | undefined;
+  const factory = options.fs ? undefined : getDefaultFsFactory();
+  if (!disabled && options.db !== null) {
+    // json-server's db.json: one file seen as a folder of `<key>.json` files (src/vfs/json-db.ts).
+    let inner = vfs;
+    let file = options.db;
+    if (!inner) {
+      if (!factory) throw new OptionsError('mock.fs', 'is required with mock.db here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
+      const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+      inner = dbInner = factory(cut === -1 ? '.' : file.slice(0, cut) || '/', options.root);
+      file = file.slice(cut + 1);
+    }
+    // Loaded on demand (its own chunk in browser bundles): pages without `db` never fetch it.
+    const db = import('../vfs/json-db.js').then((m) => m.jsonDbFs(inner, file, { onWarning: (msg) => logger.warn(msg) }));
+    db.then((d) => d.ready()).catch((err: unknown) => logger.error(`${options.db}: ${(err as Error)?.message ?? String(err)}`));
+    vfs = deferredVfs(db, { driver: 'json-db', exclusive: true, root: `${inner.root.replace(/\/+$/, '')}/${file}`, writeJson: true });
+    ownVfs = true;
+  } else if (!disabled && !vfs && options.fsDir !== null) {
     if (!factory) throw new OptionsError('mock.fs', 'is required here: no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())');
     vfs = factory(options.fsDirOption!, options.root);
     ownVfs = true;
@@ -146,26 +167,68 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir });
   const pipeline = createPipeline({
-    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built) : built.layers,
+    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,
     delay: options.delay,
     gatewayTimeout: options.gatewayTimeout,
     forward: options.noHandledRestFsRequestsAction === 'forward',
     sleep: services.sleep,
     logger,
   });
-  // A layer may watch the answers (the openapi layer's validateResponses): an observer like any other.
-  for (const layer of built?.layers ?? []) {
-    const observer = (layer as { observer?: Observer }).observer;
-    if (typeof observer === 'function') pipeline.observe(observer);
+  // ready(): every layer's start-up (e.g. each files layer's fsDir check); true when the engine's
+  // own files layer routes files.
+  // Scenarios (scenarios/): each a second pipeline from the same recipe (buildLayers) over its
+  // own handlers and an overlay of its folder on the base mocks.
+  const forward = options.noHandledRestFsRequestsAction === 'forward';
+  const scenarioPipes = new Map<string, Pipeline>();
+  const scenarioFs: Vfs[] = [];
+  if (!disabled) {
+    for (const scenario of options.scenarios) {
+      const { sources, owned } = scenarioSources(scenario, options, {
+        vfs,
+        fsDir: options.fsDir,
+        insideFs: options.fs !== undefined,
+        open: factory ? (dir) => factory(dir, options.root) : undefined,
+      });
+      scenarioFs.push(...owned);
+      const layers = buildLayers({ ...sources, services }).layers;
+      scenarioPipes.set(scenario.name, createPipeline({ layers, delay: sources.options.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: services.sleep, logger }));
+    }
   }
-  // ready(): every layer's start-up (the files layer's answer: whether file routing is on).
-  const others = (built?.layers ?? []).filter((l) => l !== built?.files && l.ready !== undefined).map((l) => l.ready);
-  const filesReady: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
-  const fsReady: Promise<boolean> = others.length ? Promise.all(others).then(() => filesReady) : filesReady;
+  const pipelines: Pipeline[] = [pipeline, ...scenarioPipes.values()];
+  // A layer may watch the answers (the openapi layer's validateResponses): an observer like any
+  // other, on the pipeline the layer belongs to (base and scenarios alike).
+  for (const p of pipelines) {
+    for (const layer of p.layers) {
+      const observer = (layer as { observer?: Observer }).observer;
+      if (typeof observer === 'function') p.observe(observer);
+    }
+  }
+  const scenarioNames = [...scenarioPipes.keys()];
+  let current: string | null = null;
+  /** Observes every pipeline (base and scenarios); `scenario` names the one that answered. */
+  const observeAll = (fn: (x: Exchange, scenario: string | null) => void): (() => void) => {
+    const offs = [pipeline.observe((x) => fn(x, null)), ...[...scenarioPipes].map(([name, p]) => p.observe((x) => fn(x, name)))];
+    return () => offs.forEach((off) => off());
+  };
+  const unknownScenario = (name: string) =>
+    `Unknown scenario "${name.slice(0, 64)}"${scenarioNames.length ? ` (known: ${scenarioNames.join(', ')})` : ' (no scenarios are configured)'}`;
+  /** The pipeline a request walks: the scenario it asks for, else the current one, else the base; a Response = 400 (unknown). */
+  const pipelineFor = (ctx: RequestContext): Pipeline | Response => {
+    if (scenarioPipes.size === 0) return pipeline; // no scenarios: the header and parameter mean nothing
+    const name = requestedScenario(ctx) ?? current;
+    if (name === null) return pipeline;
+    return scenarioPipes.get(name) ?? errorResponse(400, unknownScenario(name), ctx.pathname, { head: ctx.method === 'HEAD' });
+  };
+
+  const primaryFiles: Promise<boolean> = built?.files.ready ?? Promise.resolve(false);
+  const fsReady: Promise<boolean> = Promise.allSettled(pipelines.flatMap((p) => p.layers.map((l) => l.ready))).then(() => primaryFiles);
   if (logger.enabled('debug')) {
     // The access log is an observer like any other.
-    pipeline.observe((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
+    observeAll((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
   }
+
+  const journal = disabled || options.journal.size === 0 ? null : createJournal(options.journal);
+  if (journal) observeAll((x, scenario) => journal.record(x, scenario));
 
   // The WebSocket layer is imported only with enableWs (its own chunk in browser bundles), at once;
   // ready() waits for it and so does a handshake that comes earlier. A failed import is retried
@@ -182,23 +245,72 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ));
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
 
-  function contextFor(request: Request): RequestContext | undefined {
-    const [pathname, search] = splitUrl(request.url);
-    let prefix: string | undefined;
-    for (let i = 0; i < prefixes.length; i++) {
-      if (underPrefix(pathname, prefixes[i]!)) {
-        prefix = prefixes[i]!;
-        break;
+  const contextFor = (request: Request): RequestContext | undefined => contextUnder(request, prefixes, pipeline.observed ? performance.now() : 0);
+
+  /** Where `handleCached` leaves a context it could not answer at once, for `handle` (see the top). */
+  const kPrepared = Symbol('mockyard.mockApi.prepared');
+  /** With scenarios: the pipeline that context was walking. */
+  const kPipeline = Symbol('mockyard.mockApi.pipeline');
+  type Prepared = Request & { [kPrepared]?: RequestContext | undefined; [kPipeline]?: Pipeline | undefined };
+
+  function handleInner(request: Request): Promise<Response | undefined> {
+    let ctx = (request as Prepared)[kPrepared];
+    let pipe: Pipeline | Response = pipeline;
+    if (ctx !== undefined) {
+      (request as Prepared)[kPrepared] = undefined;
+      pipe = (request as Prepared)[kPipeline] ?? pipeline;
+      (request as Prepared)[kPipeline] = undefined;
+    } else {
+      try {
+        ctx = contextFor(request);
+        if (ctx === undefined) return Promise.resolve(undefined);
+        pipe = pipelineFor(ctx);
+      } catch (err) {
+        return Promise.reject(err);
       }
+      if (pipe instanceof Response) return Promise.resolve(pipe);
+      const now = pipe.peek(ctx);
+      if (now !== undefined) return Promise.resolve(now);
     }
-    if (prefix === undefined) return undefined;
-    // Fetch upper-cases only the six standard methods; `fetch(url, { method: 'patch' })` in a
-    // page reaches the engine as "patch". Methods are case-insensitive here, as in llhttp.
-    return createContext(request, request.method.toUpperCase(), pathname, search, prefix, pipeline.observed ? performance.now() : 0);
+    return (pipe as Pipeline).handle(ctx);
   }
 
-  /** Contexts `handleCached` prepared and could not answer at once, for `handle` (see the top). */
-  const prepared = new WeakMap<Request, RequestContext>();
+  function handleCachedInner(request: Request): Response | undefined {
+    if (disabled) return undefined;
+    try {
+      const ctx = contextFor(request);
+      if (ctx === undefined) return undefined;
+      const pipe = pipelineFor(ctx);
+      if (pipe instanceof Response) return pipe;
+      const now = pipe.peek(ctx);
+      if (now === undefined) {
+        (request as Prepared)[kPrepared] = ctx;
+        if (pipe !== pipeline) (request as Prepared)[kPipeline] = pipe;
+      }
+      return now;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * CORS (`mock.cors`, src/core/cors.ts) around every answer of the engine: a preflight under a
+   * prefix gets 204 with the allowed methods and headers (403 for an origin that is not allowed)
+   * before any layer (file mode would answer OPTIONS with 405); every other answer carries
+   * Access-Control-Allow-Origin and the exposed headers.
+   */
+  const cors = options.cors;
+  async function handleWithCors(request: Request): Promise<Response | undefined> {
+    const origin = request.headers.get('origin');
+    if (origin !== null && isPreflight(request, request.method.toUpperCase())) {
+      const pathname = contextUnder(request, prefixes, 0)?.pathname;
+      if (pathname === undefined) return undefined;
+      const headers = preflightHeaders(cors, request, origin);
+      return headers ? FastResponse.empty(204, headers) : errorResponse(403, `Origin ${origin} is not allowed`, pathname);
+    }
+    const res = await handleInner(request);
+    return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
+  }
 
   return {
     prefixes: options.publicPrefixes,
@@ -208,35 +320,16 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
     recorder: built?.proxy?.recorder,
+    journal,
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);
-      let ctx = prepared.get(request);
-      if (ctx !== undefined) prepared.delete(request);
-      else {
-        try {
-          ctx = contextFor(request);
-        } catch (err) {
-          return Promise.reject(err);
-        }
-        if (ctx === undefined) return Promise.resolve(undefined);
-        const now = pipeline.peek(ctx);
-        if (now !== undefined) return Promise.resolve(now);
-      }
-      return pipeline.handle(ctx);
+      return cors === undefined ? handleInner(request) : handleWithCors(request);
     },
 
     handleCached(request: Request): Response | undefined {
-      if (disabled) return undefined;
-      try {
-        const ctx = contextFor(request);
-        if (ctx === undefined) return undefined;
-        const now = pipeline.peek(ctx);
-        if (now === undefined) prepared.set(request, ctx);
-        return now;
-      } catch {
-        return undefined;
-      }
+      const r = handleCachedInner(request);
+      return r !== undefined && cors !== undefined ? withHeaders(r, corsHeaders(cors, request.headers.get('origin'))) : r;
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
@@ -246,7 +339,16 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
     },
 
-    observe: (observer) => pipeline.observe(observer),
+    observe: (observer) => observeAll((x) => observer(x)),
+
+    scenarios: scenarioNames,
+    get scenario() {
+      return current;
+    },
+    useScenario(name: string | null): void {
+      if (name !== null && !scenarioPipes.has(name)) throw new HttpError(400, unknownScenario(String(name)));
+      current = name;
+    },
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
@@ -254,10 +356,12 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (closed) return;
       closed = true;
       sleeper.close();
-      await pipeline.close();
+      for (const p of pipelines) await p.close();
+      await Promise.allSettled(scenarioFs.map((f) => f.close?.()));
       await wsReady;
       wsLayer?.close();
       if (ownVfs) await vfs?.close?.();
+      await dbInner?.close?.();
     },
   };
 }

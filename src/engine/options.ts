@@ -11,9 +11,11 @@
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
+import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { ALWAYS_REDACTED } from './proxy/har.js';
+import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_SIZE } from '../devtools/journal.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
@@ -78,6 +80,17 @@ export interface ResolvedMockApiOptions {
   openapi: { source: string | object; validateResponses: boolean } | null;
   /** `proxy`, validated (null: no proxy layer). */
   proxy: ResolvedProxyOptions | null;
+  /** Collections on: their id field; null = off. */
+  collections: { idField: string } | null;
+  preset: 'json-server' | null;
+  /** `db` option: the JSON file (as given), or null. */
+  db: string | null;
+  /** CORS policy, or undefined (off). */
+  cors: CorsPolicy | undefined;
+  /** The devtools request journal (src/devtools/journal.ts): ring size (0 = off) and body bytes kept. */
+  journal: { size: number; bodyLimit: number };
+  /** Named scenarios (src/engine/scenarios/), in the order given. */
+  scenarios: ResolvedScenario[];
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -112,8 +125,15 @@ export interface ResolvedRecordOptions {
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi',
+  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
 ] as const;
+
+/** Headers the mock API lets browsers read on cross-origin answers. */
+export const MOCK_EXPOSED_HEADERS = 'X-Total-Count, X-Deleted-Count, Link, Location';
+export const MOCK_CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/** Scenario names: what a header or query parameter can carry without escaping. */
+const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/;
 
 const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
 const COMPARISONS: readonly FilterComparison[] = ['eq', 'neq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains'];
@@ -332,6 +352,56 @@ function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions[
   return { source: value as string | object, validateResponses: false };
 }
 
+/** `journal`: false (off), true/undefined (defaults) or { size, bodyLimit }. */
+function resolveJournal(value: unknown, option: string): { size: number; bodyLimit: number } {
+  if (value === false) return { size: 0, bodyLimit: 0 };
+  if (value === undefined || value === true) return { size: DEFAULT_JOURNAL_SIZE, bodyLimit: DEFAULT_JOURNAL_BODY_LIMIT };
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be true, false or { size, bodyLimit } (got ${describe(value)})`);
+  check.knownKeys(value, option, ['size', 'bodyLimit']);
+  return {
+    size: check.number(value.size, `${option}.size`, DEFAULT_JOURNAL_SIZE, { min: 0, max: 1_000_000, integer: true }),
+    bodyLimit: check.number(value.bodyLimit, `${option}.bodyLimit`, DEFAULT_JOURNAL_BODY_LIMIT, { min: 0, max: 1024 * 1024, integer: true }),
+  };
+}
+
+export interface ResolvedScenario {
+  name: string;
+  /** Handlers tried before the base ones. */
+  handlers: RestHandler[];
+  /**
+   * The scenario's mock folder: inside `fs` (normalised) when `fs` is given, else relative to
+   * `root` like the base fsDir; undefined = the base files only.
+   */
+  fsDir: string | undefined;
+  /** Global delay for this scenario, ms or a range (undefined = the base delay). */
+  delay: DrawDelay | undefined;
+  /** Base handlers switched off in this scenario: `pattern` or `METHOD pattern`. */
+  disabled: string[];
+}
+
+function resolveScenarios(value: unknown, option: string, insideFs: boolean, warnings: string[]): ResolvedScenario[] {
+  if (value === undefined || value === null) return [];
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object keyed by scenario name (got ${describe(value)})`);
+  return Object.entries(value).map(([name, v]) => {
+    const at = `${option}.${name}`;
+    if (!SCENARIO_NAME.test(name)) throw new OptionsError(at, 'is not a valid scenario name (letters, digits, ".", "_", "~", "-"; at most 64; starting with a letter or digit)');
+    if (!isPlainObject(v)) throw new OptionsError(at, `must be an object { handlers, fsDir, delay, disabled } (got ${describe(v)})`);
+    check.knownKeys(v, at, ['handlers', 'fsDir', 'delay', 'disabled']);
+    let fsDir = check.string(v.fsDir, `${at}.fsDir`, undefined, { nonEmpty: true });
+    if (fsDir !== undefined && insideFs) {
+      try {
+        fsDir = normalizeVfsPath(fsDir);
+      } catch {
+        throw new OptionsError(`${at}.fsDir`, `must be a folder inside "fs" without "..", "\\" or NUL (got ${describe(v.fsDir)})`);
+      }
+    }
+    const disabled = check.array<unknown>(v.disabled, `${at}.disabled`);
+    disabled.forEach((d, i) => { if (typeof d !== 'string' || d.trim() === '') fail(`${at}.disabled`, i, 'a handler pattern ("/users/:id" or "GET /users/:id")', d); });
+    const delay = resolveDelay(v.delay, `${at}.delay`);
+    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()) };
+  });
+}
+
 /**
  * Validates `delay`: ms (a number >= 0) or a range `[min, max]` (0 <= min <= max) drawn uniformly
  * per request. Resolves the draw (delay.ts), or undefined when the option is absent.
@@ -354,6 +424,15 @@ function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   return ['stat', 'read', 'write', 'create', 'readdir', 'remove', 'mkdir', 'onChange'].every((k) => typeof v[k] === 'function');
+}
+
+function resolveCollections(value: unknown, name: string, preset: boolean): { idField: string } | null {
+  if (value === undefined) return preset ? { idField: 'id' } : null;
+  if (value === false || value === null) return null;
+  if (value === true) return { idField: 'id' };
+  const c = check.object(value, name) ?? {};
+  check.knownKeys(c, name, ['idField']);
+  return { idField: check.string(c.idField, `${name}.idField`, 'id', { nonEmpty: true })! };
 }
 
 /**
@@ -390,6 +469,12 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
     proxy: null,
     openapi: null,
+    collections: null,
+    preset: null,
+    db: null,
+    cors: undefined,
+    journal: { size: 0, bodyLimit: 0 },
+    scenarios: [],
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -448,6 +533,26 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
   base.proxy = resolveProxy(o.proxy as ProxyOptions | undefined, at('proxy'));
   base.openapi = resolveOpenApi(o.openapi, at('openapi'));
+  base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
+  base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
+  base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);
+  if (o.db !== undefined) {
+    const db = check.string(o.db, at('db'), undefined, { nonEmpty: true })!;
+    if (!db.toLowerCase().endsWith('.json')) throw new OptionsError(at('db'), `must name a .json file (got ${describe(db)})`);
+    if (fsDirOption !== undefined && fsDirOption !== null) throw new OptionsError(at('db'), 'cannot be combined with fsDir: the db file is the folder');
+    base.db = db;
+    if (base.fs) {
+      try {
+        normalizeVfsPath(db);
+      } catch {
+        throw new OptionsError(at('db'), `must be a file inside "fs" without "..", "\\" or NUL (got ${describe(db)})`);
+      }
+    }
+    base.fsDir = '';
+  }
+
+  base.journal = resolveJournal(o.journal, at('journal'));
+  base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

@@ -3,6 +3,7 @@
  * pagination and filters. Runtime validation lives in options.ts.
  */
 import type { LoggerSink, LogLevel } from '../core/logger.js';
+import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
 import type { BodySchema } from './body-schema.js';
 import type { DelayOption } from './delay.js';
@@ -245,6 +246,41 @@ export interface MockApiOptions {
    */
   maxJsonDepth?: number;
   /**
+   * json-server collections (issue 10): a JSON array of objects answers item routes
+   * (`GET/PUT/PATCH/DELETE <prefix>/<name>/<id>`) and POST appends with an id. `true` uses the
+   * `id` field; `{ idField }` names another. Default off (the spec's file mode), on with the preset.
+   */
+  collections?: boolean | { idField?: string };
+  /**
+   * `'json-server'`: collections on, json-server 0.17's query syntax on GET of collections
+   * (`_page`, `_limit`, `_sort`, `field_gte`, `q`, `_embed`, …), nested routes. Without it, query
+   * parameters keep the meaning `pagination`/`filters` give them.
+   */
+  preset?: 'json-server' | null;
+  /**
+   * One JSON file whose top-level keys are the resources (json-server's `db.json`): a path
+   * relative to `root` (Node) or a file inside `fs`. Replaces `fsDir`.
+   */
+  db?: string;
+  /**
+   * CORS for browsers on other origins (default off): `true` for every origin, or
+   * `{ origins, credentials, maxAge }` (src/core/cors.ts); `false` off.
+   */
+  cors?: boolean | CorsOptions;
+  /**
+   * Devtools request journal (src/devtools/journal.ts): on by default (1,000 entries, 4 KiB of
+   * each body); `false` turns it off; `{ size, bodyLimit }` sizes it (`size: 0` = off).
+   */
+  journal?: boolean | { size?: number; bodyLimit?: number };
+  /**
+   * Named scenarios selected at run time (per request by the `X-Mockyard-Scenario` header or the
+   * `?__scenario=` query parameter, else `api.useScenario(name)`): a scenario's handlers come
+   * before the base ones, its `fsDir` is laid over the base mocks (overlay), `delay` replaces
+   * the global delay, `disabled` lists base handler patterns (`/users/:id` or `GET /users/:id`)
+   * switched off in it.
+   */
+  scenarios?: Record<string, ScenarioOptions>;
+  /**
    * Validate every request under the prefix against this OpenAPI 3.0/3.1 or Swagger 2 document
    * (a path or URL, relative to `root`/the working directory; or the document object) before any
    * handler or file runs: 400 with the problems, 404/405 for operations it does not have.
@@ -287,4 +323,13 @@ export interface RecordOptions {
   serveFiles?: boolean;
   /** Largest body recorded, in bytes (default 50 MiB). */
   captureLimit?: number;
+}
+
+export interface ScenarioOptions {
+  handlers?: RestHandler[];
+  /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
+  fsDir?: string;
+  /** ms or a range [min, max], like the global delay. */
+  delay?: number | [number, number];
+  disabled?: string[];
 }

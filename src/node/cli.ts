@@ -20,19 +20,27 @@ import type { MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
 import type { MockyardConfig } from '../define-config.js';
+import { errorResponse } from '../core/errors.js';
+import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 import { findConfigFile, loadConfigFile } from './config.js';
-import { resolveEngines } from './engines.js';
+import { createHomePage } from './home-page.js';
+import { exchangeLine, formatLogLine, observeEngine, type LogLine } from './request-log.js';
+import { startupMap } from './startup-map.js';
+import { ADMIN_BASE } from '../devtools/admin-engine.js';
+import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
 
 export const HELP = `Usage: mockyard [options]
+       mockyard db.json [options]
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
-plus the event collector when the config enables it.
+plus the event collector when the config enables it. Given a .json file, serves its
+top-level keys as json-server does (collections, json-server query syntax).
 
 Options:
   -c, --config FILE    config file (default: mockyard.config.{js,mjs,ts} in the current folder)
@@ -45,6 +53,11 @@ Options:
       --tracker        also run the event collector (default options) when the config has none
       --tracker-db URL keep the collector's events in PostgreSQL (postgres://…; implies --tracker;
                        default: $MOCKYARD_TRACKER_DB)
+      --preset P       json-server | none (default: json-server with a .json file, else none)
+      --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins
+                       (default: http://localhost:* and http://127.0.0.1:*)
+      --no-cors        no CORS headers on the mock API
+      --quiet          no request log and no start-up map (warnings and errors still print)
       --log-level L    debug | info | warn | error | silent (default info)
   -h, --help           show this help
   -v, --version        show the version
@@ -61,6 +74,7 @@ Commands:
   init-worker [DIR]    write msw's mockServiceWorker.js into DIR (default: public) for browser mode
 
 Examples:
+  mockyard db.json
   mockyard --fs-dir ./mocks --prefix /api --port 3000
   mockyard --config playground/mockyard.config.mjs --port 0
   mockyard --fs-dir ./mocks --proxy https://staging.example.com
@@ -69,6 +83,8 @@ Examples:
 
 export interface CliIo {
   cwd: string;
+  /** Colours in the request log (a TTY). */
+  color?: boolean;
   out(line: string): void;
   err(line: string): void;
 }
@@ -129,6 +145,10 @@ function parse(argv: string[]) {
         tracker: { type: 'boolean' },
         'tracker-db': { type: 'string' },
         'log-level': { type: 'string' },
+        preset: { type: 'string' },
+        cors: { type: 'string' },
+        'no-cors': { type: 'boolean' },
+        quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -137,6 +157,9 @@ function parse(argv: string[]) {
     throw new UsageError((err as Error).message);
   }
 }
+
+/** The CLI's default CORS: pages served from this machine by a dev server (any port). */
+const LOCAL_ORIGINS = [/^http:\/\/localhost(:\d+)?$/, /^http:\/\/127\.0\.0\.1(:\d+)?$/, /^http:\/\/\[::1\](:\d+)?$/];
 
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type Level = (typeof LEVELS)[number];
@@ -153,16 +176,24 @@ export async function buildConfig(
   cwd: string,
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; har?: string }> {
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string }> {
   const { values, positionals } = parse(argv);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (mode === 'serve') {
     for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
+    if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
+      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one .json file, e.g. mockyard db.json)`);
+    }
   } else {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     if (values.target === undefined) throw new UsageError('record needs --target URL (the real API to record)');
     if (!HTTP_URL.test(values.target)) throw new UsageError(`--target must be an absolute http(s) URL (got "${values.target}")`);
     if (values.proxy !== undefined) throw new UsageError('record takes --target, not --proxy');
   }
+  const dbFile = positionals[0];
+  if (dbFile !== undefined && values['fs-dir'] !== undefined) throw new UsageError('give either a .json file or --fs-dir, not both');
+  if (values.preset !== undefined && values.preset !== 'json-server' && values.preset !== 'none') throw new UsageError(`--preset must be json-server or none (got "${values.preset}")`);
+  if (values.cors !== undefined && values['no-cors']) throw new UsageError('give either --cors or --no-cors, not both');
+  if (values.cors !== undefined && values.cors.trim() === '') throw new UsageError('--cors must be \'*\' or a comma list of origins');
   const port = parseNumber('port', values.port, { integer: true, min: 0, max: 65535 });
   const delay = parseNumber('delay', values.delay, { min: 0 });
   const level = values['log-level'];
@@ -183,6 +214,18 @@ export async function buildConfig(
     mock.fsDir = resolve(cwd, values['fs-dir']);
     delete mock.fs;
   }
+  if (dbFile !== undefined) {
+    mock.db = resolve(cwd, dbFile);
+    delete mock.fsDir;
+    delete mock.fs;
+  }
+  const preset = values.preset ?? (dbFile !== undefined ? 'json-server' : undefined);
+  if (preset !== undefined) mock.preset = preset === 'none' ? null : 'json-server';
+  if (values['no-cors']) mock.cors = false;
+  else if (values.cors !== undefined) {
+    const list = values.cors.split(',').map((o) => o.trim()).filter(Boolean);
+    mock.cors = { origins: list.includes('*') ? '*' : list };
+  } else if (mock.cors === undefined) mock.cors = { origins: LOCAL_ORIGINS };
   if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
   if (delay !== undefined) mock.delay = delay;
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
@@ -213,7 +256,7 @@ export async function buildConfig(
     const { storageDir: _dir, storage: _storage, ...rest } = base;
     config.tracker = { ...rest, storage: { postgres: trackerDb } };
   }
-  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, har };
+  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -232,9 +275,13 @@ async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
 }
 
 /** Lines describing what a running server serves. */
-export function describeServing(url: string, engines: readonly Engine[], fsDir: string | null | undefined, fileRouting: boolean): string[] {
+export function describeServing(url: string, engines: readonly Engine[], source: string | null | undefined, fileRouting: boolean): string[] {
   const lines: string[] = [];
   for (const engine of engines) {
+    if (engine.prefixes.length === 1 && engine.prefixes[0] === ADMIN_BASE) {
+      lines.push(`  ${url}${ADMIN_BASE}/  →  devtools admin API`);
+      continue;
+    }
     const collector = engine as Partial<Collector>;
     if (typeof collector.basePath === 'string') {
       lines.push(`  ${url}${collector.basePath}  →  event collector`);
@@ -242,10 +289,10 @@ export function describeServing(url: string, engines: readonly Engine[], fsDir: 
     }
     const api = engine as Partial<MockApi>;
     for (const prefix of engine.prefixes) {
-      const what = !api.options ? 'engine' : fileRouting && fsDir ? `files in ${fsDir}` : 'handlers only (no file folder)';
+      const what = !api.options ? 'engine' : fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : 'handlers only (no file folder)';
       const proxy = api.options?.proxy;
       if (proxy?.record?.serveFiles === false) {
-        lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${proxy.origin}${proxy.basePath}, recording 2xx GET answers into ${fsDir}${proxy.record.overwrite ? ' (overwriting)' : ''}`);
+        lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${proxy.origin}${proxy.basePath}, recording 2xx GET answers into ${source}${proxy.record.overwrite ? ' (overwriting)' : ''}`);
         continue;
       }
       lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}${proxy ? `, else proxied to ${proxy.origin}${proxy.basePath}` : ''}`);
@@ -316,33 +363,129 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   const tracker = config.tracker
     ? { logLevel: config.logLevel, ...config.tracker }
     : parsed.tracker ? { appId: 'mockyard', logLevel: config.logLevel } : undefined;
-  let owned: Engine[] = [];
+  const db = typeof config.mock?.db === 'string' && !config.mock.fs ? config.mock.db : undefined;
+  if (db !== undefined) {
+    const problem = checkDbFile(db);
+    if (problem) {
+      io.err(`mockyard: ${problem}`);
+      return { code: 1 };
+    }
+  }
+  let resolved: ResolvedEngines | undefined;
+  let map: ResourceMapSource | undefined;
   try {
     const created = await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
-    const resolved = await resolveEngines({ mock: config.mock, tracker });
-    owned = resolved.owned;
-    const server = await serve({ engines: resolved.engines, port: config.port, host: config.host, logLevel: config.logLevel });
+    resolved = await resolveEngines({ mock: config.mock, tracker });
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
+    map = api ? createResourceMap(api) : undefined;
+    const talk = config.logLevel !== 'silent' && !parsed.quiet;
+    const logRequests = talk && (config.logLevel === 'info' || config.logLevel === 'debug');
+    const color = io.color === true;
+    const report = (line: LogLine) => io.out(formatLogLine(line, color));
+    if (logRequests && api) api.observe((x) => report(exchangeLine(x)));
+    // The CLI host: the engines (the collector logged through a wrapper; the mock API through
+    // its observer hook), then, for what no engine answers, the home page at `/` and the JSON 404
+    // (`serve`'s fallback: it costs the engines' fast path nothing).
+    const homePage = createHomePage({ map, engines: resolved.engines, version: version() });
+    const hostEngines: Engine[] = resolved.engines.map((e) => {
+      if (e !== api) return logRequests ? observeEngine(e, 'collector', report) : e;
+      // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
+      // CORS preflights are answered before the engine's pipeline (and its observers): logged here.
+      const rootPrefix = api.prefixes.includes('/');
+      return rootPrefix || (logRequests && api.options.cors) ? cliMockApi(api, rootPrefix ? homePage : undefined, logRequests ? report : undefined) : e;
+    });
+    const fallback = async (request: Request): Promise<Response> => {
+      const start = performance.now();
+      const home = await homePage.handle(request);
+      const [pathname, search] = splitPath(request.url);
+      const res = home ?? errorResponse(404, 'Not Found', pathname, { head: request.method.toUpperCase() === 'HEAD' });
+      if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: home ? 'home page' : 'nothing matched' });
+      return res;
+    };
+    const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel, fallback, devtools: config.devtools });
     const fileRouting = api ? await api.ready() : false;
     const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`)) : undefined;
     const stop = async () => {
       await server.close();
       await harFile?.close();
-      await Promise.allSettled(owned.map((e) => e.close?.()));
+      map?.close();
+      await resolved!.close();
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
-      for (const line of describeServing(server.url, resolved.engines, typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null, fileRouting)) io.out(line);
+      const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
+      for (const line of describeServing(server.url, [...server.engines.filter((e) => e.prefixes.length === 1 && e.prefixes[0] === ADMIN_BASE), ...resolved.engines], source, fileRouting)) io.out(line);
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
+      if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };
   } catch (err) {
-    await Promise.allSettled(owned.map((e) => e.close?.()));
+    map?.close();
+    await resolved?.close();
     io.err(prefixed(err));
     return { code: 1 };
   }
+}
+
+/** Why a db file cannot be served (missing, not JSON, not an object), or undefined. */
+function checkDbFile(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${file} not found` : `cannot read ${file} (${code ?? 'error'})`;
+  }
+  if (text.trim() === '') return undefined; // an empty file is an empty db
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return `${file} is not valid JSON: ${(err as Error).message}`;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return `${file} must hold a JSON object whose keys are the resources, e.g. { "posts": [], "profile": {} }`;
+  }
+  return undefined;
+}
+
+function splitPath(url: string): [string, string] {
+  const u = new URL(url);
+  return [u.pathname, u.search];
+}
+
+/**
+ * The mock API as the CLI host serves it: with `home`, browsers' `GET /` get the home page first
+ * (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
+ * pipeline and its observers) are logged. The synchronous fast path is kept.
+ */
+function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogLine) => void) | undefined): Engine {
+  const wrapped = Object.create(api) as MockApi;
+  const wantsHome = (request: Request) => {
+    if (!home) return false;
+    const m = request.method.toUpperCase();
+    return (m === 'GET' || m === 'HEAD') && splitPath(request.url)[0] === '/' && (request.headers.get('accept') ?? '').includes('text/html');
+  };
+  const log = (request: Request, res: Response | undefined, start: number, what: string) => {
+    if (!report || !res) return;
+    const [pathname, search] = splitPath(request.url);
+    report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what });
+  };
+  wrapped.handle = async (request) => {
+    const start = performance.now();
+    if (wantsHome(request)) {
+      const res = await home!.handle(request);
+      log(request, res, start, 'home page');
+      if (res) return res;
+    }
+    const res = await api.handle(request);
+    if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
+    return res;
+  };
+  wrapped.handleCached = (request) => (wantsHome(request) ? undefined : api.handleCached(request));
+  return wrapped;
 }
 
 function isMainModule(): boolean {
@@ -358,6 +501,7 @@ function isMainModule(): boolean {
 if (isMainModule()) {
   const io: CliIo = {
     cwd: process.cwd(),
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
   };

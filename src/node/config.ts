@@ -23,7 +23,7 @@ import { LOG_LEVELS } from '../core/logger.js';
 import { configLoadError } from './config-error.js';
 
 export const CONFIG_NAMES = ['mockyard.config.js', 'mockyard.config.mjs', 'mockyard.config.ts'] as const;
-const CONFIG_KEYS = ['mock', 'tracker', 'port', 'host', 'logLevel'] as const;
+const CONFIG_KEYS = ['mock', 'tracker', 'port', 'host', 'logLevel', 'devtools'] as const;
 
 /** The first config file in `dir`, or `undefined`. */
 export function findConfigFile(dir: string): string | undefined {
@@ -103,8 +103,9 @@ export async function loadConfigFile(file: string): Promise<MockyardConfig> {
 }
 
 /**
- * A copy of `config` whose relative `mock.openapi` path is made absolute against `baseDir`, and whose relative `mock.fsDir` is made absolute against `baseDir` (unless the
- * config brings its own `mock.fs`, where fsDir is a folder inside that filesystem).
+ * A copy of `config` whose relative `mock.openapi` path is made absolute against `baseDir`, and
+ * whose relative `mock.fsDir` (and `mock.db`) is made absolute against `baseDir` (unless the
+ * config brings its own `mock.fs`, where they are paths inside that filesystem).
  */
 export function resolveConfigPaths(config: MockyardConfig, baseDir: string): MockyardConfig {
   let mock = config.mock;
@@ -116,6 +117,10 @@ export function resolveConfigPaths(config: MockyardConfig, baseDir: string): Moc
   else if (doc && typeof doc === 'object' && 'document' in doc && relative(doc.document)) {
     mock = { ...mock, openapi: { ...doc, document: resolve(baseDir, doc.document) } };
   }
-  if (mock.fs || typeof mock.fsDir !== 'string' || isAbsolute(mock.fsDir)) return mock === config.mock ? config : { ...config, mock };
-  return { ...config, mock: { ...mock, fsDir: resolve(baseDir, mock.fsDir) } };
+  if (!mock.fs) {
+    const fsDir = typeof mock.fsDir === 'string' && !isAbsolute(mock.fsDir) ? resolve(baseDir, mock.fsDir) : mock.fsDir;
+    const db = typeof mock.db === 'string' && !isAbsolute(mock.db) ? resolve(baseDir, mock.db) : mock.db;
+    if (fsDir !== mock.fsDir || db !== mock.db) mock = { ...mock, fsDir, ...(db !== undefined ? { db } : {}) };
+  }
+  return mock === config.mock ? config : { ...config, mock };
 }

@@ -15,5 +15,5 @@ export { resolveEngines, type EngineSources } from './engines.js';
 export { findConfigFile, loadConfigFile, CONFIG_NAMES } from './config.js';
 export { initWorker } from './init-worker.js';
 export { defineConfig, type MockyardConfig } from '../define-config.js';
-export { diskFs } from '../vfs/disk.js';
+export { diskFs, type DiskVfs } from '../vfs/disk.js';
 export { postgresStore, type PostgresStoreOptions } from './postgres/index.js';

@@ -19,7 +19,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../core/errors.js';
-import { kHasBody, kReadBody, tooLarge } from '../core/body.js';
+import { kHasBody, kRawHeaders, kReadBody, tooLarge } from '../core/body.js';
 import { kBodyDecoded } from '../core/content-encoding.js';
 import { kParseMultipart, type MultipartResult } from '../engine/handlers/multipart.js';
 import { delegateMissing } from '../core/delegate-prototype.js';
@@ -322,6 +322,10 @@ class NodeRequest implements NodeRequestFields {
     this[kUsed] = true;
     this[kStream] = null;
     return parseMultipartIncoming(this[kIncoming], limit);
+  }
+
+  get [kRawHeaders](): readonly string[] {
+    return this[kIncoming].rawHeaders;
   }
 
   get [kHasBody](): boolean {

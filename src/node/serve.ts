@@ -16,6 +16,7 @@ import type { Engine } from '../core/engine.js';
 import { errorResponse } from '../core/errors.js';
 import { createLogger, type Logger, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { check } from '../core/options.js';
+import { isLoopbackHost } from '../devtools/guard.js';
 import { createClientErrorHandler } from './client-error.js';
 import { createNodeHandler } from './dispatch.js';
 import { resolveEngines, type EngineSources } from './engines.js';
@@ -32,6 +33,12 @@ export interface ServeOptions extends EngineSources {
   logger?: LoggerSink;
   /** Host log level (default `info`). */
   logLevel?: LogLevel;
+  /**
+   * Asked for a request no engine answered, before the JSON 404 (the CLI's home page at `/` and
+   * its request log of unmatched requests). Not a routing engine: it never costs the engines'
+   * fast path anything.
+   */
+  fallback?: (request: Request) => Promise<Response | undefined> | Response | undefined;
   /**
    * Most bytes the request line (the URL included) and headers may take together (Node's
    * `maxHeaderSize`; default Node's own, 16 KiB). Past it: a JSON 431.
@@ -80,15 +87,29 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const host = check.string(options.host, 'host', '127.0.0.1', { nonEmpty: true })!;
   const maxHeaderSize = check.number(options.maxHeaderSize, 'maxHeaderSize', defaultMaxHeaderSize, { min: 1024, integer: true });
   const logger: Logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
-  const { engines, owned } = await resolveEngines(options, options.logger);
+  const { engines, close: closeOwned } = await resolveEngines(options, options.logger, isLoopbackHost(host));
 
   let hostHeader = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const fallbackHost = () => hostHeader;
   const handler = createNodeHandler(engines, {
     logger,
     fallbackHost,
-    unhandled(req, res) {
-      void writeResponse(errorResponse(404, 'Not Found', pathOf(req.url ?? '/'), { head: req.method === 'HEAD' }), req, res);
+    unhandled(req, res, request) {
+      const notFound = () => errorResponse(404, 'Not Found', pathOf(req.url ?? '/'), { head: req.method === 'HEAD' });
+      if (!options.fallback) {
+        void writeResponse(notFound(), req, res);
+        return;
+      }
+      Promise.resolve()
+        .then(() => options.fallback!(request))
+        .then(
+          (r) => writeResponse(r ?? notFound(), req, res),
+          (err: unknown) => {
+            logger.error(`${req.method} ${req.url} failed: ${(err as Error)?.message ?? String(err)}`);
+            return writeResponse(errorResponse(500, 'Internal Server Error', pathOf(req.url ?? '/')), req, res);
+          },
+        )
+        .catch(() => res.destroy());
     },
   });
   const upgrade = createUpgradeHandler(engines, { logger, fallbackHost, embedded: false });
@@ -101,7 +122,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   try {
     address = await listen(server, port, host);
   } catch (err) {
-    await Promise.allSettled(owned.map((e) => e.close?.()));
+    await closeOwned();
     throw err;
   }
   hostHeader = `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
@@ -118,7 +139,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       grace.unref();
       await stopped;
       clearTimeout(grace);
-      await Promise.allSettled(owned.map((e) => e.close?.()));
+      await closeOwned();
     })();
     return closing;
   };

@@ -1,56 +1,27 @@
 /**
- * The page host's engines from `startWorker` options: `tracker` (collector options or a ready
- * engine) first, since it lives under one fixed base path, then `mock` (mock API options or a
- * ready engine) — the same order as the node host. Engines built here are owned (closed by
- * `stop()`); ready engines stay the caller's.
+ * The page host's engines from `startWorker` options, through the one engine assembly
+ * (core/engine-set.ts: same order and ownership as the node host). What is particular to the
+ * page lives in its factories: the mock API needs `fs` (no disk here), and the collector answers
+ * plain JSON.
  */
-import { isEngine, type Engine } from '../core/engine.js';
-import { OptionsError, check } from '../core/options.js';
+import { OptionsError } from '../core/options.js';
+import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import { resolveProxy } from '../engine/options.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
+import { assembleEngines, type EngineSet, type EngineSources } from '../core/engine-set.js';
 
-export interface EngineFactories<M, T> {
-  mock: (options: M) => Engine;
-  tracker: (options: T) => Engine;
+export function pageEngines(sources: EngineSources<MockApiOptions, CollectorOptions>): Promise<EngineSet> {
+  return assembleEngines(sources, { mock: pageMockApi, tracker: pageCollector, trackerDefaults: { appId: 'mockyard' }, local: true });
 }
 
-export interface PageEngines {
-  engines: Engine[];
-  owned: Engine[];
-  mock?: Engine;
-  tracker?: Engine;
-}
-
-export function buildEngines<M extends object, T extends object>(
-  sources: { mock?: M | Engine | null; tracker?: T | Engine | null },
-  factories: EngineFactories<M, T>,
-): PageEngines {
-  const out: PageEngines = { engines: [], owned: [] };
-  const { mock, tracker } = sources;
-  if (tracker != null) {
-    if (isEngine(tracker)) out.tracker = tracker;
-    else {
-      check.object(tracker, 'tracker');
-      out.tracker = factories.tracker(tracker);
-      out.owned.push(out.tracker);
-    }
-    out.engines.push(out.tracker);
+/** The page's mock API: `fs` is required (IndexedDB or memory), there is no disk default. */
+export function pageMockApi(options: MockApiOptions): MockApi {
+  if (!(options as { fs?: unknown }).fs) {
+    throw new OptionsError('mock.fs', 'is required in the browser: pass indexedDbFs(name, { seed }) (or memoryFs(tree))');
   }
-  if (mock != null) {
-    if (isEngine(mock)) out.mock = mock;
-    else {
-      check.object(mock, 'mock');
-      if (!(mock as { fs?: unknown }).fs) {
-        throw new OptionsError('mock.fs', 'is required in the browser: pass indexedDbFs(name, { seed }) (or memoryFs(tree))');
-      }
-      out.mock = factories.mock(mock);
-      out.owned.push(out.mock);
-    }
-    out.engines.push(out.mock);
-  }
-  return out;
+  return createMockApi(pageMockOptions(options));
 }
 
 /**

@@ -11,10 +11,10 @@
  */
 import type { Engine } from '../core/engine.js';
 import { check } from '../core/options.js';
-import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
+import type { MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
-import { buildEngines, pageCollector, pageMockOptions } from './engines.js';
+import { pageEngines } from './engines.js';
 import { checkWorkerScript, startMswHost } from './msw-adapter.js';
 import { httpRoutes } from '../msw/routes.js';
 import { socketRoute } from '../msw/sockets.js';
@@ -28,14 +28,16 @@ export type { SeedTree } from '../vfs/seed.js';
 export interface StartWorkerOptions {
   /** Mock API options (as `createMockApi`; `fs` required in the browser) or a ready engine. */
   mock?: MockApiOptions | Engine | null;
-  /** Collector options (as `createCollector`) or a ready engine. */
-  tracker?: CollectorOptions | Engine | null;
+  /** Collector options (as `createCollector`), `true` for its defaults (appId `mockyard`), or a ready engine. */
+  tracker?: CollectorOptions | Engine | boolean | null;
   serviceWorker?: {
     /** URL of the worker script written by `mockyard init-worker` (default `/mockServiceWorker.js`). */
     url?: string;
   };
   /** No console output from MSW (default false). */
   quiet?: boolean;
+  /** Devtools admin API at `/_mockyard/api/` (on by default in the page; `false` off; `{ token }`). */
+  devtools?: boolean | { token?: string };
 }
 
 export interface PageWorker {
@@ -46,7 +48,7 @@ export interface PageWorker {
   stop(): Promise<void>;
 }
 
-const KNOWN = ['mock', 'tracker', 'serviceWorker', 'quiet'] as const;
+const KNOWN = ['mock', 'tracker', 'serviceWorker', 'quiet', 'devtools'] as const;
 
 export async function startWorker(options: StartWorkerOptions = {}): Promise<PageWorker> {
   check.knownKeys(check.object(options, 'startWorker') ?? {}, '', KNOWN);
@@ -59,11 +61,8 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   }
 
   // Options first: a typo is reported at once, before any network round trip.
-  const built = buildEngines<MockApiOptions, CollectorOptions>(
-    { mock: options.mock, tracker: options.tracker },
-    { mock: (o) => createMockApi(pageMockOptions(o)), tracker: pageCollector },
-  );
-  const closeOwned = () => Promise.all(built.owned.map((e) => e.close?.()));
+  const built = await pageEngines({ mock: options.mock, tracker: options.tracker, devtools: options.devtools });
+  const closeOwned = built.close;
 
   const stale = await checkWorkerScript(workerUrl);
   if (stale) {

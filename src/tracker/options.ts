@@ -9,6 +9,8 @@ import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { getPostgresStoreResolver, type StoreFactory } from './store.js';
 import type { CollectorOptions } from './types.js';
+import type { CorsPolicy } from '../core/cors.js';
+import { resolveCollectorCors } from './cors.js';
 
 export interface ResolvedCollectorOptions {
   appId: string;
@@ -20,7 +22,7 @@ export interface ResolvedCollectorOptions {
   /** A store other than the embedded one (`storage.store`, `storage.postgres`). */
   storeFactory: StoreFactory | undefined;
   /** `undefined`: CORS off. */
-  cors: { allow: (origin: string) => boolean; maxAge: number } | undefined;
+  cors: CorsPolicy | undefined;
   maxBodyBytes: number;
   maxDecompressedBytes: number;
   maxEvents: number;
@@ -92,13 +94,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
     throw new OptionsError(`${P}.storage.dir`, `must be a safe relative folder (got ${JSON.stringify(rawDir)})`);
   }
 
-  let cors: ResolvedCollectorOptions['cors'];
-  if (input.cors !== false) {
-    const c = check.object(input.cors, `${P}.cors`) ?? {};
-    check.knownKeys(c, `${P}.cors`, ['origins', 'maxAge']);
-    const maxAge = check.number(c.maxAge, `${P}.cors.maxAge`, 600, { min: 0, integer: true });
-    cors = { allow: originMatcher(c.origins), maxAge };
-  }
+  const cors = resolveCollectorCors(input.cors, `${P}.cors`);
 
   const limits = check.object(input.limits, `${P}.limits`) ?? {};
   check.knownKeys(limits, `${P}.limits`, ['maxBodyBytes', 'maxDecompressedBytes', 'maxEvents', 'maxWsMessageBytes', 'wsAuthTimeoutMs']);
@@ -124,19 +120,4 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
     gzipReads: check.oneOf(input.readCompression, `${P}.readCompression`, ['gzip', 'none'] as const, 'gzip') === 'gzip',
     retainEvents: retention.maxEvents === undefined ? undefined : int(retention.maxEvents, `${P}.retention.maxEvents`, 0),
   };
-}
-
-function originMatcher(origins: unknown): (origin: string) => boolean {
-  const name = `${P}.cors.origins`;
-  if (origins === undefined || origins === '*') return () => true;
-  if (typeof origins === 'function') return (o) => (origins as (o: string) => unknown)(o) === true;
-  const list = check.array<unknown>(origins, name);
-  const exact = new Set<string>();
-  const patterns: RegExp[] = [];
-  for (const [i, o] of list.entries()) {
-    if (o instanceof RegExp) patterns.push(o);
-    else if (typeof o === 'string' && o !== '' && o !== '*') exact.add(o.replace(/\/+$/, '').toLowerCase());
-    else throw new OptionsError(`${name}[${i}]`, `must be an origin string such as "https://app.example.com" or a RegExp (got ${JSON.stringify(o)})`);
-  }
-  return (origin) => exact.has(origin.toLowerCase()) || patterns.some((p) => { p.lastIndex = 0; return p.test(origin); });
 }

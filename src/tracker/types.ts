@@ -53,6 +53,8 @@ export interface CollectorCorsOptions {
   origins?: '*' | ReadonlyArray<string | RegExp> | ((origin: string) => boolean);
   /** `Access-Control-Max-Age` of preflight answers in seconds (default 600). */
   maxAge?: number;
+  /** `Access-Control-Allow-Credentials: true` (default true for the collector: beacons carry cookies). */
+  credentials?: boolean;
 }
 
 export interface CollectorLimits {

@@ -190,6 +190,13 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
     }
   };
 
+  /** Why `path` is absent: ENOTDIR when it runs through a file (`a.json/x`), else ENOENT. */
+  const absentError = async (path: string): Promise<VfsError> => {
+    const above = ancestors(path);
+    const found = above.length === 0 ? [] : await lookup(path, (database) => Promise.all(above.map((d) => database.get('entries', d))));
+    return new VfsError(found.some((e) => e?.kind === 'file') ? 'ENOTDIR' : 'ENOENT', path);
+  };
+
   const nextIno = async (meta: MetaStore): Promise<number> => {
     const ino = ((await meta.get('ino')) ?? 0) + 1;
     void meta.put(ino, 'ino');
@@ -249,7 +256,7 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
       const path = normalizeVfsPath(p);
       if (path === '') throw new VfsError('EISDIR', path);
       const e = await lookup(path, (database) => database.get('entries', path));
-      if (!e) throw new VfsError('ENOENT', path);
+      if (!e) throw await absentError(path);
       if (e.kind === 'dir') throw new VfsError('EISDIR', path);
       return e.data ?? EMPTY;
     },
@@ -265,7 +272,7 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
         return Promise.all([path === '' ? undefined : tx.store.get(path), tx.store.index('parent').getAll(path)]);
       });
       if (path !== '') {
-        if (!self) throw new VfsError('ENOENT', path);
+        if (!self) throw await absentError(path);
         if (self.kind !== 'dir') throw new VfsError('ENOTDIR', path);
       }
       const out: VfsDirent[] = children.map((e) => ({ name: baseName(e.path), kind: e.kind }));

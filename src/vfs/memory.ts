@@ -35,6 +35,16 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
   };
   load();
 
+  /** memfs stat; undefined when absent or when the path runs through a file (ENOTDIR). */
+  const statOrAbsent = (path: string) => {
+    try {
+      return vol.statSync(abs(path), { throwIfNoEntry: false });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOTDIR') return undefined;
+      throwAsVfsError(err, path);
+    }
+  };
+
   /** Every file-writing operation: normalise, create parents, write, map errors, notify. */
   const putFile = async (p: string, op: (absPath: string) => void): Promise<void> => {
     const path = normalizeVfsPath(p);
@@ -56,7 +66,7 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
 
     async stat(p) {
       const path = normalizeVfsPath(p);
-      const s = vol.statSync(abs(path), { throwIfNoEntry: false });
+      const s = statOrAbsent(path);
       if (!s) return null;
       return { kind: s.isDirectory() ? 'dir' : 'file', size: Number(s.size), mtimeMs: Number(s.mtimeMs), ino: Number(s.ino) } satisfies VfsStat;
     },
@@ -89,7 +99,7 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
     async remove(p, options = {}) {
       const path = normalizeVfsPath(p);
       if (!path) throw new VfsError('EINVAL', path, 'Cannot remove the root');
-      const s = vol.statSync(abs(path), { throwIfNoEntry: false });
+      const s = statOrAbsent(path);
       if (!s) return false;
       try {
         if (s.isDirectory()) {

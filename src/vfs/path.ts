@@ -38,7 +38,8 @@ export interface RequestPath {
  * Turns the part of a URL path below an endpoint prefix (`/users/1`, still percent-encoded) into
  * a safe relative path. Each segment is percent-decoded once; a segment that decodes to `..` or
  * `.`, or contains `/`, `\` or NUL, or is malformed, is a 400. (The URL parser has already
- * resolved literal and `%2e` dot segments, so `..` here means an encoding trick.)
+ * resolved literal and `%2e` dot segments, so `..` here means an encoding trick.) A segment that
+ * a second decode would make unsafe (double encoding, `..%252f`) is a 400 too.
  */
 export function requestPathToVfs(urlPath: string): RequestPath {
   const trailingSlash = urlPath.endsWith('/');
@@ -54,12 +55,27 @@ export function requestPathToVfs(urlPath: string): RequestPath {
       }
     }
     if (seg === '.') continue;
-    if (seg === '..' || UNSAFE_SEGMENT.test(seg)) {
+    if (seg === '..' || UNSAFE_SEGMENT.test(seg) || (seg.includes('%') && unsafeWhenDecodedAgain(seg))) {
       throw new HttpError(400, `Unsafe path segment "${raw}"`);
     }
     out.push(seg);
   }
   return { path: out.join('/'), trailingSlash };
+}
+
+/**
+ * Double encoding (`..%252f` → `..%2f`): a name that one more decode, by any layer that decodes
+ * again (a proxy, a static server, a script walking the folder), would turn into a traversal is
+ * refused rather than stored. A `%` that does not start an escape (`100%.json`) is a plain name.
+ */
+function unsafeWhenDecodedAgain(seg: string): boolean {
+  let again: string;
+  try {
+    again = decodeURIComponent(seg);
+  } catch {
+    return false;
+  }
+  return again === '.' || again === '..' || UNSAFE_SEGMENT.test(again);
 }
 
 /** Whether `name` can be one path segment as given (file names from uploads): not empty, `.`, `..`, no `/`, `\`, NUL or drive letter. */

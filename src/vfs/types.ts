@@ -3,7 +3,23 @@
  *
  * Paths are relative to the driver's root, `/`-separated, without leading slash; `''` is the root.
  * Drivers pass every path through `normalizeVfsPath` (path.ts), so nothing escapes the root.
- * Bytes in, bytes out. Absent files are `null` from `stat`, `VfsError('ENOENT')` from `read`.
+ * Bytes in, bytes out.
+ *
+ * Errors are `VfsError`s with a code (below) and a message that names the path relative to the
+ * root, never an absolute path. Every driver answers the same way (the contract suite,
+ * test/vfs/contract.ts, checks it):
+ *   - absent: `stat` → null, `remove` → false, everything else → ENOENT;
+ *   - a path through a file (`a.json/x`): it does not exist, so `stat` → null and `remove` →
+ *     false; `read`, `readdir`, `write`, `create`, `append`, `mkdir` → ENOTDIR;
+ *   - not allowed (a folder the process may not read or search: disk only): EACCES from every
+ *     method, `stat` included: "not allowed" is never reported as "does not exist";
+ *   - a symbolic link whose real path leaves the root (disk only): EACCES as well.
+ * Links: only the disk driver has them; the memory and IndexedDB drivers have no links (nothing
+ * in this interface creates one). On disk every path is resolved with `realpath`: links that stay
+ * inside the root work as their targets, anything whose real path leaves the real root is
+ * refused with EACCES by every method (src/vfs/disk.ts, the one place of that rule).
+ * Temp files: the disk driver's `.mockyard-tmp-*` names are reserved and never visible (see
+ * disk.ts); the other drivers write in one step and have none.
  */
 export type VfsKind = 'file' | 'dir';
 
@@ -63,11 +79,18 @@ export interface Vfs {
    * watch this file (the caller keeps checking with `stat` on every use).
    */
   watch?(path: string, report: (ended: boolean) => void): (() => void) | null;
+  /**
+   * Optional, for JSON-aware drivers (json-db.ts): stores the parsed `value` of the JSON file at
+   * `path` (same effect as `write` of its serialisation); the driver serialises it when it
+   * persists, so a caller updating a large document never pays for the text it does not need.
+   * The caller must never mutate `value` afterwards.
+   */
+  writeJson?(path: string, value: unknown): Promise<void>;
   /** Releases handles (IndexedDB connection). */
   close?(): Promise<void>;
 }
 
-export type VfsErrorCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'EINVAL' | 'ENOTEMPTY' | 'EIO';
+export type VfsErrorCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'EINVAL' | 'ENOTEMPTY' | 'EACCES' | 'EIO';
 
 export class VfsError extends Error {
   readonly code: VfsErrorCode;
@@ -84,15 +107,17 @@ export function isVfsError(err: unknown, code?: VfsErrorCode): err is VfsError {
   return err instanceof VfsError && (code === undefined || err.code === code);
 }
 
-const PASSED_THROUGH: ReadonlySet<string> = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY']);
+const PASSED_THROUGH: ReadonlySet<string> = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EACCES']);
 
 /**
  * Re-throws a driver's native error as a VfsError for `path` (a relative path). Codes callers act
- * on pass through; anything else is EIO with a message that never carries an absolute path.
+ * on pass through (EPERM, "operation not permitted", is EACCES); anything else is EIO with a
+ * message that never carries an absolute path.
  */
 export function throwAsVfsError(err: unknown, path: string): never {
   if (err instanceof VfsError) throw err;
-  const code = (err as { code?: string } | null)?.code;
+  let code = (err as { code?: string } | null)?.code;
+  if (code === 'EPERM') code = 'EACCES';
   if (code && PASSED_THROUGH.has(code)) throw new VfsError(code as VfsErrorCode, path);
   throw new VfsError('EIO', path, `I/O error (${code ?? 'unknown'}) on ${path || '/'}`);
 }

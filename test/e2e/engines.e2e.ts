@@ -124,6 +124,28 @@ describe('mock API engine in the page', () => {
   });
 });
 
+describe('devtools admin API in the page (on by default in the browser)', () => {
+  it('lists the requests the page made, switches scenarios per request and for the engine', async () => {
+    await call('/api/quick?devtools=1');
+    const list = await call('/_mockyard/api/requests?path=/api/quick');
+    expect(list.status).toBe(200);
+    expect(list.body.entries[0]).toMatchObject({ method: 'GET', url: '/api/quick?devtools=1', status: 200, answeredBy: { layer: 'handlers' } });
+    expect((await call('/api/quick', { headers: { 'X-Mockyard-Scenario': 'calm' } })).body).toEqual({ which: 'calm' });
+    expect((await call('/_mockyard/api/scenario', { method: 'PUT', body: '{"name":"calm"}' })).body).toEqual({ current: 'calm', scenarios: ['calm'] });
+    expect((await call('/api/quick')).body).toEqual({ which: 'calm' });
+    await call('/_mockyard/api/scenario', { method: 'PUT', body: '{"name":null}' });
+    expect((await call('/api/quick')).body).toEqual({ which: 'quick' });
+    expect((await call('/api/quick?__scenario=nope')).status).toBe(400);
+  });
+
+  it('POST reset restores the IndexedDB seed', async () => {
+    await call('/api/users', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[{"id":9}]' });
+    expect((await call('/api/users')).body).toEqual([{ id: 9 }]);
+    expect((await call('/_mockyard/api/reset', { method: 'POST' })).status).toBe(200);
+    expect((await call('/api/users')).body).toEqual([{ id: 1, name: 'Ada' }, { id: 2, name: 'Grace' }]);
+  });
+});
+
 describe('collector in the page', () => {
   it('ping is open; ingest and read require the key', async () => {
     const ping = await call('/_tracker/ping');
@@ -199,11 +221,20 @@ describe('collector in the page', () => {
   });
 
   it('keeps events across a reload (storage on indexedDbFs)', async () => {
+    // Its own events: whatever earlier tests stored, the ones stored here (and all before) survive.
+    const key = { 'x-tracker-key': 'k1' };
+    const at = (s: number) => new Date(Date.now() + 1_000 + s * 1000).toISOString(); // newest of all
+    for (const [i, label] of ['reload-1', 'reload-2'].entries()) {
+      const stored = await call('/_tracker/events', { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: ingestBody(label, at(i)) });
+      expect(stored).toMatchObject({ status: 200, body: { saved: 1 } });
+    }
+    const before = (await call(`/_tracker?${window24h()}`, { headers: key })).body;
+    expect(before.events.slice(0, 2).map((e: { label: string }) => e.label)).toEqual(['reload-2', 'reload-1']);
     await page.reload();
     await started(page);
-    const read = await call(`/_tracker?${window24h()}`, { headers: { 'x-tracker-key': 'k1' } });
-    expect(read.body.total).toBe(5);
-    expect(read.body.events[0].label).toBe('over ws');
+    const after = (await call(`/_tracker?${window24h()}`, { headers: key })).body;
+    expect(after.total).toBe(before.total);
+    expect(after.events).toEqual(before.events);
   });
 
   it('sent none of it to the network', async () => {

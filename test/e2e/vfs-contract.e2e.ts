@@ -5,7 +5,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './helpers/chromium.js';
 
-interface CaseResult { name: string; ok: boolean; error?: string }
+interface CaseResult { name: string; ok: boolean; error?: string; skipped?: string }
 
 async function runInChromium(): Promise<CaseResult[]> {
   const browser = await launchChromium();
@@ -26,7 +26,8 @@ describe('Vfs contract on real IndexedDB (Chromium)', () => {
     expect(results.length).toBeGreaterThanOrEqual(10);
   });
   for (const r of results) {
-    it(r.name, () => {
+    it(r.name, (ctx) => {
+      if (r.skipped !== undefined) ctx.skip(r.skipped); // e.g. permissions: IndexedDB has none
       if (!r.ok) throw new Error(r.error);
     });
   }

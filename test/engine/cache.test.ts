@@ -1,6 +1,6 @@
 import { rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { kHasBody } from '../../src/core/body.js';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { WATCHED_RECHECK_MS } from '../../src/engine/fs/file-cache.js';
@@ -181,8 +181,15 @@ describe('caches', () => {
       fs.watch = (p, _report) => watch(p, () => {}); // deaf: registers, never reports
       await api.handle(req('GET', '/api/data'));
       await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 'unreported' }]));
-      await new Promise((r) => setTimeout(r, WATCHED_RECHECK_MS + 30));
-      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 'unreported' }]);
+      // Within the bound the cached bytes may still be served; past it (the clock moved on, no
+      // sleep) the file is checked and the edit is served.
+      const now = performance.now();
+      const clock = vi.spyOn(performance, 'now').mockReturnValue(now + WATCHED_RECHECK_MS + 1);
+      try {
+        expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 'unreported' }]);
+      } finally {
+        clock.mockRestore();
+      }
     });
 
     it('watched folder removed and made again: its watch ends, edits in the new folder are served at once', async () => {
@@ -291,11 +298,23 @@ describe('cached GET hot path (serveCached) answers exactly as the full path', (
       expect(bad.json.error).toBe('BAD_REQUEST');
       await api.close();
 
+      // The global delay holds a cached answer too: with fake timers, the answer waits for the
+      // 60 ms timer and for nothing else (no measured time, no sleep).
       const slow = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent', delay: 60 });
-      await slow.handle(req('GET', '/api/items'));
-      const t0 = performance.now();
-      expect((await slow.handle(req('GET', '/api/items')))!.status).toBe(200);
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(55);
+      await slow.handle(req('GET', '/api/items')); // warm, with real timers
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        let answered = false;
+        const pending = slow.handle(req('GET', '/api/items')).then((r) => ((answered = true), r));
+        while (vi.getTimerCount() === 0) await new Promise((r) => setImmediate(r)); // the delay's timer is set
+        await vi.advanceTimersByTimeAsync(59);
+        expect(answered).toBe(false);
+        await vi.advanceTimersByTimeAsync(1);
+        expect((await pending)!.status).toBe(200);
+        expect(answered).toBe(true);
+      } finally {
+        vi.useRealTimers();
+      }
       await slow.close();
     });
   }
@@ -314,7 +333,9 @@ describe('disk: files the engine creates are watched too', () => {
       stats++;
       return stat(p);
     };
-    await new Promise((r) => setTimeout(r, 20)); // our own write's reports arrive and are checked once
+    // The watch starts after the write (the kernel queues no event of it for the new watcher);
+    // one turn lets anything already queued be dispatched, then one GET confirms the entry.
+    await new Promise((r) => setImmediate(r));
     await api.handle(req('GET', '/api/fresh/folder/doc.json'));
     const after = stats;
     for (let i = 0; i < 3; i++) {

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { req, see } from '../helpers/engine-request.js';
+import { connect } from '../helpers/fake-socket-peer.js';
 import { removeTempDirs } from '../helpers/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -66,11 +67,23 @@ describe('engine flow', () => {
   });
 
   it('upgrade() outside the prefix → undefined; under it delegates to the WebSocket layer', async () => {
-    const a = createMockApi({ endpointPrefix: '/api', fs: memoryFs({}), enableWs: true, wsHandlers: [{ pattern: '/ws', onMessage() {} }] });
+    const connected: string[] = [];
+    const a = createMockApi({
+      endpointPrefix: '/api',
+      fs: memoryFs({}),
+      enableWs: true,
+      wsHandlers: [{ pattern: '/ws', onConnect: (c) => { connected.push(c.id); c.send({ hi: 1 }); }, onMessage: (c, m) => c.send({ echo: m }) }],
+    });
     expect(await a.upgrade(req('GET', '/other/ws'))).toBeUndefined();
-    expect(typeof a.ws.broadcast).toBe('function');
+    // Under the prefix the WebSocket layer answers: it accepts, runs the handler, and broadcasts.
+    const peer = await connect(a, 'http://mock.test/api/ws');
+    expect(connected).toHaveLength(1);
+    peer.say({ a: 1 });
+    expect(await peer.waitFor(2)).toEqual([{ hi: 1 }, { echo: { a: 1 } }]);
+    expect(a.ws.broadcast('/ws', { all: true })).toBe(1);
+    expect(await peer.waitFor(3)).toEqual([{ hi: 1 }, { echo: { a: 1 } }, { all: true }]);
     expect(a.app.ws).toBe(a.ws);
-    expect(a.app.fs).toBeDefined();
+    await a.close();
   });
 
   it('HEAD of a 404 has no body', async () => {

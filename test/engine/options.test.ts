@@ -5,6 +5,7 @@ import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { getDefaultFsFactory, setDefaultFsFactory } from '../../src/engine/default-fs.js';
 import { normalizePrefix, resolveMockApiOptions } from '../../src/engine/options.js';
 import { memoryFs } from '../../src/vfs/memory.js';
+import { VfsError } from '../../src/vfs/types.js';
 import { req, see } from '../helpers/engine-request.js';
 import { seedDir } from '../helpers/mock-fs-drivers.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
@@ -174,6 +175,22 @@ describe('disable and fsDir', () => {
     expect(await f.stat('nope/more.json')).not.toBeNull();
     expect(logger.warn).toHaveBeenCalledTimes(1);
     await api.close();
+  });
+
+  it('an fsDir that is not allowed or not a folder is reported as such, not as missing', async () => {
+    // The disk driver answers EACCES for a folder it may not search (test/vfs/contract.ts proves
+    // it as an unprivileged user); here a Vfs that answers so stands in for it.
+    const base = fs();
+    const denied = { ...base, stat: async (p: string) => { throw new VfsError('EACCES', p); } };
+    const logger = sink();
+    const api = createMockApi({ endpointPrefix: '/api', fs: denied, fsDir: 'mocks', logger });
+    expect(await api.ready()).toBe(false);
+    expect(logger.warn.mock.calls[0]![0]).toMatch(/fsDir "mocks" is not accessible \(permission denied\)/);
+    const file = memoryFs({ 'mocks': 'a file' });
+    const logger2 = sink();
+    const api2 = createMockApi({ endpointPrefix: '/api', fs: file, fsDir: 'mocks', logger: logger2 });
+    expect(await api2.ready()).toBe(false);
+    expect(logger2.warn.mock.calls[0]![0]).toMatch(/fsDir "mocks" is not a folder/);
   });
 
   it('without fs, the registered default factory is used with (fsDir, root)', async () => {

@@ -37,7 +37,7 @@ describe.each(fsDrivers)('match memo on $name', (driver) => {
       expect(r.status, r.text).toBe(200);
       return { ids: (r.json as Person[]).map((p) => p.id), total: Number(r.headers['x-total-count']) };
     };
-    return { api, page, dir };
+    return { api, page, dir, vfs };
   }
 
   it('pages through one filter, sorted both ways and unsorted, with the right items and total', async () => {
@@ -80,11 +80,22 @@ describe.each(fsDrivers)('match memo on $name', (driver) => {
   });
 
   it.runIf(driver.name === 'disk')('sees an edit made behind the engine\'s back', async () => {
-    const { page, dir } = await setup();
+    const { page, dir, vfs } = await setup();
+    // Observe the driver's change reports to the engine, to wait for the real event (no sleep).
+    let reports = 0;
+    let wake: (() => void) | undefined;
+    const watch = vfs.watch!.bind(vfs);
+    vfs.watch = (path, report) => watch(path, (ended) => {
+      report(ended);
+      reports++;
+      wake?.();
+    });
     expect((await page('role=guest&age=18&limit=1000')).total).toBe(100);
     const edited = PEOPLE.map((p) => ({ ...p, role: 'guest' }));
+    reports = 0;
+    const reported = new Promise<void>((resolve) => (wake = resolve));
     await writeFile(join(dir!, 'people.json'), JSON.stringify(edited));
-    await new Promise((r) => setTimeout(r, 5));
+    if (reports === 0) await reported;
     expect((await page('role=guest&age=18&limit=1000')).total).toBe(300);
   });
 });

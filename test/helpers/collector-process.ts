@@ -5,11 +5,11 @@
  * `serve({ tracker })` there on 127.0.0.1 port 0, resolving with its URL once it listens.
  * `stopCollectorProcesses()` (afterAll) SIGKILLs whatever is still running.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileSources } from './built-src.js';
 
-const repo = resolve(import.meta.dirname, '..', '..');
 const children = new Set<ChildProcess>();
 
 const CHILD = `import { serve } from './node/index.js';
@@ -19,12 +19,9 @@ process.stdout.write('LISTENING ' + server.url + '\\n');
 process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
 `;
 
-/** Compiles src/ into test-artifacts/<name>-dist; returns that folder. */
+/** Compiles src/ into test-artifacts/<name>-dist (built-src.ts); returns that folder. */
 export function buildForProcesses(name: string): string {
-  const out = join(repo, 'test-artifacts', `${name}-dist`);
-  mkdirSync(out, { recursive: true });
-  const r = spawnSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(repo, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false', '--sourceMap', 'false'], { cwd: repo, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`tsc failed: ${r.stdout}${r.stderr}`);
+  const out = compileSources(name);
   writeFileSync(join(out, 'collector-child.mjs'), CHILD);
   return out;
 }

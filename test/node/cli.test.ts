@@ -184,7 +184,7 @@ describe('config files', () => {
     const r = await run([], root);
     expect(r.code).toBe(1);
     expect(r.err).toContain('options "prot", "hots", "colour" are not known options (did you mean "port" for "prot", "host" for "hots"?)');
-    expect(r.err).toContain('(known: mock, tracker, port, host, logLevel)');
+    expect(r.err).toContain('(known: mock, tracker, port, host, logLevel, devtools)');
   });
 
   it('a busy port is reported clearly (exit 1)', async () => {

@@ -35,7 +35,7 @@ describe('serve()', () => {
       mock: { endpointPrefix: '/', fs: memoryFs({ 'hello.json': { hi: true } }), logLevel: 'silent' },
       tracker: { appId: 'serve-test', logLevel: 'silent' },
     });
-    expect(server.engines.length).toBe(2);
+    expect(server.engines.length).toBe(3); // the devtools admin API (loopback host), the collector, the mock API
     expect(await (await fetch(`${server.url}/hello`)).json()).toEqual({ hi: true });
     expect(await (await fetch(`${server.url}/_tracker/ping`)).json()).toMatchObject({ ok: true, appId: 'serve-test' });
   });
@@ -97,7 +97,7 @@ describe('serve()', () => {
   it('the mock API answers cached files through handleCached with the same bytes and headers as handle', async () => {
     const fs = memoryFs({ 'items.json': [{ id: 1 }, { id: 2 }] });
     const server = await startServer({ mock: { endpointPrefix: '/api', fs, logLevel: 'silent' } });
-    const api = server.engines[0] as unknown as { handleCached(r: Request): Response | undefined };
+    const api = server.engines.find((e) => 'handleCached' in e) as unknown as { handleCached(r: Request): Response | undefined };
     expect(api.handleCached(new Request(`${server.url}/api/items`))).toBeUndefined(); // not cached yet
     const first = await rawRequest(server.url, { path: '/api/items' });
     expect(api.handleCached(new Request(`${server.url}/api/items`))).toBeDefined();

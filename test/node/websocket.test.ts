@@ -114,19 +114,26 @@ describe('WebSocket upgrades', () => {
     let peer!: SocketPeer;
     const engine = fakeEngine({
       prefixes: ['/ws'],
-      upgrade: () => (p): SocketSession => {
+      upgrade: (request) => (p): SocketSession => {
+        // A second connection that echoes: the sentinel for the negative check below.
+        if (request.url.endsWith('/sentinel')) return { message: (d) => p.send(String(d)), close() {} };
         peer = p;
         return { message: (d) => void seen.push(String(d)), close() {} };
       },
     });
     const server = await startServer({ engines: [engine] });
     const ws = connect(wsUrl(server.url, '/ws/paced'));
-    await opened(ws);
+    const sentinel = connect(wsUrl(server.url, '/ws/sentinel'));
+    await Promise.all([opened(ws), opened(sentinel)]);
     ws.send('one');
     await until(() => seen.length === 1);
     peer.pause!();
     ws.send('two');
-    await new Promise((r) => setTimeout(r, 100));
+    // Sent after 'two' on another connection and echoed back: by the time the echo is here the
+    // server has read what reached it before, so an unpaused 'two' would have been delivered.
+    const echoed = new Promise((resolve) => sentinel.once('message', resolve));
+    sentinel.send('after two');
+    expect(String(await echoed)).toBe('after two');
     expect(seen).toEqual(['one']);
     peer.resume!();
     await until(() => seen.length === 2);

@@ -15,11 +15,11 @@ describe('ingest gzip through native zlib (node host)', () => {
     expect(await decodeIngestBody(two, null, 1 << 20)).toEqual(JSON.parse(text));
   });
 
-  it('a gzip bomb stops at the limit (413), without inflating it all', async () => {
+  // Its memory (peak RSS across the decode, against raw zlib and an unbounded inflate) is
+  // measured by bench/gzip-bomb.mjs: a measurement, not an assertion.
+  it('a gzip bomb stops at the limit (413)', async () => {
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x30), { level: 9 });
-    const before = process.memoryUsage().rss;
     expect(await statusOf(decodeIngestBody(bomb, 'gzip', 1024 * 1024))).toEqual([413, 'Decompressed request body exceeds the limit of 1048576 bytes']);
-    expect(process.memoryUsage().rss - before).toBeLessThan(32 * 1024 * 1024);
   });
 
   it('truncated, corrupt or trailing garbage → 400 Malformed gzip body', async () => {

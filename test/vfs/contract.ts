@@ -8,6 +8,15 @@ import { isVfsError, type Vfs, type VfsErrorCode } from '../../src/vfs/types.js'
 export interface VfsDriverHandle {
   vfs: Vfs;
   cleanup?: () => Promise<void> | void;
+  /**
+   * Takes away the driver's permission to read and search the folder at `path` (a Vfs path),
+   * where the driver has permissions (disk). Absent for drivers without permissions (memory,
+   * IndexedDB) and where the platform cannot express it (see test/vfs/disk.test.ts): the
+   * permission test is then skipped, saying why.
+   */
+  denyAccess?: (path: string) => Promise<void>;
+  /** Why `denyAccess` is absent (shown as the skip note). */
+  noDenyAccess?: string;
 }
 export type VfsDriverFactory = () => Promise<VfsDriverHandle> | VfsDriverHandle;
 
@@ -23,12 +32,26 @@ async function code(p: Promise<unknown>): Promise<VfsErrorCode | 'ok' | 'other'>
   }
 }
 
+/** Each call fails with VfsError `code`, and its message holds no absolute root path. */
+async function expectEachFails(vfs: Vfs, calls: Record<string, () => Promise<unknown>>, expected: VfsErrorCode): Promise<void> {
+  for (const [what, call] of Object.entries(calls)) {
+    let failed: unknown = 'did not fail';
+    try {
+      await call();
+    } catch (err) {
+      failed = err;
+    }
+    expect(isVfsError(failed) ? failed.code : failed, what).toBe(expected);
+    if (vfs.root.startsWith('/')) expect(String((failed as Error).message), what).not.toContain(vfs.root);
+  }
+}
+
 export function vfsContract(name: string, factory: VfsDriverFactory): void {
   describe(`Vfs contract: ${name}`, () => {
-    async function withVfs(fn: (vfs: Vfs) => Promise<void>): Promise<void> {
+    async function withVfs(fn: (vfs: Vfs, handle: VfsDriverHandle) => Promise<void>): Promise<void> {
       const h = await factory();
       try {
-        await fn(h.vfs);
+        await fn(h.vfs, h);
       } finally {
         await h.vfs.close?.();
         await h.cleanup?.();
@@ -93,6 +116,53 @@ export function vfsContract(name: string, factory: VfsDriverFactory): void {
         await vfs.mkdir('d');
         expect(await code(vfs.read('absent.txt'))).toBe('ENOENT');
         expect(await code(vfs.read('d'))).toBe('EISDIR');
+      }));
+
+    it('a path through a file does not exist: stat null, remove false, the others ENOTDIR (no absolute path)', () =>
+      withVfs(async (vfs) => {
+        await vfs.write('a.json', '{"v":1}');
+        expect(await vfs.stat('a.json/x')).toBeNull();
+        expect(await vfs.stat('a.json/x/y.json')).toBeNull();
+        expect(await vfs.remove('a.json/x')).toBe(false);
+        const calls: Record<string, () => Promise<unknown>> = {
+          read: () => vfs.read('a.json/x'),
+          'read (deeper)': () => vfs.read('a.json/x/y.json'),
+          readdir: () => vfs.readdir('a.json/x'),
+          write: () => vfs.write('a.json/x', 'x'),
+          'write (deeper)': () => vfs.write('a.json/x/y.json', 'x'),
+          create: () => vfs.create('a.json/x', 'x'),
+          append: () => vfs.append('a.json/x', 'x'),
+          mkdir: () => vfs.mkdir('a.json/x'),
+        };
+        await expectEachFails(vfs, calls, 'ENOTDIR');
+        expect(new TextDecoder().decode(await vfs.read('a.json'))).toBe('{"v":1}');
+      }));
+
+    it('a folder without permission: EACCES from stat, read, readdir, write, create, append, remove (never "absent")', (ctx) =>
+      withVfs(async (vfs, handle) => {
+        if (!handle.denyAccess) {
+          ctx.skip(handle.noDenyAccess ?? `${name} has no permissions`);
+          return;
+        }
+        await vfs.write('locked/a.txt', 'a');
+        await vfs.write('locked/sub/b.txt', 'b');
+        await handle.denyAccess('locked');
+        // The folder itself sits in a readable parent: it is seen, its content is not reachable.
+        expect((await vfs.stat('locked'))!.kind).toBe('dir');
+        const calls: Record<string, () => Promise<unknown>> = {
+          stat: () => vfs.stat('locked/a.txt'),
+          'stat (absent name)': () => vfs.stat('locked/none.txt'),
+          'stat (deeper)': () => vfs.stat('locked/sub/b.txt'),
+          read: () => vfs.read('locked/a.txt'),
+          readdir: () => vfs.readdir('locked'),
+          write: () => vfs.write('locked/a.txt', 'x'),
+          'write (new)': () => vfs.write('locked/new.txt', 'x'),
+          create: () => vfs.create('locked/new.txt', 'x'),
+          append: () => vfs.append('locked/a.txt', 'x'),
+          remove: () => vfs.remove('locked/a.txt'),
+          'remove (deeper)': () => vfs.remove('locked/sub/b.txt'),
+        };
+        await expectEachFails(vfs, calls, 'EACCES');
       }));
 
     it('create: creates when absent, EEXIST when present (content kept)', () =>

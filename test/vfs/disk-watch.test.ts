@@ -2,6 +2,7 @@
  * diskFs.watch (disk-watch.ts): reports for outside changes, a final report when the folder goes
  * away, nothing after stop/close, null where it cannot watch.
  */
+import { watch as watchFolder } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,26 +11,66 @@ import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 afterAll(removeTempDirs);
 
-/** Collects reports; `next()` resolves with the next one (or 'none' after `ms`). */
+/**
+ * Collects reports; `next()` resolves with the next one, `until(test)` once `test(seen)` holds.
+ * No timers: a report that never comes fails the test by its timeout.
+ */
 function recorder() {
   const seen: boolean[] = [];
-  let wake: (() => void) | undefined;
+  const waiting = new Set<() => void>();
   const report = (ended: boolean) => {
     seen.push(ended);
-    wake?.();
+    for (const w of [...waiting]) w();
   };
-  const next = (ms = 1000) =>
-    new Promise<boolean | 'none'>((resolve) => {
-      const start = seen.length;
-      const t = setTimeout(() => resolve('none'), ms);
-      wake = () => {
-        if (seen.length > start) {
-          clearTimeout(t);
-          resolve(seen[start]!);
-        }
+  const until = (test: (seen: boolean[]) => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!test(seen)) return;
+        waiting.delete(check);
+        resolve();
       };
+      waiting.add(check);
+      check();
     });
-  return { seen, report, next };
+  const next = async () => {
+    const start = seen.length;
+    await until((s) => s.length > start);
+    return seen[start]!;
+  };
+  return { seen, report, next, until };
+}
+
+/**
+ * Negative checks without waiting a while: a change to a sentinel file in the same folder is
+ * reported after every event that came before it (one inotify queue per process, read in order),
+ * so once its report is in, a report for an earlier change would have been seen.
+ */
+function sentinel(dir: string, watchFile: (report: (ended: boolean) => void) => unknown) {
+  const r = recorder();
+  watchFile(r.report);
+  let n = 0;
+  return async () => {
+    const next = r.next();
+    await writeFile(join(dir, 'sub/sentinel'), String(++n));
+    await next;
+  };
+}
+
+/** A sentinel watched with a plain fs.watch on the folder (for after the driver's watchers are closed). */
+function rawSentinel(dir: string) {
+  let wake: (() => void) | undefined;
+  const w = watchFolder(join(dir, 'sub'), (_event, name) => {
+    if (name === 'sentinel') wake?.();
+  });
+  let n = 0;
+  return {
+    flush: async () => {
+      const seen = new Promise<void>((resolve) => (wake = resolve));
+      await writeFile(join(dir, 'sub/sentinel'), String(++n));
+      await seen;
+    },
+    close: () => w.close(),
+  };
 }
 
 async function setup() {
@@ -37,6 +78,7 @@ async function setup() {
   await mkdir(join(dir, 'sub'));
   await writeFile(join(dir, 'sub/a.json'), '1');
   await writeFile(join(dir, 'sub/b.json'), '1');
+  await writeFile(join(dir, 'sub/sentinel'), '0');
   return { dir, fs: diskFs(dir) };
 }
 
@@ -45,15 +87,16 @@ describe('diskFs.watch', () => {
     const { dir, fs } = await setup();
     const r = recorder();
     expect(fs.watch!('sub/a.json', r.report)).toBeTypeOf('function');
+    const drain = sentinel(dir, (report) => fs.watch!('sub/sentinel', report));
     let next = r.next();
     await writeFile(join(dir, 'sub/a.json'), '22');
     expect(await next).toBe(false);
-    await new Promise((res) => setTimeout(res, 20));
+    await drain(); // every report of that write is in: the next one is the rename's
     next = r.next();
     await writeFile(join(dir, 'sub/tmp'), '333');
     await rename(join(dir, 'sub/tmp'), join(dir, 'sub/a.json'));
     expect(await next).toBe(false);
-    await new Promise((res) => setTimeout(res, 20));
+    await drain();
     next = r.next();
     await rm(join(dir, 'sub/a.json'));
     expect(await next).toBe(false);
@@ -63,10 +106,11 @@ describe('diskFs.watch', () => {
     const { dir, fs } = await setup();
     const r = recorder();
     fs.watch!('sub/a.json', r.report);
-    const next = r.next(150);
+    const drain = sentinel(dir, (report) => fs.watch!('sub/sentinel', report));
     await writeFile(join(dir, 'sub/b.json'), '22');
     await writeFile(join(dir, 'sub/c.json'), '22');
-    expect(await next).toBe('none');
+    await drain();
+    expect(r.seen).toEqual([]);
   });
 
   it('the folder removed: a final report (ended) for every watched file of it', async () => {
@@ -76,7 +120,7 @@ describe('diskFs.watch', () => {
     fs.watch!('sub/a.json', a.report);
     fs.watch!('sub/b.json', b.report);
     await rm(join(dir, 'sub'), { recursive: true });
-    await new Promise((res) => setTimeout(res, 100));
+    await Promise.all([a.until((s) => s.includes(true)), b.until((s) => s.includes(true))]);
     expect(a.seen.at(-1)).toBe(true);
     expect(b.seen.at(-1)).toBe(true);
     // a new folder at the same place can be watched again
@@ -96,13 +140,19 @@ describe('diskFs.watch', () => {
     const stop = fs.watch!('sub/a.json', a.report)!;
     fs.watch!('sub/b.json', b.report);
     stop();
-    const na = a.next(150);
+    const drain = sentinel(dir, (report) => fs.watch!('sub/sentinel', report));
     await writeFile(join(dir, 'sub/a.json'), '2');
-    expect(await na).toBe('none');
+    await drain();
+    expect(a.seen).toEqual([]);
     await fs.close!();
-    const nb = b.next(150);
-    await writeFile(join(dir, 'sub/b.json'), '2');
-    expect(await nb).toBe('none');
+    const raw = rawSentinel(dir);
+    try {
+      await writeFile(join(dir, 'sub/b.json'), '2');
+      await raw.flush();
+    } finally {
+      raw.close();
+    }
+    expect(b.seen).toEqual([]);
     expect(fs.watch!('sub/b.json', b.report)).toBeNull();
   });
 

@@ -1,14 +1,38 @@
-import { readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diskFs } from '../../src/vfs/disk.js';
 import { isVfsError } from '../../src/vfs/types.js';
+import { cannotDropPrivileges, unprivilegedDisk } from '../helpers/disk-as-user.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { vfsContract } from './contract.js';
 
 afterAll(removeTempDirs);
 
-vfsContract('disk', async () => ({ vfs: diskFs(await makeTempDir()) }));
+const asRoot = process.getuid?.() === 0;
+
+vfsContract('disk', async () => {
+  const dir = await makeTempDir();
+  if (asRoot) return { vfs: diskFs(dir), noDenyAccess: 'root ignores mode bits: the "disk, as nobody" run checks permissions' };
+  const denied: string[] = [];
+  return {
+    vfs: diskFs(dir),
+    denyAccess: async (path) => {
+      denied.push(join(dir, path));
+      await chmod(join(dir, path), 0o000);
+    },
+    cleanup: async () => {
+      for (const d of denied) await chmod(d, 0o755);
+    },
+  };
+});
+
+// As root, the same contract again with the driver in a child process running as `nobody`, where
+// mode bits apply. Skipped (with the reason) only where uid 0 cannot drop its privileges.
+if (asRoot) {
+  const reason = cannotDropPrivileges();
+  vfsContract('disk, as nobody', async () => (reason === null ? unprivilegedDisk(await makeTempDir()) : { vfs: diskFs(await makeTempDir()), noDenyAccess: reason }));
+}
 
 describe('diskFs specifics', () => {
   it('is not exclusive; root is the resolved directory', async () => {

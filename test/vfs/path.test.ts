@@ -33,8 +33,15 @@ describe('requestPathToVfs', () => {
     expect(requestPathToVfs('')).toEqual({ path: '', trailingSlash: false });
     expect(requestPathToVfs('/h%C3%A9llo%20w.json')).toEqual({ path: 'héllo w.json', trailingSlash: false });
     expect(requestPathToVfs('/a/%2E/b')).toEqual({ path: 'a/b', trailingSlash: false });
-    // double-encoded stays a literal name
-    expect(requestPathToVfs('/..%252f').path).toBe('..%2f');
+    // A '%' that a second decode leaves harmless stays a literal name.
+    expect(requestPathToVfs('/100%25.json').path).toBe('100%.json');
+    expect(requestPathToVfs('/a%2520b.json').path).toBe('a%20b.json');
+  });
+
+  it('refuses double encoding that a second decode would turn into a traversal (400)', () => {
+    for (const p of ['/..%252f', '/..%252fsecret.json', '/%252e%252e', '/%252E', '/a%255cb', '/a%2500b', '/x%252fy']) {
+      expect(() => requestPathToVfs(p), p).toThrow(/Unsafe path segment/);
+    }
   });
 
   it('refuses encoded traversal, slashes, backslashes, NUL, drive letters and bad encoding with 400', () => {

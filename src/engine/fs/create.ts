@@ -13,7 +13,7 @@ import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
 import { runQuery } from './query.js';
 import { fileTarget, jsonTarget } from './target-path.js';
-import { isParentConflict, statOrNull } from './stat.js';
+import { isParentConflict } from './write-conflict.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -59,7 +59,7 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   // never see a half-written new file, and no other write of this engine can slip in between.
   // (Vfs.create would be exclusive across processes but is not atomic on disk.)
   await runExclusive(env, path, async () => {
-    if ((await statOrNull(env.vfs, path)) !== null) throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
+    if ((await env.vfs.stat(path)) !== null) throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
     try {
       await env.cache.write(path, bytes, false, payload.kind === 'json' ? { value: payload.value } : undefined);
     } catch (err) {

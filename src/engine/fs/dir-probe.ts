@@ -9,16 +9,21 @@
  *   after a change event, so a missing folder costs nothing per request.
  * - Disk (changes happen behind our back) re-checks with one `stat` per such request, only while
  *   the folder is missing (those requests are 404s anyway).
+ * "Missing" covers every reason file mode cannot use it (fs-dir-check.ts: absent, not a folder,
+ * not accessible), each reported in its own words.
  * Once the folder is there the probe is done: it is not watched for disappearing (file routing
  * then answers 404 for the files that are gone, as for any missing file).
  */
 import type { Vfs } from '../../vfs/types.js';
+import { fsDirProblem } from './fs-dir-check.js';
 
 export interface FsDirProbe {
   /** true once fsDir exists (as a folder); asks the Vfs only when it may have changed. */
   exists(): Promise<boolean>;
   /** Synchronously: true when the folder is certainly still missing (exclusive Vfs, no change since). */
   knownMissing(): boolean;
+  /** What the last check found wrong, in words ('does not exist', 'is not accessible …'), or null. */
+  problem(): string | null;
   close(): void;
 }
 
@@ -28,15 +33,12 @@ export function createFsDirProbe(vfs: Vfs, fsDir: string): FsDirProbe {
   let pending: Promise<boolean> | undefined;
   let stop: (() => void) | undefined = vfs.exclusive ? vfs.onChange(() => (dirty = true)) : undefined;
 
+  let problem: string | null = null;
+
   const check = async (): Promise<boolean> => {
     dirty = false;
-    let ok = false;
-    try {
-      const s = await vfs.stat(fsDir);
-      ok = s !== null && s.kind === 'dir';
-    } catch {
-      ok = false;
-    }
+    problem = await fsDirProblem(vfs, fsDir);
+    const ok = problem === null;
     if (ok) {
       found = true;
       stop?.();
@@ -53,6 +55,7 @@ export function createFsDirProbe(vfs: Vfs, fsDir: string): FsDirProbe {
       return (pending ??= check().finally(() => (pending = undefined)));
     },
     knownMissing: () => !found && vfs.exclusive && !dirty && pending === undefined,
+    problem: () => problem,
     close() {
       stop?.();
       stop = undefined;

@@ -14,9 +14,9 @@ import type { FastHeaders } from '../../core/fast-response.js';
 import { DEFAULT_MAX_JSON_DEPTH, textExceedsDepth } from '../../core/json-depth.js';
 import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
+import { detectIndent, serializeJson } from './json-format.js';
 import type { JsonProblem } from './json-problem.js';
 import { lookupFile } from './lookup.js';
-import { absentOnNotDir, statOrNull } from './stat.js';
 
 /** How long a lookup result is trusted on a non-exclusive driver before it is resolved again. */
 export const LOOKUP_TTL_MS = 1000;
@@ -48,20 +48,59 @@ export interface FileEntry {
   readonly count: number | undefined;
   /** GET headers (Content-Type, Content-Length, X-Total-Count). Shared: never mutate. */
   readonly headers: FastHeaders;
-  /** Sorted index orders of `array`, by sort key and direction. */
-  sorted?: Map<string, Uint32Array>;
-  /** Match memo of query.ts: matching indices by filter signature (and sort). */
-  matches?: Map<string, Uint32Array>;
-  /** Whether every item of `array` is a non-null object (query.ts finds it on first use). */
-  objectItems?: boolean;
-  /** Per filtered key, the field of every item of `array` (query.ts, for the compiled scan). */
-  columns?: Map<string, readonly unknown[]>;
-  /** Filter signatures seen once (query.ts memoises a filter the second time). */
-  seenQueries?: Set<string>;
   /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */
   checkedTurn?: number;
   /** Watched entries: `performance.now()` until which no `stat` is needed (0 after a report). */
   trustedUntil?: number;
+  /** Bytes counted against the cache budget (entries whose bytes are built on demand). */
+  readonly weight?: number;
+}
+
+/**
+ * An entry stored from a parsed value (`FileCache.writeValue`): the bytes (and the headers that
+ * carry their length) are serialised on first use only — a collection item PATCH never pays for
+ * the text of the whole collection unless someone reads it.
+ */
+class ValueEntry implements FileEntry {
+  readonly isJson = true;
+  readonly array: unknown[] | undefined;
+  readonly count: number;
+  readonly weight: number;
+  private text: Uint8Array | undefined;
+  private head: FastHeaders | undefined;
+  sorted?: Map<string, Uint32Array>;
+  matches?: Map<string, Uint32Array>;
+  seenQueries?: Set<string>;
+  checkedTurn?: number;
+  trustedUntil?: number;
+  constructor(
+    readonly path: string,
+    readonly stat: VfsStat,
+    readonly contentType: string,
+    private readonly value: unknown,
+    readonly jsonIndent: string | number | undefined,
+    weight: number,
+  ) {
+    this.array = Array.isArray(value) ? value : undefined;
+    this.count = this.array ? this.array.length : 1;
+    this.weight = weight;
+  }
+  get bytes(): Uint8Array {
+    return (this.text ??= serializeJson(this.value, this.jsonIndent));
+  }
+  get headers(): FastHeaders {
+    return (this.head ??= { 'Content-Type': this.contentType, 'Content-Length': String(this.bytes.byteLength), 'X-Total-Count': String(this.count) });
+  }
+}
+
+/** The indentation a JSON entry's file is written with (kept on rewrites). */
+export function entryIndent(e: FileEntry): string | number | undefined {
+  return e instanceof ValueEntry ? e.jsonIndent : detectIndent(e.bytes);
+}
+
+/** Bytes an entry counts for in the cache budget. */
+function weightOf(e: FileEntry): number {
+  return e.weight ?? e.bytes.byteLength;
 }
 
 /** Runs `fn` once the current event-loop turn is over (setImmediate in Node). */
@@ -214,7 +253,7 @@ export class FileCache {
     const e = this.files.get(path);
     if (e) {
       this.files.delete(path);
-      this.cachedBytes -= e.bytes.byteLength;
+      this.cachedBytes -= weightOf(e);
     }
   }
 
@@ -230,6 +269,52 @@ export class FileCache {
     // Non-exclusive: only while the lookup is within its TTL and the content needs no `stat`.
     const now = performance.now();
     return now - hit.at < LOOKUP_TTL_MS && this.fresh(e, now) ? e : undefined;
+  }
+
+  /**
+   * Synchronous lookup: the Vfs path a request path resolves to (string), no file (null), or
+   * `undefined` when only the async `resolve` can tell (not cached, or expired on disk).
+   */
+  peekResolve(key: string): string | null | undefined {
+    const hit = this.lookups.get(key);
+    if (hit === undefined) return undefined;
+    if (this.exclusive) return hit.path;
+    return hit.path !== null && performance.now() - hit.at < LOOKUP_TTL_MS ? hit.path : undefined;
+  }
+
+  /**
+   * Stores a parsed JSON value as the new content of `path` (an existing or new `.json` file).
+   * On drivers with `writeJson` (json-db) the value goes down as is and the cached entry builds
+   * its bytes only when read; elsewhere it is serialised (`indent` kept) and written as bytes.
+   * The value must never be mutated afterwards.
+   */
+  async writeValue(path: string, value: unknown, indent: string | number | undefined, existing = false): Promise<void> {
+    if (this.vfs.writeJson === undefined || !this.exclusive) {
+      await this.write(path, serializeJson(value, indent), existing, { value });
+      return;
+    }
+    // A rough weight (the text is not built): what the entry it replaces weighed.
+    const before = this.files.get(path);
+    const weight = before ? weightOf(before) : 0;
+    if (existing) this.overwriting.add(path);
+    try {
+      await this.vfs.writeJson(path, value);
+    } finally {
+      if (existing) this.overwriting.delete(path);
+    }
+    const gen = this.generation;
+    if (gen !== this.generation) return;
+    this.drop(path);
+    this.files.set(path, new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, indent, weight));
+    this.cachedBytes += weight;
+  }
+
+  /**
+   * True when the request path is known to resolve to no file (a remembered miss: only on
+   * exclusive drivers, where change events are complete). Synchronous.
+   */
+  knownAbsent(key: string): boolean {
+    return this.exclusive && this.lookups.get(key)?.path === null;
   }
 
   /**
@@ -272,15 +357,9 @@ export class FileCache {
     this.watchFile(path);
     const gen = this.generation;
     const reports = this.reports;
-    const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await statOrNull(this.vfs, path);
+    const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await this.vfs.stat(path);
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
-    if (bytes.byteLength > MAX_CACHED_FILE) return;
-    this.drop(path);
-    const entry = buildEntry(path, stat, bytes, known, this.json.maxDepth);
-    this.files.set(path, entry);
-    if (!this.exclusive) this.confirmed(entry, reports);
-    this.cachedBytes += bytes.byteLength;
-    if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
+    this.store(buildEntry(path, stat, bytes, known, this.json.maxDepth), reports);
   }
 
   /**
@@ -304,12 +383,7 @@ export class FileCache {
     if (cached !== undefined) {
       if (this.exclusive || this.fresh(cached)) return cached;
       const reports = this.reports;
-      let s: VfsStat | null;
-      try {
-        s = await this.vfs.stat(path); // hot path: no wrapper
-      } catch (err) {
-        s = absentOnNotDir(err);
-      }
+      const s = await this.vfs.stat(path);
       if (s !== null && sameStat(cached.stat, s)) {
         this.confirmed(cached, reports);
         return cached;
@@ -347,27 +421,38 @@ export class FileCache {
     const gen = this.generation;
     this.watchFile(path);
     const reports = this.reports;
-    const stat = await statOrNull(this.vfs, path);
+    const stat = await this.vfs.stat(path);
     if (stat === null || stat.kind !== 'file') return null;
     let bytes: Uint8Array;
     try {
       bytes = await this.vfs.read(path);
     } catch (err) {
-      if ((err as { code?: string }).code === 'ENOENT') return null;
+      // Gone (or its folder replaced by a file) between the stat and the read.
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       throw err;
     }
     // The stat taken before the read: if the file changed during the read, the next use sees
     // a different stat and reloads.
     const entry = buildEntry(path, stat, bytes, undefined, this.json.maxDepth);
     if (entry.problem !== undefined) this.json.onProblem?.(path, stat, bytes, entry.problem);
-    if (gen === this.generation && bytes.byteLength <= MAX_CACHED_FILE) {
-      this.drop(path);
-      this.files.set(path, entry);
-      if (!this.exclusive) this.confirmed(entry, reports);
-      this.cachedBytes += bytes.byteLength;
-      if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
-    }
+    if (gen === this.generation) this.store(entry, reports);
     return entry;
+  }
+
+  /**
+   * Keeps `entry` as the content of its path (replacing what was there), within the byte
+   * budget; files over MAX_CACHED_FILE are not kept. `reports`: the watch-report count read
+   * before the entry's `stat` (see `confirmed`).
+   */
+  private store(entry: FileEntry, reports: number): void {
+    const size = entry.bytes.byteLength;
+    if (size > MAX_CACHED_FILE) return;
+    this.drop(entry.path);
+    this.files.set(entry.path, entry);
+    if (!this.exclusive) this.confirmed(entry, reports);
+    this.cachedBytes += size;
+    if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
   }
 
   private evict(): void {

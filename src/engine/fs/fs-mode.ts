@@ -16,14 +16,15 @@ import { FileCache } from './file-cache.js';
 import { FsCall, type FsEnv } from './fs-call.js';
 import { jsonProblemReporter } from './json-problem.js';
 import { MSG } from './messages.js';
+import type { PASS } from '../pipeline/layer.js';
 import { read, readCached } from './read.js';
 import { remove } from './remove.js';
 import { replace } from './replace.js';
 import { update } from './update.js';
 
 export interface FsModeOptions {
-  /** The layer name answers are recorded under (`ctx.answered`). */
-  name: string;
+  /** The layer name answers are recorded under (`ctx.answered`; default `files`). */
+  name?: string;
   vfs: Vfs;
   fsDir: string;
   bodyLimit: number;
@@ -37,10 +38,13 @@ export interface FsModeOptions {
 export interface FsMode {
   serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response | undefined>;
   /**
-   * Synchronous answer of a GET/HEAD whose file is cached and fresh (the hot path); `undefined`
-   * when `serve` must run. Never throws.
+   * Synchronous answer of a GET/HEAD whose file is cached and fresh (the hot path); PASS when
+   * the path is known to name no file (`serve` would answer undefined); `undefined` when `serve`
+   * must run. Never throws.
    */
-  serveCached(ctx: RequestContext): Response | undefined;
+  serveCached(ctx: RequestContext): Response | typeof PASS | undefined;
+  /** Filesystem, caches and write queue, shared with the collections layer. */
+  readonly env: FsEnv;
   close(): void;
 }
 
@@ -80,6 +84,12 @@ export function createFsMode(options: FsModeOptions): FsMode {
   function fail(ctx: RequestContext, err: unknown): Response {
     // Backstop: a path the driver refuses as unsafe is the client's doing, not a server fault.
     if (isVfsError(err, 'EINVAL')) err = new HttpError(400, 'Unsafe path');
+    // Not allowed: a folder the process may not read, or a link whose real path leaves the root
+    // (the disk driver's rule). The client learns "Forbidden"; the log says which and where.
+    if (isVfsError(err, 'EACCES')) {
+      options.logger.warn(`${ctx.method} ${ctx.pathname} refused: ${err.message}`);
+      err = new HttpError(403, 'Forbidden');
+    }
     if (!(err instanceof HttpError) || err.status >= 500) {
       options.logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
     }
@@ -87,6 +97,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
   }
 
   return {
+    env,
     serve(ctx, overrides) {
       try {
         const pending = dispatch(ctx, overrides);

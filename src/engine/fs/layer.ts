@@ -41,6 +41,8 @@ export interface FilesLayer extends Layer {
    * matches.
    */
   serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response>;
+  /** File mode once the fsDir check passed (its caches, for layers built on files: collections). */
+  mode(): FsMode | undefined;
 }
 
 export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
@@ -57,7 +59,8 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   const ready: Promise<boolean> = (async () => {
     if (!probe) return false;
     if (!(await probe.exists())) {
-      logger.warn(`fsDir "${options.fsDirLabel ?? fsDir}" does not exist (${vfs!.driver}); file routing is off until it appears, handlers still work`);
+      const problem = probe.problem() ?? 'does not exist';
+      logger.warn(`fsDir "${options.fsDirLabel ?? fsDir}" ${problem} (${vfs!.driver}); file routing is off until ${problem === 'does not exist' ? 'it appears' : 'that changes'}, handlers still work`);
       return false;
     }
     start();
@@ -79,6 +82,7 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   return {
     name,
     ready,
+    mode: () => mode,
     peek(ctx) {
       if (mode !== undefined) return mode.serveCached(ctx);
       return checked && (probe === undefined || probe.knownMissing()) ? PASS : undefined;

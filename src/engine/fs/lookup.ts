@@ -9,7 +9,6 @@
  */
 import type { Vfs } from '../../vfs/types.js';
 import { baseName, joinSafe, parentOf } from '../../vfs/path.js';
-import { statOrNull } from './stat.js';
 
 /** The extensions tried after `.json`, in this order (documented in README and tests). */
 export const EXTENSION_ORDER: readonly string[] = [
@@ -26,7 +25,7 @@ export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingS
   const full = joinSafe(fsDir, rel);
   let isDir = rel === '';
   if (!isDir) {
-    const s = await statOrNull(vfs, full);
+    const s = await vfs.stat(full);
     if (s) {
       if (s.kind === 'file') {
         if (!trailingSlash) return full;
@@ -35,12 +34,12 @@ export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingS
   }
   if (isDir || trailingSlash) {
     const index = joinSafe(full, 'index.json');
-    const s = await statOrNull(vfs, index);
+    const s = await vfs.stat(index);
     if (s && s.kind === 'file') return index;
   }
   if (rel === '') return null;
   const json = `${full}.json`;
-  const sj = await statOrNull(vfs, json);
+  const sj = await vfs.stat(json);
   if (sj && sj.kind === 'file') return json;
   return findByExtension(vfs, parentOf(full), baseName(full));
 }

@@ -16,6 +16,32 @@ import type { Page } from './pagination.js';
 import { compileScan } from './scan.js';
 import { sortOrder } from './sort.js';
 
+/** What this module remembers about one cached file (the cache entry knows nothing of it). */
+interface EntryMemo {
+  /** Sorted index orders of the array, by sort key and direction. */
+  sorted?: Map<string, Uint32Array>;
+  /** Matching indices by filter signature (and sort). */
+  matches?: Map<string, Uint32Array>;
+  /** Whether every item of the array is a non-null object (found on first use). */
+  objectItems?: boolean;
+  /** Per filtered key, the field of every item of the array (for the compiled scan). */
+  columns?: Map<string, readonly unknown[]>;
+  /** Filter signatures seen once (memoised the second time). */
+  seenQueries?: Set<string>;
+}
+
+/**
+ * The memos, per cache entry: kept in a WeakMap keyed by the entry, so they live and die with it
+ * (a replaced or dropped entry takes its memo with it) and FileEntry carries no query fields.
+ */
+const entryMemos = new WeakMap<FileEntry, EntryMemo>();
+
+function memoOf(entry: FileEntry): EntryMemo {
+  let m = entryMemos.get(entry);
+  if (m === undefined) entryMemos.set(entry, (m = {}));
+  return m;
+}
+
 export interface QueryResult {
   page: unknown[];
   /** Matches after filters, before paging. */
@@ -32,11 +58,11 @@ const MAX_SEEN = 2 * MAX_MATCH_MEMOS;
 
 function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Uint32Array {
   const key = `${page.desc ? '-' : '+'}${page.sortKey}`;
-  let views = entry.sorted;
+  let views = memoOf(entry).sorted;
   const hit = views?.get(key);
   if (hit) return hit;
   const order = sortOrder(items, page.sort!, page.desc);
-  if (!views) views = entry.sorted = new Map();
+  if (!views) views = memoOf(entry).sorted = new Map();
   if (views.size >= MAX_SORT_VIEWS) views.clear();
   views.set(key, order);
   return order;
@@ -48,7 +74,7 @@ function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Ui
  */
 function objectItems(entry: FileEntry, items: readonly unknown[]): boolean {
   if (items !== entry.array) return false;
-  let known = entry.objectItems;
+  let known = memoOf(entry).objectItems;
   if (known === undefined) {
     known = true;
     for (let i = 0; i < items.length; i++) {
@@ -58,7 +84,7 @@ function objectItems(entry: FileEntry, items: readonly unknown[]): boolean {
         break;
       }
     }
-    entry.objectItems = known;
+    memoOf(entry).objectItems = known;
   }
   return known;
 }
@@ -73,7 +99,7 @@ const MAX_COLUMNS = 16;
 function columnsOf(entry: FileEntry, items: readonly unknown[]): ((key: string) => readonly unknown[]) | undefined {
   if (!objectItems(entry, items)) return undefined;
   return (key) => {
-    const columns = (entry.columns ??= new Map());
+    const columns = (memoOf(entry).columns ??= new Map());
     let column = columns.get(key);
     if (column === undefined) {
       // push: a packed array (all numbers → unboxed doubles), never a holey one.
@@ -109,10 +135,10 @@ function allMatches(entry: FileEntry, items: readonly unknown[], predicates: rea
 /** The memoised matches, or undefined the first time a filter is seen (the caller scans). */
 function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array | undefined {
   const key = page?.sort ? `${signature}|${page.desc ? '-' : '+'}${page.sortKey}` : signature;
-  let memos = entry.matches;
+  let memos = memoOf(entry).matches;
   const hit = memos?.get(key);
   if (hit) return hit;
-  const seen = (entry.seenQueries ??= new Set());
+  const seen = (memoOf(entry).seenQueries ??= new Set());
   if (!seen.has(key)) {
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.add(key);
@@ -120,7 +146,7 @@ function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates
   }
   const order = page?.sort ? sortedView(entry, items, page) : undefined;
   const matches = allMatches(entry, items, predicates, order);
-  if (!memos) memos = entry.matches = new Map();
+  if (!memos) memos = memoOf(entry).matches = new Map();
   if (memos.size >= MAX_MATCH_MEMOS) memos.delete(memos.keys().next().value!);
   memos.set(key, matches);
   return matches;

@@ -11,6 +11,7 @@ import { FastResponse } from '../../core/fast-response.js';
 import type { FileEntry } from './file-cache.js';
 import { configFor, readQuery, relativeToFsDir, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
+import { PASS } from '../pipeline/layer.js';
 import { runQuery } from './query.js';
 
 function hasAnyBody(call: FsCall): boolean {
@@ -20,7 +21,7 @@ function hasAnyBody(call: FsCall): boolean {
 /** The answer for a resolved file (recorded as answered by this files layer, with the file). */
 function answer(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Response {
   const method = head ? 'HEAD' : 'GET';
-  call.ctx.answered(env.name, relativeToFsDir(env, entry.path));
+  call.ctx.answered(env.name ?? 'files', relativeToFsDir(env, entry.path));
   if (entry.array !== undefined && call.ctx.search.length > 1 && (configFor(call.pagination, method) || configFor(call.filters, method))) {
     const q = readQuery(call, method);
     if (q.present) {
@@ -38,13 +39,14 @@ export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Res
 }
 
 /**
- * The answer when the file is cached and needs no check, else `undefined` (the caller runs the
- * async path, which also produces every error: a body, a bad query parameter).
+ * The answer when the file is cached and needs no check; PASS when the path is known to name no
+ * file (`read` would answer undefined); else `undefined` (the caller runs the async path, which
+ * also produces every error: a body, a bad query parameter).
  */
-export function readCached(call: FsCall, env: FsEnv, head: boolean): Response | undefined {
+export function readCached(call: FsCall, env: FsEnv, head: boolean): Response | typeof PASS | undefined {
   if (hasAnyBody(call)) return undefined;
   const entry = env.cache.peek(call.key);
-  if (entry === undefined) return undefined;
+  if (entry === undefined) return env.cache.knownAbsent(call.key) ? PASS : undefined;
   try {
     return answer(call, env, entry, head);
   } catch {

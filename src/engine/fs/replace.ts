@@ -11,7 +11,7 @@ import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
 import { fileTarget, jsonTarget } from './target-path.js';
-import { isParentConflict, statOrNull } from './stat.js';
+import { isParentConflict } from './write-conflict.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -32,7 +32,7 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   const bytes = payload.bytes;
 
   const created = await runExclusive(env, path, async () => {
-    const before = await statOrNull(env.vfs, path);
+    const before = await env.vfs.stat(path);
     if (before?.kind === 'dir') throw new HttpError(409, MSG.folderExists(call.ctx.pathname));
     try {
       await env.cache.write(path, bytes, before !== null);

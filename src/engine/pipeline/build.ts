@@ -3,7 +3,7 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   openapi (with `openapi`) → handlers → files → proxy (with `proxy`)
+ * Today:   openapi (with `openapi`) → handlers → collections (when on) → files → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -19,6 +19,7 @@ import type { EngineServices } from '../services.js';
 import { createOpenApiLayer } from '../openapi/layer.js';
 import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
+import { lazyLayer } from './lazy-layer.js';
 
 export interface LayerSources {
   /** The validated options (handlers, pagination, filters, delay, limits…). */
@@ -28,6 +29,8 @@ export interface LayerSources {
   vfs: Vfs | null;
   /** The mocks folder inside `vfs` (null: file routing off). */
   fsDir: string | null;
+  /** The files layer's name (default `files`), e.g. `scenario:slow-network` for a second one. */
+  filesName?: string;
 }
 
 export interface BuiltLayers {
@@ -39,10 +42,11 @@ export interface BuiltLayers {
   proxy: ProxyLayer | undefined;
 }
 
-export function buildLayers({ options, services, vfs, fsDir }: LayerSources): BuiltLayers {
+export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerSources): BuiltLayers {
   // `proxy.record.serveFiles: false` (mockyard record): every request goes to the target.
   const serveFiles = options.proxy?.record?.serveFiles !== false;
   const files = createFilesLayer({
+    name: filesName,
     vfs: serveFiles ? vfs : null,
     fsDir: serveFiles ? fsDir : null,
     fsDirLabel: options.fsDirOption ?? '',
@@ -58,6 +62,7 @@ export function buildLayers({ options, services, vfs, fsDir }: LayerSources): Bu
   const layers: Layer[] = [
     ...(options.openapi ? [createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
+    ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
   ];

@@ -30,6 +30,7 @@ const started = startWorker({
     ],
     enableWs: true,
     wsHandlers: [{ pattern: '/push', onMessage() {} }],
+    scenarios: { calm: { handlers: [{ pattern: '/quick', method: 'GET', handle: () => ({ which: 'calm' }) }] } },
   },
   tracker: { appId: 'e2e', apiKey: 'k1', logLevel: 'silent', storage: { fs: indexedDbFs('e2e-events') } },
   quiet: true,

@@ -3,7 +3,11 @@
  * unchanged inside a Chromium page. The e2e runner reads `window.__results` and turns every
  * entry into a vitest test on the Node side.
  */
-type Fn = () => unknown | Promise<unknown>;
+/** The part of vitest's test context the suite uses: `ctx.skip(note)` ends the case as skipped. */
+export interface TestContext { skip(note?: string): never }
+type Fn = (ctx: TestContext) => unknown | Promise<unknown>;
+
+class Skipped extends Error {}
 interface Case { name: string; fn: Fn }
 const cases: Case[] = [];
 const prefix: string[] = [];
@@ -22,16 +26,23 @@ export function it(name: string, fn: Fn): void {
 }
 export const test = it;
 
-export interface CaseResult { name: string; ok: boolean; error?: string }
+export interface CaseResult { name: string; ok: boolean; error?: string; skipped?: string }
+
+const context: TestContext = {
+  skip(note?: string): never {
+    throw new Skipped(note ?? 'skipped');
+  },
+};
 
 export async function runAll(): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const c of cases) {
     try {
-      await c.fn();
+      await c.fn(context);
       results.push({ name: c.name, ok: true });
     } catch (err) {
-      results.push({ name: c.name, ok: false, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
+      if (err instanceof Skipped) results.push({ name: c.name, ok: true, skipped: err.message });
+      else results.push({ name: c.name, ok: false, error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
     }
   }
   return results;
@@ -69,9 +80,9 @@ const show = (v: unknown) => {
   }
 };
 
-function matchers(actual: unknown, negate: boolean) {
+function matchers(actual: unknown, negate: boolean, label?: string) {
   const check = (pass: boolean, what: string) => {
-    if (pass === negate) throw new Error(`expected ${show(actual)} ${negate ? 'not ' : ''}${what}`);
+    if (pass === negate) throw new Error(`${label ? `${label}: ` : ''}expected ${show(actual)} ${negate ? 'not ' : ''}${what}`);
   };
   return {
     toBe: (expected: unknown) => check(Object.is(actual, expected), `to be ${show(expected)}`),
@@ -91,6 +102,6 @@ function matchers(actual: unknown, negate: boolean) {
   };
 }
 
-export function expect(actual: unknown) {
-  return Object.assign(matchers(actual, false), { not: matchers(actual, true) });
+export function expect(actual: unknown, label?: string) {
+  return Object.assign(matchers(actual, false, label), { not: matchers(actual, true, label) });
 }

@@ -1,0 +1,115 @@
+/**
+ * THE engine assembly every host uses (node:http `serve`, connect/Vite middleware, the CLI, the
+ * MSW worker's `startWorker`): host options (`tracker`, `mock`, `engines`) → the ordered engine
+ * list, which of them the host owns, and how they are closed.
+ *
+ * Order: the devtools admin API (`/_mockyard/api`, only when the guard allows it:
+ * src/devtools/guard.ts), the collector (it lives under one fixed base path), then the mock API (whose
+ * prefix may be broad), then any extra engines. Ownership: engines created here from options are
+ * owned (closed by `close()`); ready-made engines are used as given and stay the caller's.
+ * If creating one fails, those already created are closed before the error is thrown.
+ * Host-neutral: each host passes its own factories (the node host adds its logger and the disk
+ * default; the page requires `mock.fs` and a plain-JSON collector).
+ */
+import { isEngine, type Engine } from './engine.js';
+import { OptionsError } from './options.js';
+import { createAdminEngine } from '../devtools/admin-engine.js';
+import { resolveDevtoolsGuard, type DevtoolsOption } from '../devtools/guard.js';
+
+export interface EngineSources<M, T> {
+  /** Mock API options or a ready engine. */
+  mock?: M | Engine | null;
+  /** Collector options, `true` for the defaults, or a ready engine (`false`/null: none). */
+  tracker?: T | Engine | boolean | null;
+  /** More engines, tried after the mock API (never owned). */
+  engines?: readonly Engine[];
+  /**
+   * The devtools admin API (`/_mockyard/api/`): on by default only on a local host (a node host
+   * listening on loopback, the browser); elsewhere `{ token }` turns it on; `false` off.
+   */
+  devtools?: DevtoolsOption;
+}
+
+export interface EngineFactories<M, T> {
+  mock(options: M): Engine;
+  tracker(options: T): Engine;
+  /** Collector options for `tracker: true`. */
+  trackerDefaults: T;
+  /**
+   * True when only this machine can reach the host (node: listening on loopback; the page):
+   * devtools are then on by default. Hosts that cannot tell leave it out (off unless a token).
+   */
+  local?: boolean;
+}
+
+export interface EngineSet {
+  /** In the order hosts try them. */
+  readonly engines: Engine[];
+  /** The engines created here (closed by `close()`). */
+  readonly owned: Engine[];
+  readonly mock: Engine | undefined;
+  readonly tracker: Engine | undefined;
+  /** The devtools admin API, when on. */
+  readonly devtools: Engine | undefined;
+  /** Closes the owned engines (all of them, even if one fails); once. */
+  close(): Promise<void>;
+}
+
+const isOptions = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function closeAll(engines: readonly Engine[]): Promise<void> {
+  await Promise.allSettled(engines.map((e) => e.close?.()));
+}
+
+export async function assembleEngines<M extends object, T extends object>(sources: EngineSources<M, T>, factories: EngineFactories<M, T>): Promise<EngineSet> {
+  const { mock, tracker } = sources;
+  const extra = sources.engines ?? [];
+  for (const e of extra) {
+    if (!isEngine(e)) throw new OptionsError('engines', 'must hold engines (objects with a handle(request) method and a prefixes array)');
+  }
+  const guard = resolveDevtoolsGuard(sources.devtools, factories.local === true);
+  const owned: Engine[] = [];
+  let trackerEngine: Engine | undefined;
+  let mockEngine: Engine | undefined;
+  try {
+    if (tracker !== undefined && tracker !== null && tracker !== false) {
+      if (isEngine(tracker)) trackerEngine = tracker;
+      else if (tracker === true || isOptions(tracker)) {
+        trackerEngine = factories.tracker(tracker === true ? factories.trackerDefaults : (tracker as T));
+        owned.push(trackerEngine);
+      } else throw new OptionsError('tracker', 'must be collector options, true, or an engine');
+    }
+    if (mock !== undefined && mock !== null) {
+      if (isEngine(mock)) mockEngine = mock;
+      else if (isOptions(mock)) {
+        mockEngine = factories.mock(mock as M);
+        owned.push(mockEngine);
+      } else throw new OptionsError('mock', 'must be mock API options or an engine');
+    }
+  } catch (err) {
+    await closeAll(owned);
+    throw err;
+  }
+  let devtools: Engine | undefined;
+  if (guard.enabled) {
+    // Ready-made engines passed as `engines` (the CLI's) are described too.
+    const mockLike = mockEngine ?? extra.find((e) => typeof (e as { useScenario?: unknown }).useScenario === 'function');
+    const trackerLike = trackerEngine ?? extra.find((e) => typeof (e as { basePath?: unknown }).basePath === 'string');
+    devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, token: guard.token });
+    owned.push(devtools);
+  }
+  const engines: Engine[] = [];
+  if (devtools) engines.push(devtools);
+  if (trackerEngine) engines.push(trackerEngine);
+  if (mockEngine) engines.push(mockEngine);
+  engines.push(...extra);
+  let closing: Promise<void> | undefined;
+  return {
+    engines,
+    owned,
+    mock: mockEngine,
+    tracker: trackerEngine,
+    devtools,
+    close: () => (closing ??= closeAll(owned)),
+  };
+}

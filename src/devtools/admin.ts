@@ -1,0 +1,204 @@
+/**
+ * The devtools admin API (issue 11): an Engine under `/_mockyard/api/`, host-neutral (a WHATWG
+ * Request → Response), put first in every host's engine list by core/engine-set.ts when the
+ * guard (guard.ts) allows it. JSON in and out; every error is the one JSON error body.
+ *
+ *   GET    requests           journal entries, newest first; ?method= ?status= (404 | 4xx)
+ *                             ?path= (URL path prefix) ?since= (epoch ms or ISO time) ?limit=
+ *   DELETE requests           empties the journal (204)
+ *   GET    requests/stream    Server-Sent Events: `event: request` + the entry as JSON, for each
+ *                             new entry (a `: ping` comment every 15 s keeps proxies from closing it)
+ *   GET    routes             mock API (prefixes, files tree with sizes, handlers, WebSocket
+ *                             handlers, scenarios) and collector routes
+ *   GET    scenario           { current, scenarios }
+ *   PUT    scenario           body { "name": "empty-cart" | null } → switches (400 unknown)
+ *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`),
+ *                             and empties the journal; a filesystem without reset (disk) → 501
+ *
+ * Not yet (see the README, Devtools): live WebSocket connections in `routes`, collections.
+ */
+import type { Engine } from '../core/engine.js';
+import { underPrefix } from '../core/engine.js';
+import { HttpError, responseForError } from '../core/errors.js';
+import { FastResponse } from '../core/fast-response.js';
+import { readBody } from '../core/body.js';
+import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
+import type { MockApi } from '../engine/create-mock-api.js';
+import { ADMIN_BASE } from './admin-engine.js';
+import { bearerMatches } from './guard.js';
+import type { JournalFilter } from './journal.js';
+import { describeCollector, describeMock, isMockApi } from './routes-info.js';
+
+const SSE_PING_MS = 15_000;
+const BODY_LIMIT = 64 * 1024;
+
+export interface AdminOptions {
+  mock?: Engine;
+  tracker?: Engine;
+  /** Required bearer token (guard.ts), or undefined. */
+  token?: string;
+}
+
+const json = (value: unknown, status = 200, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store' }, head);
+
+function parseSince(value: string | null): number | undefined {
+  if (value === null || value === '') return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(n)) throw new HttpError(400, 'since must be epoch milliseconds or an ISO 8601 time');
+  return n;
+}
+
+function filterFrom(params: URLSearchParams): JournalFilter {
+  const f: JournalFilter = {};
+  const method = params.get('method');
+  if (method) f.method = method;
+  const status = params.get('status');
+  if (status) {
+    if (!/^([1-5]\d\d|[1-5]xx)$/i.test(status)) throw new HttpError(400, 'status must be a status code (404) or a class (4xx)');
+    f.status = status.toLowerCase();
+  }
+  const path = params.get('path');
+  if (path) f.path = path;
+  f.since = parseSince(params.get('since'));
+  const limit = params.get('limit');
+  if (limit) {
+    if (!/^\d{1,7}$/.test(limit) || Number(limit) < 1) throw new HttpError(400, 'limit must be a positive integer');
+    f.limit = Number(limit);
+  }
+  return f;
+}
+
+export interface AdminApi extends Engine {
+  close(): Promise<void>;
+}
+
+export function createAdminApi(options: AdminOptions): AdminApi {
+  const mock: MockApi | undefined = isMockApi(options.mock) ? options.mock : undefined;
+  const tracker = options.tracker;
+  const { token } = options;
+  const streams = new Set<() => void>();
+
+  function needMock(): MockApi {
+    if (!mock) throw new HttpError(404, 'No mock API is configured on this host');
+    return mock;
+  }
+  function needJournal() {
+    const j = needMock().journal;
+    if (!j) throw new HttpError(404, 'The request journal is off (mock.journal: false)');
+    return j;
+  }
+
+  function stream(): Response {
+    const journal = needJournal();
+    const encoder = new TextEncoder();
+    let stop = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const send = (text: string) => {
+          try {
+            controller.enqueue(encoder.encode(text));
+          } catch {
+            stop();
+          }
+        };
+        const off = journal.subscribe((entry) => send(`id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`));
+        const ping = setInterval(() => send(': ping\n\n'), SSE_PING_MS);
+        (ping as { unref?: () => void }).unref?.();
+        const end = () => {
+          stop();
+          try {
+            controller.close();
+          } catch {
+            // already closed
+          }
+        };
+        stop = () => {
+          off();
+          clearInterval(ping);
+          streams.delete(end);
+        };
+        streams.add(end);
+        send(': connected\n\n'); // flushes the headers at once
+      },
+      cancel() {
+        stop();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' } });
+  }
+
+  async function route(request: Request, method: string, sub: string, params: URLSearchParams): Promise<Response> {
+    const head = method === 'HEAD';
+    const allow = (methods: string) => {
+      throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: methods } });
+    };
+    switch (sub) {
+      case '/requests':
+        if (method === 'GET' || head) return json({ entries: needJournal().list(filterFrom(params)) }, 200, head);
+        if (method === 'DELETE') {
+          needJournal().clear();
+          return FastResponse.empty(204);
+        }
+        return allow('GET, HEAD, DELETE');
+      case '/requests/stream':
+        if (method === 'GET') return stream();
+        return allow('GET');
+      case '/routes':
+        if (method === 'GET' || head) {
+          return json({ mock: mock ? await describeMock(mock) : null, collector: tracker ? describeCollector(tracker) : null }, 200, head);
+        }
+        return allow('GET, HEAD');
+      case '/scenario': {
+        const api = needMock();
+        if (method === 'GET' || head) return json({ current: api.scenario, scenarios: api.scenarios }, 200, head);
+        if (method === 'PUT') {
+          const value = parseJsonBytes(await readBody(request, BODY_LIMIT));
+          assertNoForbiddenKeys(value);
+          const name = (value as { name?: unknown } | null)?.name;
+          if (typeof value !== 'object' || value === null || Array.isArray(value) || (name !== null && typeof name !== 'string')) {
+            throw new HttpError(400, 'The body must be {"name": "<scenario>"} or {"name": null}');
+          }
+          api.useScenario(name as string | null);
+          return json({ current: api.scenario, scenarios: api.scenarios });
+        }
+        return allow('GET, HEAD, PUT');
+      }
+      case '/reset': {
+        if (method !== 'POST') return allow('POST');
+        const api = needMock();
+        const fs = api.options.fs as { reset?: () => Promise<void> } | undefined;
+        if (!fs || typeof fs.reset !== 'function') {
+          throw new HttpError(501, 'Reset is not available for this filesystem: only memoryFs and indexedDbFs keep a seed to restore (a disk folder is yours: use git)');
+        }
+        await fs.reset();
+        api.journal?.clear();
+        return json({ reset: true });
+      }
+      default:
+        throw new HttpError(404, 'Not Found');
+    }
+  }
+
+  return {
+    prefixes: [ADMIN_BASE],
+    async handle(request) {
+      const url = new URL(request.url);
+      if (!underPrefix(url.pathname, ADMIN_BASE)) return undefined;
+      const method = request.method.toUpperCase();
+      try {
+        if (token !== undefined && !bearerMatches(request.headers.get('authorization'), token)) {
+          throw new HttpError(401, 'The devtools admin API needs Authorization: Bearer <token>', { headers: { 'WWW-Authenticate': 'Bearer realm="mockyard devtools"' } });
+        }
+        let sub = url.pathname.slice(ADMIN_BASE.length);
+        if (sub.length > 1 && sub.endsWith('/')) sub = sub.slice(0, -1);
+        return await route(request, method, sub, url.searchParams);
+      } catch (err) {
+        return responseForError(err, url.pathname, method === 'HEAD');
+      }
+    },
+    async close() {
+      for (const end of [...streams]) end();
+      streams.clear();
+    },
+  };
+}

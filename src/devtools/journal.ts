@@ -1,0 +1,312 @@
+/**
+ * The request journal: a bounded ring of the last N exchanges an engine saw (devtools, issue 11).
+ * Host-neutral (no node:*): fed by the mock API's observer hook (`api.observe`), read by the
+ * admin API (`/_mockyard/api/requests`) and its live stream.
+ *
+ * What an entry captures (documented in the README, "Devtools"):
+ *   - time (epoch ms), method, URL (path + query as sent), status (null = passed on / forwarded),
+ *     duration (ms until the engine had its Response; the body is not yet sent), what answered
+ *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`);
+ *   - request and response headers, with the sensitive ones redacted (SENSITIVE_HEADERS: the
+ *     value becomes `[redacted]`, the name stays so one sees it was sent);
+ *   - bodies, at most `bodyLimit` bytes each (default 4 KiB), decoded as UTF-8 text when the
+ *     content type is textual (else only the size is kept), `truncated` when cut:
+ *       request body: only when the engine read it (handlers, file writes: `readBody` leaves the
+ *         bytes on the Request under `kBodyBytes`); recording never reads a stream itself;
+ *       response body: only when it is at hand (a FastResponse's bytes/text: every answer of the
+ *         files layer, the error bodies, `res.json`/`res.send` of handlers). A native Response
+ *         (a stream, a proxied answer) is not cloned: recording must never tee or buffer a
+ *         stream the host is sending. Such entries say `body: { captured: false, … }`.
+ * Recording is cheap: per request one small record holding references (the request's raw
+ * header array or Headers, the response's header object, a body's bytes — copied only when
+ * longer than `bodyLimit`); redaction, decoding and the entry object happen when the entry is
+ * first read (list, the live stream), never on the request path.
+ */
+import { kBodyBytes, kRawHeaders } from '../core/body.js';
+import { fastState } from '../core/fast-response.js';
+import type { AnsweredBy } from '../engine/context.js';
+import type { Exchange } from '../engine/pipeline/run.js';
+
+export const DEFAULT_JOURNAL_SIZE = 1000;
+export const DEFAULT_JOURNAL_BODY_LIMIT = 4096;
+
+/** Header names (lower case) whose values never enter the journal. */
+export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-tracker-key', 'x-api-key']);
+export const REDACTED = '[redacted]';
+
+export interface CapturedBody {
+  /** Whether the body was at hand to record (see the top of this file). */
+  readonly captured: boolean;
+  /** Size in bytes, when known. */
+  readonly size: number | null;
+  /** The first `bodyLimit` bytes as text (textual content types only). */
+  readonly text?: string;
+  /** True when `text` holds only the first `bodyLimit` bytes. */
+  readonly truncated?: boolean;
+}
+
+export interface JournalEntry {
+  /** Increasing number (never reused while the journal lives; survives clear()). */
+  readonly id: number;
+  /** Epoch milliseconds when the exchange ended. */
+  readonly time: number;
+  readonly method: string;
+  /** Path and query as sent (`/api/users?page=2`). */
+  readonly url: string;
+  /** The answer's status; null when the engine passed the request on (forward). */
+  readonly status: number | null;
+  /** Milliseconds until the engine had its Response. */
+  readonly ms: number;
+  readonly answeredBy: AnsweredBy | null;
+  /** The scenario whose pipeline answered, or null (the base). */
+  readonly scenario: string | null;
+  readonly request: { readonly headers: Record<string, string>; readonly body: CapturedBody | null };
+  readonly response: { readonly headers: Record<string, string>; readonly body: CapturedBody | null } | null;
+}
+
+export interface JournalFilter {
+  /** Exact method (case-insensitive). */
+  method?: string;
+  /** Exact status (`404`) or a class (`4xx`). */
+  status?: string;
+  /** Entries whose URL path starts with this. */
+  path?: string;
+  /** Entries strictly after this time (epoch ms). */
+  since?: number;
+  /** At most this many (newest first). */
+  limit?: number;
+}
+
+export interface JournalOptions {
+  /** Ring size (default 1,000); 0 = off. */
+  size?: number;
+  /** Bytes of each body kept (default 4 KiB); 0 = no bodies. */
+  bodyLimit?: number;
+}
+
+export type JournalListener = (entry: JournalEntry) => void;
+
+export interface Journal {
+  readonly size: number;
+  readonly bodyLimit: number;
+  /** Records one exchange (what the observer hook gives); `scenario` names the pipeline. */
+  record(exchange: Exchange, scenario?: string | null): void;
+  /** Entries matching `filter`, newest first. */
+  list(filter?: JournalFilter): JournalEntry[];
+  /** Empties the ring (ids keep increasing). */
+  clear(): void;
+  /** Called with each new entry; returns the unsubscribe function. */
+  subscribe(listener: JournalListener): () => void;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+const TEXTUAL = /^(text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|javascript|x-www-form-urlencoded|graphql|yaml|x-ndjson)\b)/i;
+
+function isTextual(contentType: string | undefined): boolean {
+  return contentType !== undefined && TEXTUAL.test(contentType);
+}
+
+/** Copies headers into a plain object, redacting SENSITIVE_HEADERS. Works on Headers and plain records. */
+export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const put = (name: string, value: string) => {
+    const key = name.toLowerCase();
+    out[key] = SENSITIVE_HEADERS.has(key) ? REDACTED : value;
+  };
+  if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') {
+    (headers as Headers).forEach((value, name) => put(name, value));
+    const cookies = (headers as Headers).getSetCookie?.();
+    if (cookies && cookies.length > 0) out['set-cookie'] = REDACTED;
+  } else {
+    for (const name of Object.keys(headers)) put(name, (headers as Record<string, string>)[name]!);
+  }
+  return out;
+}
+
+/** The body as the journal keeps it: text cut at `limit` bytes (textual types only), and its size. */
+export function captureBody(bytes: Uint8Array | string, contentType: string | undefined, limit: number): CapturedBody {
+  const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+  const size = data.byteLength;
+  if (limit <= 0 || !isTextual(contentType)) return { captured: true, size };
+  const truncated = size > limit;
+  // A cut inside a multi-byte character decodes to U+FFFD at the end: fine for a preview.
+  const text = decoder.decode(truncated ? data.subarray(0, limit) : data);
+  return { captured: true, size, text, truncated };
+}
+
+/** Raw header list (`[name, value, …]`) into the redacted record. */
+function redactRaw(raw: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i]!.toLowerCase();
+    const value = SENSITIVE_HEADERS.has(key) ? REDACTED : raw[i + 1]!;
+    out[key] = key in out && key !== 'set-cookie' && !SENSITIVE_HEADERS.has(key) ? `${out[key]}, ${value}` : value;
+  }
+  return out;
+}
+
+/** A body kept by reference when short, else its first `limit` bytes copied (so a big buffer is not retained). */
+interface KeptBody {
+  data: Uint8Array | string;
+  /** Full size in bytes (-1: a string, measured when read). */
+  size: number;
+}
+
+function keep(body: Uint8Array | string, limit: number): KeptBody {
+  if (typeof body === 'string') {
+    // FastResponse keeps only short texts as strings (≤ 2,048 UTF-16 units): cheap to hold.
+    return { data: body, size: -1 }; // measured when read
+  }
+  return { data: body.byteLength > limit ? body.slice(0, limit) : body, size: body.byteLength };
+}
+
+/** What record() keeps: references only; the entry is made on first read. */
+interface Raw {
+  id: number;
+  time: number;
+  x: Exchange;
+  scenario: string | null;
+  reqHeaders: readonly string[] | Headers;
+  reqBody: KeptBody | undefined;
+  resHeaders: Record<string, string> | Headers | null;
+  /** undefined: no body; null: a stream (not captured). */
+  resBody: KeptBody | null | undefined;
+  entry?: JournalEntry;
+}
+
+function capture(kept: KeptBody, contentType: string | undefined, limit: number): CapturedBody {
+  const c = captureBody(kept.data, contentType, limit);
+  const size = kept.size === -1 ? (c.size ?? 0) : kept.size;
+  return { ...c, size, ...(c.text !== undefined ? { truncated: size > limit } : {}) };
+}
+
+function materialize(r: Raw, limit: number): JournalEntry {
+  if (r.entry) return r.entry;
+  const x = r.x;
+  const reqHeaders = Array.isArray(r.reqHeaders) ? redactRaw(r.reqHeaders as readonly string[]) : redactHeaders(r.reqHeaders as Headers);
+  let reqBody: CapturedBody | null = null;
+  if (r.reqBody !== undefined) reqBody = r.reqBody.size === 0 ? null : capture(r.reqBody, reqHeaders['content-type'], limit);
+  else {
+    const declared = reqHeaders['content-length'];
+    if (declared !== undefined && declared !== '0') reqBody = { captured: false, size: Number(declared) };
+  }
+  let response: JournalEntry['response'] = null;
+  if (r.resHeaders !== null) {
+    const headers = redactHeaders(r.resHeaders);
+    let body: CapturedBody | null = null;
+    if (r.resBody === null) {
+      const declared = headers['content-length'];
+      body = { captured: false, size: declared === undefined ? null : Number(declared) };
+    } else if (r.resBody !== undefined) body = capture(r.resBody, headers['content-type'], limit);
+    response = { headers, body };
+  }
+  r.entry = {
+    id: r.id,
+    time: r.time,
+    method: x.method,
+    url: x.pathname + x.search,
+    status: x.status ?? null,
+    ms: Math.round(x.ms * 1000) / 1000,
+    answeredBy: x.answeredBy ?? null,
+    scenario: r.scenario,
+    request: { headers: reqHeaders, body: reqBody },
+    response,
+  };
+  return r.entry;
+}
+
+/** Whether a record matches a filter (without making its entry). */
+function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean {
+  const x = r.x;
+  if (method !== undefined && x.method !== method) return false;
+  if (f.status !== undefined) {
+    const s = f.status;
+    if (/^[1-5]xx$/i.test(s)) {
+      if (x.status === undefined || Math.floor(x.status / 100) !== Number(s[0])) return false;
+    } else if (String(x.status ?? null) !== s) return false;
+  }
+  if (f.path !== undefined && !x.pathname.startsWith(f.path)) return false;
+  if (f.since !== undefined && !(r.time > f.since)) return false;
+  return true;
+}
+
+export function createJournal(options: JournalOptions = {}): Journal {
+  const size = options.size ?? DEFAULT_JOURNAL_SIZE;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_JOURNAL_BODY_LIMIT;
+  const ring: (Raw | undefined)[] = new Array(Math.max(0, size));
+  let next = 0; // slot of the next write
+  let count = 0;
+  let lastId = 0;
+  let listeners: JournalListener[] = [];
+
+  return {
+    size,
+    bodyLimit,
+
+    record(x, scenario = null) {
+      if (size <= 0) return;
+      const request = x.request as Request & Record<symbol, unknown>;
+      const rawHeaders = request[kRawHeaders] as readonly string[] | undefined;
+      const bytes = request[kBodyBytes] as Uint8Array | undefined;
+      let resHeaders: Raw['resHeaders'] = null;
+      let resBody: Raw['resBody'];
+      const response = x.response;
+      if (response !== undefined) {
+        const state = fastState(response);
+        if (state !== undefined) {
+          resHeaders = state.headers;
+          resBody = state.body === null ? undefined : keep(state.body, bodyLimit);
+        } else {
+          resHeaders = response.headers;
+          resBody = response.body === null ? undefined : null;
+        }
+      }
+      const raw: Raw = {
+        id: ++lastId,
+        time: Date.now(),
+        x: { ...x, request: undefined as never, response: undefined }, // drop the Request/Response references
+        scenario,
+        reqHeaders: rawHeaders ?? request.headers,
+        reqBody: bytes === undefined ? undefined : keep(bytes, bodyLimit),
+        resHeaders,
+        resBody,
+      };
+      ring[next] = raw;
+      next = (next + 1) % size;
+      if (count < size) count++;
+      if (listeners.length === 0) return;
+      const entry = materialize(raw, bodyLimit);
+      for (const l of listeners) {
+        try {
+          l(entry);
+        } catch {
+          // a failing listener (a closed stream) must not break recording
+        }
+      }
+    },
+
+    list(filter = {}) {
+      const out: JournalEntry[] = [];
+      const method = filter.method?.toUpperCase();
+      const limit = filter.limit ?? Infinity;
+      for (let i = 1; i <= count && out.length < limit; i++) {
+        const r = ring[(next - i + size) % size]!;
+        if (matches(r, filter, method)) out.push(materialize(r, bodyLimit));
+      }
+      return out;
+    },
+
+    clear() {
+      ring.fill(undefined);
+      next = 0;
+      count = 0;
+    },
+
+    subscribe(listener) {
+      listeners = [...listeners, listener];
+      return () => {
+        listeners = listeners.filter((l) => l !== listener);
+      };
+    },
+  };
+}

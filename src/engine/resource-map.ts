@@ -1,0 +1,121 @@
+/**
+ * What a mock API serves, for people: the top-level resources under fsDir (JSON collections with
+ * their item counts, JSON objects, other files, folders), the REST handler and WebSocket
+ * patterns. Read by the CLI's start-up map and its home page (src/node/startup-map.ts,
+ * home-page.ts). Host-neutral: it reads the engine's Vfs.
+ *
+ * `createResourceMap(api)` keeps the last answer until the Vfs reports a change (on disk, where
+ * edits come without events, for at most a second), so a home page reload costs nothing while
+ * the files stay as they are.
+ */
+import { isJsonPath } from '../core/media-type.js';
+import { joinSafe } from '../vfs/path.js';
+import type { Vfs } from '../vfs/types.js';
+import type { MockApi } from './create-mock-api.js';
+
+export interface ResourceEntry {
+  /** URL path below the first prefix (`/api/posts`), encoded. */
+  readonly url: string;
+  /** Name below fsDir (`posts.json`, `uploads/`). */
+  readonly name: string;
+  readonly kind: 'collection' | 'object' | 'json' | 'file' | 'folder';
+  /** Items of a collection, files in a folder. */
+  readonly count?: number;
+}
+
+export interface ResourceMap {
+  readonly prefix: string;
+  /** Where the files come from (`/srv/mocks`, `/srv/db.json`, `memory:`), or null (no file routing). */
+  readonly source: string | null;
+  readonly resources: readonly ResourceEntry[];
+  readonly handlers: readonly string[];
+  readonly websockets: readonly string[];
+}
+
+const decoder = new TextDecoder();
+/** On drivers whose files change without events (disk), the map is rebuilt at most this often. */
+const DISK_TTL_MS = 1000;
+/** More top-level entries than this are cut (a map, not a listing). */
+const MAX_ENTRIES = 500;
+
+async function readResources(vfs: Vfs, fsDir: string, prefix: string): Promise<ResourceEntry[]> {
+  let entries;
+  try {
+    entries = await vfs.readdir(fsDir);
+  } catch {
+    return [];
+  }
+  const out: ResourceEntry[] = [];
+  const base = prefix === '' ? '' : prefix;
+  for (const e of entries.slice(0, MAX_ENTRIES)) {
+    if (e.name.startsWith('.')) continue;
+    const path = joinSafe(fsDir, e.name);
+    if (e.kind === 'dir') {
+      let count = 0;
+      try {
+        count = (await vfs.readdir(path)).length;
+      } catch {
+        // gone meanwhile
+      }
+      out.push({ url: `${base}/${encodeURIComponent(e.name)}/`, name: `${e.name}/`, kind: 'folder', count });
+      continue;
+    }
+    if (!isJsonPath(e.name)) {
+      out.push({ url: `${base}/${encodeURIComponent(e.name)}`, name: e.name, kind: 'file' });
+      continue;
+    }
+    const stem = e.name.slice(0, -'.json'.length);
+    const url = `${base}/${encodeURIComponent(stem)}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(decoder.decode(await vfs.read(path)));
+    } catch {
+      out.push({ url, name: e.name, kind: 'file' });
+      continue;
+    }
+    if (Array.isArray(value)) out.push({ url, name: e.name, kind: 'collection', count: value.length });
+    else if (value !== null && typeof value === 'object') out.push({ url, name: e.name, kind: 'object' });
+    else out.push({ url, name: e.name, kind: 'json' });
+  }
+  return out;
+}
+
+export interface ResourceMapSource {
+  /** The current map (cached until the files change). */
+  get(): Promise<ResourceMap>;
+  close(): void;
+}
+
+export function createResourceMap(api: MockApi): ResourceMapSource {
+  const o = api.options;
+  const prefix = o.prefixes[0] ?? '';
+  const handlers = o.handlers.filter((h) => !h.disabled).map((h) => `${(h.method ?? 'GET').toUpperCase()} ${prefix}${h.pattern.startsWith('/') ? '' : '/'}${h.pattern}`);
+  const websockets = o.enableWs ? o.wsHandlers.map((h) => `${prefix}${h.pattern.startsWith('/') ? '' : '/'}${h.pattern}`) : [];
+  let exclusive = true;
+  let cached: Promise<ResourceMap> | undefined;
+  let cachedAt = 0;
+  let stop: (() => void) | undefined;
+  return {
+    async get() {
+      if (cached && (exclusive || performance.now() - cachedAt < DISK_TTL_MS)) return cached;
+      const on = await api.ready();
+      const vfs = on ? api.app.fs : null;
+      if (vfs && !stop) stop = vfs.onChange(() => (cached = undefined));
+      const fsDir = o.fsDir ?? '';
+      exclusive = vfs?.exclusive ?? true;
+      const load = (async (): Promise<ResourceMap> => ({
+        prefix: prefix || '/',
+        source: vfs ? (o.db !== null ? vfs.root : fsDir ? `${vfs.root.replace(/\/+$/, '')}/${fsDir}` : vfs.root) : null,
+        resources: vfs ? await readResources(vfs, fsDir, prefix) : [],
+        handlers,
+        websockets,
+      }))();
+      cached = load;
+      cachedAt = performance.now();
+      return load;
+    },
+    close() {
+      stop?.();
+    },
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * The request journal (src/devtools/journal.ts): the ring bound, redaction of sensitive headers,
+ * body truncation, filters, and its feeding by the mock API's observer hook.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { FastResponse } from '../../src/core/fast-response.js';
+import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
+import type { Exchange } from '../../src/engine/pipeline/run.js';
+import { createJournal, REDACTED } from '../../src/devtools/journal.js';
+import { memoryFs } from '../../src/vfs/memory.js';
+import { req } from '../helpers/engine-request.js';
+
+function exchange(path: string, init: { status?: number; method?: string; headers?: Record<string, string>; response?: Response } = {}): Exchange {
+  const [pathname, query] = path.split('?');
+  const response = init.response ?? FastResponse.json('{"ok":true}', init.status ?? 200);
+  return {
+    method: init.method ?? 'GET',
+    pathname: pathname!,
+    search: query ? `?${query}` : '',
+    status: response.status,
+    ms: 1.5,
+    answeredBy: { layer: 'files', detail: 'x.json' },
+    request: req(init.method ?? 'GET', path, { headers: init.headers }),
+    response,
+  };
+}
+
+const opened: MockApi[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((a) => a.close()));
+});
+
+describe('journal ring', () => {
+  it('keeps only the last `size` entries, newest first', () => {
+    const j = createJournal({ size: 3 });
+    for (let i = 1; i <= 5; i++) j.record(exchange(`/api/n/${i}`));
+    const urls = j.list().map((e) => e.url);
+    expect(urls).toEqual(['/api/n/5', '/api/n/4', '/api/n/3']);
+    expect(j.list().map((e) => e.id)).toEqual([5, 4, 3]);
+  });
+
+  it('size 0 records nothing', () => {
+    const j = createJournal({ size: 0 });
+    j.record(exchange('/api/a'));
+    expect(j.list()).toEqual([]);
+  });
+
+  it('clear() empties it; ids keep increasing', () => {
+    const j = createJournal({ size: 5 });
+    j.record(exchange('/api/a'));
+    j.record(exchange('/api/b'));
+    j.clear();
+    expect(j.list()).toEqual([]);
+    j.record(exchange('/api/c'));
+    expect(j.list().map((e) => [e.url, e.id])).toEqual([['/api/c', 3]]);
+  });
+
+  it('filters by method, status (exact or class), path prefix, since and limit', () => {
+    const j = createJournal();
+    j.record(exchange('/api/users', { method: 'GET', status: 200 }));
+    j.record(exchange('/api/users', { method: 'POST', status: 201 }));
+    j.record(exchange('/api/orders/1', { method: 'GET', status: 404 }));
+    expect(j.list({ method: 'post' }).map((e) => e.status)).toEqual([201]);
+    expect(j.list({ status: '2xx' }).map((e) => e.status)).toEqual([201, 200]);
+    expect(j.list({ status: '404' }).map((e) => e.url)).toEqual(['/api/orders/1']);
+    expect(j.list({ path: '/api/users' }).map((e) => e.method)).toEqual(['POST', 'GET']);
+    expect(j.list({ limit: 1 }).map((e) => e.url)).toEqual(['/api/orders/1']);
+    const newest = j.list()[0]!;
+    expect(j.list({ since: newest.time })).toEqual([]);
+    expect(j.list({ since: newest.time - 60_000 })).toHaveLength(3);
+  });
+
+  it('tells subscribers about each new entry', () => {
+    const j = createJournal();
+    const seen: string[] = [];
+    const off = j.subscribe((e) => seen.push(e.url));
+    j.record(exchange('/api/a'));
+    off();
+    j.record(exchange('/api/b'));
+    expect(seen).toEqual(['/api/a']);
+  });
+});
+
+describe('journal redaction', () => {
+  it('redacts Authorization, Cookie, X-Tracker-Key, X-Api-Key in requests and Set-Cookie in responses', () => {
+    const j = createJournal();
+    const response = new FastResponse('{}', { headers: { 'content-type': 'application/json', 'Set-Cookie': 'sid=secret', 'x-kept': 'yes' } }) as unknown as Response;
+    j.record(
+      exchange('/api/a', {
+        headers: { Authorization: 'Bearer secret', Cookie: 'sid=secret', 'X-Tracker-Key': 'secret', 'X-Api-Key': 'secret', Accept: 'application/json' },
+        response,
+      }),
+    );
+    const e = j.list()[0]!;
+    expect(e.request.headers).toMatchObject({ authorization: REDACTED, cookie: REDACTED, 'x-tracker-key': REDACTED, 'x-api-key': REDACTED, accept: 'application/json' });
+    expect(e.response!.headers).toMatchObject({ 'set-cookie': REDACTED, 'x-kept': 'yes' });
+    expect(JSON.stringify(e)).not.toContain('secret');
+  });
+
+  it('redacts Set-Cookie of a native Response too', () => {
+    const j = createJournal();
+    const headers = new Headers({ 'content-type': 'text/plain' });
+    headers.append('set-cookie', 'a=secret1');
+    headers.append('set-cookie', 'b=secret2');
+    j.record(exchange('/api/a', { response: new Response('hi', { headers }) }));
+    const e = j.list()[0]!;
+    expect(e.response!.headers['set-cookie']).toBe(REDACTED);
+    expect(JSON.stringify(e)).not.toContain('secret');
+  });
+});
+
+describe('journal bodies', () => {
+  it('truncates text bodies to bodyLimit bytes and keeps the full size', () => {
+    const j = createJournal({ bodyLimit: 16 });
+    const big = 'x'.repeat(100);
+    j.record(exchange('/api/a', { response: new FastResponse(big, { headers: { 'content-type': 'text/plain' } }) as unknown as Response }));
+    const body = j.list()[0]!.response!.body!;
+    expect(body).toEqual({ captured: true, size: 100, text: 'x'.repeat(16), truncated: true });
+  });
+
+  it('keeps a small JSON body whole', () => {
+    const j = createJournal();
+    j.record(exchange('/api/a'));
+    expect(j.list()[0]!.response!.body).toEqual({ captured: true, size: 11, text: '{"ok":true}', truncated: false });
+  });
+
+  it('keeps only the size of a binary body', () => {
+    const j = createJournal();
+    j.record(exchange('/api/a', { response: FastResponse.bytes(new Uint8Array([1, 2, 3]), 200, { 'content-type': 'image/png' }) as unknown as Response }));
+    expect(j.list()[0]!.response!.body).toEqual({ captured: true, size: 3 });
+  });
+
+  it('does not read a native stream body (captured: false)', () => {
+    const j = createJournal();
+    const response = new Response('streamed', { headers: { 'content-type': 'text/plain' } });
+    j.record(exchange('/api/a', { response }));
+    expect(j.list()[0]!.response!.body).toEqual({ captured: false, size: null });
+    expect(response.bodyUsed).toBe(false);
+  });
+});
+
+describe('journal fed by the mock API', () => {
+  it('records file answers (fast path too), handler answers with the request body the handler read, and 404s', async () => {
+    const api = createMockApi({
+      endpointPrefix: '/api',
+      fs: memoryFs({ 'mocks/users.json': [{ id: 1 }] }),
+      fsDir: 'mocks',
+      logLevel: 'silent',
+      journal: { size: 10, bodyLimit: 8 },
+      handlers: [{ pattern: '/echo', method: 'POST', handle: (r: any, res: any) => res.json({ got: r.body }) }],
+    });
+    opened.push(api);
+    await api.ready();
+    await api.handle(req('GET', '/api/users'));
+    api.handleCached(req('GET', '/api/users?page=1'));
+    await api.handle(req('POST', '/api/echo', { json: { hello: 'world' }, headers: { authorization: 'Bearer t0ken' } }));
+    await api.handle(req('GET', '/api/nothing'));
+    const entries = api.journal!.list();
+    expect(entries.map((e) => [e.method, e.url, e.status, e.answeredBy?.layer])).toEqual([
+      ['GET', '/api/nothing', 404, 'not-found'],
+      ['POST', '/api/echo', 200, 'handlers'],
+      ['GET', '/api/users?page=1', 200, 'files'],
+      ['GET', '/api/users', 200, 'files'],
+    ]);
+    const post = entries[1]!;
+    expect(post.request.headers.authorization).toBe(REDACTED);
+    expect(post.request.body).toEqual({ captured: true, size: 17, text: '{"hello"', truncated: true });
+    expect(entries[3]!.answeredBy).toEqual({ layer: 'files', detail: 'users.json' });
+  });
+
+  it('journal: false turns it off', async () => {
+    const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent', journal: false });
+    opened.push(api);
+    expect(api.journal).toBeNull();
+  });
+
+  it('rejects a bad journal option naming it', () => {
+    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), journal: { size: -1 } })).toThrow(/mock\.journal\.size/);
+    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), journal: 'yes' as never })).toThrow(/mock\.journal/);
+  });
+});
