@@ -93,3 +93,24 @@ export function concatBytes(chunks: Uint8Array[], size = chunks.reduce((n, c) =>
   }
   return out;
 }
+
+/** Set by `keepBody`: the bytes a layer already read (what a stream reader must send instead). */
+export const kBufferedBody = Symbol.for('mockyard.bufferedBody');
+
+/**
+ * After a layer has read the body (the OpenAPI validator), keeps it for the layers after it:
+ * `readBody` answers these bytes (413 past a smaller limit), `bufferedBody` gives them to a layer
+ * that would otherwise stream `request.body` (the proxy). Own properties: host Requests and
+ * platform Requests alike.
+ */
+export function keepBody(request: Request, bytes: Uint8Array): void {
+  const reader: BodyReader = (limit) => (bytes.byteLength > limit ? Promise.reject(tooLarge(limit)) : Promise.resolve(bytes));
+  Object.defineProperty(request, kReadBody, { value: reader, configurable: true, writable: true });
+  Object.defineProperty(request, kBufferedBody, { value: bytes, configurable: true, writable: true });
+}
+
+/** The bytes `keepBody` kept, or undefined (the body is still unread). */
+export function bufferedBody(request: Request): Uint8Array | undefined {
+  const kept = (request as unknown as Record<symbol, unknown>)[kBufferedBody];
+  return kept instanceof Uint8Array ? kept : undefined;
+}

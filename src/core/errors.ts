@@ -27,6 +27,7 @@ const CODES: Record<number, string> = {
   502: 'BAD_GATEWAY',
   503: 'SERVICE_UNAVAILABLE',
   504: 'GATEWAY_TIMEOUT',
+  508: 'LOOP_DETECTED',
 };
 
 /** Symbolic code for a status ("NOT_FOUND" for 404); unknown statuses fall back to their class. */

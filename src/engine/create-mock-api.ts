@@ -27,6 +27,7 @@ import { getScratchFsFactory } from './default-fs.js';
 import { openMockFs } from './mock-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
+import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
 import { createPipeline, type Observer, type Pipeline } from './pipeline/run.js';
 import { createScenarioSet } from './scenarios/pipelines.js';
@@ -60,6 +61,11 @@ export interface MockApi extends Engine {
    * returns the function that stops it. Costs nothing while nobody observes.
    */
   observe(observer: Observer): () => void;
+  /**
+   * With `proxy.record`: the recorder (`har()`: the session's HAR 1.2 log; `settled()`: waits
+   * for the files being written; `onEntry(fn)`), else undefined.
+   */
+  readonly recorder: Recorder | undefined;
   /**
    * The devtools request journal (src/devtools/journal.ts), fed by the observer hook; null when
    * `journal: false` (or the engine is disabled).
@@ -149,6 +155,14 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   // Scenarios (scenarios/pipelines.ts): each a second pipeline from the same recipe.
   const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory });
   const pipelines = scenarios.pipelines;
+  // A layer may watch the answers (the openapi layer's validateResponses): an observer like any
+  // other, on the pipeline the layer belongs to (base and scenarios alike).
+  for (const p of pipelines) {
+    for (const layer of p.layers) {
+      const observer = (layer as { observer?: Observer }).observer;
+      if (typeof observer === 'function') p.observe(observer);
+    }
+  }
   const observeAll = scenarios.observe;
 
   // ready(): every layer's start-up (e.g. each files layer's fsDir check); true when the engine's
@@ -237,6 +251,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     app,
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
+    recorder: built?.proxy?.recorder,
     journal,
 
     handle(request: Request): Promise<Response | undefined> {

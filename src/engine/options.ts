@@ -14,6 +14,7 @@ import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
+import { ALWAYS_REDACTED } from './proxy/har.js';
 import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_SIZE } from '../devtools/journal.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
@@ -28,6 +29,7 @@ import type {
   MiddlewareFunction,
   MockApiOptions,
   PaginationConfig,
+  ProxyOptions,
   ParserConfig,
   PerMethod,
   RestHandler,
@@ -74,6 +76,10 @@ export interface ResolvedMockApiOptions {
   filters: PerMethod<FilterConfig> | null;
   bodyLimit: number;
   maxJsonDepth: number;
+  /** `openapi`: the document (path/URL or object) requests are validated against, or null. */
+  openapi: { source: string | object; validateResponses: boolean } | null;
+  /** `proxy`, validated (null: no proxy layer). */
+  proxy: ResolvedProxyOptions | null;
   /** Collections on: their id field; null = off. */
   collections: { idField: string } | null;
   preset: 'json-server' | null;
@@ -89,10 +95,37 @@ export interface ResolvedMockApiOptions {
   warnings: string[];
 }
 
+export const DEFAULT_PROXY_TIMEOUT = 30_000;
+
+export interface ResolvedProxyOptions {
+  /** The target's origin (`https://staging.example.com`). */
+  origin: string;
+  /** The target's path without a trailing `/` (`''` or `/v2`). */
+  basePath: string;
+  rewrite: ((path: string) => string) | undefined;
+  /** Extra request headers, names lower-cased. */
+  headers: ReadonlyArray<readonly [string, string]>;
+  timeout: number;
+  /** `proxy.record`, validated (null: not recording). */
+  record: ResolvedRecordOptions | null;
+}
+
+export const DEFAULT_CAPTURE_LIMIT = 50 * 1024 * 1024;
+
+export interface ResolvedRecordOptions {
+  overwrite: boolean;
+  /** Header names (lower-case) whose values the HAR log never holds. */
+  redact: ReadonlySet<string>;
+  /** false: existing files are not served, every request goes to the target (`mockyard record`). */
+  serveFiles: boolean;
+  /** Largest body kept (file and HAR text), in bytes. */
+  captureLimit: number;
+}
+
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
-  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
+  'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers. */
@@ -256,6 +289,69 @@ export function resolveFilters(value: unknown, option: string): PerMethod<Filter
   return resolvePerMethod(value, option, resolveOneFilter);
 }
 
+/** A header name as RFC 9110 defines a token. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Validates `proxy` (`{ target, rewrite?, headers?, timeout? }`). */
+export function resolveProxy(value: unknown, option: string): ResolvedProxyOptions | null {
+  if (value === undefined || value === null) return null;
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object { target, rewrite?, headers?, timeout? } (got ${describe(value)})`);
+  check.knownKeys(value, option, ['target', 'rewrite', 'headers', 'timeout', 'record']);
+  const raw = check.string(value.target, `${option}.target`, undefined, { nonEmpty: true });
+  if (raw === undefined) throw new OptionsError(`${option}.target`, 'is required (an absolute http(s) URL)');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OptionsError(`${option}.target`, `must be an absolute http(s) URL (got ${describe(raw)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OptionsError(`${option}.target`, `must be an http: or https: URL (got ${describe(raw)})`);
+  if (url.search || url.hash || url.username || url.password) {
+    throw new OptionsError(`${option}.target`, `must not carry a query, a fragment or credentials (put credentials in ${option}.headers) (got ${describe(raw)})`);
+  }
+  const rewrite = check.fn<(path: string) => string>(value.rewrite, `${option}.rewrite`);
+  const headerMap = check.object(value.headers, `${option}.headers`) ?? {};
+  const headers: Array<readonly [string, string]> = [];
+  for (const [name, v] of Object.entries(headerMap)) {
+    if (!HEADER_NAME.test(name)) throw new OptionsError(`${option}.headers`, `has an invalid header name ${describe(name)}`);
+    if (typeof v !== 'string' || /[\r\n\0]/.test(v)) throw new OptionsError(`${option}.headers.${name}`, `must be a string without CR, LF or NUL (got ${describe(v)})`);
+    headers.push([name.toLowerCase(), v]);
+  }
+  const timeout = check.number(value.timeout, `${option}.timeout`, DEFAULT_PROXY_TIMEOUT, { min: 1, max: 2_147_483_647 });
+  const record = resolveRecord(value.record, `${option}.record`, headers.map(([name]) => name));
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), rewrite, headers, timeout, record };
+}
+
+function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonly string[]): ResolvedRecordOptions | null {
+  if (value === undefined || value === false || value === null) return null;
+  const o = value === true ? {} : value;
+  if (!isPlainObject(o)) throw new OptionsError(option, `must be true, false or { overwrite?, redact?, serveFiles?, captureLimit? } (got ${describe(value)})`);
+  check.knownKeys(o, option, ['overwrite', 'redact', 'serveFiles', 'captureLimit']);
+  const names = check.array<unknown>(o.redact, `${option}.redact`);
+  names.forEach((n, i) => {
+    if (typeof n !== 'string' || !HEADER_NAME.test(n)) throw new OptionsError(`${option}.redact[${i}]`, `must be a header name (got ${describe(n)})`);
+  });
+  return {
+    overwrite: check.boolean(o.overwrite, `${option}.overwrite`, false),
+    redact: new Set([...ALWAYS_REDACTED, ...proxyHeaderNames, ...(names as string[]).map((n) => n.toLowerCase())]),
+    serveFiles: check.boolean(o.serveFiles, `${option}.serveFiles`, true),
+    captureLimit: check.number(o.captureLimit, `${option}.captureLimit`, DEFAULT_CAPTURE_LIMIT, { min: 0, integer: true }),
+  };
+}
+
+/** `openapi`: a path/URL, the document object, or `{ document, validateResponses? }`. */
+function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions['openapi'] {
+  if (value === undefined || value === null) return null;
+  const isSource = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || isPlainObject(v);
+  if (isPlainObject(value) && 'document' in value) {
+    check.knownKeys(value, option, ['document', 'validateResponses']);
+    if (!isSource(value.document)) throw new OptionsError(`${option}.document`, `must be the path of an OpenAPI document or the document object (got ${describe(value.document)})`);
+    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false) };
+  }
+  if (!isSource(value)) throw new OptionsError(option, `must be the path of an OpenAPI document, the document object or { document, validateResponses } (got ${describe(value)})`);
+  return { source: value as string | object, validateResponses: false };
+}
+
 /** `journal`: false (off), true/undefined (defaults) or { size, bodyLimit }. */
 function resolveJournal(value: unknown, option: string): { size: number; bodyLimit: number } {
   if (value === false) return { size: 0, bodyLimit: 0 };
@@ -371,6 +467,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     filters: null,
     bodyLimit: DEFAULT_BODY_LIMIT,
     maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
+    proxy: null,
+    openapi: null,
     collections: null,
     preset: null,
     db: null,
@@ -433,6 +531,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.filters = resolveFilters(o.filters, at('filters'));
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
   base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
+  base.proxy = resolveProxy(o.proxy as ProxyOptions | undefined, at('proxy'));
+  base.openapi = resolveOpenApi(o.openapi, at('openapi'));
   base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
   base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
   base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);

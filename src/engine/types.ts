@@ -280,6 +280,49 @@ export interface MockApiOptions {
    * switched off in it.
    */
   scenarios?: Record<string, ScenarioOptions>;
+  /**
+   * Validate every request under the prefix against this OpenAPI 3.0/3.1 or Swagger 2 document
+   * (a path or URL, relative to `root`/the working directory; or the document object) before any
+   * handler or file runs: 400 with the problems, 404/405 for operations it does not have.
+   * `{ document, validateResponses: true }` also checks the answers (mismatches logged as warnings).
+   */
+  openapi?: string | object | { document: string | object; validateResponses?: boolean };
+  /**
+   * Pass what no handler or file answers to a real API (the last layer of the pipeline).
+   * In browser mode such requests go to the network instead (see README "Proxy and record").
+   */
+  proxy?: ProxyOptions;
+}
+
+export interface ProxyOptions {
+  /**
+   * The real API: an absolute http(s) URL. The request's path (prefix included) and query are
+   * appended to it: target `https://staging.example.com/v2` + `/api/users?page=2` →
+   * `https://staging.example.com/v2/api/users?page=2`.
+   */
+  target: string;
+  /** Rewrites the path (with its query string) before it is appended: `(p) => p.replace(/^\/api/, '')`. */
+  rewrite?: (path: string) => string;
+  /** Headers set on every forwarded request (replacing the client's of the same name), e.g. an API key. */
+  headers?: Record<string, string>;
+  /** Milliseconds to wait for the target's response headers (default 30000); then 504. */
+  timeout?: number;
+  /**
+   * Record the proxied answers as mock files in `fsDir` (and a HAR log: `api.recorder.har()`).
+   * See README "Proxy and record".
+   */
+  record?: boolean | RecordOptions;
+}
+
+export interface RecordOptions {
+  /** Replace files that exist (default false: an existing file is kept). */
+  overwrite?: boolean;
+  /** More header names whose values the HAR log redacts (Authorization, Cookie, Set-Cookie and `proxy.headers` always are). */
+  redact?: string[];
+  /** false: do not serve existing files; every request goes to the target (default true). */
+  serveFiles?: boolean;
+  /** Largest body recorded, in bytes (default 50 MiB). */
+  captureLimit?: number;
 }
 
 export interface ScenarioOptions {

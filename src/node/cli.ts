@@ -28,11 +28,14 @@ import { exchangeLine, formatLogLine, observeEngine, type LogLine } from './requ
 import { startupMap } from './startup-map.js';
 import { ADMIN_BASE } from '../devtools/admin-engine.js';
 import { resolveEngines, type ResolvedEngines } from './engines.js';
+import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
+       mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
+       mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
@@ -46,6 +49,7 @@ Options:
   -p, --port N         port, 0 for a free one (default from config, else 3000)
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
+      --proxy URL      forward what no handler or file answers to the real API at URL
       --tracker        also run the event collector (default options) when the config has none
       --tracker-db URL keep the collector's events in PostgreSQL (postgres://…; implies --tracker;
                        default: $MOCKYARD_TRACKER_DB)
@@ -59,12 +63,22 @@ Options:
   -v, --version        show the version
 
 Commands:
+  record               forward every request under the prefix to --target URL and write each
+                       2xx GET answer as a mock file in --fs-dir (default ./mocks); existing files
+                       are kept unless --overwrite; the session's HAR log goes to --har FILE
+                       (default: <fs-dir>.har next to the folder). Secrets are redacted.
+  import FILE          write a mock file per GET operation of an OpenAPI 3.0/3.1 or Swagger 2
+                       document (YAML or JSON) into --fs-dir (default ./mocks): its example,
+                       else a sample generated from its schema; existing files kept unless
+                       --overwrite; prints a summary
   init-worker [DIR]    write msw's mockServiceWorker.js into DIR (default: public) for browser mode
 
 Examples:
   mockyard db.json
   mockyard --fs-dir ./mocks --prefix /api --port 3000
   mockyard --config playground/mockyard.config.mjs --port 0
+  mockyard --fs-dir ./mocks --proxy https://staging.example.com
+  mockyard record --target https://staging.example.com --fs-dir ./mocks
 `;
 
 export interface CliIo {
@@ -124,6 +138,10 @@ function parse(argv: string[]) {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         delay: { type: 'string' },
+        proxy: { type: 'string' },
+        target: { type: 'string' },
+        overwrite: { type: 'boolean' },
+        har: { type: 'string' },
         tracker: { type: 'boolean' },
         'tracker-db': { type: 'string' },
         'log-level': { type: 'string' },
@@ -146,11 +164,30 @@ const LOCAL_ORIGINS = [/^http:\/\/localhost(:\d+)?$/, /^http:\/\/127\.0\.0\.1(:\
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type Level = (typeof LEVELS)[number];
 
-/** The effective config: file, then flags on top. Exported for tests. */
-export async function buildConfig(argv: string[], cwd: string, env: Record<string, string | undefined> = process.env): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string }> {
+const HTTP_URL = /^https?:\/\/[^/?#]+/i;
+
+/**
+ * The effective config: file, then flags on top. Exported for tests. `record` (the `record`
+ * command): `--target` is required, and the mock API forwards every request to it (no file
+ * served) and records into the fsDir; `har` is where the session's HAR log goes.
+ */
+export async function buildConfig(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+  mode: 'serve' | 'record' = 'serve',
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string }> {
   const { values, positionals } = parse(argv);
-  if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
-    throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one .json file, e.g. mockyard db.json)`);
+  if (mode === 'serve') {
+    for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
+    if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
+      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one .json file, e.g. mockyard db.json)`);
+    }
+  } else {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (values.target === undefined) throw new UsageError('record needs --target URL (the real API to record)');
+    if (!HTTP_URL.test(values.target)) throw new UsageError(`--target must be an absolute http(s) URL (got "${values.target}")`);
+    if (values.proxy !== undefined) throw new UsageError('record takes --target, not --proxy');
   }
   const dbFile = positionals[0];
   if (dbFile !== undefined && values['fs-dir'] !== undefined) throw new UsageError('give either a .json file or --fs-dir, not both');
@@ -162,6 +199,7 @@ export async function buildConfig(argv: string[], cwd: string, env: Record<strin
   const level = values['log-level'];
   if (level !== undefined && !(LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')} (got "${level}")`);
   if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host must not be empty');
+  if (values.proxy !== undefined && !HTTP_URL.test(values.proxy)) throw new UsageError(`--proxy must be an absolute http(s) URL (got "${values.proxy}")`);
   for (const p of values.prefix ?? []) if (!p.startsWith('/')) throw new UsageError(`--prefix must start with "/" (got "${p}")`);
   const trackerDb = values['tracker-db'] ?? (env.MOCKYARD_TRACKER_DB || undefined);
   if (trackerDb !== undefined && !/^postgres(ql)?:\/\//.test(trackerDb)) {
@@ -190,6 +228,19 @@ export async function buildConfig(argv: string[], cwd: string, env: Record<strin
   } else if (mock.cors === undefined) mock.cors = { origins: LOCAL_ORIGINS };
   if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
   if (delay !== undefined) mock.delay = delay;
+  if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
+  let har: string | undefined;
+  if (mode === 'record') {
+    const previous = mock.proxy?.record;
+    mock.proxy = {
+      ...(mock.proxy ?? {}),
+      target: values.target!,
+      record: { ...(typeof previous === 'object' ? previous : {}), overwrite: values.overwrite === true, serveFiles: false },
+    };
+    const folder = typeof mock.fsDir === 'string' ? resolve(cwd, mock.fsDir) : resolve(cwd, 'mocks');
+    if (typeof mock.fsDir !== 'string') mock.fsDir = folder;
+    har = values.har !== undefined ? resolve(cwd, values.har) : `${folder.replace(/[\\/]+$/, '')}.har`;
+  }
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
   if (mock.logLevel === undefined) mock.logLevel = logLevel;
   const config: MockyardConfig = {
@@ -205,7 +256,22 @@ export async function buildConfig(argv: string[], cwd: string, env: Record<strin
     const { storageDir: _dir, storage: _storage, ...rest } = base;
     config.tracker = { ...rest, storage: { postgres: trackerDb } };
   }
-  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile) };
+  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har };
+}
+
+async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
+  let values: { 'fs-dir'?: string; overwrite?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { 'fs-dir': { type: 'string' }, overwrite: { type: 'boolean' } } }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (positionals.length !== 1) throw new UsageError('import takes one OpenAPI document (mockyard import openapi.yaml --fs-dir mocks)');
+  const { importOpenApi } = await import('./openapi-import.js');
+  const result = await importOpenApi(resolve(io.cwd, positionals[0]!), resolve(io.cwd, values['fs-dir'] ?? 'mocks'), { overwrite: values.overwrite === true });
+  for (const line of result.lines) io.out(line);
+  return { code: 0 };
 }
 
 /** Lines describing what a running server serves. */
@@ -224,7 +290,12 @@ export function describeServing(url: string, engines: readonly Engine[], source:
     const api = engine as Partial<MockApi>;
     for (const prefix of engine.prefixes) {
       const what = !api.options ? 'engine' : fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : 'handlers only (no file folder)';
-      lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}`);
+      const proxy = api.options?.proxy;
+      if (proxy?.record?.serveFiles === false) {
+        lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${proxy.origin}${proxy.basePath}, recording 2xx GET answers into ${source}${proxy.record.overwrite ? ' (overwriting)' : ''}`);
+        continue;
+      }
+      lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}${proxy ? `, else proxied to ${proxy.origin}${proxy.basePath}` : ''}`);
     }
   }
   return lines;
@@ -266,6 +337,9 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(changed ? `wrote ${path} (msw ${version})` : `${path} is up to date (msw ${version})`);
       return { code: 0 };
     }
+    if (argv[0] === 'import') return await runImport(argv.slice(1), io);
+    const record = argv[0] === 'record';
+    if (record) argv = argv.slice(1);
     const { values } = parse(argv);
     if (values.help) {
       io.out(HELP);
@@ -275,7 +349,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(version());
       return { code: 0 };
     }
-    parsed = await buildConfig(argv, io.cwd);
+    parsed = await buildConfig(argv, io.cwd, process.env, record ? 'record' : 'serve');
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`mockyard: ${err.message}\nRun "mockyard --help" for usage.`);
@@ -331,8 +405,10 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     };
     const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel, fallback, devtools: config.devtools });
     const fileRouting = api ? await api.ready() : false;
+    const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`)) : undefined;
     const stop = async () => {
       await server.close();
+      await harFile?.close();
       map?.close();
       await resolved!.close();
     };
@@ -340,6 +416,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
       const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
       for (const line of describeServing(server.url, [...server.engines.filter((e) => e.prefixes.length === 1 && e.prefixes[0] === ADMIN_BASE), ...resolved.engines], source, fileRouting)) io.out(line);
+      if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
       io.out('Press Ctrl+C to stop.');
     }

@@ -103,14 +103,24 @@ export async function loadConfigFile(file: string): Promise<MockyardConfig> {
 }
 
 /**
- * A copy of `config` whose relative `mock.fsDir` (and `mock.db`) is made absolute against
- * `baseDir` (unless the config brings its own `mock.fs`, where they are paths inside that filesystem).
+ * A copy of `config` whose relative `mock.openapi` path is made absolute against `baseDir`, and
+ * whose relative `mock.fsDir` (and `mock.db`) is made absolute against `baseDir` (unless the
+ * config brings its own `mock.fs`, where they are paths inside that filesystem).
  */
 export function resolveConfigPaths(config: MockyardConfig, baseDir: string): MockyardConfig {
-  const mock = config.mock;
-  if (!mock || mock.fs) return config;
-  const fsDir = typeof mock.fsDir === 'string' && !isAbsolute(mock.fsDir) ? resolve(baseDir, mock.fsDir) : mock.fsDir;
-  const db = typeof mock.db === 'string' && !isAbsolute(mock.db) ? resolve(baseDir, mock.db) : mock.db;
-  if (fsDir === mock.fsDir && db === mock.db) return config;
-  return { ...config, mock: { ...mock, fsDir, ...(db !== undefined ? { db } : {}) } };
+  let mock = config.mock;
+  if (!mock) return config;
+  // A relative `mock.openapi` path too (URLs are left to the parser).
+  const relative = (p: unknown): p is string => typeof p === 'string' && !isAbsolute(p) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(p);
+  const doc = mock.openapi;
+  if (relative(doc)) mock = { ...mock, openapi: resolve(baseDir, doc) };
+  else if (doc && typeof doc === 'object' && 'document' in doc && relative(doc.document)) {
+    mock = { ...mock, openapi: { ...doc, document: resolve(baseDir, doc.document) } };
+  }
+  if (!mock.fs) {
+    const fsDir = typeof mock.fsDir === 'string' && !isAbsolute(mock.fsDir) ? resolve(baseDir, mock.fsDir) : mock.fsDir;
+    const db = typeof mock.db === 'string' && !isAbsolute(mock.db) ? resolve(baseDir, mock.db) : mock.db;
+    if (fsDir !== mock.fsDir || db !== mock.db) mock = { ...mock, fsDir, ...(db !== undefined ? { db } : {}) };
+  }
+  return mock === config.mock ? config : { ...config, mock };
 }

@@ -6,6 +6,7 @@
  */
 import { OptionsError } from '../core/options.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
+import { resolveProxy } from '../engine/options.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
@@ -20,7 +21,23 @@ export function pageMockApi(options: MockApiOptions): MockApi {
   if (!(options as { fs?: unknown }).fs) {
     throw new OptionsError('mock.fs', 'is required in the browser: pass indexedDbFs(name, { seed }) (or memoryFs(tree))');
   }
-  return createMockApi(options);
+  return createMockApi(pageMockOptions(options));
+}
+
+/**
+ * The page's mock API options. `proxy` is the node host's business: in the page the worker
+ * itself lets a request through to the network when the engine answers `undefined` (routes.ts),
+ * so a mock API with `proxy` becomes one with `noHandledRestFsRequestsAction: 'forward'`: what no
+ * handler or file answers goes, unchanged, to wherever the page sent it (the page's own server,
+ * e.g. a Vite dev server with `server.proxy`). A worker fetching `proxy.target` itself would
+ * need the target to allow the page's origin (CORS) and would drop the browser's cookies.
+ * The proxy options are still validated (a typo is reported in every host alike).
+ */
+export function pageMockOptions(options: MockApiOptions): MockApiOptions {
+  if (options.proxy === undefined || options.proxy === null) return options;
+  resolveProxy(options.proxy, 'mock.proxy');
+  const { proxy: _proxy, ...rest } = options;
+  return { ...rest, noHandledRestFsRequestsAction: 'forward' };
 }
 
 /**

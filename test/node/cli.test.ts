@@ -64,6 +64,7 @@ describe('flags', () => {
     [['--prefix', 'api'], /--prefix must start with "\/"/],
     [['--log-level', 'loud'], /--log-level must be one of/],
     [['stray'], /unexpected argument "stray"/],
+    [['--proxy', 'staging.example.com'], /--proxy must be an absolute http\(s\) URL/],
   ])('bad flags %j → clear message, exit 2', async (argv, message) => {
     const r = await run(argv, repo);
     expect(r.code).toBe(2);
@@ -80,6 +81,13 @@ describe('flags', () => {
     expect(config.mock!.delay).toBe(0);
     expect(config.port).toBe(0);
     expect(config.host).toBe('127.0.0.1');
+  });
+
+  it('--proxy sets mock.proxy.target, keeping the config\'s other proxy options', async () => {
+    const root = await makeTempDir();
+    await writeFile(join(root, 'mockyard.config.mjs'), `export default { mock: { endpointPrefix: '/api', fsDir: './m', proxy: { target: 'http://old.example', timeout: 900 } } };`);
+    const { config } = await buildConfig(['--proxy', 'https://staging.example.com/v2'], root);
+    expect(config.mock!.proxy).toEqual({ target: 'https://staging.example.com/v2', timeout: 900 });
   });
 
   it('without config or flags serves ./mocks under /api on port 3000', async () => {

@@ -3,7 +3,7 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   handlers → collections (when on) → files
+ * Today:   openapi (with `openapi`) → handlers → collections (when on) → files → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -16,6 +16,8 @@ import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
+import { createOpenApiLayer } from '../openapi/layer.js';
+import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
 import { lazyLayer } from './lazy-layer.js';
 
@@ -36,13 +38,17 @@ export interface BuiltLayers {
   layers: Layer[];
   handlers: HandlerLayer;
   files: FilesLayer;
+  /** With `proxy`: the proxy layer (and its recorder). */
+  proxy: ProxyLayer | undefined;
 }
 
 export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerSources): BuiltLayers {
+  // `proxy.record.serveFiles: false` (mockyard record): every request goes to the target.
+  const serveFiles = options.proxy?.record?.serveFiles !== false;
   const files = createFilesLayer({
     name: filesName,
-    vfs,
-    fsDir,
+    vfs: serveFiles ? vfs : null,
+    fsDir: serveFiles ? fsDir : null,
     fsDirLabel: options.fsDirOption ?? '',
     bodyLimit: options.bodyLimit,
     maxJsonDepth: options.maxJsonDepth,
@@ -52,10 +58,13 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     filters: options.filters,
   });
   const handlers = createHandlerLayer(options, services, files);
+  const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
   const layers: Layer[] = [
+    ...(options.openapi ? [createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
+    ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
   ];
-  return { layers, handlers, files };
+  return { layers, handlers, files, proxy };
 }

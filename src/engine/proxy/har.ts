@@ -1,0 +1,97 @@
+/**
+ * The HAR 1.2 log of a record session (types: @types/har-format, the maintained definitions of
+ * the spec). One entry per proxied exchange, whatever its status, with secrets redacted:
+ * `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, the names in `proxy.headers`
+ * (an API key the proxy adds) and `proxy.record.redact` become `[redacted]`, and the parsed
+ * `cookies` lists stay empty. Bodies: text as text, anything else base64 (`encoding`), up to the
+ * recorder's capture limit (past it `text` is omitted and a `comment` says so).
+ */
+import type { Content, Entry, Har, Header, QueryString } from 'har-format';
+import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+
+export const REDACTED = '[redacted]';
+export const ALWAYS_REDACTED: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
+
+const TEXTUAL = /^text\/|[+/](json|xml|javascript|x-www-form-urlencoded)$/;
+
+export function harHeaders(headers: Headers, redact: ReadonlySet<string>): Header[] {
+  const out: Header[] = [];
+  for (const [name, value] of headers) out.push({ name, value: redact.has(name) ? REDACTED : value });
+  return out;
+}
+
+function queryString(url: URL): QueryString[] {
+  return [...url.searchParams].map(([name, value]) => ({ name, value }));
+}
+
+function base64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+export function harContent(bytes: Uint8Array | null, size: number, mimeType: string): Content {
+  const content: Content = { size, mimeType };
+  if (bytes === null) {
+    if (size > 0) content.comment = 'body not kept: larger than the capture limit';
+    return content;
+  }
+  const type = parseMediaType(mimeType).type;
+  if (isJsonMediaType(type) || TEXTUAL.test(type)) content.text = new TextDecoder().decode(bytes);
+  else if (bytes.byteLength > 0) {
+    content.text = base64(bytes);
+    content.encoding = 'base64';
+  }
+  return content;
+}
+
+export interface HarExchange {
+  startedDateTime: string;
+  method: string;
+  url: string;
+  requestHeaders: Headers;
+  status: number;
+  statusText: string;
+  responseHeaders: Headers;
+  body: Uint8Array | null;
+  bodySize: number;
+  /** ms until the answer's headers, ms to read its body. */
+  wait: number;
+  receive: number;
+}
+
+export function harEntry(x: HarExchange, redact: ReadonlySet<string>): Entry {
+  const url = new URL(x.url);
+  const mimeType = x.responseHeaders.get('content-type') ?? '';
+  return {
+    startedDateTime: x.startedDateTime,
+    time: x.wait + x.receive,
+    request: {
+      method: x.method,
+      url: x.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: harHeaders(x.requestHeaders, redact),
+      queryString: queryString(url),
+      headersSize: -1,
+      bodySize: -1, // request bodies are streamed to the target, not kept
+    },
+    response: {
+      status: x.status,
+      statusText: x.statusText,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: harHeaders(x.responseHeaders, redact),
+      content: harContent(x.body, x.bodySize, mimeType),
+      redirectURL: x.responseHeaders.get('location') ?? '',
+      headersSize: -1,
+      bodySize: x.bodySize,
+    },
+    cache: {},
+    timings: { send: 0, wait: x.wait, receive: x.receive },
+  };
+}
+
+export function harLog(entries: readonly Entry[], version: string): Har {
+  return { log: { version: '1.2', creator: { name: 'mockyard', version }, entries: [...entries] } };
+}

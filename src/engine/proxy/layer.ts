@@ -1,0 +1,160 @@
+/**
+ * The proxy layer (`mock.proxy`), last in the pipeline: a request under the prefix that no
+ * handler, collection or file answered is forwarded to `proxy.target` with WHATWG fetch, so a
+ * team mocks a few endpoints and passes the rest through to a real API.
+ *
+ *   - URL: target origin + target path + (rewrite ?? identity)(pathname + query);
+ *   - bodies stream both ways (request: `duplex: 'half'`; answer: the target's body stream);
+ *   - headers: see headers.ts (Host rewritten, hop-by-hop dropped both ways);
+ *   - redirects are passed to the client, never followed (`redirect: 'manual'`);
+ *   - `proxy.timeout` bounds the wait for the target's response headers → 504; an unreachable
+ *     target (refused, DNS, reset before the answer) → 502. Both use the one JSON error body
+ *     and a fixed message (the cause is logged, never sent).
+ *
+ * No `peek`: every request reaching this layer takes the promise path (an answer from the
+ * network is never synchronous). Host-neutral: fetch and AbortController only.
+ *
+ * Browser mode: the service-worker host does not build this layer; it lets such requests go to
+ * the network (src/sw/engines.ts `pageMockOptions`).
+ */
+import { bufferedBody } from '../../core/body.js';
+import { errorResponse, HttpError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { OptionsError } from '../../core/options.js';
+import type { Vfs } from '../../vfs/types.js';
+import type { RequestContext } from '../context.js';
+import type { ResolvedProxyOptions } from '../options.js';
+import type { Layer } from '../pipeline/layer.js';
+import { clientResponseHeaders, decodedByFetch, upstreamRequestHeaders } from './headers.js';
+import { createRecorder, type Recorder } from './recorder.js';
+
+export const PROXY_LAYER = 'proxy';
+
+/** Statuses whose answer has no body (a Response cannot be built with one). */
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
+
+export const PROXY_MESSAGES = {
+  loop: 'Loop Detected: the proxy target is this mock API (its request came back)',
+  unreachable: 'Bad Gateway: the proxy target could not be reached',
+  timeout: (ms: number) => `Gateway Timeout: the proxy target did not answer within ${ms} ms`,
+  badRewrite: 'proxy.rewrite must return a path starting with "/"',
+} as const;
+
+/** What the proxy did, for the recorder (record.ts): the exchange and the answer sent on. */
+export interface ProxiedExchange {
+  ctx: RequestContext;
+  /** The URL fetched. */
+  url: string;
+  /** The headers sent to the target. */
+  requestHeaders: Headers;
+  /** The answer as the client gets it (its body not yet read). */
+  response: Response;
+  /** performance.now() when the request to the target started. */
+  started: number;
+}
+
+export interface ProxyLayerOptions {
+  proxy: ResolvedProxyOptions;
+  logger: Logger;
+  /** Sees every proxied answer and returns the Response to send (a tee of its body). */
+  recorder?: Recorder;
+}
+
+/** The target URL for a request (`rewrite` applied to pathname + query). */
+export function upstreamUrl(proxy: ResolvedProxyOptions, ctx: RequestContext): string {
+  let path = ctx.pathname + ctx.search;
+  if (proxy.rewrite) {
+    path = proxy.rewrite(path);
+    if (typeof path !== 'string' || !path.startsWith('/')) throw new HttpError(500, PROXY_MESSAGES.badRewrite, { expose: false });
+  }
+  const url = new URL(proxy.origin + proxy.basePath + path);
+  // `//host/x` or similar tricks cannot change the authority (it is already terminated), but
+  // check anyway: the proxy only ever talks to its target.
+  if (url.origin !== proxy.origin) throw new HttpError(400, 'Unsafe path');
+  return url.href;
+}
+
+/** The 502 / 504 answer (logged once here as a warning, not as an engine failure). */
+function failed(ctx: RequestContext, status: 502 | 504, message: string): Response {
+  ctx.answered(PROXY_LAYER);
+  return errorResponse(status, message, ctx.pathname, { head: ctx.method === 'HEAD' });
+}
+
+export interface ProxyLayer extends Layer {
+  /** With `proxy.record`: the recorder (files written, HAR log), else undefined. */
+  readonly recorder: Recorder | undefined;
+}
+
+/**
+ * The proxy layer for the engine's options (build.ts): with `proxy.record`, its recorder writes
+ * into `vfs` / `fsDir` (a recording needs a file folder: OptionsError otherwise).
+ */
+export function proxyLayerFor(proxy: ResolvedProxyOptions, logger: Logger, vfs: Vfs | null, fsDir: string | null): ProxyLayer {
+  if (proxy.record === null) return createProxyLayer({ proxy, logger });
+  if (vfs === null || fsDir === null) throw new OptionsError('mock.proxy.record', 'needs a file folder to write to (mock.fsDir, or mock.fs)');
+  return createProxyLayer({ proxy, logger, recorder: createRecorder({ record: proxy.record, vfs, fsDir, logger }) });
+}
+
+export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
+  const { proxy, logger, recorder } = options;
+  const onAnswer = recorder ? recorder.onAnswer : undefined;
+  // `Via` (RFC 9110 §7.6.3) names this proxy; a request that comes back carrying it is a loop
+  // (the target is this very mock API, or a fetch interceptor — interceptFetch, msw in Node —
+  // routed the proxy's own fetch back into the engine): 508, never an endless chain.
+  const via = `1.1 mockyard-${Math.random().toString(36).slice(2, 10)}`;
+  return {
+    name: PROXY_LAYER,
+    recorder,
+    async handle(ctx) {
+      const request = ctx.request;
+      const method = ctx.method;
+      if (request.headers.get('via')?.includes(via)) {
+        ctx.answered(PROXY_LAYER);
+        return errorResponse(508, PROXY_MESSAGES.loop, ctx.pathname, { head: method === 'HEAD' });
+      }
+      const url = upstreamUrl(proxy, ctx);
+      const requestHeaders = upstreamRequestHeaders(request, proxy.headers);
+      const incomingVia = request.headers.get('via');
+      requestHeaders.set('via', incomingVia ? `${incomingVia}, ${via}` : via);
+      // A body an earlier layer read (the OpenAPI validator) is sent from its bytes; else streamed.
+      const body = method === 'GET' || method === 'HEAD' ? null : bufferedBody(request) ?? request.body;
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, proxy.timeout);
+      const started = performance.now();
+      let upstream: Response;
+      try {
+        upstream = await fetch(url, {
+          method,
+          headers: requestHeaders,
+          body,
+          redirect: 'manual',
+          signal: controller.signal,
+          // Streams the request body (Node's fetch requires it for a stream body).
+          ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+        } as RequestInit);
+      } catch (err) {
+        if (timedOut) {
+          logger.warn(`proxy: ${method} ${url} timed out after ${proxy.timeout} ms`);
+          return failed(ctx, 504, PROXY_MESSAGES.timeout(proxy.timeout));
+        }
+        const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+        logger.warn(`proxy: ${method} ${url} failed: ${cause?.code ?? cause?.message ?? (err as Error)?.message ?? String(err)}`);
+        return failed(ctx, 502, PROXY_MESSAGES.unreachable);
+      } finally {
+        clearTimeout(timer);
+      }
+      const decoded = method !== 'HEAD' && !NULL_BODY_STATUS.has(upstream.status) && decodedByFetch(upstream.headers);
+      const headers = clientResponseHeaders(upstream.headers, decoded);
+      const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(upstream.status);
+      if (noBody && upstream.body) upstream.body.cancel().catch(() => {});
+      let response = new Response(noBody ? null : upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });
+      ctx.answered(PROXY_LAYER, `${method} ${url}`);
+      if (onAnswer) response = onAnswer({ ctx, url, requestHeaders, response, started });
+      return response;
+    },
+  };
+}

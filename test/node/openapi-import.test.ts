@@ -1,0 +1,77 @@
+/**
+ * `mockyard import`: the public Petstore documents (test/fixtures/openapi: OpenAPI 3.0, 3.1,
+ * Swagger 2.0) become mock files that the CLI then serves.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listFiles as files, runCli, stopClis } from '../helpers/cli-run.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/openapi/', import.meta.url));
+const run = runCli;
+afterEach(async () => {
+  await stopClis();
+  await removeTempDirs();
+});
+
+const readJson = async (p: string) => JSON.parse(await readFile(p, 'utf8')) as unknown;
+
+describe('mockyard import', () => {
+  it('OpenAPI 3.0 Petstore: a file per GET path (examples first), templates as collection items; the CLI serves them', async () => {
+    const root = await makeTempDir();
+    const r = await run(['import', join(FIXTURES, 'petstore-3.0.yaml'), '--fs-dir', 'mocks'], root);
+    expect(r.code).toBe(0);
+    expect(await files(join(root, 'mocks'))).toEqual(['pets.json', 'pets/7.json']);
+    expect(await readJson(join(root, 'mocks', 'pets.json'))).toEqual([{ id: 1, name: 'Rex', tag: 'dog' }, { id: 2, name: 'Tom', tag: 'cat' }]);
+    expect(await readJson(join(root, 'mocks', 'pets', '7.json'))).toEqual({ id: 7, name: 'Fido', tag: 'string' });
+    expect(await readFile(join(root, 'mocks', 'pets.json'), 'utf8')).toMatch(/^\[\n {2}\{\n {4}"id": 1,/); // pretty-printed
+    expect(r.out).toContain('wrote pets.json  ← GET /pets (example)');
+    expect(r.out).toContain('wrote pets/7.json  ← GET /pets/{petId} (generated; template → collection item (petId=7))');
+    expect(r.out).toContain('skipped POST /pets: only GET operations become files');
+    expect(r.out).toContain('2 written, 0 kept, 1 skipped.');
+    expect(r.out).toContain('--prefix /v1');
+
+    const serve = await run(['--fs-dir', 'mocks', '--prefix', '/v1', '--port', '0', '--log-level', 'silent'], root);
+    expect(await (await fetch(`${serve.server!.url}/v1/pets/7`)).json()).toEqual({ id: 7, name: 'Fido', tag: 'string' });
+    expect((await (await fetch(`${serve.server!.url}/v1/pets`)).json() as unknown[]).length).toBe(2);
+  });
+
+  it('OpenAPI 3.1 (named examples, nested templates, non-JSON skipped) and Swagger 2.0', async () => {
+    const root = await makeTempDir();
+    const r31 = await run(['import', join(FIXTURES, 'petstore-3.1.yaml'), '--fs-dir', 'a'], root);
+    expect(r31.code).toBe(0);
+    expect(await files(join(root, 'a'))).toEqual(['owners/3/pets/1.json', 'pets.json', 'pets/1.json']);
+    expect(await readJson(join(root, 'a', 'pets.json'))).toEqual([{ id: 10, name: 'Luna', tag: null }, { id: 11, name: 'Milo', tag: 'cat' }]);
+    expect(await readJson(join(root, 'a', 'pets', '1.json'))).toMatchObject({ id: 1, name: 'Fido' });
+    expect(r31.out).toContain('skipped GET /health: no JSON media type (text/plain)');
+
+    const r2 = await run(['import', join(FIXTURES, 'petstore-swagger-2.0.json'), '--fs-dir', 'b'], root);
+    expect(r2.code).toBe(0);
+    expect(await readJson(join(root, 'b', 'pets.json'))).toEqual([{ id: 5, name: 'Bella' }]);
+    expect(await readJson(join(root, 'b', 'pets', '1.json'))).toEqual({ id: 1, name: 'string', tag: 'string' });
+  });
+
+  it('is deterministic; keeps existing files unless --overwrite', async () => {
+    const root = await makeTempDir();
+    await run(['import', join(FIXTURES, 'petstore-3.1.yaml'), '--fs-dir', 'one'], root);
+    await run(['import', join(FIXTURES, 'petstore-3.1.yaml'), '--fs-dir', 'two'], root);
+    for (const f of await files(join(root, 'one'))) expect(await readFile(join(root, 'two', f), 'utf8')).toBe(await readFile(join(root, 'one', f), 'utf8'));
+    await writeFile(join(root, 'one', 'pets.json'), '[]');
+    const again = await run(['import', join(FIXTURES, 'petstore-3.1.yaml'), '--fs-dir', 'one'], root);
+    expect(again.out).toContain('kept  pets.json');
+    expect(await readJson(join(root, 'one', 'pets.json'))).toEqual([]);
+    await run(['import', join(FIXTURES, 'petstore-3.1.yaml'), '--fs-dir', 'one', '--overwrite'], root);
+    expect((await readJson(join(root, 'one', 'pets.json')) as unknown[]).length).toBe(2);
+  });
+
+  it('an invalid document exits 1 with the parser\'s message; no file argument exits 2', async () => {
+    const root = await makeTempDir();
+    await writeFile(join(root, 'bad.yaml'), 'openapi: 3.0.0\ninfo: {}\npaths: {}\n');
+    const bad = await run(['import', 'bad.yaml'], root);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/not a valid OpenAPI document/);
+    expect((await run(['import'], root)).code).toBe(2);
+  });
+});

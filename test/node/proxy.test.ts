@@ -1,0 +1,207 @@
+/**
+ * `mock.proxy` end to end: a real upstream node:http server, the mock API served by `serve()`,
+ * real clients. What no handler or file answers reaches the upstream; the rest never does.
+ */
+import { request as httpRequest } from 'node:http';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROXY_MESSAGES } from '../../src/engine/proxy/layer.js';
+import type { MockApiOptions } from '../../src/engine/types.js';
+import { closeServers, fakeEngine, rawRequest, startServer } from '../helpers/server.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { closeUpstreams, deadUrl, startUpstream, type UpstreamHandler } from '../helpers/upstream.js';
+
+afterEach(async () => {
+  await closeServers();
+  await closeUpstreams();
+  await removeTempDirs();
+});
+
+async function setup(handler: UpstreamHandler, extra: Partial<MockApiOptions> = {}, upstreamOptions: { streaming?: boolean } = {}) {
+  const upstream = await startUpstream(handler, upstreamOptions);
+  const root = await makeTempDir();
+  const dir = join(root, 'mocks');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'local.json'), JSON.stringify({ from: 'file' }));
+  const server = await startServer({
+    mock: { endpointPrefix: '/api', fsDir: dir, logLevel: 'silent', proxy: { target: upstream.url }, ...extra },
+  });
+  return { upstream, server, url: server.url, dir };
+}
+
+const json = (body: unknown, status = 200, headers: Record<string, string | string[]> = {}): UpstreamHandler => (_req, res) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+describe('proxy', () => {
+  it('forwards what no file answers (path, query, status, body) and never what a file answers', async () => {
+    const { upstream, url } = await setup(json({ from: 'upstream' }, 203));
+    const local = await fetch(`${url}/api/local`);
+    expect(await local.json()).toEqual({ from: 'file' });
+    expect(upstream.seen).toHaveLength(0);
+
+    const r = await fetch(`${url}/api/users?page=2&q=a%20b`);
+    expect(r.status).toBe(203);
+    expect(await r.json()).toEqual({ from: 'upstream' });
+    expect(upstream.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /api/users?page=2&q=a%20b']);
+  });
+
+  it('handlers answer before the proxy; requests outside the prefix are not proxied', async () => {
+    const { upstream, url } = await setup(json({}), {
+      handlers: [{ pattern: '/mocked', method: 'GET', handle: (_req, res) => res.json({ from: 'handler' }) }],
+    });
+    expect(await (await fetch(`${url}/api/mocked`)).json()).toEqual({ from: 'handler' });
+    expect((await fetch(`${url}/elsewhere`)).status).toBe(404);
+    expect(upstream.seen).toHaveLength(0);
+  });
+
+  it('rewrites Host, drops hop-by-hop headers both ways, adds the configured headers and X-Forwarded-*', async () => {
+    const upstream = await startUpstream((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.setHeader('connection', 'keep-alive, x-upstream-private');
+      res.setHeader('x-upstream-private', 'hop');
+      res.setHeader('keep-alive', 'timeout=77');
+      res.setHeader('set-cookie', ['a=1; Path=/', 'b=2; Path=/']);
+      res.setHeader('x-kept', 'yes');
+      res.end('ok');
+    });
+    const s2 = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url, headers: { 'X-Api-Key': 'k-123', 'user-agent': 'mockyard-proxy' } } } });
+    const r = await rawRequest(s2.url, {
+      path: '/api/things',
+      headers: { connection: 'keep-alive, x-client-private', 'x-client-private': 'hop', 'keep-alive': 'timeout=5', 'proxy-authorization': 'Basic eA==', 'x-client': 'kept', 'user-agent': 'client' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.toString()).toBe('ok');
+    const seen = upstream.seen[0]!.headers;
+    expect(seen.host).toBe(`127.0.0.1:${upstream.port}`);
+    expect(seen['x-forwarded-host']).toBe(new URL(s2.url).host);
+    expect(seen['x-forwarded-proto']).toBe('http');
+    expect(seen['x-client']).toBe('kept');
+    expect(seen['x-api-key']).toBe('k-123');
+    expect(seen['user-agent']).toBe('mockyard-proxy');
+    expect(seen['x-client-private']).toBeUndefined();
+    expect(seen['keep-alive']).toBeUndefined();
+    expect(seen['proxy-authorization']).toBeUndefined();
+    expect(r.headers['x-upstream-private']).toBeUndefined();
+    expect(r.headers['keep-alive']).not.toBe('timeout=77'); // the host's own keep-alive may be there
+    expect(r.headers['x-kept']).toBe('yes');
+    expect(r.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+  });
+
+  it('streams the request body and the answer: the upstream answers the first chunk before the client sends the second', async () => {
+    const upstream = await startUpstream((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      req.on('data', (chunk: Buffer) => res.write(`echo:${chunk.toString()};`));
+      req.on('end', () => res.end('done'));
+    }, { streaming: true });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
+    const target = new URL('/api/stream', server.url);
+    const received = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' }, agent: false }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+          // Only once the first chunk came back through both streams is the second one sent.
+          if (text.includes('echo:one;') && !text.includes('echo:two;')) req.end('two');
+        });
+        res.on('end', () => resolve(text));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.write('one');
+      req.flushHeaders();
+    });
+    expect(received).toBe('echo:one;echo:two;done');
+  });
+
+  it('forwards a POST body with its headers; passes redirects on without following them', async () => {
+    const upstream = await startUpstream((req, res, body) => {
+      if (req.url === '/api/moved') {
+        res.writeHead(302, { location: '/api/new-place' });
+        res.end();
+        return;
+      }
+      void body().then((b) => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ got: JSON.parse(b.toString()), type: req.headers['content-type'], length: req.headers['content-length'] }));
+      });
+    });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
+    const payload = JSON.stringify({ name: 'Ada' });
+    const r = await fetch(`${server.url}/api/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    expect(r.status).toBe(201);
+    expect(await r.json()).toEqual({ got: { name: 'Ada' }, type: 'application/json', length: String(payload.length) });
+    const moved = await fetch(`${server.url}/api/moved`, { redirect: 'manual' });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get('location')).toBe('/api/new-place');
+    expect(upstream.seen.map((s) => s.url)).toEqual(['/api/users', '/api/moved']);
+  });
+
+  it('a gzip answer reaches the client decoded, without a stale Content-Encoding or Content-Length', async () => {
+    const text = JSON.stringify({ big: 'x'.repeat(5000) });
+    const { url } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(text));
+    });
+    const r = await rawRequest(url, { path: '/api/zipped', headers: { 'accept-encoding': 'gzip' } });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-encoding']).toBeUndefined();
+    expect(r.body.toString()).toBe(text);
+  });
+
+  it('rewrite and a target path: /api/users?x=1 → /v2/users?x=1', async () => {
+    const upstream = await startUpstream(json({ ok: true }));
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: `${upstream.url}/v2/`, rewrite: (p) => p.replace(/^\/api/, '') } } });
+    expect((await fetch(`${server.url}/api/users?x=1`)).status).toBe(200);
+    expect(upstream.seen[0]!.url).toBe('/v2/users?x=1');
+  });
+
+  it('an unreachable target is a 502 with the error shape and no internal detail', async () => {
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: await deadUrl() } } });
+    const r = await fetch(`${server.url}/api/users`);
+    expect(r.status).toBe(502);
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = (await r.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 502, error: 'BAD_GATEWAY', message: PROXY_MESSAGES.unreachable, path: '/api/users' });
+    expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|fetch failed/);
+  });
+
+  it('a target that does not answer within proxy.timeout is a 504 with the error shape', async () => {
+    const upstream = await startUpstream(() => { /* never answers */ });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url, timeout: 150 } } });
+    const r = await fetch(`${server.url}/api/slow`);
+    expect(r.status).toBe(504);
+    expect(await r.json()).toMatchObject({ status: 504, error: 'GATEWAY_TIMEOUT', message: PROXY_MESSAGES.timeout(150), path: '/api/slow' });
+  });
+
+  it('a proxy whose target is itself answers 508 instead of looping; Via names the proxy', async () => {
+    const upstream = await startUpstream(json({ ok: true }));
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
+    await fetch(`${server.url}/api/x`);
+    expect(upstream.seen[0]!.headers.via).toMatch(/^1\.1 mockyard-[a-z0-9]+$/);
+    // A mock API proxying to its own address: the request comes back carrying its Via.
+    const { createMockApi } = await import('../../src/engine/create-mock-api.js');
+    let api: ReturnType<typeof createMockApi> | undefined;
+    const looped = await startServer({ engines: [fakeEngine({ prefixes: ['/api'], handle: (req) => api!.handle(req) })] });
+    api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: looped.url } });
+    const r = await fetch(`${looped.url}/api/loop`);
+    expect(r.status).toBe(508);
+    expect(await r.json()).toMatchObject({ status: 508, error: 'LOOP_DETECTED', message: PROXY_MESSAGES.loop });
+    await api.close();
+  });
+
+  it('observers see the proxy as the answering layer', async () => {
+    const upstream = await startUpstream(json({ ok: 1 }));
+    const { createMockApi } = await import('../../src/engine/create-mock-api.js');
+    const api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } });
+    const seen: unknown[] = [];
+    api.observe((e) => seen.push(e.answeredBy));
+    const r = await api.handle(new Request('http://mock.local/api/x'));
+    expect(await r!.json()).toEqual({ ok: 1 });
+    expect(seen).toEqual([{ layer: 'proxy', detail: `GET ${upstream.url}/api/x` }]);
+    await api.close();
+  });
+});
