@@ -3,27 +3,17 @@
  * with a batch cut short by a crash; `batchId` idempotency (HTTP, concurrent retries, after a
  * restart, shape and length); WebSocket messages of more than maxEvents events.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createCollector } from '../../src/tracker/collector.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Collector } from '../../src/tracker/types.js';
 import { diskFs } from '../../src/vfs/disk.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import type { Vfs } from '../../src/vfs/types.js';
 import { connect, type FakePeer } from '../helpers/fake-socket-peer.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
-import { batch, ev, ingest, readAll, recordingLogger } from './collector-client.js';
+import { batch, ev, ingest, readAll, recordingLogger, storageCollectorsPerTest } from './collector-client.js';
 
-const open: Collector[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
+const { make, keep } = storageCollectorsPerTest();
 afterAll(removeTempDirs);
-
-function make(fs: Vfs, extra: Record<string, unknown> = {}): Collector {
-  const c = createCollector({ appId: 'demo', logLevel: 'silent', storage: { fs }, ...extra });
-  open.push(c);
-  return c;
-}
 
 const text = async (fs: Vfs, path: string) => new TextDecoder().decode(await fs.read(path));
 

@@ -3,6 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach } from 'vitest';
 import { createCollector } from '../../src/tracker/collector.js';
 import type { Collector } from '../../src/tracker/types.js';
+import type { Vfs } from '../../src/vfs/types.js';
 
 export const BASE = 'http://collector.test';
 
@@ -92,4 +93,21 @@ export function collectorPerTest(use: (c: Collector) => void): (extra?: Record<s
     use(current);
     return current;
   };
+}
+
+/**
+ * Collectors over a storage filesystem, for test files that restart them (several per test):
+ * `make(fs, extra)` creates one (appId "demo", silent, `storage: { fs }`), `keep(c)` adopts one
+ * made otherwise; every one is closed after each test.
+ */
+export function storageCollectorsPerTest(): { make(fs: Vfs, extra?: Record<string, unknown>): Collector; keep(c: Collector): Collector } {
+  const open: Collector[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+  const keep = (c: Collector): Collector => {
+    open.push(c);
+    return c;
+  };
+  return { make: (fs, extra = {}) => keep(createCollector({ appId: 'demo', logLevel: 'silent', storage: { fs }, ...extra })), keep };
 }

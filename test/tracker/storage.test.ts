@@ -1,25 +1,16 @@
 import { readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../../src/tracker/collector.js';
 import type { Collector } from '../../src/tracker/types.js';
 import { diskFs } from '../../src/vfs/disk.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import type { Vfs } from '../../src/vfs/types.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
-import { batch, ev, ingest, readAll, recordingLogger } from './collector-client.js';
+import { batch, ev, ingest, readAll, recordingLogger, storageCollectorsPerTest } from './collector-client.js';
 
-const open: Collector[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
+const { make, keep } = storageCollectorsPerTest();
 afterAll(removeTempDirs);
-
-function make(fs: Vfs, extra: Record<string, unknown> = {}): Collector {
-  const c = createCollector({ appId: 'demo', logLevel: 'silent', storage: { fs }, ...extra });
-  open.push(c);
-  return c;
-}
 
 const drivers: Array<[string, () => Promise<{ fs: Vfs; dir?: string }>]> = [
   ['memoryFs', async () => ({ fs: memoryFs() })],
@@ -157,7 +148,7 @@ for (const [name, setup] of drivers) {
 
     it('memory-only mode (no fs) keeps events without files', async () => {
       const c = createCollector({ appId: 'x', logLevel: 'silent' });
-      open.push(c);
+      keep(c);
       await ingest(c, batch([ev('2026-03-01T10:00:00Z')]));
       expect(c.size).toBe(1);
     });
@@ -192,7 +183,7 @@ describe('storageDir (Node hosts)', () => {
     await import('../../src/node/register-runtime.js');
     const dir = await makeTempDir();
     const c = createCollector({ appId: 'x', logLevel: 'silent', storageDir: dir });
-    open.push(c);
+    keep(c);
     await ingest(c, batch([ev('2026-03-01T10:00:00Z', { n: 1 })]));
     expect(await readdir(dir)).toEqual(['2026-03-01T10.jsonl']);
     expect(() => createCollector({ appId: 'x', storageDir: dir, storage: { fs: memoryFs() } })).toThrow(/tracker\.storageDir/);
