@@ -8,6 +8,9 @@
 // --baseline DIR: also runs DIR/dist/node/cli.js (an earlier build: copy dist/ and package.json
 // there before changing the code) as target `before`, so before/after ratios come from one run.
 // --no-write: print the summary only (RESULTS.md untouched).
+// --variant NAME=SPEC (repeatable): one more mockyard target from the same build, measured in the
+// same run: SPEC starting with `{` is JSON merged into the config's `mock` options
+// (`nojournal={"journal":false}`), anything else is extra CLI arguments (`nocors=--no-cors`).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -22,6 +25,7 @@ const { values: a } = parseArgs({ options: {
   duration: { type: 'string', default: '3' }, warmup: { type: 'string', default: '1' },
   only: { type: 'string', default: 'get-one,get-10k-full,query-10k,query-100k,patch-one' },
   baseline: { type: 'string' }, 'no-write': { type: 'boolean', default: false },
+  variant: { type: 'string', multiple: true, default: [] },
 } });
 const ys = resolve(a.yardstick);
 if (!existsSync(join(ys, 'run-suite.mjs'))) {
@@ -78,6 +82,19 @@ try {
     await writeFile(beforeConfig, (await readFile(config, 'utf8')).replace("'./mine'", "'./before'"));
     const before = await start([baselineCli, '--config', beforeConfig, '--port', '0'], /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     extra.push('--target', `before=${before.url}/api`, '--pid', `before=${before.child.pid}`);
+  }
+  for (const v of a.variant) {
+    const eq = v.indexOf('=');
+    const name = v.slice(0, eq);
+    const spec = v.slice(eq + 1);
+    if (eq <= 0 || !/^[\w-]+$/.test(name)) throw new Error(`--variant NAME=SPEC, got ${v}`);
+    run(process.execPath, [join(ys, 'gen-fixtures.mjs'), '--out', join(work, name)]);
+    const patch = spec.startsWith('{') ? JSON.parse(spec) : {};
+    const vConfig = join(work, `${name}.config.mjs`);
+    await writeFile(vConfig, (await readFile(config, 'utf8')).replace("fsDir: './mine',", `fsDir: './${name}', ...${JSON.stringify(patch)},`));
+    const args = spec.startsWith('{') ? [] : spec.split(/\s+/).filter(Boolean);
+    const t = await start([cli, '--config', vConfig, '--port', '0', ...args], /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    extra.push('--target', `${name}=${t.url}/api`, '--pid', `${name}=${t.child.pid}`);
   }
   const out = join(work, 'out');
   const cases = ['reads', 'queries', 'writes'].map((n) => ['--cases', join(ys, 'cases', `${n}.json`)]).flat();

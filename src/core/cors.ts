@@ -34,6 +34,8 @@ export interface CorsPolicy {
   readonly headers: string | undefined;
   /** `Access-Control-Expose-Headers` of actual responses, if any. */
   readonly expose: string | undefined;
+  /** The headers of an actual response for this request Origin (frozen, shared; see corsHeaders). */
+  actual(origin: string | null): FastHeaders;
 }
 
 export interface CorsDefaults {
@@ -76,7 +78,7 @@ export function resolveCors(input: unknown, name: string, defaults: CorsDefaults
   if (matcher === '*' && credentials && !defaults.allowAnyWithCredentials) {
     throw new OptionsError(`${name}.credentials`, 'cannot be true with origins "*": list the origins that may send credentials');
   }
-  return {
+  const policy = {
     allow: matcher === '*' ? () => true : matcher,
     wildcard: matcher === '*' && !credentials,
     credentials,
@@ -84,20 +86,45 @@ export function resolveCors(input: unknown, name: string, defaults: CorsDefaults
     methods: defaults.methods,
     headers: defaults.headers,
     expose: defaults.expose,
+    cacheable: typeof c.origins !== 'function',
   };
+  return { ...policy, actual: actualHeaders(policy) };
 }
 
 const VARY_ONLY: FastHeaders = Object.freeze({ Vary: 'Origin' }) as FastHeaders;
+const NONE: FastHeaders = Object.freeze({}) as FastHeaders;
+/** Allowed origins whose header sets are kept (beyond it, sets are built per request). */
+const ORIGIN_CACHE = 64;
+
+/**
+ * The `actual()` of a policy: header sets are frozen and reused (one per allowed origin, up to
+ * ORIGIN_CACHE of them), so a host merging them onto a cached answer does it once
+ * (fast-response.ts mergeHeaders) and the hot path allocates nothing for CORS.
+ */
+function actualHeaders(p: Omit<CorsPolicy, 'actual'> & { cacheable: boolean }): (origin: string | null) => FastHeaders {
+  if (p.wildcard) {
+    const any = Object.freeze(p.expose ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': p.expose } : { 'Access-Control-Allow-Origin': '*' }) as FastHeaders;
+    return () => any;
+  }
+  const known = new Map<string, FastHeaders>();
+  return (origin) => {
+    if (origin === null) return VARY_ONLY;
+    const hit = known.get(origin);
+    if (hit !== undefined) return hit;
+    if (!p.allow(origin)) return VARY_ONLY;
+    const h: FastHeaders = { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
+    if (p.credentials) h['Access-Control-Allow-Credentials'] = 'true';
+    if (p.expose) h['Access-Control-Expose-Headers'] = p.expose;
+    Object.freeze(h);
+    // An origin function may answer differently later; only lists and patterns are cached.
+    if (p.cacheable && known.size < ORIGIN_CACHE) known.set(origin, h);
+    return h;
+  };
+}
 
 /** Headers for an actual (non-preflight) response; `{}` / `Vary` only when nothing is allowed. */
 export function corsHeaders(cors: CorsPolicy | undefined, origin: string | null): FastHeaders {
-  if (!cors) return {};
-  if (cors.wildcard) return cors.expose ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': cors.expose } : { 'Access-Control-Allow-Origin': '*' };
-  if (origin === null || !cors.allow(origin)) return VARY_ONLY;
-  const h: FastHeaders = { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
-  if (cors.credentials) h['Access-Control-Allow-Credentials'] = 'true';
-  if (cors.expose) h['Access-Control-Expose-Headers'] = cors.expose;
-  return h;
+  return cors ? cors.actual(origin) : NONE;
 }
 
 /** A header list as browsers send it in `Access-Control-Request-Headers` (tokens and commas). */

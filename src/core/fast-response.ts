@@ -161,13 +161,44 @@ export function toNativeResponse(response: Response): Response {
 }
 
 /**
+ * Merged header objects of two shared ones (see `withHeaders`): base → extra → merged. Weak on
+ * both sides, so an evicted cache entry or a forgotten origin takes its merges with it.
+ */
+const merges = new WeakMap<FastHeaders, WeakMap<FastHeaders, FastHeaders>>();
+
+/**
+ * `base` with `extra` on top (`extra` wins). When both are frozen (the convention for header
+ * objects that are shared and never change: a cached file's GET headers, CORS header sets) the
+ * merge is made once and the same frozen object is returned for every later request: the hot
+ * path then allocates nothing and Node sees one stable object shape.
+ */
+export function mergeHeaders(base: FastHeaders, extra: FastHeaders): FastHeaders {
+  if (Object.isFrozen(base) && Object.isFrozen(extra)) {
+    let byExtra = merges.get(base);
+    if (byExtra === undefined) merges.set(base, (byExtra = new WeakMap()));
+    let merged = byExtra.get(extra);
+    if (merged === undefined) byExtra.set(extra, (merged = Object.freeze({ ...base, ...extra })));
+    return merged;
+  }
+  const out: FastHeaders = {};
+  for (const k in base) out[k] = base[k]!;
+  for (const k in extra) out[k] = extra[k]!;
+  return out;
+}
+
+/**
  * The same response with `extra` headers added (CORS on every answer). A FastResponse stays
- * one (its shared header object is copied, never changed); a native Response is rebuilt around
- * its body stream.
+ * one (its header object is never changed: the merge is a new object, memoised when both sides
+ * are frozen); a native Response is rebuilt around its body stream.
  */
 export function withHeaders(response: Response, extra: FastHeaders): Response {
   const state = fastState(response);
-  if (state) return new FastResponse(state.body, { status: state.status, statusText: state.statusText, headers: { ...state.headers, ...extra } }) as unknown as Response;
+  if (state) {
+    const r = Object.create(FastResponse.prototype) as FastResponse;
+    r[kState] = { status: state.status, statusText: state.statusText, headers: mergeHeaders(state.headers, extra), body: state.body };
+    r[kNative] = undefined;
+    return r as unknown as Response;
+  }
   const headers = new Headers(response.headers);
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
   return new NativeResponse(response.body, { status: response.status, statusText: response.statusText, headers });

@@ -145,33 +145,42 @@ function redactRaw(raw: readonly string[]): Record<string, string> {
   return out;
 }
 
-/** A body kept by reference when short, else its first `limit` bytes copied (so a big buffer is not retained). */
+/**
+ * One ring slot: what record() keeps, references only; the entry is made on first read. Slots
+ * are allocated once and overwritten in place when the ring wraps, so recording allocates
+ * nothing of its own on the request path (only what it references survives, and that is the
+ * request's own header array and strings).
+ */
+class Raw {
+  id = 0;
+  time = 0;
+  method = '';
+  pathname = '';
+  search = '';
+  status: number | undefined = undefined;
+  ms = 0;
+  answeredBy: AnsweredBy | undefined = undefined;
+  scenario: string | null = null;
+  reqHeaders: readonly string[] | Headers | null = null;
+  /** Request body bytes (short: by reference; long: the first `bodyLimit` copied), or undefined. */
+  reqBody: Uint8Array | undefined = undefined;
+  reqSize = 0;
+  resHeaders: Record<string, string> | Headers | null = null;
+  /** undefined: no body; null: a stream (not captured); a string: measured when read (size -1). */
+  resBody: Uint8Array | string | null | undefined = undefined;
+  resSize = 0;
+  entry: JournalEntry | undefined = undefined;
+}
+
+/** A body as a slot keeps it: by reference when short, else its first `limit` bytes copied (a big buffer is not retained). */
+function keepBytes(body: Uint8Array, limit: number): Uint8Array {
+  return body.byteLength > limit ? body.slice(0, limit) : body;
+}
+
+/** A kept body and its full size (-1: a string, measured when read). */
 interface KeptBody {
   data: Uint8Array | string;
-  /** Full size in bytes (-1: a string, measured when read). */
   size: number;
-}
-
-function keep(body: Uint8Array | string, limit: number): KeptBody {
-  if (typeof body === 'string') {
-    // FastResponse keeps only short texts as strings (≤ 2,048 UTF-16 units): cheap to hold.
-    return { data: body, size: -1 }; // measured when read
-  }
-  return { data: body.byteLength > limit ? body.slice(0, limit) : body, size: body.byteLength };
-}
-
-/** What record() keeps: references only; the entry is made on first read. */
-interface Raw {
-  id: number;
-  time: number;
-  x: Exchange;
-  scenario: string | null;
-  reqHeaders: readonly string[] | Headers;
-  reqBody: KeptBody | undefined;
-  resHeaders: Record<string, string> | Headers | null;
-  /** undefined: no body; null: a stream (not captured). */
-  resBody: KeptBody | null | undefined;
-  entry?: JournalEntry;
 }
 
 function capture(kept: KeptBody, contentType: string | undefined, limit: number): CapturedBody {
@@ -182,10 +191,9 @@ function capture(kept: KeptBody, contentType: string | undefined, limit: number)
 
 function materialize(r: Raw, limit: number): JournalEntry {
   if (r.entry) return r.entry;
-  const x = r.x;
-  const reqHeaders = Array.isArray(r.reqHeaders) ? redactRaw(r.reqHeaders as readonly string[]) : redactHeaders(r.reqHeaders as Headers);
+  const reqHeaders = r.reqHeaders === null ? {} : Array.isArray(r.reqHeaders) ? redactRaw(r.reqHeaders as readonly string[]) : redactHeaders(r.reqHeaders as Headers);
   let reqBody: CapturedBody | null = null;
-  if (r.reqBody !== undefined) reqBody = r.reqBody.size === 0 ? null : capture(r.reqBody, reqHeaders['content-type'], limit);
+  if (r.reqBody !== undefined) reqBody = r.reqSize === 0 ? null : capture({ data: r.reqBody, size: r.reqSize }, reqHeaders['content-type'], limit);
   else {
     const declared = reqHeaders['content-length'];
     if (declared !== undefined && declared !== '0') reqBody = { captured: false, size: Number(declared) };
@@ -197,17 +205,17 @@ function materialize(r: Raw, limit: number): JournalEntry {
     if (r.resBody === null) {
       const declared = headers['content-length'];
       body = { captured: false, size: declared === undefined ? null : Number(declared) };
-    } else if (r.resBody !== undefined) body = capture(r.resBody, headers['content-type'], limit);
+    } else if (r.resBody !== undefined) body = capture({ data: r.resBody, size: r.resSize }, headers['content-type'], limit);
     response = { headers, body };
   }
   r.entry = {
     id: r.id,
     time: r.time,
-    method: x.method,
-    url: x.pathname + x.search,
-    status: x.status ?? null,
-    ms: Math.round(x.ms * 1000) / 1000,
-    answeredBy: x.answeredBy ?? null,
+    method: r.method,
+    url: r.pathname + r.search,
+    status: r.status ?? null,
+    ms: Math.round(r.ms * 1000) / 1000,
+    answeredBy: r.answeredBy ?? null,
     scenario: r.scenario,
     request: { headers: reqHeaders, body: reqBody },
     response,
@@ -217,7 +225,7 @@ function materialize(r: Raw, limit: number): JournalEntry {
 
 /** Whether a record matches a filter (without making its entry). */
 function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean {
-  const x = r.x;
+  const x = r;
   if (method !== undefined && x.method !== method) return false;
   if (f.status !== undefined) {
     const s = f.status;
@@ -246,32 +254,46 @@ export function createJournal(options: JournalOptions = {}): Journal {
     record(x, scenario = null) {
       if (size <= 0) return;
       const request = x.request as Request & Record<symbol, unknown>;
-      const rawHeaders = request[kRawHeaders] as readonly string[] | undefined;
       const bytes = request[kBodyBytes] as Uint8Array | undefined;
-      let resHeaders: Raw['resHeaders'] = null;
-      let resBody: Raw['resBody'];
+      let r = ring[next];
+      if (r === undefined) ring[next] = r = new Raw();
+      r.id = ++lastId;
+      r.time = Date.now();
+      r.method = x.method;
+      r.pathname = x.pathname;
+      r.search = x.search;
+      r.status = x.status;
+      r.ms = x.ms;
+      r.answeredBy = x.answeredBy;
+      r.scenario = scenario;
+      r.reqHeaders = (request[kRawHeaders] as readonly string[] | undefined) ?? request.headers;
+      r.reqBody = bytes === undefined ? undefined : keepBytes(bytes, bodyLimit);
+      r.reqSize = bytes === undefined ? 0 : bytes.byteLength;
+      r.resHeaders = null;
+      r.resBody = undefined;
+      r.resSize = 0;
+      r.entry = undefined;
       const response = x.response;
       if (response !== undefined) {
         const state = fastState(response);
         if (state !== undefined) {
-          resHeaders = state.headers;
-          resBody = state.body === null ? undefined : keep(state.body, bodyLimit);
+          r.resHeaders = state.headers;
+          const body = state.body;
+          if (body === null) r.resBody = undefined;
+          else if (typeof body === 'string') {
+            // FastResponse keeps only short texts as strings (≤ 2,048 UTF-16 units): cheap to hold.
+            r.resBody = body;
+            r.resSize = -1;
+          } else {
+            r.resBody = keepBytes(body, bodyLimit);
+            r.resSize = body.byteLength;
+          }
         } else {
-          resHeaders = response.headers;
-          resBody = response.body === null ? undefined : null;
+          r.resHeaders = response.headers;
+          r.resBody = response.body === null ? undefined : null;
         }
       }
-      const raw: Raw = {
-        id: ++lastId,
-        time: Date.now(),
-        x: { ...x, request: undefined as never, response: undefined }, // drop the Request/Response references
-        scenario,
-        reqHeaders: rawHeaders ?? request.headers,
-        reqBody: bytes === undefined ? undefined : keep(bytes, bodyLimit),
-        resHeaders,
-        resBody,
-      };
-      ring[next] = raw;
+      const raw = r;
       next = (next + 1) % size;
       if (count < size) count++;
       if (listeners.length === 0) return;
@@ -297,7 +319,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
     },
 
     clear() {
-      ring.fill(undefined);
+      ring.fill(undefined); // the slots' references go with them
       next = 0;
       count = 0;
     },

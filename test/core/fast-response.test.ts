@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FastResponse, fastBodyBytes, fastState, toNativeResponse, utf8Length } from '../../src/core/fast-response.js';
+import { FastResponse, fastBodyBytes, fastState, mergeHeaders, toNativeResponse, utf8Length, withHeaders } from '../../src/core/fast-response.js';
+import { corsHeaders, resolveCors } from '../../src/core/cors.js';
 
 describe('FastResponse', () => {
   it('is a Response for every caller', async () => {
@@ -73,5 +74,46 @@ describe('FastResponse', () => {
     const native = new Response('x');
     expect(toNativeResponse(native)).toBe(native);
     expect(fastState(native)).toBeUndefined();
+  });
+
+  it('withHeaders adds headers without touching the original; merges of two frozen sets are made once', async () => {
+    const shared = Object.freeze({ 'Content-Type': 'application/json', 'Content-Length': '2' });
+    const vary = Object.freeze({ Vary: 'Origin' });
+    const a = withHeaders(new FastResponse('{}', { headers: shared }) as unknown as Response, vary);
+    const b = withHeaders(new FastResponse('{}', { headers: shared }) as unknown as Response, vary);
+    expect(fastState(a)!.headers).toEqual({ 'Content-Type': 'application/json', 'Content-Length': '2', Vary: 'Origin' });
+    expect(fastState(b)!.headers).toBe(fastState(a)!.headers); // memoised
+    expect(Object.isFrozen(fastState(a)!.headers)).toBe(true);
+    expect(shared).toEqual({ 'Content-Type': 'application/json', 'Content-Length': '2' });
+    expect(a).toBeInstanceOf(Response);
+    expect(a.headers.get('vary')).toBe('Origin');
+    expect(await a.text()).toBe('{}');
+    // a header set that is not frozen is merged per call, into a fresh object
+    const own = { 'X-A': '1' };
+    const m1 = mergeHeaders(own, vary);
+    const m2 = mergeHeaders(own, vary);
+    expect(m1).toEqual({ 'X-A': '1', Vary: 'Origin' });
+    expect(m1).not.toBe(m2);
+    m1['X-B'] = '2';
+    expect(own).toEqual({ 'X-A': '1' });
+    // the extra set wins over the response's own value
+    expect(mergeHeaders(Object.freeze({ Vary: 'Accept' }), vary)).toEqual({ Vary: 'Origin' });
+  });
+
+  it('CORS header sets are frozen and reused per origin, except when an origin function decides', () => {
+    const defaults = { credentials: false, maxAge: 600, methods: 'GET', allowAnyWithCredentials: false };
+    const list = resolveCors({ origins: ['http://a.test'] }, 'cors', defaults, false)!;
+    const first = corsHeaders(list, 'http://a.test');
+    expect(first).toEqual({ 'Access-Control-Allow-Origin': 'http://a.test', Vary: 'Origin' });
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(corsHeaders(list, 'http://a.test')).toBe(first);
+    expect(corsHeaders(list, 'http://b.test')).toEqual({ Vary: 'Origin' });
+    expect(corsHeaders(list, null)).toEqual({ Vary: 'Origin' });
+    let allowed = true;
+    const fn = resolveCors({ origins: () => allowed }, 'cors', defaults, false)!;
+    expect(corsHeaders(fn, 'http://c.test')).toEqual({ 'Access-Control-Allow-Origin': 'http://c.test', Vary: 'Origin' });
+    allowed = false; // the function's answer changes: never served from a cache
+    expect(corsHeaders(fn, 'http://c.test')).toEqual({ Vary: 'Origin' });
+    expect(corsHeaders(undefined, 'http://a.test')).toEqual({});
   });
 });

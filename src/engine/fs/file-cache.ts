@@ -89,7 +89,7 @@ class ValueEntry implements FileEntry {
     return (this.text ??= serializeJson(this.value, this.jsonIndent));
   }
   get headers(): FastHeaders {
-    return (this.head ??= { 'Content-Type': this.contentType, 'Content-Length': String(this.bytes.byteLength), 'X-Total-Count': String(this.count) });
+    return (this.head ??= Object.freeze({ 'Content-Type': this.contentType, 'Content-Length': String(this.bytes.byteLength), 'X-Total-Count': String(this.count) }));
   }
 }
 
@@ -148,6 +148,7 @@ export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known
   const contentType = contentTypeFor(path);
   const headers: FastHeaders = { 'Content-Type': contentType, 'Content-Length': String(bytes.byteLength) };
   if (count !== undefined) headers['X-Total-Count'] = String(count);
+  Object.freeze(headers); // shared by every answer of this entry (and lets CORS merges be memoised)
   const entry: FileEntry = { path, stat, bytes, contentType, isJson, array, count, headers };
   return problem === undefined ? entry : { ...entry, problem };
 }
