@@ -33,14 +33,15 @@ if (a.child) {
 } else {
   const rps = { raw: [], off: [], journal: [] };
   const start = (kind) => new Promise((resolve) => {
-    const child = spawn(process.execPath, [new URL(import.meta.url).pathname, '--child', kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // Server on core 0, wrk on core 1 (as the shared yardstick pins them).
+    const child = spawn('taskset', ['-c', '0', process.execPath, new URL(import.meta.url).pathname, '--child', kind], { stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout.once('data', (d) => resolve({ child, url: String(d).trim() }));
   });
   for (let r = 0; r < Number(a.rounds); r++) {
     for (const kind of r % 2 ? ['journal', 'off', 'raw'] : ['raw', 'off', 'journal']) {
       const { child, url } = await start(kind);
-      spawnSync('wrk', ['-t1', '-c32', '-d1s', `${url}/api/users/1`]); // warm-up
-      const out = spawnSync('wrk', ['-t1', '-c32', `-d${a.seconds}s`, `${url}/api/users/1`], { encoding: 'utf8' }).stdout;
+      spawnSync('taskset', ['-c', '1', 'wrk', '-t1', '-c32', '-d1s', `${url}/api/users/1`]); // warm-up
+      const out = spawnSync('taskset', ['-c', '1', 'wrk', '-t1', '-c32', `-d${a.seconds}s`, `${url}/api/users/1`], { encoding: 'utf8' }).stdout;
       rps[kind].push(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN));
       child.kill();
     }
