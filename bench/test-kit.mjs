@@ -5,7 +5,8 @@
 //   msw-trivial  msw setupServer with ONE trivial handler answering the same bytes
 //   msw+mockyard msw setupServer(...handlersFor(api)) (mockyard/msw)
 // Goals: intercept ≥ 5× msw-trivial; msw+mockyard ≥ 1.0× msw-trivial (ratios of ms per 1,000).
-// Rounds alternate the cases; medians of 7 rounds after a warm-up. Results: bench/RESULTS.md.
+// Rounds alternate the cases; medians of 21 rounds after a warm-up (msw costs ≈ 0.4 ms per request
+// and varies by ±8 % between rounds on a busy machine; the engine adds ≈ 2 µs of it). Results: bench/RESULTS.md.
 // Wrap runs in `flock /tmp/mockyard-bench.lock` on shared machines.
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -19,7 +20,7 @@ import { handlersFor } from '../dist/msw/index.js';
 import { makeUsers } from './fixtures.mjs';
 
 const N = 1000;
-const ROUNDS = 11;
+const ROUNDS = 21;
 const BASE = 'http://localhost';
 const here = dirname(fileURLToPath(import.meta.url));
 const mswVersion = JSON.parse(await readFile(join(here, '../node_modules/msw/package.json'), 'utf8')).version;

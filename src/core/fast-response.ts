@@ -53,6 +53,32 @@ export function fastBodyBytes(state: FastState): Uint8Array | null {
 
 const kState = Symbol('mockyard.fastResponse.state');
 const kNative = Symbol('mockyard.fastResponse.native');
+/** Set when text()/json()/arrayBuffer()/bytes() read the body straight from the plain state. */
+const kUsed = Symbol('mockyard.fastResponse.used');
+const USED: unique symbol = Symbol('used');
+const decoder = new TextDecoder();
+
+function unusable(): Promise<never> {
+  return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+}
+
+/** A body's bytes in a buffer of their own (the state's may be shared with a cache). */
+function ownBytes(body: Uint8Array | string | null): Uint8Array {
+  return body === null ? new Uint8Array(0) : typeof body === 'string' ? encoder.encode(body) : body.slice();
+}
+
+/** A body as Response.text() decodes it: UTF-8, a leading BOM dropped, ill-formed text replaced. */
+function bodyText(body: Uint8Array | string): string {
+  if (typeof body !== 'string') return decoder.decode(body);
+  const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  return isWellFormed(text) ? text : decoder.decode(encoder.encode(text)); // lone surrogates → U+FFFD
+}
+
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+function isWellFormed(text: string): boolean {
+  return nativeWellFormed !== undefined ? nativeWellFormed.call(text) : !LONE_SURROGATE.test(text);
+}
 
 export interface FastInit {
   status?: number;
@@ -62,15 +88,22 @@ export interface FastInit {
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
+function hasContentType(headers: FastHeaders): boolean {
+  for (const name in headers) if (name.length === 12 && name.toLowerCase() === 'content-type') return true;
+  return false;
+}
+
 export class FastResponse {
   declare [kState]: FastState | undefined;
   declare [kNative]: Response | undefined;
+  declare [kUsed]: boolean;
 
   constructor(body: Uint8Array | string | null, init: FastInit = {}) {
     const status = init.status ?? 200;
     const content = body === null || NULL_BODY_STATUS.has(status) ? null : typeof body === 'string' && body.length > SHORT_TEXT ? encoder.encode(body) : body;
     this[kState] = { status, statusText: init.statusText ?? '', headers: init.headers ?? {}, body: content };
     this[kNative] = undefined;
+    this[kUsed] = false;
   }
 
   /**
@@ -99,7 +132,12 @@ export class FastResponse {
     if (!native) {
       const s = this[kState]!;
       // Text goes in as bytes: a native Response would add a text/plain type to a string body.
-      native = new NativeResponse(nativeBody(fastBodyBytes(s)), { status: s.status, statusText: s.statusText, headers: s.headers });
+      // A text body goes in as text when a Content-Type is set (no encode and copy); without
+      // one, as bytes: a native Response would add a text/plain type to a string body.
+      const body = typeof s.body === 'string' && hasContentType(s.headers) ? s.body : nativeBody(fastBodyBytes(s));
+      native = new NativeResponse(body, { status: s.status, statusText: s.statusText, headers: s.headers });
+      // Read already through the fast path: the native body is used too (bodyUsed, clone() throws).
+      if (this[kUsed]) native.arrayBuffer().catch(() => undefined);
       this[kNative] = native;
       this[kState] = undefined;
     }
@@ -111,16 +149,50 @@ export class FastResponse {
   get statusText(): string { return this[kState]?.statusText ?? this.native.statusText; }
   get headers(): Headers { return this.native.headers; }
   get body(): ReadableStream<Uint8Array> | null { return this.native.body; }
-  get bodyUsed(): boolean { return this[kNative]?.bodyUsed ?? false; }
+  get bodyUsed(): boolean { return this[kNative]?.bodyUsed ?? this[kUsed]; }
   get redirected(): boolean { return false; }
   get type(): ResponseType { return 'default'; }
   get url(): string { return ''; }
-  arrayBuffer(): Promise<ArrayBuffer> { return this.native.arrayBuffer(); }
+
+  /**
+   * The body's bytes straight from the plain state (no native Response, no stream), marking the
+   * body used; `undefined` when the native Response must answer (it exists already).
+   */
+  private take(): Uint8Array | string | null | typeof USED | undefined {
+    const s = this[kState];
+    if (s === undefined) return undefined;
+    if (this[kUsed]) return USED;
+    if (s.body !== null) this[kUsed] = true;
+    return s.body;
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.take();
+    if (b === undefined) return this.native.arrayBuffer();
+    return b === USED ? unusable() : Promise.resolve(ownBytes(b).buffer as ArrayBuffer);
+  }
   blob(): Promise<Blob> { return this.native.blob(); }
-  bytes(): Promise<Uint8Array> { return this.native.arrayBuffer().then((b) => new Uint8Array(b)); }
+  bytes(): Promise<Uint8Array> {
+    const b = this.take();
+    if (b === undefined) return this.native.arrayBuffer().then((buf) => new Uint8Array(buf));
+    return b === USED ? unusable() : Promise.resolve(ownBytes(b));
+  }
   formData(): Promise<FormData> { return this.native.formData(); }
-  json(): Promise<unknown> { return this.native.json(); }
-  text(): Promise<string> { return this.native.text(); }
+  json(): Promise<unknown> {
+    const b = this.take();
+    if (b === undefined) return this.native.json();
+    if (b === USED) return unusable();
+    try {
+      return Promise.resolve(JSON.parse(b === null ? '' : bodyText(b)));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+  text(): Promise<string> {
+    const b = this.take();
+    if (b === undefined) return this.native.text();
+    return b === USED ? unusable() : Promise.resolve(b === null ? '' : bodyText(b));
+  }
   clone(): Response { return this.native.clone(); }
 }
 Object.setPrototypeOf(FastResponse.prototype, NativeResponse.prototype);
@@ -197,6 +269,7 @@ export function withHeaders(response: Response, extra: FastHeaders): Response {
     const r = Object.create(FastResponse.prototype) as FastResponse;
     r[kState] = { status: state.status, statusText: state.statusText, headers: mergeHeaders(state.headers, extra), body: state.body };
     r[kNative] = undefined;
+    r[kUsed] = false;
     return r as unknown as Response;
   }
   const headers = new Headers(response.headers);

@@ -116,4 +116,52 @@ describe('FastResponse', () => {
     expect(corsHeaders(fn, 'http://c.test')).toEqual({ Vary: 'Origin' });
     expect(corsHeaders(undefined, 'http://a.test')).toEqual({});
   });
+
+  it('text/json/arrayBuffer/bytes read the plain state once, as a native Response would', async () => {
+    const shared = new TextEncoder().encode('{"a":1}');
+    const r = FastResponse.bytes(shared, 200, { 'Content-Type': 'application/json' });
+    expect(r.bodyUsed).toBe(false);
+    const buf = new Uint8Array(await r.arrayBuffer());
+    expect(r.bodyUsed).toBe(true);
+    buf[0] = 0x5b; // the answer's bytes are a copy: the cached bytes never change
+    expect(shared[0]).toBe(0x7b);
+    await expect(r.text()).rejects.toThrow(TypeError);
+    await expect(r.json()).rejects.toThrow(TypeError);
+    expect(() => r.clone()).toThrow(TypeError); // the native form is used too
+    expect(r.headers.get('content-type')).toBe('application/json');
+
+    const j = FastResponse.json('{"b":[1,2]}');
+    expect(await j.json()).toEqual({ b: [1, 2] });
+    await expect(j.arrayBuffer()).rejects.toThrow(/already been read/);
+    // a leading BOM is dropped and lone surrogates become U+FFFD, as Response.text() does
+    const t = new FastResponse('\ufeffa\ud800b', { headers: { 'Content-Type': 'text/plain' } }) as unknown as Response;
+    const native = new Response('\ufeffa\ud800b');
+    expect(await t.text()).toBe(await native.text());
+    const bytesBom = new FastResponse(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69])) as unknown as Response;
+    expect(await bytesBom.text()).toBe('hi');
+    // invalid JSON rejects with the parser's SyntaxError; the body is used all the same
+    const bad = FastResponse.json('{');
+    await expect(bad.json()).rejects.toThrow(SyntaxError);
+    expect(bad.bodyUsed).toBe(true);
+    // no body: '' and never "used", as a native Response with a null body
+    const empty = FastResponse.empty(204);
+    expect(await empty.text()).toBe('');
+    expect(await empty.text()).toBe('');
+    expect(empty.bodyUsed).toBe(false);
+    expect(new Uint8Array(await FastResponse.empty(204).bytes()).byteLength).toBe(0);
+    // once the native Response exists, it answers
+    const n = FastResponse.json('{"c":3}');
+    expect(n.headers.get('content-length')).toBe('7');
+    expect(await n.json()).toEqual({ c: 3 });
+    expect(n.bodyUsed).toBe(true);
+  });
+
+  it('a native Response built from a text body keeps the given Content-Type, and bytes without one get none', async () => {
+    const typed = toNativeResponse(new FastResponse('{"x":1}', { headers: { 'content-type': 'application/json' } }) as unknown as Response);
+    expect(typed.headers.get('content-type')).toBe('application/json');
+    expect(await typed.json()).toEqual({ x: 1 });
+    const untyped = toNativeResponse(new FastResponse('plain') as unknown as Response);
+    expect(untyped.headers.get('content-type')).toBeNull();
+    expect(await untyped.text()).toBe('plain');
+  });
 });

@@ -79,6 +79,36 @@ describe.each(fsDrivers)('match memo on $name', (driver) => {
     expect(neq).toEqual(PEOPLE.filter((p) => p.role !== 'guest').map((p) => p.id));
   });
 
+  it('answers a page asked again with the same bytes and headers; HEAD keeps the length; a refused query stays refused', async () => {
+    const { api } = await setup();
+    const q = '/api/people?role=user&age=30&skip=5&limit=7&sort=name';
+    const first = await see(await api.handle(req('GET', q)));
+    const again = await see(await api.handle(req('GET', q)));
+    expect(again.text).toBe(first.text);
+    expect(again.headers).toEqual(first.headers);
+    expect((first.json as Person[]).map((p) => p.id)).toEqual(expected(PEOPLE, 'user', 30, 'name').slice(5, 12));
+    expect(first.headers['x-total-count']).toBe(String(expected(PEOPLE, 'user', 30).length));
+    const head = await api.handle(req('HEAD', q));
+    expect(head?.headers.get('content-length')).toBe(String(new TextEncoder().encode(first.text).byteLength));
+    expect(await head?.text()).toBe('');
+    for (let i = 0; i < 2; i++) {
+      const bad = await see(await api.handle(req('GET', '/api/people?role=user&age=old')));
+      expect(bad.status).toBe(400);
+    }
+  });
+
+  it('keeps pages of different pagination configs apart for one filter config (an FS handler paging with its own parameters)', async () => {
+    const { api, page } = await setup({
+      handlers: [{ pattern: '/paged', method: 'GET', handle: 'FS', rewrite: () => '/people', pagination: { GET: { type: 'query-param', limit: 'skip', skip: 'limit' } } }],
+    });
+    // The same query string: `skip=2&limit=3` means skip 2, limit 3 under /people, and limit 2, skip 3 under /paged.
+    const plain = await page('role=admin&skip=2&limit=3');
+    const swapped = await see(await api.handle(req('GET', '/api/paged?role=admin&skip=2&limit=3')));
+    const admins = PEOPLE.filter((p) => p.role === 'admin').map((p) => p.id);
+    expect(plain.ids).toEqual(admins.slice(2, 5));
+    expect((swapped.json as Person[]).map((p) => p.id)).toEqual(admins.slice(3, 5));
+  });
+
   it.runIf(driver.name === 'disk')('sees an edit made behind the engine\'s back', async () => {
     const { page, dir, vfs } = await setup();
     // Observe the driver's change reports to the engine, to wait for the real event (no sleep).

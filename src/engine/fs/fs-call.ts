@@ -92,13 +92,47 @@ function sourceFor(type: 'query-param' | 'body', root: string | undefined, call:
 
 const NO_FILTERS: CompiledFilters = { predicates: [], signature: '' };
 
+/**
+ * Parsed query inputs by query string, per configuration (filters, else pagination): a list UI
+ * or a test asks the same URLs again and again, and parsing parameters and compiling filters
+ * costs more than answering a memoised page. Only inputs read from the query string alone are
+ * kept (never from a body), at most MAX_QUERY_INPUTS per configuration, oldest out first; a
+ * query that is refused (400) is never kept. QueryInput values are never mutated.
+ */
+const queryInputs = new WeakMap<object, Map<string, QueryInput>>();
+const MAX_QUERY_INPUTS = 64;
+
+function parseQuery(call: FsCall, pc: PaginationConfig | undefined, fc: FilterConfig | undefined, body: unknown): QueryInput {
+  const { predicates, signature } = fc ? compileFilters(fc, sourceFor(fc.type, fc.root, call, body)) : NO_FILTERS;
+  const page = pc ? readPage(pc, sourceFor(pc.type, pc.root, call, body)) : undefined;
+  return { predicates, signature, page, present: predicates.length > 0 || page?.present === true };
+}
+
 /** Reads filter and pagination input for `method` (body values only where a body exists). */
 export function readQuery(call: FsCall, method: string, body?: unknown): QueryInput {
   const pc = configFor(call.pagination, method);
   const fc = configFor(call.filters, method);
-  const { predicates, signature } = fc ? compileFilters(fc, sourceFor(fc.type, fc.root, call, body)) : NO_FILTERS;
-  const page = pc ? readPage(pc, sourceFor(pc.type, pc.root, call, body)) : undefined;
-  return { predicates, signature, page, present: predicates.length > 0 || page?.present === true };
+  const owner = fc ?? pc;
+  if (owner === undefined || (pc !== undefined && pc.type !== 'query-param') || (fc !== undefined && fc.type !== 'query-param')) return parseQuery(call, pc, fc, body);
+  let memo = queryInputs.get(owner);
+  // With both configured, the pagination config is part of the key (one filter config can meet
+  // several pagination configs through handlers' per-route overrides).
+  const key = fc !== undefined && pc !== undefined ? `${configId(pc)}${call.ctx.search}` : call.ctx.search;
+  const hit = memo?.get(key);
+  if (hit !== undefined) return hit;
+  const input = parseQuery(call, pc, fc, body);
+  if (memo === undefined) queryInputs.set(owner, (memo = new Map()));
+  if (memo.size >= MAX_QUERY_INPUTS) memo.delete(memo.keys().next().value!);
+  memo.set(key, input);
+  return input;
+}
+
+const configIds = new WeakMap<object, number>();
+let nextConfigId = 1;
+function configId(config: object): number {
+  let id = configIds.get(config);
+  if (id === undefined) configIds.set(config, (id = nextConfigId++));
+  return id;
 }
 
 const WHOLE_FILE: Record<string, string> = {

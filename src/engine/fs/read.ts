@@ -12,7 +12,7 @@ import type { FileEntry } from './file-cache.js';
 import { configFor, readQuery, relativeToFsDir, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { PASS } from '../pipeline/layer.js';
-import { runQuery } from './query.js';
+import { pageAnswer } from './page-answer.js';
 
 function hasAnyBody(call: FsCall): boolean {
   return (call.body !== undefined && call.body.byteLength > 0) || hasBody(call.ctx.request);
@@ -25,8 +25,8 @@ function answer(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Resp
   if (entry.array !== undefined && call.ctx.search.length > 1 && (configFor(call.pagination, method) || configFor(call.filters, method))) {
     const q = readQuery(call, method);
     if (q.present) {
-      const r = runQuery(entry, entry.array, q.predicates, q.page, false, q.signature);
-      return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) }, head);
+      const a = pageAnswer(entry, entry.array, q.predicates, q.page, q.signature);
+      return new FastResponse(head ? null : a.body, { status: 200, headers: a.headers }) as unknown as Response;
     }
   }
   return new FastResponse(head ? null : entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
