@@ -1,15 +1,24 @@
 /**
- * The devtools admin Engine as the engine set holds it: a thin shell whose routes (admin.ts, with
- * the journal reader, routes description, SSE) are imported on the first admin request, so they
- * stay out of the page's `mockyard/sw` start-up bundle (their own chunk, as the collector's
- * WebSocket session is). A failed import answers 500 and is retried by the next request.
+ * The devtools Engine as the engine set holds it, under `/_mockyard`: the admin API at
+ * `/_mockyard/api/` and the page at `/_mockyard/` (page-route.ts). A thin shell: the API's routes
+ * (admin.ts, with the journal reader, routes description, SSE) are imported on the first admin
+ * request and the page's bundle on the first page request, so neither is in the `mockyard/sw`
+ * start-up bundle (their own chunks, as the collector's WebSocket session is). A failed import
+ * answers 500 and is retried by the next request.
  */
 import { underPrefix, type Engine } from '../core/engine.js';
 import { responseForError } from '../core/errors.js';
 import type { AdminApi, AdminOptions } from './admin.js';
+import { DEVTOOLS_BASE, pageResponse } from './page-route.js';
 
+export { DEVTOOLS_BASE };
 /** Where the admin API lives (fixed, like the collector's `/_tracker`). */
-export const ADMIN_BASE = '/_mockyard/api';
+export const ADMIN_BASE = `${DEVTOOLS_BASE}/api`;
+
+/** Whether `engine` is the devtools engine (hosts name it in their start-up lines). */
+export function isDevtoolsEngine(engine: Engine): boolean {
+  return engine.prefixes.length === 1 && engine.prefixes[0] === DEVTOOLS_BASE;
+}
 
 export function createAdminEngine(options: AdminOptions): Engine & { close(): Promise<void> } {
   let api: AdminApi | undefined;
@@ -23,11 +32,14 @@ export function createAdminEngine(options: AdminOptions): Engine & { close(): Pr
       },
     ));
   return {
-    prefixes: [ADMIN_BASE],
+    prefixes: [DEVTOOLS_BASE],
     handle(request) {
-      if (api) return api.handle(request);
       const path = new URL(request.url).pathname;
-      if (!underPrefix(path, ADMIN_BASE)) return Promise.resolve(undefined);
+      if (!underPrefix(path, ADMIN_BASE)) {
+        if (!underPrefix(path, DEVTOOLS_BASE)) return Promise.resolve(undefined);
+        return pageResponse(request, path).catch((err: unknown) => responseForError(err, path, request.method.toUpperCase() === 'HEAD'));
+      }
+      if (api) return api.handle(request);
       return load().then(
         (a) => a.handle(request),
         (err: unknown) => responseForError(err, path),
