@@ -22,6 +22,8 @@ declare module 'vitest' {
     /** The same playground build, proxying /api and /_tracker to the node host (mockyard CLI). */
     proxiedPlaygroundUrl: string;
     nodeHostDir: string;
+    /** The node host itself (mockyard CLI on the playground config): its devtools page is at /_mockyard/. */
+    nodeHostUrl: string;
   }
 }
 
@@ -57,6 +59,7 @@ export default async function setup(project: TestProject) {
   const proxied = await startStaticServer(playgroundOut, {}, { prefixes: ['/api', '/_tracker'], target: nodeHost.url });
   project.provide('proxiedPlaygroundUrl', proxied.url);
   project.provide('nodeHostDir', nodeHost.dir);
+  project.provide('nodeHostUrl', nodeHost.url);
 
   return async () => {
     await Promise.all([server.close(), playground.close(), proxied.close()]);
