@@ -68,13 +68,16 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
     setNow(Date.now());
     setState('loading');
     loadStart.current = performance.now();
+    performance.mark('mockyard:events:requested');
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (key) headers['X-Tracker-Key'] = key;
     const q = `since=${encodeURIComponent(new Date(w.since).toISOString())}&until=${encodeURIComponent(new Date(w.until).toISOString())}`;
     transport(`${basePath}?${q}`, { headers, signal: abort.signal })
       .then(async (res) => {
         if (!res.ok) throw new Error(`${res.status}: ${res.status === 401 ? 'the collector needs its API key' : res.statusText}`);
+        performance.mark('mockyard:events:answered');
         const body = (await res.json()) as { events: TrackerEvent[] };
+        performance.mark('mockyard:events:parsed');
         if (abort.signal.aborted) return;
         setRows(toRows(body.events));
         setState('ready');
@@ -151,6 +154,7 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
 
   useEffect(() => {
     if (state === 'ready' && loadStart.current) {
+      performance.mark('mockyard:events:rendered');
       section.current?.setAttribute('data-first-render-ms', String(Math.round(performance.now() - loadStart.current)));
       loadStart.current = 0;
     }
