@@ -70,7 +70,7 @@ for (let r = 0; r < ROUNDS; r++) {
   events.steps.push(
     await page.evaluate(() => {
       const at = (n) => performance.getEntriesByName(`mockyard:events:${n}`)[0]?.startTime ?? NaN;
-      return { answered: at('answered') - at('requested'), parsed: at('parsed') - at('answered'), rendered: at('rendered') - at('parsed') };
+      return { requestedAt: at('requested'), domDone: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? NaN, answered: at('answered') - at('requested'), parsed: at('parsed') - at('answered'), rendered: at('rendered') - at('parsed') };
     }),
   );
   events.floor.push(
@@ -154,7 +154,7 @@ console.log(`\n1. Events tab, ${N.toLocaleString('en')} events in the window (no
 console.log(`   navigation → table + KPIs rendered (wall)   median ${ms(median(events.wall))}   [${events.wall.map(ms).join(', ')}]`);
 console.log(`   click on the tab → rendered (in page)       median ${ms(median(events.click))}   [${events.click.map(ms).join(', ')}]`);
 console.log(`   read sent → rendered (in page)              median ${ms(median(events.page))}   [${events.page.map(ms).join(', ')}]`);
-for (const k of ['answered', 'parsed', 'rendered']) console.log(`     of which ${k.padEnd(9)} median ${ms(median(events.steps.map((x) => x[k])))}`);
+for (const k of ['requestedAt', 'domDone', 'answered', 'parsed', 'rendered']) console.log(`     of which ${k.padEnd(9)} median ${ms(median(events.steps.map((x) => x[k])))}`);
 console.log(`   baseline: bare fetch + res.json() of it     median ${ms(median(events.floor))}   [${events.floor.map(ms).join(', ')}]`);
 const summary = (runs) => {
   const f = runs.flatMap((x) => x.frames);

@@ -20,7 +20,13 @@ export function isDevtoolsEngine(engine: Engine): boolean {
   return engine.prefixes.length === 1 && engine.prefixes[0] === DEVTOOLS_BASE;
 }
 
+/** The collector's base path (its routes live under it), or '' when there is no collector. */
+export function collectorBase(tracker: (Engine & { basePath?: string }) | undefined): string {
+  return tracker ? (tracker.basePath ?? tracker.prefixes[0] ?? '') : '';
+}
+
 export function createAdminEngine(options: AdminOptions): Engine & { close(): Promise<void> } {
+  const collector = collectorBase(options.tracker);
   let api: AdminApi | undefined;
   let loading: Promise<AdminApi> | undefined;
   const load = () =>
@@ -37,7 +43,7 @@ export function createAdminEngine(options: AdminOptions): Engine & { close(): Pr
       const path = new URL(request.url).pathname;
       if (!underPrefix(path, ADMIN_BASE)) {
         if (!underPrefix(path, DEVTOOLS_BASE)) return Promise.resolve(undefined);
-        return pageResponse(request, path).catch((err: unknown) => responseForError(err, path, request.method.toUpperCase() === 'HEAD'));
+        return pageResponse(request, path, collector).catch((err: unknown) => responseForError(err, path, request.method.toUpperCase() === 'HEAD'));
       }
       if (api) return api.handle(request);
       return load().then(

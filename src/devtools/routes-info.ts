@@ -4,6 +4,7 @@
  * the files walk is bounded (MAX_FILES entries, MAX_DEPTH levels) so a huge folder cannot stall it.
  */
 import type { Engine } from '../core/engine.js';
+import { collectorBase } from './admin-engine.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import { joinSafe } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
@@ -71,7 +72,7 @@ export async function describeMock(api: MockApi) {
 
 /** The collector's fixed routes (event-collector contract). */
 export function describeCollector(engine: Engine & { basePath?: string }) {
-  const base = engine.basePath ?? engine.prefixes[0] ?? '';
+  const base = collectorBase(engine);
   return {
     basePath: base,
     routes: [

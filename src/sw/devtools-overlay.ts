@@ -10,6 +10,7 @@
  */
 import { answerFrom } from '../core/engine-answer.js';
 import type { Engine } from '../core/engine.js';
+import { collectorBase } from '../devtools/admin-engine.js';
 import { toPageResponse } from './response.js';
 
 export interface DevtoolsOverlay {
@@ -17,7 +18,7 @@ export interface DevtoolsOverlay {
 }
 
 interface PageModule {
-  mount(root: Element, options: { transport: (path: string, init?: RequestInit) => Promise<Response>; onClose?: () => void }): () => void;
+  mount(root: Element, options: { transport: (path: string, init?: RequestInit) => Promise<Response>; onClose?: () => void; collectorBase?: string }): () => void;
 }
 
 /** The page's module, evaluated once per tab (a Blob URL of the prebuilt bundle). */
@@ -36,7 +37,7 @@ function loadPage(): Promise<PageModule> {
   }));
 }
 
-export async function openDevtoolsOverlay(engines: readonly Engine[], onClosed: () => void): Promise<DevtoolsOverlay> {
+export async function openDevtoolsOverlay(engines: readonly Engine[], tracker: Engine | undefined, onClosed: () => void): Promise<DevtoolsOverlay> {
   const [page, { pageStyle }] = await Promise.all([loadPage(), import('../devtools/page-assets.generated.js')]);
   const host = document.createElement('div');
   host.setAttribute('data-mockyard-devtools', 'overlay');
@@ -61,6 +62,6 @@ export async function openDevtoolsOverlay(engines: readonly Engine[], onClosed: 
     host.remove();
     onClosed();
   };
-  const unmount = page.mount(root, { transport, onClose: close });
+  const unmount = page.mount(root, { transport, onClose: close, collectorBase: collectorBase(tracker) });
   return { close };
 }

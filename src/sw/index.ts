@@ -101,7 +101,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   const openDevtools = () => {
     if (!built.devtools) return Promise.reject(new Error('mockyard/sw: devtools are off (startWorker({ devtools: false }))'));
     return (overlay ??= import('./devtools-overlay.js')
-      .then((m) => m.openDevtoolsOverlay(built.engines, () => (overlay = undefined)))
+      .then((m) => m.openDevtoolsOverlay(built.engines, built.tracker, () => (overlay = undefined)))
       .catch((err: unknown) => {
         overlay = undefined;
         throw err;

@@ -22,11 +22,13 @@ export interface AppProps {
   onClose?: () => void;
   /** Whether the tab follows `location.hash` (the standalone page does; the overlay does not). */
   routeByHash: boolean;
+  /** The collector's base path when the host told it ('' none); else asked through `GET routes`. */
+  collectorBase?: string;
 }
 
-export function App({ transport, onClose, routeByHash }: AppProps) {
+export function App({ transport, onClose, routeByHash, collectorBase: known }: AppProps) {
   const [tab, setTab] = useState<Tab>(() => (routeByHash ? tabFromHash() : 'requests'));
-  const [collectorBase, setCollectorBase] = useState<string | null | undefined>(undefined);
+  const [collectorBase, setCollectorBase] = useState<string | null | undefined>(known === undefined ? undefined : known || null);
   useEffect(() => {
     if (!routeByHash) return;
     const onHash = () => setTab(tabFromHash());
@@ -34,11 +36,12 @@ export function App({ transport, onClose, routeByHash }: AppProps) {
     return () => removeEventListener('hashchange', onHash);
   }, [routeByHash]);
   useEffect(() => {
+    if (known !== undefined) return;
     getJson<RoutesInfo>(transport, `${ADMIN}/routes`).then(
       (r) => setCollectorBase(r.collector?.basePath ?? null),
       () => setCollectorBase(null),
     );
-  }, [transport]);
+  }, [transport, known]);
   const choose = (t: Tab) => {
     setTab(t);
     if (routeByHash) history.replaceState(null, '', `#${t}`);

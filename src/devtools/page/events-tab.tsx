@@ -5,7 +5,7 @@
  * TICK_MS the window's ends advance and what falls out is dropped; custom is fixed (no pushes).
  * KPIs, chart, top lists and the table all follow the filters.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { TrackerEvent } from '../../tracker/types.js';
 import type { Transport } from './api.js';
 import { EventsChart } from './events-chart.js';
@@ -60,8 +60,8 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
   const [opened, setOpened] = useState(active);
   if (active && !opened) setOpened(true);
 
-  // Load the window once per preset / custom range (and API key).
-  useEffect(() => {
+  // Load the window once per preset / custom range (and API key); started before the first paint.
+  useLayoutEffect(() => {
     if (!opened || basePath === null) return;
     const abort = new AbortController();
     const w = windowFor(preset, Date.now(), custom);

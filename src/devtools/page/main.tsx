@@ -13,14 +13,18 @@ import './style.css';
 export interface MountOptions {
   transport?: Transport;
   onClose?: () => void;
+  /** The collector's base path ('' none), when the host knows it. */
+  collectorBase?: string;
 }
 
 export function mount(root: Element, options: MountOptions = {}): () => void {
-  render(<App transport={options.transport ?? httpTransport()} onClose={options.onClose} routeByHash={!options.transport} />, root);
+  performance.mark('mockyard:page:mount');
+  render(<App transport={options.transport ?? httpTransport()} onClose={options.onClose} routeByHash={!options.transport} collectorBase={options.collectorBase} />, root);
+  performance.mark('mockyard:page:mounted');
   return () => render(null, root);
 }
 
 if (typeof document !== 'undefined' && document.documentElement.dataset.mockyardDevtools === 'page') {
   const root = document.getElementById('app');
-  if (root) mount(root);
+  if (root) mount(root, { collectorBase: document.documentElement.dataset.collector });
 }

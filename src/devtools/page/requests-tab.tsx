@@ -4,7 +4,7 @@
  * render per frame, not 50), the list is capped at the journal's size and drawn virtualised.
  * Filters (method, status class, path text) work on what is loaded; a row opens the detail drawer.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JournalEntry, CapturedBody } from '../journal.js';
 import { ADMIN, getJson, type Transport } from './api.js';
 import { bytes, clockTime, header, prettyBody } from './pretty.js';
@@ -29,7 +29,8 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
   const pending = useRef<JournalEntry[]>([]);
   const frame = useRef(0);
 
-  useEffect(() => {
+  // Started before the first paint.
+  useLayoutEffect(() => {
     const abort = new AbortController();
     const flush = () => {
       frame.current = 0;
