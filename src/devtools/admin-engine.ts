@@ -2,16 +2,16 @@
  * The devtools Engine as the engine set holds it, under `/_mockyard`: the admin API at
  * `/_mockyard/api/` and the page at `/_mockyard/` (page-route.ts). A thin shell: the API's routes
  * (admin.ts, with the journal reader, routes description, SSE) are imported on the first admin
- * request and the page's bundle on the first page request, so neither is in the `mockyard/sw`
+ * request and the page (page-route.ts and its prebuilt bundle) on the first page request, so neither is in the `mockyard/sw`
  * start-up bundle (their own chunks, as the collector's WebSocket session is). A failed import
  * answers 500 and is retried by the next request.
  */
 import { underPrefix, type Engine } from '../core/engine.js';
 import { responseForError } from '../core/errors.js';
 import type { AdminApi, AdminOptions } from './admin.js';
-import { DEVTOOLS_BASE, pageResponse } from './page-route.js';
 
-export { DEVTOOLS_BASE };
+/** Where the devtools live: the page at `/_mockyard/`, the admin API below it. */
+export const DEVTOOLS_BASE = '/_mockyard';
 /** Where the admin API lives (fixed, like the collector's `/_tracker`). */
 export const ADMIN_BASE = `${DEVTOOLS_BASE}/api`;
 
@@ -43,7 +43,9 @@ export function createAdminEngine(options: AdminOptions): Engine & { close(): Pr
       const path = new URL(request.url).pathname;
       if (!underPrefix(path, ADMIN_BASE)) {
         if (!underPrefix(path, DEVTOOLS_BASE)) return Promise.resolve(undefined);
-        return pageResponse(request, path, collector).catch((err: unknown) => responseForError(err, path, request.method.toUpperCase() === 'HEAD'));
+        return import('./page-route.js')
+          .then((m) => m.pageResponse(request, path, collector))
+          .catch((err: unknown) => responseForError(err, path, request.method.toUpperCase() === 'HEAD'));
       }
       if (api) return api.handle(request);
       return load().then(
