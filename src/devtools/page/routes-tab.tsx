@@ -1,6 +1,7 @@
 /**
- * Routes: what `GET routes` describes — the files tree under each prefix (sizes), handlers,
- * WebSocket handlers, scenarios, the collector's routes. A file or a parameter-free GET handler
+ * Routes: what `GET routes` describes — the files tree under each prefix (sizes), collections
+ * with their item counts, handlers, WebSocket handlers with their live connections, the
+ * collector's routes. A file or a parameter-free GET handler
  * can be tried: the page sends the GET and shows status and body (as text).
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -13,7 +14,8 @@ export interface RoutesInfo {
     prefixes: string[];
     files: { tree: FileNode[]; truncated: boolean } | null;
     handlers: Array<{ method: string; pattern: string; disabled: boolean }>;
-    wsHandlers: Array<{ pattern: string }>;
+    collections: Array<{ url: string; file: string; count: number }>;
+    wsHandlers: Array<{ pattern: string; connections: number }>;
     scenarios: string[];
     scenario: string | null;
   } | null;
@@ -107,6 +109,24 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
               ) : (
                 <p class="dim">No file folder (handlers only).</p>
               )}
+              {mock.collections.length > 0 && (
+                <>
+                  <h2>Collections</h2>
+                  <ul class="plain">
+                    {mock.collections.map((c) => (
+                      <li>
+                        <button type="button" class="link mono" onClick={() => tryGet(c.url)}>
+                          {c.url}
+                        </button>
+                        <span class="dim" data-testid="collection-count">
+                          {' '}
+                          {c.count.toLocaleString('en')} items
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
               <h2>Handlers</h2>
               {mock.handlers.length === 0 ? (
                 <p class="dim">None.</p>
@@ -136,7 +156,13 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
                   <h2>WebSocket</h2>
                   <ul class="plain">
                     {mock.wsHandlers.map((w) => (
-                      <li class="mono">{w.pattern}</li>
+                      <li>
+                        <span class="mono">{w.pattern}</span>
+                        <span class="dim" data-testid="ws-connections">
+                          {' '}
+                          {w.connections} connected
+                        </span>
+                      </li>
                     ))}
                   </ul>
                 </>
