@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { screenshot } from './helpers/artifacts.js';
+import { artifact } from './helpers/artifacts.js';
 import { launchChromium, type Browser } from './helpers/chromium.js';
 
 const HOSTILE = '<img src=x onerror=window.__x=1>';
@@ -35,6 +35,9 @@ const appFetch = (p: Page, path: string) =>
 
 /** The tracker client of the playground (its "plain JSON" button), clicked from script (the page may be covered by the overlay). */
 const sendTrackedEvent = (p: Page) => p.evaluate(() => document.getElementById('send-plain')!.click());
+
+/** The viewport (the page is full-height; in browser mode it covers the app). */
+const screenshot = (p: Page, name: string) => p.screenshot({ path: artifact(name) });
 
 const rowsText = (rows: Locator) => rows.locator('[role=row]').allTextContents();
 
@@ -151,6 +154,37 @@ devtoolsSuite('node', async () => {
   await devtools.goto(`${inject('nodeHostUrl')}/_mockyard`);
   expect(new URL(devtools.url()).pathname).toBe('/_mockyard/');
   return { name: 'node', app, devtools, root: '#app' };
+});
+
+describe('admin API live stream through the service worker', () => {
+  it('GET /_mockyard/api/requests/stream from the page delivers new journal entries as they happen', async () => {
+    const app = await browser.context.newPage();
+    await app.goto(`${inject('playgroundUrl')}/?host=sw`);
+    await appReady(app);
+    const entry = await app.evaluate(async () => {
+      const controller = new AbortController();
+      const res = await fetch('/_mockyard/api/requests/stream', { signal: controller.signal });
+      const type = res.headers.get('content-type');
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      // Only once the stream is open: the request it must report.
+      const read = (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return null;
+          text += value;
+          const m = /event: request\ndata: (.+)\n\n/.exec(text);
+          if (m) return JSON.parse(m[1]!) as { url: string; status: number };
+        }
+      })();
+      await fetch('/api/members?through=sse');
+      const got = await read;
+      controller.abort();
+      return { type, url: got?.url, status: got?.status };
+    });
+    expect(entry).toEqual({ type: 'text/event-stream; charset=utf-8', url: '/api/members?through=sse', status: 200 });
+    await app.close();
+  });
 });
 
 devtoolsSuite('sw', async () => {
