@@ -1,7 +1,8 @@
 /**
  * The devtools page (issue 11) in real Chromium, in both hosts:
- *   - node host: the mockyard CLI on the playground config serves `/_mockyard/`; the playground
- *     app (proxied to that host) makes the requests and sends events with the tracker client;
+ *   - node host: the mockyard CLI on the playground config serves `/_mockyard/` (a host of these
+ *     tests' own: global-setup.ts); the playground app (proxied to that host) makes the requests
+ *     and sends events with the tracker client;
  *   - browser mode: the playground in-page (service worker), the page mounted over the app by
  *     `#_mockyard` and reading the tab's own engines.
  * Each host: requests appear live, a scenario switch changes the app's next answer, the Events tab
@@ -147,11 +148,11 @@ function devtoolsSuite(name: Host['name'], open: () => Promise<Host>) {
 
 devtoolsSuite('node', async () => {
   const app = await browser.context.newPage();
-  await app.goto(`${inject('proxiedPlaygroundUrl')}/?host=node`);
+  await app.goto(`${inject('devtoolsPlaygroundUrl')}/?host=node`);
   await appReady(app);
   // The proxied playground forwards /api and /_tracker; its own origin serves the app.
   const devtools = await browser.context.newPage();
-  await devtools.goto(`${inject('nodeHostUrl')}/_mockyard`);
+  await devtools.goto(`${inject('devtoolsNodeHostUrl')}/_mockyard`);
   expect(new URL(devtools.url()).pathname).toBe('/_mockyard/');
   return { name: 'node', app, devtools, root: '#app' };
 });
