@@ -240,7 +240,7 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
         row={(r) => {
           const e = r.event;
           return (
-            <div key={e.id} class={`grid-row ev-cols ${isError(e) ? 'err' : ''}`} role="row" data-id={e.id} onClick={() => setSelected(e)}>
+            <div key={e.id} class={`grid-row ev-cols ${isError(e) ? 'err' : ''}`} role="row" data-id={e.id} tabIndex={0} onClick={() => setSelected(e)} onKeyDown={(k) => k.key === 'Enter' && setSelected(e)}>
               <span class="mono dim">{Number.isFinite(r.time) ? dateTime(r.time) : e.timestamp}</span>
               <span class="mono">{typeOf(e)}</span>
               <span class={`lvl lvl-${levelOf(e)}`}>{levelOf(e)}</span>

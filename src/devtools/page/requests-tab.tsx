@@ -134,7 +134,7 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
         class="requests-rows"
         items={shown}
         row={(e) => (
-          <div key={e.id} class={`grid-row req-cols ${selected?.id === e.id ? 'sel' : ''}`} role="row" data-id={e.id} onClick={() => setSelected(e)}>
+          <div key={e.id} class={`grid-row req-cols ${selected?.id === e.id ? 'sel' : ''}`} role="row" data-id={e.id} tabIndex={0} onClick={() => setSelected(e)} onKeyDown={(k) => k.key === 'Enter' && setSelected(e)}>
             <span class="mono dim">{clockTime(e.time)}</span>
             <span class="mono">{e.method}</span>
             <span class={`mono ${statusClass(e.status)}`}>{e.status ?? '→'}</span>
