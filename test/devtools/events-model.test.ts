@@ -21,6 +21,9 @@ describe('events model', () => {
     const merged = mergeRows(loaded, toRows([ev('e', 1), ev('c', 10), ev('d', 15), ev('e', 1)]));
     expect(merged.map((r) => r.event.id)).toEqual(['e', 'c', 'd', 'b', 'a']);
     expect(mergeRows(loaded, toRows([ev('a', 30)]))).toBe(loaded);
+    // A push as large as an ingest may be (no spread of its times onto the stack).
+    const big = toRows(Array.from({ length: 200_000 }, (_, i) => ev(`p${i}`, i / 1000)));
+    expect(mergeRows(loaded, big)).toHaveLength(200_003);
   });
 
   it('the moving window drops what it left behind (no re-query)', () => {

@@ -51,7 +51,8 @@ export function mergeRows(rows: readonly Row[], pushed: readonly Row[]): Row[] {
   if (pushed.length === 0) return rows as Row[];
   const ids = new Set<string>();
   // Pushed events are recent: only the head of `rows` can hold the same ids.
-  const oldest = Math.min(...pushed.map((r) => r.time));
+  let oldest = Infinity;
+  for (const r of pushed) if (r.time < oldest) oldest = r.time;
   for (let i = 0; i < rows.length && rows[i]!.time >= oldest; i++) ids.add(rows[i]!.event.id);
   const fresh = pushed.filter((r) => !ids.has(r.event.id) && (ids.add(r.event.id), true)).sort(byNewest);
   if (fresh.length === 0) return rows as Row[];
