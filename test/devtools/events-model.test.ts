@@ -26,6 +26,22 @@ describe('events model', () => {
     expect(mergeRows(loaded, big)).toHaveLength(200_003);
   });
 
+  it('older pages read in the background join pushes and the first page: each event once, in order', () => {
+    // First page (newest), then pushes arrive: a new event and a late one with an old timestamp.
+    let rows = mergeRows([], toRows([ev('n1', 1), ev('n2', 2)]));
+    rows = mergeRows(rows, toRows([ev('new', 0), ev('late', 25)]));
+    // The older pages, read by cursor: the late event is in one of them too, the rest is new.
+    rows = mergeRows(rows, toRows([ev('o3', 10), ev('o4', 20), ev('late', 25)]));
+    const big = toRows(Array.from({ length: 50_000 }, (_, i) => ev(`old${i}`, 30 + i / 100)));
+    rows = mergeRows(rows, big);
+    expect(rows).toHaveLength(6 + 50_000);
+    expect(rows.slice(0, 7).map((r) => r.event.id)).toEqual(['new', 'n1', 'n2', 'o3', 'o4', 'late', 'old0']);
+    expect(rows.every((r, i) => i === 0 || rows[i - 1]!.time >= r.time)).toBe(true);
+    expect(new Set(rows.map((r) => r.event.id)).size).toBe(rows.length);
+    // A page appended to the tail copies nothing it need not: same ids again change nothing.
+    expect(mergeRows(rows, big.slice(100, 200))).toBe(rows);
+  });
+
   it('the moving window drops what it left behind (no re-query)', () => {
     const rows = toRows([ev('new', 5), ev('mid', 1900), ev('old', 4000)]);
     expect(withinWindow(rows, windowFor('1h', T0, { since: 0, until: 0 })).map((r) => r.event.id)).toEqual(['new', 'mid']);

@@ -1,8 +1,8 @@
 /**
  * The Events tab's data, as the tracker's dashboard does it (event-collector contract: the
  * server filters by time window only; filters and aggregations happen here): the time window of
- * a preset, merging pushed events (newest first, no duplicates) without re-querying, dropping
- * what the moving window leaves behind, the filters, and one pass computing the KPIs, the
+ * a preset, merging pushed events and background pages (newest first, no duplicates) without
+ * re-querying, dropping what the moving window leaves behind, the filters, and one pass computing the KPIs, the
  * events-over-time buckets and the top lists. Plain functions over arrays: 100k events cost a
  * few milliseconds per pass.
  */
@@ -46,18 +46,56 @@ export function toRows(events: readonly TrackerEvent[]): Row[] {
 
 const byNewest = (a: Row, b: Row) => b.time - a.time;
 
-/** `pushed` merged into `rows` (both newest first); ids already present are skipped. */
-export function mergeRows(rows: readonly Row[], pushed: readonly Row[]): Row[] {
-  if (pushed.length === 0) return rows as Row[];
+/** The first index of `rows` (newest first) whose time is at most `t` (`older`: below `t`). */
+function firstAtOrBelow(rows: readonly Row[], t: number, older = false): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = rows[mid]!.time;
+    if (older ? at < t : at <= t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function isNewestFirst(rows: readonly Row[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (rows[i - 1]!.time < rows[i]!.time) return false;
+  return true;
+}
+
+/**
+ * `add` merged into `rows` (the result newest first); ids already present are skipped. THE one
+ * merge for everything the tab receives: pushes (new, or late events with old timestamps) and the
+ * older pages of the window read in the background, in any order. Only rows of `rows` inside the
+ * time span of `add` can hold the same ids (found by binary search), so an older page appended to
+ * 100k rows costs its own size, not the table's.
+ */
+export function mergeRows(rows: readonly Row[], add: readonly Row[]): Row[] {
+  if (add.length === 0) return rows as Row[];
+  const sorted = isNewestFirst(add) ? add : [...add].sort(byNewest);
+  const newest = sorted[0]!.time;
+  const oldest = sorted[sorted.length - 1]!.time;
   const ids = new Set<string>();
-  // Pushed events are recent: only the head of `rows` can hold the same ids.
-  let oldest = Infinity;
-  for (const r of pushed) if (r.time < oldest) oldest = r.time;
-  for (let i = 0; i < rows.length && rows[i]!.time >= oldest; i++) ids.add(rows[i]!.event.id);
-  const fresh = pushed.filter((r) => !ids.has(r.event.id) && (ids.add(r.event.id), true)).sort(byNewest);
+  for (let i = firstAtOrBelow(rows, newest), end = firstAtOrBelow(rows, oldest, true); i < end; i++) ids.add(rows[i]!.event.id);
+  const fresh: Row[] = [];
+  for (const r of sorted) {
+    if (ids.has(r.event.id)) continue;
+    ids.add(r.event.id);
+    fresh.push(r);
+  }
   if (fresh.length === 0) return rows as Row[];
-  if (rows.length === 0 || fresh[fresh.length - 1]!.time >= rows[0]!.time) return fresh.concat(rows);
-  return fresh.concat(rows).sort(byNewest);
+  if (rows.length === 0) return fresh;
+  if (fresh[fresh.length - 1]!.time >= rows[0]!.time) return fresh.concat(rows);
+  if (fresh[0]!.time <= rows[rows.length - 1]!.time) return rows.concat(fresh);
+  const out = new Array<Row>(rows.length + fresh.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < rows.length && j < fresh.length) out[k++] = fresh[j]!.time > rows[i]!.time ? fresh[j++]! : rows[i++]!;
+  while (i < rows.length) out[k++] = rows[i++]!;
+  while (j < fresh.length) out[k++] = fresh[j++]!;
+  return out;
 }
 
 /** Rows (newest first) inside the window. */

@@ -1,7 +1,8 @@
 /**
- * Events: the collector, read as the tracker's dashboard reads it — one `GET <base>?since&until`
- * per window (the contract's read API), then `push` messages over its WebSocket merged into the
- * loaded events without re-querying. Relative presets (live, 1 h, 24 h, 7 d) move with time: every
+ * Events: the collector, read with the contract's read API per window — the newest page first
+ * (rendered at once, with the window's exact count), the older pages in the background (KPIs,
+ * chart and top lists marked partial until they are in) — and `push` messages over its WebSocket
+ * merged into the loaded events without re-querying. Relative presets (live, 1 h, 24 h, 7 d) move with time: every
  * TICK_MS the window's ends advance and what falls out is dropped; custom is fixed (no pushes).
  * KPIs, chart, top lists and the table all follow the filters.
  */
@@ -30,6 +31,8 @@ import {
   type TimeWindow,
 } from './events-model.js';
 import { dateTime } from './pretty.js';
+import { openPushSocket } from './push-socket.js';
+import { readWindowInPages } from './window-pages.js';
 import { VirtualRows } from './virtual-rows.js';
 
 const TICK_MS = 5_000;
@@ -45,7 +48,9 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
   const [custom, setCustom] = useState<TimeWindow>(() => ({ since: Date.now() - 3_600_000, until: Date.now() }));
   const [now, setNow] = useState(() => Date.now());
   const [rows, setRows] = useState<Row[]>([]);
-  const [state, setState] = useState<'idle' | 'loading' | 'ready' | 'error'>('idle');
+  // partial: the newest page is shown, older pages are still arriving (`remaining` events).
+  const [state, setState] = useState<'idle' | 'loading' | 'partial' | 'ready' | 'error'>('idle');
+  const [remaining, setRemaining] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [selected, setSelected] = useState<TrackerEvent | null>(null);
@@ -60,55 +65,22 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
   const [opened, setOpened] = useState(active);
   if (active && !opened) setOpened(true);
 
-  // Load the window once per preset / custom range (and API key); started before the first paint.
+  // Per preset / custom range (and API key), started before the first paint: for a moving window
+  // the push socket first (push-socket.ts: once it is live, nothing stored later is missed), then
+  // the window newest page first and the rest in the background (window-pages.ts). Pushes and
+  // pages go through one merge (mergeRows: newest first, each id once), pushes once per frame.
   useLayoutEffect(() => {
     if (!opened || basePath === null) return;
     const abort = new AbortController();
     const w = windowFor(preset, Date.now(), custom);
     setNow(Date.now());
+    setRows([]);
+    setRemaining(0);
     setState('loading');
+    setError(null);
     loadStart.current = performance.now();
-    performance.mark('mockyard:events:requested');
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (key) headers['X-Tracker-Key'] = key;
-    const q = `since=${encodeURIComponent(new Date(w.since).toISOString())}&until=${encodeURIComponent(new Date(w.until).toISOString())}`;
-    transport(`${basePath}?${q}`, { headers, signal: abort.signal })
-      .then(async (res) => {
-        if (!res.ok) throw new Error(`${res.status}: ${res.status === 401 ? 'the collector needs its API key' : res.statusText}`);
-        performance.mark('mockyard:events:answered');
-        const body = (await res.json()) as { events: TrackerEvent[] };
-        performance.mark('mockyard:events:parsed');
-        if (abort.signal.aborted) return;
-        setRows(toRows(body.events));
-        setState('ready');
-        setError(null);
-      })
-      .catch((e: Error) => {
-        if (abort.signal.aborted) return;
-        setState('error');
-        setError(e.message);
-      });
-    return () => abort.abort();
-  }, [opened, basePath, preset, custom, key, transport]);
-
-  // The window moves with time (relative presets).
-  useEffect(() => {
-    if (!opened || !moving) return;
-    const t = setInterval(() => setNow(Date.now()), TICK_MS);
-    return () => clearInterval(t);
-  }, [opened, moving]);
-
-  // Pushes over the collector's WebSocket, merged once per animation frame.
-  useEffect(() => {
-    if (!opened || !moving || basePath === null || state !== 'ready') return;
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    let ws: WebSocket;
-    try {
-      ws = new WebSocket(`${scheme}://${location.host}${basePath}/ws`);
-    } catch {
-      setSocket('closed');
-      return;
-    }
+    section.current?.removeAttribute('data-first-render-ms');
+    section.current?.removeAttribute('data-complete-ms');
     const flush = () => {
       frame.current = 0;
       const add = pushed.current;
@@ -118,32 +90,49 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
         setNow(Date.now());
       }
     };
-    ws.onopen = () => {
-      if (key) ws.send(JSON.stringify({ type: 'auth', key }));
-      setSocket('open');
-    };
-    ws.onclose = () => setSocket('closed');
-    ws.onmessage = (m) => {
-      if (typeof m.data !== 'string') return;
-      let msg: { type?: unknown; events?: unknown };
-      try {
-        msg = JSON.parse(m.data) as typeof msg;
-      } catch {
-        return;
-      }
-      if (msg.type !== 'push' || !Array.isArray(msg.events)) return;
-      const events = (msg.events as TrackerEvent[]).filter((e) => e && typeof e.id === 'string' && typeof e.timestamp === 'string');
-      pushed.current.push(...toRows(events));
-      if (!frame.current) frame.current = requestAnimationFrame(flush);
-    };
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const pushes = moving
+      ? openPushSocket(
+          `${scheme}://${location.host}${basePath}/ws`,
+          key,
+          (events) => {
+            pushed.current.push(...toRows(events));
+            if (!frame.current) frame.current = requestAnimationFrame(flush);
+          },
+          (open) => setSocket(open ? 'open' : 'closed'),
+        )
+      : undefined;
+    void (pushes?.ready ?? Promise.resolve())
+      .then(() =>
+        readWindowInPages(transport, basePath, w, key, abort.signal, (page) => {
+          const add = toRows(page.events);
+          setRows((old) => mergeRows(old, add));
+          setRemaining(Math.max(0, page.total - page.loaded));
+          if (page.first) setState(page.last ? 'ready' : 'partial');
+          else if (page.last) setState('ready');
+        }),
+      )
+      .catch((e: Error) => {
+        if (abort.signal.aborted) return;
+        setState('error');
+        setError(e.message);
+      });
     return () => {
+      abort.abort();
+      pushes?.close();
       cancelAnimationFrame(frame.current);
       frame.current = 0;
-      ws.onclose = null;
-      ws.close();
+      pushed.current = [];
       setSocket('off');
     };
-  }, [opened, moving, basePath, state === 'ready', key]);
+  }, [opened, basePath, preset, custom, key, transport]);
+
+  // The window moves with time (relative presets).
+  useEffect(() => {
+    if (!opened || !moving) return;
+    const t = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(t);
+  }, [opened, moving]);
 
   const w = useMemo(() => (moving ? windowFor(preset, now, custom) : custom), [preset, now, custom, moving]);
   // Pushed events may be slightly ahead of this clock: the window's end stays open while it moves.
@@ -152,13 +141,22 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
   const shown = useMemo(() => applyFilters(inWindow, filters), [inWindow, filters]);
   const summary = useMemo(() => summarize(shown, w), [shown, w]);
 
+  // The page's own figures (bench/devtools-page.mjs): first render, and the whole window loaded.
   useEffect(() => {
-    if (state === 'ready' && loadStart.current) {
+    if ((state === 'partial' || state === 'ready') && loadStart.current && !section.current?.hasAttribute('data-first-render-ms')) {
       performance.mark('mockyard:events:rendered');
       section.current?.setAttribute('data-first-render-ms', String(Math.round(performance.now() - loadStart.current)));
+    }
+    if (state === 'ready' && loadStart.current) {
+      performance.mark('mockyard:events:complete');
+      section.current?.setAttribute('data-complete-ms', String(Math.round(performance.now() - loadStart.current)));
       loadStart.current = 0;
     }
   }, [state]);
+  const partial = state === 'partial';
+  const filtered = shown !== inWindow;
+  // The window's exact count is known from the first read: loaded rows plus those still coming.
+  const windowCount = inWindow.length + (partial ? remaining : 0);
 
   const set = (k: keyof Filters) => (e: Event) => setFilters({ ...filters, [k]: (e.currentTarget as HTMLInputElement).value });
   const menu = (k: 'type' | 'level' | 'user' | 'route', label: string, values: string[]) => (
@@ -171,7 +169,7 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
   );
 
   return (
-    <section ref={section} class="tab events" hidden={!active} aria-label="Events" data-state={state}>
+    <section ref={section} class="tab events" hidden={!active} aria-label="Events" data-state={state} aria-busy={partial}>
       <div class="toolbar">
         <div class="presets" role="group" aria-label="Time range">
           {(['live', '1h', '24h', '7d', 'custom'] as const).map((p) => (
@@ -203,13 +201,18 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
       </div>
       {basePath === null && <p class="dim">No event collector on this host.</p>}
       {error && <p class="error">{error}</p>}
-      <div class="kpis">
-        <Kpi label="Events" value={summary.events.toLocaleString('en')} testid="kpi-events" />
+      {partial && (
+        <p class="loading-note dim" data-testid="events-loading">
+          {`Loading older events: ${(windowCount - remaining).toLocaleString('en')} of ${windowCount.toLocaleString('en')} — sessions, users, error rate, chart and top lists are partial until then`}
+        </p>
+      )}
+      <div class={`kpis ${partial ? 'partial' : ''}`}>
+        <Kpi label="Events" value={(filtered ? summary.events : windowCount).toLocaleString('en')} testid="kpi-events" />
         <Kpi label="Sessions" value={summary.sessions.toLocaleString('en')} testid="kpi-sessions" />
         <Kpi label="Users" value={summary.users.toLocaleString('en')} testid="kpi-users" />
         <Kpi label="Error rate" value={`${(summary.errorRate * 100).toFixed(1)} %`} testid="kpi-error-rate" />
       </div>
-      <div class="events-top">
+      <div class={`events-top ${partial ? 'partial' : ''}`}>
         {opened && <EventsChart chart={summary.chart} />}
         <TopList title="Top routes" items={summary.topRoutes} />
         <TopList title="Top types" items={summary.topTypes} />
@@ -222,7 +225,7 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
         {menu('route', 'Route', menus.routes)}
         <input type="search" placeholder="Search events" aria-label="Search events" value={filters.text} onInput={set('text')} />
         <span class="count" data-testid="events-count">
-          {shown.length === inWindow.length ? `${inWindow.length.toLocaleString('en')} events` : `${shown.length.toLocaleString('en')} of ${inWindow.length.toLocaleString('en')}`}
+          {!filtered ? `${windowCount.toLocaleString('en')} events` : `${shown.length.toLocaleString('en')} of ${inWindow.length.toLocaleString('en')}${partial ? ' loaded' : ''}`}
         </span>
       </div>
       <div class="grid-head ev-cols" role="row">
