@@ -26,14 +26,14 @@ describe('the Events tab reads its window in pages', () => {
       for (let i = 0; i < 500 && done < N; i++, done++) batch.push({ id: '', timestamp: new Date(T0 - done * 1000).toISOString(), type: 'view', n: done });
       await ingest(batch);
     }
-    let stored: Promise<void> = Promise.resolve();
-    const transport = async (path: string, init?: RequestInit) => (await stored, (await c.handle(new Request(`http://127.0.0.1${path}`, init)))!);
+    const transport = async (path: string, init?: RequestInit) => {
+      const res = (await c.handle(new Request(`http://127.0.0.1${path}`, init)))!;
+      // Stored right after the first read: one newer event and one in the middle of the unread part.
+      if (!path.includes('cursor=')) await ingest([{ id: '', timestamp: new Date(T0 + 1000).toISOString(), type: 'late-new' }, { id: '', timestamp: new Date(T0 - 5000 * 1000 - 500).toISOString(), type: 'late-old' }]);
+      return res;
+    };
     const pages: WindowPage[] = [];
-    await readWindowInPages(transport, '/_tracker', { since: T0 - 86_400_000, until: T0 + 60_000 }, '', new AbortController().signal, (page) => {
-      pages.push(page);
-      // Stored while the tab reads: one newer event and one in the middle of the unread part.
-      if (page.first) stored = ingest([{ id: '', timestamp: new Date(T0 + 1000).toISOString(), type: 'late-new' }, { id: '', timestamp: new Date(T0 - 5000 * 1000 - 500).toISOString(), type: 'late-old' }]);
-    });
+    await readWindowInPages(transport, '/_tracker', { since: T0 - 86_400_000, until: T0 + 60_000 }, '', new AbortController().signal, (page) => pages.push(page));
     expect(pages.map((p) => [p.events.length, p.total, p.loaded, p.first, p.last])).toEqual([
       [FIRST_PAGE, N, FIRST_PAGE, true, false],
       [PAGE, N, FIRST_PAGE + PAGE, false, false],

@@ -4,15 +4,15 @@
  * in PAGE-sized reads that continue with the collector's `nextCursor` (src/tracker/read-query.ts),
  * each handed over as it arrives. A cursor names the last event a read returned, so events stored
  * meanwhile shift nothing: no page repeats or skips one (new events come by push instead).
- * Between reads the page gets a frame to paint. A reply without `nextCursor` (a backend that does
- * not page) is the whole window.
+ * Each read is sent before the page it follows is merged, and the page gets a frame to paint
+ * between them. A reply without `nextCursor` (a backend that does not page) is the whole window.
  */
 import type { TrackerEvent } from '../../tracker/types.js';
 import type { Transport } from './api.js';
 import type { TimeWindow } from './events-model.js';
 
 export const FIRST_PAGE = 500;
-export const PAGE = 20_000;
+export const PAGE = 50_000;
 
 export interface WindowPage {
   events: TrackerEvent[];
@@ -60,10 +60,13 @@ export async function readWindowInPages(transport: Transport, basePath: string, 
     if (signal.aborted) return;
     loaded += body.events.length;
     const cursor = typeof body.nextCursor === 'string' ? body.nextCursor : null;
+    // The next read is under way (server, network) while this page is merged and painted.
+    const next = cursor === null ? null : read(`&limit=${PAGE}&cursor=${encodeURIComponent(cursor)}`);
+    next?.catch(() => {}); // awaited below; an abort meanwhile must not surface as unhandled
     onPage({ events: body.events, total, loaded, first, last: cursor === null });
-    if (cursor === null) return;
+    if (next === null) return;
     await nextPaint();
     if (signal.aborted) return;
-    body = await read(`&limit=${PAGE}&cursor=${encodeURIComponent(cursor)}`);
+    body = await next;
   }
 }
