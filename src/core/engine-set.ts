@@ -3,6 +3,8 @@
  * MSW worker's `startWorker`): host options (`tracker`, `mock`, `engines`) → the ordered engine
  * list, which of them the host owns, and how they are closed.
  *
+ * The collector is journaled: the mock API's request journal also records the requests it
+ * answers (src/devtools/journaled-engine.ts).
  * Order: the devtools admin API (`/_mockyard/api`, only when the guard allows it:
  * src/devtools/guard.ts), the collector (it lives under one fixed base path), then the mock API (whose
  * prefix may be broad), then any extra engines. Ownership: engines created here from options are
@@ -15,6 +17,8 @@ import { isEngine, type Engine } from './engine.js';
 import { OptionsError } from './options.js';
 import { createAdminEngine } from '../devtools/admin-engine.js';
 import { resolveDevtoolsGuard, type DevtoolsOption } from '../devtools/guard.js';
+import type { Journal } from '../devtools/journal.js';
+import { journaled } from '../devtools/journaled-engine.js';
 
 export interface EngineSources<M, T> {
   /** Mock API options or a ready engine. */
@@ -90,19 +94,23 @@ export async function assembleEngines<M extends object, T extends object>(source
     await closeAll(owned);
     throw err;
   }
+  // Ready-made engines passed as `engines` (the CLI's) count too.
+  const mockLike = mockEngine ?? extra.find((e) => typeof (e as { useScenario?: unknown }).useScenario === 'function');
+  const trackerLike = trackerEngine ?? extra.find((e) => typeof (e as { basePath?: unknown }).basePath === 'string');
+  // The collector's requests go into the mock API's journal (src/devtools/journaled-engine.ts);
+  // with no mock API (or `journal: false`) there is no journal to hold them.
+  const journal = (mockLike as { journal?: Journal | null } | undefined)?.journal;
+  const hosted = (e: Engine) => (journal && e === trackerLike ? journaled(e, journal, 'collector') : e);
   let devtools: Engine | undefined;
   if (guard.enabled) {
-    // Ready-made engines passed as `engines` (the CLI's) are described too.
-    const mockLike = mockEngine ?? extra.find((e) => typeof (e as { useScenario?: unknown }).useScenario === 'function');
-    const trackerLike = trackerEngine ?? extra.find((e) => typeof (e as { basePath?: unknown }).basePath === 'string');
     devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, token: guard.token });
     owned.push(devtools);
   }
   const engines: Engine[] = [];
   if (devtools) engines.push(devtools);
-  if (trackerEngine) engines.push(trackerEngine);
+  if (trackerEngine) engines.push(hosted(trackerEngine));
   if (mockEngine) engines.push(mockEngine);
-  engines.push(...extra);
+  engines.push(...extra.map(hosted));
   let closing: Promise<void> | undefined;
   return {
     engines,

@@ -10,7 +10,7 @@
  *   - request and response headers, with the sensitive ones redacted (SENSITIVE_HEADERS: the
  *     value becomes `[redacted]`, the name stays so one sees it was sent);
  *   - bodies, at most `bodyLimit` bytes each (default 4 KiB), decoded as UTF-8 text when the
- *     content type is textual (else only the size is kept), `truncated` when cut:
+ *     content type is textual and the body not encoded (else only the size is kept), `truncated` when cut:
  *       request body: only when the engine read it (handlers, file writes: `readBody` leaves the
  *         bytes on the Request under `kBodyBytes`); recording never reads a stream itself;
  *       response body: only when it is at hand (a FastResponse's bytes/text: every answer of the
@@ -183,8 +183,14 @@ interface KeptBody {
   size: number;
 }
 
-function capture(kept: KeptBody, contentType: string | undefined, limit: number): CapturedBody {
-  const c = captureBody(kept.data, contentType, limit);
+/**
+ * A kept body as an entry shows it. An encoded body (`Content-Encoding: gzip`: a collector ingest,
+ * its gzip reads) keeps only its size: its bytes are not text, and the journal never inflates.
+ */
+function capture(kept: KeptBody, headers: Record<string, string>, limit: number): CapturedBody {
+  const coding = headers['content-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') return { captured: true, size: kept.size === -1 ? captureBody(kept.data, undefined, 0).size : kept.size };
+  const c = captureBody(kept.data, headers['content-type'], limit);
   const size = kept.size === -1 ? (c.size ?? 0) : kept.size;
   return { ...c, size, ...(c.text !== undefined ? { truncated: size > limit } : {}) };
 }
@@ -193,7 +199,7 @@ function materialize(r: Raw, limit: number): JournalEntry {
   if (r.entry) return r.entry;
   const reqHeaders = r.reqHeaders === null ? {} : Array.isArray(r.reqHeaders) ? redactRaw(r.reqHeaders as readonly string[]) : redactHeaders(r.reqHeaders as Headers);
   let reqBody: CapturedBody | null = null;
-  if (r.reqBody !== undefined) reqBody = r.reqSize === 0 ? null : capture({ data: r.reqBody, size: r.reqSize }, reqHeaders['content-type'], limit);
+  if (r.reqBody !== undefined) reqBody = r.reqSize === 0 ? null : capture({ data: r.reqBody, size: r.reqSize }, reqHeaders, limit);
   else {
     const declared = reqHeaders['content-length'];
     if (declared !== undefined && declared !== '0') reqBody = { captured: false, size: Number(declared) };
@@ -205,7 +211,7 @@ function materialize(r: Raw, limit: number): JournalEntry {
     if (r.resBody === null) {
       const declared = headers['content-length'];
       body = { captured: false, size: declared === undefined ? null : Number(declared) };
-    } else if (r.resBody !== undefined) body = capture({ data: r.resBody, size: r.resSize }, headers['content-type'], limit);
+    } else if (r.resBody !== undefined) body = capture({ data: r.resBody, size: r.resSize }, headers, limit);
     response = { headers, body };
   }
   r.entry = {

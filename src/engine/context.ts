@@ -80,7 +80,7 @@ class Context implements RequestContext {
 }
 
 /** Splits an absolute URL into its encoded path and query (`?…` or ''), without `new URL()`. */
-function splitUrl(url: string): [string, string] {
+export function splitUrl(url: string): [string, string] {
   const scheme = url.indexOf('://');
   let p = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
   if (p === -1) {

@@ -24,7 +24,7 @@ import { errorResponse } from '../core/errors.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 import { findConfigFile, loadConfigFile } from './config.js';
 import { createHomePage } from './home-page.js';
-import { exchangeLine, formatLogLine, observeEngine, type LogLine } from './request-log.js';
+import { exchangeLine, formatLogLine, logEngine, type LogLine } from './request-log.js';
 import { startupMap } from './startup-map.js';
 import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/admin-engine.js';
 import { resolveEngines, type ResolvedEngines } from './engines.js';
@@ -389,7 +389,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     // (`serve`'s fallback: it costs the engines' fast path nothing).
     const homePage = createHomePage({ map, engines: resolved.engines, version: version() });
     const hostEngines: Engine[] = resolved.engines.map((e) => {
-      if (e !== api) return logRequests ? observeEngine(e, 'collector', report) : e;
+      if (e !== api) return logRequests ? logEngine(e, 'collector', report) : e;
       // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
       // CORS preflights are answered before the engine's pipeline (and its observers): logged here.
       const rootPrefix = api.prefixes.includes('/');

@@ -9,9 +9,10 @@
  * TTY (status by class, details dimmed), plain otherwise.
  *
  * The data comes from `MockApi.observe` (the pipeline's observer hook: answeredBy, fast path
- * included) and, for the other engines of the CLI host, from `observeEngine` below.
+ * included) and, for the other engines of the CLI host, from `logEngine` below.
  */
 import type { Engine } from '../core/engine.js';
+import { observeEngine } from '../core/observed-engine.js';
 import type { Exchange } from '../engine/pipeline/run.js';
 
 export interface LogLine {
@@ -72,33 +73,10 @@ export function exchangeLine(x: Exchange): LogLine {
 }
 
 /**
- * The same engine, reporting each request it answers (`what` names it in the log). Other
- * members (basePath, close, upgrade…) are the engine's own.
+ * The same engine, reporting each request it answers (`what` names it in the log), through THE
+ * outside observer (src/core/observed-engine.ts). Other members (basePath, close, upgrade…) are
+ * the engine's own.
  */
-export function observeEngine<E extends Engine>(engine: E, what: string, report: (line: LogLine) => void): E {
-  const wrapped = Object.create(engine) as E;
-  const splitPath = (url: string): [string, string] => {
-    const u = new URL(url);
-    return [u.pathname, u.search];
-  };
-  (wrapped as Engine).handle = async (request: Request) => {
-    const start = performance.now();
-    const res = await engine.handle(request);
-    if (res !== undefined) {
-      const [pathname, search] = splitPath(request.url);
-      report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what });
-    }
-    return res;
-  };
-  if (engine.handleCached) {
-    (wrapped as Engine).handleCached = (request: Request) => {
-      const res = engine.handleCached!(request);
-      if (res !== undefined) {
-        const [pathname, search] = splitPath(request.url);
-        report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: 0, what });
-      }
-      return res;
-    };
-  }
-  return wrapped;
+export function logEngine<E extends Engine>(engine: E, what: string, report: (line: LogLine) => void): E {
+  return observeEngine(engine, (x) => report({ method: x.method, pathname: x.pathname, search: x.search, status: x.status, ms: x.ms, what }), () => ({ layer: what, detail: undefined }));
 }
