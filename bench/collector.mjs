@@ -8,7 +8,9 @@
 //      background), and the median of the following ones.
 // The reference keeps events parsed in a sorted array, appends JSONL, and JSON-encodes + gzips
 // (node:zlib level 1) the window on each read — the idea of the shared reference server, written
-// here so the repo does not depend on it. Each server runs in its own process.
+// here so the repo does not depend on it. Each server runs in its own process. `mockyard-journal`
+// is the same collector served beside a mock API, whose request journal then records each
+// collector request (the devtools journal's cost on the ingest path, same run).
 //   node bench/collector.mjs [--events 100000] [--reads 5] [--dist dist] [--json]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +29,8 @@ const { values: a } = parseArgs({ options: {
 
 if (a.role) process.on('SIGTERM', () => process.exit(0)); // exit cleanly (lets --cpu-prof write its profile)
 if (a.role === 'raw') await rawServer(a.dir);
-else if (a.role === 'mockyard') await mockyardServer(a.dir, a.dist);
+else if (a.role === 'mockyard') await mockyardServer(a.dir, a.dist, false);
+else if (a.role === 'mockyard-journal') await mockyardServer(a.dir, a.dist, true);
 else await main();
 
 async function rawServer(dir) {
@@ -62,7 +65,7 @@ async function rawServer(dir) {
   server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
 }
 
-async function mockyardServer(dir, dist) {
+async function mockyardServer(dir, dist, journal) {
   const { createCollector } = await import(pathToFileURL(resolve(dist, 'tracker/collector.js')).href);
   const { diskFs } = await import(pathToFileURL(resolve(dist, 'vfs/disk.js')).href);
   const collector = createCollector({ appId: 'bench', logLevel: 'error', storage: { fs: diskFs(dir) } });
@@ -74,7 +77,10 @@ async function mockyardServer(dir, dist) {
     serve = undefined;
   }
   if (serve) {
-    const s = await serve({ engines: [collector, rss], port: 0, logLevel: 'error' });
+    // `journal`: a mock API beside it, so its request journal records the collector's requests too
+    // (src/devtools/journaled-engine.ts); without one the collector is served alone, unobserved.
+    const mock = journal ? { endpointPrefix: '/api', logLevel: 'error', fs: (await import(pathToFileURL(resolve(dist, 'vfs/memory.js')).href)).memoryFs({}) } : undefined;
+    const s = await serve({ mock, engines: [collector, rss], port: 0, logLevel: 'error' });
     console.log(JSON.stringify({ port: s.port, host: 'serve' }));
     return;
   }
@@ -190,14 +196,14 @@ async function main() {
   const n = Number(a.events);
   const reads = Math.max(2, Number(a.reads));
   const results = [];
-  for (const role of ['raw', 'mockyard']) results.push(await measure(role, n, reads));
+  for (const role of ['raw', 'mockyard', 'mockyard-journal']) results.push(await measure(role, n, reads));
   if (a.json) {
     console.log(JSON.stringify(results));
     return;
   }
   console.log(`collector bench: ${n} events in a 24 h window, gzip batches of 25 (concurrency 8), ${reads} reads`);
-  console.log('role      host             ingest ev/s  read cold ms  read warm ms  read median ms  read bytes  max RSS delta/read MB');
+  console.log('role             host             ingest ev/s  read cold ms  read warm ms  read median ms  read bytes  max RSS delta/read MB');
   for (const r of results) {
-    console.log(`${r.role.padEnd(9)} ${r.host.padEnd(16)} ${String(r.ingestEventsPerSec).padStart(11)} ${String(r.readColdMs).padStart(13)} ${String(r.readFirstMs).padStart(13)} ${String(r.readMedianMs).padStart(15)} ${String(r.readBytes).padStart(11)} ${String(r.readRssDeltaMB).padStart(12)}`);
+    console.log(`${r.role.padEnd(16)} ${r.host.padEnd(16)} ${String(r.ingestEventsPerSec).padStart(11)} ${String(r.readColdMs).padStart(13)} ${String(r.readFirstMs).padStart(13)} ${String(r.readMedianMs).padStart(15)} ${String(r.readBytes).padStart(11)} ${String(r.readRssDeltaMB).padStart(12)}`);
   }
 }

@@ -142,6 +142,9 @@ function devtoolsSuite(name: Host['name'], open: () => Promise<Host>) {
       expect(await devtools.evaluate(() => (window as { __x?: unknown }).__x)).toBeUndefined();
       expect(await devtools.locator(`${host.root} img`).count()).toBe(0);
       await screenshot(devtools, `devtools-${name}-events.png`);
+      // The collector's requests are in the journal too (the ingests above), answered by the collector.
+      await devtools.locator('[data-tab=requests]').click();
+      await expect.poll(async () => (await rowsText(devtools.locator('.requests-rows'))).join('\n')).toMatch(/POST.*\/_tracker\/events[^\n]*collector/);
       expect(pageErrors).toEqual([]);
     });
   });
