@@ -11,7 +11,7 @@
 // here so the repo does not depend on it. Each server runs in its own process. `mockyard-journal`
 // is the same collector served beside a mock API, whose request journal then records each
 // collector request (the devtools journal's cost on the ingest path, same run).
-//   node bench/collector.mjs [--events 100000] [--reads 5] [--dist dist] [--json]
+//   node bench/collector.mjs [--events 100000] [--reads 5] [--dist dist] [--json] [--roles raw,mockyard,mockyard-journal]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { values: a } = parseArgs({ options: {
   events: { type: 'string', default: '100000' }, reads: { type: 'string', default: '5' },
   dist: { type: 'string', default: resolve(here, '../dist') }, role: { type: 'string' }, dir: { type: 'string' },
-  json: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false }, roles: { type: 'string', default: 'raw,mockyard,mockyard-journal' },
 } });
 
 if (a.role) process.on('SIGTERM', () => process.exit(0)); // exit cleanly (lets --cpu-prof write its profile)
@@ -196,7 +196,7 @@ async function main() {
   const n = Number(a.events);
   const reads = Math.max(2, Number(a.reads));
   const results = [];
-  for (const role of ['raw', 'mockyard', 'mockyard-journal']) results.push(await measure(role, n, reads));
+  for (const role of a.roles.split(',')) results.push(await measure(role, n, reads));
   if (a.json) {
     console.log(JSON.stringify(results));
     return;
