@@ -25,8 +25,11 @@ export interface SqlClient extends Queryable {
    * (postgres.js). PGlite has one connection: its reads run inside `transaction()` instead.
    */
   snapshot?(): Promise<Queryable & { end(): Promise<void> }>;
-  /** LISTEN on `channel`; notifications (also our own) go to `onPayload`. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<void>;
+  /**
+   * LISTEN on `channel`; notifications (also our own) go to `onPayload`. `onListen` runs each time
+   * the listening connection (re)subscribes: notifications sent while it was down are lost.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onListen?: () => void): Promise<void>;
   /** Closes the pool when we opened it (a client passed in stays open). */
   end(): Promise<void>;
 }
@@ -81,8 +84,8 @@ function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
         },
       };
     },
-    async listen(channel, onPayload) {
-      await sql.listen(channel, onPayload);
+    async listen(channel, onPayload, onListen) {
+      await sql.listen(channel, onPayload, onListen);
     },
     async end() {
       if (owned) await sql.end({ timeout: 5 });
@@ -95,8 +98,9 @@ function fromPGlite(db: PGliteLike, owned: boolean): SqlClient {
     kind: 'pglite',
     query: async (text, params) => (await db.query(text, params)).rows as never,
     transaction: (fn) => db.transaction((tx) => fn({ query: async (text, params) => (await tx.query(text, params)).rows as never })),
-    async listen(channel, onPayload) {
+    async listen(channel, onPayload, onListen) {
       await db.listen(channel, onPayload);
+      onListen?.();
     },
     async end() {
       if (owned) await db.close();
