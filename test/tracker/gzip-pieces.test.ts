@@ -25,6 +25,20 @@ describe('gzip pieces', () => {
     if (typeof nodeCrc32 === 'function') expect(crc32(whole)).toBe(nodeCrc32(whole));
   });
 
+  it('crc32Combine agrees with a whole-buffer CRC for lengths from 1 byte to past 2^20', () => {
+    let seed = 7;
+    const bytes = (n: number) => Uint8Array.from({ length: n }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24);
+    for (const [la, lb] of [[0, 1], [1, 1], [3, 8], [100, 255], [5000, 65_536], [17, 300_001], [1, 1_048_577]] as const) {
+      const a = bytes(la);
+      const b = bytes(lb);
+      const whole = new Uint8Array(la + lb);
+      whole.set(a);
+      whole.set(b, la);
+      expect(crc32Combine(crc32(a), crc32(b), lb), `${la}+${lb}`).toBe(crc32(whole));
+      expect(crc32(whole)).toBe(nodeCrc32(whole));
+    }
+  });
+
   it('concatenated sync-flushed pieces (one reused twice) gunzip to the joined text', () => {
     const g = new GzipAssembler();
     g.add(deflatePiece('{"events":['));
