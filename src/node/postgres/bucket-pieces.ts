@@ -23,6 +23,9 @@ const MARKER_BYTES = 64;
 export interface HeldBucket {
   /** Events in the bucket. */
   n: number;
+  /** Times (epoch ms) of its oldest and newest events: a window holding both holds them all. */
+  first: number;
+  last: number;
   /** Its events newest first, joined by commas and deflated (undefined when n = 0). */
   piece: DeflatedPiece | undefined;
 }
@@ -62,10 +65,11 @@ export class BucketPieces {
   }
 
   /** Keeps a bucket read by a fill begun at `since`, unless a change since then touched it. */
-  set(bucket: number, n: number, piece: DeflatedPiece | undefined, since: number): boolean {
+  set(bucket: number, held: HeldBucket, since: number): boolean {
     for (const c of this.changes) if (c.g > since && bucket >= c.from && bucket <= c.to) return false;
     this.drop(bucket);
-    this.held.set(bucket, { n, piece });
+    this.held.set(bucket, held);
+    const { piece } = held;
     this.bytes += piece ? piece.deflatedSize : MARKER_BYTES;
     for (const b of this.held.keys()) {
       if (this.bytes <= this.maxBytes) break;

@@ -1,24 +1,29 @@
 /**
  * A whole-window gzip read (the dashboard's) of the PostgreSQL store, bucket by bucket (5 minutes,
  * bucket-pieces.ts), newest first:
- *   - whole buckets the process holds deflated are sent as they are (no database work);
+ *   - a bucket the process holds deflated is sent as it is (no database work) when the window
+ *     holds all its events (its oldest and newest: so `until = now` uses the current bucket too);
  *   - the others, in runs of consecutive buckets, come from the read's snapshot in one query per
- *     run: per bucket its count and its stored JSON texts joined by the server in order
- *     (`string_agg(body, ',' ORDER BY ts DESC, seq DESC)`: one text per bucket, no per-event
- *     decoding), pulled a few buckets at a time through a cursor, deflated, and kept when whole.
+ *     run: per bucket its count, the count and the stored JSON texts of its events inside the
+ *     window, joined by the server in order (`string_agg(body, ',' ORDER BY ts DESC, seq DESC)`:
+ *     one text per bucket, no per-event decoding), pulled a few buckets at a time through a
+ *     cursor, deflated, and kept when the window held the whole bucket.
+ * Runs of held pieces are sent as one piece (one write instead of one per bucket).
  * `total` is the sum of the buckets sent, exact for what the response holds, and final once the
  * chunks are read (the response writes it in its trailer).
  */
 import type { ReadQuery } from '../../tracker/read-query.js';
 import type { StreamedSelection } from '../../tracker/store.js';
-import { deflatePiece, type DeflatedPiece } from '../../tracker/gzip-pieces.js';
-import { BUCKET_MS, type BucketPieces, type HeldBucket } from './bucket-pieces.js';
+import { crc32Combine, deflatePiece, type DeflatedPiece } from '../../tracker/gzip-pieces.js';
+import { BUCKET_MS, bucketOf, type BucketPieces, type HeldBucket } from './bucket-pieces.js';
 import type { Queryable } from './sql-client.js';
 
 /** Windows spanning more buckets of data than this (62 days) are read page by page instead. */
 const MAX_BUCKETS = (62 * 86_400_000) / BUCKET_MS;
 /** Buckets per cursor fetch of a run. */
 const CURSOR_BUCKETS = 8;
+/** Held pieces are sent joined up to about this many compressed bytes. */
+const JOINED_BYTES = 1 << 20;
 const SECONDS = BUCKET_MS / 1000;
 
 const iso = (t: number) => new Date(t).toISOString();
@@ -30,6 +35,36 @@ export interface BucketCache {
 }
 
 type Step = { held: HeldBucket } | { from: number; to: number };
+
+let commaPiece: DeflatedPiece | undefined;
+
+/** Pieces joined into one, separated by commas (bytes copied once, CRCs combined). */
+function joinPieces(pieces: DeflatedPiece[]): DeflatedPiece {
+  if (pieces.length === 1) return pieces[0]!;
+  const comma = (commaPiece ??= deflatePiece(','));
+  const list: DeflatedPiece[] = [];
+  for (const p of pieces) {
+    if (list.length) list.push(comma);
+    list.push(p);
+  }
+  let deflatedSize = 0;
+  let size = 0;
+  let crc = 0;
+  for (const p of list) {
+    deflatedSize += p.deflatedSize;
+    crc = crc32Combine(crc, p.crc, p.size);
+    size += p.size;
+  }
+  const out = new Uint8Array(deflatedSize);
+  let at = 0;
+  for (const p of list) {
+    for (const b of p.bytes) {
+      out.set(b, at);
+      at += b.byteLength;
+    }
+  }
+  return { bytes: [out], crc, size, deflatedSize };
+}
 
 /**
  * The window as buckets; undefined when it spans too many (the caller pages it). `cache` is
@@ -45,23 +80,28 @@ export async function selectBuckets(
   const { events, appId } = target;
   const sinceMs = q.since;
   const beforeMs = Math.floor(q.until) + 1;
-  const [span] = await db.query<{ lo: string | null; hi: string | null }>(
-    `SELECT floor(extract(epoch FROM min(ts)) / ${SECONDS})::bigint::text AS lo, floor(extract(epoch FROM max(ts)) / ${SECONDS})::bigint::text AS hi
-       FROM ${events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
-    [appId, iso(sinceMs), iso(beforeMs)],
-  );
   let total = 0;
   const empty = (): StreamedSelection => ({ kind: 'stream', total: 0, page: q.page ?? 1, chunks: (async function* () { await release(); })(), close: release, end: () => ({ limit: 0 }) });
-  if (!span?.lo || !span.hi) return empty();
-  const lo = Number(span.lo);
-  const hi = Number(span.hi);
-  if (hi - lo >= MAX_BUCKETS) return undefined;
-  const whole = (b: number) => b * BUCKET_MS >= sinceMs && (b + 1) * BUCKET_MS <= beforeMs;
+  if (beforeMs <= sinceMs) return empty();
+  let lo = bucketOf(sinceMs);
+  let hi = bucketOf(beforeMs - 1);
+  if (hi - lo >= MAX_BUCKETS) {
+    // A wide window: the buckets that hold its events (two index probes).
+    const [span] = await db.query<{ lo: string | null; hi: string | null }>(
+      `SELECT floor(extract(epoch FROM min(ts)) / ${SECONDS})::bigint::text AS lo, floor(extract(epoch FROM max(ts)) / ${SECONDS})::bigint::text AS hi
+         FROM ${events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
+      [appId, iso(sinceMs), iso(beforeMs)],
+    );
+    if (!span?.lo || !span.hi) return empty();
+    lo = Number(span.lo);
+    hi = Number(span.hi);
+    if (hi - lo >= MAX_BUCKETS) return undefined;
+  }
   // The plan, newest first: held buckets, and runs of buckets to read.
   const steps: Step[] = [];
   for (let b = hi; b >= lo; b--) {
-    const held = cache && whole(b) ? cache.pieces.get(b) : undefined;
-    if (held) {
+    const held = cache?.pieces.get(b);
+    if (held && (held.n === 0 || (held.first >= sinceMs && held.last < beforeMs))) {
       steps.push({ held });
       continue;
     }
@@ -69,16 +109,19 @@ export async function selectBuckets(
     if (last && 'from' in last && last.from === b + 1) last.from = b;
     else steps.push({ from: b, to: b });
   }
+  type Row = { b: string; nall: number; n: number; t0: string | null; t1: string | null; text: string | null };
   async function* run(from: number, to: number): AsyncGenerator<DeflatedPiece> {
-    const text = `SELECT b::text AS b, c.n, c.text
+    const text = `SELECT b::text AS b, c.nall, c.n, c.t0, c.t1, c.text
          FROM generate_series($4::bigint, $5::bigint, -1) AS b,
-         LATERAL (SELECT count(*)::int AS n, string_agg(body, ',' ORDER BY ts DESC, seq DESC) AS text FROM ${events}
-                   WHERE app_id = $1 AND ts >= greatest($2::timestamptz, to_timestamp(b * ${SECONDS}))
-                     AND ts < least($3::timestamptz, to_timestamp((b + 1) * ${SECONDS}))) AS c`;
+         LATERAL (SELECT count(*)::int AS nall,
+                         (count(*) FILTER (WHERE ts >= $2::timestamptz AND ts < $3::timestamptz))::int AS n,
+                         floor(extract(epoch FROM min(ts)) * 1000)::bigint::text AS t0,
+                         floor(extract(epoch FROM max(ts)) * 1000)::bigint::text AS t1,
+                         string_agg(body, ',' ORDER BY ts DESC, seq DESC) FILTER (WHERE ts >= $2::timestamptz AND ts < $3::timestamptz) AS text
+                    FROM ${events}
+                   WHERE app_id = $1 AND ts >= to_timestamp(b * ${SECONDS}) AND ts < to_timestamp((b + 1) * ${SECONDS})) AS c`;
     const params = [appId, iso(sinceMs), iso(beforeMs), String(to), String(from)];
-    const source: AsyncIterable<Array<{ b: string; n: number; text: string | null }>> = db.cursor
-      ? db.cursor(text, params, CURSOR_BUCKETS)
-      : (async function* () { yield await db.query<{ b: string; n: number; text: string | null }>(text, params); })();
+    const source: AsyncIterable<Row[]> = db.cursor ? db.cursor<Row>(text, params, CURSOR_BUCKETS) : (async function* () { yield await db.query<Row>(text, params); })();
     let expect = to;
     for await (const rows of source) {
       for (const row of rows) {
@@ -87,7 +130,8 @@ export async function selectBuckets(
         if (b !== expect) throw new Error(`bucket read out of order: ${b} after ${expect + 1}`);
         expect--;
         const piece = row.n > 0 ? deflatePiece(row.text ?? '') : undefined;
-        if (cache && whole(b)) cache.pieces.set(b, row.n, piece, cache.since);
+        // The window held the whole bucket: keep it.
+        if (cache && row.n === row.nall) cache.pieces.set(b, { n: row.n, first: Number(row.t0 ?? 0), last: Number(row.t1 ?? 0), piece }, cache.since);
         total += row.n;
         if (piece) yield piece;
       }
@@ -95,12 +139,22 @@ export async function selectBuckets(
   }
   async function* chunks(): AsyncGenerator<DeflatedPiece> {
     try {
+      let joined: DeflatedPiece[] = [];
+      let bytes = 0;
       for (const step of steps) {
         if ('held' in step) {
           total += step.held.n;
-          if (step.held.piece) yield step.held.piece;
-        } else yield* run(step.from, step.to);
+          if (!step.held.piece) continue;
+          joined.push(step.held.piece);
+          bytes += step.held.piece.deflatedSize;
+          if (bytes < JOINED_BYTES) continue;
+        }
+        if (joined.length) yield joinPieces(joined);
+        joined = [];
+        bytes = 0;
+        if (!('held' in step)) yield* run(step.from, step.to);
       }
+      if (joined.length) yield joinPieces(joined);
     } finally {
       await release();
     }
