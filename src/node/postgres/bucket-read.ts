@@ -68,10 +68,11 @@ function joinPieces(pieces: DeflatedPiece[]): DeflatedPiece {
 
 /**
  * The window as buckets; undefined when it spans too many (the caller pages it). `cache` is
- * undefined when no held bucket may be trusted (then nothing is kept either).
+ * undefined when no held bucket may be trusted (then nothing is kept either). `connect` gives the
+ * read's snapshot, opened only when some bucket must be read (a window wholly held needs none).
  */
 export async function selectBuckets(
-  db: Queryable,
+  connect: () => Promise<Queryable>,
   target: { events: string; appId: string },
   q: ReadQuery,
   cache: BucketCache | undefined,
@@ -87,7 +88,7 @@ export async function selectBuckets(
   let hi = bucketOf(beforeMs - 1);
   if (hi - lo >= MAX_BUCKETS) {
     // A wide window: the buckets that hold its events (two index probes).
-    const [span] = await db.query<{ lo: string | null; hi: string | null }>(
+    const [span] = await (await connect()).query<{ lo: string | null; hi: string | null }>(
       `SELECT floor(extract(epoch FROM min(ts)) / ${SECONDS})::bigint::text AS lo, floor(extract(epoch FROM max(ts)) / ${SECONDS})::bigint::text AS hi
          FROM ${events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
       [appId, iso(sinceMs), iso(beforeMs)],
@@ -121,6 +122,7 @@ export async function selectBuckets(
                     FROM ${events}
                    WHERE app_id = $1 AND ts >= to_timestamp(b * ${SECONDS}) AND ts < to_timestamp((b + 1) * ${SECONDS})) AS c`;
     const params = [appId, iso(sinceMs), iso(beforeMs), String(to), String(from)];
+    const db = await connect();
     const source: AsyncIterable<Row[]> = db.cursor ? db.cursor<Row>(text, params, CURSOR_BUCKETS) : (async function* () { yield await db.query<Row>(text, params); })();
     let expect = to;
     for await (const rows of source) {

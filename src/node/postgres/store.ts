@@ -317,31 +317,39 @@ export class PostgresEventStore implements EventStore {
         cache = undefined;
       }
     }
-    const select = async (on: Queryable, release: () => Promise<void>) => {
-      if (!bucketed) return this.select(on, q, release);
-      return (await selectBuckets(on, { events: this.names.events, appId: this.appId }, q, cache, release)) ?? this.select(on, q, release);
-    };
     let ended = false;
     const endFill = () => {
       if (cache && !ended) cache.pieces.end();
       ended = true;
     };
+    const target = { events: this.names.events, appId: this.appId };
     try {
       if (db.snapshot) {
-        const snap = await db.snapshot();
-        try {
-          return await select(snap, () => {
+        // The snapshot is opened on first use: a window wholly held needs no connection.
+        let opening: Promise<Queryable & { end(): Promise<void> }> | undefined;
+        const open = () => (opening ??= db.snapshot!());
+        let released: Promise<void> | undefined;
+        const release = () =>
+          (released ??= (async () => {
             endFill();
-            return snap.end();
-          });
+            const snap = await opening?.catch(() => undefined);
+            await snap?.end();
+          })());
+        try {
+          if (bucketed) {
+            const sel = await selectBuckets(open, target, q, cache, release);
+            if (sel) return sel;
+          }
+          return await this.select(await open(), q, release);
         } catch (err) {
-          await snap.end().catch(() => {});
+          await release().catch(() => {});
           throw err;
         }
       }
       // PGlite: one connection; collect the window inside one transaction.
       return await db.transaction(async (tx) => {
-        const sel = await select(tx, async () => {});
+        const none = async () => {};
+        const sel = (bucketed ? await selectBuckets(async () => tx, target, q, cache, none) : undefined) ?? (await this.select(tx, q, none));
         const chunks: Array<string[] | DeflatedPiece> = [];
         for await (const c of sel.chunks) chunks.push(c);
         const total = sel.total;
