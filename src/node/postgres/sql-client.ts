@@ -11,7 +11,12 @@ import type postgres from 'postgres';
 export type Row = Record<string, unknown>;
 
 export interface Queryable {
-  query<R extends Row = Row>(text: string, params?: unknown[]): Promise<R[]>;
+  /**
+   * `prepared`: a statement run again and again with the same text (ingest, barriers): prepared
+   * once per connection, then one round trip each (postgres.js; PGlite ignores it). Unprepared
+   * parameterised queries cost postgres.js a describe round trip first.
+   */
+  query<R extends Row = Row>(text: string, params?: unknown[], prepared?: boolean): Promise<R[]>;
   /** The rows of one query, `rows` at a time, through a server-side cursor (postgres.js snapshots). */
   cursor?<R extends Row = Row>(text: string, params: unknown[], rows: number): AsyncIterable<R[]>;
 }
@@ -55,12 +60,12 @@ export function isPostgresJs(client: unknown): client is PostgresSql {
 }
 
 function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
-  const query = <R extends Row>(q: { unsafe: PostgresSql['unsafe'] }, text: string, params: unknown[] = []) =>
-    q.unsafe(text, params as never[]) as unknown as Promise<R[]>;
+  const query = <R extends Row>(q: { unsafe: PostgresSql['unsafe'] }, text: string, params: unknown[] = [], prepare = false) =>
+    q.unsafe(text, params as never[], { prepare }) as unknown as Promise<R[]>;
   return {
     kind: 'postgres.js',
-    query: (text, params) => query(sql, text, params),
-    transaction: (fn) => sql.begin((tx) => fn({ query: (text, params) => query(tx, text, params) })) as Promise<never>,
+    query: (text, params, prepared) => query(sql, text, params, prepared),
+    transaction: (fn) => sql.begin((tx) => fn({ query: (text, params, prepared) => query(tx, text, params, prepared) })) as Promise<never>,
     async snapshot() {
       const reserved = await sql.reserve();
       try {
@@ -71,7 +76,7 @@ function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
       }
       let ended = false;
       return {
-        query: (text, params) => query(reserved, text, params),
+        query: (text, params, prepared) => query(reserved, text, params, prepared),
         cursor: (text, params, rows) => reserved.unsafe(text, params as never[]).cursor(rows) as never,
         async end() {
           if (ended) return;

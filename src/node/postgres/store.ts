@@ -123,7 +123,7 @@ export class PostgresEventStore implements EventStore {
     this.retainEvents = context.retainEvents;
     this.announces = JSON.stringify({ o: this.origin, a: this.appId, k: this.origin }).length + 200 <= MAX_NOTIFY_BYTES;
     this.pieces = this.announces ? new BucketPieces() : undefined;
-    this.barrier = new ChangeBarrier(this.origin, (payload) => this.db.query('SELECT pg_notify($1, $2)', [this.names.channel, payload]));
+    this.barrier = new ChangeBarrier(this.origin, (payload) => this.db.query('SELECT pg_notify($1, $2)', [this.names.channel, payload], true));
   }
 
   private get db(): SqlClient {
@@ -182,7 +182,7 @@ export class PostgresEventStore implements EventStore {
     const n = events.length;
     const lines: string[] = new Array(n);
     const ids: string[] = new Array(n);
-    const stamps: string[] = new Array(n);
+    const stamps: number[] = new Array(n);
     const days = new Set<number>();
     let minT = Infinity;
     let maxT = -Infinity;
@@ -191,7 +191,7 @@ export class PostgresEventStore implements EventStore {
       ids[i] = id;
       lines[i] = JSON.stringify({ ...events[i], id });
       const t = times[i]!;
-      stamps[i] = iso(t);
+      stamps[i] = Math.trunc(t);
       days.add(dayOf(t));
       if (t < minT) minT = t;
       if (t > maxT) maxT = t;
@@ -201,7 +201,10 @@ export class PostgresEventStore implements EventStore {
     // One statement, so one round trip and one implicit transaction (all or nothing, answered
     // after COMMIT): claim the client batchId (inserted, or taken over when the earlier one is
     // past the window; no row = a retry), insert the events unless the claim failed, announce the
-    // batch with pg_notify (delivered on COMMIT, never for a rolled-back batch).
+    // batch with pg_notify (delivered on COMMIT, never for a rolled-back batch). The events travel
+    // as three plain texts (times in epoch ms and ids comma-separated, the lines as one JSON
+    // array whose elements the server hands back as their exact text): no array literal to escape
+    // per event, and a prepared statement (one round trip).
     const prefix = JSON.stringify({ o: this.origin, a: this.appId, k: key }).slice(0, -1);
     const announce = this.announces;
     if (!announce) this.logger.warn('tracker: appId too long to announce a batch to other processes (NOTIFY payload limit)');
@@ -214,18 +217,19 @@ export class PostgresEventStore implements EventStore {
     const text = `WITH claim AS (${claim}),
       ins AS (
         INSERT INTO ${this.names.events} (app_id, ts, id, batch, body)
-        SELECT $1, u.ts, u.id, $2::uuid, u.body
-          FROM unnest($3::timestamptz[], $4::uuid[], $5::text[]) WITH ORDINALITY AS u(ts, id, body, n)
+        SELECT $1, timestamptz 'epoch' + u.ms::bigint * interval '1 millisecond', u.id::uuid, $2::uuid, u.body::text
+          FROM ROWS FROM (unnest(string_to_array($3::text, ',')), unnest(string_to_array($4::text, ',')), json_array_elements($5::text::json))
+               WITH ORDINALITY AS u(ms, id, body, n)
          WHERE EXISTS (SELECT 1 FROM claim)
          ORDER BY u.n
         RETURNING seq),
       range AS (SELECT min(seq) AS a, max(seq) AS b, count(*) AS n FROM ins)
       SELECT (SELECT count(*) FROM claim)::int AS claimed,
              ${announce ? `(SELECT pg_notify($9, $10 || ',"s":["' || a || '","' || b || '"],"t":["' || $11 || '","' || $12 || '"]}') FROM range WHERE n > 0)` : 'NULL'} AS notified`;
-    const params: unknown[] = [this.appId, key, stamps, ids, lines, batchId ?? null, n, BATCH_ID_WINDOW_MS];
+    const params: unknown[] = [this.appId, key, stamps.join(','), ids.join(','), `[${lines.join(',')}]`, batchId ?? null, n, BATCH_ID_WINDOW_MS];
     if (announce) params.push(this.names.channel, prefix, iso(minT), iso(maxT));
     const run = async (): Promise<StoredBatch> => {
-      const [row] = await this.db.query<{ claimed: number }>(text, params);
+      const [row] = await this.db.query<{ claimed: number }>(text, params, true);
       if (row && row.claimed > 0) return { saved: n, lines };
       const [first] = await this.db.query<{ saved: number }>(`SELECT saved FROM ${this.names.batches} WHERE app_id = $1 AND batch_id = $2`, [this.appId, batchId]);
       return { saved: Number(first?.saved ?? n), lines: [] };
