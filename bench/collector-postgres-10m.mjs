@@ -7,7 +7,8 @@
 //      (INSERT … SELECT FROM generate_series: bodies shaped like collector-postgres.mjs's events,
 //      ids v4 where the collector writes v7: only their format differs);
 //   2. a collector process started on it (collector-server.mjs): spawn → first answer (a 1 h read,
-//      limit 1), RSS then;
+//      limit 1), RSS then; twice: as Node starts by default, and with NODE_OPTIONS
+//      --max-semi-space-size=2 (a smaller V8 young generation);
 //   3. gzip reads of the last 24 h window (the first one cold), RSS sampled during each read
 //      (peak) and after; then the last 1 h window.
 //   node bench/collector-postgres-10m.mjs [--events 10000000] [--days 30] [--reads 3]
@@ -74,25 +75,28 @@ async function main() {
     const tracker = { appId: 'bench', storage: { postgres: { url: pg.url, table: 'bench_events' } } };
     const h1 = [new Date(now - 3_600_000).toISOString(), new Date(now).toISOString()];
     const h24 = [new Date(now - DAY).toISOString(), new Date(now).toISOString()];
-    const srv = await startServer(tracker);
-    for (;;) {
-      const res = await fetch(`${srv.base}/_tracker?since=${h1[0]}&until=${h1[1]}&limit=1`).catch(() => undefined);
-      if (res?.status === 200) { await res.arrayBuffer(); break; }
+    // The collector as it starts by default, then with a smaller V8 young generation.
+    for (const nodeOptions of ['', '--max-semi-space-size=2']) {
+      const srv = await startServer(tracker, nodeOptions);
+      for (;;) {
+        const res = await fetch(`${srv.base}/_tracker?since=${h1[0]}&until=${h1[1]}&limit=1`).catch(() => undefined);
+        if (res?.status === 200) { await res.arrayBuffer(); break; }
+      }
+      const firstMs = Math.round(performance.now() - srv.t0);
+      const firstRss = await rssMB(srv.base);
+      const rows = [];
+      for (let i = 0; i < Number(a.reads); i++) {
+        const before = await rssMB(srv.base);
+        const r = await readOnce(srv.base, h24[0], h24[1]);
+        rows.push({ read: `24 h #${i + 1}${i === 0 ? ' (cold)' : ''}`, ms: Math.round(r.ms), gzipBytes: r.bytes, rssBefore: before, rssPeak: Math.round(r.peakMB), rssAfter: await rssMB(srv.base) });
+        log(JSON.stringify(rows.at(-1)));
+      }
+      const r1 = await readOnce(srv.base, h1[0], h1[1]);
+      rows.push({ read: '1 h', ms: Math.round(r1.ms), gzipBytes: r1.bytes, rssPeak: Math.round(r1.peakMB), rssAfter: await rssMB(srv.base) });
+      await stop(srv);
+      console.log(`\ncollector on PostgreSQL${nodeOptions ? ` (NODE_OPTIONS=${nodeOptions})` : ''}, ${filled.stored} events over ${days} days (${filled.size}; filled in ${filled.seconds} s): restart → first answer ${firstMs} ms, RSS then ${firstRss} MB`);
+      console.table(rows);
     }
-    const firstMs = Math.round(performance.now() - srv.t0);
-    log(`restart → first answer ${firstMs} ms, RSS ${await rssMB(srv.base)} MB`);
-    const rows = [];
-    for (let i = 0; i < Number(a.reads); i++) {
-      const before = await rssMB(srv.base);
-      const r = await readOnce(srv.base, h24[0], h24[1]);
-      rows.push({ read: `24 h #${i + 1}${i === 0 ? ' (cold)' : ''}`, ms: Math.round(r.ms), gzipBytes: r.bytes, rssBefore: before, rssPeak: Math.round(r.peakMB), rssAfter: await rssMB(srv.base) });
-      log(JSON.stringify(rows.at(-1)));
-    }
-    const r1 = await readOnce(srv.base, h1[0], h1[1]);
-    rows.push({ read: '1 h', ms: Math.round(r1.ms), gzipBytes: r1.bytes, rssPeak: Math.round(r1.peakMB), rssAfter: await rssMB(srv.base) });
-    await stop(srv);
-    console.log(`\ncollector on PostgreSQL, ${filled.stored} events over ${days} days (${filled.size}; filled in ${filled.seconds} s): restart → first answer ${firstMs} ms`);
-    console.table(rows);
   } finally {
     pg.stop();
   }

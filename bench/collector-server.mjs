@@ -17,11 +17,14 @@ async function server(tracker) {
   process.on('SIGTERM', () => s.close().then(() => process.exit(0)));
 }
 
-/** Spawns a collector process; resolves once it listens: { child, t0 (spawn time), base }. */
-export function startServer(tracker) {
+/**
+ * Spawns a collector process (`nodeOptions`: its NODE_OPTIONS); resolves once it listens:
+ * { child, t0 (spawn time), base }.
+ */
+export function startServer(tracker, nodeOptions) {
   const t0 = performance.now();
   return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--tracker', JSON.stringify(tracker)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--tracker', JSON.stringify(tracker)], { stdio: ['ignore', 'pipe', 'inherit'], env: nodeOptions ? { ...process.env, NODE_OPTIONS: nodeOptions } : process.env });
     child.stdout.once('data', (d) => ok({ child, t0, base: `http://127.0.0.1:${JSON.parse(String(d).split('\n')[0]).port}` }));
     child.once('exit', (code) => fail(new Error(`collector exited with ${code}`)));
   });

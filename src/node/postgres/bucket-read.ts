@@ -8,7 +8,7 @@
  *     window, joined by the server in order (`string_agg(body, ',' ORDER BY ts DESC, seq DESC)`:
  *     one text per bucket, no per-event decoding), pulled a few buckets at a time through a
  *     cursor, deflated, and kept when the window held the whole bucket.
- * Runs of held pieces are sent as one piece (one write instead of one per bucket).
+ * Runs of held pieces are sent as one piece (one pull of the response stream).
  * `total` is the sum of the buckets sent, exact for what the response holds, and final once the
  * chunks are read (the response writes it in its trailer).
  */
@@ -20,8 +20,8 @@ import type { Queryable } from './sql-client.js';
 
 /** Windows spanning more buckets of data than this (62 days) are read page by page instead. */
 const MAX_BUCKETS = (62 * 86_400_000) / BUCKET_MS;
-/** Buckets per cursor fetch of a run. */
-const CURSOR_BUCKETS = 8;
+/** Buckets per cursor fetch of a run (one: a busy bucket's text is a few hundred KB). */
+const CURSOR_BUCKETS = 1;
 /** Held pieces are sent joined up to about this many compressed bytes. */
 const JOINED_BYTES = 1 << 20;
 const SECONDS = BUCKET_MS / 1000;
@@ -38,32 +38,23 @@ type Step = { held: HeldBucket } | { from: number; to: number };
 
 let commaPiece: DeflatedPiece | undefined;
 
-/** Pieces joined into one, separated by commas (bytes copied once, CRCs combined). */
+/** Pieces sent as one, separated by commas: their bytes by reference, the CRCs combined. */
 function joinPieces(pieces: DeflatedPiece[]): DeflatedPiece {
   if (pieces.length === 1) return pieces[0]!;
   const comma = (commaPiece ??= deflatePiece(','));
-  const list: DeflatedPiece[] = [];
-  for (const p of pieces) {
-    if (list.length) list.push(comma);
-    list.push(p);
-  }
+  const bytes: Uint8Array[] = [];
   let deflatedSize = 0;
   let size = 0;
   let crc = 0;
-  for (const p of list) {
-    deflatedSize += p.deflatedSize;
-    crc = crc32Combine(crc, p.crc, p.size);
-    size += p.size;
-  }
-  const out = new Uint8Array(deflatedSize);
-  let at = 0;
-  for (const p of list) {
-    for (const b of p.bytes) {
-      out.set(b, at);
-      at += b.byteLength;
+  for (const p of pieces) {
+    for (const part of size === 0 ? [p] : [comma, p]) {
+      for (const b of part.bytes) bytes.push(b);
+      deflatedSize += part.deflatedSize;
+      crc = crc32Combine(crc, part.crc, part.size);
+      size += part.size;
     }
   }
-  return { bytes: [out], crc, size, deflatedSize };
+  return { bytes, crc, size, deflatedSize };
 }
 
 /**
