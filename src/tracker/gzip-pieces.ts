@@ -243,6 +243,19 @@ export function deflatePiece(text: string): DeflatedPiece {
   return d.finish();
 }
 
+const utf8 = new TextDecoder();
+
+/**
+ * Deflates UTF-8 text given as bytes into a piece: a host's native deflater takes them as they
+ * are (no string made and encoded again: a store's rows can go from the socket to the deflater),
+ * else they are decoded and deflated as text.
+ */
+export function deflateBytesPiece(bytes: Uint8Array): DeflatedPiece {
+  if (!hostDeflate || bytes.byteLength < STORED_MAX_CHARS) return deflatePiece(utf8.decode(bytes));
+  const out = hostDeflate(bytes);
+  return { bytes: [out], crc: crc32(bytes), size: bytes.byteLength, deflatedSize: out.byteLength };
+}
+
 const HEADER = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff);
 const FINAL_EMPTY_BLOCK = Uint8Array.of(0x03, 0x00);
 

@@ -1,6 +1,6 @@
 import { gunzipSync, crc32 as nodeCrc32 } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { crc32, crc32Combine, deflatePiece, GzipAssembler, PieceDeflater, prepareDeflater } from '../../src/tracker/gzip-pieces.js';
+import { crc32, crc32Combine, deflateBytesPiece, deflatePiece, GzipAssembler, PieceDeflater, prepareDeflater } from '../../src/tracker/gzip-pieces.js';
 
 const enc = new TextEncoder();
 
@@ -36,6 +36,21 @@ describe('gzip pieces', () => {
       whole.set(b, la);
       expect(crc32Combine(crc32(a), crc32(b), lb), `${la}+${lb}`).toBe(crc32(whole));
       expect(crc32(whole)).toBe(nodeCrc32(whole));
+    }
+  });
+
+  it('deflateBytesPiece gives the same text as deflatePiece for UTF-8 bytes (native deflater and fallback)', async () => {
+    const { setRawSyncDeflate } = await import('../../src/tracker/gzip-pieces.js');
+    const { deflateRawSync, constants } = await import('node:zlib');
+    const text = '{"n":"é ✓ 😀","i":1},'.repeat(3000) + '{"end":true}';
+    for (const native of [true, false]) {
+      setRawSyncDeflate(native ? (b) => deflateRawSync(b, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }) : undefined);
+      const g = new GzipAssembler();
+      const piece = deflateBytesPiece(enc.encode(text));
+      expect(piece.size).toBe(enc.encode(text).byteLength);
+      expect(piece.crc).toBe(crc32(enc.encode(text)));
+      g.add(piece);
+      expect(gunzipSync(g.finish()).toString()).toBe(text);
     }
   });
 

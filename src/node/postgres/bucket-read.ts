@@ -6,15 +6,16 @@
  *   - the others, in runs of consecutive buckets, come from the read's snapshot in one query per
  *     run: per bucket its count, the count and the stored JSON texts of its events inside the
  *     window, joined by the server in order (`string_agg(body, ',' ORDER BY ts DESC, seq DESC)`:
- *     one text per bucket, no per-event decoding), pulled a few buckets at a time through a
- *     cursor, deflated, and kept when the window held the whole bucket.
+ *     one text per bucket, no per-event decoding), pulled bucket by bucket through a cursor as raw
+ *     bytes (never decoded into a string: from the socket to the deflater), deflated, and kept
+ *     when the window held the whole bucket.
  * Runs of held pieces are sent as one piece (one pull of the response stream).
  * `total` is the sum of the buckets sent, exact for what the response holds, and final once the
  * chunks are read (the response writes it in its trailer).
  */
 import type { ReadQuery } from '../../tracker/read-query.js';
 import type { StreamedSelection } from '../../tracker/store.js';
-import { crc32Combine, deflatePiece, type DeflatedPiece } from '../../tracker/gzip-pieces.js';
+import { crc32Combine, deflateBytesPiece, deflatePiece, type DeflatedPiece } from '../../tracker/gzip-pieces.js';
 import { BUCKET_MS, bucketOf, type BucketPieces, type HeldBucket } from './bucket-pieces.js';
 import type { Queryable } from './sql-client.js';
 
@@ -101,7 +102,20 @@ export async function selectBuckets(
     if (last && 'from' in last && last.from === b + 1) last.from = b;
     else steps.push({ from: b, to: b });
   }
-  type Row = { b: string; nall: number; n: number; t0: string | null; t1: string | null; text: string | null };
+  /** A bucket's row: its number, events in it and in the window, oldest and newest time, text. */
+  type Row = { b: number; nall: number; n: number; t0: number; t1: number; text: string | Uint8Array | null };
+  const utf8 = new TextDecoder();
+  const num = (v: Uint8Array | null) => (v === null ? 0 : Number(utf8.decode(v)));
+  async function* rows(db: Queryable, text: string, params: unknown[]): AsyncGenerator<Row> {
+    if (db.rawCursor) {
+      for await (const batch of db.rawCursor(text, params, CURSOR_BUCKETS)) {
+        for (const r of batch) yield { b: num(r[0]!), nall: num(r[1]!), n: num(r[2]!), t0: num(r[3]!), t1: num(r[4]!), text: r[5]! };
+      }
+      return;
+    }
+    const all = await db.query<{ b: string; nall: number; n: number; t0: string | null; t1: string | null; text: string | null }>(text, params);
+    for (const r of all) yield { b: Number(r.b), nall: Number(r.nall), n: Number(r.n), t0: Number(r.t0 ?? 0), t1: Number(r.t1 ?? 0), text: r.text };
+  }
   async function* run(from: number, to: number): AsyncGenerator<DeflatedPiece> {
     const text = `SELECT b::text AS b, c.nall, c.n, c.t0, c.t1, c.text
          FROM generate_series($4::bigint, $5::bigint, -1) AS b,
@@ -113,21 +127,17 @@ export async function selectBuckets(
                     FROM ${events}
                    WHERE app_id = $1 AND ts >= to_timestamp(b * ${SECONDS}) AND ts < to_timestamp((b + 1) * ${SECONDS})) AS c`;
     const params = [appId, iso(sinceMs), iso(beforeMs), String(to), String(from)];
-    const db = await connect();
-    const source: AsyncIterable<Row[]> = db.cursor ? db.cursor<Row>(text, params, CURSOR_BUCKETS) : (async function* () { yield await db.query<Row>(text, params); })();
     let expect = to;
-    for await (const rows of source) {
-      for (const row of rows) {
-        const b = Number(row.b);
-        // generate_series drives the nested loop, so rows come newest bucket first.
-        if (b !== expect) throw new Error(`bucket read out of order: ${b} after ${expect + 1}`);
-        expect--;
-        const piece = row.n > 0 ? deflatePiece(row.text ?? '') : undefined;
-        // The window held the whole bucket: keep it.
-        if (cache && row.n === row.nall) cache.pieces.set(b, { n: row.n, first: Number(row.t0 ?? 0), last: Number(row.t1 ?? 0), piece }, cache.since);
-        total += row.n;
-        if (piece) yield piece;
-      }
+    for await (const row of rows(await connect(), text, params)) {
+      const b = row.b;
+      // generate_series drives the nested loop, so rows come newest bucket first.
+      if (b !== expect) throw new Error(`bucket read out of order: ${b} after ${expect + 1}`);
+      expect--;
+      const piece = row.n === 0 ? undefined : typeof row.text === 'string' || row.text === null ? deflatePiece(row.text ?? '') : deflateBytesPiece(row.text);
+      // The window held the whole bucket: keep it.
+      if (cache && row.n === row.nall) cache.pieces.set(b, { n: row.n, first: row.t0, last: row.t1, piece }, cache.since);
+      total += row.n;
+      if (piece) yield piece;
     }
   }
   async function* chunks(): AsyncGenerator<DeflatedPiece> {

@@ -19,6 +19,11 @@ export interface Queryable {
   query<R extends Row = Row>(text: string, params?: unknown[], prepared?: boolean): Promise<R[]>;
   /** The rows of one query, `rows` at a time, through a server-side cursor (postgres.js snapshots). */
   cursor?<R extends Row = Row>(text: string, params: unknown[], rows: number): AsyncIterable<R[]>;
+  /**
+   * The same with every value as the bytes the server sent (text format; null for NULL): long
+   * texts go on without being decoded into strings (postgres.js snapshots).
+   */
+  rawCursor?(text: string, params: unknown[], rows: number): AsyncIterable<Array<Array<Uint8Array | null>>>;
 }
 
 export interface SqlClient extends Queryable {
@@ -78,6 +83,7 @@ function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
       return {
         query: (text, params, prepared) => query(reserved, text, params, prepared),
         cursor: (text, params, rows) => reserved.unsafe(text, params as never[]).cursor(rows) as never,
+        rawCursor: (text, params, rows) => reserved.unsafe(text, params as never[]).raw().cursor(rows) as never,
         async end() {
           if (ended) return;
           ended = true;

@@ -114,6 +114,8 @@ export class PostgresEventStore implements EventStore {
   private warmTimer: ReturnType<typeof setTimeout> | undefined;
   private warming: Promise<void> | undefined;
   private lastWholeRead = 0;
+  /** Whole-window reads of clients under way (a background warm gives way to them). */
+  private clientReads = 0;
 
   constructor(private readonly settings: PostgresStoreSettings, context: StoreContext) {
     this.names = namesFor(settings.schema, settings.table);
@@ -148,7 +150,8 @@ export class PostgresEventStore implements EventStore {
       ([row]) => (this.counted = Number(row?.n ?? 0)),
       () => {},
     );
-    this.scheduleWarm(0);
+    // Warm the last day once start-up is over (not competing with the first answers).
+    this.scheduleWarm(WARM_DELAY_MS);
   }
 
   private async ensureAhead(now: number): Promise<void> {
@@ -313,7 +316,10 @@ export class PostgresEventStore implements EventStore {
     const bucketed = gzip && q.limit === undefined && q.cursor === undefined;
     let cache: BucketCache | undefined;
     if (bucketed && this.pieces) {
-      if (!warming) this.lastWholeRead = Date.now();
+      if (!warming) {
+        this.lastWholeRead = Date.now();
+        this.clientReads++;
+      }
       cache = { pieces: this.pieces, since: this.pieces.begin() };
       if (!(await this.barrier.pass())) {
         this.pieces.end();
@@ -322,9 +328,12 @@ export class PostgresEventStore implements EventStore {
       }
     }
     let ended = false;
+    const counted = bucketed && this.pieces !== undefined && !warming;
     const endFill = () => {
-      if (cache && !ended) cache.pieces.end();
+      if (ended) return;
       ended = true;
+      if (cache) cache.pieces.end();
+      if (counted) this.clientReads--;
     };
     const target = { events: this.names.events, appId: this.appId };
     try {
@@ -386,7 +395,8 @@ export class PostgresEventStore implements EventStore {
     try {
       const now = Date.now();
       const sel = await this.readWindow({ since: now - DAY_MS, until: now }, true, true);
-      for await (const chunk of sel.chunks) void chunk;
+      // Gives way to clients' reads (they deflate what they need themselves).
+      for await (const chunk of sel.chunks) if (this.clientReads > 0 || this.closed) break;
     } catch (err) {
       if (!this.closed) this.logger.debug(`tracker: warming the deflated buckets failed: ${(err as Error)?.message ?? err}`);
     }
