@@ -3,17 +3,21 @@
  * demand by `postgresStore()` (index.ts), so nothing loads it unless a collector is configured
  * with `storage.postgres`.
  *
- *   - Ingest: one batch = one transaction (client batchId row, then every event in one
- *     `INSERT … SELECT FROM unnest(…)`, then `pg_notify`), acknowledged after COMMIT. Ids are
- *     UUIDv7 from the collector, as in the embedded store; `body` is the event's JSON as served.
+ *   - Ingest: one batch = one prepared statement, so one transaction and one round trip (client
+ *     batchId row, every event in one `INSERT … SELECT` from three texts, `pg_notify`),
+ *     acknowledged after COMMIT. Ids are UUIDv7 from the collector, as in the embedded store;
+ *     `body` is the event's JSON as served.
  *   - Read: a REPEATABLE READ snapshot: the exact `count(*)` of the window, then pages of
  *     `body` newest first (ts DESC, seq DESC) pulled as the response is written (keyset: each page
  *     continues after the last row of the one before; `page` = OFFSET, `cursor` = the row's
- *     (ts, seq)). PGlite has one connection, so its reads collect the window inside one
- *     transaction instead of holding it while the client reads.
+ *     (ts, seq)). A whole-window gzip read (the dashboard's) goes by 5-minute buckets instead,
+ *     from the deflated buckets the process holds (bucket-read.ts, bucket-pieces.ts) once a
+ *     NOTIFY barrier shows them current (change-barrier.ts). PGlite has one connection, so its
+ *     reads collect the window inside one transaction instead of holding it while the client reads.
  *   - Many processes: every batch is announced with NOTIFY (payload: the batch's key, its seq and
- *     time range, the sending process; well under the 8000-byte limit); the other processes fetch
- *     those rows and push them to their WebSocket clients.
+ *     time range, the sending process; well under the 8000-byte limit); every process drops the
+ *     held buckets of that time range, the others fetch those rows and push them to their
+ *     WebSocket clients. Retention's partition drops are announced too (all buckets go).
  *   - Partitions: one per UTC day, created ahead (yesterday to 2 days ahead, re-checked with
  *     retention) and on demand for the days a batch touches; retention drops whole partitions.
  */
