@@ -9,7 +9,7 @@
  *     one text per bucket, no per-event decoding), pulled bucket by bucket through a cursor as raw
  *     bytes (never decoded into a string: from the socket to the deflater), deflated, and kept
  *     when the window held the whole bucket.
- * Runs of held pieces are sent as one piece (one socket write per MiB, not two per bucket).
+ * Runs of held pieces are sent as one piece (small buckets copied together: fewer socket writes).
  * `total` is the sum of the buckets sent, exact for what the response holds, and final once the
  * chunks are read (the response writes it in its trailer).
  */
@@ -25,6 +25,8 @@ const MAX_BUCKETS = (62 * 86_400_000) / BUCKET_MS;
 const CURSOR_BUCKETS = 1;
 /** Held pieces are sent joined up to about this many compressed bytes. */
 const JOINED_BYTES = 1 << 20;
+/** Byte runs shorter than this are copied together when held pieces are joined. */
+const COPY_BELOW = 32 * 1024;
 const SECONDS = BUCKET_MS / 1000;
 
 const iso = (t: number) => new Date(t).toISOString();
@@ -40,34 +42,49 @@ type Step = { held: HeldBucket } | { from: number; to: number };
 let commaPiece: DeflatedPiece | undefined;
 
 /**
- * Pieces sent as one, separated by commas: the CRCs combined, the bytes copied into one buffer
- * (one socket write for up to JOINED_BYTES instead of two per bucket).
+ * Pieces sent as one, separated by commas, the CRCs combined. Small byte runs are copied together
+ * into one buffer (one socket write instead of two per bucket); large ones (busy buckets) are
+ * passed by reference, so a big window's read does not copy what the process holds.
  */
 function joinPieces(pieces: DeflatedPiece[]): DeflatedPiece {
   if (pieces.length === 1) return pieces[0]!;
   const comma = (commaPiece ??= deflatePiece(','));
-  const parts: DeflatedPiece[] = [];
-  for (const p of pieces) {
-    if (parts.length) parts.push(comma);
-    parts.push(p);
-  }
-  let deflatedSize = 0;
-  let size = 0;
-  let crc = 0;
-  for (const p of parts) {
-    deflatedSize += p.deflatedSize;
-    crc = crc32Combine(crc, p.crc, p.size);
-    size += p.size;
-  }
-  const out = new Uint8Array(deflatedSize);
-  let at = 0;
-  for (const p of parts) {
-    for (const b of p.bytes) {
+  const bytes: Uint8Array[] = [];
+  let small: Uint8Array[] = [];
+  let smallBytes = 0;
+  const flushSmall = () => {
+    if (small.length === 0) return;
+    const out = new Uint8Array(smallBytes);
+    let at = 0;
+    for (const b of small) {
       out.set(b, at);
       at += b.byteLength;
     }
+    bytes.push(out);
+    small = [];
+    smallBytes = 0;
+  };
+  let deflatedSize = 0;
+  let size = 0;
+  let crc = 0;
+  for (const p of pieces) {
+    for (const part of size === 0 ? [p] : [comma, p]) {
+      deflatedSize += part.deflatedSize;
+      crc = crc32Combine(crc, part.crc, part.size);
+      size += part.size;
+      for (const b of part.bytes) {
+        if (b.byteLength >= COPY_BELOW) {
+          flushSmall();
+          bytes.push(b);
+        } else {
+          small.push(b);
+          smallBytes += b.byteLength;
+        }
+      }
+    }
   }
-  return { bytes: [out], crc, size, deflatedSize };
+  flushSmall();
+  return { bytes, crc, size, deflatedSize };
 }
 
 /**
