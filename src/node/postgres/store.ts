@@ -47,6 +47,8 @@ export interface PostgresStoreSettings {
 /** Rows per page of a streamed read. */
 const PAGE_ROWS = 5000;
 const DAY_MS = 86_400_000;
+/** `size`'s count of the app's events waits this long after start-up. */
+const COUNT_DELAY_MS = 3000;
 /** Quiet time after changes before the held buckets of the last day are read again. */
 const WARM_DELAY_MS = 1000;
 /** Background warming runs while whole-window reads came within this time (and at start-up). */
@@ -149,11 +151,16 @@ export class PostgresEventStore implements EventStore {
     await this.ensureAhead(Date.now());
     // Each (re)subscription may have missed notifications: the held buckets go.
     await sql.listen(this.names.channel, (payload) => this.announced(payload), () => this.pieces?.clear());
-    // The app's count for `size`, in the background (a big table takes a while to count).
-    void sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${this.names.events} WHERE app_id = $1`, [this.appId]).then(
-      ([row]) => (this.counted = Number(row?.n ?? 0)),
-      () => {},
-    );
+    // The app's count for `size`, in the background and after start-up (counting 10M rows keeps
+    // a server core busy for seconds: not while the first reads are answered).
+    const count = setTimeout(() => {
+      if (this.closed) return;
+      void sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${this.names.events} WHERE app_id = $1`, [this.appId]).then(
+        ([row]) => (this.counted = Number(row?.n ?? 0)),
+        () => {},
+      );
+    }, COUNT_DELAY_MS);
+    count.unref?.();
     // Warm the last day once start-up is over (not competing with the first answers).
     this.scheduleWarm(WARM_DELAY_MS);
   }
