@@ -6,8 +6,10 @@ import { request as httpRequest } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROXY_MESSAGES } from '../../src/engine/proxy/layer.js';
+import { fetchTransport, setUpstreamTransport, type UpstreamTransportFactory } from '../../src/engine/proxy/transport.js';
+import { nodeHttpTransport } from '../../src/node/upstream-http.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
 import { closeServers, fakeEngine, rawRequest, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
@@ -36,7 +38,14 @@ const json = (body: unknown, status = 200, headers: Record<string, string | stri
   res.end(JSON.stringify(body));
 };
 
-describe('proxy', () => {
+// Every behaviour holds with both transports: node:http (what the node hosts register) and
+// WHATWG fetch (the default everywhere else: browsers, workers, other runtimes).
+const transports: Array<[string, UpstreamTransportFactory]> = [['node:http', nodeHttpTransport], ['fetch', fetchTransport]];
+afterAll(() => setUpstreamTransport(nodeHttpTransport));
+
+describe.each(transports)('proxy (%s transport)', (_name, transport) => {
+  beforeEach(() => setUpstreamTransport(transport));
+
   it('forwards what no file answers (path, query, status, body) and never what a file answers', async () => {
     const { upstream, url } = await setup(json({ from: 'upstream' }, 203));
     const local = await fetch(`${url}/api/local`);
