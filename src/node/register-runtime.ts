@@ -7,7 +7,7 @@
  *     gzip/deflate request bodies of both engines (synchronous and bounded; `DecompressionStream`
  *     stays the default);
  *   - the collector's PostgreSQL store (`storage.postgres`), imported on first use;
- *   - the proxy layer's upstream transport: node:http with a keep-alive agent (fetch stays the
+ *   - the proxy layer's upstream transport: an undici connection pool (fetch stays the
  *     default elsewhere).
  */
 import { resolve } from 'node:path';
@@ -20,7 +20,7 @@ import { memoryFs } from '../vfs/memory.js';
 import { setRawSyncDeflate } from '../tracker/gzip-pieces.js';
 import { setPostgresStoreResolver } from '../tracker/store.js';
 import { postgresStore } from './postgres/index.js';
-import { nodeHttpTransport } from './upstream-http.js';
+import { undiciTransport } from './upstream-undici.js';
 
 setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)));
 // `req.app.fs` of an engine without a filesystem (`fsDir: null`): scratch space in memory.
@@ -40,5 +40,5 @@ setBoundedSyncInflate((format, bytes, maxOutput) => {
 });
 // The collector's `storage.postgres`: the store's code is imported when a collector loads it.
 setPostgresStoreResolver((options, name) => postgresStore(options as string, name));
-// The proxy layer's way to its target: node:http, kept-alive connections, answers piped.
-setUpstreamTransport(nodeHttpTransport);
+// The proxy layer's way to its target: undici's Pool, kept-alive connections, answers piped.
+setUpstreamTransport(undiciTransport);

@@ -1,6 +1,6 @@
 /**
- * A Response whose body is a Node stream (the proxy's node:http transport: the target's
- * IncomingMessage, or the zlib stream decoding it), built for almost nothing.
+ * A Response whose body is a Node stream (the proxy's Node transport, upstream-undici.ts: the
+ * target's body, or the zlib stream decoding it), built for almost nothing.
  *
  * Like FastResponse (core/fast-response.ts) it *is* a Response for every caller (`instanceof
  * Response` holds). `status`, `statusText`, `ok` read the plain state; `headers` is a lazy

@@ -12,7 +12,7 @@
  * `Content-Encoding` and `Content-Length` (of the encoded body) are dropped; the host re-frames
  * the body.
  *
- * Headers travel as flat `[name, value, name, value, …]` lists (what node:http reads and writes
+ * Headers travel as flat `[name, value, name, value, …]` lists (what node:http and undici read and write
  * without building a Headers object; `flatHeaders` turns a platform Headers into one), so a
  * proxied request on Node never builds a Headers object at all.
  */

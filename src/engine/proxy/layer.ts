@@ -1,7 +1,7 @@
 /**
  * The proxy layer (`mock.proxy`), last in the pipeline: a request under the prefix that no
  * handler, collection or file answered is forwarded to `proxy.target` through the upstream
- * transport (transport.ts: WHATWG fetch by default, node:http with a keep-alive agent on Node), so
+ * transport (transport.ts: WHATWG fetch by default, an undici keep-alive pool on Node), so
  * a team mocks a few endpoints and passes the rest through to a real API.
  *
  *   - URL: target origin + target path + (rewrite ?? identity)(pathname + query);

@@ -3,8 +3,8 @@
  * answer head, plus a way to turn that answer into the client's Response.
  *
  * The default is WHATWG fetch (browsers, workers, Deno, Bun, and Node when nothing else is
- * registered). The Node entry registers a node:http transport with a keep-alive agent that hands
- * the target's body to the host as a Node stream (src/node/upstream-http.ts, registered in
+ * registered). The Node entry registers an undici keep-alive connection pool that hands
+ * the target's body to the host as a Node stream (src/node/upstream-undici.ts, registered in
  * src/node/register-runtime.ts): no WHATWG stream or Headers object per proxied request. The
  * engine never imports `node:*`; hosts plug their transport in here.
  *

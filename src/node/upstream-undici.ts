@@ -80,7 +80,7 @@ function answerOf(request: UpstreamRequest, answered: Answered): UpstreamAnswer 
 }
 
 /** An undici transport with its own connection pools (closed with the proxy layer). */
-export function nodeHttpTransport(): UpstreamTransport {
+export function undiciTransport(): UpstreamTransport {
   const pools = new Map<string, Pool>();
 
   function poolFor(origin: string): Pool {
