@@ -318,20 +318,27 @@ export class FileCache {
     return this.exclusive && this.lookups.get(key)?.path === null;
   }
 
+  /** Like knownAbsent, also trusting a miss remembered with `trustMisses` within the lookup TTL. */
+  recentlyAbsent(key: string): boolean {
+    const hit = this.lookups.get(key);
+    return hit !== undefined && hit.path === null && (this.exclusive || performance.now() - hit.at < LOOKUP_TTL_MS);
+  }
+
   /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
    */
-  async resolve(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }): Promise<string | null> {
+  async resolve(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
     const hit = this.lookups.get(key);
     if (hit !== undefined) {
       if (this.exclusive) return hit.path;
-      if (hit.path !== null && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
+      if ((hit.path !== null || trustMisses) && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
     }
     const gen = this.generation;
     const path = await lookupFile(this.vfs, this.fsDir, target.rel, target.trailingSlash);
-    // Misses are only remembered where change events are complete.
-    if (gen === this.generation && (path !== null || this.exclusive)) {
+    // Misses are only remembered where change events are complete, or for the lookup TTL when
+    // the caller accepts that (query variants: a file that appears is found within the TTL).
+    if (gen === this.generation && (path !== null || this.exclusive || trustMisses)) {
       if (this.lookups.size >= MAX_LOOKUPS) this.lookups.clear();
       this.lookups.set(key, { path, at: performance.now() });
     }
@@ -368,13 +375,13 @@ export class FileCache {
    * has gone (deleted behind our back on disk) is resolved again once, so the next candidate
    * (`users.xml` after `users.json` was removed) is found at once.
    */
-  async resolveEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }): Promise<FileEntry | null> {
-    const path = await this.resolve(key, target);
+  async resolveEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<FileEntry | null> {
+    const path = await this.resolve(key, target, trustMisses);
     if (path === null) return null;
     const entry = await this.entry(path);
     if (entry !== null) return entry;
     this.lookups.delete(key);
-    const again = await this.resolve(key, target);
+    const again = await this.resolve(key, target, trustMisses);
     return again === null ? null : this.entry(again);
   }
 

@@ -1,0 +1,93 @@
+/**
+ * Query variants: THE naming of a file that answers one exact query string, `<name>@<query>.<ext>`
+ * next to the plain file (`users@a=1&page=2.json` beside `users.json`; `index@q=x.json` in a
+ * folder). The recorder writes them (proxy/record-path.ts); file mode serves them.
+ *
+ *   - `<query>` is canonical: the parameters sorted (by name, then value) and re-encoded with
+ *     URLSearchParams, so `?page=2&a=1` and `?a=1&page=2` name the same file and `/` is `%2F`
+ *     (a variant is always one file name);
+ *   - a GET/HEAD with a query string is answered from its variant file when there is one, as
+ *     stored (no pagination or filters: the variant IS the answer to that query); otherwise the
+ *     plain file answers with its own pagination and filters, as before;
+ *   - the lookup tries `<path>@<query>` with the usual extensions (lookup.ts), then, for a path
+ *     with an extension (`logo.png?x=1`), `logo@x=1.png`.
+ * Only requests with a query string pay for this; a miss is remembered (on disk, for the lookup
+ * TTL: a variant file that appears is served within a second).
+ */
+import { baseName } from '../../vfs/path.js';
+import type { FileEntry } from './file-cache.js';
+import type { FsCall, FsEnv } from './fs-call.js';
+import { hasExtension } from './target-path.js';
+
+/** The separator between a file's name and its query. */
+export const VARIANT_MARK = '@';
+
+/** The canonical form of a query string (`?b=2&a=1` → `a=1&b=2`); '' for none. */
+export function canonicalQuery(search: string): string {
+  const params = [...new URLSearchParams(search)];
+  params.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  return new URLSearchParams(params).toString();
+}
+
+/** `<stem>@<query>` (`query` canonical). */
+export function variantStem(stem: string, query: string): string {
+  return `${stem}${VARIANT_MARK}${query}`;
+}
+
+interface VariantTarget {
+  /** Lookup-cache key: the raw sub-path and the canonical query (a raw sub-path has no `?`). */
+  key: string;
+  rel: string;
+  trailingSlash: false;
+}
+
+const MAX_MEMO = 1000;
+const memo = new Map<string, VariantTarget[]>();
+
+/** The variant files a request may name, most specific first ([] without a query). */
+function variantTargets(call: FsCall): VariantTarget[] {
+  const search = call.ctx.search;
+  if (search.length <= 1) return [];
+  const memoKey = `${call.key}${search}`;
+  let targets = memo.get(memoKey);
+  if (targets !== undefined) return targets;
+  targets = [];
+  const query = canonicalQuery(search);
+  if (query !== '') {
+    const rel = call.rel;
+    const key = `${call.key}?${query}`;
+    if (rel === '' || call.trailingSlash) {
+      targets.push({ key, rel: `${rel === '' ? '' : `${rel}/`}${variantStem('index', query)}`, trailingSlash: false });
+    } else {
+      targets.push({ key, rel: variantStem(rel, query), trailingSlash: false });
+      if (hasExtension(rel)) {
+        const base = baseName(rel);
+        const dot = base.lastIndexOf('.');
+        const dir = rel.slice(0, rel.length - base.length);
+        targets.push({ key: `${key}#ext`, rel: `${dir}${variantStem(base.slice(0, dot), query)}${base.slice(dot)}`, trailingSlash: false });
+      }
+    }
+  }
+  if (memo.size >= MAX_MEMO) memo.clear();
+  memo.set(memoKey, targets);
+  return targets;
+}
+
+/** The variant file answering this request's exact query, or null. */
+export async function resolveVariant(call: FsCall, env: FsEnv): Promise<FileEntry | null> {
+  for (const t of variantTargets(call)) {
+    const entry = env.cache.peek(t.key) ?? (await env.cache.resolveEntry(t.key, t, true));
+    if (entry !== null) return entry;
+  }
+  return null;
+}
+
+/** Synchronously: the variant file (cached), null (certainly none now), or undefined (cannot tell). */
+export function peekVariant(call: FsCall, env: FsEnv): FileEntry | null | undefined {
+  for (const t of variantTargets(call)) {
+    const entry = env.cache.peek(t.key);
+    if (entry !== undefined) return entry;
+    if (!env.cache.recentlyAbsent(t.key)) return undefined;
+  }
+  return null;
+}
