@@ -11,12 +11,14 @@
  *     plain file answers with its own pagination and filters, as before;
  *   - the lookup tries `<path>@<query>` with the usual extensions (lookup.ts), then, for a path
  *     with an extension (`logo.png?x=1`), `logo@x=1.png`.
- * Only requests with a query string pay for this; a miss is remembered (on disk, for the lookup
- * TTL: a variant file that appears is served within a second).
+ * Each folder's variant index (which names have `@` files: one readdir, FileCache.variantStems)
+ * is read by the first GET of that folder and kept like a lookup (until a change; on disk for the
+ * lookup TTL, so a variant file that appears is served within a second). A query on a name with
+ * no variants is then decided synchronously: queries keep the fast path.
  */
-import { baseName } from '../../vfs/path.js';
+import { baseName, parentOf } from '../../vfs/path.js';
 import type { FileEntry } from './file-cache.js';
-import type { FsCall, FsEnv } from './fs-call.js';
+import { inFsDir, type FsCall, type FsEnv } from './fs-call.js';
 import { hasExtension } from './target-path.js';
 
 /** The separator between a file's name and its query. */
@@ -39,6 +41,13 @@ interface VariantTarget {
   key: string;
   rel: string;
   trailingSlash: false;
+  /** The file-name part before `@` (what the folder's variant index lists). */
+  stem: string;
+}
+
+/** The folder a request's variants live in (relative to fsDir). */
+function folderOf(call: FsCall): string {
+  return call.rel === '' || call.trailingSlash ? call.rel : parentOf(call.rel);
 }
 
 const MAX_MEMO = 1000;
@@ -57,14 +66,14 @@ function variantTargets(call: FsCall): VariantTarget[] {
     const rel = call.rel;
     const key = `${call.key}?${query}`;
     if (rel === '' || call.trailingSlash) {
-      targets.push({ key, rel: `${rel === '' ? '' : `${rel}/`}${variantStem('index', query)}`, trailingSlash: false });
+      targets.push({ key, rel: `${rel === '' ? '' : `${rel}/`}${variantStem('index', query)}`, trailingSlash: false, stem: 'index' });
     } else {
-      targets.push({ key, rel: variantStem(rel, query), trailingSlash: false });
+      const base = baseName(rel);
+      const dir = rel.slice(0, rel.length - base.length);
+      targets.push({ key, rel: variantStem(rel, query), trailingSlash: false, stem: base });
       if (hasExtension(rel)) {
-        const base = baseName(rel);
         const dot = base.lastIndexOf('.');
-        const dir = rel.slice(0, rel.length - base.length);
-        targets.push({ key: `${key}#ext`, rel: `${dir}${variantStem(base.slice(0, dot), query)}${base.slice(dot)}`, trailingSlash: false });
+        targets.push({ key: `${key}#ext`, rel: `${dir}${variantStem(base.slice(0, dot), query)}${base.slice(dot)}`, trailingSlash: false, stem: base.slice(0, dot) });
       }
     }
   }
@@ -73,9 +82,20 @@ function variantTargets(call: FsCall): VariantTarget[] {
   return targets;
 }
 
+/**
+ * Reads the request's folder's variant index (one readdir, kept like a lookup), so that later
+ * requests with a query string can be answered on the synchronous path. Called by every GET/HEAD
+ * that takes the promise path.
+ */
+export function knowVariants(call: FsCall, env: FsEnv): Promise<ReadonlySet<string>> {
+  return env.cache.variantStems(inFsDir(env, folderOf(call)), VARIANT_MARK);
+}
+
 /** The variant file answering this request's exact query, or null. */
 export async function resolveVariant(call: FsCall, env: FsEnv): Promise<FileEntry | null> {
+  const stems = await knowVariants(call, env);
   for (const t of variantTargets(call)) {
+    if (!stems.has(t.stem)) continue;
     const entry = env.cache.peek(t.key) ?? (await env.cache.resolveEntry(t.key, t, true));
     if (entry !== null) return entry;
   }
@@ -84,7 +104,12 @@ export async function resolveVariant(call: FsCall, env: FsEnv): Promise<FileEntr
 
 /** Synchronously: the variant file (cached), null (certainly none now), or undefined (cannot tell). */
 export function peekVariant(call: FsCall, env: FsEnv): FileEntry | null | undefined {
-  for (const t of variantTargets(call)) {
+  const targets = variantTargets(call);
+  if (targets.length === 0) return null;
+  const stems = env.cache.peekVariantStems(inFsDir(env, folderOf(call)));
+  if (stems === undefined) return undefined;
+  for (const t of targets) {
+    if (!stems.has(t.stem)) continue;
     const entry = env.cache.peek(t.key);
     if (entry !== undefined) return entry;
     if (!env.cache.recentlyAbsent(t.key)) return undefined;

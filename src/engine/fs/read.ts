@@ -15,7 +15,7 @@ import { configFor, readQuery, relativeToFsDir, type FsCall, type FsEnv } from '
 import { MSG } from './messages.js';
 import { PASS } from '../pipeline/layer.js';
 import { pageAnswer } from './page-answer.js';
-import { peekVariant, resolveVariant } from './query-variant.js';
+import { knowVariants, peekVariant, resolveVariant } from './query-variant.js';
 
 function hasAnyBody(call: FsCall): boolean {
   return (call.body !== undefined && call.body.byteLength > 0) || hasBody(call.ctx.request);
@@ -46,7 +46,7 @@ export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Res
   if (call.ctx.search.length > 1) {
     const variant = await resolveVariant(call, env);
     if (variant !== null) return asStored(call, env, variant, head);
-  }
+  } else await knowVariants(call, env); // so a later query is decided on the fast path
   const entry = env.cache.peek(call.key) ?? (await env.cache.resolveEntry(call.key, call));
   return entry === null ? undefined : answer(call, env, entry, head);
 }
