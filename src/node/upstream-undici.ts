@@ -23,7 +23,7 @@
 import { EventEmitter } from 'node:events';
 import { pipeline, type Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createUnzip } from 'node:zlib';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { decodable, flatGet, type FlatHeaders } from '../engine/proxy/headers.js';
 import { NULL_BODY_STATUS, UpstreamTimeout, type UpstreamAnswer, type UpstreamRequest, type UpstreamTransport } from '../engine/proxy/transport.js';
 import { streamResponse } from './stream-response.js';
@@ -79,11 +79,21 @@ function answerOf(request: UpstreamRequest, answered: Answered): UpstreamAnswer 
   };
 }
 
+/**
+ * undici, imported on the first proxied request: engines without a proxy never load it, and
+ * test environments that lack its globals (jest's jsdom has no MessagePort) can still import the
+ * node entry.
+ */
+let PoolClass: typeof Pool | undefined;
+async function loadPool(): Promise<typeof Pool> {
+  return (PoolClass ??= (await import('undici')).Pool);
+}
+
 /** An undici transport with its own connection pools (closed with the proxy layer). */
 export function undiciTransport(): UpstreamTransport {
   const pools = new Map<string, Pool>();
 
-  function poolFor(origin: string): Pool {
+  function poolFor(Pool: typeof import('undici').Pool, origin: string): Pool {
     let pool = pools.get(origin);
     if (pool === undefined) pools.set(origin, (pool = new Pool(origin, { bodyTimeout: 0, headersTimeout: 0 })));
     return pool;
@@ -91,6 +101,7 @@ export function undiciTransport(): UpstreamTransport {
 
   async function attempt(request: UpstreamRequest, url: URL, retry: boolean): Promise<UpstreamAnswer> {
     const body = request.body;
+    const Pool = PoolClass ?? (await loadPool());
     const abort = new EventEmitter();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -98,7 +109,7 @@ export function undiciTransport(): UpstreamTransport {
       abort.emit('abort');
     }, request.timeout);
     try {
-      const answered = await poolFor(url.origin).request({
+      const answered = await poolFor(Pool, url.origin).request({
         method: request.method as 'GET',
         path: url.pathname + url.search,
         headers: request.headers,
