@@ -218,9 +218,12 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
 describe('proxy on Node (undici transport)', () => {
   beforeEach(() => setUpstreamTransport(undiciTransport));
 
-  it('a GET whose kept-alive connection the target drops as it is reused is retried once on a fresh one', async () => {
-    // The target serves one request per connection and drops the connection when a second one
-    // arrives on it (a server closing an idle keep-alive connection just as it is reused).
+  /**
+   * A target serving one request per connection that drops the connection when a second one
+   * arrives on it (a server closing an idle keep-alive connection just as it is reused), behind
+   * a proxying mock API.
+   */
+  async function droppingTarget() {
     const served = new WeakSet<object>();
     const upstream = await startUpstream((req, res) => {
       if (served.has(req.socket)) {
@@ -232,8 +235,13 @@ describe('proxy on Node (undici transport)', () => {
       res.end(JSON.stringify({ url: req.url }));
     });
     const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
+    return { upstream, url: server.url };
+  }
+
+  it('a GET whose kept-alive connection the target drops as it is reused is retried once on a fresh one', async () => {
+    const { upstream, url } = await droppingTarget();
     for (const n of [1, 2, 3]) {
-      const r = await fetch(`${server.url}/api/item/${n}`);
+      const r = await fetch(`${url}/api/item/${n}`);
       expect(r.status).toBe(200);
       expect(await r.json()).toEqual({ url: `/api/item/${n}` });
     }
@@ -242,18 +250,9 @@ describe('proxy on Node (undici transport)', () => {
   });
 
   it('a POST is never retried: a dropped connection is a 502', async () => {
-    const served = new WeakSet<object>();
-    const upstream = await startUpstream((req, res) => {
-      if (served.has(req.socket)) {
-        req.socket.destroy();
-        return;
-      }
-      served.add(req.socket);
-      res.end('ok');
-    });
-    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
-    expect((await fetch(`${server.url}/api/a`)).status).toBe(200);
-    const r = await fetch(`${server.url}/api/b`, { method: 'POST', body: 'x' });
+    const { upstream, url } = await droppingTarget();
+    expect((await fetch(`${url}/api/a`)).status).toBe(200);
+    const r = await fetch(`${url}/api/b`, { method: 'POST', body: 'x' });
     expect(r.status).toBe(502);
     expect(upstream.seen.filter((s) => s.url === '/api/b')).toHaveLength(1);
   });
