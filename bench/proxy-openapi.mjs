@@ -6,7 +6,8 @@
 //               wrk → mockyard serve() with proxy → that upstream   = proxied
 //               wrk → a raw node:http reverse proxy → that upstream = what a hand-written Node proxy
 //                 costs (keep-alive agent, headers copied, body piped: the least a proxy does)
-//               and the mockyard proxy with the devtools journal off (it is on by default on loopback)
+//               and the mockyard proxy with the devtools journal off (it is on by default on loopback),
+//               and with the fetch transport (other runtimes; the node hosts' transport before undici)
 //               overhead = direct req/s ÷ proxied req/s (goal ≤ 1.3), and proxied vs the raw proxy
 //   get-one:    wrk → mockyard serving users/1.json                 = without validation
 //               wrk → the same with mock.openapi (GET /users/{id})  = with validation
@@ -57,6 +58,11 @@ if (role === 'raw-proxy') {
   s.listen(0, '127.0.0.1', () => announce(s.address().port));
 } else {
   const { serve } = await import(${JSON.stringify(resolve(here, '../dist/node/index.js'))});
+  if (doc === 'fetch') {
+    // The transport other runtimes use (and the node hosts used before the undici one).
+    const { fetchTransport, setUpstreamTransport } = await import(${JSON.stringify(resolve(here, '../dist/engine/proxy/transport.js'))});
+    setUpstreamTransport(fetchTransport);
+  }
   const mock = role === 'proxy'
     ? { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: arg }, ...(doc === 'no-journal' ? { journal: false } : {}) }
     : { endpointPrefix: '/api', fsDir: arg, logLevel: 'silent', ...(doc ? { openapi: doc } : {}) };
@@ -164,12 +170,13 @@ try {
   const proxy = viaUpstream(await start(['proxy', `http://127.0.0.1:${upstream.port}`]));
   const rawProxy = viaUpstream(await start(['raw-proxy', `http://127.0.0.1:${upstream.port}`]));
   const quietProxy = viaUpstream(await start(['proxy', `http://127.0.0.1:${upstream.port}`, 'no-journal']));
+  const fetchProxy = viaUpstream(await start(['proxy', `http://127.0.0.1:${upstream.port}`, 'fetch']));
   const plain = await start(['files', mocks]);
   const validated = await start(['files', mocks, doc]);
-  const p = await compare('proxy-1k', [upstream, proxy, rawProxy, quietProxy], '/api/item');
+  const p = await compare('proxy-1k', [upstream, proxy, rawProxy, quietProxy, fetchProxy], '/api/item');
   const v = await compare('get-one', [plain, validated], '/api/users/1');
-  const [direct, proxied, raw, quiet] = p.medians;
-  const [directCpu, proxiedCpu, rawCpu, quietCpu] = p.cpu;
+  const [direct, proxied, raw, quiet, viaFetch] = p.medians;
+  const [directCpu, proxiedCpu, rawCpu, quietCpu, fetchCpu] = p.cpu;
   const [without, withValidation] = v.medians;
   const [withoutCpu, withCpu] = v.cpu;
   const engineOnly = await engineCost(doc);
@@ -185,6 +192,7 @@ try {
     `| direct to the upstream (${p.bytes} B JSON) | ${direct.toFixed(0)} | ${us(directCpu)} | 1 | 1 | |`,
     `| through the mockyard proxy (defaults) | ${proxied.toFixed(0)} | ${us(proxiedCpu)} | **${(direct / proxied).toFixed(2)}×** | ${(proxiedCpu / directCpu).toFixed(2)}× | ≤ 1.3× |`,
     `| through the mockyard proxy, \`journal: false\` | ${quiet.toFixed(0)} | ${us(quietCpu)} | ${(direct / quiet).toFixed(2)}× | ${(quietCpu / directCpu).toFixed(2)}× | |`,
+    `| through the mockyard proxy, fetch transport (as before) | ${viaFetch.toFixed(0)} | ${us(fetchCpu)} | ${(direct / viaFetch).toFixed(2)}× | ${(fetchCpu / directCpu).toFixed(2)}× | |`,
     `| through a raw node:http reverse proxy | ${raw.toFixed(0)} | ${us(rawCpu)} | ${(direct / raw).toFixed(2)}× | ${(rawCpu / directCpu).toFixed(2)}× | |`,
     '',
     '| case | req/s | CPU/request | cost | goal |',
