@@ -10,7 +10,7 @@
 //
 // Writes change the files in playground/mocks: `git checkout playground/mocks` restores the demo.
 import { defineConfig } from 'mockyard';
-import { filters, handlers, pagination, wsHandlers } from './shared/team-tasks.mjs';
+import { filters, handlers, pagination, scenarios, wsHandlers } from './shared/team-tasks.mjs';
 
 export default defineConfig({
   mock: {
@@ -26,6 +26,7 @@ export default defineConfig({
     handlers,
     enableWs: true,
     wsHandlers,
+    scenarios,
   },
   tracker: { appId: 'playground' },
   port: 3000,

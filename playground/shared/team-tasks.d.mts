@@ -18,5 +18,6 @@ export const pagination: MockApiOptions['pagination'];
 export const filters: MockApiOptions['filters'];
 export const handlers: NonNullable<MockApiOptions['handlers']>;
 export const wsHandlers: NonNullable<MockApiOptions['wsHandlers']>;
+export const scenarios: NonNullable<MockApiOptions['scenarios']>;
 export function teamTasksMock(fs: Vfs, extra?: Partial<MockApiOptions>): MockApiOptions;
 export function teamTasksTracker(fs?: Vfs): CollectorOptions;

@@ -142,6 +142,15 @@ export const wsHandlers = [
 ];
 
 /** The mock API options for either host, on the filesystem `fs` (IndexedDB, memory…). */
+/**
+ * Scenarios (switch them on the devtools page, `/_mockyard/` → Scenarios, or per request with
+ * `X-Mockyard-Scenario`): `empty` answers an empty task list, `outage` a 503 for every task read.
+ */
+export const scenarios = {
+  empty: { handlers: [{ pattern: '/tasks', method: 'GET', handle: (_req, res) => res.json([]) }] },
+  outage: { handlers: [{ pattern: '/tasks', method: 'GET', handle: (_req, res) => res.status(503).json({ status: 503, error: 'Service Unavailable', message: 'scenario outage' }) }] },
+};
+
 export function teamTasksMock(fs, extra = {}) {
   return {
     endpointPrefix: '/api',
@@ -151,6 +160,7 @@ export function teamTasksMock(fs, extra = {}) {
     handlers,
     enableWs: true,
     wsHandlers,
+    scenarios,
     ...extra,
   };
 }

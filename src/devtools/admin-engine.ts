@@ -1,17 +1,37 @@
 /**
- * The devtools admin Engine as the engine set holds it: a thin shell whose routes (admin.ts, with
- * the journal reader, routes description, SSE) are imported on the first admin request, so they
- * stay out of the page's `mockyard/sw` start-up bundle (their own chunk, as the collector's
- * WebSocket session is). A failed import answers 500 and is retried by the next request.
+ * The devtools Engine as the engine set holds it, under `/_mockyard`: the admin API at
+ * `/_mockyard/api/` and the page at `/_mockyard/` (page-route.ts). A thin shell: the API's routes
+ * (admin.ts, with the journal reader, routes description, SSE) are imported on the first admin
+ * request and the page (page-route.ts and its prebuilt bundle) on the first page request, so
+ * neither is in the `mockyard/sw` start-up bundle (their own chunks, as the collector's WebSocket
+ * session is). A failed import answers 500 and is retried by the next request.
+ * CORS as the mock API's (`mock.cors`, the same wrapper: engine/cors.ts): a page on another origin
+ * may call the admin API exactly when it may call the mock API; preflights are answered before the
+ * token check (a preflight never carries credentials).
  */
 import { underPrefix, type Engine } from '../core/engine.js';
 import { responseForError } from '../core/errors.js';
+import type { MockApi } from '../engine/create-mock-api.js';
+import { withMockCors } from '../engine/cors.js';
 import type { AdminApi, AdminOptions } from './admin.js';
 
+/** Where the devtools live: the page at `/_mockyard/`, the admin API below it. */
+export const DEVTOOLS_BASE = '/_mockyard';
 /** Where the admin API lives (fixed, like the collector's `/_tracker`). */
-export const ADMIN_BASE = '/_mockyard/api';
+export const ADMIN_BASE = `${DEVTOOLS_BASE}/api`;
+
+/** Whether `engine` is the devtools engine (hosts name it in their start-up lines). */
+export function isDevtoolsEngine(engine: Engine): boolean {
+  return engine.prefixes.length === 1 && engine.prefixes[0] === DEVTOOLS_BASE;
+}
+
+/** The collector's base path (its routes live under it), or '' when there is no collector. */
+export function collectorBase(tracker: (Engine & { basePath?: string }) | undefined): string {
+  return tracker ? (tracker.basePath ?? tracker.prefixes[0] ?? '') : '';
+}
 
 export function createAdminEngine(options: AdminOptions): Engine & { close(): Promise<void> } {
+  const collector = collectorBase(options.tracker);
   let api: AdminApi | undefined;
   let loading: Promise<AdminApi> | undefined;
   const load = () =>
@@ -22,17 +42,25 @@ export function createAdminEngine(options: AdminOptions): Engine & { close(): Pr
         throw err;
       },
     ));
+  const handle = (request: Request): Promise<Response | undefined> => {
+    const path = new URL(request.url).pathname;
+    if (!underPrefix(path, ADMIN_BASE)) {
+      if (!underPrefix(path, DEVTOOLS_BASE)) return Promise.resolve(undefined);
+      return import('./page-route.js')
+        .then((m) => m.pageResponse(request, path, collector))
+        .catch((err: unknown) => responseForError(err, path, request.method.toUpperCase() === 'HEAD'));
+    }
+    if (api) return api.handle(request);
+    return load().then(
+      (a) => a.handle(request),
+      (err: unknown) => responseForError(err, path),
+    );
+  };
+  const cors = (options.mock as Partial<MockApi> | undefined)?.options?.cors;
+  const entry = cors ? withMockCors(cors, [DEVTOOLS_BASE], { handle, handleCached: () => undefined }) : { handle };
   return {
-    prefixes: [ADMIN_BASE],
-    handle(request) {
-      if (api) return api.handle(request);
-      const path = new URL(request.url).pathname;
-      if (!underPrefix(path, ADMIN_BASE)) return Promise.resolve(undefined);
-      return load().then(
-        (a) => a.handle(request),
-        (err: unknown) => responseForError(err, path),
-      );
-    },
+    prefixes: [DEVTOOLS_BASE],
+    handle: (request) => entry.handle(request),
     async close() {
       const a = api ?? (loading ? await loading.catch(() => undefined) : undefined);
       await a?.close();

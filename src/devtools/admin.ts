@@ -8,15 +8,14 @@
  *   DELETE requests           empties the journal (204)
  *   GET    requests/stream    Server-Sent Events: `event: request` + the entry as JSON, for each
  *                             new entry (a `: ping` comment every 15 s keeps proxies from closing it)
- *   GET    routes             mock API (prefixes, files tree with sizes, handlers, WebSocket
- *                             handlers, scenarios) and collector routes
+ *   GET    routes             mock API (prefixes, files tree with sizes, collections with their
+ *                             item counts, handlers, WebSocket handlers with their live
+ *                             connections, scenarios) and collector routes
  *   GET    scenario           { current, scenarios }
  *   PUT    scenario           body { "name": "empty-cart" | null } → switches (400 unknown)
  *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`),
  *                             and empties the journal; a filesystem without reset (disk) → 501
- *
- * Not yet (see the README, Devtools): live WebSocket connections in `routes`, collections.
- */
+ * */
 import type { Engine } from '../core/engine.js';
 import { underPrefix } from '../core/engine.js';
 import { HttpError, responseForError } from '../core/errors.js';
@@ -28,6 +27,7 @@ import { ADMIN_BASE } from './admin-engine.js';
 import { bearerMatches } from './guard.js';
 import type { JournalFilter } from './journal.js';
 import { describeCollector, describeMock, isMockApi } from './routes-info.js';
+import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
 const SSE_PING_MS = 15_000;
 const BODY_LIMIT = 64 * 1024;
@@ -77,6 +77,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
   const tracker = options.tracker;
   const { token } = options;
   const streams = new Set<() => void>();
+  let resources: ResourceMapSource | undefined;
 
   function needMock(): MockApi {
     if (!mock) throw new HttpError(404, 'No mock API is configured on this host');
@@ -145,7 +146,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
         return allow('GET');
       case '/routes':
         if (method === 'GET' || head) {
-          return json({ mock: mock ? await describeMock(mock) : null, collector: tracker ? describeCollector(tracker) : null }, 200, head);
+          return json({ mock: mock ? await describeMock(mock, (resources ??= createResourceMap(mock))) : null, collector: tracker ? describeCollector(tracker) : null }, 200, head);
         }
         return allow('GET, HEAD');
       case '/scenario': {
@@ -199,6 +200,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     async close() {
       for (const end of [...streams]) end();
       streams.clear();
+      resources?.close();
     },
   };
 }

@@ -1,10 +1,13 @@
 /**
  * What `GET /_mockyard/api/routes` describes: the mock API (prefixes, the files tree below fsDir
- * with sizes, REST handlers, WebSocket handlers, scenarios) and the collector's routes. Read-only;
+ * with sizes, collections with their item counts, REST handlers, WebSocket handlers with their live
+ * connections, scenarios) and the collector's routes. Read-only;
  * the files walk is bounded (MAX_FILES entries, MAX_DEPTH levels) so a huge folder cannot stall it.
  */
 import type { Engine } from '../core/engine.js';
+import { collectorBase } from './admin-engine.js';
 import type { MockApi } from '../engine/create-mock-api.js';
+import type { ResourceMapSource } from '../engine/resource-map.js';
 import { joinSafe } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 
@@ -55,15 +58,18 @@ export function isMockApi(engine: Engine | undefined): engine is MockApi {
   return engine !== undefined && typeof (engine as Partial<MockApi>).useScenario === 'function' && 'journal' in engine;
 }
 
-export async function describeMock(api: MockApi) {
+/** `resources`: the engine's resource map (engine/resource-map.ts: the collections and their counts). */
+export async function describeMock(api: MockApi, resources: ResourceMapSource) {
   const o = api.options;
   const files = o.fsDir === null ? null : await filesTree(api.app.fs, o.fsDir);
+  const map = o.fsDir === null ? null : await resources.get();
   return {
     prefixes: api.prefixes,
     layers: api.layers,
     files,
     handlers: o.handlers.map((h) => ({ method: (h.method ?? 'GET').toUpperCase(), pattern: h.pattern, disabled: h.disabled === true, fs: h.handle === 'FS' })),
-    wsHandlers: o.enableWs ? o.wsHandlers.map((h) => ({ pattern: h.pattern })) : [],
+    collections: map ? map.resources.filter((r) => r.kind === 'collection').map((r) => ({ url: r.url, file: r.name, count: r.count ?? 0 })) : [],
+    wsHandlers: o.enableWs ? o.wsHandlers.map((h) => ({ pattern: h.pattern, connections: api.app.ws.count(h.pattern) })) : [],
     scenarios: api.scenarios,
     scenario: api.scenario,
   };
@@ -71,7 +77,7 @@ export async function describeMock(api: MockApi) {
 
 /** The collector's fixed routes (event-collector contract). */
 export function describeCollector(engine: Engine & { basePath?: string }) {
-  const base = engine.basePath ?? engine.prefixes[0] ?? '';
+  const base = collectorBase(engine);
   return {
     basePath: base,
     routes: [

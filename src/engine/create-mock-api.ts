@@ -121,6 +121,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ws: {
       // Before the WebSocket layer is loaded no client exists (an unknown pattern still throws).
       broadcast: (pattern, data, opts) => (wsLayer ? wsLayer.broadcast(pattern, data, opts) : options.enableWs ? (broadcastRoute(options.wsRoutes, pattern), 0) : 0),
+      count: (pattern, opts) => (wsLayer ? wsLayer.count(pattern, opts) : options.enableWs ? (broadcastRoute(options.wsRoutes, pattern, 'app.ws.count'), 0) : 0),
     },
     get fs(): Vfs {
       if (vfs) return vfs;

@@ -200,6 +200,8 @@ export interface MockApiApp {
   ws: {
     /** Sends `data` to every client connected to the handler with this pattern. Returns the count. */
     broadcast(pattern: string, data: unknown, options?: { room?: string }): number;
+    /** How many clients are connected to the handler with this pattern (in `room`, when given). */
+    count(pattern: string, options?: { room?: string }): number;
   };
   fs: Vfs;
 }

@@ -26,7 +26,7 @@ import { findConfigFile, loadConfigFile } from './config.js';
 import { createHomePage } from './home-page.js';
 import { exchangeLine, formatLogLine, observeEngine, type LogLine } from './request-log.js';
 import { startupMap } from './startup-map.js';
-import { ADMIN_BASE } from '../devtools/admin-engine.js';
+import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/admin-engine.js';
 import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
@@ -278,8 +278,8 @@ async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
 export function describeServing(url: string, engines: readonly Engine[], source: string | null | undefined, fileRouting: boolean): string[] {
   const lines: string[] = [];
   for (const engine of engines) {
-    if (engine.prefixes.length === 1 && engine.prefixes[0] === ADMIN_BASE) {
-      lines.push(`  ${url}${ADMIN_BASE}/  →  devtools admin API`);
+    if (isDevtoolsEngine(engine)) {
+      lines.push(`  ${url}${DEVTOOLS_BASE}/  →  devtools page (admin API at ${ADMIN_BASE}/)`);
       continue;
     }
     const collector = engine as Partial<Collector>;
@@ -415,7 +415,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
       const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
-      for (const line of describeServing(server.url, [...server.engines.filter((e) => e.prefixes.length === 1 && e.prefixes[0] === ADMIN_BASE), ...resolved.engines], source, fileRouting)) io.out(line);
+      for (const line of describeServing(server.url, [...server.engines.filter(isDevtoolsEngine), ...resolved.engines], source, fileRouting)) io.out(line);
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
       io.out('Press Ctrl+C to stop.');

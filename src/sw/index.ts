@@ -44,6 +44,11 @@ export interface PageWorker {
   /** The engines in use (e.g. `worker.mock.ws.broadcast(...)`); a ready engine is given back as is. */
   readonly mock: MockApi | undefined;
   readonly tracker: Collector | undefined;
+  /**
+   * Opens the devtools page over the app in this tab (src/sw/devtools-overlay.ts; also opened by
+   * the URL hash `#_mockyard`). Rejects when devtools are off (`devtools: false`).
+   */
+  openDevtools(): Promise<{ close(): void }>;
   /** Stops intercepting and closes the engines built by `startWorker`. */
   stop(): Promise<void>;
 }
@@ -92,12 +97,32 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   }
 
   let stopped = false;
+  let overlay: Promise<{ close(): void }> | undefined;
+  const openDevtools = () => {
+    if (!built.devtools) return Promise.reject(new Error('mockyard/sw: devtools are off (startWorker({ devtools: false }))'));
+    return (overlay ??= import('./devtools-overlay.js')
+      .then((m) => m.openDevtoolsOverlay(built.engines, built.tracker, () => (overlay = undefined)))
+      .catch((err: unknown) => {
+        overlay = undefined;
+        throw err;
+      }));
+  };
+  const onHash = () => {
+    if (location.hash === '#_mockyard') openDevtools().catch((err: unknown) => console.error(err));
+  };
+  if (built.devtools && typeof addEventListener === 'function') {
+    addEventListener('hashchange', onHash);
+    onHash();
+  }
   return {
     mock: built.mock as MockApi | undefined,
     tracker: built.tracker as Collector | undefined,
+    openDevtools,
     async stop() {
       if (stopped) return;
       stopped = true;
+      removeEventListener('hashchange', onHash);
+      (await overlay?.catch(() => undefined))?.close();
       host.stop();
       await closeOwned();
     },

@@ -3,6 +3,7 @@
  * filters, clearing, the live SSE stream, routes, scenario switching, reset, errors, the guard.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { memoryFs } from '../../src/vfs/memory.js';
@@ -104,6 +105,46 @@ describe('admin API on a loopback node host', () => {
     expect(json.mock.scenarios).toEqual(['empty']);
     expect(json.collector.basePath).toBe('/_tracker');
     expect(json.collector.routes.map((r: any) => r.path)).toContain('/_tracker/events');
+  });
+
+  it('routes: collections with their item counts, WebSocket handlers with their live connections', async () => {
+    const s = await startServer({
+      mock: mockOptions({ enableWs: true, wsHandlers: [{ pattern: '/live', onMessage: () => {} }, { pattern: '/quiet', onMessage: () => {} }] as MockApiOptions['wsHandlers'] }),
+    });
+    const routes = async () => (await getJson(`${s.url}${A}/routes`)).json.mock;
+    const before = await routes();
+    expect(before.collections).toEqual([{ url: '/api/users', file: 'users.json', count: 1 }]);
+    expect(before.wsHandlers).toEqual([{ pattern: '/live', connections: 0 }, { pattern: '/quiet', connections: 0 }]);
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/live`);
+    await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+    expect((await routes()).wsHandlers).toEqual([{ pattern: '/live', connections: 1 }, { pattern: '/quiet', connections: 0 }]);
+    ws.close();
+    await new Promise((resolve) => ws.once('close', resolve));
+    await expect.poll(async () => (await routes()).wsHandlers[0].connections).toBe(0);
+    // A write changes the count (the resource map follows the files).
+    await fetch(`${s.url}/api/users`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[{"id":1},{"id":2},{"id":3}]' });
+    await expect.poll(async () => (await routes()).collections[0].count).toBe(3);
+  });
+
+  it('CORS as the mock API: preflight and answers carry the policy; none without mock.cors', async () => {
+    const origin = 'https://app.example';
+    const token = 'tok-0123456789abcdef';
+    const s = await startServer({ mock: mockOptions({ cors: { origins: [origin] } }), devtools: { token } });
+    const pre = await fetch(`${s.url}${A}/requests`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization' } });
+    expect(pre.status).toBe(204); // before the token check: a preflight carries no credentials
+    expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(pre.headers.get('access-control-allow-methods')).toContain('DELETE');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('authorization');
+    const denied = await fetch(`${s.url}${A}/requests`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    expect(denied.status).toBe(403);
+    const get = await fetch(`${s.url}${A}/scenario`, { headers: { origin, authorization: `Bearer ${token}` } });
+    expect(get.status).toBe(200);
+    expect(get.headers.get('access-control-allow-origin')).toBe(origin);
+    const unauthorized = await fetch(`${s.url}${A}/scenario`, { headers: { origin } });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('access-control-allow-origin')).toBe(origin); // the page on that origin can read why
+    const plain = await startServer({ mock: mockOptions() });
+    expect((await fetch(`${plain.url}${A}/scenario`, { headers: { origin } })).headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('GET/PUT scenario switches the next answer without a restart; unknown → 400', async () => {

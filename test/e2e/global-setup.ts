@@ -24,6 +24,12 @@ declare module 'vitest' {
     /** The same playground build, proxying /api and /_tracker to the node host (mockyard CLI). */
     proxiedPlaygroundUrl: string;
     nodeHostDir: string;
+    /**
+     * A node host of its own for the devtools tests (their events and scenario switches never
+     * reach the host other files assert on), and the playground build proxied to it.
+     */
+    devtoolsNodeHostUrl: string;
+    devtoolsPlaygroundUrl: string;
   }
 }
 
@@ -60,10 +66,14 @@ export default async function setup(project: TestProject) {
   const proxied = await startStaticServer(playgroundOut, {}, { prefixes: ['/api', '/_tracker'], target: nodeHost.url });
   project.provide('proxiedPlaygroundUrl', proxied.url);
   project.provide('nodeHostDir', nodeHost.dir);
+  const devtoolsHost = await startNodeHost('devtools-node-host');
+  const devtoolsPlayground = await startStaticServer(playgroundOut, {}, { prefixes: ['/api', '/_tracker'], target: devtoolsHost.url });
+  project.provide('devtoolsNodeHostUrl', devtoolsHost.url);
+  project.provide('devtoolsPlaygroundUrl', devtoolsPlayground.url);
 
   return async () => {
-    await Promise.all([server.close(), playground.close(), proxied.close()]);
-    await nodeHost.close();
+    await Promise.all([server.close(), playground.close(), proxied.close(), devtoolsPlayground.close()]);
+    await Promise.all([nodeHost.close(), devtoolsHost.close()]);
     await rm(out, { recursive: true, force: true });
     await rm(playgroundOut, { recursive: true, force: true });
   };

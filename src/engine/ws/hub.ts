@@ -39,6 +39,11 @@ export class Hub<M extends HubMember> {
     return out;
   }
 
+  /** How many clients are connected (in `room`, when given). */
+  size(room?: string): number {
+    return room === undefined ? this.clients.size : (this.rooms.get(room)?.size ?? 0);
+  }
+
   /** Sends to every client (or every client of `room`) except `exclude`; returns the count. */
   broadcast(data: unknown, room?: string, exclude?: M): number {
     const frame = encodeFrame(data);

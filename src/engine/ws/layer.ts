@@ -24,6 +24,7 @@ import { broadcastRoute, type WsRoute } from './routes.js';
 export interface WsLayer {
   upgrade(ctx: RequestContext): UpgradeResult | Promise<UpgradeResult>;
   broadcast(pattern: string, data: unknown, options?: { room?: string }): number;
+  count(pattern: string, options?: { room?: string }): number;
   /** Closes every connection (1001). */
   close(): void;
 }
@@ -76,6 +77,7 @@ export function createWsLayer(options: ResolvedMockApiOptions, services: EngineS
       return undefined;
     },
     broadcast: (pattern, data, opts = {}) => hubs.get(broadcastRoute(routes, pattern))!.broadcast(data, opts.room),
+    count: (pattern, opts = {}) => hubs.get(broadcastRoute(routes, pattern, 'app.ws.count'))!.size(opts.room),
     close() {
       for (const hub of hubs.values()) {
         for (const conn of [...hub.clients]) conn.shutdown();

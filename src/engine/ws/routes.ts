@@ -33,11 +33,11 @@ export function compileWsRoutes(handlers: readonly WsHandler[], option: string):
 }
 
 /** The route `app.ws.broadcast(pattern)` reaches (the first with that pattern); throws for an unknown one. */
-export function broadcastRoute(routes: readonly WsRoute[], pattern: string): WsRoute {
+export function broadcastRoute(routes: readonly WsRoute[], pattern: string, who = 'app.ws.broadcast'): WsRoute {
   const route = routes.find((r) => r.handler.pattern === pattern);
   if (!route) {
     const known = [...new Set(routes.map((r) => r.handler.pattern))];
-    throw new Error(`app.ws.broadcast: no WebSocket handler with pattern ${JSON.stringify(pattern)} (known: ${known.map((p) => JSON.stringify(p)).join(', ')})`);
+    throw new Error(`${who}: no WebSocket handler with pattern ${JSON.stringify(pattern)} (known: ${known.map((p) => JSON.stringify(p)).join(', ')})`);
   }
   return route;
 }

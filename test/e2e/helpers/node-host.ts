@@ -17,8 +17,9 @@ export interface NodeHost {
   close(): Promise<void>;
 }
 
-export async function startNodeHost(): Promise<NodeHost> {
-  const dir = `${repo}test-artifacts/node-host/`;
+/** `name`: the folder under test-artifacts/ (one per host, so hosts never share files or events). */
+export async function startNodeHost(name = 'node-host'): Promise<NodeHost> {
+  const dir = `${repo}test-artifacts/${name}/`;
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await cp(`${repo}playground/mockyard.config.mjs`, `${dir}mockyard.config.mjs`);

@@ -1,0 +1,76 @@
+/** The devtools page: a header with the tabs, each tab a component (mounted once, kept alive). */
+import { useEffect, useState } from 'preact/hooks';
+import { ADMIN, getJson, type Transport } from './api.js';
+import { EventsTab } from './events-tab.js';
+import { RequestsTab } from './requests-tab.js';
+import type { RoutesInfo } from './routes-tab.js';
+import { RoutesTab } from './routes-tab.js';
+import { ScenariosTab } from './scenarios-tab.js';
+
+export const TABS = ['requests', 'routes', 'scenarios', 'events'] as const;
+export type Tab = (typeof TABS)[number];
+const LABELS: Record<Tab, string> = { requests: 'Requests', routes: 'Routes', scenarios: 'Scenarios', events: 'Events' };
+
+function tabFromHash(): Tab {
+  const h = location.hash.replace(/^#\/?/, '');
+  return (TABS as readonly string[]).includes(h) ? (h as Tab) : 'requests';
+}
+
+export interface AppProps {
+  transport: Transport;
+  /** Shown in the page host (the page is mounted over the app): closes it. */
+  onClose?: () => void;
+  /** Whether the tab follows `location.hash` (the standalone page does; the overlay does not). */
+  routeByHash: boolean;
+  /** The collector's base path when the host told it ('' none); else asked through `GET routes`. */
+  collectorBase?: string;
+}
+
+export function App({ transport, onClose, routeByHash, collectorBase: known }: AppProps) {
+  const [tab, setTab] = useState<Tab>(() => (routeByHash ? tabFromHash() : 'requests'));
+  const [collectorBase, setCollectorBase] = useState<string | null | undefined>(known === undefined ? undefined : known || null);
+  useEffect(() => {
+    if (!routeByHash) return;
+    const onHash = () => setTab(tabFromHash());
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, [routeByHash]);
+  useEffect(() => {
+    if (known !== undefined) return;
+    getJson<RoutesInfo>(transport, `${ADMIN}/routes`).then(
+      (r) => setCollectorBase(r.collector?.basePath ?? null),
+      () => setCollectorBase(null),
+    );
+  }, [transport, known]);
+  const choose = (t: Tab) => {
+    setTab(t);
+    if (routeByHash) history.replaceState(null, '', `#${t}`);
+  };
+  return (
+    <div class="devtools">
+      <header class="top-bar">
+        <h1>
+          mockyard <span class="dim">devtools</span>
+        </h1>
+        <nav role="tablist" aria-label="Devtools">
+          {TABS.map((t) => (
+            <button type="button" role="tab" aria-selected={tab === t} data-tab={t} onClick={() => choose(t)}>
+              {LABELS[t]}
+            </button>
+          ))}
+        </nav>
+        {onClose && (
+          <button type="button" class="close" aria-label="Close devtools" onClick={onClose}>
+            ×
+          </button>
+        )}
+      </header>
+      <main>
+        <RequestsTab transport={transport} active={tab === 'requests'} />
+        <RoutesTab transport={transport} active={tab === 'routes'} />
+        <ScenariosTab transport={transport} active={tab === 'scenarios'} />
+        {collectorBase !== undefined && <EventsTab transport={transport} active={tab === 'events'} basePath={collectorBase} />}
+      </main>
+    </div>
+  );
+}

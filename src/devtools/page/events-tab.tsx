@@ -1,0 +1,298 @@
+/**
+ * Events: the collector, read as the tracker's dashboard reads it — one `GET <base>?since&until`
+ * per window (the contract's read API), then `push` messages over its WebSocket merged into the
+ * loaded events without re-querying. Relative presets (live, 1 h, 24 h, 7 d) move with time: every
+ * TICK_MS the window's ends advance and what falls out is dropped; custom is fixed (no pushes).
+ * KPIs, chart, top lists and the table all follow the filters.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { TrackerEvent } from '../../tracker/types.js';
+import type { Transport } from './api.js';
+import { EventsChart } from './events-chart.js';
+import {
+  applyFilters,
+  facets,
+  isError,
+  levelOf,
+  mergeRows,
+  messageOf,
+  NO_FILTERS,
+  routeOf,
+  summarize,
+  toRows,
+  typeOf,
+  userOf,
+  windowFor,
+  withinWindow,
+  type Filters,
+  type Preset,
+  type Row,
+  type TimeWindow,
+} from './events-model.js';
+import { dateTime } from './pretty.js';
+import { VirtualRows } from './virtual-rows.js';
+
+const TICK_MS = 5_000;
+const KEY_STORE = 'mockyard-tracker-key';
+
+const toLocalInput = (ms: number) => {
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 16);
+};
+
+export function EventsTab({ transport, active, basePath }: { transport: Transport; active: boolean; basePath: string | null }) {
+  const [preset, setPreset] = useState<Preset>('1h');
+  const [custom, setCustom] = useState<TimeWindow>(() => ({ since: Date.now() - 3_600_000, until: Date.now() }));
+  const [now, setNow] = useState(() => Date.now());
+  const [rows, setRows] = useState<Row[]>([]);
+  const [state, setState] = useState<'idle' | 'loading' | 'ready' | 'error'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [selected, setSelected] = useState<TrackerEvent | null>(null);
+  const [key, setKey] = useState(() => sessionStorage.getItem(KEY_STORE) ?? '');
+  const [socket, setSocket] = useState<'off' | 'open' | 'closed'>('off');
+  const loadStart = useRef(0);
+  const section = useRef<HTMLElement>(null);
+  const pushed = useRef<Row[]>([]);
+  const frame = useRef(0);
+  const moving = preset !== 'custom';
+  // Loaded on the tab's first opening, then kept (live) while the page is open.
+  const [opened, setOpened] = useState(active);
+  if (active && !opened) setOpened(true);
+
+  // Load the window once per preset / custom range (and API key); started before the first paint.
+  useLayoutEffect(() => {
+    if (!opened || basePath === null) return;
+    const abort = new AbortController();
+    const w = windowFor(preset, Date.now(), custom);
+    setNow(Date.now());
+    setState('loading');
+    loadStart.current = performance.now();
+    performance.mark('mockyard:events:requested');
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (key) headers['X-Tracker-Key'] = key;
+    const q = `since=${encodeURIComponent(new Date(w.since).toISOString())}&until=${encodeURIComponent(new Date(w.until).toISOString())}`;
+    transport(`${basePath}?${q}`, { headers, signal: abort.signal })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`${res.status}: ${res.status === 401 ? 'the collector needs its API key' : res.statusText}`);
+        performance.mark('mockyard:events:answered');
+        const body = (await res.json()) as { events: TrackerEvent[] };
+        performance.mark('mockyard:events:parsed');
+        if (abort.signal.aborted) return;
+        setRows(toRows(body.events));
+        setState('ready');
+        setError(null);
+      })
+      .catch((e: Error) => {
+        if (abort.signal.aborted) return;
+        setState('error');
+        setError(e.message);
+      });
+    return () => abort.abort();
+  }, [opened, basePath, preset, custom, key, transport]);
+
+  // The window moves with time (relative presets).
+  useEffect(() => {
+    if (!opened || !moving) return;
+    const t = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(t);
+  }, [opened, moving]);
+
+  // Pushes over the collector's WebSocket, merged once per animation frame.
+  useEffect(() => {
+    if (!opened || !moving || basePath === null || state !== 'ready') return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(`${scheme}://${location.host}${basePath}/ws`);
+    } catch {
+      setSocket('closed');
+      return;
+    }
+    const flush = () => {
+      frame.current = 0;
+      const add = pushed.current;
+      pushed.current = [];
+      if (add.length) {
+        setRows((old) => mergeRows(old, add));
+        setNow(Date.now());
+      }
+    };
+    ws.onopen = () => {
+      if (key) ws.send(JSON.stringify({ type: 'auth', key }));
+      setSocket('open');
+    };
+    ws.onclose = () => setSocket('closed');
+    ws.onmessage = (m) => {
+      if (typeof m.data !== 'string') return;
+      let msg: { type?: unknown; events?: unknown };
+      try {
+        msg = JSON.parse(m.data) as typeof msg;
+      } catch {
+        return;
+      }
+      if (msg.type !== 'push' || !Array.isArray(msg.events)) return;
+      const events = (msg.events as TrackerEvent[]).filter((e) => e && typeof e.id === 'string' && typeof e.timestamp === 'string');
+      pushed.current.push(...toRows(events));
+      if (!frame.current) frame.current = requestAnimationFrame(flush);
+    };
+    return () => {
+      cancelAnimationFrame(frame.current);
+      frame.current = 0;
+      ws.onclose = null;
+      ws.close();
+      setSocket('off');
+    };
+  }, [opened, moving, basePath, state === 'ready', key]);
+
+  const w = useMemo(() => (moving ? windowFor(preset, now, custom) : custom), [preset, now, custom, moving]);
+  // Pushed events may be slightly ahead of this clock: the window's end stays open while it moves.
+  const inWindow = useMemo(() => withinWindow(rows, moving ? { since: w.since, until: Infinity } : w), [rows, w, moving]);
+  const menus = useMemo(() => facets(inWindow), [inWindow]);
+  const shown = useMemo(() => applyFilters(inWindow, filters), [inWindow, filters]);
+  const summary = useMemo(() => summarize(shown, w), [shown, w]);
+
+  useEffect(() => {
+    if (state === 'ready' && loadStart.current) {
+      performance.mark('mockyard:events:rendered');
+      section.current?.setAttribute('data-first-render-ms', String(Math.round(performance.now() - loadStart.current)));
+      loadStart.current = 0;
+    }
+  }, [state]);
+
+  const set = (k: keyof Filters) => (e: Event) => setFilters({ ...filters, [k]: (e.currentTarget as HTMLInputElement).value });
+  const menu = (k: 'type' | 'level' | 'user' | 'route', label: string, values: string[]) => (
+    <select aria-label={label} value={filters[k]} onChange={set(k)}>
+      <option value="">{`All ${label.toLowerCase()}s`}</option>
+      {values.map((v) => (
+        <option value={v}>{v}</option>
+      ))}
+    </select>
+  );
+
+  return (
+    <section ref={section} class="tab events" hidden={!active} aria-label="Events" data-state={state}>
+      <div class="toolbar">
+        <div class="presets" role="group" aria-label="Time range">
+          {(['live', '1h', '24h', '7d', 'custom'] as const).map((p) => (
+            <button type="button" aria-pressed={preset === p} onClick={() => setPreset(p)}>
+              {p === 'live' ? 'Live' : p === 'custom' ? 'Custom' : p.replace('h', ' h').replace('d', ' d')}
+            </button>
+          ))}
+        </div>
+        {preset === 'custom' && (
+          <span class="custom">
+            <input type="datetime-local" aria-label="From" value={toLocalInput(custom.since)} onChange={(e) => setCustom({ ...custom, since: new Date(e.currentTarget.value).getTime() || custom.since })} />
+            <span>–</span>
+            <input type="datetime-local" aria-label="To" value={toLocalInput(custom.until)} onChange={(e) => setCustom({ ...custom, until: new Date(e.currentTarget.value).getTime() || custom.until })} />
+          </span>
+        )}
+        {moving && <span class={`live-dot ${socket === 'open' ? 'live' : 'off'}`}>{socket === 'open' ? 'live' : 'not live'}</span>}
+        <input
+          type="password"
+          class="key"
+          placeholder="Collector API key"
+          aria-label="Collector API key"
+          value={key}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            sessionStorage.setItem(KEY_STORE, v);
+            setKey(v);
+          }}
+        />
+      </div>
+      {basePath === null && <p class="dim">No event collector on this host.</p>}
+      {error && <p class="error">{error}</p>}
+      <div class="kpis">
+        <Kpi label="Events" value={summary.events.toLocaleString('en')} testid="kpi-events" />
+        <Kpi label="Sessions" value={summary.sessions.toLocaleString('en')} testid="kpi-sessions" />
+        <Kpi label="Users" value={summary.users.toLocaleString('en')} testid="kpi-users" />
+        <Kpi label="Error rate" value={`${(summary.errorRate * 100).toFixed(1)} %`} testid="kpi-error-rate" />
+      </div>
+      <div class="events-top">
+        {opened && <EventsChart chart={summary.chart} />}
+        <TopList title="Top routes" items={summary.topRoutes} />
+        <TopList title="Top types" items={summary.topTypes} />
+        <TopList title="Top errors" items={summary.topErrors} />
+      </div>
+      <div class="toolbar filters">
+        {menu('type', 'Type', menus.types)}
+        {menu('level', 'Level', menus.levels)}
+        {menu('user', 'User', menus.users)}
+        {menu('route', 'Route', menus.routes)}
+        <input type="search" placeholder="Search events" aria-label="Search events" value={filters.text} onInput={set('text')} />
+        <span class="count" data-testid="events-count">
+          {shown.length === inWindow.length ? `${inWindow.length.toLocaleString('en')} events` : `${shown.length.toLocaleString('en')} of ${inWindow.length.toLocaleString('en')}`}
+        </span>
+      </div>
+      <div class="grid-head ev-cols" role="row">
+        <span>Time</span>
+        <span>Type</span>
+        <span>Level</span>
+        <span>User</span>
+        <span>Route</span>
+        <span>Message</span>
+      </div>
+      <VirtualRows
+        label="Events"
+        class="events-rows"
+        items={shown}
+        row={(r) => {
+          const e = r.event;
+          return (
+            <div key={e.id} class={`grid-row ev-cols ${isError(e) ? 'err' : ''}`} role="row" data-id={e.id} tabIndex={0} onClick={() => setSelected(e)} onKeyDown={(k) => k.key === 'Enter' && setSelected(e)}>
+              <span class="mono dim">{Number.isFinite(r.time) ? dateTime(r.time) : e.timestamp}</span>
+              <span class="mono">{typeOf(e)}</span>
+              <span class={`lvl lvl-${levelOf(e)}`}>{levelOf(e)}</span>
+              <span class="mono">{userOf(e)}</span>
+              <span class="mono path">{routeOf(e)}</span>
+              <span class="msg">{messageOf(e)}</span>
+            </div>
+          );
+        }}
+      />
+      {selected && (
+        <aside class="drawer" aria-label="Event detail">
+          <header>
+            <h2 class="mono">{typeOf(selected) || 'event'}</h2>
+            <button type="button" class="close" aria-label="Close" onClick={() => setSelected(null)}>
+              ×
+            </button>
+          </header>
+          <pre class="body">{JSON.stringify(selected, null, 2)}</pre>
+        </aside>
+      )}
+    </section>
+  );
+}
+
+function Kpi({ label, value, testid }: { label: string; value: string; testid: string }) {
+  return (
+    <div class="kpi">
+      <div class="kpi-value" data-testid={testid}>
+        {value}
+      </div>
+      <div class="kpi-label">{label}</div>
+    </div>
+  );
+}
+
+function TopList({ title, items }: { title: string; items: Array<[string, number]> }) {
+  return (
+    <div class="top">
+      <h3>{title}</h3>
+      {items.length === 0 ? (
+        <p class="dim">—</p>
+      ) : (
+        <ol>
+          {items.map(([name, n]) => (
+            <li>
+              <span class="top-name">{name}</span>
+              <span class="num dim">{n.toLocaleString('en')}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

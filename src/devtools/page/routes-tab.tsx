@@ -1,0 +1,203 @@
+/**
+ * Routes: what `GET routes` describes — the files tree under each prefix (sizes), collections
+ * with their item counts, handlers, WebSocket handlers with their live connections, the
+ * collector's routes. A file or a parameter-free GET handler
+ * can be tried: the page sends the GET and shows status and body (as text).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { FileNode } from '../routes-info.js';
+import { ADMIN, getJson, type Transport } from './api.js';
+import { bytes, header, prettyBody } from './pretty.js';
+
+export interface RoutesInfo {
+  mock: {
+    prefixes: string[];
+    files: { tree: FileNode[]; truncated: boolean } | null;
+    handlers: Array<{ method: string; pattern: string; disabled: boolean }>;
+    collections: Array<{ url: string; file: string; count: number }>;
+    wsHandlers: Array<{ pattern: string; connections: number }>;
+    scenarios: string[];
+    scenario: string | null;
+  } | null;
+  collector: { basePath: string; routes: Array<{ path: string; methods: string[]; what: string }> } | null;
+}
+
+/** The URL a file answers: `users.json` → `<prefix>/users`, `a/index.json` → `<prefix>/a/`. */
+export function fileUrl(prefix: string, path: string): string {
+  const base = prefix === '/' ? '' : prefix.replace(/\/$/, '');
+  const url = path.replace(/(^|\/)index\.json$/, '$1').replace(/\.json$/, '');
+  return `${base}/${url.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+interface Tried {
+  url: string;
+  status: number;
+  type: string;
+  text: string;
+}
+
+function Tree({ nodes, at, prefix, onTry }: { nodes: FileNode[]; at: string; prefix: string; onTry: (url: string) => void }) {
+  return (
+    <ul class="tree">
+      {nodes.map((n) => {
+        const path = at ? `${at}/${n.name}` : n.name;
+        if (n.kind === 'dir') {
+          return (
+            <li>
+              <details open>
+                <summary class="mono">{n.name}/</summary>
+                <Tree nodes={n.children ?? []} at={path} prefix={prefix} onTry={onTry} />
+              </details>
+            </li>
+          );
+        }
+        const url = fileUrl(prefix, path);
+        return (
+          <li class="file">
+            <button type="button" class="link mono" title={`GET ${url}`} onClick={() => onTry(url)}>
+              {n.name}
+            </button>
+            <span class="dim"> {bytes(n.size)}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function RoutesTab({ transport, active }: { transport: Transport; active: boolean }) {
+  const [info, setInfo] = useState<RoutesInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tried, setTried] = useState<Tried | null>(null);
+  const load = () =>
+    getJson<RoutesInfo>(transport, `${ADMIN}/routes`).then(
+      (r) => (setInfo(r), setError(null)),
+      (e: Error) => setError(e.message),
+    );
+  useEffect(() => {
+    if (active) void load();
+  }, [active, transport]);
+  const tryGet = async (url: string) => {
+    try {
+      const res = await transport(url, { headers: { Accept: 'application/json' } });
+      const type = res.headers.get('content-type') ?? '';
+      const text = /json|text|xml|javascript/.test(type) || type === '' ? await res.text() : `(${type}, ${bytes((await res.arrayBuffer()).byteLength)})`;
+      setTried({ url, status: res.status, type, text });
+    } catch (e) {
+      setTried({ url, status: 0, type: '', text: String(e) });
+    }
+  };
+  const mock = info?.mock;
+  return (
+    <section class="tab routes" hidden={!active} aria-label="Routes">
+      <div class="toolbar">
+        <button type="button" onClick={load}>
+          Reload
+        </button>
+      </div>
+      {error && <p class="error">{error}</p>}
+      <div class="split">
+        <div class="pane">
+          {mock ? (
+            <>
+              <h2>Files {mock.prefixes.map((p) => <code>{p}</code>)}</h2>
+              {mock.files ? (
+                <>
+                  <Tree nodes={mock.files.tree} at="" prefix={mock.prefixes[0] ?? '/'} onTry={tryGet} />
+                  {mock.files.truncated && <p class="dim">Only the first 5,000 entries are listed.</p>}
+                </>
+              ) : (
+                <p class="dim">No file folder (handlers only).</p>
+              )}
+              {mock.collections.length > 0 && (
+                <>
+                  <h2>Collections</h2>
+                  <ul class="plain">
+                    {mock.collections.map((c) => (
+                      <li>
+                        <button type="button" class="link mono" onClick={() => tryGet(c.url)}>
+                          {c.url}
+                        </button>
+                        <span class="dim" data-testid="collection-count">
+                          {' '}
+                          {c.count.toLocaleString('en')} items
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              <h2>Handlers</h2>
+              {mock.handlers.length === 0 ? (
+                <p class="dim">None.</p>
+              ) : (
+                <ul class="plain">
+                  {mock.handlers.map((h) => {
+                    const url = `${mock.prefixes[0] === '/' ? '' : mock.prefixes[0] ?? ''}${h.pattern.startsWith('/') ? h.pattern : `/${h.pattern}`}`;
+                    const tryable = h.method === 'GET' && !/[:*(]/.test(h.pattern) && !h.disabled;
+                    return (
+                      <li class="mono">
+                        <span class="method">{h.method}</span>{' '}
+                        {tryable ? (
+                          <button type="button" class="link mono" onClick={() => tryGet(url)}>
+                            {h.pattern}
+                          </button>
+                        ) : (
+                          <span>{h.pattern}</span>
+                        )}
+                        {h.disabled && <span class="dim"> (disabled)</span>}
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
+              {mock.wsHandlers.length > 0 && (
+                <>
+                  <h2>WebSocket</h2>
+                  <ul class="plain">
+                    {mock.wsHandlers.map((w) => (
+                      <li>
+                        <span class="mono">{w.pattern}</span>
+                        <span class="dim" data-testid="ws-connections">
+                          {' '}
+                          {w.connections} connected
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </>
+          ) : (
+            info && <p class="dim">No mock API on this host.</p>
+          )}
+          {info?.collector && (
+            <>
+              <h2>Event collector</h2>
+              <ul class="plain">
+                {info.collector.routes.map((r) => (
+                  <li>
+                    <span class="mono">{r.methods.join(' ')}</span> <code>{r.path}</code> <span class="dim">{r.what}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+        <div class="pane tried" aria-label="Response">
+          {tried ? (
+            <>
+              <h2 class="mono">
+                GET {tried.url} → <span class={`st-${Math.floor(tried.status / 100)}xx`}>{tried.status}</span>
+              </h2>
+              <p class="dim mono">{tried.type}</p>
+              <pre class="body">{prettyBody(tried.text, header({ 'content-type': tried.type }, 'content-type'))}</pre>
+            </>
+          ) : (
+            <p class="dim">Click a file or a GET handler to try it.</p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+/** Scenarios: the configured scenarios, the current one, and switching (`PUT scenario`). */
+import { useEffect, useState } from 'preact/hooks';
+import { ADMIN, getJson, readJson, type Transport } from './api.js';
+
+interface ScenarioState {
+  current: string | null;
+  scenarios: string[];
+}
+
+export function ScenariosTab({ transport, active }: { transport: Transport; active: boolean }) {
+  const [state, setState] = useState<ScenarioState | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!active) return;
+    getJson<ScenarioState>(transport, `${ADMIN}/scenario`).then(setState, (e: Error) => setError(e.message));
+  }, [active, transport]);
+  const choose = async (name: string | null) => {
+    try {
+      const res = await transport(`${ADMIN}/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) });
+      setState(await readJson<ScenarioState>(res));
+      setError(null);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <section class="tab scenarios" hidden={!active} aria-label="Scenarios">
+      {error && <p class="error">{error}</p>}
+      {state && (
+        <>
+          <p>
+            Current: <strong data-testid="current-scenario">{state.current ?? 'base (no scenario)'}</strong>
+          </p>
+          <p class="dim">
+            The choice applies to every request without a per-request choice (<code>X-Mockyard-Scenario</code> header or <code>?__scenario=</code>).
+          </p>
+          <ul class="scenario-list" role="radiogroup" aria-label="Scenario">
+            {[null, ...state.scenarios].map((name) => (
+              <li>
+                <label>
+                  <input type="radio" name="scenario" checked={state.current === name} onChange={() => choose(name)} />
+                  <span class={name === null ? '' : 'mono'}>{name ?? 'base (no scenario)'}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          {state.scenarios.length === 0 && <p class="dim">No scenarios are configured (mock option <code>scenarios</code>).</p>}
+        </>
+      )}
+    </section>
+  );
+}
