@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The collector on PostgreSQL vs the embedded store, in one run (issue 13). Each collector runs in
-// its own process (the built dist/, `serve`), the PostgreSQL one on a throwaway cluster started here
-// (initdb / pg_ctl from /usr/lib/postgresql/<v>/bin, fsync on, in a temp folder) unless
-// MOCKYARD_BENCH_DB names a server.
+// its own process (collector-server.mjs), the PostgreSQL one on a throwaway cluster started here
+// (postgres-cluster.mjs: fsync on, in a temp folder) unless MOCKYARD_BENCH_DB names a server.
 //   1. ingest: N events (default 100k: 20% in the last hour, the rest over the 23 h before) as gzip
 //      batches of 25, 10 in flight, into each store → events/s;
 //   2. read (gzip, time to the last byte, median of --reads after one untimed read): the last 1 h
@@ -10,72 +9,17 @@
 //   3. PostgreSQL only: 1,000-event batches with 1 and with 2 collector processes → events/s;
 //      restart → first answer (spawn to the first 200 of a 1 h read) and RSS after it.
 //   node bench/collector-postgres.mjs [--events 100000] [--reads 5]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { readdirSync, existsSync } from 'node:fs';
+import { cluster } from './postgres-cluster.mjs';
+import { readOnce, rssMB, startServer, stop } from './collector-server.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = resolve(here, '../dist');
 const { values: a } = parseArgs({ options: {
   events: { type: 'string', default: '100000' }, reads: { type: 'string', default: '5' },
-  role: { type: 'string' }, tracker: { type: 'string' },
 } });
-
-async function server(tracker) {
-  const { serve } = await import(pathToFileURL(resolve(dist, 'node/index.js')).href);
-  const rss = { prefixes: ['/__rss'], async handle() { return new Response(String(process.memoryUsage().rss)); } };
-  const s = await serve({ tracker, engines: [rss], port: 0, logLevel: 'error' });
-  console.log(JSON.stringify({ port: s.port }));
-  process.on('SIGTERM', () => s.close().then(() => process.exit(0)));
-}
-
-function startServer(tracker) {
-  const t0 = performance.now();
-  return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--role', 'server', '--tracker', JSON.stringify(tracker)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout.once('data', (d) => ok({ child, t0, base: `http://127.0.0.1:${JSON.parse(String(d).split('\n')[0]).port}` }));
-    child.once('exit', (code) => fail(new Error(`collector exited with ${code}`)));
-  });
-}
-
-const stop = (srv) => new Promise((ok) => { srv.child.once('exit', ok); srv.child.kill('SIGTERM'); });
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); });
-  });
-}
-
-async function cluster() {
-  if (process.env.MOCKYARD_BENCH_DB) return { url: process.env.MOCKYARD_BENCH_DB, stop() {} };
-  const root = '/usr/lib/postgresql';
-  const v = existsSync(root) ? readdirSync(root).filter((x) => /^\d+$/.test(x)).sort((x, y) => y - x)[0] : undefined;
-  if (!v) throw new Error('PostgreSQL binaries not found (apt-get install -y postgresql) and MOCKYARD_BENCH_DB not set');
-  const bin = join(root, v, 'bin');
-  const dir = mkdtempSync(join(tmpdir(), 'mockyard-bench-pg-'));
-  const asRoot = process.getuid() === 0;
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'])), Number(execFileSync('id', ['-g', 'postgres'])));
-  const run = (cmd, args) => {
-    const r = asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { cwd: dir, encoding: 'utf8' }) : spawnSync(join(bin, cmd), args, { cwd: dir, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${cmd}: ${r.stdout}${r.stderr}`);
-  };
-  const port = await freePort();
-  run('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres']);
-  run('pg_ctl', ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c shared_buffers=256MB`, 'start']);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop() { try { run('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); } },
-  };
-}
 
 /** N events as gzip batches: 20% in the last hour, the rest over the 23 hours before. */
 function makeBatches(n, size, now) {
@@ -109,33 +53,6 @@ async function ingest(bases, batches, inFlight) {
   return performance.now() - t0;
 }
 
-/** One gzip read: ms to the last byte, bytes, and the server's peak RSS while it ran. */
-async function readOnce(base, since, until) {
-  let peak = 0;
-  let reading = true;
-  const sampler = (async () => {
-    while (reading) {
-      peak = Math.max(peak, Number(await (await fetch(`${base}/__rss`)).text()));
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
-  const t0 = performance.now();
-  const url = new URL(`${base}/_tracker?since=${encodeURIComponent(since)}&until=${encodeURIComponent(until)}`);
-  const bytes = await new Promise((ok, fail) => {
-    const r = request(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      let n = 0;
-      res.on('data', (c) => (n += c.length));
-      res.on('end', () => ok(n));
-    });
-    r.on('error', fail);
-    r.end();
-  });
-  const ms = performance.now() - t0;
-  reading = false;
-  await sampler;
-  return { ms, bytes, peakMB: peak / 1048576 };
-}
-
 async function reads(base, since, until, count) {
   await readOnce(base, since, until); // untimed first read
   const runs = [];
@@ -143,8 +60,6 @@ async function reads(base, since, until, count) {
   const ms = runs.map((r) => r.ms).sort((x, y) => x - y);
   return { medianMs: Math.round(ms[Math.floor(ms.length / 2)]), bytes: runs[0].bytes, peakMB: Math.round(Math.max(...runs.map((r) => r.peakMB))) };
 }
-
-const rssMB = async (base) => Math.round(Number(await (await fetch(`${base}/__rss`)).text()) / 1048576);
 
 async function main() {
   const n = Number(a.events);
@@ -201,5 +116,4 @@ async function main() {
   }
 }
 
-if (a.role === 'server') await server(JSON.parse(a.tracker));
-else await main();
+await main();

@@ -11,13 +11,13 @@
  *     default elsewhere).
  */
 import { resolve } from 'node:path';
-import { constants, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { setBoundedSyncInflate } from '../core/inflate-bounded.js';
 import { setDefaultFsFactory, setScratchFsFactory } from '../engine/default-fs.js';
 import { setUpstreamTransport } from '../engine/proxy/transport.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
-import { setRawSyncDeflate } from '../tracker/gzip-pieces.js';
+import { setCrc32, setRawSyncDeflate } from '../tracker/gzip-pieces.js';
 import { setPostgresStoreResolver } from '../tracker/store.js';
 import { postgresStore } from './postgres/index.js';
 import { undiciTransport } from './upstream-undici.js';
@@ -27,6 +27,7 @@ setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir
 setScratchFsFactory(() => memoryFs());
 // The collector's gzip reads: native zlib (level 1, sync flush) instead of pure-JS fflate.
 setRawSyncDeflate((bytes) => deflateRawSync(bytes, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }));
+setCrc32((bytes, crc) => crc32(bytes, crc));
 // Compressed request bodies (collector ingest, mock API): zlib stops once the output would pass
 // maxOutputLength.
 const inflaters = { gzip: gunzipSync, deflate: inflateSync, 'deflate-raw': inflateRawSync } as const;

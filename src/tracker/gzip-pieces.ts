@@ -20,44 +20,59 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
+/**
+ * Optional native CRC-32 a host may register (Node: `zlib.crc32`, continuing from `crc`); the
+ * table-driven one below is the fallback (several times slower on the megabytes of a read).
+ */
+export type Crc32 = (bytes: Uint8Array, crc: number) => number;
+let hostCrc32: Crc32 | undefined;
+
+export function setCrc32(fn: Crc32 | undefined): void {
+  hostCrc32 = fn;
+}
+
 export function crc32(bytes: Uint8Array, crc = 0): number {
+  if (hostCrc32) return hostCrc32(bytes, crc) >>> 0;
   let c = ~crc;
   for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;
 }
 
-function gf2Times(mat: Uint32Array, vec: number): number {
-  let sum = 0;
-  for (let i = 0; vec !== 0; i++, vec >>>= 1) if (vec & 1) sum ^= mat[i]!;
-  return sum >>> 0;
+const POLY = 0xedb88320;
+
+/** a(x)·b(x) modulo the CRC-32 polynomial (reflected bit order; zlib's multmodp). */
+function multModP(a: number, b: number): number {
+  let p = 0;
+  for (let m = 0x80000000; m !== 0; m >>>= 1) {
+    if (a & m) {
+      p ^= b;
+      if ((a & (m - 1)) === 0) break;
+    }
+    b = b & 1 ? (b >>> 1) ^ POLY : b >>> 1;
+  }
+  return p >>> 0;
 }
 
-function gf2Square(square: Uint32Array, mat: Uint32Array): void {
-  for (let n = 0; n < 32; n++) square[n] = gf2Times(mat, mat[n]!);
-}
+/** x^(2^n) modulo the polynomial, n = 0..31 (zlib's x2n_table). */
+const X2N = (() => {
+  const t = new Uint32Array(32);
+  let p = 1 << 30; // x^1
+  t[0] = p;
+  for (let n = 1; n < 32; n++) t[n] = p = multModP(p, p);
+  return t;
+})();
 
-/** CRC-32 of A‖B from crc(A), crc(B) and the length of B (zlib's crc32_combine). */
+/**
+ * CRC-32 of A‖B from crc(A), crc(B) and the length of B (zlib's crc32_combine, its
+ * x^(8·len2) mod p form: about log2(len2) small multiplications, so whole-window reads can
+ * combine hundreds of ready pieces at no noticeable cost).
+ */
 export function crc32Combine(crc1: number, crc2: number, len2: number): number {
   if (len2 <= 0) return crc1 >>> 0;
-  const even = new Uint32Array(32);
-  const odd = new Uint32Array(32);
-  odd[0] = 0xedb88320;
-  for (let n = 1, row = 1; n < 32; n++, row <<= 1) odd[n] = row;
-  gf2Square(even, odd);
-  gf2Square(odd, even);
-  let c = crc1 >>> 0;
-  let len = len2;
-  for (;;) {
-    gf2Square(even, odd);
-    if (len % 2) c = gf2Times(even, c);
-    len = Math.floor(len / 2);
-    if (len === 0) break;
-    gf2Square(odd, even);
-    if (len % 2) c = gf2Times(odd, c);
-    len = Math.floor(len / 2);
-    if (len === 0) break;
-  }
-  return (c ^ crc2) >>> 0;
+  let p = 0x80000000; // x^0
+  let k = 3; // 8 bits a byte: x^(8·len2) = x^(len2 · 2^3)
+  for (let n = len2; n > 0; n = Math.floor(n / 2), k++) if (n % 2) p = multModP(X2N[k & 31]!, p);
+  return (multModP(p, crc1 >>> 0) ^ crc2) >>> 0;
 }
 
 /** A deflated piece: raw DEFLATE ending in a sync flush, with the CRC and length of its input. */
@@ -226,6 +241,19 @@ export function deflatePiece(text: string): DeflatedPiece {
   const d = new PieceDeflater();
   d.push(text);
   return d.finish();
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * Deflates UTF-8 text given as bytes into a piece: a host's native deflater takes them as they
+ * are (no string made and encoded again: a store's rows can go from the socket to the deflater),
+ * else they are decoded and deflated as text.
+ */
+export function deflateBytesPiece(bytes: Uint8Array): DeflatedPiece {
+  if (!hostDeflate || bytes.byteLength < STORED_MAX_CHARS) return deflatePiece(utf8.decode(bytes));
+  const out = hostDeflate(bytes);
+  return { bytes: [out], crc: crc32(bytes), size: bytes.byteLength, deflatedSize: out.byteLength };
 }
 
 const HEADER = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff);

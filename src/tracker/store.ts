@@ -60,7 +60,7 @@ export interface EventStore {
   read(query: ReadQuery, options?: { gzip?: boolean }): Promise<StoreSelection>;
   /** Drops what retention says must go (also run by the collector every minute). */
   applyRetention(now?: number): void | Promise<void>;
-  /** Events held: exact for the embedded store; the PostgreSQL store counts its own app's events at start-up plus what this process stored since. */
+  /** Events held: exact for the embedded store; the PostgreSQL store counts its own app's events shortly after start-up plus what this process stored since. */
   readonly size: number;
   /** Batches stored by other processes on the same store (the collector pushes them). */
   onBatch?(listener: (lines: string[]) => void): void;

@@ -1,6 +1,6 @@
 import { gunzipSync, crc32 as nodeCrc32 } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { crc32, crc32Combine, deflatePiece, GzipAssembler, PieceDeflater, prepareDeflater } from '../../src/tracker/gzip-pieces.js';
+import { crc32, crc32Combine, deflateBytesPiece, deflatePiece, GzipAssembler, PieceDeflater, prepareDeflater } from '../../src/tracker/gzip-pieces.js';
 
 const enc = new TextEncoder();
 
@@ -23,6 +23,35 @@ describe('gzip pieces', () => {
     whole.set(b, a.length);
     expect(crc32(whole)).toBe(crc32Combine(crc32(a), crc32(b), b.length));
     if (typeof nodeCrc32 === 'function') expect(crc32(whole)).toBe(nodeCrc32(whole));
+  });
+
+  it('crc32Combine agrees with a whole-buffer CRC for lengths from 1 byte to past 2^20', () => {
+    let seed = 7;
+    const bytes = (n: number) => Uint8Array.from({ length: n }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24);
+    for (const [la, lb] of [[0, 1], [1, 1], [3, 8], [100, 255], [5000, 65_536], [17, 300_001], [1, 1_048_577]] as const) {
+      const a = bytes(la);
+      const b = bytes(lb);
+      const whole = new Uint8Array(la + lb);
+      whole.set(a);
+      whole.set(b, la);
+      expect(crc32Combine(crc32(a), crc32(b), lb), `${la}+${lb}`).toBe(crc32(whole));
+      expect(crc32(whole)).toBe(nodeCrc32(whole));
+    }
+  });
+
+  it('deflateBytesPiece gives the same text as deflatePiece for UTF-8 bytes (native deflater and fallback)', async () => {
+    const { setRawSyncDeflate } = await import('../../src/tracker/gzip-pieces.js');
+    const { deflateRawSync, constants } = await import('node:zlib');
+    const text = '{"n":"é ✓ 😀","i":1},'.repeat(3000) + '{"end":true}';
+    for (const native of [true, false]) {
+      setRawSyncDeflate(native ? (b) => deflateRawSync(b, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }) : undefined);
+      const g = new GzipAssembler();
+      const piece = deflateBytesPiece(enc.encode(text));
+      expect(piece.size).toBe(enc.encode(text).byteLength);
+      expect(piece.crc).toBe(crc32(enc.encode(text)));
+      g.add(piece);
+      expect(gunzipSync(g.finish()).toString()).toBe(text);
+    }
   });
 
   it('concatenated sync-flushed pieces (one reused twice) gunzip to the joined text', () => {

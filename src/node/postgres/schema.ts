@@ -125,11 +125,15 @@ export async function createPartitions(sql: SqlClient, names: Names, days: Itera
   });
 }
 
-/** Drops the partitions of `days` (retention). */
-export async function dropPartitions(sql: SqlClient, names: Names, days: number[]): Promise<void> {
+/**
+ * Drops the partitions of `days` (retention), announcing it on the store's channel in the same
+ * transaction (`payload`): every process then drops the deflated buckets it holds.
+ */
+export async function dropPartitions(sql: SqlClient, names: Names, days: number[], payload: string): Promise<void> {
   if (days.length === 0) return;
   await sql.transaction(async (tx) => {
     await lock(tx, names);
     for (const day of days) await tx.query(`DROP TABLE IF EXISTS "${names.schema}"."${partitionName(names, day)}"`);
+    await tx.query('SELECT pg_notify($1, $2)', [names.channel, payload]);
   });
 }

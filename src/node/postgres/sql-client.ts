@@ -11,9 +11,19 @@ import type postgres from 'postgres';
 export type Row = Record<string, unknown>;
 
 export interface Queryable {
-  query<R extends Row = Row>(text: string, params?: unknown[]): Promise<R[]>;
+  /**
+   * `prepared`: a statement run again and again with the same text (ingest, barriers): prepared
+   * once per connection, then one round trip each (postgres.js; PGlite ignores it). Unprepared
+   * parameterised queries cost postgres.js a describe round trip first.
+   */
+  query<R extends Row = Row>(text: string, params?: unknown[], prepared?: boolean): Promise<R[]>;
   /** The rows of one query, `rows` at a time, through a server-side cursor (postgres.js snapshots). */
   cursor?<R extends Row = Row>(text: string, params: unknown[], rows: number): AsyncIterable<R[]>;
+  /**
+   * The same with every value as the bytes the server sent (text format; null for NULL): long
+   * texts go on without being decoded into strings (postgres.js snapshots).
+   */
+  rawCursor?(text: string, params: unknown[], rows: number): AsyncIterable<Array<Array<Uint8Array | null>>>;
 }
 
 export interface SqlClient extends Queryable {
@@ -25,8 +35,11 @@ export interface SqlClient extends Queryable {
    * (postgres.js). PGlite has one connection: its reads run inside `transaction()` instead.
    */
   snapshot?(): Promise<Queryable & { end(): Promise<void> }>;
-  /** LISTEN on `channel`; notifications (also our own) go to `onPayload`. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<void>;
+  /**
+   * LISTEN on `channel`; notifications (also our own) go to `onPayload`. `onListen` runs each time
+   * the listening connection (re)subscribes: notifications sent while it was down are lost.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onListen?: () => void): Promise<void>;
   /** Closes the pool when we opened it (a client passed in stays open). */
   end(): Promise<void>;
 }
@@ -52,12 +65,12 @@ export function isPostgresJs(client: unknown): client is PostgresSql {
 }
 
 function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
-  const query = <R extends Row>(q: { unsafe: PostgresSql['unsafe'] }, text: string, params: unknown[] = []) =>
-    q.unsafe(text, params as never[]) as unknown as Promise<R[]>;
+  const query = <R extends Row>(q: { unsafe: PostgresSql['unsafe'] }, text: string, params: unknown[] = [], prepare = false) =>
+    q.unsafe(text, params as never[], { prepare }) as unknown as Promise<R[]>;
   return {
     kind: 'postgres.js',
-    query: (text, params) => query(sql, text, params),
-    transaction: (fn) => sql.begin((tx) => fn({ query: (text, params) => query(tx, text, params) })) as Promise<never>,
+    query: (text, params, prepared) => query(sql, text, params, prepared),
+    transaction: (fn) => sql.begin((tx) => fn({ query: (text, params, prepared) => query(tx, text, params, prepared) })) as Promise<never>,
     async snapshot() {
       const reserved = await sql.reserve();
       try {
@@ -68,8 +81,9 @@ function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
       }
       let ended = false;
       return {
-        query: (text, params) => query(reserved, text, params),
+        query: (text, params, prepared) => query(reserved, text, params, prepared),
         cursor: (text, params, rows) => reserved.unsafe(text, params as never[]).cursor(rows) as never,
+        rawCursor: (text, params, rows) => reserved.unsafe(text, params as never[]).raw().cursor(rows) as never,
         async end() {
           if (ended) return;
           ended = true;
@@ -81,8 +95,8 @@ function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
         },
       };
     },
-    async listen(channel, onPayload) {
-      await sql.listen(channel, onPayload);
+    async listen(channel, onPayload, onListen) {
+      await sql.listen(channel, onPayload, onListen);
     },
     async end() {
       if (owned) await sql.end({ timeout: 5 });
@@ -95,8 +109,9 @@ function fromPGlite(db: PGliteLike, owned: boolean): SqlClient {
     kind: 'pglite',
     query: async (text, params) => (await db.query(text, params)).rows as never,
     transaction: (fn) => db.transaction((tx) => fn({ query: async (text, params) => (await tx.query(text, params)).rows as never })),
-    async listen(channel, onPayload) {
+    async listen(channel, onPayload, onListen) {
       await db.listen(channel, onPayload);
+      onListen?.();
     },
     async end() {
       if (owned) await db.close();

@@ -3,17 +3,21 @@
  * demand by `postgresStore()` (index.ts), so nothing loads it unless a collector is configured
  * with `storage.postgres`.
  *
- *   - Ingest: one batch = one transaction (client batchId row, then every event in one
- *     `INSERT … SELECT FROM unnest(…)`, then `pg_notify`), acknowledged after COMMIT. Ids are
- *     UUIDv7 from the collector, as in the embedded store; `body` is the event's JSON as served.
+ *   - Ingest: one batch = one prepared statement, so one transaction and one round trip (client
+ *     batchId row, every event in one `INSERT … SELECT` from three texts, `pg_notify`),
+ *     acknowledged after COMMIT. Ids are UUIDv7 from the collector, as in the embedded store;
+ *     `body` is the event's JSON as served.
  *   - Read: a REPEATABLE READ snapshot: the exact `count(*)` of the window, then pages of
  *     `body` newest first (ts DESC, seq DESC) pulled as the response is written (keyset: each page
  *     continues after the last row of the one before; `page` = OFFSET, `cursor` = the row's
- *     (ts, seq)). PGlite has one connection, so its reads collect the window inside one
- *     transaction instead of holding it while the client reads.
+ *     (ts, seq)). A whole-window gzip read (the dashboard's) goes by 5-minute buckets instead,
+ *     from the deflated buckets the process holds (bucket-read.ts, bucket-pieces.ts) once a
+ *     NOTIFY barrier shows them current (change-barrier.ts). PGlite has one connection, so its
+ *     reads collect the window inside one transaction instead of holding it while the client reads.
  *   - Many processes: every batch is announced with NOTIFY (payload: the batch's key, its seq and
- *     time range, the sending process; well under the 8000-byte limit); the other processes fetch
- *     those rows and push them to their WebSocket clients.
+ *     time range, the sending process; well under the 8000-byte limit); every process drops the
+ *     held buckets of that time range, the others fetch those rows and push them to their
+ *     WebSocket clients. Retention's partition drops are announced too (all buckets go).
  *   - Partitions: one per UTC day, created ahead (yesterday to 2 days ahead, re-checked with
  *     retention) and on demand for the days a batch touches; retention drops whole partitions.
  */
@@ -26,8 +30,10 @@ import type { EventStore, StoreContext, StoredBatch, StreamedSelection } from '.
 import { parseTimestamp } from '../../tracker/timestamp.js';
 import { createPartitions, dayOf, dropPartitions, listPartitions, migrate, namesFor, partitionName, type Names } from './schema.js';
 import { openSqlClient, type Queryable, type SqlClient } from './sql-client.js';
-import { HourPieces } from './hour-pieces.js';
-import { deflatePiece, type DeflatedPiece } from '../../tracker/gzip-pieces.js';
+import { BucketPieces, bucketOf } from './bucket-pieces.js';
+import { selectBuckets, type BucketCache } from './bucket-read.js';
+import { ChangeBarrier } from './change-barrier.js';
+import type { DeflatedPiece } from '../../tracker/gzip-pieces.js';
 import { BATCH_ID_WINDOW_MS } from '../../tracker/batch-ids.js';
 
 export interface PostgresStoreSettings {
@@ -41,11 +47,12 @@ export interface PostgresStoreSettings {
 /** Rows per page of a streamed read. */
 const PAGE_ROWS = 5000;
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-/** Hours with fewer events are deflated fresh (caching them saves nothing worth the memory). */
-const MIN_CACHED_EVENTS = 32;
-/** Whole-window reads over more hours of data than this are read page by page, not by hour. */
-const MAX_HOURLY = 24 * 62;
+/** `size`'s count of the app's events waits this long after start-up. */
+const COUNT_DELAY_MS = 3000;
+/** Quiet time after changes before the held buckets of the last day are read again. */
+const WARM_DELAY_MS = 1000;
+/** Background warming runs while whole-window reads came within this time (and at start-up). */
+const WARM_WHILE_READ_MS = 10 * 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** NOTIFY payloads must stay under 8000 bytes. */
 const MAX_NOTIFY_BYTES = 7900;
@@ -69,6 +76,7 @@ function windowWhere(appId: string, since: string, before: string, after?: { ts:
   return { where, params };
 }
 
+/** A stored batch, as NOTIFY announces it. */
 interface Announcement {
   /** Sending process. */
   o: string;
@@ -80,6 +88,9 @@ interface Announcement {
   /** Time range, ISO. */
   t: [string, string];
 }
+
+/** Anything on the channel: a batch, a barrier (`b`, change-barrier.ts) or dropped partitions (`x`). */
+type Notice = Partial<Announcement> & { b?: number; x?: string };
 
 export class PostgresEventStore implements EventStore {
   private sql: SqlClient | undefined;
@@ -99,7 +110,18 @@ export class PostgresEventStore implements EventStore {
   /** Notifications are turned into pushes one at a time, in arrival order. */
   private announcing: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly pieces = new HourPieces();
+  /**
+   * Deflated buckets of whole-window gzip reads (bucket-pieces.ts); undefined when batches cannot
+   * be announced (an appId too long for a NOTIFY payload), since then changes would go unseen.
+   */
+  private readonly pieces: BucketPieces | undefined;
+  private readonly barrier: ChangeBarrier;
+  private readonly announces: boolean;
+  private warmTimer: ReturnType<typeof setTimeout> | undefined;
+  private warming: Promise<void> | undefined;
+  private lastWholeRead = 0;
+  /** Whole-window reads of clients under way (a background warm gives way to them). */
+  private clientReads = 0;
 
   constructor(private readonly settings: PostgresStoreSettings, context: StoreContext) {
     this.names = namesFor(settings.schema, settings.table);
@@ -107,6 +129,9 @@ export class PostgresEventStore implements EventStore {
     this.logger = context.logger;
     this.maxAgeMs = context.maxAgeMs;
     this.retainEvents = context.retainEvents;
+    this.announces = JSON.stringify({ o: this.origin, a: this.appId, k: this.origin }).length + 200 <= MAX_NOTIFY_BYTES;
+    this.pieces = this.announces ? new BucketPieces() : undefined;
+    this.barrier = new ChangeBarrier(this.origin, (payload) => this.db.query('SELECT pg_notify($1, $2)', [this.names.channel, payload], true));
   }
 
   private get db(): SqlClient {
@@ -124,12 +149,20 @@ export class PostgresEventStore implements EventStore {
     if (before === 0) this.logger.info(`tracker: created the PostgreSQL schema for ${this.names.events} (version 1)`);
     for (const d of await listPartitions(sql, this.names)) this.days.add(d);
     await this.ensureAhead(Date.now());
-    await sql.listen(this.names.channel, (payload) => this.announced(payload));
-    // The app's count for `size`, in the background (a big table takes a while to count).
-    void sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${this.names.events} WHERE app_id = $1`, [this.appId]).then(
-      ([row]) => (this.counted = Number(row?.n ?? 0)),
-      () => {},
-    );
+    // Each (re)subscription may have missed notifications: the held buckets go.
+    await sql.listen(this.names.channel, (payload) => this.announced(payload), () => this.pieces?.clear());
+    // The app's count for `size`, in the background and after start-up (counting 10M rows keeps
+    // a server core busy for seconds: not while the first reads are answered).
+    const count = setTimeout(() => {
+      if (this.closed) return;
+      void sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${this.names.events} WHERE app_id = $1`, [this.appId]).then(
+        ([row]) => (this.counted = Number(row?.n ?? 0)),
+        () => {},
+      );
+    }, COUNT_DELAY_MS);
+    count.unref?.();
+    // Warm the last day once start-up is over (not competing with the first answers).
+    this.scheduleWarm(WARM_DELAY_MS);
   }
 
   private async ensureAhead(now: number): Promise<void> {
@@ -163,7 +196,7 @@ export class PostgresEventStore implements EventStore {
     const n = events.length;
     const lines: string[] = new Array(n);
     const ids: string[] = new Array(n);
-    const stamps: string[] = new Array(n);
+    const stamps: number[] = new Array(n);
     const days = new Set<number>();
     let minT = Infinity;
     let maxT = -Infinity;
@@ -172,7 +205,7 @@ export class PostgresEventStore implements EventStore {
       ids[i] = id;
       lines[i] = JSON.stringify({ ...events[i], id });
       const t = times[i]!;
-      stamps[i] = iso(t);
+      stamps[i] = Math.trunc(t);
       days.add(dayOf(t));
       if (t < minT) minT = t;
       if (t > maxT) maxT = t;
@@ -182,9 +215,12 @@ export class PostgresEventStore implements EventStore {
     // One statement, so one round trip and one implicit transaction (all or nothing, answered
     // after COMMIT): claim the client batchId (inserted, or taken over when the earlier one is
     // past the window; no row = a retry), insert the events unless the claim failed, announce the
-    // batch with pg_notify (delivered on COMMIT, never for a rolled-back batch).
+    // batch with pg_notify (delivered on COMMIT, never for a rolled-back batch). The events travel
+    // as three plain texts (times in epoch ms and ids comma-separated, the lines as one JSON
+    // array whose elements the server hands back as their exact text): no array literal to escape
+    // per event, and a prepared statement (one round trip).
     const prefix = JSON.stringify({ o: this.origin, a: this.appId, k: key }).slice(0, -1);
-    const announce = prefix.length + 200 <= MAX_NOTIFY_BYTES;
+    const announce = this.announces;
     if (!announce) this.logger.warn('tracker: appId too long to announce a batch to other processes (NOTIFY payload limit)');
     const claim = batchId === undefined
       ? 'SELECT 1 AS ok WHERE $6::text IS NULL AND $7::int > 0 AND $8::bigint > 0' // (types every parameter)
@@ -195,18 +231,19 @@ export class PostgresEventStore implements EventStore {
     const text = `WITH claim AS (${claim}),
       ins AS (
         INSERT INTO ${this.names.events} (app_id, ts, id, batch, body)
-        SELECT $1, u.ts, u.id, $2::uuid, u.body
-          FROM unnest($3::timestamptz[], $4::uuid[], $5::text[]) WITH ORDINALITY AS u(ts, id, body, n)
+        SELECT $1, timestamptz 'epoch' + u.ms::bigint * interval '1 millisecond', u.id::uuid, $2::uuid, u.body::text
+          FROM ROWS FROM (unnest(string_to_array($3::text, ',')), unnest(string_to_array($4::text, ',')), json_array_elements($5::text::json))
+               WITH ORDINALITY AS u(ms, id, body, n)
          WHERE EXISTS (SELECT 1 FROM claim)
          ORDER BY u.n
         RETURNING seq),
       range AS (SELECT min(seq) AS a, max(seq) AS b, count(*) AS n FROM ins)
       SELECT (SELECT count(*) FROM claim)::int AS claimed,
              ${announce ? `(SELECT pg_notify($9, $10 || ',"s":["' || a || '","' || b || '"],"t":["' || $11 || '","' || $12 || '"]}') FROM range WHERE n > 0)` : 'NULL'} AS notified`;
-    const params: unknown[] = [this.appId, key, stamps, ids, lines, batchId ?? null, n, BATCH_ID_WINDOW_MS];
+    const params: unknown[] = [this.appId, key, stamps.join(','), ids.join(','), `[${lines.join(',')}]`, batchId ?? null, n, BATCH_ID_WINDOW_MS];
     if (announce) params.push(this.names.channel, prefix, iso(minT), iso(maxT));
     const run = async (): Promise<StoredBatch> => {
-      const [row] = await this.db.query<{ claimed: number }>(text, params);
+      const [row] = await this.db.query<{ claimed: number }>(text, params, true);
       if (row && row.claimed > 0) return { saved: n, lines };
       const [first] = await this.db.query<{ saved: number }>(`SELECT saved FROM ${this.names.batches} WHERE app_id = $1 AND batch_id = $2`, [this.appId, batchId]);
       return { saved: Number(first?.saved ?? n), lines: [] };
@@ -234,13 +271,33 @@ export class PostgresEventStore implements EventStore {
     return new HttpError(500, 'Could not store the events', { cause: err });
   }
 
-  /** A batch stored by another process: fetch its rows, hand them to the listeners (pushes). */
+  /**
+   * A notification on the store's channel, in commit order: a barrier of ours passes; dropped
+   * partitions or a stored batch (any process's, ours too) drop the held buckets they touch; a
+   * batch stored by another process is fetched and handed to the listeners (pushes).
+   */
   private announced(payload: string): void {
-    let note: Announcement;
+    let parsed: Notice;
     try {
-      note = JSON.parse(payload) as Announcement;
+      parsed = JSON.parse(payload) as Notice;
     } catch {
       return;
+    }
+    if (parsed.b !== undefined) {
+      this.barrier.received(String(parsed.o), parsed.b);
+      return;
+    }
+    if (parsed.x !== undefined) {
+      this.pieces?.clear();
+      return;
+    }
+    const note = parsed as Announcement;
+    if (note.a === this.appId && this.pieces && Array.isArray(note.t)) {
+      const from = Date.parse(note.t[0]);
+      const to = Date.parse(note.t[1]);
+      if (Number.isFinite(from) && Number.isFinite(to)) this.pieces.invalidate(bucketOf(from), bucketOf(to));
+      else this.pieces.clear();
+      if (Date.now() - this.lastWholeRead < WARM_WHILE_READ_MS) this.scheduleWarm(WARM_DELAY_MS);
     }
     if (note.o === this.origin || note.a !== this.appId || this.listeners.length === 0 || this.closed) return;
     this.announcing = this.announcing.then(async () => {
@@ -259,90 +316,101 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  async read(q: ReadQuery, options: { gzip?: boolean } = {}): Promise<StreamedSelection> {
+  read(q: ReadQuery, options: { gzip?: boolean } = {}): Promise<StreamedSelection> {
+    return this.readWindow(q, options.gzip === true, false);
+  }
+
+  private async readWindow(q: ReadQuery, gzip: boolean, warming: boolean): Promise<StreamedSelection> {
     const db = this.db;
-    // A whole window read with gzip (the dashboard's): by hours, from the deflated-hour cache.
-    const hourly = options.gzip === true && q.limit === undefined && q.cursor === undefined;
-    const select = (on: Queryable, release: () => Promise<void>) => (hourly ? this.selectHours(on, q, release) : this.select(on, q, release));
-    if (db.snapshot) {
-      const snap = await db.snapshot();
-      try {
-        return await select(snap, () => snap.end());
-      } catch (err) {
-        await snap.end().catch(() => {});
-        throw err;
+    // A whole window read with gzip (the dashboard's): by 5-minute buckets, from the deflated
+    // buckets this process holds (bucket-read.ts), once a barrier shows them current.
+    const bucketed = gzip && q.limit === undefined && q.cursor === undefined;
+    let cache: BucketCache | undefined;
+    if (bucketed && this.pieces) {
+      if (!warming) {
+        this.lastWholeRead = Date.now();
+        this.clientReads++;
+      }
+      cache = { pieces: this.pieces, since: this.pieces.begin() };
+      if (!(await this.barrier.pass())) {
+        this.pieces.end();
+        this.pieces.clear();
+        cache = undefined;
       }
     }
-    // PGlite: one connection; collect the window inside one transaction.
-    return db.transaction(async (tx) => {
-      const sel = await select(tx, async () => {});
-      const chunks: Array<string[] | DeflatedPiece> = [];
-      for await (const c of sel.chunks) chunks.push(c);
-      return { ...sel, chunks: (async function* () { yield* chunks; })(), close: async () => {} };
-    });
+    let ended = false;
+    const counted = bucketed && this.pieces !== undefined && !warming;
+    const endFill = () => {
+      if (ended) return;
+      ended = true;
+      if (cache) cache.pieces.end();
+      if (counted) this.clientReads--;
+    };
+    const target = { events: this.names.events, appId: this.appId };
+    try {
+      if (db.snapshot) {
+        // The snapshot is opened on first use: a window wholly held needs no connection.
+        let opening: Promise<Queryable & { end(): Promise<void> }> | undefined;
+        const open = () => (opening ??= db.snapshot!());
+        let released: Promise<void> | undefined;
+        const release = () =>
+          (released ??= (async () => {
+            endFill();
+            const snap = await opening?.catch(() => undefined);
+            await snap?.end();
+          })());
+        try {
+          if (bucketed) {
+            const sel = await selectBuckets(open, target, q, cache, release);
+            if (sel) return sel;
+          }
+          return await this.select(await open(), q, release);
+        } catch (err) {
+          await release().catch(() => {});
+          throw err;
+        }
+      }
+      // PGlite: one connection; collect the window inside one transaction.
+      return await db.transaction(async (tx) => {
+        const none = async () => {};
+        const sel = (bucketed ? await selectBuckets(async () => tx, target, q, cache, none) : undefined) ?? (await this.select(tx, q, none));
+        const chunks: Array<string[] | DeflatedPiece> = [];
+        for await (const c of sel.chunks) chunks.push(c);
+        const total = sel.total;
+        const end = sel.end();
+        return { kind: 'stream', total, page: sel.page, chunks: (async function* () { yield* chunks; })(), close: async () => {}, end: () => end };
+      });
+    } catch (err) {
+      endFill();
+      throw err;
+    } finally {
+      if (!db.snapshot) endFill();
+    }
   }
 
   /**
-   * A whole window hour by hour, newest first: per-hour counts (and highest seq) first, giving
-   * the exact total; then each hour wholly inside the window from the cache when unchanged, else
-   * its rows joined by the server (and deflated into the cache); the partial hours at the edges
-   * as text.
+   * Reads the last day's window in the background (its whole buckets are then held deflated),
+   * at start-up and a quiet second after changes while whole-window reads keep coming.
    */
-  private async selectHours(db: Queryable, q: ReadQuery, releaseOnce: () => Promise<void>): Promise<StreamedSelection> {
-    let released: Promise<void> | undefined;
-    const release = () => (released ??= releaseOnce());
-    const sinceMs = q.since;
-    const beforeMs = Math.floor(q.until) + 1;
-    // The hours that hold events (two index probes), then one index range count per hour (a
-    // GROUP BY over the window would sort every row). Windows spanning more hours of data than
-    // MAX_HOURLY are read page by page instead.
-    const [span] = await db.query<{ lo: string | null; hi: string | null }>(
-      `SELECT floor(extract(epoch FROM min(ts)) / 3600)::bigint::text AS lo, floor(extract(epoch FROM max(ts)) / 3600)::bigint::text AS hi
-         FROM ${this.names.events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
-      [this.appId, iso(sinceMs), iso(beforeMs)],
-    );
-    if (!span?.lo || !span.hi) return { kind: 'stream', total: 0, page: 1, chunks: (async function* () { await release(); })(), close: release, end: () => ({ limit: 0 }) };
-    if (Number(span.hi) - Number(span.lo) >= MAX_HOURLY) return this.select(db, q, releaseOnce);
-    const hours = await db.query<{ h: string; n: number; m: string }>(
-      `SELECT h::text AS h, c.n, c.m
-         FROM generate_series($4::bigint, $5::bigint, -1) AS h,
-         LATERAL (SELECT count(*)::int AS n, max(seq)::text AS m FROM ${this.names.events}
-                   WHERE app_id = $1 AND ts >= greatest($2::timestamptz, to_timestamp(h * 3600))
-                     AND ts < least($3::timestamptz, to_timestamp((h + 1) * 3600))) AS c
-        WHERE c.n > 0`,
-      [this.appId, iso(sinceMs), iso(beforeMs), span.hi, span.lo],
-    );
-    const total = hours.reduce((sum, r) => sum + r.n, 0);
-    const { appId, pieces } = this;
-    const events = this.names.events;
-    async function* chunks(): AsyncGenerator<string[] | DeflatedPiece> {
-      try {
-        for (const { h: text, n, m } of hours) {
-          const h = Number(text);
-          const from = h * HOUR_MS;
-          const to = from + HOUR_MS;
-          const whole = from >= sinceMs && to <= beforeMs;
-          const hit = whole ? pieces.get(h, n, m) : undefined;
-          if (hit) {
-            yield hit;
-            continue;
-          }
-          const [row] = await db.query<{ text: string | null }>(
-            `SELECT string_agg(body, ',' ORDER BY ts DESC, seq DESC) AS text FROM ${events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
-            [appId, iso(Math.max(sinceMs, from)), iso(Math.min(beforeMs, to))],
-          );
-          const joined = row?.text ?? '';
-          if (whole && n >= MIN_CACHED_EVENTS) {
-            const piece = deflatePiece(joined);
-            pieces.set(h, n, m, piece);
-            yield piece;
-          } else yield [joined];
-        }
-      } finally {
-        await release();
-      }
+  private scheduleWarm(delayMs: number): void {
+    if (this.closed || !this.pieces || this.warmTimer) return;
+    this.warmTimer = setTimeout(() => {
+      this.warmTimer = undefined;
+      if (this.closed || this.warming) return;
+      this.warming = this.warm().finally(() => (this.warming = undefined));
+    }, delayMs);
+    this.warmTimer.unref?.();
+  }
+
+  private async warm(): Promise<void> {
+    try {
+      const now = Date.now();
+      const sel = await this.readWindow({ since: now - DAY_MS, until: now }, true, true);
+      // Gives way to clients' reads (they deflate what they need themselves).
+      for await (const chunk of sel.chunks) if (this.clientReads > 0 || this.closed) break;
+    } catch (err) {
+      if (!this.closed) this.logger.debug(`tracker: warming the deflated buckets failed: ${(err as Error)?.message ?? err}`);
     }
-    return { kind: 'stream', total, page: q.page ?? 1, chunks: chunks(), close: release, end: () => ({ limit: total }) };
   }
 
   /** The window as a StreamedSelection; `release` runs once its pages are read (or abandoned). */
@@ -470,7 +538,7 @@ export class PostgresEventStore implements EventStore {
     const today = dayOf(now);
     const gone = [...drop].filter((d) => d < today + 1);
     if (gone.length) {
-      await dropPartitions(db, this.names, gone);
+      await dropPartitions(db, this.names, gone, JSON.stringify({ o: this.origin, x: 'drop' }));
       for (const d of gone) this.days.delete(d);
       this.logger.debug(`tracker: retention dropped ${gone.length} day partitions`);
     }
@@ -484,6 +552,9 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    await this.warming;
+    this.barrier.cancel();
     await this.flush();
     await this.sql?.end();
   }
