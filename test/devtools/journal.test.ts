@@ -182,7 +182,7 @@ describe('journal fed by the mock API', () => {
   it("never makes a host's own Response class build its body stream (judged by status, method and length)", () => {
     // As the node host's StreamResponse (proxied answers): `body` would build a WHATWG stream.
     class HostResponse extends Response {
-      override get body(): ReadableStream<Uint8Array> | null {
+      override get body(): Response["body"] {
         throw new Error('body read');
       }
     }
