@@ -172,6 +172,20 @@ class Raw {
   entry: JournalEntry | undefined = undefined;
 }
 
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * Whether a Response that is not a FastResponse has a body, without creating its stream: a
+ * platform Response is asked (`body` exists already), a host's own Response class (the node
+ * host's StreamResponse builds a WHATWG stream on first `body` read, ≈ 17 µs) is judged by
+ * status, method and Content-Length.
+ */
+function hasBody(response: Response, x: Exchange): boolean {
+  if (Object.getPrototypeOf(response) === Response.prototype) return response.body !== null;
+  if (x.method === 'HEAD' || NULL_BODY_STATUS.has(response.status)) return false;
+  return response.headers.get('content-length') !== '0';
+}
+
 /** A body as a slot keeps it: by reference when short, else its first `limit` bytes copied (a big buffer is not retained). */
 function keepBytes(body: Uint8Array, limit: number): Uint8Array {
   return body.byteLength > limit ? body.slice(0, limit) : body;
@@ -296,7 +310,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
           }
         } else {
           r.resHeaders = response.headers;
-          r.resBody = response.body === null ? undefined : null;
+          r.resBody = hasBody(response, x) ? null : undefined;
         }
       }
       const raw = r;

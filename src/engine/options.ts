@@ -80,6 +80,12 @@ export interface ResolvedMockApiOptions {
   openapi: { source: string | object; validateResponses: boolean } | null;
   /** `proxy`, validated (null: no proxy layer). */
   proxy: ResolvedProxyOptions | null;
+  /**
+   * A proxy answers what file mode does not: `proxy`, or browser mode with a proxy (the worker
+   * lets it through, src/sw/engines.ts). File mode then passes writes naming nothing the mocks hold
+   * (src/engine/fs/unmocked-write.ts).
+   */
+  passUnmockedWrites: boolean;
   /** Collections on: their id field; null = off. */
   collections: { idField: string } | null;
   preset: 'json-server' | null;
@@ -96,6 +102,13 @@ export interface ResolvedMockApiOptions {
 }
 
 export const DEFAULT_PROXY_TIMEOUT = 30_000;
+
+/**
+ * Set by the browser host on the page's options when they had a `proxy` (src/sw/engines.ts
+ * `pageMockOptions`): no proxy layer there, the worker lets what the engine passes go to the
+ * network, and file mode treats writes as it does in front of a proxy.
+ */
+export const kNetworkBehind = Symbol.for('mockyard.networkBehind');
 
 export interface ResolvedProxyOptions {
   /** The target's origin (`https://staging.example.com`). */
@@ -468,6 +481,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     bodyLimit: DEFAULT_BODY_LIMIT,
     maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
     proxy: null,
+    passUnmockedWrites: false,
     openapi: null,
     collections: null,
     preset: null,
@@ -532,6 +546,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.bodyLimit = check.number(o.bodyLimit, at('bodyLimit'), DEFAULT_BODY_LIMIT, { min: 0, integer: true });
   base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
   base.proxy = resolveProxy(o.proxy as ProxyOptions | undefined, at('proxy'));
+  base.passUnmockedWrites = base.proxy !== null || (o as Record<symbol, unknown>)[kNetworkBehind] === true;
   base.openapi = resolveOpenApi(o.openapi, at('openapi'));
   base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
   base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);

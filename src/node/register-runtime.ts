@@ -6,17 +6,21 @@
  *   - native zlib for the collector's gzip reads (the pure-JS fflate path stays the default) and
  *     gzip/deflate request bodies of both engines (synchronous and bounded; `DecompressionStream`
  *     stays the default);
- *   - the collector's PostgreSQL store (`storage.postgres`), imported on first use.
+ *   - the collector's PostgreSQL store (`storage.postgres`), imported on first use;
+ *   - the proxy layer's upstream transport: an undici connection pool (fetch stays the
+ *     default elsewhere).
  */
 import { resolve } from 'node:path';
 import { constants, crc32, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { setBoundedSyncInflate } from '../core/inflate-bounded.js';
 import { setDefaultFsFactory, setScratchFsFactory } from '../engine/default-fs.js';
+import { setUpstreamTransport } from '../engine/proxy/transport.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
 import { setCrc32, setRawSyncDeflate } from '../tracker/gzip-pieces.js';
 import { setPostgresStoreResolver } from '../tracker/store.js';
 import { postgresStore } from './postgres/index.js';
+import { undiciTransport } from './upstream-undici.js';
 
 setDefaultFsFactory((fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)));
 // `req.app.fs` of an engine without a filesystem (`fsDir: null`): scratch space in memory.
@@ -37,3 +41,5 @@ setBoundedSyncInflate((format, bytes, maxOutput) => {
 });
 // The collector's `storage.postgres`: the store's code is imported when a collector loads it.
 setPostgresStoreResolver((options, name) => postgresStore(options as string, name));
+// The proxy layer's way to its target: undici's Pool, kept-alive connections, answers piped.
+setUpstreamTransport(undiciTransport);

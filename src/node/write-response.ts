@@ -3,6 +3,7 @@
  *
  * - FastResponse (engines' hot path): `writeHead(status, headers)` + `end(bytes)` straight from
  *   `fastState()`; the native Response object is never created.
+ * - StreamResponse (the proxy's node:http answers, stream-response.ts): its Node stream piped.
  * - Native Response: headers copied (every Set-Cookie kept), body streamed with backpressure
  *   (waits for 'drain'); the client going away cancels the body stream; an error while streaming
  *   destroys the socket (the client sees a truncated response, never a silently short one). An
@@ -16,6 +17,7 @@ import { fastState } from '../core/fast-response.js';
 import { responseForError } from '../core/errors.js';
 import { kAbandoned } from './lingering-close.js';
 import { pathOf } from './request.js';
+import { streamState, type StreamState } from './stream-response.js';
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
@@ -34,7 +36,31 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
     else res.end(body);
     return;
   }
+  const streamed = streamState(response);
+  if (streamed !== undefined) return writeStreamed(streamed, req as Incoming, res);
   return writeNative(response, req as Incoming, res);
+}
+
+/**
+ * A StreamResponse (the proxy's node:http answers): the Node stream is piped into `res` (Node's
+ * backpressure); an error while streaming destroys the socket (a truncated answer, never a
+ * silently short one); the client going away destroys the source.
+ */
+function writeStreamed(state: StreamState, req: Incoming, res: ServerResponse): void {
+  const headers = req[kAbandoned] === true ? [...state.headers, 'connection', 'close'] : state.headers;
+  if (state.statusText) res.writeHead(state.status, state.statusText, headers);
+  else res.writeHead(state.status, headers);
+  const source = state.source;
+  if (source === null || req.method === 'HEAD' || NULL_BODY_STATUS.has(state.status)) {
+    source?.destroy();
+    res.end();
+    return;
+  }
+  source.once('error', (err) => res.destroy(err));
+  res.once('close', () => {
+    if (!res.writableFinished) source.destroy();
+  });
+  source.pipe(res);
 }
 
 function copyHeaders(response: Response, res: ServerResponse, abandoned: boolean): void {

@@ -6,7 +6,7 @@
  */
 import { OptionsError } from '../core/options.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
-import { resolveProxy } from '../engine/options.js';
+import { kNetworkBehind, resolveProxy } from '../engine/options.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
@@ -37,7 +37,8 @@ export function pageMockOptions(options: MockApiOptions): MockApiOptions {
   if (options.proxy === undefined || options.proxy === null) return options;
   resolveProxy(options.proxy, 'mock.proxy');
   const { proxy: _proxy, ...rest } = options;
-  return { ...rest, noHandledRestFsRequestsAction: 'forward' };
+  // Writes naming nothing the mocks hold go to the network too (src/engine/fs/unmocked-write.ts).
+  return { ...rest, noHandledRestFsRequestsAction: 'forward', [kNetworkBehind]: true } as MockApiOptions;
 }
 
 /**

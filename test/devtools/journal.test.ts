@@ -178,4 +178,24 @@ describe('journal fed by the mock API', () => {
     expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), journal: { size: -1 } })).toThrow(/mock\.journal\.size/);
     expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), journal: 'yes' as never })).toThrow(/mock\.journal/);
   });
+
+  it("never makes a host's own Response class build its body stream (judged by status, method and length)", () => {
+    // As the node host's StreamResponse (proxied answers): `body` would build a WHATWG stream.
+    class HostResponse extends Response {
+      override get body(): Response["body"] {
+        throw new Error('body read');
+      }
+    }
+    const j = createJournal();
+    j.record(exchange('/api/p', { response: new HostResponse(null, { status: 200, headers: { 'content-length': '1234' } }) }));
+    j.record(exchange('/api/p', { response: new HostResponse(null, { status: 204 }) }));
+    j.record(exchange('/api/p', { method: 'HEAD', response: new HostResponse(null, { status: 200, headers: { 'content-length': '9' } }) }));
+    const [head, empty, streamed] = j.list();
+    expect(streamed!.response!.body).toEqual({ captured: false, size: 1234 });
+    expect(empty!.response!.body).toBeNull();
+    expect(head!.response!.body).toBeNull();
+    // a platform Response is asked directly
+    j.record(exchange('/api/p', { response: new Response(null, { status: 200 }) }));
+    expect(j.list()[0]!.response!.body).toBeNull();
+  });
 });

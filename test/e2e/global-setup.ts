@@ -18,6 +18,8 @@ import { startStaticServer } from './helpers/static-server.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     siteUrl: string;
+    /** The built pages' folder (a test may serve it from a server of its own). */
+    siteDir: string;
     playgroundUrl: string;
     /** The same playground build, proxying /api and /_tracker to the node host (mockyard CLI). */
     proxiedPlaygroundUrl: string;
@@ -39,7 +41,7 @@ export default async function setup(project: TestProject) {
   }
   const out = await mkdtemp(join(tmpdir(), 'mockyard-e2e-site-'));
   // The contract page runs test/vfs/contract.ts unchanged: `vitest` is the in-page shim there.
-  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html', contract: 'contract.html', engines: 'engines.html', tracker: 'tracker.html', blank: 'blank.html', jsondb: 'jsondb.html' }, [
+  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html', contract: 'contract.html', engines: 'engines.html', tracker: 'tracker.html', blank: 'blank.html', jsondb: 'jsondb.html', proxy: 'proxy.html' }, [
     { find: /^vitest$/, replacement: join(here, 'site/vitest-shim.ts') },
   ]);
   await initWorker(out);
@@ -50,6 +52,7 @@ export default async function setup(project: TestProject) {
   await writeFile(join(out, 'stale-worker.js'), stale);
   const server = await startStaticServer(out);
   project.provide('siteUrl', server.url);
+  project.provide('siteDir', out);
 
   const playgroundOut = await mkdtemp(join(tmpdir(), 'mockyard-e2e-playground-'));
   // The playground keeps its in-page backend out of production builds (import.meta.env.DEV);

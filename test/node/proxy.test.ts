@@ -6,8 +6,10 @@ import { request as httpRequest } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROXY_MESSAGES } from '../../src/engine/proxy/layer.js';
+import { fetchTransport, setUpstreamTransport, type UpstreamTransportFactory } from '../../src/engine/proxy/transport.js';
+import { undiciTransport } from '../../src/node/upstream-undici.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
 import { closeServers, fakeEngine, rawRequest, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
@@ -36,7 +38,14 @@ const json = (body: unknown, status = 200, headers: Record<string, string | stri
   res.end(JSON.stringify(body));
 };
 
-describe('proxy', () => {
+// Every behaviour holds with both transports: undici (what the node hosts register) and
+// WHATWG fetch (the default everywhere else: browsers, workers, other runtimes).
+const transports: Array<[string, UpstreamTransportFactory]> = [['undici', undiciTransport], ['fetch', fetchTransport]];
+afterAll(() => setUpstreamTransport(undiciTransport));
+
+describe.each(transports)('proxy (%s transport)', (_name, transport) => {
+  beforeEach(() => setUpstreamTransport(transport));
+
   it('forwards what no file answers (path, query, status, body) and never what a file answers', async () => {
     const { upstream, url } = await setup(json({ from: 'upstream' }, 203));
     const local = await fetch(`${url}/api/local`);
@@ -203,5 +212,48 @@ describe('proxy', () => {
     expect(await r!.json()).toEqual({ ok: 1 });
     expect(seen).toEqual([{ layer: 'proxy', detail: `GET ${upstream.url}/api/x` }]);
     await api.close();
+  });
+});
+
+describe('proxy on Node (undici transport)', () => {
+  beforeEach(() => setUpstreamTransport(undiciTransport));
+
+  /**
+   * A target serving one request per connection that drops the connection when a second one
+   * arrives on it (a server closing an idle keep-alive connection just as it is reused), behind
+   * a proxying mock API.
+   */
+  async function droppingTarget() {
+    const served = new WeakSet<object>();
+    const upstream = await startUpstream((req, res) => {
+      if (served.has(req.socket)) {
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ url: req.url }));
+    });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
+    return { upstream, url: server.url };
+  }
+
+  it('a GET whose kept-alive connection the target drops as it is reused is retried once on a fresh one', async () => {
+    const { upstream, url } = await droppingTarget();
+    for (const n of [1, 2, 3]) {
+      const r = await fetch(`${url}/api/item/${n}`);
+      expect(r.status).toBe(200);
+      expect(await r.json()).toEqual({ url: `/api/item/${n}` });
+    }
+    // Requests 2 and 3 each reached the target twice: once on the dropped connection, once retried.
+    expect(upstream.seen.map((s) => s.url)).toEqual(['/api/item/1', '/api/item/2', '/api/item/2', '/api/item/3', '/api/item/3']);
+  });
+
+  it('a POST is never retried: a dropped connection is a 502', async () => {
+    const { upstream, url } = await droppingTarget();
+    expect((await fetch(`${url}/api/a`)).status).toBe(200);
+    const r = await fetch(`${url}/api/b`, { method: 'POST', body: 'x' });
+    expect(r.status).toBe(502);
+    expect(upstream.seen.filter((s) => s.url === '/api/b')).toHaveLength(1);
   });
 });

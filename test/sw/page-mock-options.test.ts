@@ -20,6 +20,17 @@ describe('pageMockOptions', () => {
     await api.close();
   });
 
+  it('writes naming nothing the mocks hold are passed to the network too; writes to mocks stay in the page', async () => {
+    const fs = memoryFs({ 'users/1.json': { id: 1 } });
+    const api = createMockApi(pageMockOptions({ endpointPrefix: '/api', fs, logLevel: 'silent' as const, proxy: { target: 'https://staging.example.com' } }));
+    const post = (path: string) => api.handle(new Request(`http://page.local/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":7}' }));
+    expect(await post('/orders')).toBeUndefined();
+    expect((await post('/users/7'))!.status).toBe(201);
+    expect(JSON.parse(new TextDecoder().decode(await fs.read('/users/7.json')))).toEqual({ id: 7 });
+    expect(await fs.stat('/orders.json')).toBeNull();
+    await api.close();
+  });
+
   it('still validates proxy; leaves options without proxy alone', () => {
     expect(() => pageMockOptions({ endpointPrefix: '/api', proxy: { target: 'nope' } })).toThrow(OptionsError);
     const plain = { endpointPrefix: '/api' };

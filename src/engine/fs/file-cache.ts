@@ -166,6 +166,8 @@ export class FileCache {
   private cachedBytes = 0;
   /** Bumped on every change under fsDir: loads that started earlier are not stored. */
   private generation = 0;
+  /** Per folder: the names with query variants (variantStems), read once like a lookup. */
+  private readonly variantDirs = new Map<string, { at: number; stems: ReadonlySet<string> }>();
   private readonly exclusive: boolean;
   private readonly unsubscribe: () => void;
   /** Current event-loop turn (non-exclusive drivers): one `stat` per file per turn. */
@@ -195,6 +197,7 @@ export class FileCache {
     for (const stop of this.watches.values()) stop();
     this.watches.clear();
     this.lookups.clear();
+    this.variantDirs.clear();
     this.files.clear();
   }
 
@@ -235,7 +238,10 @@ export class FileCache {
     // Changes outside the mocks folder (e.g. a collector sharing the Vfs) do not concern us.
     if (dir && path && path !== dir && !path.startsWith(`${dir}/`) && !dir.startsWith(`${path}/`)) return;
     this.generation++;
-    if (!this.overwriting.has(path)) this.lookups.clear();
+    if (!this.overwriting.has(path)) {
+      this.lookups.clear();
+      this.variantDirs.clear();
+    }
     if (path === '' || (dir && dir.startsWith(`${path}/`))) {
       this.files.clear();
       this.loading.clear();
@@ -319,19 +325,57 @@ export class FileCache {
   }
 
   /**
+   * Synchronously: the names in folder `dir` (a Vfs path) that have query variants (`users` for
+   * `users@a=1.json`, query-variant.ts), or undefined when not known (or expired on disk).
+   */
+  peekVariantStems(dir: string): ReadonlySet<string> | undefined {
+    const known = this.variantDirs.get(dir);
+    if (known === undefined) return undefined;
+    return this.exclusive || performance.now() - known.at < LOOKUP_TTL_MS ? known.stems : undefined;
+  }
+
+  /** The names in `dir` with query variants: one readdir, kept like a lookup (until a change; on disk for the TTL). */
+  async variantStems(dir: string, mark: string): Promise<ReadonlySet<string>> {
+    const known = this.peekVariantStems(dir);
+    if (known !== undefined) return known;
+    const gen = this.generation;
+    const stems = new Set<string>();
+    try {
+      for (const e of await this.vfs.readdir(dir)) {
+        const at = e.kind === 'file' ? e.name.indexOf(mark) : -1;
+        if (at > 0) stems.add(e.name.slice(0, at));
+      }
+    } catch {
+      // no such folder: no variants
+    }
+    if (gen === this.generation) {
+      if (this.variantDirs.size >= MAX_LOOKUPS) this.variantDirs.clear();
+      this.variantDirs.set(dir, { at: performance.now(), stems });
+    }
+    return stems;
+  }
+
+  /** Like knownAbsent, also trusting a miss remembered with `trustMisses` within the lookup TTL. */
+  recentlyAbsent(key: string): boolean {
+    const hit = this.lookups.get(key);
+    return hit !== undefined && hit.path === null && (this.exclusive || performance.now() - hit.at < LOOKUP_TTL_MS);
+  }
+
+  /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
    */
-  async resolve(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }): Promise<string | null> {
+  async resolve(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
     const hit = this.lookups.get(key);
     if (hit !== undefined) {
       if (this.exclusive) return hit.path;
-      if (hit.path !== null && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
+      if ((hit.path !== null || trustMisses) && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
     }
     const gen = this.generation;
     const path = await lookupFile(this.vfs, this.fsDir, target.rel, target.trailingSlash);
-    // Misses are only remembered where change events are complete.
-    if (gen === this.generation && (path !== null || this.exclusive)) {
+    // Misses are only remembered where change events are complete, or for the lookup TTL when
+    // the caller accepts that (query variants: a file that appears is found within the TTL).
+    if (gen === this.generation && (path !== null || this.exclusive || trustMisses)) {
       if (this.lookups.size >= MAX_LOOKUPS) this.lookups.clear();
       this.lookups.set(key, { path, at: performance.now() });
     }
@@ -368,13 +412,13 @@ export class FileCache {
    * has gone (deleted behind our back on disk) is resolved again once, so the next candidate
    * (`users.xml` after `users.json` was removed) is found at once.
    */
-  async resolveEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }): Promise<FileEntry | null> {
-    const path = await this.resolve(key, target);
+  async resolveEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<FileEntry | null> {
+    const path = await this.resolve(key, target, trustMisses);
     if (path === null) return null;
     const entry = await this.entry(path);
     if (entry !== null) return entry;
     this.lookups.delete(key);
-    const again = await this.resolve(key, target);
+    const again = await this.resolve(key, target, trustMisses);
     return again === null ? null : this.entry(again);
   }
 

@@ -1,8 +1,9 @@
 /**
  * File-system mode: dispatches a request under the prefix to the method modules.
  * `serve` answers a Response, or `undefined` when file mode has nothing to say (GET/HEAD of a
- * path that resolves to no file, or a method file mode does not know) so the engine can apply
- * `noHandledRestFsRequestsAction`. Errors become the JSON error body here.
+ * path that resolves to no file, a method file mode does not know, or — with a proxy behind it —
+ * a write naming nothing the mocks hold, unmocked-write.ts) so the next layer or the engine's
+ * `noHandledRestFsRequestsAction` answers. Errors become the JSON error body here.
  */
 import { HttpError, responseForError } from '../../core/errors.js';
 import type { KeyedQueue } from '../../core/keyed-queue.js';
@@ -20,6 +21,7 @@ import type { PASS } from '../pipeline/layer.js';
 import { read, readCached } from './read.js';
 import { remove } from './remove.js';
 import { replace } from './replace.js';
+import { isUnmockedWrite, WRITE_METHODS } from './unmocked-write.js';
 import { update } from './update.js';
 
 export interface FsModeOptions {
@@ -33,6 +35,8 @@ export interface FsModeOptions {
   queue: KeyedQueue;
   pagination: PerMethod<PaginationConfig> | null;
   filters: PerMethod<FilterConfig> | null;
+  /** A proxy answers after file mode: writes naming nothing the mocks hold pass (unmocked-write.ts). */
+  passUnmockedWrites?: boolean;
 }
 
 export interface FsMode {
@@ -70,6 +74,9 @@ export function createFsMode(options: FsModeOptions): FsMode {
         overrides.body,
         overrides.path !== undefined,
       );
+    if (overrides === undefined && options.passUnmockedWrites === true && WRITE_METHODS.has(method)) {
+      return isUnmockedWrite(call, env, method).then((unmocked) => (unmocked ? undefined : write(call, method)));
+    }
     switch (method) {
       case 'GET': return read(call, env, false);
       case 'HEAD': return read(call, env, true);
@@ -79,6 +86,10 @@ export function createFsMode(options: FsModeOptions): FsMode {
       case 'DELETE': return remove(call, env);
       default: return undefined;
     }
+  }
+
+  function write(call: FsCall, method: string): Promise<Response> {
+    return method === 'POST' ? create(call, env) : method === 'PUT' ? replace(call, env) : method === 'PATCH' ? update(call, env) : remove(call, env);
   }
 
   function fail(ctx: RequestContext, err: unknown): Response {

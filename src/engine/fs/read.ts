@@ -1,6 +1,8 @@
 /**
  * GET and HEAD: the file as stored (bytes from the cache), or, for a JSON array with pagination
- * or filters configured and given, the filtered page. HEAD answers GET's headers, no body.
+ * or filters configured and given, the filtered page; a request whose exact query has a variant
+ * file (`users@page=2.json`, query-variant.ts) gets that file as stored. HEAD answers GET's
+ * headers, no body.
  *
  * `readCached` is the synchronous form for a file already in the cache and fresh (the engine's
  * hot path): same answer, no promise; `undefined` when the async `read` must run.
@@ -13,6 +15,7 @@ import { configFor, readQuery, relativeToFsDir, type FsCall, type FsEnv } from '
 import { MSG } from './messages.js';
 import { PASS } from '../pipeline/layer.js';
 import { pageAnswer } from './page-answer.js';
+import { knowVariants, peekVariant, resolveVariant } from './query-variant.js';
 
 function hasAnyBody(call: FsCall): boolean {
   return (call.body !== undefined && call.body.byteLength > 0) || hasBody(call.ctx.request);
@@ -32,8 +35,18 @@ function answer(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Resp
   return new FastResponse(head ? null : entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
 }
 
+/** A file as stored, no query applied (a query variant: query-variant.ts). */
+function asStored(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Response {
+  call.ctx.answered(env.name ?? 'files', relativeToFsDir(env, entry.path));
+  return new FastResponse(head ? null : entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
+}
+
 export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Response | undefined> {
   if (hasAnyBody(call)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
+  if (call.ctx.search.length > 1) {
+    const variant = await resolveVariant(call, env);
+    if (variant !== null) return asStored(call, env, variant, head);
+  } else await knowVariants(call, env); // so a later query is decided on the fast path
   const entry = env.cache.peek(call.key) ?? (await env.cache.resolveEntry(call.key, call));
   return entry === null ? undefined : answer(call, env, entry, head);
 }
@@ -45,6 +58,11 @@ export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Res
  */
 export function readCached(call: FsCall, env: FsEnv, head: boolean): Response | typeof PASS | undefined {
   if (hasAnyBody(call)) return undefined;
+  if (call.ctx.search.length > 1) {
+    const variant = peekVariant(call, env);
+    if (variant === undefined) return undefined;
+    if (variant !== null) return asStored(call, env, variant, head);
+  }
   const entry = env.cache.peek(call.key);
   if (entry === undefined) return env.cache.knownAbsent(call.key) ? PASS : undefined;
   try {

@@ -56,6 +56,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     queue: services.queue,
     pagination: options.pagination,
     filters: options.filters,
+    passUnmockedWrites: options.passUnmockedWrites,
   });
   const handlers = createHandlerLayer(options, services, files);
   const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;

@@ -2,59 +2,121 @@
  * Which headers cross the proxy (RFC 9110 §7.6.1): hop-by-hop headers, and every header the
  * `Connection` header names, belong to one connection and are dropped in both directions.
  *
- * Requests: `Host` is not copied (fetch sets it from the target URL: the Host is rewritten),
- * `X-Forwarded-Host` / `X-Forwarded-Proto` tell the target what the client asked for (unless the
- * client already sent them: an outer proxy's values win), configured `proxy.headers` replace the
- * client's of the same name. `Expect` is dropped (fetch cannot do `100-continue`).
+ * Requests: `Host` is not copied (the transport sets it from the target URL: the Host is
+ * rewritten), `X-Forwarded-Host` / `X-Forwarded-Proto` tell the target what the client asked for
+ * (unless the client already sent them: an outer proxy's values win), configured `proxy.headers`
+ * replace the client's of the same name, `Via` gets this proxy appended (loop detection, layer.ts).
+ * `Expect` is dropped (neither transport does `100-continue`).
  *
- * Responses: fetch has already decoded gzip / deflate / br bodies, so `Content-Encoding` and
- * `Content-Length` (of the encoded body) are dropped when it did; the host re-frames the body.
+ * Responses: when the transport decoded a gzip / deflate / br body (both do, transport.ts),
+ * `Content-Encoding` and `Content-Length` (of the encoded body) are dropped; the host re-frames
+ * the body.
+ *
+ * Headers travel as flat `[name, value, name, value, …]` lists (what node:http and undici read and write
+ * without building a Headers object; `flatHeaders` turns a platform Headers into one), so a
+ * proxied request on Node never builds a Headers object at all.
  */
+import { kRawHeaders } from '../../core/body.js';
+
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
   'transfer-encoding', 'upgrade',
 ]);
-const REQUEST_ONLY_DROPPED = new Set(['host', 'expect']);
-/** The codings WHATWG fetch (undici, browsers) decodes on its own. */
-const DECODED_BY_FETCH = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+const REQUEST_ONLY_DROPPED = new Set(['host', 'expect', 'via']);
+/** The content codings both transports remove from an answer's body (what WHATWG fetch decodes). */
+const DECODABLE = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
-function connectionNamed(headers: Headers): Set<string> | undefined {
-  const value = headers.get('connection');
-  if (!value) return undefined;
-  return new Set(value.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean));
-}
+/** A flat header list. */
+export type FlatHeaders = string[];
 
-/** The headers sent to the target for a client request. */
-export function upstreamRequestHeaders(request: Request, extra: ReadonlyArray<readonly [string, string]>): Headers {
-  const incoming = request.headers;
-  const named = connectionNamed(incoming);
-  const out = new Headers();
-  for (const [name, value] of incoming) {
-    if (HOP_BY_HOP.has(name) || REQUEST_ONLY_DROPPED.has(name) || named?.has(name)) continue;
-    out.append(name, value);
-  }
-  const url = new URL(request.url);
-  if (!out.has('x-forwarded-host')) out.set('x-forwarded-host', incoming.get('host') ?? url.host);
-  if (!out.has('x-forwarded-proto')) out.set('x-forwarded-proto', url.protocol.slice(0, -1));
-  for (const [name, value] of extra) out.set(name, value);
+/** A platform Headers as a flat list (every Set-Cookie its own entry). */
+export function flatHeaders(headers: Headers): FlatHeaders {
+  const out: FlatHeaders = [];
+  for (const [name, value] of headers) out.push(name, value);
   return out;
 }
 
-/** Whether fetch decoded the body of an answer with these headers (its Content-Encoding is stale). */
-export function decodedByFetch(headers: Headers): boolean {
-  const coding = headers.get('content-encoding');
-  if (!coding) return false;
-  return coding.split(',').every((c) => DECODED_BY_FETCH.has(c.trim().toLowerCase()));
+/** A flat list as a platform Headers (the recorder, the fetch transport). */
+export function headersOf(flat: readonly string[]): Headers {
+  const out = new Headers();
+  for (let i = 0; i < flat.length; i += 2) out.append(flat[i]!, flat[i + 1]!);
+  return out;
 }
 
-/** The headers sent back to the client for the target's answer. */
-export function clientResponseHeaders(upstream: Headers, bodyDecoded: boolean): Headers {
+/** The first value of `name` (lower case) in a flat list, or undefined. */
+export function flatGet(flat: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < flat.length; i += 2) {
+    const n = flat[i]!;
+    if (n.length === name.length && n.toLowerCase() === name) return flat[i + 1];
+  }
+  return undefined;
+}
+
+/** The header names a `Connection` header in the list names, lower case. */
+function connectionNamed(flat: readonly string[]): Set<string> | undefined {
+  let named: Set<string> | undefined;
+  for (let i = 0; i < flat.length; i += 2) {
+    const n = flat[i]!;
+    if (n.length !== 10 || n.toLowerCase() !== 'connection') continue;
+    for (const token of flat[i + 1]!.split(',')) {
+      const t = token.trim().toLowerCase();
+      if (t) (named ??= new Set()).add(t);
+    }
+  }
+  return named;
+}
+
+/** The client request's headers as a flat list: the host's raw list when it has one. */
+function requestHeaderList(request: Request): readonly string[] {
+  const raw = (request as unknown as Record<symbol, unknown>)[kRawHeaders];
+  return Array.isArray(raw) ? (raw as string[]) : flatHeaders(request.headers);
+}
+
+/**
+ * The headers sent to the target for a client request. `extra`: `proxy.headers` (lower-case
+ * names); `via`: this proxy's `Via` entry, appended to the client's.
+ */
+export function upstreamRequestHeaders(request: Request, extra: ReadonlyArray<readonly [string, string]>, via: string): FlatHeaders {
+  const incoming = requestHeaderList(request);
+  const named = connectionNamed(incoming);
+  const out: FlatHeaders = [];
+  let forwardedHost = false;
+  let forwardedProto = false;
+  let host: string | undefined;
+  let incomingVia: string | undefined;
+  for (let i = 0; i < incoming.length; i += 2) {
+    const name = incoming[i]!.toLowerCase();
+    const value = incoming[i + 1]!;
+    if (name === 'host') host ??= value;
+    else if (name === 'via') incomingVia = incomingVia === undefined ? value : `${incomingVia}, ${value}`;
+    if (HOP_BY_HOP.has(name) || REQUEST_ONLY_DROPPED.has(name) || named?.has(name)) continue;
+    if (extra.length > 0 && extra.some(([n]) => n === name)) continue;
+    if (name === 'x-forwarded-host') forwardedHost = true;
+    else if (name === 'x-forwarded-proto') forwardedProto = true;
+    out.push(name, value);
+  }
+  if (!forwardedHost) out.push('x-forwarded-host', host ?? new URL(request.url).host);
+  if (!forwardedProto) out.push('x-forwarded-proto', request.url.startsWith('https:') ? 'https' : 'http');
+  for (const [name, value] of extra) out.push(name, value);
+  out.push('via', incomingVia === undefined ? via : `${incomingVia}, ${via}`);
+  return out;
+}
+
+/** Whether a transport removes the content codings of an answer with this `Content-Encoding`. */
+export function decodable(contentEncoding: string | null | undefined): boolean {
+  if (!contentEncoding) return false;
+  return contentEncoding.split(',').every((c) => DECODABLE.has(c.trim().toLowerCase()));
+}
+
+/** The headers sent back to the client for the target's answer (`bodyDecoded`: the transport decoded it). */
+export function clientResponseHeaders(upstream: readonly string[], bodyDecoded: boolean): FlatHeaders {
   const named = connectionNamed(upstream);
-  const out = new Headers();
-  for (const [name, value] of upstream) {
+  const out: FlatHeaders = [];
+  for (let i = 0; i < upstream.length; i += 2) {
+    const name = upstream[i]!.toLowerCase();
     if (HOP_BY_HOP.has(name) || named?.has(name)) continue;
     if (bodyDecoded && (name === 'content-encoding' || name === 'content-length')) continue;
-    out.append(name, value);
+    out.push(upstream[i]!, upstream[i + 1]!);
   }
   return out;
 }

@@ -1,18 +1,20 @@
 /**
  * The proxy layer (`mock.proxy`), last in the pipeline: a request under the prefix that no
- * handler, collection or file answered is forwarded to `proxy.target` with WHATWG fetch, so a
- * team mocks a few endpoints and passes the rest through to a real API.
+ * handler, collection or file answered is forwarded to `proxy.target` through the upstream
+ * transport (transport.ts: WHATWG fetch by default, an undici keep-alive pool on Node), so
+ * a team mocks a few endpoints and passes the rest through to a real API.
  *
  *   - URL: target origin + target path + (rewrite ?? identity)(pathname + query);
- *   - bodies stream both ways (request: `duplex: 'half'`; answer: the target's body stream);
+ *   - bodies stream both ways (the client's body stream goes out as it arrives; the target's
+ *     body is the client's);
  *   - headers: see headers.ts (Host rewritten, hop-by-hop dropped both ways);
- *   - redirects are passed to the client, never followed (`redirect: 'manual'`);
+ *   - redirects are passed to the client, never followed;
  *   - `proxy.timeout` bounds the wait for the target's response headers → 504; an unreachable
  *     target (refused, DNS, reset before the answer) → 502. Both use the one JSON error body
  *     and a fixed message (the cause is logged, never sent).
  *
  * No `peek`: every request reaching this layer takes the promise path (an answer from the
- * network is never synchronous). Host-neutral: fetch and AbortController only.
+ * network is never synchronous). Host-neutral: the transport does the I/O.
  *
  * Browser mode: the service-worker host does not build this layer; it lets such requests go to
  * the network (src/sw/engines.ts `pageMockOptions`).
@@ -25,13 +27,11 @@ import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedProxyOptions } from '../options.js';
 import type { Layer } from '../pipeline/layer.js';
-import { clientResponseHeaders, decodedByFetch, upstreamRequestHeaders } from './headers.js';
+import { clientResponseHeaders, type FlatHeaders, upstreamRequestHeaders } from './headers.js';
 import { createRecorder, type Recorder } from './recorder.js';
+import { createUpstreamTransport, NULL_BODY_STATUS, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
 
 export const PROXY_LAYER = 'proxy';
-
-/** Statuses whose answer has no body (a Response cannot be built with one). */
-const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 export const PROXY_MESSAGES = {
   loop: 'Loop Detected: the proxy target is this mock API (its request came back)',
@@ -45,8 +45,8 @@ export interface ProxiedExchange {
   ctx: RequestContext;
   /** The URL fetched. */
   url: string;
-  /** The headers sent to the target. */
-  requestHeaders: Headers;
+  /** The headers sent to the target (flat `[name, value, …]`). */
+  requestHeaders: FlatHeaders;
   /** The answer as the client gets it (its body not yet read). */
   response: Response;
   /** performance.now() when the request to the target started. */
@@ -58,6 +58,8 @@ export interface ProxyLayerOptions {
   logger: Logger;
   /** Sees every proxied answer and returns the Response to send (a tee of its body). */
   recorder?: Recorder;
+  /** How to reach the target (default: the registered transport, transport.ts). */
+  transport?: UpstreamTransportFactory;
 }
 
 /** The target URL for a request (`rewrite` applied to pathname + query). */
@@ -97,6 +99,7 @@ export function proxyLayerFor(proxy: ResolvedProxyOptions, logger: Logger, vfs: 
 
 export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
   const { proxy, logger, recorder } = options;
+  const transport = options.transport ? options.transport() : createUpstreamTransport();
   const onAnswer = recorder ? recorder.onAnswer : undefined;
   // `Via` (RFC 9110 §7.6.3) names this proxy; a request that comes back carrying it is a loop
   // (the target is this very mock API, or a fetch interceptor — interceptFetch, msw in Node —
@@ -113,48 +116,31 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
         return errorResponse(508, PROXY_MESSAGES.loop, ctx.pathname, { head: method === 'HEAD' });
       }
       const url = upstreamUrl(proxy, ctx);
-      const requestHeaders = upstreamRequestHeaders(request, proxy.headers);
-      const incomingVia = request.headers.get('via');
-      requestHeaders.set('via', incomingVia ? `${incomingVia}, ${via}` : via);
+      const headers = upstreamRequestHeaders(request, proxy.headers, via);
       // A body an earlier layer read (the OpenAPI validator) is sent from its bytes; else streamed.
       const body = method === 'GET' || method === 'HEAD' ? null : bufferedBody(request) ?? request.body;
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, proxy.timeout);
       const started = performance.now();
-      let upstream: Response;
+      let answer: UpstreamAnswer;
       try {
-        upstream = await fetch(url, {
-          method,
-          headers: requestHeaders,
-          body,
-          redirect: 'manual',
-          signal: controller.signal,
-          // Streams the request body (Node's fetch requires it for a stream body).
-          ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-        } as RequestInit);
+        answer = await transport.send({ url, method, headers, body, timeout: proxy.timeout });
       } catch (err) {
-        if (timedOut) {
+        if (err instanceof UpstreamTimeout) {
           logger.warn(`proxy: ${method} ${url} timed out after ${proxy.timeout} ms`);
           return failed(ctx, 504, PROXY_MESSAGES.timeout(proxy.timeout));
         }
         const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-        logger.warn(`proxy: ${method} ${url} failed: ${cause?.code ?? cause?.message ?? (err as Error)?.message ?? String(err)}`);
+        const code = (err as { code?: string })?.code;
+        logger.warn(`proxy: ${method} ${url} failed: ${cause?.code ?? cause?.message ?? code ?? (err as Error)?.message ?? String(err)}`);
         return failed(ctx, 502, PROXY_MESSAGES.unreachable);
-      } finally {
-        clearTimeout(timer);
       }
-      const decoded = method !== 'HEAD' && !NULL_BODY_STATUS.has(upstream.status) && decodedByFetch(upstream.headers);
-      const headers = clientResponseHeaders(upstream.headers, decoded);
-      const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(upstream.status);
-      if (noBody && upstream.body) upstream.body.cancel().catch(() => {});
-      let response = new Response(noBody ? null : upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });
+      const withBody = method !== 'HEAD' && !NULL_BODY_STATUS.has(answer.status);
+      let response = answer.respond(clientResponseHeaders(answer.headers, answer.decoded), withBody);
       ctx.answered(PROXY_LAYER, `${method} ${url}`);
-      if (onAnswer) response = onAnswer({ ctx, url, requestHeaders, response, started });
+      if (onAnswer) response = onAnswer({ ctx, url, requestHeaders: headers, response, started });
       return response;
+    },
+    close() {
+      transport.close?.();
     },
   };
 }

@@ -10,11 +10,9 @@
  *   GET /api/report             (unknown type)      → report.bin
  *   GET /api/users?page=2&a=1   (application/json)  → users@a=1&page=2.json
  *
- * Query strings: the lookup ignores them (file mode answers queries from the plain file with its
- * own pagination and filters), so an answer to a request WITH a query is kept as a variant next
- * to it: `<name>@<query>.<ext>`, the parameters sorted (by name, then value) and re-encoded with
- * URLSearchParams (so `/` is `%2F`: a variant is always one file name). Variants are for review
- * and for handlers (`res.sendFile`-style use); plain serving answers from the query-less file.
+ * Query strings: an answer to a request WITH a query is kept as a query variant next to the
+ * plain file, `<name>@<query>.<ext>` (the naming is fs/query-variant.ts: parameters sorted and
+ * re-encoded), which file mode serves for that exact query string.
  *
  * The path goes through requestPathToVfs (THE path-safety module): encoding tricks are refused.
  * A JSON answer for a folder path (trailing `/` or the prefix itself) is `index.json`; any other
@@ -22,6 +20,7 @@
  */
 import { extensionFor, isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { requestPathToVfs } from '../../vfs/path.js';
+import { canonicalQuery, variantStem } from '../fs/query-variant.js';
 
 /** Longest file name written (most filesystems allow 255 bytes). */
 const MAX_NAME_BYTES = 240;
@@ -31,12 +30,6 @@ export interface RecordTarget {
   rel: string;
   /** The body is JSON (pretty-printed when written). */
   json: boolean;
-}
-
-function canonicalQuery(search: string): string {
-  const params = [...new URLSearchParams(search)];
-  params.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
-  return new URLSearchParams(params).toString();
 }
 
 /** The file for an answer, or null when the lookup could not find one for this request. */
@@ -49,7 +42,8 @@ export function recordPath(subPath: string, search: string, contentType: string 
   let rel: string;
   if (path === '' || trailingSlash) {
     if (!json) return null;
-    rel = path === '' ? `index${query ? `@${query}` : ''}.json` : `${path}/index${query ? `@${query}` : ''}.json`;
+    const index = query ? variantStem('index', query) : 'index';
+    rel = path === '' ? `${index}.json` : `${path}/${index}.json`;
   } else {
     const slash = path.lastIndexOf('/');
     const dir = slash === -1 ? '' : path.slice(0, slash + 1);
@@ -58,7 +52,7 @@ export function recordPath(subPath: string, search: string, contentType: string 
     if (hasExt && !query) rel = path;
     else {
       if (hasExt) name = name.slice(0, -(ext.length + 1));
-      rel = `${dir}${name}${query ? `@${query}` : ''}.${ext}`;
+      rel = `${dir}${query ? variantStem(name, query) : name}.${ext}`;
     }
   }
   const base = rel.slice(rel.lastIndexOf('/') + 1);

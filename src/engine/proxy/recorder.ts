@@ -5,7 +5,7 @@
  *   - adds an entry to the session's HAR 1.2 log (har.ts, secrets redacted), every status;
  *   - for a GET answered 2xx with a full body (not 204/205/206), writes the body as a mock file at
  *     the path the files layer's lookup finds next time (record-path.ts): JSON pretty-printed,
- *     anything else byte for byte (fetch has already decoded gzip/br). Writes go through the Vfs
+ *     anything else byte for byte (the transport has already decoded gzip/br). Writes go through the Vfs
  *     (`create`: never replaces an existing file; with `overwrite`, `write`: atomic replace).
  * A failed capture or write is logged, never seen by the client.
  */
@@ -16,6 +16,7 @@ import { joinSafe, normalizeVfsPath } from '../../vfs/path.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
 import type { ResolvedRecordOptions } from '../options.js';
 import { harEntry, harLog } from './har.js';
+import { headersOf } from './headers.js';
 import type { ProxiedExchange } from './layer.js';
 import { recordPath } from './record-path.js';
 
@@ -115,7 +116,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       startedDateTime,
       method: x.ctx.method,
       url: x.url,
-      requestHeaders: x.requestHeaders,
+      requestHeaders: headersOf(x.requestHeaders),
       status: response.status,
       statusText: response.statusText,
       responseHeaders: response.headers,
