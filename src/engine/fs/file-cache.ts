@@ -48,6 +48,11 @@ export interface FileEntry {
   readonly count: number | undefined;
   /** GET headers (Content-Type, Content-Length, X-Total-Count). Shared: never mutate. */
   readonly headers: FastHeaders;
+  /**
+   * The body as answered: a small UTF-8 text file as a string (node:http then writes its head
+   * and body in one string write instead of a two-buffer writev), else `bytes`.
+   */
+  readonly wire?: string | Uint8Array;
   /** Event-loop turn in which `stat` last confirmed this entry (non-exclusive drivers). */
   checkedTurn?: number;
   /** Watched entries: `performance.now()` until which no `stat` is needed (0 after a report). */
@@ -149,8 +154,21 @@ export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known
   const headers: FastHeaders = { 'Content-Type': contentType, 'Content-Length': String(bytes.byteLength) };
   if (count !== undefined) headers['X-Total-Count'] = String(count);
   Object.freeze(headers); // shared by every answer of this entry (and lets CORS merges be memoised)
-  const entry: FileEntry = { path, stat, bytes, contentType, isJson, array, count, headers };
+  const entry: FileEntry = { path, stat, bytes, contentType, isJson, array, count, headers, wire: wireBody(bytes) };
   return problem === undefined ? entry : { ...entry, problem };
+}
+
+/** Small files go out as text when their bytes are exactly UTF-8 (a BOM kept as U+FEFF). */
+const WIRE_TEXT_MAX = 2048;
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function wireBody(bytes: Uint8Array): string | Uint8Array {
+  if (bytes.byteLength > WIRE_TEXT_MAX) return bytes;
+  try {
+    return exactUtf8.decode(bytes);
+  } catch {
+    return bytes; // not UTF-8 (an image, a font): bytes as stored
+  }
 }
 
 function sameStat(a: VfsStat, b: VfsStat): boolean {

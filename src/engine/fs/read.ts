@@ -32,13 +32,13 @@ function answer(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Resp
       return new FastResponse(head ? null : a.body, { status: 200, headers: a.headers }) as unknown as Response;
     }
   }
-  return new FastResponse(head ? null : entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
+  return new FastResponse(head ? null : entry.wire ?? entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
 }
 
 /** A file as stored, no query applied (a query variant: query-variant.ts). */
 function asStored(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Response {
   call.ctx.answered(env.name ?? 'files', relativeToFsDir(env, entry.path));
-  return new FastResponse(head ? null : entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
+  return new FastResponse(head ? null : entry.wire ?? entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
 }
 
 export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Response | undefined> {
