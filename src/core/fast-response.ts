@@ -86,10 +86,12 @@ export interface FastInit {
   headers?: FastHeaders;
 }
 
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+/** Statuses whose responses never carry a body (hosts and observers share this list). */
+export const NULL_BODY_STATUS: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
-function hasContentType(headers: FastHeaders): boolean {
-  for (const name in headers) if (name.length === 12 && name.toLowerCase() === 'content-type') return true;
+/** Whether a plain header record holds `lowerName`, in any case (no lower-cased copy is made). */
+export function hasFastHeader(headers: FastHeaders, lowerName: string): boolean {
+  for (const name in headers) if (name.length === lowerName.length && name.toLowerCase() === lowerName) return true;
   return false;
 }
 
@@ -134,7 +136,7 @@ export class FastResponse {
       // Text goes in as bytes: a native Response would add a text/plain type to a string body.
       // A text body goes in as text when a Content-Type is set (no encode and copy); without
       // one, as bytes: a native Response would add a text/plain type to a string body.
-      const body = typeof s.body === 'string' && hasContentType(s.headers) ? s.body : nativeBody(fastBodyBytes(s));
+      const body = typeof s.body === 'string' && hasFastHeader(s.headers, 'content-type') ? s.body : nativeBody(fastBodyBytes(s));
       native = new NativeResponse(body, { status: s.status, statusText: s.statusText, headers: s.headers });
       // Read already through the fast path: the native body is used too (bodyUsed, clone() throws).
       if (this[kUsed]) native.arrayBuffer().catch(() => undefined);

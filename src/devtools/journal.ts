@@ -23,7 +23,7 @@
  * first read (list, the live stream), never on the request path.
  */
 import { kBodyBytes, kRawHeaders } from '../core/body.js';
-import { fastState } from '../core/fast-response.js';
+import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
 import type { AnsweredBy } from '../engine/context.js';
 import type { Exchange } from '../engine/pipeline/run.js';
 
@@ -171,8 +171,6 @@ class Raw {
   resSize = 0;
   entry: JournalEntry | undefined = undefined;
 }
-
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 /**
  * Whether a Response that is not a FastResponse has a body, without creating its stream: a

@@ -13,13 +13,12 @@
  *   unread rest of the body is never parsed as a next request.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { fastState } from '../core/fast-response.js';
+import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
 import { responseForError } from '../core/errors.js';
 import { kAbandoned } from './lingering-close.js';
 import { pathOf } from './request.js';
 import { streamState, type StreamState } from './stream-response.js';
 
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 type Incoming = IncomingMessage & { [kAbandoned]?: boolean };
 

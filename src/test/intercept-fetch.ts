@@ -11,7 +11,7 @@
  */
 import { answerFrom, coveredBy, engineList } from '../core/engine-answer.js';
 import type { Engine } from '../core/engine.js';
-import { fastState } from '../core/fast-response.js';
+import { fastState, hasFastHeader } from '../core/fast-response.js';
 import { check } from '../core/options.js';
 import { toPageResponse } from '../sw/response.js';
 import { requestFor } from './lazy-request.js';
@@ -64,11 +64,6 @@ function unhandledError(method: string, url: string): TypeError {
   );
 }
 
-function hasContentEncoding(headers: Record<string, string>): boolean {
-  for (const name in headers) if (name.length === 16 && name.toLowerCase() === 'content-encoding') return true;
-  return false;
-}
-
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
@@ -96,7 +91,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     // A FastResponse without Content-Encoding is handed on as it is (it is a Response; the
     // caller's json()/text() builds the native one once); encoded bodies are decoded first.
     const state = fastState(response);
-    const out = state !== undefined && !hasContentEncoding(state.headers) ? response : toPageResponse(response);
+    const out = state !== undefined && !hasFastHeader(state.headers, 'content-encoding') ? response : toPageResponse(response);
     Object.defineProperty(out, 'url', { value: request.url, configurable: true });
     return out;
   }

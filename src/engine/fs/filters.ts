@@ -210,7 +210,14 @@ export interface CompiledFilters {
 }
 
 let nextConfigId = 1;
-const configIds = new WeakMap<FilterConfig, number>();
+const configIds = new WeakMap<object, number>();
+
+/** A stable number per configuration object (filter and pagination configs), for memo keys. */
+export function configId(config: object): number {
+  let id = configIds.get(config);
+  if (id === undefined) configIds.set(config, (id = nextConfigId++));
+  return id;
+}
 
 export function compileFilters(config: FilterConfig, source: ParamSource): CompiledFilters {
   const predicates: Predicate[] = [];
@@ -226,7 +233,5 @@ export function compileFilters(config: FilterConfig, source: ParamSource): Compi
     given.push(raw);
   }
   if (predicates.length === 0) return { predicates, signature: '' };
-  let id = configIds.get(config);
-  if (id === undefined) configIds.set(config, (id = nextConfigId++));
-  return { predicates, signature: `${id}:${JSON.stringify(given)}` };
+  return { predicates, signature: `${configId(config)}:${JSON.stringify(given)}` };
 }

@@ -12,7 +12,7 @@ import { HttpError } from '../../core/errors.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import type { FileCache } from './file-cache.js';
 import { EMPTY_SOURCE, bodySource, querySource, type ParamSource } from './param-source.js';
-import { compileFilters, type CompiledFilters, type Predicate } from './filters.js';
+import { compileFilters, configId, type CompiledFilters, type Predicate } from './filters.js';
 import { readPage, type Page } from './pagination.js';
 import { SCENARIO_PARAM } from '../scenarios/select.js';
 
@@ -127,13 +127,6 @@ export function readQuery(call: FsCall, method: string, body?: unknown): QueryIn
   return input;
 }
 
-const configIds = new WeakMap<object, number>();
-let nextConfigId = 1;
-function configId(config: object): number {
-  let id = configIds.get(config);
-  if (id === undefined) configIds.set(config, (id = nextConfigId++));
-  return id;
-}
 
 const WHOLE_FILE: Record<string, string> = {
   DELETE: 'DELETE would remove the whole file',
