@@ -9,7 +9,8 @@
  *   - `headers` is a Headers whose `get`/`has` read Node's already-parsed header object; any other
  *     Headers call turns it into a real Headers first (see lazy-headers.ts);
  *   - `body` is a ReadableStream created on first access (null for GET/HEAD, as on the platform);
- *   - `signal` is created on first access and aborts when the client goes away;
+ *   - `signal` is created on first access and aborts when the client goes away (`kWatchClient`
+ *     tells the same without an AbortController: core/client-gone.ts);
  *   - `request[kReadBody](limit)` reads the IncomingMessage directly and rejects with 413 as soon
  *     as more than `limit` bytes arrived (or at once when Content-Length says so);
  *   - `request[kHasBody]` tells whether the request carries a body, GET/HEAD included;
@@ -20,6 +21,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../core/errors.js';
 import { kHasBody, kRawHeaders, kReadBody, tooLarge } from '../core/body.js';
+import { kWatchClient, type StopWatching } from '../core/client-gone.js';
 import { kBodyDecoded } from '../core/content-encoding.js';
 import { kParseMultipart, type MultipartResult } from '../engine/handlers/multipart.js';
 import { delegateMissing } from '../core/delegate-prototype.js';
@@ -30,6 +32,7 @@ import { parseMultipartIncoming } from './multipart.js';
 
 const NativeRequest: typeof Request = globalThis.Request;
 const EMPTY = new Uint8Array(0);
+const noWatch: StopWatching = () => {};
 
 const kIncoming = Symbol('mockyard.node.incoming');
 const kResponse = Symbol('mockyard.node.response');
@@ -306,6 +309,27 @@ class NodeRequest implements NodeRequestFields {
       }
     }
     return controller.signal;
+  }
+
+  /** Host fast path for core/client-gone.ts watchClient(): a 'close' listener, no AbortController. */
+  [kWatchClient](onGone: () => void): StopWatching {
+    const res = this[kResponse];
+    if (res) {
+      if (res.closed) {
+        if (!res.writableFinished) onGone();
+        return noWatch;
+      }
+      const listener = () => { if (!res.writableFinished) onGone(); };
+      res.once('close', listener);
+      return () => { res.off('close', listener); };
+    }
+    const socket = this[kIncoming].socket;
+    if (socket.destroyed) {
+      onGone();
+      return noWatch;
+    }
+    socket.once('close', onGone);
+    return () => { socket.off('close', onGone); };
   }
 
   /** Host fast path for core/body.ts readBody(). */

@@ -20,6 +20,7 @@
  * the network (src/sw/engines.ts `pageMockOptions`).
  */
 import { bufferedBody } from '../../core/body.js';
+import { watchClient } from '../../core/client-gone.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
@@ -29,7 +30,7 @@ import type { ResolvedProxyOptions } from '../options.js';
 import type { Layer } from '../pipeline/layer.js';
 import { clientResponseHeaders, type FlatHeaders, upstreamRequestHeaders } from './headers.js';
 import { createRecorder, type Recorder } from './recorder.js';
-import { createUpstreamTransport, NULL_BODY_STATUS, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
+import { ClientGone, createUpstreamTransport, NULL_BODY_STATUS, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
 
 export const PROXY_LAYER = 'proxy';
 
@@ -62,6 +63,9 @@ export interface ProxyLayerOptions {
   transport?: UpstreamTransportFactory;
 }
 
+/** Characters the URL parser leaves as they are in a path and query (no `%`, `\\`, `'`, space, non-ASCII). */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?]*$/;
+
 /** The target URL for a request (`rewrite` applied to pathname + query). */
 export function upstreamUrl(proxy: ResolvedProxyOptions, ctx: RequestContext): string {
   let path = ctx.pathname + ctx.search;
@@ -69,6 +73,10 @@ export function upstreamUrl(proxy: ResolvedProxyOptions, ctx: RequestContext): s
     path = proxy.rewrite(path);
     if (typeof path !== 'string' || !path.startsWith('/')) throw new HttpError(500, PROXY_MESSAGES.badRewrite, { expose: false });
   }
+  // The target's origin and path are normalised (options.ts); a path and query of plain
+  // characters without dot segments are too, so the concatenation is the URL's href. Anything
+  // else (dot segments, `%`, `\`, spaces, non-ASCII, …) goes through the URL parser.
+  if (PLAIN_PATH.test(path) && !path.includes('/.')) return proxy.origin + proxy.basePath + path;
   const url = new URL(proxy.origin + proxy.basePath + path);
   // `//host/x` or similar tricks cannot change the authority (it is already terminated), but
   // check anyway: the proxy only ever talks to its target.
@@ -122,8 +130,13 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
       const started = performance.now();
       let answer: UpstreamAnswer;
       try {
-        answer = await transport.send({ url, method, headers, body, timeout: proxy.timeout });
+        answer = await transport.send({ url, method, headers, body, timeout: proxy.timeout, watchClient: (onGone) => watchClient(request, onGone) });
       } catch (err) {
+        if (err instanceof ClientGone) {
+          // The exchange was dropped: this answer reaches nobody.
+          logger.debug(`proxy: ${method} ${url} dropped: the client went away`);
+          return failed(ctx, 502, PROXY_MESSAGES.unreachable);
+        }
         if (err instanceof UpstreamTimeout) {
           logger.warn(`proxy: ${method} ${url} timed out after ${proxy.timeout} ms`);
           return failed(ctx, 504, PROXY_MESSAGES.timeout(proxy.timeout));

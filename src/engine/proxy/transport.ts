@@ -15,6 +15,7 @@
  * codings WHATWG fetch removes (gzip, x-gzip, deflate, br: headers.ts `decodable`) so that clients
  * and the recorder see the same bytes whichever transport ran.
  */
+import type { StopWatching } from '../../core/client-gone.js';
 import { decodable, flatHeaders, headersOf, type FlatHeaders } from './headers.js';
 
 /** One request to the target, as the proxy layer prepared it. */
@@ -28,6 +29,20 @@ export interface UpstreamRequest {
   body: Uint8Array | ReadableStream<Uint8Array> | null;
   /** Milliseconds to wait for the answer's head: past it the exchange is dropped and `send` rejects with UpstreamTimeout. */
   timeout: number;
+  /**
+   * Watches the client (core/client-gone.ts `watchClient` for the layer's request): when it goes
+   * away the exchange is dropped, before the answer (`send` rejects with ClientGone) or while its
+   * body streams.
+   */
+  watchClient?: (onGone: () => void) => StopWatching;
+}
+
+/** `send` rejected because the client went away first (the answer would reach nobody). */
+export class ClientGone extends Error {
+  constructor() {
+    super('The client went away before the target answered');
+    this.name = 'ClientGone';
+  }
 }
 
 /** `send` rejected because the target did not answer within `timeout` (the layer's 504). */
@@ -77,6 +92,8 @@ async function fetchSend(request: UpstreamRequest): Promise<UpstreamAnswer> {
     timedOut = true;
     controller.abort();
   }, request.timeout);
+  // Stays watched while the body streams (aborting the controller ends it too).
+  request.watchClient?.(() => controller.abort(new ClientGone()));
   let upstream: Response;
   try {
     upstream = await fetch(request.url, {
@@ -89,6 +106,7 @@ async function fetchSend(request: UpstreamRequest): Promise<UpstreamAnswer> {
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit);
   } catch (err) {
+    if (controller.signal.reason instanceof ClientGone) throw controller.signal.reason;
     throw timedOut ? new UpstreamTimeout(request.timeout) : err;
   } finally {
     clearTimeout(timer);
