@@ -44,6 +44,8 @@ export function fakeEngine(options: FakeEngineOptions): Engine & { closed: boole
 
 export interface RawResponse {
   status: number;
+  /** The reason phrase. */
+  statusMessage: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
 }
@@ -66,7 +68,7 @@ export function rawRequest(baseUrl: string, options: RawRequestOptions): Promise
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks) }));
         res.on('error', reject);
       },
     );

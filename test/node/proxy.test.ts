@@ -178,6 +178,24 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
     await expect(within(targetClosed, 2000)).resolves.toBe('done');
   });
 
+  it("passes the target's reason phrase on, for a short answer and for one that streams", async () => {
+    const upstream = await startUpstream((req, res) => {
+      if (req.url === '/api/short') {
+        res.writeHead(200, 'Fine Thanks', { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+        return;
+      }
+      res.writeHead(202, 'Still Coming', { 'content-type': 'text/plain' });
+      res.write('part;');
+      setTimeout(() => res.end('end'), 30);
+    });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
+    const short = await rawRequest(server.url, { path: '/api/short' });
+    expect([short.status, short.statusMessage, short.body.toString()]).toEqual([200, 'Fine Thanks', '{"ok":true}']);
+    const streamed = await rawRequest(server.url, { path: '/api/streamed' });
+    expect([streamed.status, streamed.statusMessage, streamed.body.toString()]).toEqual([202, 'Still Coming', 'part;end']);
+  });
+
   it('a large answer (3 MiB) reaches a slow reader byte for byte', async () => {
     const bytes = Buffer.alloc(3 * 1024 * 1024);
     for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE((i * 2654435761) >>> 0, i);
