@@ -23,6 +23,8 @@ interface Folder {
   readonly watcher: FSWatcher;
   /** File name → the reports waiting for it. */
   readonly files: Map<string, Set<Report>>;
+  /** Reports for any entry of the folder (`watchAll`). */
+  readonly any: Set<Report>;
   /** The folder's own name: libuv reports events on the folder itself under it. */
   readonly self: string;
 }
@@ -36,35 +38,59 @@ export class FolderWatchers {
 
   /** Watches the file at the absolute path `file`; see the module comment. */
   watch(file: string, report: Report): (() => void) | null {
-    if (this.closed) return null;
     const dir = dirname(file);
     const name = basename(file);
+    const folder = this.folder(dir);
+    if (folder === undefined) return null;
+    let reports = folder.files.get(name);
+    if (reports === undefined) folder.files.set(name, (reports = new Set()));
+    reports.add(report);
+    return () => {
+      const set = folder.files.get(name);
+      if (set === undefined || !set.delete(report)) return;
+      if (set.size === 0) folder.files.delete(name);
+      this.release(dir, folder);
+    };
+  }
+
+  /**
+   * Watches every entry of the folder at the absolute path `dir` (not recursive): `report` on
+   * any entry added, removed, renamed or changed. null when the folder cannot be watched (absent).
+   */
+  watchAll(dir: string, report: Report): (() => void) | null {
+    const folder = this.folder(dir);
+    if (folder === undefined) return null;
+    folder.any.add(report);
+    return () => {
+      if (folder.any.delete(report)) this.release(dir, folder);
+    };
+  }
+
+  /** The watched folder at `dir`, its watcher started on first use; undefined when it cannot be watched. */
+  private folder(dir: string): Folder | undefined {
+    if (this.closed) return undefined;
     let folder = this.folders.get(dir);
     if (folder === undefined) {
-      if (this.folders.size >= MAX_FOLDERS) return null;
+      if (this.folders.size >= MAX_FOLDERS) return undefined;
       let watcher: FSWatcher;
       try {
         watcher = watchFolder(dir, { persistent: false }, (_event, filename) => this.event(dir, filename));
       } catch {
-        return null; // folder gone, no watcher support, inotify budget spent
+        return undefined; // folder gone, no watcher support, inotify budget spent
       }
       watcher.on('error', () => this.end(dir));
-      folder = { watcher, files: new Map(), self: basename(dir) };
+      folder = { watcher, files: new Map(), any: new Set(), self: basename(dir) };
       this.folders.set(dir, folder);
     }
-    let reports = folder.files.get(name);
-    if (reports === undefined) folder.files.set(name, (reports = new Set()));
-    reports.add(report);
-    const owner = folder;
-    return () => {
-      const set = owner.files.get(name);
-      if (set === undefined || !set.delete(report)) return;
-      if (set.size === 0) owner.files.delete(name);
-      if (owner.files.size === 0 && this.folders.get(dir) === owner) {
-        this.folders.delete(dir);
-        owner.watcher.close();
-      }
-    };
+    return folder;
+  }
+
+  /** Closes a folder's watcher once nobody waits for its reports. */
+  private release(dir: string, folder: Folder): void {
+    if (folder.files.size === 0 && folder.any.size === 0 && this.folders.get(dir) === folder) {
+      this.folders.delete(dir);
+      folder.watcher.close();
+    }
   }
 
   /** Stops every watcher (no reports after this). */
@@ -86,6 +112,7 @@ export class FolderWatchers {
     }
     const reports = folder.files.get(name);
     if (reports !== undefined) for (const report of [...reports]) report(false);
+    for (const report of [...folder.any]) report(false);
   }
 
   private end(dir: string): void {
@@ -98,5 +125,6 @@ export class FolderWatchers {
       // already closed by the failure
     }
     for (const reports of folder.files.values()) for (const report of reports) report(true);
+    for (const report of folder.any) report(true);
   }
 }

@@ -3,7 +3,8 @@
  * reader or a crash sees the old bytes or the new ones. Files can also change behind our back
  * (an editor, git), so this driver is not `exclusive`: caches re-validate with `stat`, and
  * `watch` (disk-watch.ts: one fs.watch per folder) tells them when a file may have changed, so
- * they need not `stat` it on every use.
+ * they need not `stat` it on every use; `watchFolder`, when a folder's entries may have (a file
+ * that was missing may now be there).
  *
  * `stat` uses the synchronous call on purpose: it is a metadata lookup the kernel answers from
  * its cache in about a microsecond, and it sits on the path of every cache re-check, where a
@@ -386,6 +387,10 @@ export function diskFs(rootDir: string): DiskVfs {
         stop();
         stopReal?.();
       };
+    },
+
+    watchFolder(p, report) {
+      return watchers.watchAll(abs(normalizeVfsPath(p)), report);
     },
 
     async close() {

@@ -80,6 +80,12 @@ export interface Vfs {
    */
   watch?(path: string, report: (ended: boolean) => void): (() => void) | null;
   /**
+   * Optional, like `watch`, for the folder at `path` (`''`: the root): `report` when an entry in
+   * it may have been added, removed, renamed or changed from outside (not recursive). null when
+   * the folder cannot be watched (it does not exist).
+   */
+  watchFolder?(path: string, report: (ended: boolean) => void): (() => void) | null;
+  /**
    * Optional, for JSON-aware drivers (json-db.ts): stores the parsed `value` of the JSON file at
    * `path` (same effect as `write` of its serialisation); the driver serialises it when it
    * persists, so a caller updating a large document never pays for the text it does not need.

@@ -236,7 +236,66 @@ describe('caches', () => {
       expect((await api.handle(req('GET', '/api/data')))!.status).toBe(404);
       expect((await api.handle(req('GET', '/api/fresh')))!.status).toBe(404);
       await writeFile(join(dir, 'fresh.json'), '{"fresh":1}');
+      await nextTurn();
       expect((await see(await api.handle(req('GET', '/api/fresh')))).json).toEqual({ fresh: 1 });
+    });
+
+    /** Counts the driver's lookup calls (`stat` and `readdir`). */
+    function countLookups(fs: Vfs): { n: number } {
+      const count = countStats(fs);
+      const readdir = fs.readdir.bind(fs);
+      fs.readdir = async (p: string) => {
+        count.n++;
+        return readdir(p);
+      };
+      return count;
+    }
+
+    it('a miss is remembered while its folder is watched (no lookup per request); a file created behind our back is served from the next turn on', async () => {
+      const { dir, fs, api } = await setup();
+      const lookups = countLookups(fs);
+      for (let i = 0; i < 5; i++) {
+        expect((await api.handle(req('GET', '/api/nothing')))!.status).toBe(404);
+        expect((await api.handle(req('GET', '/api/sub/item')))!.status).toBe(404); // no such folder: its parent is watched
+        await nextTurn();
+      }
+      const firstLookups = lookups.n;
+      expect(firstLookups).toBeGreaterThan(0);
+      for (let i = 0; i < 5; i++) {
+        expect((await api.handle(req('GET', '/api/nothing')))!.status).toBe(404);
+        expect((await api.handle(req('GET', '/api/sub/item')))!.status).toBe(404);
+      }
+      expect(lookups.n).toBe(firstLookups);
+      // Any extension (lookup step 4), and a file in a folder that did not exist.
+      await writeFile(join(dir, 'nothing.txt'), 'now there');
+      await seedDir(dir, { 'sub/item.json': { now: 'there' } });
+      await nextTurn();
+      expect(await (await api.handle(req('GET', '/api/nothing')))!.text()).toBe('now there');
+      expect((await see(await api.handle(req('GET', '/api/sub/item')))).json).toEqual({ now: 'there' });
+    });
+
+    it('a remembered miss whose report is lost is looked up again within WATCHED_RECHECK_MS', async () => {
+      const { dir, fs, api } = await setup();
+      const watchFolder = fs.watchFolder!.bind(fs);
+      fs.watchFolder = (p, _report) => watchFolder(p, () => {}); // deaf: registers, never reports
+      expect((await api.handle(req('GET', '/api/ghost')))!.status).toBe(404);
+      await writeFile(join(dir, 'ghost.json'), '{"ghost":true}');
+      const now = performance.now();
+      const clock = vi.spyOn(performance, 'now').mockReturnValue(now + WATCHED_RECHECK_MS + 1);
+      try {
+        expect((await see(await api.handle(req('GET', '/api/ghost')))).json).toEqual({ ghost: true });
+      } finally {
+        clock.mockRestore();
+      }
+    });
+
+    it('a miss on a folder without index.json is not remembered: an index created behind our back is served at once', async () => {
+      const { dir, api } = await setup();
+      await seedDir(dir, { 'box/other.json': { other: true } });
+      expect((await api.handle(req('GET', '/api/box')))!.status).toBe(404);
+      expect((await api.handle(req('GET', '/api/box')))!.status).toBe(404);
+      await writeFile(join(dir, 'box', 'index.json'), '{"index":true}');
+      expect((await see(await api.handle(req('GET', '/api/box')))).json).toEqual({ index: true });
     });
 
     it('deleted behind our back with another candidate: the next candidate is served at once', async () => {

@@ -1,6 +1,7 @@
 /**
  * diskFs.watch (disk-watch.ts): reports for outside changes, a final report when the folder goes
- * away, nothing after stop/close, null where it cannot watch.
+ * away, nothing after stop/close, null where it cannot watch; diskFs.watchFolder: reports for
+ * any entry of the folder.
  */
 import { watch as watchFolder } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -159,5 +160,30 @@ describe('diskFs.watch', () => {
   it('null for a file in a folder that does not exist', async () => {
     const { fs } = await setup();
     expect(fs.watch!('nowhere/a.json', () => {})).toBeNull();
+  });
+});
+
+describe('diskFs.watchFolder', () => {
+  it('reports an entry added, changed or removed; the folder removed ends the watch; stop() stops it', async () => {
+    const { dir, fs } = await setup();
+    const r = recorder();
+    const stop = fs.watchFolder!('sub', r.report);
+    expect(stop).toBeTypeOf('function');
+    let next = r.next();
+    await writeFile(join(dir, 'sub/new.txt'), 'x');
+    expect(await next).toBe(false);
+    next = r.next();
+    await rm(join(dir, 'sub/a.json'));
+    expect(await next).toBe(false);
+    // the root folder too ('')
+    const root = recorder();
+    expect(fs.watchFolder!('', root.report)).toBeTypeOf('function');
+    next = root.next();
+    await writeFile(join(dir, 'top.json'), '1');
+    expect(await next).toBe(false);
+    await rm(join(dir, 'sub'), { recursive: true });
+    await r.until((s) => s.includes(true));
+    stop!(); // after the end: harmless
+    expect(fs.watchFolder!('sub', recorder().report)).toBeNull(); // gone: cannot be watched
   });
 });

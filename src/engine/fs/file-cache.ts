@@ -17,6 +17,7 @@ import type { Vfs, VfsStat } from '../../vfs/types.js';
 import { detectIndent, serializeJson } from './json-format.js';
 import type { JsonProblem } from './json-problem.js';
 import { lookupFile } from './lookup.js';
+import { MissWatches } from './miss-watch.js';
 
 /** How long a lookup result is trusted on a non-exclusive driver before it is resolved again. */
 export const LOOKUP_TTL_MS = 1000;
@@ -117,6 +118,8 @@ const afterTurn: (fn: () => void) => void =
 interface LookupHit {
   path: string | null;
   at: number;
+  /** A miss on a non-exclusive driver, vouched for by a folder watch (miss-watch.ts) until a report or WATCHED_RECHECK_MS. */
+  watched?: boolean;
 }
 
 const decoder = new TextDecoder();
@@ -193,6 +196,8 @@ export class FileCache {
   private turnScheduled = false;
   /** Files the driver watches for us (`vfs.watch`), with the function that stops each watch. */
   private readonly watches = new Map<string, () => void>();
+  /** Folder watches vouching for remembered misses (non-exclusive drivers with `watchFolder`). */
+  private readonly misses: MissWatches;
   /** Bumped by every watch report: a check or load that saw it change may not grant trust. */
   private reports = 0;
 
@@ -208,10 +213,25 @@ export class FileCache {
   ) {
     this.exclusive = vfs.exclusive;
     this.unsubscribe = vfs.onChange((p) => this.invalidate(p));
+    this.misses = new MissWatches(vfs, fsDir, (key) => {
+      if (this.lookups.get(key)?.watched === true) this.lookups.delete(key);
+    });
+  }
+
+  /** Whether `hit` is a miss still vouched for by its folder's watch. */
+  private watchedMiss(hit: LookupHit, now = performance.now()): boolean {
+    return hit.watched === true && now - hit.at < WATCHED_RECHECK_MS;
+  }
+
+  /** Drops every remembered lookup. */
+  private clearLookups(): void {
+    this.lookups.clear();
+    this.misses.clearKeys();
   }
 
   close(): void {
     this.unsubscribe();
+    this.misses.close();
     for (const stop of this.watches.values()) stop();
     this.watches.clear();
     this.lookups.clear();
@@ -257,7 +277,7 @@ export class FileCache {
     if (dir && path && path !== dir && !path.startsWith(`${dir}/`) && !dir.startsWith(`${path}/`)) return;
     this.generation++;
     if (!this.overwriting.has(path)) {
-      this.lookups.clear();
+      this.clearLookups();
       this.variantDirs.clear();
     }
     if (path === '' || (dir && dir.startsWith(`${path}/`))) {
@@ -304,7 +324,8 @@ export class FileCache {
     const hit = this.lookups.get(key);
     if (hit === undefined) return undefined;
     if (this.exclusive) return hit.path;
-    return hit.path !== null && performance.now() - hit.at < LOOKUP_TTL_MS ? hit.path : undefined;
+    if (hit.path === null) return this.watchedMiss(hit) ? null : undefined;
+    return performance.now() - hit.at < LOOKUP_TTL_MS ? hit.path : undefined;
   }
 
   /**
@@ -335,11 +356,12 @@ export class FileCache {
   }
 
   /**
-   * True when the request path is known to resolve to no file (a remembered miss: only on
-   * exclusive drivers, where change events are complete). Synchronous.
+   * True when the request path is known to resolve to no file (a remembered miss: on exclusive
+   * drivers, where change events are complete, or vouched for by a folder watch). Synchronous.
    */
   knownAbsent(key: string): boolean {
-    return this.exclusive && this.lookups.get(key)?.path === null;
+    const hit = this.lookups.get(key);
+    return hit !== undefined && hit.path === null && (this.exclusive || this.watchedMiss(hit));
   }
 
   /**
@@ -376,7 +398,7 @@ export class FileCache {
   /** Like knownAbsent, also trusting a miss remembered with `trustMisses` within the lookup TTL. */
   recentlyAbsent(key: string): boolean {
     const hit = this.lookups.get(key);
-    return hit !== undefined && hit.path === null && (this.exclusive || performance.now() - hit.at < LOOKUP_TTL_MS);
+    return hit !== undefined && hit.path === null && (this.exclusive || this.watchedMiss(hit) || (hit.watched !== true && performance.now() - hit.at < LOOKUP_TTL_MS));
   }
 
   /**
@@ -387,15 +409,21 @@ export class FileCache {
     const hit = this.lookups.get(key);
     if (hit !== undefined) {
       if (this.exclusive) return hit.path;
-      if ((hit.path !== null || trustMisses) && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
+      if (hit.watched === true ? this.watchedMiss(hit) : (hit.path !== null || trustMisses) && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
     }
     const gen = this.generation;
-    const path = await lookupFile(this.vfs, this.fsDir, target.rel, target.trailingSlash);
-    // Misses are only remembered where change events are complete, or for the lookup TTL when
-    // the caller accepts that (query variants: a file that appears is found within the TTL).
-    if (gen === this.generation && (path !== null || this.exclusive || trustMisses)) {
-      if (this.lookups.size >= MAX_LOOKUPS) this.lookups.clear();
-      this.lookups.set(key, { path, at: performance.now() });
+    const reports = this.misses.reports;
+    // Watched before the lookup, so that no change after it goes unreported (miss-watch.ts).
+    const watched = !this.exclusive && !trustMisses && this.misses.watchBefore(key, target.rel, target.trailingSlash);
+    const seen = { folder: false };
+    const path = await lookupFile(this.vfs, this.fsDir, target.rel, target.trailingSlash, seen);
+    // Misses are remembered where change events are complete, while a folder watch vouches for
+    // them (not for a path that is a folder: miss-watch.ts), or for the lookup TTL when the
+    // caller accepts that (query variants: a file that appears is found within the TTL).
+    const keepMiss = this.exclusive || trustMisses || (watched && !seen.folder && reports === this.misses.reports);
+    if (gen === this.generation && (path !== null || keepMiss)) {
+      if (this.lookups.size >= MAX_LOOKUPS) this.clearLookups();
+      this.lookups.set(key, path === null && !this.exclusive && !trustMisses ? { path, at: performance.now(), watched: true } : { path, at: performance.now() });
     }
     return path;
   }

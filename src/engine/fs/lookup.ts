@@ -19,9 +19,10 @@ const RANK = new Map(EXTENSION_ORDER.map((e, i) => [e, i]));
 
 /**
  * Resolves `rel` (a safe path relative to `fsDir`) to the Vfs path of a file, or null.
- * `fsDir` is the mocks folder inside the Vfs (`''` = root).
+ * `fsDir` is the mocks folder inside the Vfs (`''` = root). `seen.folder` tells whether the path
+ * itself is a folder (its `index.json` was looked for).
  */
-export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingSlash: boolean): Promise<string | null> {
+export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingSlash: boolean, seen?: { folder: boolean }): Promise<string | null> {
   const full = joinSafe(fsDir, rel);
   let isDir = rel === '';
   if (!isDir) {
@@ -32,6 +33,7 @@ export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingS
       } else isDir = true;
     }
   }
+  if (seen) seen.folder = isDir;
   if (isDir || trailingSlash) {
     const index = joinSafe(full, 'index.json');
     const s = await vfs.stat(index);
