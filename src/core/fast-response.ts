@@ -10,6 +10,7 @@
  * native object. The state is given up as soon as the native Response exists, so a caller that
  * mutates `headers` is always honoured.
  */
+import { JSON_CONTENT_TYPE } from './media-type.js';
 import { utf8Length } from './utf8-length.js';
 
 const NativeResponse: typeof Response = globalThis.Response;
@@ -114,7 +115,7 @@ export class FastResponse {
    */
   static json(text: string, status = 200, headers?: FastHeaders, head = false): Response {
     const { body, length } = textBody(text);
-    const h: FastHeaders = { 'Content-Type': 'application/json; charset=utf-8', ...headers, 'Content-Length': String(length) };
+    const h: FastHeaders = { 'Content-Type': JSON_CONTENT_TYPE, ...headers, 'Content-Length': String(length) };
     return new FastResponse(head ? null : body, { status, headers: h }) as unknown as Response;
   }
 

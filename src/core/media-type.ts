@@ -6,6 +6,9 @@
 import { lookup, mimes } from 'mrmime';
 
 const FALLBACK = 'application/octet-stream';
+
+/** The Content-Type of every JSON answer the engines build (bodies, errors, pages, ingest acks). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const TEXTUAL = /^(text\/|application\/(json|ld\+json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|manifest\+json|geo\+json)|image\/svg\+xml)|\+json$|\+xml$/;
 
 /** Content-Type header value for a file path (`users.json` → `application/json; charset=utf-8`). */

@@ -11,6 +11,7 @@
  *   OPTIONS on each      CORS preflight
  * Anything else under the base path is a JSON 404; paths outside it are not ours (`undefined`).
  */
+import { JSON_CONTENT_TYPE } from '../core/media-type.js';
 import { readBody } from '../core/body.js';
 import { DEFAULT_MESSAGES, errorResponse, HttpError, toHttpError } from '../core/errors.js';
 import { underPrefix } from '../core/engine.js';
@@ -33,7 +34,6 @@ import type { PushTarget, SocketContext, TrackerSocket } from './ws-session.js';
 type Route = 'read' | 'events' | 'ping' | 'ws';
 const ROUTES: Record<string, Route> = { '': 'read', '/': 'read', '/events': 'events', '/events/': 'events', '/ping': 'ping', '/ping/': 'ping', '/ws': 'ws', '/ws/': 'ws' };
 const METHODS: Record<Route, string> = { read: 'GET, HEAD, OPTIONS', events: 'GET, HEAD, POST, OPTIONS', ping: 'GET, HEAD, OPTIONS', ws: 'GET, OPTIONS' };
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function createCollector(options: CollectorOptions): Collector {
   const o = resolveCollectorOptions(options);
@@ -225,7 +225,7 @@ export function createCollector(options: CollectorOptions): Collector {
             const zipped = o.gzipReads && streamer!.acceptsGzip(request.headers.get('accept-encoding'));
             const streamed = await store.read(q, { gzip: zipped });
             if (streamed.kind === 'stream') {
-              const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', ...cors, Vary: vary };
+              const headers: Record<string, string> = { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...cors, Vary: vary };
               if (zipped) headers['Content-Encoding'] = 'gzip';
               const body = streamer!.selectionBody(streamed, zipped);
               if (head) {
@@ -239,7 +239,7 @@ export function createCollector(options: CollectorOptions): Collector {
           const sel = selectEvents(indexed, q);
           if (encoder && gzip!.acceptsGzip(request.headers.get('accept-encoding'))) {
             const bytes = encoder.gzip(sel);
-            return FastResponse.bytes(bytes, 200, { 'Content-Type': JSON_TYPE, 'Content-Encoding': 'gzip', 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
+            return FastResponse.bytes(bytes, 200, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Encoding': 'gzip', 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
           }
           return FastResponse.json(selectionJson(sel), 200, { 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
         }

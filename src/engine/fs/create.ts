@@ -6,7 +6,7 @@
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
-import { isJsonPath, parseMediaType } from '../../core/media-type.js';
+import { isJsonPath, parseMediaType, JSON_CONTENT_TYPE } from '../../core/media-type.js';
 import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
@@ -15,7 +15,6 @@ import { runQuery } from './query.js';
 import { fileTarget, jsonTarget } from './target-path.js';
 import { isParentConflict } from './write-conflict.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   const contentType = call.ctx.request.headers.get('content-type');
@@ -70,6 +69,6 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   });
   const headers = { Location: locationOf(call, env, path) };
   return echo
-    ? FastResponse.bytes(bytes, 201, { 'Content-Type': JSON_TYPE, ...headers })
+    ? FastResponse.bytes(bytes, 201, { 'Content-Type': JSON_CONTENT_TYPE, ...headers })
     : FastResponse.empty(201, { ...headers, 'Content-Length': '0' });
 }

@@ -6,6 +6,7 @@
  * to the file builds a new entry; query.ts keeps its match memo the same way), holds at most
  * MAX_PAGES pages per file (oldest first out) and only pages up to MAX_PAGE_BYTES of text.
  */
+import { JSON_CONTENT_TYPE } from '../../core/media-type.js';
 import { textBody, type FastHeaders } from '../../core/fast-response.js';
 import type { FileEntry } from './file-cache.js';
 import type { Predicate } from './filters.js';
@@ -37,7 +38,7 @@ export function pageAnswer(entry: FileEntry, items: readonly unknown[], predicat
   const { body, length } = textBody(JSON.stringify(r.page));
   const answer: PageAnswer = {
     body,
-    headers: Object.freeze({ 'Content-Type': 'application/json; charset=utf-8', 'X-Total-Count': String(r.total), 'Content-Length': String(length) }),
+    headers: Object.freeze({ 'Content-Type': JSON_CONTENT_TYPE, 'X-Total-Count': String(r.total), 'Content-Length': String(length) }),
   };
   if (length <= MAX_PAGE_BYTES) {
     if (pages === undefined) memos.set(entry, (pages = new Map()));

@@ -5,7 +5,7 @@
  */
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
-import { isJsonPath } from '../../core/media-type.js';
+import { isJsonPath, JSON_CONTENT_TYPE } from '../../core/media-type.js';
 import { assertKnownParams, locationOf, inFsDir, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
@@ -13,7 +13,6 @@ import { jsonPayload, readPayload } from './payload.js';
 import { fileTarget, jsonTarget } from './target-path.js';
 import { isParentConflict } from './write-conflict.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   assertKnownParams(call, 'PUT');
@@ -44,6 +43,6 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   });
   const status = created ? 201 : 200;
   const headers: Record<string, string> = created ? { Location: locationOf(call, env, path) } : {};
-  if (isJsonPath(path)) return FastResponse.bytes(bytes, status, { 'Content-Type': JSON_TYPE, ...headers });
+  if (isJsonPath(path)) return FastResponse.bytes(bytes, status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers });
   return FastResponse.empty(status, { ...headers, 'Content-Length': '0' });
 }

@@ -7,7 +7,7 @@
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
-import { isJsonPath, parseMediaType } from '../../core/media-type.js';
+import { isJsonPath, parseMediaType, JSON_CONTENT_TYPE } from '../../core/media-type.js';
 import { assertKnownParams, requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 import { enqueuePatch } from './patch-batch.js';
@@ -26,5 +26,5 @@ export async function update(call: FsCall, env: FsEnv): Promise<Response> {
   validatePatch(kind, patch);
 
   const written = await enqueuePatch(env, path, kind, patch);
-  return FastResponse.bytes(written, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+  return FastResponse.bytes(written, 200, { 'Content-Type': JSON_CONTENT_TYPE });
 }

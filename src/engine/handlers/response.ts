@@ -9,13 +9,12 @@
  */
 import { FastResponse, textBody, type FastHeaders } from '../../core/fast-response.js';
 import { concatBytes } from '../../core/body.js';
-import { contentTypeFor } from '../../core/media-type.js';
+import { contentTypeFor, JSON_CONTENT_TYPE } from '../../core/media-type.js';
 import type { HandlerResponse } from '../types.js';
 import { HttpError } from '../../core/errors.js';
 
 const encoder = new TextEncoder();
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 type HeaderValue = string | number | readonly string[];
 
@@ -193,7 +192,7 @@ export class ResponseBuilder implements HandlerResponse {
 
   json(value: unknown): this {
     if (this.done) return this;
-    if (!this.hasHeader('content-type')) this.setHeader('Content-Type', JSON_TYPE);
+    if (!this.hasHeader('content-type')) this.setHeader('Content-Type', JSON_CONTENT_TYPE);
     // `undefined` has no JSON form; Express sends an empty body for it.
     return this.end(value === undefined ? '' : JSON.stringify(value));
   }
