@@ -262,11 +262,20 @@ export function mergeHeaders(base: FastHeaders, extra: FastHeaders): FastHeaders
 }
 
 /**
+ * A host's own Response class can answer `withHeaders` itself (the node host's StreamResponse:
+ * a proxied body keeps streaming by pipe instead of through a rebuilt platform Response).
+ */
+export const kWithHeaders = Symbol.for('mockyard.withHeaders');
+
+/**
  * The same response with `extra` headers added (CORS on every answer). A FastResponse stays
  * one (its header object is never changed: the merge is a new object, memoised when both sides
- * are frozen); a native Response is rebuilt around its body stream.
+ * are frozen); a class with `kWithHeaders` answers itself; a native Response is rebuilt around its
+ * body stream.
  */
 export function withHeaders(response: Response, extra: FastHeaders): Response {
+  const own = (response as unknown as { [kWithHeaders]?: (extra: FastHeaders) => Response })[kWithHeaders];
+  if (typeof own === 'function') return own.call(response, extra);
   const state = fastState(response);
   if (state) {
     const r = Object.create(FastResponse.prototype) as FastResponse;

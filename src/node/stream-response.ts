@@ -16,6 +16,7 @@
  */
 import type { Readable } from 'node:stream';
 import { delegateMissing } from '../core/delegate-prototype.js';
+import { kWithHeaders, type FastHeaders } from '../core/fast-response.js';
 import { createLazyHeaders, untouchedFlatHeaders } from './lazy-headers.js';
 
 const NativeResponse: typeof Response = globalThis.Response;
@@ -123,6 +124,29 @@ class StreamResponse {
 
   get bodyUsed(): boolean {
     return this[kNative]?.bodyUsed ?? (this[kTaken] || this[kBody]?.locked === true);
+  }
+
+  /**
+   * core/fast-response.ts `withHeaders` (CORS): the same answer with `extra` set (replacing
+   * headers of the same name, `Vary` added to), its Node stream still piped by the host. Once someone has read
+   * the body or changed the headers, the platform way (a rebuilt Response) is used.
+   */
+  [kWithHeaders](extra: FastHeaders): Response {
+    const state = streamState(this as unknown as Response);
+    if (state === undefined || this[kBody] !== undefined) {
+      const headers = new Headers(this.headers);
+      for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+      return new NativeResponse(this.body, { status: this.status, statusText: this.statusText, headers });
+    }
+    // `Vary` is a list: the answer's own entries stay beside the new ones.
+    const names = Object.keys(extra).map((k) => k.toLowerCase()).filter((k) => k !== 'vary');
+    const headers: string[] = [];
+    for (let i = 0; i < state.headers.length; i += 2) {
+      if (!names.includes(state.headers[i]!.toLowerCase())) headers.push(state.headers[i]!, state.headers[i + 1]!);
+    }
+    for (const [k, v] of Object.entries(extra)) headers.push(k, v);
+    this[kTaken] = true; // the new answer owns the stream
+    return new StreamResponse({ ...state, headers }) as unknown as Response;
   }
 }
 

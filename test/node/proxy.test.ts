@@ -196,16 +196,17 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
     expect([streamed.status, streamed.statusMessage, streamed.body.toString()]).toEqual([202, 'Still Coming', 'part;end']);
   });
 
-  it('a large answer (3 MiB) reaches a slow reader byte for byte', async () => {
+  it('a large answer (3 MiB) reaches a slow reader byte for byte, with CORS headers added', async () => {
     const bytes = Buffer.alloc(3 * 1024 * 1024);
     for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE((i * 2654435761) >>> 0, i);
     const upstream = await startUpstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) });
       res.end(bytes);
     });
-    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
-    const r = await fetch(`${server.url}/api/blob`);
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url }, cors: true } });
+    const r = await fetch(`${server.url}/api/blob`, { headers: { origin: 'http://localhost:5173' } });
     expect(r.headers.get('content-length')).toBe(String(bytes.length));
+    expect(r.headers.get('access-control-allow-origin')).not.toBeNull();
     const reader = r.body!.getReader();
     const parts: Uint8Array[] = [];
     for (;;) {
