@@ -242,7 +242,7 @@ export function toNativeResponse(response: Response): Response {
 const merges = new WeakMap<FastHeaders, WeakMap<FastHeaders, FastHeaders>>();
 
 /**
- * `base` with `extra` on top (`extra` wins). When both are frozen (the convention for header
+ * `base` with `extra` on top (`extra` wins, names in any case; `Vary` is added to). When both are frozen (the convention for header
  * objects that are shared and never change: a cached file's GET headers, CORS header sets) the
  * merge is made once and the same frozen object is returned for every later request: the hot
  * path then allocates nothing and Node sees one stable object shape.
@@ -252,13 +252,40 @@ export function mergeHeaders(base: FastHeaders, extra: FastHeaders): FastHeaders
     let byExtra = merges.get(base);
     if (byExtra === undefined) merges.set(base, (byExtra = new WeakMap()));
     let merged = byExtra.get(extra);
-    if (merged === undefined) byExtra.set(extra, (merged = Object.freeze({ ...base, ...extra })));
+    if (merged === undefined) byExtra.set(extra, (merged = Object.freeze(merged2(base, extra))));
     return merged;
   }
+  return merged2(base, extra);
+}
+
+/**
+ * `base` and `extra` in a new object. Names match in any case (a proxied answer keeps its
+ * target's spelling: `access-control-allow-origin` must not stay beside `Access-Control-Allow-Origin`):
+ * `extra` replaces, except `Vary`, a list, where its entries are added to the base's.
+ */
+function merged2(base: FastHeaders, extra: FastHeaders): FastHeaders {
   const out: FastHeaders = {};
   for (const k in base) out[k] = base[k]!;
-  for (const k in extra) out[k] = extra[k]!;
+  for (const k in extra) {
+    const value = extra[k]!;
+    const lower = k.toLowerCase();
+    let kept: string | undefined;
+    for (const b in out) {
+      if (b.length !== k.length || b.toLowerCase() !== lower) continue;
+      kept = out[b];
+      delete out[b];
+    }
+    out[k] = lower === 'vary' && kept !== undefined && kept !== value ? varyWith(kept, value) : value;
+  }
   return out;
+}
+
+/** A Vary value with the entries of `more` it lacks added. */
+function varyWith(base: string, more: string): string {
+  const have = base.split(',').map((t) => t.trim().toLowerCase());
+  if (have.includes('*')) return base;
+  const add = more.split(',').map((t) => t.trim()).filter((t) => t && !have.includes(t.toLowerCase()));
+  return add.length === 0 ? base : `${base}, ${add.join(', ')}`;
 }
 
 /**
@@ -285,6 +312,14 @@ export function withHeaders(response: Response, extra: FastHeaders): Response {
     return r as unknown as Response;
   }
   const headers = new Headers(response.headers);
-  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  setHeaders(headers, extra);
   return new NativeResponse(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** `extra` set on a platform Headers by mergeHeaders' rule (replaced, `Vary` added to). */
+export function setHeaders(headers: Headers, extra: FastHeaders): void {
+  for (const k in extra) {
+    const had = k.toLowerCase() === 'vary' ? headers.get('vary') : null;
+    headers.set(k, had === null ? extra[k]! : varyWith(had, extra[k]!));
+  }
 }

@@ -16,7 +16,7 @@
  */
 import type { Readable } from 'node:stream';
 import { delegateMissing } from '../core/delegate-prototype.js';
-import { kWithHeaders, type FastHeaders } from '../core/fast-response.js';
+import { kWithHeaders, setHeaders, type FastHeaders } from '../core/fast-response.js';
 import { createLazyHeaders, untouchedFlatHeaders } from './lazy-headers.js';
 
 const NativeResponse: typeof Response = globalThis.Response;
@@ -135,7 +135,7 @@ class StreamResponse {
     const state = streamState(this as unknown as Response);
     if (state === undefined || this[kBody] !== undefined) {
       const headers = new Headers(this.headers);
-      for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+      setHeaders(headers, extra);
       return new NativeResponse(this.body, { status: this.status, statusText: this.statusText, headers });
     }
     // `Vary` is a list: the answer's own entries stay beside the new ones.

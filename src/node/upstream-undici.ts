@@ -47,6 +47,8 @@ const LENIENT = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_F
 const RETRIABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
+const ignore = (): void => {};
+
 /** Body bytes held before the client's Response is made (or while nobody reads it); past it the target's socket is paused. */
 const READ_AHEAD = 64 * 1024;
 
@@ -116,12 +118,14 @@ class Exchange implements UpstreamAnswer {
   private body: UpstreamBody | null = null;
   private discard = false;
 
+  /** `deadline`: performance.now() by which the answer's head must have come (a retry keeps the first attempt's). */
   constructor(
     private readonly request: UpstreamRequest,
     settle: Settle,
+    deadline: number,
   ) {
     this.settle = settle;
-    this.timer = setTimeout(() => this.cancel(new UpstreamTimeout(request.timeout)), request.timeout);
+    this.timer = setTimeout(() => this.cancel(new UpstreamTimeout(request.timeout)), Math.max(0, deadline - performance.now()));
     if (request.watchClient) this.unwatch = request.watchClient(() => this.cancel(new ClientGone()));
   }
 
@@ -150,6 +154,9 @@ class Exchange implements UpstreamAnswer {
   }
 
   onHeaders(status: number, raw: Buffer[], resume: () => void, statusText: string): boolean {
+    // An interim answer (100 Continue, 103 Early Hints): the final one is still to come. Not
+    // passed on (neither transport does; fetch drops them too).
+    if (status < 200) return true;
     clearTimeout(this.timer);
     const headers = new Array<string>(raw.length);
     for (let i = 0; i < raw.length; i++) headers[i] = raw[i]!.toString('latin1');
@@ -206,8 +213,11 @@ class Exchange implements UpstreamAnswer {
       if (record !== undefined) return new FastResponse(bytes, { status, statusText, headers: record }) as unknown as Response;
       return streamResponse({ status, statusText, headers, source: bytes === null ? null : Readable.from([bytes], { objectMode: false }) });
     }
-    // The body streams: what arrived so far first, then the rest as it comes.
+    // The body streams: what arrived so far first, then the rest as it comes. A failure before
+    // anyone listens (the client gone during a delay, the engine closed) must not be an
+    // unhandled 'error': the host sees it through its own listener on the source.
     const body = (this.body = new UpstreamBody(this));
+    body.on('error', ignore);
     for (const chunk of this.chunks) body.push(chunk);
     this.chunks = [];
     if (this.failure !== null) body.destroy(this.failure);
@@ -217,6 +227,7 @@ class Exchange implements UpstreamAnswer {
     if (this.decoded) {
       const chain = decoders(flatGet(this.headers, 'content-encoding')!);
       source = chain[chain.length - 1] as unknown as Readable;
+      source.on('error', ignore);
       pipeline([body, ...chain], () => { /* errors reach the last stream, which the host watches */ });
     }
     return streamResponse({ status, statusText, headers, source });
@@ -243,7 +254,7 @@ export function undiciTransport(): UpstreamTransport {
     return pool;
   }
 
-  function attempt(request: UpstreamRequest, url: string, Pool: typeof import('undici').Pool, retry: boolean): Promise<UpstreamAnswer> {
+  function attempt(request: UpstreamRequest, url: string, Pool: typeof import('undici').Pool, deadline: number, retry: boolean): Promise<UpstreamAnswer> {
     // `url` is normalised (URL.href, or the layer's concatenation of normalised parts): its path starts at the first '/' after the authority.
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
     const origin = pathStart === -1 ? url : url.slice(0, pathStart);
@@ -254,10 +265,10 @@ export function undiciTransport(): UpstreamTransport {
         reject(err) {
           const code = (err as { code?: string })?.code;
           if (retry && request.body === null && !(err instanceof UpstreamTimeout) && !(err instanceof ClientGone) && RETRIABLE_METHODS.has(request.method) && code !== undefined && CONNECTION_LOST.has(code)) {
-            resolve(attempt(request, url, Pool, false));
+            resolve(attempt(request, url, Pool, deadline, false));
           } else reject(err);
         },
-      });
+      }, deadline);
       poolFor(Pool, origin).dispatch(
         {
           method: request.method as Dispatcher.HttpMethod,
@@ -273,7 +284,7 @@ export function undiciTransport(): UpstreamTransport {
   return {
     async send(request) {
       const Pool = PoolClass ?? (await loadPool());
-      return attempt(request, request.url, Pool, true);
+      return attempt(request, request.url, Pool, performance.now() + request.timeout, true);
     },
     close() {
       for (const pool of pools.values()) void pool.destroy().catch(() => {});

@@ -96,8 +96,13 @@ describe('FastResponse', () => {
     expect(m1).not.toBe(m2);
     m1['X-B'] = '2';
     expect(own).toEqual({ 'X-A': '1' });
-    // the extra set wins over the response's own value
-    expect(mergeHeaders(Object.freeze({ Vary: 'Accept' }), vary)).toEqual({ Vary: 'Origin' });
+    // the extra set wins over the response's own value, whatever the spelling of its name…
+    const acao = Object.freeze({ 'Access-Control-Allow-Origin': 'http://app.example' });
+    expect(mergeHeaders({ 'access-control-allow-origin': 'https://other.example', 'x-a': '1' }, acao)).toEqual({ 'x-a': '1', 'Access-Control-Allow-Origin': 'http://app.example' });
+    // …except Vary, a list: its entries are added (once)
+    expect(mergeHeaders(Object.freeze({ Vary: 'Accept' }), vary)).toEqual({ Vary: 'Accept, Origin' });
+    expect(mergeHeaders({ vary: 'origin, Accept-Encoding' }, vary)).toEqual({ Vary: 'origin, Accept-Encoding' });
+    expect(mergeHeaders({ vary: '*' }, vary)).toEqual({ Vary: '*' });
   });
 
   it('CORS header sets are frozen and reused per origin, except when an origin function decides', () => {

@@ -289,6 +289,17 @@ describe('caches', () => {
       }
     });
 
+    it('a folder that exists but cannot be watched is not stood in for by its parent: its misses are looked up every time', async () => {
+      const { dir, fs, api } = await setup();
+      await seedDir(dir, { 'locked/keep.json': {} });
+      const watchFolder = fs.watchFolder!.bind(fs);
+      fs.watchFolder = (p, report) => (p.endsWith('locked') ? null : watchFolder(p, report)); // e.g. the watch budget is spent
+      expect((await api.handle(req('GET', '/api/locked/item')))!.status).toBe(404);
+      // The parent's watch would not see this (not recursive): the miss must not have been kept.
+      await writeFile(join(dir, 'locked', 'item.json'), '{"item":true}');
+      expect((await see(await api.handle(req('GET', '/api/locked/item')))).json).toEqual({ item: true });
+    });
+
     it('a miss on a folder without index.json is not remembered: an index created behind our back is served at once', async () => {
       const { dir, api } = await setup();
       await seedDir(dir, { 'box/other.json': { other: true } });

@@ -196,6 +196,66 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
     expect([streamed.status, streamed.statusMessage, streamed.body.toString()]).toEqual([202, 'Still Coming', 'part;end']);
   });
 
+  it('interim answers (103 Early Hints) are skipped: the client gets the final one', async () => {
+    const upstream = await startUpstream((_req, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"final":true}');
+    });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
+    const r = await rawRequest(server.url, { path: '/api/hinted' });
+    expect([r.status, r.body.toString()]).toEqual([200, '{"final":true}']);
+  });
+
+  it("CORS replaces the target's own CORS headers in any spelling and adds to its Vary, short or streamed", async () => {
+    const upstream = await startUpstream((req, res) => {
+      res.setHeader('access-control-allow-origin', 'https://other.example');
+      res.setHeader('vary', 'Accept-Encoding');
+      res.setHeader('content-type', 'application/json');
+      res.end(req.url === '/api/big' ? JSON.stringify({ x: 'a'.repeat(200_000) }) : '{"ok":true}');
+    });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', cors: { origins: ['https://app.example'] }, proxy: { target: upstream.url } } });
+    for (const path of ['/api/small', '/api/big']) {
+      const r = await rawRequest(server.url, { path, headers: { origin: 'https://app.example' } });
+      expect(r.status).toBe(200);
+      expect(r.headers['access-control-allow-origin']).toBe('https://app.example'); // one value (node joins duplicates with ", ")
+      expect(String(r.headers.vary).split(',').map((t) => t.trim().toLowerCase()).sort()).toEqual(['accept-encoding', 'origin']);
+    }
+  });
+
+  it('a client gone while a delayed answer waits: nothing crashes, the exchange with the target is dropped', async () => {
+    let closedEarly: () => void;
+    const targetClosed = new Promise<void>((resolve) => { closedEarly = resolve; });
+    const upstream = await startUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first;'); // and never more: the answer streams
+      res.on('close', () => { if (!res.writableFinished) closedEarly(); });
+    }, { streaming: true });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', delay: 300, proxy: { target: upstream.url } } });
+    const target = new URL('/api/slow', server.url);
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, agent: false });
+    req.on('error', () => {});
+    req.end();
+    await until(() => upstream.seen.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the head and first chunk are in; the delay runs
+    req.destroy();
+    await expect(within(targetClosed, 2000)).resolves.toBe('done');
+    await new Promise((resolve) => setTimeout(resolve, 400)); // past the delay: the dropped answer is not written
+    expect((await fetch(`${server.url}/local`)).status).toBe(404); // still serving
+  });
+
+  it('an answer dropped for the gateway timeout releases its exchange with the target', async () => {
+    let closed = 0;
+    const upstream = await startUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write(Buffer.alloc(256 * 1024, 97)); // more than is read ahead: the target is paused
+      res.on('close', () => { closed++; });
+    }, { streaming: true });
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', delay: [300, 301], gatewayTimeout: 100, proxy: { target: upstream.url } } });
+    for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/api/x${i}`)).status).toBe(504);
+    await until(() => closed === 3);
+  });
+
   it('a large answer (3 MiB) reaches a slow reader byte for byte, with CORS headers added', async () => {
     const bytes = Buffer.alloc(3 * 1024 * 1024);
     for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE((i * 2654435761) >>> 0, i);

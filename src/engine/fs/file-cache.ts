@@ -412,19 +412,27 @@ export class FileCache {
       if (hit.watched === true ? this.watchedMiss(hit) : (hit.path !== null || trustMisses) && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
     }
     const gen = this.generation;
-    const reports = this.misses.reports;
     // Watched before the lookup, so that no change after it goes unreported (miss-watch.ts).
-    const watched = !this.exclusive && !trustMisses && this.misses.watchBefore(key, target.rel, target.trailingSlash);
+    const watchedDir = this.exclusive || trustMisses ? undefined : await this.misses.watchBefore(target.rel, target.trailingSlash);
+    const reports = this.misses.reports;
     const seen = { folder: false };
     const path = await lookupFile(this.vfs, this.fsDir, target.rel, target.trailingSlash, seen);
     // Misses are remembered where change events are complete, while a folder watch vouches for
     // them (not for a path that is a folder: miss-watch.ts), or for the lookup TTL when the
     // caller accepts that (query variants: a file that appears is found within the TTL).
-    const keepMiss = this.exclusive || trustMisses || (watched && !seen.folder && reports === this.misses.reports);
-    if (gen === this.generation && (path !== null || keepMiss)) {
+    let keep = gen === this.generation;
+    if (keep && path === null && !this.exclusive && !trustMisses) {
+      keep = watchedDir !== undefined && !seen.folder && reports === this.misses.reports;
+      if (keep) {
+        if (this.lookups.size >= MAX_LOOKUPS) this.clearLookups();
+        keep = this.misses.keep(watchedDir!, key);
+      }
+      if (keep) this.lookups.set(key, { path, at: performance.now(), watched: true });
+    } else if (keep) {
       if (this.lookups.size >= MAX_LOOKUPS) this.clearLookups();
-      this.lookups.set(key, path === null && !this.exclusive && !trustMisses ? { path, at: performance.now(), watched: true } : { path, at: performance.now() });
+      this.lookups.set(key, { path, at: performance.now() });
     }
+    if (watchedDir !== undefined) this.misses.release(watchedDir); // no-op while a kept miss needs it
     return path;
   }
 

@@ -13,16 +13,21 @@
  *
  * A miss on a path that is itself a folder (its `index.json` absent) is not remembered: its
  * index would appear inside a folder that was not watched before the lookup. Nor is any miss on a
- * driver without `watchFolder`, or whose folder cannot be watched: those keep looking every time.
+ * driver without `watchFolder`, or whose folder exists but cannot be watched (at most MAX_FOLDERS
+ * folders are watched for misses): those keep looking every time. A folder is watched only while
+ * a remembered miss needs it; its first report forgets them all and stops the watch.
  */
 import type { Vfs } from '../../vfs/types.js';
 import { joinSafe, parentOf } from '../../vfs/path.js';
 
 interface WatchedFolder {
-  /** Request-path keys whose miss this folder's watch vouches for. */
+  /** Request-path keys whose remembered miss this folder's watch vouches for. */
   readonly keys: Set<string>;
   readonly stop: () => void;
 }
+
+/** Folders watched for misses at most (each is an inotify watch, a budget shared with file watches). */
+const MAX_FOLDERS = 256;
 
 export class MissWatches {
   private readonly folders = new Map<string, WatchedFolder>();
@@ -39,58 +44,75 @@ export class MissWatches {
   ) {}
 
   /**
-   * Called before the lookup of `rel`: watches the folder its file would be in (or the nearest
-   * existing ancestor) for `key`. True when a miss of this lookup may be remembered.
+   * Called before the lookup of `rel`: watches the folder its file would be in, or, when that
+   * folder does not exist, the nearest existing ancestor under the mocks folder. Returns the
+   * folder watched (give it to `keep` or `release` after the lookup), or undefined when a miss of
+   * this lookup may not be remembered.
    */
-  watchBefore(key: string, rel: string, trailingSlash: boolean): boolean {
-    if (this.vfs.watchFolder === undefined || this.vfs.exclusive) return false;
-    const full = joinSafe(this.fsDir, rel);
+  async watchBefore(rel: string, trailingSlash: boolean): Promise<string | undefined> {
+    if (this.vfs.watchFolder === undefined || this.vfs.exclusive) return undefined;
     // `rel === ''` or a trailing slash: the lookup reads the folder itself (its index.json).
-    let dir = rel === '' || trailingSlash ? full : parentOf(full);
+    const own = rel === '' || trailingSlash;
+    let dir = own ? joinSafe(this.fsDir, rel) : parentOf(joinSafe(this.fsDir, rel));
     for (;;) {
-      if (this.watch(dir, key)) return true;
-      if (dir === this.fsDir || dir === '' || rel === '' || trailingSlash) return false;
+      if (this.watch(dir)) return dir;
+      if (own || dir === this.fsDir || dir === '') return undefined;
+      // Only a folder that does not exist is stood in for by its parent (where its creation
+      // shows); one that exists but cannot be watched (budget spent, no permission) cannot be.
+      if ((await this.vfs.stat(dir)) !== null) return undefined;
       dir = parentOf(dir);
     }
   }
 
-  private watch(dir: string, key: string): boolean {
-    const known = this.folders.get(dir);
-    if (known !== undefined) {
-      known.keys.add(key);
-      return true;
-    }
-    const keys = new Set<string>([key]);
+  /** After a lookup that missed: `key`'s miss is vouched for by `dir` (false: the watch is over, do not remember it). */
+  keep(dir: string, key: string): boolean {
+    const folder = this.folders.get(dir);
+    if (folder === undefined) return false;
+    folder.keys.add(key);
+    return true;
+  }
+
+  /** After a lookup whose miss is not remembered: `dir` stops being watched when no miss needs it. */
+  release(dir: string): void {
+    const folder = this.folders.get(dir);
+    if (folder !== undefined && folder.keys.size === 0) this.drop(dir, folder);
+  }
+
+  /** Forgets every key (the cache dropped its lookups) and stops the watches. */
+  clearKeys(): void {
+    for (const [dir, folder] of this.folders) this.drop(dir, folder);
+  }
+
+  close(): void {
+    this.clearKeys();
+  }
+
+  private watch(dir: string): boolean {
+    if (this.folders.has(dir)) return true;
+    if (this.folders.size >= MAX_FOLDERS) return false;
     let stop: (() => void) | null;
     try {
-      stop = this.vfs.watchFolder!(dir, (ended) => this.reported(dir, ended));
+      stop = this.vfs.watchFolder!(dir, () => this.reported(dir));
     } catch {
       stop = null;
     }
     if (stop === null) return false;
-    this.folders.set(dir, { keys, stop });
+    this.folders.set(dir, { keys: new Set(), stop });
     return true;
   }
 
-  private reported(dir: string, ended: boolean): void {
+  /** Any report (a change, or the watch ended): every miss it vouched for is forgotten, the watch stopped. */
+  private reported(dir: string): void {
     this.reports++;
     const folder = this.folders.get(dir);
     if (folder === undefined) return;
     for (const key of folder.keys) this.forget(key);
+    this.drop(dir, folder);
+  }
+
+  private drop(dir: string, folder: WatchedFolder): void {
     folder.keys.clear();
-    if (ended) {
-      this.folders.delete(dir);
-      folder.stop();
-    }
-  }
-
-  /** Forgets every key (the cache dropped its lookups); the watchers stay for the next misses. */
-  clearKeys(): void {
-    for (const folder of this.folders.values()) folder.keys.clear();
-  }
-
-  close(): void {
-    for (const folder of this.folders.values()) folder.stop();
-    this.folders.clear();
+    this.folders.delete(dir);
+    folder.stop();
   }
 }

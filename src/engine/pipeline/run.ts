@@ -122,7 +122,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const r = await layer.handle(ctx);
       if (r !== undefined) {
         if (ctx.answeredBy === undefined) ctx.answered(layer.name);
-        if (delayed && layer.ownDelay !== true) return (await delayFor(ctx)) ?? r;
+        if (delayed && layer.ownDelay !== true) {
+          const timedOut = await delayFor(ctx);
+          if (timedOut === undefined) return r;
+          // The gateway gave up first: the answer is dropped, and what it holds with it (a
+          // proxied body still streaming from its target) is released.
+          r.body?.cancel().catch(() => {});
+          return timedOut;
+        }
         return r;
       }
       ctx.peeked = undefined; // what a layer's peek prepared is for that layer only
