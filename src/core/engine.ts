@@ -9,9 +9,11 @@ export interface Engine {
   /** The engine's answer, or `undefined` when the request is not for it (the host forwards it). */
   handle(request: Request): Promise<Response | undefined>;
   /**
-   * Optional: the answer when the engine has it at once (a cached file), else `undefined` (then
-   * `handle` decides, as always). A host may call it before `handle` to skip a promise round trip
-   * on its hot path; whatever it returns, `handle` would have returned too. Never throws.
+   * Optional: the answer when the engine has it at once (a cached file, a synchronous handler),
+   * else `undefined` (then `handle` decides, as always). A host may call it before `handle` to
+   * skip a promise round trip on its hot path; whatever it returns, `handle` would have returned
+   * too. After `undefined` the host must call `handle` with the same Request: the engine may have
+   * started work there (a handler whose answer comes later) that `handle` finishes. Never throws.
    */
   handleCached?(request: Request): Response | undefined;
   /** WebSocket handshakes; see socket.ts. Engines without WebSocket support omit it. */

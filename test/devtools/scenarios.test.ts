@@ -23,6 +23,7 @@ function api(extra: Partial<MockApiOptions> = {}): MockApi {
       'mocks/cart.json': { items: [1, 2, 3] },
       'mocks/users.json': [{ id: 1 }],
       'scenarios/empty-cart/cart.json': { items: [] },
+      'scenarios/empty-cart/other-cart.json': { scenario: 'empty-cart' },
     }),
     fsDir: 'mocks',
     handlers: [
@@ -95,12 +96,16 @@ describe('scenarios', () => {
     expect(await see(a.handleCached(req('GET', '/api/cart', { headers: { 'x-mockyard-scenario': 'empty-cart' } })))).toMatchObject({ json: { items: [] } });
     a.useScenario('empty-cart');
     expect(await see(a.handleCached(req('GET', '/api/cart')))).toMatchObject({ json: { items: [] } });
-    // Declined on the fast path under 'guest' (a handler): the scenario is switched before handle().
+    // A synchronous handler of the scenario answers on the fast path too.
     a.useScenario('guest');
-    const r = req('GET', '/api/me');
+    expect(a.handleCached(req('GET', '/api/me'))?.status).toBe(401);
+    // Declined on the fast path under 'empty-cart' (a file not read yet): the scenario is
+    // switched before handle(), which finishes in the pipeline the fast path chose.
+    a.useScenario('empty-cart');
+    const r = req('GET', '/api/other-cart');
     expect(a.handleCached(r)).toBeUndefined();
     a.useScenario(null);
-    expect((await see(await a.handle(r))).status).toBe(401);
+    expect((await see(await a.handle(r))).json).toEqual({ scenario: 'empty-cart' });
   });
 
   it('an unknown scenario is a 400 with the error body (request) or an HttpError 400 (useScenario)', async () => {

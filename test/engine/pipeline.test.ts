@@ -88,13 +88,30 @@ describe('the layer list', () => {
     expect((await see(await a.handle(req('GET', '/api/users')))).json).toEqual({ from: 'probe' });
   });
 
-  it('handlers win over a cached file on the fast path too (the handler layer peeks first)', async () => {
-    const a = api({ handlers: [{ pattern: '/other', method: 'GET', handle: () => ({ handler: true }) }] });
+  it('handlers win over a cached file on the fast path too: a synchronous handler answers there, a later one through handle, called once', async () => {
+    let calls = 0;
+    const a = api({
+      handlers: [
+        { pattern: '/other', method: 'GET', handle: () => { calls++; return { handler: true }; } },
+        { pattern: '/later', method: 'GET', handle: async () => { calls++; await new Promise((r) => setTimeout(r, 5)); return { later: true }; } },
+        { pattern: '/slow', method: 'GET', delay: 5, handle: () => { calls++; return { slow: true }; } },
+      ],
+    });
     await a.ready();
-    const r = req('GET', '/api/other');
+    const now = a.handleCached(req('GET', '/api/other'));
+    expect((await see(now)).json).toEqual({ handler: true });
+    expect(calls).toBe(1);
+    // An async handler: started by handleCached, finished by handle for the same request (not run twice).
+    const r = req('GET', '/api/later');
     expect(a.handleCached(r)).toBeUndefined();
-    expect((await see(await a.handle(r))).json).toEqual({ handler: true });
-    expect(a.handleCached(req('GET', '/api/other'))).toBeUndefined();
+    expect((await see(await a.handle(r))).json).toEqual({ later: true });
+    expect(calls).toBe(2);
+    // A delayed route is never answered at once.
+    const d = req('GET', '/api/slow');
+    expect(a.handleCached(d)).toBeUndefined();
+    expect(calls).toBe(2);
+    expect((await see(await a.handle(d))).json).toEqual({ slow: true });
+    expect(calls).toBe(3);
   });
 
   it('the end of the list: the JSON 404 (at once on the fast path when every layer passes), or undefined with forward', async () => {

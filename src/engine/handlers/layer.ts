@@ -27,7 +27,7 @@ import { runParser } from './body-parser.js';
 import { isThenable, runErrorMiddlewares, runMiddlewares } from './chain.js';
 import { Deadlines } from './deadline.js';
 import { validateBody, type BodySchema } from '../body-schema.js';
-import { afterDelay } from '../delay.js';
+import { afterDelay, NO_DELAY } from '../delay.js';
 import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
 import { ResponseBuilder } from './response.js';
@@ -35,8 +35,11 @@ import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes
 
 export interface HandlerLayer extends Layer {
   handle(ctx: RequestContext): Promise<Response | undefined>;
-  /** PASS when no handler matches; undefined when one does (the match waits in `ctx.peeked`). */
-  peek(ctx: RequestContext): typeof PASS | undefined;
+  /**
+   * PASS when no handler matches; a fast route without delay or body: its answer when the handler
+   * gives it synchronously; else undefined (the match, or the work started, waits in `ctx.peeked`).
+   */
+  peek(ctx: RequestContext): Response | typeof PASS | undefined;
   readonly ownDelay: true;
 }
 
@@ -209,6 +212,56 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   }
 
 
+  type State = { timedOut: boolean; stage: string };
+
+  /**
+   * A request's work as the layer answers it: a bug in the layer still answers (500), never
+   * hangs the request, and the gateway timeout bounds the wait (504 through the error middlewares).
+   */
+  function guarded(work: Promise<Response>, ctx: RequestContext, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean, state: State, drawnTimeout: boolean): Promise<Response> {
+    const gatewayTimedOut = () => {
+      state.timedOut = true;
+      res.seal();
+      logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, ${drawnTimeout ? 'the drawn delay reached it' : `still in ${state.stage}`}); answered 504`);
+      return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
+    };
+    if (drawnTimeout) return gatewayTimedOut();
+    const safe = work.catch((err: unknown) => {
+      logger.error(`${route.label} (${ctx.method} ${ctx.pathname}) failed: ${(err as Error)?.message ?? String(err)}`, err);
+      return responseForError(err, ctx.pathname, head);
+    });
+    return deadlines.race(safe, gatewayTimeout, gatewayTimedOut);
+  }
+
+  /**
+   * Hot path (a fast route — no authenticate, middlewares, body schema or custom parser — and no
+   * request body): the handler is called right away. A handler that answers synchronously needs
+   * no timer and no promise: its Response is returned as is; anything later comes as a promise.
+   */
+  function runFast(ctx: RequestContext, route: Route, params: Record<string, string>, head: boolean): Response | Promise<Response> {
+    const req = new PortableRequest(ctx, params, app);
+    const res = new ResponseBuilder();
+    const state: State = { timedOut: false, stage: 'handler' };
+    let work: Promise<Response>;
+    try {
+      const returned = (route.handle as Exclude<Route['handle'], 'FS'>)(req, res);
+      if (!isThenable(returned)) {
+        const response = settleSync(route, res, head, returned);
+        if (response) return response;
+      }
+      work = settle(route, res, head, returned).catch((err: unknown) => failed(err, route, req, res, head, state));
+    } catch (err) {
+      // errorMiddlewares run under the gateway timeout too.
+      work = Promise.resolve(failed(err, route, req, res, head, state));
+    }
+    return guarded(work, ctx, route, req, res, head, state, false);
+  }
+
+  /** What peek started and handle finishes: a fast route's answer that was not ready at once. */
+  class Started {
+    constructor(readonly answer: Promise<Response>) {}
+  }
+
   return {
     name: NAME,
     ownDelay: true,
@@ -220,13 +273,26 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
         return undefined; // handle() answers the error
       }
       if (match === undefined) return PASS;
+      const { route, params } = match;
+      // A fast route without delay or body is answered here, synchronously when the handler
+      // answers synchronously; else the work it started is handed to handle() (the engine's
+      // contract: after an undefined handleCached the host calls handle for the same request).
+      if (fastRoutes.has(route) && typeof route.handle === 'function' && (route.delay ?? options.delay) === NO_DELAY && !hasBody(ctx.request)) {
+        ctx.answered(NAME, route.label);
+        const answer = runFast(ctx, route, params, ctx.method === 'HEAD');
+        if (!(answer instanceof Promise)) return answer;
+        ctx.peeked = new Started(answer);
+        return undefined;
+      }
       ctx.peeked = match;
       return undefined;
     },
     async handle(ctx) {
       const head = ctx.method === 'HEAD';
+      const peeked = ctx.peeked;
+      if (peeked instanceof Started) return peeked.answer;
       // The pipeline hands over what peek matched (ctx.peeked is ours when handle is called).
-      let match = ctx.peeked as RouteMatch | undefined;
+      let match = peeked as RouteMatch | undefined;
       if (match === undefined) {
         try {
           match = matchRoute(routes, ctx.method, ctx.subPath);
@@ -239,41 +305,11 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       ctx.answered(NAME, route.label);
       const { wait, timedOut } = afterDelay(route.delay ?? options.delay, gatewayTimeout);
       if (wait > 0) await services.sleep(wait);
+      if (!timedOut && fastRoutes.has(route) && typeof route.handle === 'function' && !hasBody(ctx.request)) return runFast(ctx, route, params, head);
       const req = new PortableRequest(ctx, params, app);
       const res = new ResponseBuilder();
-      const state = { timedOut: false, stage: 'authenticate' };
-      const gatewayTimedOut = () => {
-        state.timedOut = true;
-        res.seal();
-        logger.warn(`${route.label} (${ctx.method} ${ctx.pathname}): no response within gatewayTimeout (${gatewayTimeout} ms, ${timedOut ? 'the drawn delay reached it' : `still in ${state.stage}`}); answered 504`);
-        return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
-      };
-      if (timedOut) return gatewayTimedOut();
-      let work: Promise<Response>;
-      if (fastRoutes.has(route) && typeof route.handle === 'function' && !hasBody(ctx.request)) {
-        // Hot path (no authenticate, no middlewares, no body): call the handler right away; a
-        // handler that answers synchronously needs no timer and no extra promise.
-        state.stage = 'handler';
-        try {
-          const returned = route.handle(req, res);
-          if (!isThenable(returned)) {
-            const response = settleSync(route, res, head, returned);
-            if (response) return response;
-          }
-          work = settle(route, res, head, returned).catch((err: unknown) => failed(err, route, req, res, head, state));
-        } catch (err) {
-          // errorMiddlewares run under the gateway timeout too.
-          work = Promise.resolve(failed(err, route, req, res, head, state));
-        }
-      } else {
-        work = run(route, ctx, req, res, head, state);
-      }
-      // Last line of defence: a bug in the layer still answers (500), never hangs the request.
-      work = work.catch((err: unknown) => {
-        logger.error(`${route.label} (${ctx.method} ${ctx.pathname}) failed: ${(err as Error)?.message ?? String(err)}`, err);
-        return responseForError(err, ctx.pathname, head);
-      });
-      return deadlines.race(work, gatewayTimeout, gatewayTimedOut);
+      const state: State = { timedOut: false, stage: 'authenticate' };
+      return guarded(timedOut ? Promise.resolve(undefined as unknown as Response) : run(route, ctx, req, res, head, state), ctx, route, req, res, head, state, timedOut);
     },
     async close() {
       deadlines.expireAll();
