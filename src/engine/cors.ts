@@ -29,8 +29,12 @@ export function withMockCors(cors: CorsPolicy, prefixes: readonly string[], inne
       return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
     },
     handleCached(request) {
+      const origin = request.headers.get('origin');
+      // A preflight is answered by `handle` alone, before any layer: never by a layer's fast path
+      // (a handler matching OPTIONS would run there).
+      if (origin !== null && isPreflight(request, request.method.toUpperCase())) return undefined;
       const res = inner.handleCached(request);
-      return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, request.headers.get('origin')));
+      return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
     },
   };
 }

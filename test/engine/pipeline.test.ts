@@ -114,6 +114,30 @@ describe('the layer list', () => {
     expect(calls).toBe(3);
   });
 
+  it('with CORS a preflight is never answered by a handler on the fast path (a "*" handler is not run)', async () => {
+    let calls = 0;
+    const a = api({
+      cors: true,
+      handlers: [
+        { pattern: '/any', method: '*', handle: (req: any) => { calls++; return { m: req.method }; } },
+        { pattern: '/later', method: '*', handle: async () => { calls++; return { later: true }; } },
+      ],
+    });
+    await a.ready();
+    for (const path of ['/api/any', '/api/later']) {
+      const preflight = req('OPTIONS', path, { headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PUT' } });
+      expect(a.handleCached(preflight)).toBeUndefined();
+      const r = await a.handle(preflight);
+      expect(r?.status).toBe(204);
+      expect(r?.headers.get('access-control-allow-methods')).toContain('PUT');
+    }
+    expect(calls).toBe(0);
+    // Not a preflight: the handler answers on the fast path, with the CORS headers.
+    const plain = a.handleCached(req('GET', '/api/any', { headers: { origin: 'http://localhost:5173' } }));
+    expect(plain?.headers.get('access-control-allow-origin')).not.toBeNull();
+    expect(calls).toBe(1);
+  });
+
   it('the end of the list: the JSON 404 (at once on the fast path when every layer passes), or undefined with forward', async () => {
     const noFiles = api({ fsDir: null, fs: undefined });
     await noFiles.ready();
