@@ -22,6 +22,7 @@ const CODES: Record<number, string> = {
   422: 'UNPROCESSABLE_ENTITY',
   429: 'TOO_MANY_REQUESTS',
   431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+  499: 'CLIENT_CLOSED_REQUEST', // nginx's code: the client went away first (what logs and the journal show; nobody receives it)
   500: 'INTERNAL_SERVER_ERROR',
   501: 'NOT_IMPLEMENTED',
   502: 'BAD_GATEWAY',

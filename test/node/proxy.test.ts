@@ -151,6 +151,14 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
     await until(() => upstream.seen.length === 1);
     req.destroy();
     await expect(within(targetClosed, 2000)).resolves.toBe('done');
+    // The journal shows what happened: 499 (client closed request), not a failing target.
+    const journal = async () => ((await (await fetch(`${server.url}/_mockyard/api/requests`)).json()) as { entries: Array<{ url: string; status: number }> }).entries;
+    let entry: { status: number } | undefined;
+    for (let i = 0; i < 100 && entry === undefined; i++) {
+      entry = (await journal()).find((e) => e.url.startsWith('/api/slow'));
+      if (entry === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(entry?.status).toBe(499);
   });
 
   it('the client going away while the answer streams closes the exchange with the target', async () => {

@@ -39,6 +39,7 @@ export const PROXY_MESSAGES = {
   unreachable: 'Bad Gateway: the proxy target could not be reached',
   timeout: (ms: number) => `Gateway Timeout: the proxy target did not answer within ${ms} ms`,
   badRewrite: 'proxy.rewrite must return a path starting with "/"',
+  clientGone: 'Client Closed Request: the client went away before the proxy target answered',
 } as const;
 
 /** What the proxy did, for the recorder (record.ts): the exchange and the answer sent on. */
@@ -84,8 +85,8 @@ export function upstreamUrl(proxy: ResolvedProxyOptions, ctx: RequestContext): s
   return url.href;
 }
 
-/** The 502 / 504 answer (logged once here as a warning, not as an engine failure). */
-function failed(ctx: RequestContext, status: 502 | 504, message: string): Response {
+/** The 499 / 502 / 504 answer (the cause is logged by the caller, not as an engine failure). */
+function failed(ctx: RequestContext, status: 499 | 502 | 504, message: string): Response {
   ctx.answered(PROXY_LAYER);
   return errorResponse(status, message, ctx.pathname, { head: ctx.method === 'HEAD' });
 }
@@ -133,9 +134,10 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
         answer = await transport.send({ url, method, headers, body, timeout: proxy.timeout, watchClient: (onGone) => watchClient(request, onGone) });
       } catch (err) {
         if (err instanceof ClientGone) {
-          // The exchange was dropped: this answer reaches nobody.
+          // The exchange was dropped: this answer reaches nobody; logs and the journal show 499
+          // (nginx's "client closed request"), not a failure of the target.
           logger.debug(`proxy: ${method} ${url} dropped: the client went away`);
-          return failed(ctx, 502, PROXY_MESSAGES.unreachable);
+          return failed(ctx, 499, PROXY_MESSAGES.clientGone);
         }
         if (err instanceof UpstreamTimeout) {
           logger.warn(`proxy: ${method} ${url} timed out after ${proxy.timeout} ms`);
