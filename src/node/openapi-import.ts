@@ -48,5 +48,8 @@ export async function importOpenApi(file: string, dir: string, options: { overwr
   for (const s of plan.skipped) lines.push(`  skipped ${s.operation}: ${s.reason}`);
   lines.push(`${written.length} written, ${kept.length} kept, ${plan.skipped.length} skipped.`);
   if (plan.basePath) lines.push(`The document's base path is ${plan.basePath}: serve with --prefix ${plan.basePath} to match its URLs.`);
+  if (plan.skipped.some((s) => !s.operation.startsWith('GET '))) {
+    lines.push('Writes: file mode answers PUT/PATCH/DELETE on these files; to POST into a list and read its items by id (`/pets/1` from pets.json), serve with --preset json-server.');
+  }
   return { plan, written, kept, lines };
 }

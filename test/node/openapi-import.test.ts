@@ -33,9 +33,19 @@ describe('mockyard import', () => {
     expect(r.out).toContain('2 written, 0 kept, 1 skipped.');
     expect(r.out).toContain('--prefix /v1');
 
+    expect(r.out).toContain('serve with --preset json-server');
+
     const serve = await run(['--fs-dir', 'mocks', '--prefix', '/v1', '--port', '0', '--log-level', 'silent'], root);
     expect(await (await fetch(`${serve.server!.url}/v1/pets/7`)).json()).toEqual({ id: 7, name: 'Fido', tag: 'string' });
     expect((await (await fetch(`${serve.server!.url}/v1/pets`)).json() as unknown[]).length).toBe(2);
+    // What the summary advises: with the json-server preset the lists take POSTs and answer their items by id.
+    const preset = await run(['--fs-dir', 'mocks', '--prefix', '/v1', '--preset', 'json-server', '--port', '0', '--log-level', 'silent'], root);
+    const url = preset.server!.url;
+    expect(await (await fetch(`${url}/v1/pets/1`)).json()).toEqual({ id: 1, name: 'Rex', tag: 'dog' });
+    const created = await fetch(`${url}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 9, name: 'Rax' }) });
+    expect(created.status).toBe(201);
+    expect(await (await fetch(`${url}/v1/pets/9`)).json()).toMatchObject({ id: 9, name: 'Rax' });
+    expect(await (await fetch(`${url}/v1/pets/7`)).json()).toEqual({ id: 7, name: 'Fido', tag: 'string' }); // the imported item file still answers
   });
 
   it('OpenAPI 3.1 (named examples, nested templates, non-JSON skipped) and Swagger 2.0', async () => {

@@ -143,7 +143,7 @@ export function planImport(doc: Obj): ImportPlan {
       if (!isObj(op)) continue;
       const operation = `${method.toUpperCase()} ${path}`;
       if (method !== 'get') {
-        plan.skipped.push({ operation, reason: 'only GET operations become files (file mode answers writes itself)' });
+        plan.skipped.push({ operation, reason: 'only GET operations become files (writes are answered by the server: see below)' });
         continue;
       }
       const picked = pickResponse(op.responses);
