@@ -176,7 +176,7 @@ export async function buildConfig(
   cwd: string,
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string }> {
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean }> {
   const { values, positionals } = parse(argv);
   if (mode === 'serve') {
     for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
@@ -256,7 +256,7 @@ export async function buildConfig(
     const { storageDir: _dir, storage: _storage, ...rest } = base;
     config.tracker = { ...rest, storage: { postgres: trackerDb } };
   }
-  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har };
+  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -405,7 +405,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     };
     const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel, fallback, devtools: config.devtools });
     const fileRouting = api ? await api.ready() : false;
-    const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`)) : undefined;
+    const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`), { overwrite: parsed.overwrite }) : undefined;
     const stop = async () => {
       await server.close();
       await harFile?.close();

@@ -2,7 +2,7 @@
  * `mockyard record --target URL --fs-dir DIR [--overwrite] [--har FILE]`: a real upstream, the
  * CLI's server, real files; then `mockyard --fs-dir DIR` replays them with the upstream gone.
  */
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildConfig } from '../../src/node/cli.js';
@@ -62,6 +62,30 @@ describe('mockyard record', () => {
     await stopCli(rec);
     expect(JSON.parse(await readFile(join(root, 'm', 'kept.json'), 'utf8'))).toEqual({ fresh: true });
     expect(JSON.parse(await readFile(join(root, 'out', 'session.har'), 'utf8')).log.entries).toHaveLength(1);
+  });
+
+  it('a second session adds its entries to the HAR log already there; a file there that is not one is moved aside', async () => {
+    const upstream = await startUpstream((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ url: req.url }));
+    });
+    const root = await makeTempDir();
+    const session = async (path: string, extra: string[] = []) => {
+      const rec = await run(['record', '--target', upstream.url, '--fs-dir', 'm', '--port', '0', '--log-level', 'silent', ...extra], root);
+      await fetch(`${rec.server!.url}${path}`);
+      await stopCli(rec);
+      return JSON.parse(await readFile(join(root, 'm.har'), 'utf8'));
+    };
+    expect((await session('/api/one')).log.entries.map((e: any) => new URL(e.request.url).pathname)).toEqual(['/api/one']);
+    const second = await session('/api/two');
+    expect(second.log.entries.map((e: any) => new URL(e.request.url).pathname)).toEqual(['/api/one', '/api/two']);
+    expect(harErrors(second)).toEqual([]);
+    expect((await session('/api/three', ['--overwrite'])).log.entries).toHaveLength(1);
+    await writeFile(join(root, 'm.har'), 'not a HAR');
+    expect((await session('/api/four')).log.entries).toHaveLength(1);
+    const aside = (await readdir(root)).filter((f) => f.startsWith('m.har.') && f.endsWith('.bak'));
+    expect(aside).toHaveLength(1);
+    expect(await readFile(join(root, aside[0]!), 'utf8')).toBe('not a HAR');
   });
 
   it('usage errors: record without --target, record-only flags without record', async () => {
