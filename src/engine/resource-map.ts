@@ -9,6 +9,7 @@
  * the files stay as they are.
  */
 import { isJsonPath } from '../core/media-type.js';
+import { VARIANT_MARK } from './fs/query-variant.js';
 import { joinSafe } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import type { MockApi } from './create-mock-api.js';
@@ -65,7 +66,10 @@ async function readResources(vfs: Vfs, fsDir: string, prefix: string): Promise<R
       continue;
     }
     const stem = e.name.slice(0, -'.json'.length);
-    const url = `${base}/${encodeURIComponent(stem)}`;
+    // A query variant (`search@page=2&q=x.json`, fs/query-variant.ts) is listed under the URL
+    // that serves it (`/search?page=2&q=x`; its query is stored in canonical, encoded form).
+    const at = stem.indexOf(VARIANT_MARK);
+    const url = at > 0 ? `${base}/${encodeURIComponent(stem.slice(0, at))}?${stem.slice(at + 1)}` : `${base}/${encodeURIComponent(stem)}`;
     let value: unknown;
     try {
       value = JSON.parse(decoder.decode(await vfs.read(path)));

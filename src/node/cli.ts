@@ -417,6 +417,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
       for (const line of describeServing(server.url, [...server.engines.filter(isDevtoolsEngine), ...resolved.engines], source, fileRouting)) io.out(line);
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
+      const openapi = config.mock?.openapi;
+      if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${typeof openapi === 'string' ? openapi : openapi instanceof URL ? openapi.href : '(given in the config)'}`);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
       io.out('Press Ctrl+C to stop.');
     }

@@ -46,6 +46,11 @@ describe('mockyard import', () => {
     expect(created.status).toBe(201);
     expect(await (await fetch(`${url}/v1/pets/9`)).json()).toMatchObject({ id: 9, name: 'Rax' });
     expect(await (await fetch(`${url}/v1/pets/7`)).json()).toEqual({ id: 7, name: 'Fido', tag: 'string' }); // the imported item file still answers
+    // Validation on: the start-up output says so.
+    await writeFile(join(root, 'mockyard.config.mjs'), `export default { mock: { endpointPrefix: '/v1', fsDir: 'mocks', openapi: ${JSON.stringify(join(FIXTURES, 'petstore-3.0.yaml'))} } };\n`);
+    const validated = await run(['--port', '0', '--quiet'], root);
+    expect(validated.out).toContain(`Requests validated against the OpenAPI document ${join(FIXTURES, 'petstore-3.0.yaml')}`);
+    expect((await fetch(`${validated.server!.url}/v1/pets?limit=500`)).status).toBe(400);
   });
 
   it('OpenAPI 3.1 (named examples, nested templates, non-JSON skipped) and Swagger 2.0', async () => {
