@@ -218,9 +218,15 @@ export class FileCache {
     });
   }
 
-  /** Whether `hit` is a miss still vouched for by its folder's watch. */
-  private watchedMiss(hit: LookupHit, now = performance.now()): boolean {
-    return hit.watched === true && now - hit.at < WATCHED_RECHECK_MS;
+  /**
+   * Whether a remembered lookup may be used without looking again: always on exclusive drivers;
+   * a miss vouched for by a folder watch for WATCHED_RECHECK_MS; a found file for the lookup TTL,
+   * and a plain miss too when the caller accepts that (`trustMisses`: query variants).
+   */
+  private trusted(hit: LookupHit, trustMisses = false, now = performance.now()): boolean {
+    if (this.exclusive) return true;
+    if (hit.watched === true) return now - hit.at < WATCHED_RECHECK_MS;
+    return (hit.path !== null || trustMisses) && now - hit.at < LOOKUP_TTL_MS;
   }
 
   /** Drops every remembered lookup. */
@@ -311,9 +317,9 @@ export class FileCache {
     if (hit === undefined || hit.path === null) return undefined;
     const e = this.files.get(hit.path);
     if (e === undefined || this.exclusive) return e;
-    // Non-exclusive: only while the lookup is within its TTL and the content needs no `stat`.
+    // Non-exclusive: only while the lookup is trusted and the content needs no `stat`.
     const now = performance.now();
-    return now - hit.at < LOOKUP_TTL_MS && this.fresh(e, now) ? e : undefined;
+    return this.trusted(hit, false, now) && this.fresh(e, now) ? e : undefined;
   }
 
   /**
@@ -322,10 +328,7 @@ export class FileCache {
    */
   peekResolve(key: string): string | null | undefined {
     const hit = this.lookups.get(key);
-    if (hit === undefined) return undefined;
-    if (this.exclusive) return hit.path;
-    if (hit.path === null) return this.watchedMiss(hit) ? null : undefined;
-    return performance.now() - hit.at < LOOKUP_TTL_MS ? hit.path : undefined;
+    return hit !== undefined && this.trusted(hit) ? hit.path : undefined;
   }
 
   /**
@@ -361,7 +364,7 @@ export class FileCache {
    */
   knownAbsent(key: string): boolean {
     const hit = this.lookups.get(key);
-    return hit !== undefined && hit.path === null && (this.exclusive || this.watchedMiss(hit));
+    return hit !== undefined && hit.path === null && this.trusted(hit);
   }
 
   /**
@@ -398,7 +401,7 @@ export class FileCache {
   /** Like knownAbsent, also trusting a miss remembered with `trustMisses` within the lookup TTL. */
   recentlyAbsent(key: string): boolean {
     const hit = this.lookups.get(key);
-    return hit !== undefined && hit.path === null && (this.exclusive || this.watchedMiss(hit) || (hit.watched !== true && performance.now() - hit.at < LOOKUP_TTL_MS));
+    return hit !== undefined && hit.path === null && this.trusted(hit, true);
   }
 
   /**
@@ -407,10 +410,7 @@ export class FileCache {
    */
   async resolve(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
     const hit = this.lookups.get(key);
-    if (hit !== undefined) {
-      if (this.exclusive) return hit.path;
-      if (hit.watched === true ? this.watchedMiss(hit) : (hit.path !== null || trustMisses) && performance.now() - hit.at < LOOKUP_TTL_MS) return hit.path;
-    }
+    if (hit !== undefined && this.trusted(hit, trustMisses)) return hit.path;
     const gen = this.generation;
     // Watched before the lookup, so that no change after it goes unreported (miss-watch.ts).
     const watchedDir = this.exclusive || trustMisses ? undefined : await this.misses.watchBefore(target.rel, target.trailingSlash);
@@ -420,17 +420,12 @@ export class FileCache {
     // Misses are remembered where change events are complete, while a folder watch vouches for
     // them (not for a path that is a folder: miss-watch.ts), or for the lookup TTL when the
     // caller accepts that (query variants: a file that appears is found within the TTL).
-    let keep = gen === this.generation;
-    if (keep && path === null && !this.exclusive && !trustMisses) {
-      keep = watchedDir !== undefined && !seen.folder && reports === this.misses.reports;
-      if (keep) {
-        if (this.lookups.size >= MAX_LOOKUPS) this.clearLookups();
-        keep = this.misses.keep(watchedDir!, key);
-      }
-      if (keep) this.lookups.set(key, { path, at: performance.now(), watched: true });
-    } else if (keep) {
+    const watched = path === null && !this.exclusive && !trustMisses;
+    let keep = gen === this.generation && (!watched || (watchedDir !== undefined && !seen.folder && reports === this.misses.reports));
+    if (keep) {
       if (this.lookups.size >= MAX_LOOKUPS) this.clearLookups();
-      this.lookups.set(key, { path, at: performance.now() });
+      if (watched) keep = this.misses.keep(watchedDir!, key); // false: the watch ended meanwhile
+      if (keep) this.lookups.set(key, watched ? { path, at: performance.now(), watched } : { path, at: performance.now() });
     }
     if (watchedDir !== undefined) this.misses.release(watchedDir); // no-op while a kept miss needs it
     return path;
