@@ -23,6 +23,7 @@ import { HttpError } from '../core/errors.js';
 import { kHasBody, kRawHeaders, kReadBody, tooLarge } from '../core/body.js';
 import { kWatchClient, type StopWatching } from '../core/client-gone.js';
 import { kBodyDecoded } from '../core/content-encoding.js';
+import { flatGet } from '../core/flat-headers.js';
 import { kParseMultipart, type MultipartResult } from '../engine/handlers/multipart.js';
 import { delegateMissing } from '../core/delegate-prototype.js';
 import { encodeForm } from './form-encode.js';
@@ -79,13 +80,7 @@ export function incomingHasBody(incoming: IncomingMessage): boolean {
 
 /** The first value of a header from `rawHeaders` (lower-case `name`), without Node's header object. */
 function rawHeader(incoming: IncomingMessage, name: string): string | undefined {
-  const raw = incoming.rawHeaders;
-  const len = name.length;
-  for (let i = 0; i < raw.length; i += 2) {
-    const n = raw[i]!;
-    if (n.length === len && n.toLowerCase() === name) return raw[i + 1];
-  }
-  return undefined;
+  return flatGet(incoming.rawHeaders, name);
 }
 
 /**

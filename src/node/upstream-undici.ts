@@ -35,9 +35,10 @@ import { pipeline, Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Dispatcher, Pool } from 'undici';
 import { FastResponse, type FastHeaders } from '../core/fast-response.js';
-import { decodable, flatGet, type FlatHeaders } from '../engine/proxy/headers.js';
+import { flatGet, type FlatHeaders } from '../core/flat-headers.js';
+import { decodable } from '../engine/proxy/headers.js';
 import type { StopWatching } from '../core/client-gone.js';
-import { ClientGone, NULL_BODY_STATUS, UpstreamTimeout, type UpstreamAnswer, type UpstreamRequest, type UpstreamTransport } from '../engine/proxy/transport.js';
+import { answerHasBody, ClientGone, UpstreamTimeout, type UpstreamAnswer, type UpstreamRequest, type UpstreamTransport } from '../engine/proxy/transport.js';
 import { streamResponse } from './stream-response.js';
 
 /** zlib stops at a truncated end instead of failing the whole answer (as undici's fetch does). */
@@ -163,7 +164,7 @@ class Exchange implements UpstreamAnswer {
     this.status = status;
     this.statusText = statusText ?? '';
     this.headers = headers;
-    this.decoded = this.request.method !== 'HEAD' && !NULL_BODY_STATUS.has(status) && decodable(flatGet(headers, 'content-encoding'));
+    this.decoded = answerHasBody(this.request.method, status) && decodable(flatGet(headers, 'content-encoding'));
     this.resume = resume;
     const settle = this.settle!;
     this.settle = null;
@@ -205,7 +206,6 @@ class Exchange implements UpstreamAnswer {
       let bytes: Buffer | null = null;
       if (!withBody) {
         this.discard = true; // read to the end: the connection goes back to the pool
-        this.chunks = [];
         this.resume?.();
       } else bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.held);
       this.chunks = [];

@@ -12,11 +12,12 @@
  * `Content-Encoding` and `Content-Length` (of the encoded body) are dropped; the host re-frames
  * the body.
  *
- * Headers travel as flat `[name, value, name, value, …]` lists (what node:http and undici read and write
- * without building a Headers object; `flatHeaders` turns a platform Headers into one), so a
- * proxied request on Node never builds a Headers object at all.
+ * Headers travel as flat `[name, value, name, value, …]` lists (core/flat-headers.ts: what
+ * node:http and undici read and write without building a Headers object), so a proxied request
+ * on Node never builds a Headers object at all.
  */
 import { kRawHeaders } from '../../core/body.js';
+import { flatHeaders, type FlatHeaders } from '../../core/flat-headers.js';
 
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
@@ -25,32 +26,6 @@ const HOP_BY_HOP = new Set([
 const REQUEST_ONLY_DROPPED = new Set(['host', 'expect', 'via']);
 /** The content codings both transports remove from an answer's body (what WHATWG fetch decodes). */
 const DECODABLE = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
-
-/** A flat header list. */
-export type FlatHeaders = string[];
-
-/** A platform Headers as a flat list (every Set-Cookie its own entry). */
-export function flatHeaders(headers: Headers): FlatHeaders {
-  const out: FlatHeaders = [];
-  for (const [name, value] of headers) out.push(name, value);
-  return out;
-}
-
-/** A flat list as a platform Headers (the recorder, the fetch transport). */
-export function headersOf(flat: readonly string[]): Headers {
-  const out = new Headers();
-  for (let i = 0; i < flat.length; i += 2) out.append(flat[i]!, flat[i + 1]!);
-  return out;
-}
-
-/** The first value of `name` (lower case) in a flat list, or undefined. */
-export function flatGet(flat: readonly string[], name: string): string | undefined {
-  for (let i = 0; i < flat.length; i += 2) {
-    const n = flat[i]!;
-    if (n.length === name.length && n.toLowerCase() === name) return flat[i + 1];
-  }
-  return undefined;
-}
 
 /** The header names a `Connection` header in the list names, lower case. */
 function connectionNamed(flat: readonly string[]): Set<string> | undefined {

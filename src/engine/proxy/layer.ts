@@ -28,9 +28,10 @@ import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedProxyOptions } from '../options.js';
 import type { Layer } from '../pipeline/layer.js';
-import { clientResponseHeaders, type FlatHeaders, upstreamRequestHeaders } from './headers.js';
+import type { FlatHeaders } from '../../core/flat-headers.js';
+import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { createRecorder, type Recorder } from './recorder.js';
-import { ClientGone, createUpstreamTransport, NULL_BODY_STATUS, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
+import { answerHasBody, ClientGone, createUpstreamTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
 
 export const PROXY_LAYER = 'proxy';
 
@@ -148,7 +149,7 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
         logger.warn(`proxy: ${method} ${url} failed: ${cause?.code ?? cause?.message ?? code ?? (err as Error)?.message ?? String(err)}`);
         return failed(ctx, 502, PROXY_MESSAGES.unreachable);
       }
-      const withBody = method !== 'HEAD' && !NULL_BODY_STATUS.has(answer.status);
+      const withBody = answerHasBody(method, answer.status);
       let response = answer.respond(clientResponseHeaders(answer.headers, answer.decoded), withBody);
       ctx.answered(PROXY_LAYER, `${method} ${url}`);
       if (onAnswer) response = onAnswer({ ctx, url, requestHeaders: headers, response, started });

@@ -16,7 +16,7 @@ import { joinSafe, normalizeVfsPath } from '../../vfs/path.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
 import type { ResolvedRecordOptions } from '../options.js';
 import { harEntry, harLog } from './har.js';
-import { headersOf } from './headers.js';
+import { headersOf } from '../../core/flat-headers.js';
 import type { ProxiedExchange } from './layer.js';
 import { recordPath } from './record-path.js';
 

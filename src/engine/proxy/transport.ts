@@ -16,7 +16,9 @@
  * and the recorder see the same bytes whichever transport ran.
  */
 import type { StopWatching } from '../../core/client-gone.js';
-import { decodable, flatHeaders, headersOf, type FlatHeaders } from './headers.js';
+import { NULL_BODY_STATUS } from '../../core/fast-response.js';
+import { flatHeaders, headersOf, type FlatHeaders } from '../../core/flat-headers.js';
+import { decodable } from './headers.js';
 
 /** One request to the target, as the proxy layer prepared it. */
 export interface UpstreamRequest {
@@ -78,8 +80,10 @@ export interface UpstreamTransport {
 /** Makes a transport for a new proxy layer. */
 export type UpstreamTransportFactory = () => UpstreamTransport;
 
-/** Statuses whose answer has no body (a Response cannot be built with one). */
-export const NULL_BODY_STATUS: ReadonlySet<number> = new Set([204, 205, 304]);
+/** Whether the target's answer to `method` with `status` carries a body (not HEAD, not 204/205/304). */
+export function answerHasBody(method: string, status: number): boolean {
+  return method !== 'HEAD' && !NULL_BODY_STATUS.has(status);
+}
 
 /** WHATWG fetch: the default (connections are the platform's). */
 export const fetchTransport: UpstreamTransportFactory = () => ({ send: fetchSend });
@@ -111,7 +115,7 @@ async function fetchSend(request: UpstreamRequest): Promise<UpstreamAnswer> {
   } finally {
     clearTimeout(timer);
   }
-  const hasBody = request.method !== 'HEAD' && !NULL_BODY_STATUS.has(upstream.status);
+  const hasBody = answerHasBody(request.method, upstream.status);
   return {
     status: upstream.status,
     statusText: upstream.statusText,
