@@ -214,11 +214,14 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
 
   type State = { timedOut: boolean; stage: string };
 
+  /** A fast route (fastRoutes: no authenticate, middlewares, body schema or custom parser; not 'FS') for a request without a body. */
+  const isFast = (route: Route, ctx: RequestContext): boolean => fastRoutes.has(route) && !hasBody(ctx.request);
+
   /**
    * A request's work as the layer answers it: a bug in the layer still answers (500), never
    * hangs the request, and the gateway timeout bounds the wait (504 through the error middlewares).
    */
-  function guarded(work: Promise<Response>, ctx: RequestContext, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean, state: State, drawnTimeout: boolean): Promise<Response> {
+  function guarded(work: () => Promise<Response>, ctx: RequestContext, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean, state: State, drawnTimeout: boolean): Promise<Response> {
     const gatewayTimedOut = () => {
       state.timedOut = true;
       res.seal();
@@ -226,7 +229,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       return answerError(new HttpError(504, DEFAULT_MESSAGES[504]!), route, req, res, head);
     };
     if (drawnTimeout) return gatewayTimedOut();
-    const safe = work.catch((err: unknown) => {
+    const safe = work().catch((err: unknown) => {
       logger.error(`${route.label} (${ctx.method} ${ctx.pathname}) failed: ${(err as Error)?.message ?? String(err)}`, err);
       return responseForError(err, ctx.pathname, head);
     });
@@ -254,7 +257,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       // errorMiddlewares run under the gateway timeout too.
       work = Promise.resolve(failed(err, route, req, res, head, state));
     }
-    return guarded(work, ctx, route, req, res, head, state, false);
+    return guarded(() => work, ctx, route, req, res, head, state, false);
   }
 
   /** What peek started and handle finishes: a fast route's answer that was not ready at once. */
@@ -277,7 +280,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       // A fast route without delay or body is answered here, synchronously when the handler
       // answers synchronously; else the work it started is handed to handle() (the engine's
       // contract: after an undefined handleCached the host calls handle for the same request).
-      if (fastRoutes.has(route) && typeof route.handle === 'function' && (route.delay ?? options.delay) === NO_DELAY && !hasBody(ctx.request)) {
+      if ((route.delay ?? options.delay) === NO_DELAY && isFast(route, ctx)) {
         ctx.answered(NAME, route.label);
         const answer = runFast(ctx, route, params, ctx.method === 'HEAD');
         if (!(answer instanceof Promise)) return answer;
@@ -305,11 +308,11 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       ctx.answered(NAME, route.label);
       const { wait, timedOut } = afterDelay(route.delay ?? options.delay, gatewayTimeout);
       if (wait > 0) await services.sleep(wait);
-      if (!timedOut && fastRoutes.has(route) && typeof route.handle === 'function' && !hasBody(ctx.request)) return runFast(ctx, route, params, head);
+      if (!timedOut && isFast(route, ctx)) return runFast(ctx, route, params, head);
       const req = new PortableRequest(ctx, params, app);
       const res = new ResponseBuilder();
       const state: State = { timedOut: false, stage: 'authenticate' };
-      return guarded(timedOut ? Promise.resolve(undefined as unknown as Response) : run(route, ctx, req, res, head, state), ctx, route, req, res, head, state, timedOut);
+      return guarded(() => run(route, ctx, req, res, head, state), ctx, route, req, res, head, state, timedOut);
     },
     async close() {
       deadlines.expireAll();
