@@ -2,7 +2,7 @@
  * `mock.proxy` end to end: a real upstream node:http server, the mock API served by `serve()`,
  * real clients. What no handler or file answers reaches the upstream; the rest never does.
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type ClientRequest, type ServerResponse } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -31,6 +31,26 @@ async function setup(handler: UpstreamHandler, extra: Partial<MockApiOptions> = 
     mock: { endpointPrefix: '/api', fsDir: dir, logLevel: 'silent', proxy: { target: upstream.url }, ...extra },
   });
   return { upstream, server, url: server.url, dir };
+}
+
+/**
+ * `targetClosed` resolves once a target's answer watched with `closedEarly(res)` is closed before
+ * it finished: the proxy dropped the exchange.
+ */
+function droppedByProxy() {
+  let dropped!: () => void;
+  const targetClosed = new Promise<void>((resolve) => { dropped = resolve; });
+  const closedEarly = (res: ServerResponse) => res.on('close', () => { if (!res.writableFinished) dropped(); });
+  return { targetClosed, closedEarly };
+}
+
+/** A GET of `path` on a connection of its own, sent; the request is returned to be destroyed. */
+function openGet(base: string, path: string): ClientRequest {
+  const target = new URL(path, base);
+  const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, agent: false });
+  req.on('error', () => {});
+  req.end();
+  return req;
 }
 
 /** Resolves once `check()` holds (polled every 10 ms). */
@@ -137,17 +157,13 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
   });
 
   it('the client going away before the target answers drops the exchange with the target', async () => {
-    let closedEarly: () => void;
-    const targetClosed = new Promise<void>((resolve) => { closedEarly = resolve; });
+    const { targetClosed, closedEarly } = droppedByProxy();
     const upstream = await startUpstream((_req, res) => {
       // Never answers; tells when the proxy dropped the request.
-      res.on('close', () => { if (!res.writableFinished) closedEarly(); });
+      closedEarly(res);
     }, { streaming: true });
     const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url, timeout: 30_000 } } });
-    const target = new URL('/api/slow', server.url);
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, agent: false });
-    req.on('error', () => {});
-    req.end();
+    const req = openGet(server.url, '/api/slow');
     await until(() => upstream.seen.length === 1);
     req.destroy();
     await expect(within(targetClosed, 2000)).resolves.toBe('done');
@@ -162,12 +178,11 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
   });
 
   it('the client going away while the answer streams closes the exchange with the target', async () => {
-    let closedEarly: () => void;
-    const targetClosed = new Promise<void>((resolve) => { closedEarly = resolve; });
+    const { targetClosed, closedEarly } = droppedByProxy();
     const upstream = await startUpstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('first;');
-      res.on('close', () => { if (!res.writableFinished) closedEarly(); });
+      closedEarly(res);
     }, { streaming: true });
     const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } } });
     const target = new URL('/api/stream', server.url);
@@ -232,18 +247,14 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
   });
 
   it('a client gone while a delayed answer waits: nothing crashes, the exchange with the target is dropped', async () => {
-    let closedEarly: () => void;
-    const targetClosed = new Promise<void>((resolve) => { closedEarly = resolve; });
+    const { targetClosed, closedEarly } = droppedByProxy();
     const upstream = await startUpstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('first;'); // and never more: the answer streams
-      res.on('close', () => { if (!res.writableFinished) closedEarly(); });
+      closedEarly(res);
     }, { streaming: true });
     const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', delay: 300, proxy: { target: upstream.url } } });
-    const target = new URL('/api/slow', server.url);
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, agent: false });
-    req.on('error', () => {});
-    req.end();
+    const req = openGet(server.url, '/api/slow');
     await until(() => upstream.seen.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 50)); // the head and first chunk are in; the delay runs
     req.destroy();
