@@ -8,9 +8,11 @@
  *                     (subscriptions.ts)
  *
  * Answers: 200 `{ data, errors? }` once the document runs (field errors carry
- * `extensions.code`: NOT_FOUND, CONFLICT, BAD_REQUEST… from the store); 400 `{ errors }` when it
- * cannot run (syntax: GRAPHQL_PARSE_FAILED, validation: GRAPHQL_VALIDATION_FAILED, no query,
- * variables that are not an object); other methods: 405. Every answer records the operation
+ * `extensions.code`: NOT_FOUND, CONFLICT, BAD_REQUEST… from the store); `{ errors }` when the
+ * document cannot run (syntax: GRAPHQL_PARSE_FAILED, validation: GRAPHQL_VALIDATION_FAILED):
+ * 200 as json-graphql-server answers, 400 for clients that accept
+ * `application/graphql-response+json` (GraphQL over HTTP); a request that is not GraphQL (no
+ * query, bad JSON, variables that are not an object): the JSON 400; other methods: 405. Every answer records the operation
  * (`query GetPosts`, `mutation`, `subscription postCreated`) as what answered, so the request
  * log and the devtools journal name it.
  *
@@ -99,7 +101,12 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
     try {
       prepared = service.prepare(derived.schema, request);
     } catch (err) {
-      if (err instanceof DocumentError) return FastResponse.json(JSON.stringify({ errors: err.errors }), 400);
+      if (err instanceof DocumentError) {
+        // GraphQL over HTTP: 400 for clients that accept application/graphql-response+json; the
+        // legacy application/json answer is a 200 (as json-graphql-server and most servers give).
+        const modern = /application\/graphql-response\+json/i.test(ctx.request.headers.get('accept') ?? '');
+        return FastResponse.json(JSON.stringify({ errors: err.errors }), modern ? 400 : 200, modern ? { 'Content-Type': 'application/graphql-response+json; charset=utf-8' } : undefined);
+      }
       throw err;
     }
     const kind = prepared.operation?.operation ?? 'query';

@@ -25,6 +25,6 @@ export function resolveGraphqlOptions(value: unknown, option: string, preset: bo
   for (const key of Object.keys(value)) if (key !== 'path') throw new OptionsError(`${option}.${key}`, 'is not a known option (known: path)');
   const raw = check.string((value as { path?: unknown }).path, `${option}.path`, DEFAULT_GRAPHQL_PATH, { nonEmpty: true })!;
   const path = `/${raw.replace(/^\/+|\/+$/g, '')}`;
-  if (path === '/' || !/^[A-Za-z0-9\-._~/]+$/.test(path) || path.includes('//')) throw new OptionsError(`${option}.path`, `must be a path below the prefix such as /graphql (got ${JSON.stringify(raw)})`);
+  if (path === '/' || !/^[A-Za-z0-9\-._~/]+$/.test(path) || path.includes('//') || path.split('/').some((s) => s === '.' || s === '..')) throw new OptionsError(`${option}.path`, `must be a path below the prefix such as /graphql (got ${JSON.stringify(raw)})`);
   return { path };
 }
