@@ -36,7 +36,7 @@ const data = {
   ],
 };
 
-async function serve(options: MockApiOptions = {}) {
+async function serve(options: Partial<MockApiOptions> = {}) {
   const api = createMockApi({ fs: memoryFs(structuredClone(data) as never), endpointPrefix: '/api', preset: 'json-server', logLevel: 'silent', ...options });
   apis.push(api);
   const server = await startServer({ mock: api });
@@ -45,7 +45,7 @@ async function serve(options: MockApiOptions = {}) {
 
 async function gql(url: string, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
-  return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as { data?: any; errors?: any[] } };
+  return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as { data?: any; errors?: any } };
 }
 
 describe('queries and mutations over HTTP', () => {
@@ -158,8 +158,8 @@ describe('the schema follows the data', () => {
     expect((await fetch(`${url}/api/graphql${query}`)).status).toBe(404);
     const off = await serve({ graphql: false });
     expect((await fetch(`${off.url}/api/graphql${query}`)).status).toBe(404);
-    expect(() => createMockApi({ fs: memoryFs(), graphql: { path: '../x' } })).toThrow(/mock\.graphql\.path/);
-    expect(() => createMockApi({ fs: memoryFs(), graphql: 'yes' as never })).toThrow(/mock\.graphql/);
+    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), graphql: { path: '../x' } })).toThrow(/mock\.graphql\.path/);
+    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), graphql: 'yes' as never })).toThrow(/mock\.graphql/);
   });
 });
 

@@ -46,7 +46,7 @@ describe(`mockyard db.json answers as json-graphql-server does`, () => {
 
   it('every README query, in order (mutations included), gets the same answer', async () => {
     for (const c of peer.cases) {
-      const res = await fetch(`${url}/api/graphql`, {
+      const res = await fetch(`${url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: c.query, variables: c.variables, operationName: c.operationName }),

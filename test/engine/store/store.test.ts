@@ -165,8 +165,8 @@ describe('relation naming', () => {
     expect(pairs({ convention: 'none', declared: { posts: { editor: 'users' } } })).toEqual(['posts.editor→users']);
   });
   it('the option is validated at start-up', () => {
-    expect(() => createMockApi({ fs: memoryFs(), store: { relations: 'camel' as never } })).toThrow(/mock\.store\.relations/);
-    expect(() => createMockApi({ fs: memoryFs(), store: { relations: { posts: { editor: 3 as never } } } })).toThrow(/mock\.store\.relations\.posts\.editor/);
+    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), store: { relations: 'camel' as never } })).toThrow(/mock\.store\.relations/);
+    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), store: { relations: { posts: { editor: 3 as never } } } })).toThrow(/mock\.store\.relations\.posts\.editor/);
   });
 });
 
