@@ -45,7 +45,7 @@ async function sandbox(): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
     await symlink(join(repo, 'node_modules', name), join(modules, name), 'dir');
   }
   await symlink(cli, join(bin, 'mockyard'));
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1', FORCE_COLOR: undefined };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1', FORCE_COLOR: undefined };
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') delete env[key];
   return { dir, env };
 }
