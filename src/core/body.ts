@@ -41,13 +41,27 @@ export function tooLarge(limit: number): HttpError {
 }
 
 /**
- * Whether the request carries a body. Platform Requests never have one on GET/HEAD; the node host
- * marks such requests with `kHasBody` so the engines can answer the spec's 400.
+ * Whether the request may carry a body, at once: false when it certainly has none (no body,
+ * `Content-Length: 0`). Platform Requests never have one on GET/HEAD; the node host marks such
+ * requests with `kHasBody` so the engines can answer the spec's 400. A true answer can still end
+ * as zero bytes (an empty chunked body, the empty body msw's worker forwards with DELETE): which
+ * is no body; `bodyIfAny` is the rule that decides.
  */
 export function hasBody(request: Request): boolean {
   const hint = (request as unknown as Record<symbol, unknown>)[kHasBody];
   if (typeof hint === 'boolean') return hint;
-  return request.body !== null;
+  return request.body !== null && request.headers.get('content-length') !== '0';
+}
+
+/**
+ * THE has-a-body rule: the request's body bytes (at most `limit`, 413 beyond), or undefined when
+ * it has none. Zero bytes is none, however it was sent (`Content-Length: 0`, an empty chunked
+ * body, an empty stream).
+ */
+export async function bodyIfAny(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (!hasBody(request)) return undefined;
+  const bytes = await readBody(request, limit);
+  return bytes.byteLength === 0 ? undefined : bytes;
 }
 
 /** Reads the whole body, at most `limit` bytes (HttpError 413 beyond). Empty body → 0 bytes. */
