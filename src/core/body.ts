@@ -54,14 +54,16 @@ export function hasBody(request: Request): boolean {
 }
 
 /**
- * THE has-a-body rule: the request's body bytes (at most `limit`, 413 beyond), or undefined when
- * it has none. Zero bytes is none, however it was sent (`Content-Length: 0`, an empty chunked
- * body, an empty stream).
+ * THE has-a-body rule: whether the request carries a body of at least one byte (reading it, at
+ * most `limit` bytes: 413 beyond). Zero bytes is none, however it was sent (`Content-Length: 0`,
+ * an empty chunked body, an empty stream). A body a host announces (`kHasBody`) on a Request that
+ * cannot hold one (GET/HEAD) and offers no reader for counts as present.
  */
-export async function bodyIfAny(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  if (!hasBody(request)) return undefined;
-  const bytes = await readBody(request, limit);
-  return bytes.byteLength === 0 ? undefined : bytes;
+export async function carriesBody(request: Request, limit: number): Promise<boolean> {
+  if (!hasBody(request)) return false;
+  const fast = (request as unknown as Record<symbol, unknown>)[kReadBody];
+  if (typeof fast !== 'function' && request.body === null) return true;
+  return (await readBody(request, limit)).byteLength > 0;
 }
 
 /** Reads the whole body, at most `limit` bytes (HttpError 413 beyond). Empty body → 0 bytes. */

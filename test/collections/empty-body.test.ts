@@ -1,5 +1,5 @@
 /**
- * One "has a body" rule (core/body.ts `bodyIfAny`: zero bytes is none) on every host: a DELETE of
+ * One "has a body" rule (core/body.ts `carriesBody`: zero bytes is none) on every host: a DELETE of
  * a collection item sent with an empty body (`Content-Length: 0`, an empty chunked body, the empty
  * body msw forwards) deletes; a GET with an empty chunked body reads. A body with bytes is still
  * refused with the spec's 400. (The service-worker host: test/e2e/jsondb.e2e.ts.)

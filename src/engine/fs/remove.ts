@@ -3,7 +3,7 @@
  * and given, on a JSON array: removes the selected items (X-Deleted-Count: N), deletes the file
  * when none remain, 404 when nothing matched.
  */
-import { bodyIfAny } from '../../core/body.js';
+import { carriesBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { assertKnownParams, hasQueryConfig, readQuery, type FsCall, type FsEnv } from './fs-call.js';
@@ -14,7 +14,7 @@ import { runQuery } from './query.js';
 
 export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
   assertKnownParams(call, 'DELETE');
-  if (call.body !== undefined ? call.body.byteLength > 0 : (await bodyIfAny(call.ctx.request, env.bodyLimit)) !== undefined) {
+  if (call.body !== undefined ? call.body.byteLength > 0 : await carriesBody(call.ctx.request, env.bodyLimit)) {
     throw new HttpError(400, MSG.deleteWithBody);
   }
   const path = await env.cache.resolve(call.key, call);
