@@ -30,7 +30,7 @@ import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
 import type { CollectionStore } from '../store/store.js';
 import type { ResolvedGraphql } from './options.js';
-import { createGraphqlService, DocumentError, formatResult, type GraphqlRequest } from './service.js';
+import { createGraphqlService, DocumentError, type GraphqlRequest } from './service.js';
 import { graphqlWsSession } from './subscriptions.js';
 import { answerWith, handlerFor, type GraphqlOperationHandler } from './operation-handlers.js';
 import { parse, type OperationDefinitionNode } from 'graphql';
@@ -142,8 +142,7 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
     const kind = prepared.operation?.operation ?? 'query';
     if (kind === 'subscription') throw new HttpError(400, 'Subscriptions run over WebSocket (graphql-transport-ws) at this path');
     if (kind === 'mutation' && ctx.method === 'GET') throw new HttpError(405, 'Mutations must be sent with POST', { headers: { Allow: 'POST' } });
-    const result = await service.execute(request, prepared, derived, data);
-    return FastResponse.json(JSON.stringify(formatResult(result)), 200);
+    return FastResponse.json(await service.answer(request, prepared, derived, data), 200);
   }
 
   return {
