@@ -20,6 +20,7 @@ import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
 import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
+import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
 import type {
   ErrorHandlerFunction,
   FilterComparison,
@@ -97,6 +98,8 @@ export interface ResolvedMockApiOptions {
   journal: { size: number; bodyLimit: number };
   /** Named scenarios (src/engine/scenarios/), in the order given. */
   scenarios: ResolvedScenario[];
+  /** Sessions (src/engine/sessions/): on by default. */
+  sessions: ResolvedSessions;
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -139,6 +142,7 @@ const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
   'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
+  'sessions',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers. */
@@ -489,6 +493,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     cors: undefined,
     journal: { size: 0, bodyLimit: 0 },
     scenarios: [],
+    sessions: resolveSessions(false, 'sessions'),
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -568,6 +573,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
 
   base.journal = resolveJournal(o.journal, at('journal'));
   base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);
+  base.sessions = resolveSessions(o.sessions, at('sessions'));
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

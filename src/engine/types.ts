@@ -283,6 +283,12 @@ export interface MockApiOptions {
    */
   scenarios?: Record<string, ScenarioOptions>;
   /**
+   * Sessions (on by default): a request carrying `X-Mockyard-Session` (header, cookie of that
+   * name, or `?__session=`) reads and writes a private copy-on-write view of the mocks, with its
+   * own scenario and overrides (docs/sessions.md). `false` turns them off.
+   */
+  sessions?: false | { idleTimeout?: number; max?: number; clock?: () => number };
+  /**
    * Validate every request under the prefix against this OpenAPI 3.0/3.1 or Swagger 2 document
    * (a path or URL, relative to `root`/the working directory; or the document object) before any
    * handler or file runs: 400 with the problems, 404/405 for operations it does not have.

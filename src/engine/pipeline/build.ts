@@ -12,6 +12,7 @@
  * `handlers`, `vfs` and `fsDir`.
  */
 import type { Vfs } from '../../vfs/types.js';
+import type { SharedBelow } from '../fs/file-cache.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
@@ -31,6 +32,13 @@ export interface LayerSources {
   fsDir: string | null;
   /** The files layer's name (default `files`), e.g. `scenario:slow-network` for a second one. */
   filesName?: string;
+  /** A files cache below whose entries the files layer shares (a session over the base, file-cache.ts). */
+  below?: SharedBelow;
+  /**
+   * Another set's layers that hold no data of their own (openapi, proxy) to use instead of
+   * building new ones (a session's pipeline reuses its base's compiled document and upstream pool).
+   */
+  reuse?: BuiltLayers;
 }
 
 export interface BuiltLayers {
@@ -40,9 +48,11 @@ export interface BuiltLayers {
   files: FilesLayer;
   /** With `proxy`: the proxy layer (and its recorder). */
   proxy: ProxyLayer | undefined;
+  /** With `openapi`: the request validation layer. */
+  openapi: Layer | undefined;
 }
 
-export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerSources): BuiltLayers {
+export function buildLayers({ options, services, vfs, fsDir, filesName, below, reuse }: LayerSources): BuiltLayers {
   // `proxy.record.serveFiles: false` (mockyard record): every request goes to the target.
   const serveFiles = options.proxy?.record?.serveFiles !== false;
   const files = createFilesLayer({
@@ -57,15 +67,17 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     pagination: options.pagination,
     filters: options.filters,
     passUnmockedWrites: options.passUnmockedWrites,
+    below,
   });
   const handlers = createHandlerLayer(options, services, files);
-  const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
+  const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
+  const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger }) : undefined;
   const layers: Layer[] = [
-    ...(options.openapi ? [createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
+    ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
   ];
-  return { layers, handlers, files, proxy };
+  return { layers, handlers, files, proxy, openapi };
 }
