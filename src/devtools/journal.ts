@@ -26,6 +26,7 @@ import { kBodyBytes, kRawHeaders } from '../core/body.js';
 import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
 import type { AnsweredBy } from '../engine/context.js';
 import type { Exchange } from '../engine/pipeline/run.js';
+import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const DEFAULT_JOURNAL_BODY_LIMIT = 4096;
@@ -62,6 +63,8 @@ export interface JournalEntry {
   readonly scenario: string | null;
   /** The session the request belonged to (X-Mockyard-Session), or null. */
   readonly session: string | null;
+  /** The fault that fired on this request (src/engine/faults/), or null. */
+  readonly fault: FaultFired | null;
   readonly request: { readonly headers: Record<string, string>; readonly body: CapturedBody | null };
   readonly response: { readonly headers: Record<string, string>; readonly body: CapturedBody | null } | null;
 }
@@ -166,6 +169,7 @@ class Raw {
   answeredBy: AnsweredBy | undefined = undefined;
   scenario: string | null = null;
   session: string | null = null;
+  fault: FaultFired | null = null;
   reqHeaders: readonly string[] | Headers | null = null;
   /** Request body bytes (short: by reference; long: the first `bodyLimit` copied), or undefined. */
   reqBody: Uint8Array | undefined = undefined;
@@ -241,6 +245,7 @@ function materialize(r: Raw, limit: number): JournalEntry {
     answeredBy: r.answeredBy ?? null,
     scenario: r.scenario,
     session: r.session,
+    fault: r.fault,
     request: { headers: reqHeaders, body: reqBody },
     response,
   };
@@ -292,6 +297,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       r.answeredBy = x.answeredBy;
       r.scenario = scenario;
       r.session = session;
+      r.fault = faultFiredOf(request) ?? null;
       r.reqHeaders = (request[kRawHeaders] as readonly string[] | undefined) ?? request.headers;
       r.reqBody = bytes === undefined ? undefined : keepBytes(bytes, bodyLimit);
       r.reqSize = bytes === undefined ? 0 : bytes.byteLength;

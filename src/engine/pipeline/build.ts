@@ -3,7 +3,8 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   openapi (with `openapi`) → handlers → collections (when on) → files → proxy (with `proxy`)
+ * Today:   faults (with fault rules) → openapi (with `openapi`) → handlers → collections (when on)
+ *          → files → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -12,6 +13,8 @@
  * `handlers`, `vfs` and `fsDir`.
  */
 import type { Vfs } from '../../vfs/types.js';
+import { createFaultLayer } from '../faults/layer.js';
+import { faultRulesOf } from '../faults/rules.js';
 import type { SharedBelow } from '../fs/file-cache.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
@@ -72,7 +75,9 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   const handlers = createHandlerLayer(options, services, files);
   const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
   const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger }) : undefined;
+  const faults = faultRulesOf(options.faults, options.handlers);
   const layers: Layer[] = [
+    ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)

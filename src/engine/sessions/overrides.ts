@@ -11,10 +11,14 @@
  *   headers extra answer headers
  *   body    a JSON value (sent as JSON) or a string (sent as text, unless headers say otherwise)
  *   file    a file of the mocks folder, as the session sees it, sent with its content type
- *   delay   ms or [min, max] before the answer
+ *   delay   ms, [min, max] or { p50, p99 } before the answer
+ *   errorRate, fault, seed   faults (src/engine/faults/rules.ts)
  *
- * An override answers the request (it becomes a REST handler placed before every other handler).
- * Validation errors are OptionsErrors naming the field (`overrides[0].status`).
+ * An override with `body` or `file`, or a `status` without `errorRate`, answers the request (it
+ * becomes a REST handler placed before every other handler; its fault fields become the handler's
+ * `fault`). Any other override only adds faults (delay, errorRate + status, fault) to what
+ * answers normally (a fault rule placed before every other rule). Validation errors are
+ * OptionsErrors naming the field (`overrides[0].status`).
  */
 import { FastResponse } from '../../core/fast-response.js';
 import { HttpError } from '../../core/errors.js';
@@ -25,6 +29,7 @@ import { isVfsError } from '../../vfs/types.js';
 import { compilePattern } from '../handlers/pattern.js';
 import { resolveDelay } from '../options.js';
 import type { DelayOption } from '../delay.js';
+import { checkFaultOptions, type FaultOptions, type FaultRule } from '../faults/rules.js';
 import type { RestHandler } from '../types.js';
 
 export interface SessionOverride {
@@ -35,9 +40,17 @@ export interface SessionOverride {
   body?: unknown;
   file?: string;
   delay?: DelayOption;
+  errorRate?: number;
+  fault?: FaultOptions['fault'];
+  seed?: number | string;
 }
 
-const KEYS = ['method', 'path', 'status', 'headers', 'body', 'file', 'delay'] as const;
+const KEYS = ['method', 'path', 'status', 'headers', 'body', 'file', 'delay', 'errorRate', 'fault', 'seed'] as const;
+
+/** Whether the override answers the request itself (else it only adds faults). */
+function answers(o: SessionOverride): boolean {
+  return o.body !== undefined || o.file !== undefined || (o.status !== undefined && o.errorRate === undefined);
+}
 
 /** Validates one override (throws OptionsError naming the field); returns a clean copy. */
 export function checkOverride(value: unknown, at: string): SessionOverride {
@@ -49,7 +62,7 @@ export function checkOverride(value: unknown, at: string): SessionOverride {
   const method = check.string(value.method, `${at}.method`, '*', { nonEmpty: true })!.toUpperCase();
   if (method !== '*' && !/^[A-Z][A-Z0-9_-]*$/.test(method)) throw new OptionsError(`${at}.method`, `must be an HTTP method or "*" (got ${describe(value.method)})`);
   const out: SessionOverride = { method, path };
-  if (value.status !== undefined) out.status = check.number(value.status, `${at}.status`, 200, { min: 200, max: 599, integer: true });
+  if (value.status !== undefined) out.status = check.number(value.status, `${at}.status`, 200, { min: value.errorRate === undefined ? 200 : 400, max: 599, integer: true });
   if (value.headers !== undefined) {
     if (!isPlainObject(value.headers)) throw new OptionsError(`${at}.headers`, `must be an object of header names to strings (got ${describe(value.headers)})`);
     for (const [k, v] of Object.entries(value.headers)) {
@@ -71,10 +84,26 @@ export function checkOverride(value: unknown, at: string): SessionOverride {
     resolveDelay(value.delay, `${at}.delay`);
     out.delay = value.delay as DelayOption;
   }
+  const { errorRate, fault, seed } = checkFaultOptions({ errorRate: value.errorRate, fault: value.fault, seed: value.seed }, at);
+  if (errorRate !== undefined) out.errorRate = errorRate;
+  if (fault !== undefined) out.fault = fault;
+  if (seed !== undefined) out.seed = seed;
   return out;
 }
 
-/** The REST handler an override becomes; `fsDir`: the mocks folder in the session's filesystem (`req.app.fs`). */
+/** What an override becomes: a handler that answers, or a fault rule over the normal answer. */
+export function compileOverride(o: SessionOverride, fsDir: string | null): { handler?: RestHandler; rule?: FaultRule } {
+  if (answers(o)) return { handler: overrideHandler(o, fsDir) };
+  const rule: FaultRule = { method: o.method ?? '*', path: o.path };
+  if (o.delay !== undefined) rule.delay = o.delay;
+  if (o.errorRate !== undefined) rule.errorRate = o.errorRate;
+  if (o.status !== undefined) rule.status = o.status;
+  if (o.fault !== undefined) rule.fault = o.fault;
+  if (o.seed !== undefined) rule.seed = o.seed;
+  return { rule };
+}
+
+/** The REST handler an answering override becomes; `fsDir`: the mocks folder in the session's filesystem (`req.app.fs`). */
 export function overrideHandler(o: SessionOverride, fsDir: string | null): RestHandler {
   const status = o.status ?? 200;
   const extra = o.headers ?? {};
@@ -103,5 +132,6 @@ export function overrideHandler(o: SessionOverride, fsDir: string | null): RestH
     const headers = status === 204 || status === 304 ? extra : { ...extra, 'Content-Length': '0' };
     handle = () => FastResponse.empty(status, headers);
   }
-  return { method: o.method ?? '*', pattern: o.path, handle, ...(o.delay !== undefined ? { delay: o.delay } : {}) };
+  const fault: FaultOptions | undefined = o.fault !== undefined || o.errorRate !== undefined ? { ...(o.fault !== undefined ? { fault: o.fault } : {}), ...(o.errorRate !== undefined ? { errorRate: o.errorRate } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) } : undefined;
+  return { method: o.method ?? '*', pattern: o.path, handle, ...(o.delay !== undefined ? { delay: o.delay } : {}), ...(fault ? { fault } : {}) };
 }

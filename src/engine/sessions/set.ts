@@ -33,7 +33,7 @@ import { requestedScenario } from '../scenarios/select.js';
 import type { EngineServices } from '../services.js';
 import type { MockApiApp } from '../types.js';
 import type { ResolvedSessions } from './options.js';
-import { checkOverride, overrideHandler, type SessionOverride } from './overrides.js';
+import { checkOverride, compileOverride, type SessionOverride } from './overrides.js';
 import { checkSessionId, requestedSession } from './select.js';
 
 /** What the admin API and `api.sessions` show of a session. */
@@ -223,8 +223,10 @@ export function createSessionSet({ settings, options, services, logger, scenario
       vfs = overlay;
     }
     const fsDir = sources.fsDir;
-    const handlers = [...s.overrides.map((o) => overrideHandler(o, fsDir)), ...sources.options.handlers];
-    const sessionOptions: ResolvedMockApiOptions = { ...sources.options, handlers };
+    const parts = s.overrides.map((o) => compileOverride(o, fsDir));
+    const handlers = [...parts.flatMap((p) => (p.handler ? [p.handler] : [])), ...sources.options.handlers];
+    const faults = [...parts.flatMap((p) => (p.rule ? [p.rule] : [])), ...sources.options.faults];
+    const sessionOptions: ResolvedMockApiOptions = { ...sources.options, handlers, faults };
     const sessionVfs = vfs;
     const app: MockApiApp = {
       ws: services.app.ws,
