@@ -39,6 +39,8 @@ export interface FsModeOptions {
   passUnmockedWrites?: boolean;
   /** A cache below whose entries are shared (a session's files over the base's, file-cache.ts). */
   below?: SharedBelow;
+  /** GET query parameters no option reads (preset-hints.ts). */
+  onUnreadQuery?: FsEnv['onUnreadQuery'];
 }
 
 export interface FsMode {
@@ -62,7 +64,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
     onProblem: jsonProblemReporter(options.logger, options.fsDir, options.maxJsonDepth),
     below: options.below,
   });
-  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger };
+  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger, onUnreadQuery: options.onUnreadQuery };
 
   function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> | undefined {
     const method = ctx.method;

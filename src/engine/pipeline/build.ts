@@ -17,6 +17,7 @@ import { createFaultLayer } from '../faults/layer.js';
 import { faultRulesOf } from '../faults/rules.js';
 import type { SharedBelow } from '../fs/file-cache.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
+import { itemRouteHints, unreadQueryWarning } from '../fs/preset-hints.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
@@ -71,6 +72,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     filters: options.filters,
     passUnmockedWrites: options.passUnmockedWrites,
     below,
+    onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
   });
   const handlers = createHandlerLayer(options, services, files);
   const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
@@ -83,6 +85,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
+    ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (fs/preset-hints.ts)
   ];
   return { layers, handlers, files, proxy, openapi };
 }
