@@ -1,10 +1,13 @@
 /**
- * Sessions through a real node:http server over real files: private copy-on-write views of the
+ * Sessions through a real node:http server (and the connect middleware) over real files: private copy-on-write views of the
  * mocks per X-Mockyard-Session (header, cookie, ?__session=), the base files never written;
  * reset, drop, expiry with an injected clock, the bound on their number; the admin API.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMiddleware } from '../../src/node/middleware.js';
 import { join } from 'node:path';
 import type { MockApiOptions } from '../../src/engine/types.js';
 import { closeServers, startServer } from '../helpers/server.js';
@@ -149,5 +152,27 @@ describe('sessions over a real server and real files', () => {
     expect(logs.some((l) => /session e1 dropped: 3 sessions are kept at most/.test(l))).toBe(true);
     now += 60_000;
     expect(await ids()).toEqual([]);
+  });
+});
+
+describe('sessions through the connect middleware (Vite dev servers)', () => {
+  it('two sessions writing the same collection through createMiddleware see only their own writes', async () => {
+    const dir = await mocksDir();
+    const mw = await createMiddleware({ mock: options(dir) });
+    const server = createServer((req, res) => mw(req, res, () => {
+      res.statusCode = 404;
+      res.end('next');
+    }));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await Promise.all([fetch(`${url}/api/users`, post('m1', { name: 'one' })), fetch(`${url}/api/users`, post('m2', { name: 'two' }))]);
+      expect(((await list(url, 'm1')) as Array<{ name: string }>).map((u) => u.name)).toEqual(['Ada', 'Bob', 'one']);
+      expect(((await list(url, 'm2')) as Array<{ name: string }>).map((u) => u.name)).toEqual(['Ada', 'Bob', 'two']);
+      expect(await list(url)).toEqual(SEED);
+    } finally {
+      await new Promise((r) => server.close(r));
+      await mw.close?.();
+    }
   });
 });
