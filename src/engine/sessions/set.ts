@@ -10,6 +10,7 @@
  *            no copy of any file; a write to one item of a collection keeps the new array of
  *            references to the items (8 bytes a row), the items themselves shared;
  *   handlers the session's overrides (overrides.ts) first, then the scenario's and base's;
+ *            `req.app.fs` and `req.app.store` are the session's view;
  *   layers   openapi and proxy (no data of their own) are the base's, reused, never closed here.
  *
  * Sessions are created on first use (or over the admin API), dropped after `idleTimeout` without
@@ -228,10 +229,14 @@ export function createSessionSet({ settings, options, services, logger, scenario
     const faults = [...parts.flatMap((p) => (p.rule ? [p.rule] : [])), ...sources.options.faults];
     const sessionOptions: ResolvedMockApiOptions = { ...sources.options, handlers, faults };
     const sessionVfs = vfs;
+    let sessionStore: BuiltLayers['store'] | undefined;
     const app: MockApiApp = {
       ws: services.app.ws,
       get fs() {
         return sessionVfs ?? services.app.fs;
+      },
+      get store() {
+        return sessionStore ?? services.app.store;
       },
     };
     const own: EngineServices = {
@@ -252,6 +257,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       below: below && vfs ? { cache: () => below.files.mode()?.env.cache, owns } : undefined,
       reuse: below,
     });
+    sessionStore = built.store;
     const reused = new Set<Layer>([below?.openapi, below?.proxy].filter((l): l is Layer => l !== undefined));
     const pipeline = createPipeline({ layers: built.layers, delay: sessionOptions.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: own.sleep, logger });
     const offs: Array<() => void> = [];
