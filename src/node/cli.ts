@@ -30,10 +30,12 @@ import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/admin-e
 import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
+import { openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { serve, type RunningServer } from './serve.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
+       mockyard openapi.yaml [--seed N] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard init-worker [PUBLIC_DIR]
@@ -138,6 +140,7 @@ function parse(argv: string[]) {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         delay: { type: 'string' },
+        seed: { type: 'string' },
         proxy: { type: 'string' },
         target: { type: 'string' },
         overwrite: { type: 'boolean' },
@@ -178,6 +181,7 @@ export async function buildConfig(
   mode: 'serve' | 'record' = 'serve',
 ): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean }> {
   const { values, positionals } = parse(argv);
+  const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
     for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
     if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
@@ -241,6 +245,7 @@ export async function buildConfig(
     if (typeof mock.fsDir !== 'string') mock.fsDir = folder;
     har = values.har !== undefined ? resolve(cwd, values.har) : `${folder.replace(/[\\/]+$/, '')}.har`;
   }
+  if (openapi) serveOpenApi(mock, openapi, { prefix: values.prefix, fsDir: values['fs-dir'], seed: values.seed, configFile });
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
   if (mock.logLevel === undefined) mock.logLevel = logLevel;
   const config: MockyardConfig = {

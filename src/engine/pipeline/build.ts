@@ -65,6 +65,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
+    ...(options.openapi && (options.openapi.backend.mock ?? !options.proxy) ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
   ];
   return { layers, handlers, files, proxy };
