@@ -16,3 +16,12 @@ export async function loadOpenApiDocument(source: string | object, root: string 
   if (!loader) throw new Error(`the document "${source}" is a path: give the document object in this host`);
   return loader(source, root);
 }
+
+const shared = new WeakMap<object, Promise<Record<string, unknown>>>();
+
+/** The document of one `mock.openapi` option, loaded once for every layer that reads it. */
+export function sharedOpenApiDocument(option: object, source: string | object, root: string | undefined): Promise<Record<string, unknown>> {
+  let p = shared.get(option);
+  if (!p) shared.set(option, (p = loadOpenApiDocument(source, root)));
+  return p;
+}

@@ -25,12 +25,12 @@ import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
-import { loadOpenApiDocument } from './document-loader.js';
+import { sharedOpenApiDocument } from './document-loader.js';
 import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './list-query.js';
 import { isObj, readDocument, type Operation, type ResponseSpec } from './operations.js';
 import type { BackendOptions } from './options.js';
 import { createDeref, type Deref } from './refs.js';
-import { inferRoles, jsonContent, successCode, type Collection, type Role } from './resources.js';
+import { envelopeOf, inferRoles, jsonContent, successCode, successSchemaOf, type Collection, type Role } from './resources.js';
 import { createRouter, type RouteMatch } from './routes.js';
 import { createState, type BackendState } from './state.js';
 
@@ -38,6 +38,8 @@ export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 
 export interface OpenApiBackendLayerOptions {
   source: string | object;
+  /** The option object the document belongs to (layers reading the same option load it once). */
+  option?: object;
   root?: string;
   backend: BackendOptions;
   bodyLimit: number;
@@ -53,6 +55,7 @@ interface Built {
   roles: Map<Operation, Role>;
   state: BackendState;
   lists: Map<Operation, { paging: Paging; filters: string[] }>;
+  envelopes: Map<Operation, string | null>;
 }
 
 interface Prefer {
@@ -89,7 +92,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   let built: Built | undefined;
   const ready = (async () => {
     try {
-      const [doc, faker] = await Promise.all([loadOpenApiDocument(options.source, options.root), loadFaker()]);
+      const [doc, faker] = await Promise.all([sharedOpenApiDocument(options.option ?? options, options.source, options.root), loadFaker()]);
       const deref = createDeref(doc);
       const model = readDocument(doc, deref);
       const { roles, collections } = inferRoles(model.operations, deref);
@@ -107,7 +110,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const fields = new Set(isObj(role.collection.itemSchema.properties) ? Object.keys(role.collection.itemSchema.properties) : []);
         lists.set(op, { paging, filters: filtersOf(op.parameters, paging, fields) });
       }
-      built = { faker, deref, route: createRouter(model.operations), roles, state, lists };
+      built = { faker, deref, route: createRouter(model.operations), roles, state, lists, envelopes: new Map() };
       return true;
     } catch (err) {
       logger.error(`openapi: the document could not be loaded for the mock backend: ${(err as Error)?.message ?? String(err)}`);
@@ -154,8 +157,16 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     return errorResponse(404, `${what} not found`, ctx.pathname, { head: ctx.method === 'HEAD' });
   }
 
+  /** `{ data: item }` when the operation answers its item in an envelope (resources.ts). */
+  function wrap(b: Built, op: Operation, item: unknown): unknown {
+    let env = b.envelopes.get(op);
+    if (env === undefined) b.envelopes.set(op, (env = envelopeOf(successSchemaOf(op, b.deref), b.deref) ?? null));
+    return env === null ? item : { [env]: item };
+  }
+
   /** The success answer with `item` as its body (when the documented answer has a body). */
-  function withItem(b: Built, ctx: RequestContext, op: Operation, item: unknown, fallbackStatus: number, headers: FastHeaders = {}, preferCode?: string): Response {
+  function withItem(b: Built, ctx: RequestContext, op: Operation, item: unknown, fallbackStatus: number, headers: FastHeaders = {}, preferCode?: string, list = false): Response {
+    if (!list) item = wrap(b, op, item);
     const code = successCode(op, preferCode);
     const response = responseFor(op, code);
     const status = statusOf(code, fallbackStatus);
@@ -229,7 +240,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         });
         if (!getOp && body !== undefined) slot.value = op.method === 'PATCH' && isObj(slot.value) && isObj(body) ? { ...slot.value, ...body } : body;
         if (!response) return json(ctx, slot.value, 200);
-        return withItem(b, ctx, op, slot.value, 200, {}, prefer.code);
+        return withItem(b, ctx, op, slot.value, 200, {}, prefer.code, true);
       }
       case 'list': {
         const c = role.collection;
@@ -254,7 +265,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
           fillPageFields(out, page, list.paging);
           value = out;
         }
-        return withItem(b, ctx, op, value, 200, headers, prefer.code);
+        return withItem(b, ctx, op, value, 200, headers, prefer.code, true);
       }
       case 'create': {
         const c = role.collection;

@@ -35,6 +35,8 @@ export interface Collection {
   idField: string | undefined;
   /** `integer` (1, 2, …), `uuid`, or `string` (drawn from the id field's schema). */
   idKind: 'integer' | 'uuid' | 'string';
+  /** The id's schema (the id field's, else the path parameter's). */
+  idSchema: Obj;
   /** `x-mockyard-count` of the collection's operations or item schema. */
   count: number | undefined;
 }
@@ -61,6 +63,11 @@ export function successCode(op: Operation, prefer?: string): string | undefined 
   return codes.filter((c) => /^2\d\d$/.test(c)).sort()[0] ?? codes.find((c) => c === '2XX') ?? codes.find((c) => c === 'DEFAULT');
 }
 
+/** The JSON schema of an operation's success answer (for envelopes). */
+export function successSchemaOf(op: Operation, deref: Deref): unknown {
+  return successSchema(op, deref);
+}
+
 export function jsonContent(contents: MediaContent[]): MediaContent | undefined {
   return contents.find((c) => isJsonMediaType(parseMediaType(c.type).type)) ?? contents.find((c) => c.type === '*/*');
 }
@@ -76,6 +83,26 @@ function successSchema(op: Operation | undefined, deref: Deref): unknown {
 function bodySchema(op: Operation | undefined, deref: Deref): unknown {
   const content = op?.body ? jsonContent(op.body.contents) : undefined;
   return content ? deref(content.schema) : undefined;
+}
+
+/**
+ * An envelope answer (`{ data: { …item } }`): an object whose one property holds an object.
+ * Returns that property's name.
+ */
+export function envelopeOf(s: unknown, deref: Deref): string | undefined {
+  const d = objectSchema(s, deref);
+  if (!d || !isObj(d.properties)) return undefined;
+  const keys = Object.keys(d.properties);
+  if (keys.length !== 1) return undefined;
+  const inner = deref(d.properties[keys[0]!]);
+  if (!isObj(inner) || inner.type === 'array' || inner.items !== undefined) return undefined;
+  return objectSchema(inner, deref) && isObj(objectSchema(inner, deref)!.properties) ? keys[0] : undefined;
+}
+
+/** The item inside an envelope answer, else the answer's own schema. */
+function unwrapped(s: unknown, deref: Deref): unknown {
+  const env = envelopeOf(s, deref);
+  return env ? (objectSchema(s, deref)!.properties as Obj)[env] : s;
 }
 
 function objectSchema(s: unknown, deref: Deref): Obj | undefined {
@@ -132,7 +159,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     const itemOps = itemTemplate ? byTemplate.get(itemTemplate) : undefined;
     const list = listOf(successSchema(listOps?.get('GET'), deref), deref);
     const itemSchema =
-      objectSchema(successSchema(itemOps?.get('GET'), deref), deref) ??
+      objectSchema(unwrapped(successSchema(itemOps?.get('GET'), deref), deref), deref) ??
       objectSchema(list?.items, deref) ??
       objectSchema(bodySchema(itemOps?.get('PUT'), deref), deref) ??
       objectSchema(bodySchema(listOps?.get('POST'), deref), deref);
@@ -146,7 +173,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
       const p = [...itemOps.values()][0]!.parameters.find((x) => x.in === 'path' && x.name === idParam);
       idSchema = deref(p?.schema);
     }
-    const ids = isObj(idSchema) ? idSchema : {};
+    const ids: Obj = isObj(idSchema) ? idSchema : {};
     const idKind = ids.type === 'integer' || ids.type === 'number' ? 'integer' : ids.format === 'uuid' ? 'uuid' : idField === undefined && ids.type === undefined ? 'integer' : 'string';
     const itemGet = itemOps?.get('GET');
     return {
@@ -157,6 +184,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
       itemSchema,
       idField,
       idKind,
+      idSchema: ids,
       count: countOf(itemGet?.op, listOps?.get('GET')?.op, itemSchema),
     };
   };

@@ -58,7 +58,16 @@ export function createState(options: StateOptions): BackendState {
       return faker.string.uuid();
     }
     const own = c.idField && isObj(item) ? item[c.idField] : undefined;
-    return typeof own === 'string' && own !== '' ? own : `${c.name}-${i + 1}`;
+    if (typeof own === 'string' && own !== '') return own;
+    return drawId(c, `${i}`) ?? `${c.name}-${i + 1}`;
+  }
+
+  /** A string id drawn from the id's schema (its pattern, format…), when it has more than a type. */
+  function drawId(c: Collection, salt: string): string | undefined {
+    if (Object.keys(c.idSchema).every((k) => k === 'type' || k === 'description')) return undefined;
+    faker.seed(seedOf(options.seed, c.key, 'id', salt));
+    const v = generate(c.idSchema, { faker, deref, useExamples: false });
+    return typeof v === 'string' && v !== '' ? v : undefined;
   }
 
   function populate(c: Collection, values: string[], key: string): Scope {
@@ -133,7 +142,7 @@ export function createState(options: StateOptions): BackendState {
         return faker.string.uuid();
       }
       if (typeof hint === 'string' && hint !== '') return hint;
-      return `${c.name}-${scope.items.size + scope.created}`;
+      return drawId(c, `created-${scope.created}`) ?? `${c.name}-${scope.items.size + scope.created}`;
     },
     singleton(key, make) {
       let s = singletons.get(key);

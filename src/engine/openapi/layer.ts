@@ -9,9 +9,11 @@
  *                                          `errors: [{ in, at, message }]` (at most 10)
  *   otherwise                           → the next layer (PASS)
  *
- * The document (a path, or the document object) is dereferenced by @readme/openapi-parser
- * (loaded on demand) and compiled once with Ajv (request-validator.ts); `ready` waits for it. A
- * document that cannot be loaded is logged and every request answers 500 (never unchecked).
+ * The document (a path, read by the host's loader, openapi-backend/document-loader.ts; or the
+ * document object) becomes a route table whose operations compile with Ajv on first use
+ * (request-validator.ts); `ready` waits for the document. A document that cannot be loaded is
+ * logged and every request answers 500 (never unchecked); an operation that cannot compile is
+ * reported once and answered unvalidated.
  * `peek` answers synchronously for requests without a JSON body to read (GET, DELETE…), so
  * validated GETs stay on the hosts' fast path. A JSON body is read once (bodyLimit, 413) and
  * kept for the layers after it (core/body.ts `keepBody`).
@@ -24,21 +26,17 @@ import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { Exchange } from '../pipeline/run.js';
-import { dereferenceLocal } from './local-refs.js';
+import { sharedOpenApiDocument } from '../openapi-backend/document-loader.js';
+import { createDeref } from '../openapi-backend/refs.js';
 import type { compileDocument, Match, Problem } from './request-validator.js';
-
-/**
- * The parser is imported by a computed name, so browser bundlers leave it out (it resolves in
- * Node, where a document is given by its path); a document given as an object is dereferenced
- * here (local-refs.ts). The validator (Ajv) is its own chunk, loaded with the document.
- */
-const PARSER = '@readme/openapi-parser';
 
 export const OPENAPI_LAYER = 'openapi';
 
 export interface OpenApiLayerOptions {
-  /** A path or URL (resolved by the parser; relative to `root` when given), or the document. */
+  /** A path or URL (read by the host's loader; relative to `root` when given), or the document. */
   source: string | object;
+  /** The option object the document belongs to (layers reading the same option load it once). */
+  option?: object;
   root?: string;
   /** The engine's prefixes (normalised), to find the path below the prefix of an answer. */
   prefixes: readonly string[];
@@ -59,12 +57,6 @@ function describeProblems(problems: Problem[]): string {
   return problems.map((p) => `${p.at ? `${p.in}.${p.at}` : p.in} ${p.message}`).join('; ');
 }
 
-function resolveSource(source: string | object, root: string | undefined): string | object {
-  if (typeof source !== 'string' || !root) return source;
-  if (/^([a-z][a-z0-9+.-]*:|\/|\\)/i.test(source)) return source; // URL, absolute or drive path
-  return `${root.replace(/[\\/]+$/, '')}/${source}`;
-}
-
 export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   const { logger, bodyLimit } = options;
   let compiled: Compiled | undefined;
@@ -73,11 +65,12 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     try {
       const [{ compileDocument: compile }, doc] = await Promise.all([
         import('./request-validator.js'),
-        typeof options.source === 'string'
-          ? (import(/* @vite-ignore */ PARSER) as Promise<{ dereference(path: string): Promise<unknown> }>).then((m) => m.dereference(resolveSource(options.source, options.root) as string))
-          : Promise.resolve(dereferenceLocal(options.source)),
+        sharedOpenApiDocument(options.option ?? options, options.source, options.root),
       ]);
-      compiled = compile(doc as Record<string, unknown>);
+      compiled = compile(doc, {
+        deref: createDeref(doc),
+        onUncompilable: (label, err) => logger.warn(`openapi: ${label} cannot be validated (${(err as Error)?.message ?? String(err)}); it is answered unvalidated`),
+      });
       return true;
     } catch (err) {
       failed = true;
