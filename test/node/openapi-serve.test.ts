@@ -132,7 +132,7 @@ describe('mockyard openapi.yaml', () => {
     const dir = await makeTempDir();
     await writeFile(join(dir, 'db.json'), JSON.stringify({ posts: [{ id: 1, title: 'a' }], openapi: { note: 'a key, not a document' } }));
     const db = await serve(['db.json'], dir);
-    expect((await getJson(`${db.url}/api/posts/1`)).body).toEqual({ id: 1, title: 'a' });
+    expect((await getJson(`${db.url}/posts/1`)).body).toEqual({ id: 1, title: 'a' });
   });
 
   it('references to other files (YAML) are followed; files in --fs-dir still win', async () => {

@@ -226,7 +226,7 @@ function string(run: Run, s: Schema, name: string | undefined): string {
   if (typeof s.pattern === 'string') {
     try {
       const re = new RegExp(s.pattern, 'u');
-      const v = run.f.helpers.fromRegExp(s.pattern.replace(/^\^/, '').replace(/\$$/, ''));
+      const v = run.f.helpers.fromRegExp(plainClasses(s.pattern.replace(/^\^/, '').replace(/\$$/, '')));
       if (re.test(v)) return v;
     } catch {
       // a pattern faker cannot draw from: fall through to the name/words below
@@ -235,6 +235,28 @@ function string(run: Run, s: Schema, name: string | undefined): string {
   const byName = name ? stringForName(run.f, name) : undefined;
   if (byName !== undefined) return fit(run, byName, s);
   return fit(run, run.f.lorem.words({ min: 1, max: 3 }), s);
+}
+
+const CLASSES: Record<string, string> = { d: '0-9', w: 'a-zA-Z0-9_', s: ' ' };
+
+/** `\d`, `\w`, `\s` written as the character ranges faker's fromRegExp understands. */
+function plainClasses(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const next = pattern[i + 1]!;
+      const range = CLASSES[next];
+      out += range ? (inClass ? range : `[${range}]`) : c + next;
+      i++;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    out += c;
+  }
+  return out;
 }
 
 /** A value for `schema`. Seed `options.faker` first for a reproducible value. */
