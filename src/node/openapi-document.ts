@@ -54,6 +54,16 @@ function join(base: string, ref: string): string {
   return resolve(dirname(base), ref);
 }
 
+/** Whether the text has a `$ref` whose value does not start with `#` (a scan, no regex backtracking). */
+function refersToOtherFiles(text: string): boolean {
+  for (let at = text.indexOf('$ref'); at !== -1; at = text.indexOf('$ref', at + 4)) {
+    let i = at + 4;
+    while (i < text.length && ' "\':\t'.includes(text[i]!)) i++;
+    if (i < text.length && text[i] !== '#') return true;
+  }
+  return false;
+}
+
 /** Reads the document at `source` (relative to `root`) with the files it refers to. */
 export async function loadDocumentFile(source: string, root?: string): Promise<Obj> {
   const main = isUrl(source) || isAbsolute(source) ? source : resolve(root ?? process.cwd(), source);
@@ -84,7 +94,7 @@ export async function loadDocumentFile(source: string, root?: string): Promise<O
 
   // Only documents with references to other files are walked (a single-file document, even a
   // big one, is used as parsed).
-  if (!/\$ref["']?\s*:\s*["']?(?!#)/.test(mainText)) return rootDoc;
+  if (!refersToOtherFiles(mainText)) return rootDoc;
   while (pending.length) {
     const { value, file, prefix } = pending.shift()!;
     const stack: unknown[] = [value];

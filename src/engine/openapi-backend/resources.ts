@@ -129,6 +129,7 @@ function listOf(s: unknown, deref: Deref): { shape: ListShape; items: unknown } 
   return { shape: { arrayProperty: prop, schema: o }, items: deref((deref(p) as Obj).items) };
 }
 
+const singular = (name: string) => name.replace(/[^a-z0-9]/gi, '').replace(/ies$/i, 'y').replace(/s$/i, '');
 const segmentsOf = (t: string) => t.split('/').filter(Boolean);
 const isParam = (seg: string) => /^\{[^}]+\}$/.test(seg);
 const paramName = (seg: string) => seg.slice(1, -1);
@@ -167,7 +168,11 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     if (!itemTemplate && !(list && listOps?.get('POST'))) return undefined;
     const idParam = itemTemplate ? paramName(segmentsOf(itemTemplate).pop()!) : undefined;
     const props = isObj(itemSchema.properties) ? itemSchema.properties : {};
-    const idField = idParam !== undefined && idParam in props ? idParam : 'id' in props ? 'id' : undefined;
+    // The id field: the parameter's name (`username`), that name without the collection's
+    // (`issue_number` of issues → `number`, `petId` → `id`), else `id`.
+    const own = idParam?.replace(new RegExp(`^${singular(last)}[-_]?`, 'i'), '');
+    const bare = own ? own[0]!.toLowerCase() + own.slice(1) : undefined;
+    const idField = idParam !== undefined && idParam in props ? idParam : bare && bare in props ? bare : 'id' in props ? 'id' : undefined;
     let idSchema = idField ? deref(props[idField]) : undefined;
     if (!isObj(idSchema) && idParam && itemOps) {
       const p = [...itemOps.values()][0]!.parameters.find((x) => x.in === 'path' && x.name === idParam);
@@ -210,6 +215,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
   for (const c of collections.values()) collectionOf.set(norm(c.key), c);
   const itemOf = new Map<string, Collection>();
   for (const [t, c] of itemPaths) itemOf.set(norm(t), c);
+  const normalized = [...collections.values()].map((c) => [norm(c.key), c] as const);
 
   for (const op of operations) {
     const item = itemOf.get(norm(op.template));
@@ -240,9 +246,8 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
       // A GET below a collection answering its items (`/pet/findByStatus`): a filtered list.
       const list = listOf(successSchema(op, deref), deref);
       const itemsSchema = list ? objectSchema(list.items, deref) : undefined;
-      const owner = itemsSchema
-        ? [...collections.values()].find((c) => norm(op.template).startsWith(`${norm(c.key)}/`) && sameSchema(c.itemSchema, itemsSchema))
-        : undefined;
+      const here = norm(op.template);
+      const owner = itemsSchema ? normalized.find(([k, c]) => here.startsWith(`${k}/`) && sameSchema(c.itemSchema, itemsSchema))?.[1] : undefined;
       if (owner && list) {
         roles.set(op, { kind: 'list', collection: owner, shape: list.shape });
         continue;

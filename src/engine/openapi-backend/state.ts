@@ -15,8 +15,52 @@ import type { Deref } from './refs.js';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * A scope's items by id, in insertion order. A generated item whose id is known without it
+ * (integer, uuid, or drawn from the id's schema) is drawn on first read: a big schema costs only
+ * the items asked for (a page, one id).
+ */
+export class ScopeItems {
+  private readonly map = new Map<string, unknown>();
+  private readonly pending = new Map<string, () => unknown>();
+
+  has(id: string): boolean {
+    return this.map.has(id);
+  }
+  get(id: string): unknown {
+    const make = this.pending.get(id);
+    if (make) {
+      this.pending.delete(id);
+      this.map.set(id, make());
+    }
+    return this.map.get(id);
+  }
+  set(id: string, item: unknown): void {
+    this.pending.delete(id);
+    this.map.set(id, item);
+  }
+  /** An item drawn when first read. */
+  later(id: string, make: () => unknown): void {
+    this.map.set(id, undefined);
+    this.pending.set(id, make);
+  }
+  delete(id: string): boolean {
+    this.pending.delete(id);
+    return this.map.delete(id);
+  }
+  keys(): string[] {
+    return [...this.map.keys()];
+  }
+  values(): unknown[] {
+    return this.keys().map((id) => this.get(id));
+  }
+  get size(): number {
+    return this.map.size;
+  }
+}
+
 export interface Scope {
-  items: Map<string, unknown>;
+  items: ScopeItems;
   /** The next integer id (integer ids). */
   next: number;
   created: number;
@@ -41,6 +85,9 @@ export interface BackendState {
   reset(): void;
 }
 
+/** A schema that says more than its type (a pattern, format, enum, lengths…). */
+const constrained = (s: Obj) => Object.keys(s).some((k) => k !== 'type' && k !== 'description' && k !== 'title');
+
 const singularOf = (name: string) => name.toLowerCase().replace(/[-_]/g, '').replace(/ies$/, 'y').replace(/s$/, '');
 
 export function createState(options: StateOptions): BackendState {
@@ -64,14 +111,14 @@ export function createState(options: StateOptions): BackendState {
 
   /** A string id drawn from the id's schema (its pattern, format…), when it has more than a type. */
   function drawId(c: Collection, salt: string): string | undefined {
-    if (Object.keys(c.idSchema).every((k) => k === 'type' || k === 'description')) return undefined;
+    if (!constrained(c.idSchema)) return undefined;
     faker.seed(seedOf(options.seed, c.key, 'id', salt));
     const v = generate(c.idSchema, { faker, deref, useExamples: false });
     return typeof v === 'string' && v !== '' ? v : undefined;
   }
 
   function populate(c: Collection, values: string[], key: string): Scope {
-    const scope: Scope = { items: new Map(), next: 1, created: 0 };
+    const scope: Scope = { items: new ScopeItems(), next: 1, created: 0 };
     scopes.set(key, scope);
     // The collections its top-level relation fields name are populated first, so drawing an
     // item never reseeds the faker in the middle of it.
@@ -86,18 +133,31 @@ export function createState(options: StateOptions): BackendState {
     generating.add(c.key);
     try {
       const n = options.count(c);
-      for (let i = 0; i < n; i++) {
+      const lazy = c.idKind !== 'string' || !c.idField || constrained(c.idSchema);
+      const make = (i: number, id: unknown) => {
         faker.seed(seedOf(options.seed, c.key, values.join('/'), i));
         // The first item keeps the document's examples; the others are drawn.
-        const item = generate(c.itemSchema, { faker, deref, useExamples: i === 0, field: (name, schema) => relation(name, schema, c, targets) });
-        let id = idFor(c, i, item);
-        if (scope.items.has(String(id))) id = `${String(id)}-${i + 1}`;
+        const item = generate(c.itemSchema, { faker, deref, useExamples: i === 0, maxDepth: 4, field: (name, schema) => relation(name, schema, c, targets) });
         if (isObj(item)) {
-          if (c.idField) item[c.idField] = id;
+          if (c.idField && id !== undefined) item[c.idField] = id;
           c.scopeParams.forEach((p, k) => {
             if (p in item && values[k] !== undefined) item[p] = typeof item[p] === 'number' && /^-?\d+$/.test(values[k]!) ? Number(values[k]) : values[k];
           });
         }
+        return item;
+      };
+      for (let i = 0; i < n; i++) {
+        if (lazy) {
+          let id = c.idKind === 'string' ? drawId(c, `${i}`) ?? `${c.name}-${i + 1}` : idFor(c, i, undefined);
+          if (scope.items.has(String(id))) id = `${String(id)}-${i + 1}`;
+          const fixed = id;
+          scope.items.later(String(id), () => make(i, fixed));
+          continue;
+        }
+        const item = make(i, undefined);
+        let id = idFor(c, i, item);
+        if (scope.items.has(String(id))) id = `${String(id)}-${i + 1}`;
+        if (isObj(item) && c.idField) item[c.idField] = id;
         scope.items.set(String(id), item);
       }
       scope.next = c.idKind === 'integer' ? n + 1 : 1;
@@ -118,7 +178,7 @@ export function createState(options: StateOptions): BackendState {
     if (!target || (ready && !ready.has(target))) return undefined;
     const type = schema.type;
     if (type !== undefined && type !== 'integer' && type !== 'number' && type !== 'string') return undefined;
-    const ids = [...state.scope(target, []).items.keys()];
+    const ids = state.scope(target, []).items.keys();
     if (ids.length === 0) return undefined;
     const id = faker.helpers.arrayElement(ids);
     return type === 'integer' || type === 'number' ? Number(id) : id;
