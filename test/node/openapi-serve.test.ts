@@ -30,8 +30,12 @@ async function serve(args: string[], cwd?: string) {
   return { ...r, url: r.server!.url };
 }
 
+/** Credentials for the documents' security schemes (presence is what the contract checks). */
+const AUTH = { authorization: 'Bearer token', api_key: 'key' };
+const authed = (init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...AUTH, ...(init.headers as Record<string, string>) } });
+
 const getJson = async (url: string, init?: RequestInit) => {
-  const res = await fetch(url, init);
+  const res = await fetch(url, authed(init));
   return { status: res.status, headers: res.headers, body: (res.headers.get('content-type') ?? '').includes('json') ? ((await res.json()) as unknown) : await res.text() };
 };
 
@@ -60,7 +64,7 @@ describe('mockyard openapi.yaml', () => {
 
   it('writes change the state: POST creates (id of the schema type, Location), a second POST too; PUT by body id, DELETE, then 404', async () => {
     const s = await serve([PETSTORE]);
-    const post = (body: unknown) => fetch(`${s.url}/v2/pet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown) => fetch(`${s.url}/v2/pet`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const first = await post({ id: 10, name: 'Rex', photoUrls: [] });
     expect(first.status).toBe(201); // the document lists no 2xx for POST /pet
     expect(first.headers.get('location')).toBe('/v2/pet/21');
@@ -70,19 +74,19 @@ describe('mockyard openapi.yaml', () => {
     expect(second.headers.get('location')).toBe('/v2/pet/22');
     expect((await getJson(`${s.url}/v2/pet/21`)).body).toEqual({ id: 21, name: 'Rex', photoUrls: [] });
 
-    const put = await fetch(`${s.url}/v2/pet`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 3, name: 'Renamed', photoUrls: ['x'] }) });
+    const put = await fetch(`${s.url}/v2/pet`, { method: 'PUT', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ id: 3, name: 'Renamed', photoUrls: ['x'] }) });
     expect(put.status).toBe(200);
     expect((await getJson(`${s.url}/v2/pet/3`)).body).toEqual({ id: 3, name: 'Renamed', photoUrls: ['x'] });
-    const unknownPut = await fetch(`${s.url}/v2/pet`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 999, name: 'X', photoUrls: [] }) });
+    const unknownPut = await fetch(`${s.url}/v2/pet`, { method: 'PUT', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ id: 999, name: 'X', photoUrls: [] }) });
     expect(unknownPut.status).toBe(404);
 
-    expect((await fetch(`${s.url}/v2/pet/3`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fetch(`${s.url}/v2/pet/3`, { method: 'DELETE', headers: AUTH })).status).toBe(204);
     const gone = await getJson(`${s.url}/v2/pet/3`);
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ status: 404, message: expect.stringContaining('pet 3') });
 
     // The user collection is keyed by its username (a string id from the body).
-    const user = await fetch(`${s.url}/v2/user`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ada', email: 'ada@example.com' }) });
+    const user = await fetch(`${s.url}/v2/user`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ada', email: 'ada@example.com' }) });
     expect(user.headers.get('location')).toBe('/v2/user/ada');
     expect((await getJson(`${s.url}/v2/user/ada`)).body).toMatchObject({ username: 'ada', email: 'ada@example.com' });
   });
@@ -94,7 +98,7 @@ describe('mockyard openapi.yaml', () => {
     expect(sold.every((p) => p.status === 'sold')).toBe(true);
     const both = (await getJson(`${s.url}/v2/pet/findByStatus?status=sold&status=pending`)).body as Obj[];
     expect(both.length).toBeGreaterThan(sold.length);
-    await fetch(`${s.url}/v2/pet/${sold[0]!.id}`, { method: 'DELETE' });
+    await fetch(`${s.url}/v2/pet/${sold[0]!.id}`, { method: 'DELETE', headers: AUTH });
     expect(((await getJson(`${s.url}/v2/pet/findByStatus?status=sold`)).body as Obj[]).length).toBe(sold.length - 1);
   });
 
@@ -177,5 +181,43 @@ describe('mockyard openapi.yaml', () => {
     expect((await getJson(`${s.url}/v1/books/11111111-1111-4111-8111-111111111111`)).body).toEqual({ id: 'fixed', title: 'From a file' });
     const missing = await getJson(`${s.url}/v1/books/00000000-0000-4000-8000-000000000000`);
     expect(missing).toMatchObject({ status: 404, body: { reason: 'no such book' } });
+  });
+});
+
+describe('the contract of the document', () => {
+  it('401 without the credentials a security requirement names (presence only), 415, 406, 405 + Allow, 400 with every error', async () => {
+    const s = await serve([PETSTORE]);
+    // GET /store/inventory needs the api_key header.
+    const bare = await fetch(`${s.url}/v2/store/inventory`);
+    expect(bare.status).toBe(401);
+    expect(((await bare.json()) as Obj).message).toContain('api_key');
+    expect((await fetch(`${s.url}/v2/store/inventory`, { headers: { api_key: 'anything' } })).status).toBe(200);
+    // POST /pet: oauth2 → a bearer token; its bodies are JSON, XML or a form.
+    const noToken = await fetch(`${s.url}/v2/pet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","photoUrls":[]}' });
+    expect(noToken.status).toBe(401);
+    expect(noToken.headers.get('www-authenticate')).toBe('Bearer');
+    const text = await fetch(`${s.url}/v2/pet`, { method: 'POST', headers: { ...AUTH, 'content-type': 'text/plain' }, body: 'a pet' });
+    expect(text.status).toBe(415);
+    const accept = await fetch(`${s.url}/v2/pet/1`, { headers: { ...AUTH, accept: 'text/csv' } });
+    expect(accept.status).toBe(406);
+    expect((await fetch(`${s.url}/v2/pet/1`, { headers: { ...AUTH, accept: 'application/json' } })).status).toBe(200);
+    const patch = await fetch(`${s.url}/v2/pet/1`, { method: 'PATCH', headers: AUTH });
+    expect(patch.status).toBe(405);
+    expect(patch.headers.get('allow')).toBe('GET, POST, DELETE');
+    const invalid = await fetch(`${s.url}/v2/pet`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: 7, status: 'lost' }) });
+    expect(invalid.status).toBe(400);
+    const errors = ((await invalid.json()) as { errors: { at: string }[] }).errors.map((e) => e.at).sort();
+    expect(errors).toEqual(['name', 'photoUrls', 'status']);
+  });
+
+  it('Prefer: code= answers the documented response for that status; dynamic=true a fresh draw instead of the seeded one', async () => {
+    const s = await serve([PETSTORE]);
+    const missing = await fetch(`${s.url}/v2/pet/1`, { headers: { ...AUTH, prefer: 'code=404' } });
+    expect(missing.status).toBe(404);
+    const readme = await serve([README]);
+    const seeded = await getJson(`${readme.url}/v2/outbound_ips`);
+    expect((await getJson(`${readme.url}/v2/outbound_ips`)).body).toEqual(seeded.body);
+    const fresh = await Promise.all([1, 2, 3].map(() => getJson(`${readme.url}/v2/outbound_ips`, { headers: { prefer: 'dynamic=true' } })));
+    expect(fresh.some((f) => JSON.stringify(f.body) !== JSON.stringify(seeded.body))).toBe(true);
   });
 });

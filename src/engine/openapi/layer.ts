@@ -27,7 +27,9 @@ import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { Exchange } from '../pipeline/run.js';
 import { sharedOpenApiDocument } from '../openapi-backend/document-loader.js';
+import { readDocument, type Operation } from '../openapi-backend/operations.js';
 import { createDeref } from '../openapi-backend/refs.js';
+import { contractRefusal, invalidStatus } from './contract.js';
 import type { compileDocument, Match, Problem } from './request-validator.js';
 
 export const OPENAPI_LAYER = 'openapi';
@@ -60,6 +62,8 @@ function describeProblems(problems: Problem[]): string {
 export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   const { logger, bodyLimit } = options;
   let compiled: Compiled | undefined;
+  /** The operations as the contract reads them (security, media types, documented codes). */
+  let operations = new Map<string, Operation>();
   let failed = false;
   const ready = (async () => {
     try {
@@ -67,8 +71,10 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
         import('./request-validator.js'),
         sharedOpenApiDocument(options.option ?? options, options.source, options.root),
       ]);
+      const deref = createDeref(doc);
+      operations = new Map(readDocument(doc, deref).operations.map((o) => [o.label, o]));
       compiled = compile(doc, {
-        deref: createDeref(doc),
+        deref,
         onUncompilable: (label, err) => logger.warn(`openapi: ${label} cannot be validated (${(err as Error)?.message ?? String(err)}); it is answered unvalidated`),
       });
       return true;
@@ -88,9 +94,18 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     return errorResponse(404, `No operation for ${ctx.method} ${ctx.pathname} in the OpenAPI document`, ctx.pathname, { head });
   }
 
-  function invalid(ctx: RequestContext, problems: Problem[]): Response {
+  /** 401 / 415 / 406 from the document's contract (contract.ts), before the schema checks. */
+  function refused(ctx: RequestContext, label: string): Response | undefined {
+    const op = operations.get(label);
+    const refusal = op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request)) : undefined;
+    if (!refusal) return undefined;
+    ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
+    return errorResponse(refusal.status, refusal.message, ctx.pathname, { headers: refusal.headers, head: ctx.method === 'HEAD' });
+  }
+
+  function invalid(ctx: RequestContext, problems: Problem[], label: string): Response {
     ctx.answered(OPENAPI_LAYER, 'invalid request');
-    return errorResponse(400, `Request does not match the OpenAPI document: ${describeProblems(problems)}`, ctx.pathname, {
+    return errorResponse(invalidStatus(operations.get(label)), `Request does not match the OpenAPI document: ${describeProblems(problems)}`, ctx.pathname, {
       details: { errors: problems },
       head: ctx.method === 'HEAD',
     });
@@ -133,9 +148,11 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const match = compiled.match(ctx.method, ctx.subPath);
       if (!('operation' in match)) return refuse(ctx, match);
       const op = match.operation;
+      const refusal = refused(ctx, op.label);
+      if (refusal) return refusal;
       if (op.jsonBody && (hasBody(ctx.request) || op.bodyRequired)) return undefined; // the body must be read
       const problems = op.check({ path: match.params, query: ctx.searchParams, headers: ctx.request.headers });
-      return problems.length ? invalid(ctx, problems) : PASS;
+      return problems.length ? invalid(ctx, problems, op.label) : PASS;
     },
     async handle(ctx) {
       await ready;
@@ -143,6 +160,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const match = compiled.match(ctx.method, ctx.subPath);
       if (!('operation' in match)) return refuse(ctx, match);
       const op = match.operation;
+      const refusal = refused(ctx, op.label);
+      if (refusal) return refusal;
       let body: unknown;
       const problems: Problem[] = [];
       if (op.jsonBody && hasBody(ctx.request) && takesJson(ctx)) {
@@ -154,7 +173,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
         problems.push({ in: 'body', at: '', message: 'is required' });
       }
       problems.push(...op.check({ path: match.params, query: ctx.searchParams, headers: ctx.request.headers, body }));
-      return problems.length ? invalid(ctx, problems) : undefined;
+      return problems.length ? invalid(ctx, problems, op.label) : undefined;
     },
   };
 }
