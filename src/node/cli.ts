@@ -39,6 +39,7 @@ export const HELP = `Usage: mockyard [options]
        mockyard openapi.yaml [--seed N] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
+       mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document)
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
@@ -349,6 +350,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return { code: 0 };
     }
     if (argv[0] === 'import') return await runImport(argv.slice(1), io);
+    if (argv[0] === 'check') return await (await import('./openapi-check.js')).runCheckCommand(argv.slice(1), io);
     const record = argv[0] === 'record';
     if (record) argv = argv.slice(1);
     const { values } = parse(argv);

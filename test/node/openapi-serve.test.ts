@@ -221,3 +221,43 @@ describe('the contract of the document', () => {
     expect(fresh.some((f) => JSON.stringify(f.body) !== JSON.stringify(seeded.body))).toBe(true);
   });
 });
+
+describe('mockyard check openapi.yaml traffic.har', () => {
+  const entry = (method: string, url: string, status: number, body: unknown, request: { headers?: Record<string, string | undefined>; body?: unknown } = {}) => ({
+    startedDateTime: '2025-01-01T00:00:00.000Z',
+    time: 1,
+    request: {
+      method, url, httpVersion: 'HTTP/1.1', cookies: [], queryString: [], headersSize: -1, bodySize: -1,
+      headers: Object.entries({ api_key: 'k', authorization: 'Bearer t', ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers }).filter(([, value]) => value !== undefined).map(([name, value]) => ({ name, value: value! })),
+      ...(request.body !== undefined ? { postData: { mimeType: 'application/json', text: JSON.stringify(request.body) } } : {}),
+    },
+    response: { status, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'content-type', value: 'application/json' }], redirectURL: '', headersSize: -1, bodySize: -1, content: { size: -1, mimeType: 'application/json', text: JSON.stringify(body) } },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  });
+  const har = (entries: unknown[]) => JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+
+  it('exits 0 when the traffic matches, 1 with a JSON pointer per drift (request and answer)', async () => {
+    const dir = await makeTempDir();
+    const pet = { id: 1, name: 'doggie', photoUrls: [], status: 'available' };
+    await writeFile(join(dir, 'good.har'), har([entry('GET', 'https://petstore.swagger.io/v2/pet/1', 200, pet), entry('GET', 'https://petstore.swagger.io/v2/store/inventory', 200, { sold: 3 })]));
+    const good = await runCli(['check', PETSTORE, 'good.har'], dir);
+    expect(good.code).toBe(0);
+    expect(good.out).toContain('2 exchange(s) checked against Swagger Petstore: all match the document.');
+
+    await writeFile(join(dir, 'drift.har'), har([
+      entry('GET', 'https://petstore.swagger.io/v2/pet/1', 200, { ...pet, name: 7 }),
+      entry('POST', 'https://petstore.swagger.io/v2/pet', 200, pet, { body: { name: 'x', photoUrls: [], status: 'lost' } }),
+      entry('GET', 'https://petstore.swagger.io/v2/store/order/2', 418, {}),
+      entry('GET', 'https://petstore.swagger.io/v2/store/inventory', 200, {}, { headers: { api_key: undefined } }),
+    ]));
+    const drift = await runCli(['check', PETSTORE, 'drift.har'], dir);
+    expect(drift.code).toBe(1);
+    expect(drift.out).toContain('drift: GET /v2/pet/1 → 200\n  response /body/name: must be string');
+    expect(drift.out).toContain('request /body/status: must be one of ["available","pending","sold"]');
+    expect(drift.out).toContain('response: status 418 is not documented');
+    expect(drift.out).toContain('drift: GET /v2/store/inventory → 200\n  request: GET /store/inventory needs credentials: the header api_key (401)');
+    expect(drift.out).toContain('4 drifted');
+    expect((await runCli(['check', PETSTORE], dir)).code).toBe(2);
+  });
+});
