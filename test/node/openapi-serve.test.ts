@@ -261,3 +261,35 @@ describe('mockyard check openapi.yaml traffic.har', () => {
     expect((await runCli(['check', PETSTORE], dir)).code).toBe(2);
   });
 });
+
+describe('beside Prism (test/fixtures/prism/swagger-petstore-3.0.json: Prism 5.14.2 on the same document)', () => {
+  it('answers the contract\'s statuses as Prism does; where it differs, by design', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const prism = JSON.parse(await readFile(join(FIXTURES, '..', 'prism', 'swagger-petstore-3.0.json'), 'utf8')) as { answers: Record<string, { status: number; headers: Record<string, string> }> };
+    const s = await serve([PETSTORE]);
+    const json = { 'content-type': 'application/json' };
+    const probes: Record<string, RequestInit & { path: string }> = {
+      'GET /v2/pet/123456 (any id)': { path: '/v2/pet/1', headers: AUTH },
+      'GET /v2/store/inventory without api_key': { path: '/v2/store/inventory' },
+      'GET /v2/store/inventory with api_key': { path: '/v2/store/inventory', headers: { api_key: 'x' } },
+      'POST /v2/pet without a token': { path: '/v2/pet', method: 'POST', headers: json, body: JSON.stringify({ name: 'a', photoUrls: [] }) },
+      'POST /v2/pet text/plain': { path: '/v2/pet', method: 'POST', headers: { ...AUTH, 'content-type': 'text/plain' }, body: 'a pet' },
+      'PATCH /v2/pet/1': { path: '/v2/pet/1', method: 'PATCH', headers: AUTH },
+      'GET /v2/pet/1 Accept: text/csv': { path: '/v2/pet/1', headers: { ...AUTH, accept: 'text/csv' } },
+      'GET /v2/pet/1 Prefer: code=404': { path: '/v2/pet/1', headers: { ...AUTH, prefer: 'code=404' } },
+      'GET /v2/nope': { path: '/v2/nope', headers: AUTH },
+    };
+    for (const [name, { path, ...init }] of Object.entries(probes)) {
+      const res = await fetch(`${s.url}${path}`, init);
+      expect({ name, status: res.status }).toEqual({ name, status: prism.answers[name]!.status });
+    }
+    // Differences by design: an invalid body is the document's 400 (Prism: always 422; this
+    // operation documents neither), and an id outside the population is a 404 (Prism answers
+    // any id with the same example).
+    expect(prism.answers['POST /v2/pet invalid body']!.status).toBe(422);
+    const invalid = await fetch(`${s.url}/v2/pet`, { method: 'POST', headers: { ...AUTH, ...json }, body: JSON.stringify({ name: 7, status: 'lost' }) });
+    expect(invalid.status).toBe(400);
+    expect(prism.answers['GET /v2/pet/123456 (any id)']!.status).toBe(200);
+    expect((await fetch(`${s.url}/v2/pet/123456`, { headers: AUTH })).status).toBe(404);
+  });
+});
