@@ -272,16 +272,16 @@ export async function buildConfig(
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
-  let values: { 'fs-dir'?: string; overwrite?: boolean };
+  let values: { 'fs-dir'?: string; overwrite?: boolean; seed?: string };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { 'fs-dir': { type: 'string' }, overwrite: { type: 'boolean' } } }));
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { 'fs-dir': { type: 'string' }, overwrite: { type: 'boolean' }, seed: { type: 'string' } } }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   if (positionals.length !== 1) throw new UsageError('import takes one OpenAPI document (mockyard import openapi.yaml --fs-dir mocks)');
   const { importOpenApi } = await import('./openapi-import.js');
-  const result = await importOpenApi(resolve(io.cwd, positionals[0]!), resolve(io.cwd, values['fs-dir'] ?? 'mocks'), { overwrite: values.overwrite === true });
+  const result = await importOpenApi(resolve(io.cwd, positionals[0]!), resolve(io.cwd, values['fs-dir'] ?? 'mocks'), { overwrite: values.overwrite === true, seed: values.seed });
   for (const line of result.lines) io.out(line);
   return { code: 0 };
 }

@@ -39,6 +39,8 @@ export interface Collection {
   idSchema: Obj;
   /** `x-mockyard-count` of the collection's operations or item schema. */
   count: number | undefined;
+  /** The list answer's documented example items: the first items of the population. */
+  examples: unknown[];
 }
 
 export interface ListShape {
@@ -182,6 +184,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     const idKind = ids.type === 'integer' || ids.type === 'number' ? 'integer' : ids.format === 'uuid' ? 'uuid' : idField === undefined && ids.type === undefined ? 'integer' : 'string';
     const itemGet = itemOps?.get('GET');
     return {
+      examples: listExamples(listOps?.get('GET'), list?.shape),
       key,
       name: last,
       idParam,
@@ -259,6 +262,16 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     roles.set(op, { kind: (op.method === 'PUT' || op.method === 'PATCH') && path?.get('GET') && successSchema(path.get('GET'), deref) !== undefined ? 'singleton' : 'action' });
   }
   return { roles, collections: [...collections.values()] };
+}
+
+/** The items of a list operation's documented example (`[{…}, {…}]` or a page holding them). */
+function listExamples(op: Operation | undefined, shape: ListShape | undefined): unknown[] {
+  if (!op || !shape) return [];
+  const response = op.responses.find((r) => r.code === successCode(op));
+  const content = response ? jsonContent(response.contents) : undefined;
+  const example = content?.example?.value ?? (content ? Object.values(content.examples)[0] : undefined);
+  const items = shape.arrayProperty ? (isObj(example) ? example[shape.arrayProperty] : undefined) : example;
+  return Array.isArray(items) ? items.filter(isObj) : [];
 }
 
 function sameSchema(a: Obj, b: Obj): boolean {

@@ -137,7 +137,7 @@ export function createState(options: StateOptions): BackendState {
       const make = (i: number, id: unknown) => {
         faker.seed(seedOf(options.seed, c.key, values.join('/'), i));
         // The first item keeps the document's examples; the others are drawn.
-        const item = generate(c.itemSchema, { faker, deref, useExamples: i === 0, maxDepth: 4, field: (name, schema) => relation(name, schema, c, targets) });
+        const item = generate(c.itemSchema, { faker, deref, useExamples: i === 0 && examples.length === 0, maxDepth: 4, field: (name, schema) => relation(name, schema, c, targets) });
         if (isObj(item)) {
           if (c.idField && id !== undefined) item[c.idField] = id;
           c.scopeParams.forEach((p, k) => {
@@ -146,9 +146,19 @@ export function createState(options: StateOptions): BackendState {
         }
         return item;
       };
-      for (let i = 0; i < n; i++) {
+      // The document's own example items come first, as written.
+      const examples = c.scopeParams.length === 0 ? c.examples.slice(0, n) : [];
+      examples.forEach((example, i) => {
+        const item = structuredClone(example) as Obj;
+        const own = c.idField ? item[c.idField] : undefined;
+        const id = (typeof own === 'number' || (typeof own === 'string' && own !== '')) && !scope.items.has(String(own)) ? own : idFor(c, i, item);
+        if (c.idField) item[c.idField] = id;
+        scope.items.set(String(id), item);
+      });
+      let nextInt = 1 + Math.max(0, ...scope.items.keys().filter((k) => /^\d+$/.test(k)).map(Number));
+      for (let i = examples.length; i < n; i++) {
         if (lazy) {
-          let id = c.idKind === 'string' ? drawId(c, `${i}`) ?? `${c.name}-${i + 1}` : idFor(c, i, undefined);
+          let id = c.idKind === 'string' ? drawId(c, `${i}`) ?? `${c.name}-${i + 1}` : c.idKind === 'integer' ? nextInt++ : idFor(c, i, undefined);
           if (scope.items.has(String(id))) id = `${String(id)}-${i + 1}`;
           const fixed = id;
           scope.items.later(String(id), () => make(i, fixed));
