@@ -55,6 +55,11 @@ export interface OpenApiLayer extends Layer {
 
 type Compiled = ReturnType<typeof compileDocument>;
 
+/** A problem of an answer as the JSON pointer into its body (`/owner/name`). */
+function answerPointer(p: Problem): string {
+  return `/${p.at.split('.').filter(Boolean).map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
 function describeProblems(problems: Problem[]): string {
   return problems.map((p) => `${p.at ? `${p.in}.${p.at}` : p.in} ${p.message}`).join('; ');
 }
@@ -135,7 +140,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
         return;
       }
       const problems = op.checkResponse(response.status, body);
-      if (problems && problems.length) logger.warn(`openapi: the answer to ${x.method} ${pathname} (${response.status}) does not match ${op.label}: ${describeProblems(problems)}`);
+      if (problems && problems.length) logger.warn(`openapi: the answer to ${x.method} ${pathname} (${response.status}) does not match ${op.label}: ${problems.map((p) => `${answerPointer(p)} ${p.message}`).join('; ')}`);
     }, () => undefined);
   }
 
