@@ -293,3 +293,54 @@ describe('beside Prism (test/fixtures/prism/swagger-petstore-3.0.json: Prism 5.1
     expect((await fetch(`${s.url}/v2/pet/123456`, { headers: AUTH })).status).toBe(404);
   });
 });
+
+describe('collections from a document written for it', () => {
+  it('cursor paging, x-mockyard-count, relations to ids that exist, oneOf with a discriminator', async () => {
+    const dir = await makeTempDir();
+    await writeFile(join(dir, 'shop.yaml'), [
+      'openapi: 3.1.0',
+      'info: { title: Shop, version: "1" }',
+      'paths:',
+      '  /owners:',
+      '    get: { responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Owner" } } } } } } }',
+      '  /owners/{ownerId}:',
+      '    get: { parameters: [{ name: ownerId, in: path, required: true, schema: { type: integer } }], responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Owner" } } } } } }',
+      '  /pets:',
+      '    get:',
+      '      parameters: [{ name: cursor, in: query, schema: { type: string } }, { name: limit, in: query, schema: { type: integer, default: 4 } }, { name: kind, in: query, schema: { type: string } }]',
+      '      responses: { "200": { description: ok, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { $ref: "#/components/schemas/Pet" } }, next_cursor: { type: [string, "null"] } } } } } } }',
+      '  /pets/{petId}:',
+      '    get: { parameters: [{ name: petId, in: path, required: true, schema: { type: integer } }], responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Pet" } } } } } }',
+      'components:',
+      '  schemas:',
+      '    Owner: { type: object, x-mockyard-count: 3, properties: { id: { type: integer }, name: { type: string } } }',
+      '    Cat: { type: object, required: [kind, ownerId], properties: { kind: { type: string }, ownerId: { type: integer }, lives: { type: integer, minimum: 1, maximum: 9 } } }',
+      '    Dog: { type: object, required: [kind, ownerId], properties: { kind: { type: string }, ownerId: { type: integer }, barks: { type: boolean } } }',
+      '    Pet:',
+      '      type: object',
+      '      properties: { id: { type: integer } }',
+      '      oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }]',
+      '      discriminator: { propertyName: kind, mapping: { cat: "#/components/schemas/Cat", dog: "#/components/schemas/Dog" } }',
+    ].join('\n'));
+    const s = await serve(['shop.yaml', '--prefix', '/api'], dir);
+    expect(((await getJson(`${s.url}/api/owners`)).body as unknown[]).length).toBe(3); // x-mockyard-count
+    const seen: Obj[] = [];
+    let url = `${s.url}/api/pets`;
+    for (let guard = 0; guard < 10; guard++) {
+      const page = await getJson(url);
+      const body = page.body as { items: Obj[]; next_cursor: string | null };
+      seen.push(...body.items);
+      if (!body.next_cursor) break;
+      expect(page.headers.get('link')).toContain(`cursor=${body.next_cursor}`);
+      url = `${s.url}/api/pets?cursor=${encodeURIComponent(body.next_cursor)}`;
+    }
+    expect(seen.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1)); // 5 pages of 4, none twice
+    for (const pet of seen) {
+      expect(['cat', 'dog']).toContain(pet.kind);
+      expect(pet.kind === 'cat' ? typeof pet.lives : typeof pet.barks).toBe(pet.kind === 'cat' ? 'number' : 'boolean');
+      expect([1, 2, 3]).toContain(pet.ownerId); // an owner that exists
+    }
+    const cats = (await getJson(`${s.url}/api/pets?kind=cat&limit=100`)).body as { items: Obj[] };
+    expect(cats.items.length).toBe(seen.filter((p) => p.kind === 'cat').length);
+  });
+});

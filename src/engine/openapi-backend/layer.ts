@@ -32,7 +32,7 @@ import type { BackendOptions } from './options.js';
 import { createDeref, type Deref } from './refs.js';
 import { envelopeOf, inferRoles, jsonContent, successCode, successSchemaOf, type Collection, type Role } from './resources.js';
 import { createRouter, type RouteMatch } from './routes.js';
-import { createState, type BackendState } from './state.js';
+import { createState, topLevelProperties, type BackendState } from './state.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 
@@ -107,7 +107,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
       for (const [op, role] of roles) {
         if (role.kind !== 'list') continue;
         const paging = pagingOf(op.parameters, deref);
-        const fields = new Set(isObj(role.collection.itemSchema.properties) ? Object.keys(role.collection.itemSchema.properties) : []);
+        const fields = new Set(topLevelProperties(role.collection.itemSchema, deref).map(([name]) => name));
         lists.set(op, { paging, filters: filtersOf(op.parameters, paging, fields) });
       }
       built = { faker, deref, route: createRouter(model.operations), roles, state, lists, envelopes: new Map() };

@@ -85,6 +85,19 @@ export interface BackendState {
   reset(): void;
 }
 
+/** The properties of a schema and of its oneOf/anyOf/allOf branches (one level). */
+export function topLevelProperties(schema: Obj, deref: Deref): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  const visit = (s0: unknown, depth: number) => {
+    const s = deref(s0);
+    if (!isObj(s) || depth > 3) return;
+    if (isObj(s.properties)) out.push(...Object.entries(s.properties));
+    for (const key of ['oneOf', 'anyOf', 'allOf']) if (Array.isArray(s[key])) for (const b of s[key] as unknown[]) visit(b, depth + 1);
+  };
+  visit(schema, 0);
+  return out;
+}
+
 /** A schema that says more than its type (a pattern, format, enum, lengths…). */
 const constrained = (s: Obj) => Object.keys(s).some((k) => k !== 'type' && k !== 'description' && k !== 'title');
 
@@ -123,7 +136,7 @@ export function createState(options: StateOptions): BackendState {
     // The collections its top-level relation fields name are populated first, so drawing an
     // item never reseeds the faker in the middle of it.
     const targets = new Set<Collection>();
-    for (const [name, p] of Object.entries(isObj(c.itemSchema.properties) ? c.itemSchema.properties : {})) {
+    for (const [name, p] of topLevelProperties(c.itemSchema, deref)) {
       const t = relationTarget(name, c);
       if (t && isObj(deref(p))) {
         targets.add(t);
