@@ -12,6 +12,8 @@ import type { Vfs } from '../../vfs/types.js';
 import type { CollectionStore } from '../store/store.js';
 import { RequestData } from './schema.js';
 import { SchemaFirstState, type SchemaFirst } from './schema-first.js';
+import { loadFaker } from '../schema-faker/faker.js';
+import type { Faker } from '@faker-js/faker';
 import { DocumentError, formatResult, MAX_DOCUMENTS, prepareDocument, type GraphqlService, type Prepared } from './service.js';
 
 export interface SchemaSource {
@@ -38,6 +40,7 @@ export function schemaSource(schema: string, vfs: Vfs | null, fsDir: string | nu
 
 export function createSchemaFirstService(source: SchemaSource, store: CollectionStore): GraphqlService {
   const state = new SchemaFirstState();
+  let faker: Faker | undefined;
   let built: { version: string; api: SchemaFirst } | undefined;
   let documents = new Map<string, Prepared | DocumentError>();
   let shapes = new Set<string>();
@@ -48,7 +51,8 @@ export function createSchemaFirstService(source: SchemaSource, store: Collection
     async current() {
       const { text, version } = await source.read();
       if (built === undefined || built.version !== version) {
-        built = { version, api: state.build(text, source.label) };
+        faker ??= await loadFaker();
+        built = { version, api: state.build(text, source.label, faker) };
         documents = new Map();
         shapes = new Set();
       }

@@ -3,10 +3,11 @@
  * answers every query with realistic, seeded data, and mutations change that state — what
  * `@graphql-tools/mock` does, plus state.
  *
- *   - Values come from the field's type and name (seeded-values.ts): `email` an address, `name` a
- *     person, `title` a few words, `createdAt` a date, `price` an amount, enums one of their
- *     values, lists 2 to 4 items. Seeded by type, id and field: the same object always reads the
- *     same, in a list and on its own, after a restart too.
+ *   - Values come from the field's type and name, with the generator the OpenAPI backend uses
+ *     (schema-faker/field-names.ts, faker): `email` an address, `firstName` a name, `title` a few
+ *     words, `createdAt` a date, `price` an amount; enums one of their values, lists 2 to 4
+ *     items. Seeded by type, id and field: the same object always reads the same, in a list and
+ *     on its own, after a restart too.
  *   - Objects with an `id` are entities: a list field of `Query` (`users: [User!]!`) answers the
  *     type's entities (10 to start with, ids "1"…"10"; `first`/`limit`/`take` and
  *     `offset`/`skip` arguments slice it); a single field with an id argument (`user(id: ID!)`)
@@ -25,7 +26,9 @@ import {
   type GraphQLOutputType, type GraphQLSchema, type GraphQLTypeResolver,
 } from 'graphql';
 import { HttpError } from '../../core/errors.js';
-import { numberFor, random, seedOf, stringFor } from './seeded-values.js';
+import type { Faker } from '@faker-js/faker';
+import { seedOf } from '../schema-faker/faker.js';
+import { numberForName, stringForName } from '../schema-faker/field-names.js';
 
 const INITIAL = 10;
 const kType = Symbol('type');
@@ -66,7 +69,7 @@ export class SchemaFirstState {
   }
 
   /** Builds the schema and its resolvers from SDL text (400-free: a broken file is a 500 naming it). */
-  build(sdl: string, file: string): SchemaFirst {
+  build(sdl: string, file: string, f: Faker): SchemaFirst {
     let schema: GraphQLSchema;
     try {
       schema = buildSchema(sdl);
@@ -93,10 +96,10 @@ export class SchemaFirstState {
 
     const generate = (type: GraphQLOutputType, owner: string, id: string, field: string, depth: number): unknown => {
       const t = getNullableType(type);
-      const seed = seedOf(`${owner}:${id}:${field}`);
-      const r = random(seed);
+      const seed = seedOf(owner, id, field);
+      f.seed(seed);
       if (isListType(t)) {
-        const n = 2 + Math.floor(r() * 3);
+        const n = 2 + (seed % 3);
         const item = t.ofType as GraphQLOutputType;
         const named = concrete(getNamedType(item));
         if (named && hasId(named)) {
@@ -109,10 +112,13 @@ export class SchemaFirstState {
       if (isScalarType(t)) {
         switch (t.name) {
           case 'ID': return String(1 + (seed % 1000));
-          case 'Int': return numberFor(field, false, r);
-          case 'Float': return numberFor(field, true, r);
-          case 'Boolean': return r() < 0.5;
-          default: return stringFor(field, r);
+          case 'Int': return Math.round(numberForName(f, field) ?? f.number.int({ min: 0, max: 1000 }));
+          case 'Float': return numberForName(f, field) ?? f.number.float({ min: 0, max: 1000, fractionDigits: 2 });
+          case 'Boolean': return f.datatype.boolean();
+          default: {
+            const text = stringForName(f, field) ?? f.lorem.words(2);
+            return text.charAt(0).toUpperCase() + text.slice(1);
+          }
         }
       }
       if (isEnumType(t)) {

@@ -53,8 +53,8 @@ describe('schema-first', () => {
     expect(a.data.users).toHaveLength(10);
     expect(a.data.users.map((u: { id: string }) => u.id)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
     for (const u of a.data.users) {
-      expect(u.email).toMatch(/^[a-z.-]+@example\.com$/);
-      expect(u.name).toMatch(/^[A-Z][a-z]+ [A-Z][A-Za-z-]+$/);
+      expect(u.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+      expect(u.name).toMatch(/^[A-Z][A-Za-z' -]+$/);
       expect(['ADMIN', 'EDITOR', 'READER']).toContain(u.role);
       expect(u.age).toBeGreaterThanOrEqual(18);
     }
@@ -75,7 +75,7 @@ describe('schema-first', () => {
     const { ask } = await serve();
     const created = await ask('mutation($u: NewUser!) { createUser(input: $u) { id name email role } }', { u: { name: 'Ada Lovelace', role: 'ADMIN' } });
     expect(created.data.createUser).toMatchObject({ id: '11', name: 'Ada Lovelace', role: 'ADMIN' });
-    expect(created.data.createUser.email).toMatch(/@example\.com$/);
+    expect(created.data.createUser.email).toMatch(/^[^@\s]+@[^@\s]+$/);
     expect((await ask('{ users { id } }')).data.users).toHaveLength(11);
     expect((await ask('{ user(id: "11") { name } }')).data.user).toEqual({ name: 'Ada Lovelace' });
     expect((await ask('mutation { updateUser(id: "11", changes: { age: 36 }) { name age } }')).data.updateUser).toEqual({ name: 'Ada Lovelace', age: 36 });
