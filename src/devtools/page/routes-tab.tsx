@@ -18,6 +18,7 @@ export interface RoutesInfo {
     wsHandlers: Array<{ pattern: string; connections: number }>;
     scenarios: string[];
     scenario: string | null;
+    graphql?: string | null;
   } | null;
   collector: { basePath: string; routes: Array<{ path: string; methods: string[]; what: string }> } | null;
 }
