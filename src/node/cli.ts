@@ -32,6 +32,7 @@ import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cli-tracker-storage.js';
 import { serve, type RunningServer } from './serve.js';
+import { modeLine } from './mode-line.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
@@ -46,7 +47,8 @@ top-level keys as json-server does (collections, json-server query syntax).
 Options:
   -c, --config FILE    config file (default: mockyard.config.{js,mjs,ts} in the current folder)
       --fs-dir DIR     folder of mock files (relative to the current folder; default from config, else ./mocks)
-      --prefix P       URL prefix of the mock API, repeatable (default from config, else /api)
+      --prefix P       URL prefix of the mock API, repeatable (default from config, else /api;
+                       / with a db file, as json-server)
   -p, --port N         port, 0 for a free one (default from config, else 3000)
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
@@ -56,7 +58,8 @@ Options:
                        default: $MOCKYARD_TRACKER_DB); starts without the database and
                        connects in the background, spooling ingest on disk meanwhile
       --tracker-db-wait S  exit with an error unless the database is connected within S seconds
-      --preset P       json-server | none (default: json-server with a .json file, else none)
+      --preset P       json-server | none (default: json-server without a config file,
+                       else the config's preset; none = the spec's file mode)
       --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins
                        (default: http://localhost:* and http://127.0.0.1:*)
       --no-cors        no CORS headers on the mock API
@@ -223,8 +226,11 @@ export async function buildConfig(
     mock.db = resolve(cwd, dbFile);
     delete mock.fsDir;
     delete mock.fs;
+    if (fromFile.mock?.endpointPrefix === undefined) mock.endpointPrefix = '/'; // json-server's URLs
   }
-  const preset = values.preset ?? (dbFile !== undefined ? 'json-server' : undefined);
+  // Without a config file a folder (or a db.json) is a REST API as json-server serves it; a
+  // config file means what it says (no `preset`: the spec's file mode).
+  const preset = values.preset ?? (dbFile !== undefined || !configFile ? 'json-server' : undefined);
   if (preset !== undefined) mock.preset = preset === 'none' ? null : 'json-server';
   if (values['no-cors']) mock.cors = false;
   else if (values.cors !== undefined) {
@@ -425,6 +431,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
       const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
       for (const line of describeServing(server.url, [...server.engines.filter(isDevtoolsEngine), ...resolved.engines], source, fileRouting)) io.out(line);
+      if (api && fileRouting) io.out(modeLine(api, configFile));
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
       const storage = collector && storageLine(collector);
       if (storage) io.out(storage);
