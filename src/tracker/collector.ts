@@ -85,7 +85,7 @@ export function createCollector(options: CollectorOptions): Collector {
   // The store is loaded (connected) in the background, again and again until it answers, and
   // watched afterwards (storage-state.ts); requests wait only for the first attempt.
   let warmed = false;
-  const state = new StorageState(store, logger, store.label ?? (o.fs ? `the events folder "${o.dir || '.'}"` : 'the event store'), async () => {
+  const state = new StorageState(store, logger, store.label ?? (o.fs ? `the events folder ${[o.fs.root, o.dir].filter(Boolean).join('/') || '.'}` : 'the event store'), async () => {
     await store.applyRetention();
     if (warmed || !deflaterReady) return;
     warmed = true;

@@ -66,7 +66,7 @@ function describeError(err: unknown): string {
   const reason = unavailableReason(err);
   if (reason) return reason;
   const code = (err as { code?: unknown } | null)?.code;
-  return `could not be loaded (${typeof code === 'string' ? code : 'error'})`;
+  return `not loaded (${typeof code === 'string' ? code : 'error'})`;
 }
 
 export class StorageState {
@@ -201,7 +201,9 @@ export class StorageState {
     this.reason = reason;
     if (!changed) return;
     if (name === 'ready') {
-      this.logger.info(`tracker: ${this.label} ${this.everReady ? 'connected again' : 'connected'}`);
+      // A store with probe() is a connection (a database); the others are loaded (a folder).
+      const done = this.store.probe ? 'connected' : 'loaded';
+      this.logger.info(`tracker: ${this.label} ${this.everReady ? `${done} again` : done}`);
       this.everReady = true;
     } else if (name === 'unavailable') this.logger.warn(`tracker: ${this.label} ${reason}${detail ? ` (${detail})` : ''}; retrying`);
     const status = this.status();
