@@ -197,7 +197,16 @@ export class DiskSpool implements IngestSpool {
           reject(new HttpError(503, `The event spool could not be written (${(err as NodeJS.ErrnoException)?.code ?? 'error'}); try again later`, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause: err }));
         },
       });
-      this.writing ??= this.flush().finally(() => (this.writing = undefined));
+      this.kick();
+    });
+  }
+
+  /** Starts the writer unless it runs; batches added while it finishes start it again. */
+  private kick(): void {
+    if (this.writing) return;
+    this.writing = this.flush().finally(() => {
+      this.writing = undefined;
+      if (this.pending.length) this.kick();
     });
   }
 
