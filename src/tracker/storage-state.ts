@@ -74,6 +74,8 @@ export class StorageState {
   private reason: string | undefined;
   private loaded = false;
   private everReady = false;
+  /** The store has been unavailable at least once. */
+  private troubled = false;
   private retrying = false;
   private closed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -202,10 +204,14 @@ export class StorageState {
     if (!changed) return;
     if (name === 'ready') {
       // A store with probe() is a connection (a database); the others are loaded (a folder).
+      // An embedded store loading at once is not news; after trouble it is.
       const done = this.store.probe ? 'connected' : 'loaded';
-      this.logger.info(`tracker: ${this.label} ${this.everReady ? `${done} again` : done}`);
+      if (this.store.probe || this.troubled) this.logger.info(`tracker: ${this.label} ${this.everReady ? `${done} again` : done}`);
       this.everReady = true;
-    } else if (name === 'unavailable') this.logger.warn(`tracker: ${this.label} ${reason}${detail ? ` (${detail})` : ''}; retrying`);
+    } else if (name === 'unavailable') {
+      this.troubled = true;
+      this.logger.warn(`tracker: ${this.label} ${reason}${detail ? ` (${detail})` : ''}; retrying`);
+    }
     const status = this.status();
     for (const l of [...this.listeners]) l(status);
   }
