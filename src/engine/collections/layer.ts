@@ -17,7 +17,7 @@
  * name no file (file mode's lookup cache), is answered synchronously; so is a json-server query
  * without `_embed`/`_expand`.
  */
-import { hasBody, readBody } from '../../core/body.js';
+import { carriesBody, hasBody, readBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
@@ -28,7 +28,7 @@ import type { FileEntry } from '../fs/file-cache.js';
 import { configFor, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import { MSG } from '../fs/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../fs/patch-document.js';
-import { enqueueMutation, type MutationScope } from './collection-writes.js';
+import { enqueueMutation, type MutationScope } from '../store/writes.js';
 import type { FilesLayer } from '../fs/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
@@ -204,7 +204,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       case 'GET':
       case 'HEAD': {
         const head = ctx.method === 'HEAD';
-        if (hasBody(ctx.request)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
+        if (await carriesBody(ctx.request, env.bodyLimit)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
         const i = indexOf(items, idField).find(items, id);
         if (i === -1) return undefined;
         if (jsonServer && ctx.search.length > 1) {
@@ -248,7 +248,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
         });
       }
       case 'DELETE': {
-        if (hasBody(ctx.request)) throw new HttpError(400, MSG.deleteWithBody);
+        if (await carriesBody(ctx.request, env.bodyLimit)) throw new HttpError(400, MSG.deleteWithBody);
         const res = await enqueueMutation(env, entry.path, idField, (scope) => {
           const i = findItem(scope, id);
           const [removed] = scope.items.splice(i, 1);
