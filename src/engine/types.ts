@@ -5,6 +5,7 @@
 import type { CollectionStore } from './store/store.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
+import type { GraphqlOperationHandler } from './graphql/operation-handlers.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -249,7 +250,8 @@ export interface MockApiOptions {
   parser?: boolean | ParserConfig;
   handlerMiddlewares?: MiddlewareFunction[];
   errorMiddlewares?: ErrorHandlerFunction[];
-  handlers?: RestHandler[];
+  /** REST handlers, and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  handlers?: Array<RestHandler | GraphqlOperationHandler>;
   wsHandlers?: WsHandler[];
   pagination?: PerMethod<PaginationConfig> | null;
   filters?: PerMethod<FilterConfig> | null;
@@ -313,8 +315,11 @@ export interface MockApiOptions {
    * (a path or URL, relative to `root`/the working directory; or the document object) before any
    * handler or file runs: 400 with the problems, 404/405 for operations it does not have.
    * `{ document, validateResponses: true }` also checks the answers (mismatches logged as warnings).
+   * What no handler or file answers is answered from the document (docs/openapi.md): stateful
+   * collections with generated data (`seed`, `count`), unless `mock: false` (default false
+   * when a `proxy` is set).
    */
-  openapi?: string | object | { document: string | object; validateResponses?: boolean };
+  openapi?: string | object | { document: string | object; validateResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number> };
   /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
   store?: StoreOptions;
   /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */
@@ -358,7 +363,8 @@ export interface RecordOptions {
 }
 
 export interface ScenarioOptions {
-  handlers?: RestHandler[];
+  /** REST handlers, and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  handlers?: Array<RestHandler | GraphqlOperationHandler>;
   /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
   fsDir?: string;
   /** ms, a range [min, max] or { p50, p99 }, like the global delay. */
