@@ -31,6 +31,7 @@ import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
+import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type JsonServerArgs } from './json-server-flags.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
@@ -177,12 +178,14 @@ export async function buildConfig(
   cwd: string,
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean }> {
-  const { values, positionals } = parse(argv);
+  jsonServer?: JsonServerArgs,
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; notes: string[] }> {
+  const js = jsonServer ?? (mode === 'serve' ? await jsonServerFlags(argv, cwd) : undefined); // json-server's flags (json-server-flags.ts)
+  const { values, positionals } = parse(js?.argv ?? argv);
   if (mode === 'serve') {
     for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
-    if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
-      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one .json file, e.g. mockyard db.json)`);
+    if (positionals.length > 1 || (positionals.length === 1 && !DATA_FILE.test(positionals[0]!))) {
+      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one data file, e.g. mockyard db.json; also .json5, .js, .cjs, .mjs)`);
     }
   } else {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -221,6 +224,7 @@ export async function buildConfig(
     delete mock.fs;
     if (fromFile.mock?.endpointPrefix === undefined) mock.endpointPrefix = '/'; // json-server's URLs
   }
+  if (js) Object.assign(mock, js.mock);
   const preset = values.preset ?? (dbFile !== undefined ? 'json-server' : undefined);
   if (preset !== undefined) mock.preset = preset === 'none' ? null : 'json-server';
   if (values['no-cors']) mock.cors = false;
@@ -258,7 +262,7 @@ export async function buildConfig(
     const { storageDir: _dir, storage: _storage, ...rest } = base;
     config.tracker = { ...rest, storage: { postgres: trackerDb } };
   }
-  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true };
+  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, notes: js?.notes ?? [] };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -342,7 +346,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     if (argv[0] === 'import') return await runImport(argv.slice(1), io);
     const record = argv[0] === 'record';
     if (record) argv = argv.slice(1);
-    const { values } = parse(argv);
+    const js = record ? undefined : await jsonServerFlags(argv, io.cwd);
+    const { values } = parse(js?.argv ?? argv);
     if (values.help) {
       io.out(HELP);
       return { code: 0 };
@@ -351,9 +356,9 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(version());
       return { code: 0 };
     }
-    parsed = await buildConfig(argv, io.cwd, process.env, record ? 'record' : 'serve');
+    parsed = await buildConfig(argv, io.cwd, process.env, record ? 'record' : 'serve', js);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof JsonServerFlagError) {
       io.err(`mockyard: ${err.message}\nRun "mockyard --help" for usage.`);
       return { code: 2 };
     }
@@ -416,12 +421,13 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
-      const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
+      const source = (db ?? parsed.db) !== undefined ? `${db ?? parsed.db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
       for (const line of describeServing(server.url, [...server.engines.filter(isDevtoolsEngine), ...resolved.engines], source, fileRouting)) io.out(line);
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
       const openapi = config.mock?.openapi;
       if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${typeof openapi === 'string' ? openapi : openapi instanceof URL ? openapi.href : '(given in the config)'}`);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
+      for (const note of parsed.notes) io.out(`  ${note}`);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };

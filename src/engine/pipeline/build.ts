@@ -20,6 +20,9 @@ import { createOpenApiLayer } from '../openapi/layer.js';
 import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
 import { lazyLayer } from './lazy-layer.js';
+import { createRewriteLayer } from '../json-server/rewrite-layer.js';
+import { createMiddlewareLayer } from '../json-server/middleware-layer.js';
+import { createStaticLayer } from '../static/layer.js';
 
 export interface LayerSources {
   /** The validated options (handlers, pagination, filters, delay, limits…). */
@@ -62,9 +65,12 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
   const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
   const layers: Layer[] = [
     ...(options.openapi ? [createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
+    ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.routes, options.preset === 'json-server', options.routesSource)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
+    ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(options.middlewares, options.readOnly, services.app)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
+    ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root)] : []), // static files nothing above answered (static/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
   ];
   return { layers, handlers, files, proxy };
