@@ -222,11 +222,6 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
     const like = op === 'like' ? regex(value, rawKey) : undefined;
     fieldTests.push((item) => matches(valueAt(item, path), op, value, like));
   }
-  const equals: Array<{ path: string[]; test: Test }> = [];
-  for (const [field, values] of eq) {
-    const path = splitPath(field);
-    equals.push({ path, test: (item) => values.some((v) => matches(valueAt(item, path), 'eq', v)) });
-  }
   const whereRaw = params.get('_where');
   let where: Test | undefined;
   if (whereRaw !== null && whereRaw !== '') {
@@ -242,6 +237,11 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
   // json-server 1.x: a valid `_where` replaces the field filters.
   if (where) tests.push(where);
   else tests.push(...fieldTests);
+  const equals: Array<{ path: string[]; test: Test }> = [];
+  for (const [field, values] of where ? [] : eq) {
+    const path = splitPath(field);
+    equals.push({ path, test: (item) => values.some((v) => matches(valueAt(item, path), 'eq', v)) });
+  }
   const q = params.get('q');
   if (q !== null && q !== '') {
     const needle = q.toLowerCase();

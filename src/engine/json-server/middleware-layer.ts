@@ -42,7 +42,8 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
         return res.toResponse(ctx.method === 'HEAD');
       }
       const headers = res.headerRecord();
-      if (Object.keys(headers).length > 0) ctx.onAnswer((r) => withHeaders(r, headers));
+      // Static files are served as json-server serves them: before (without) its middlewares.
+      if (Object.keys(headers).length > 0) ctx.onAnswer((r) => (ctx.answeredBy?.layer === 'static' ? r : withHeaders(r, headers)));
       return undefined;
     },
     peek(ctx) {
