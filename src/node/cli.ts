@@ -10,7 +10,7 @@
  * at start-up (and the command says so). Bad flags exit with 2,
  * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -400,7 +400,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
       // CORS preflights are answered before the engine's pipeline (and its observers): logged here.
       const rootPrefix = api.prefixes.includes('/');
-      return rootPrefix || (logRequests && api.options.cors) ? cliMockApi(api, rootPrefix ? homePage : undefined, logRequests ? report : undefined) : e;
+      const ownIndex = api.options.static.some((d) => typeof d === 'string' && existsSync(resolve(d, 'index.html'))); // a static index.html wins over the home page
+      return rootPrefix || (logRequests && api.options.cors) ? cliMockApi(api, rootPrefix && !ownIndex ? homePage : undefined, logRequests ? report : undefined) : e;
     });
     const fallback = async (request: Request): Promise<Response> => {
       const start = performance.now();
