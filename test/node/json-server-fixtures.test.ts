@@ -16,7 +16,7 @@ import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { SESSIONS, send, writeSessionFiles } from '../fixtures/json-server/requests.mjs';
 
 interface Answer { status: number; headers: Record<string, string>; body: unknown }
-interface Request { method: string; path: string; type?: string; body?: unknown; differs?: 'id' | 'body' | 'status'; mockyard?: number }
+interface Request { method: string; path: string; type?: string; body?: unknown; differs?: 'id' | 'body' | 'status'; mockyard?: number; mockyardBody?: unknown }
 interface Session { name: string; version: string; args: string[]; requests: Request[]; headers?: string[] }
 interface Fixture { version: string; requests: Array<Request & { answer: Answer }>; dbAfter: unknown }
 
@@ -100,6 +100,7 @@ describe.each(SESSIONS as Session[])('json-server session $name', (session) => {
         continue;
       }
       expect.soft(ours.status, label).toBe(theirs.status);
+      if (r.mockyardBody !== undefined) expect.soft(ours.body, `${label} (mockyard's own answer)`).toEqual(r.mockyardBody);
       if (r.differs === 'body') continue;
       const body = (b: unknown) => (r.differs === 'id' ? withoutIds(unwrap(b)) : unwrap(b));
       expect.soft(body(ours.body), label).toEqual(body(theirs.body));
