@@ -91,7 +91,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.routes, options.preset === 'json-server', options.routesSource)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
     ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(options.middlewares, options.readOnly, services.app)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
-    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services)))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
+    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services, options.graphqlHandlers)))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root)] : []), // static files nothing above answered (static/layer.ts)
