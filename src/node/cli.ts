@@ -32,7 +32,7 @@ import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { serve, type RunningServer } from './serve.js';
-import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type JsonServerArgs } from './json-server-flags.js';
+import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
 
 export const HELP = `Usage: mockyard [options]
@@ -132,34 +132,37 @@ function parseNumber(flag: string, raw: string | undefined, opts: { integer?: bo
   return n;
 }
 
+/** mockyard's own flags (json-server's are read first, by json-server-flags.ts). */
+const FLAGS = {
+  config: { type: 'string', short: 'c' },
+  'fs-dir': { type: 'string' },
+  prefix: { type: 'string', multiple: true },
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  delay: { type: 'string' },
+  seed: { type: 'string' },
+  proxy: { type: 'string' },
+  target: { type: 'string' },
+  overwrite: { type: 'boolean' },
+  har: { type: 'string' },
+  tracker: { type: 'boolean' },
+  'tracker-db': { type: 'string' },
+  'log-level': { type: 'string' },
+  preset: { type: 'string' },
+  cors: { type: 'string' },
+  'no-cors': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const satisfies FlagSpecs;
+
 function parse(argv: string[]) {
   try {
     return parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        config: { type: 'string', short: 'c' },
-        'fs-dir': { type: 'string' },
-        prefix: { type: 'string', multiple: true },
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        delay: { type: 'string' },
-        seed: { type: 'string' },
-        proxy: { type: 'string' },
-        target: { type: 'string' },
-        overwrite: { type: 'boolean' },
-        har: { type: 'string' },
-        tracker: { type: 'boolean' },
-        'tracker-db': { type: 'string' },
-        'log-level': { type: 'string' },
-        preset: { type: 'string' },
-        cors: { type: 'string' },
-        'no-cors': { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: FLAGS,
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -186,7 +189,7 @@ export async function buildConfig(
   mode: 'serve' | 'record' = 'serve',
   jsonServer?: JsonServerArgs,
 ): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; notes: string[] }> {
-  const js = jsonServer ?? (mode === 'serve' ? await jsonServerFlags(argv, cwd) : undefined); // json-server's flags (json-server-flags.ts)
+  const js = jsonServer ?? (mode === 'serve' ? await jsonServerFlags(argv, cwd, FLAGS) : undefined); // json-server's flags (json-server-flags.ts)
   const { values, positionals } = parse(js?.argv ?? argv);
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
@@ -357,7 +360,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     if (argv[0] === 'check') return await (await import('./openapi-check.js')).runCheckCommand(argv.slice(1), io);
     const record = argv[0] === 'record';
     if (record) argv = argv.slice(1);
-    const js = record ? undefined : await jsonServerFlags(argv, io.cwd);
+    const js = record ? undefined : await jsonServerFlags(argv, io.cwd, FLAGS);
     const { values } = parse(js?.argv ?? argv);
     if (values.help) {
       io.out(HELP);

@@ -51,13 +51,8 @@ const BOOLEAN = new Map<string, string>([
   ['--no-gzip', 'noGzip'], ['--ng', 'noGzip'],
 ]);
 const MIDDLEWARES = new Set(['--middlewares', '-m']);
-/** mockyard's own flags (cli.ts): passed through untouched. */
-const MOCKYARD_FLAGS = [
-  '--config', '--fs-dir', '--prefix', '--port', '--host', '--delay', '--proxy', '--target', '--overwrite', '--har', '--tracker',
-  '--tracker-db', '--log-level', '--preset', '--cors', '--no-cors', '--quiet', '--help', '--version',
-];
-const SHORT_MOCKYARD = new Set(['-c', '-p', '-h', '-v']);
-const KNOWN = [...MOCKYARD_FLAGS, ...Object.keys(SAME), ...VALUED.keys(), ...BOOLEAN.keys(), ...MIDDLEWARES];
+/** mockyard's own flags as cli.ts declares them for `parseArgs` (passed through untouched). */
+export type FlagSpecs = Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>>;
 
 /** Data files served from memory (json-server reads them; only `.json` is written back). */
 export const DATA_FILE = /\.(json|json5|js|cjs|mjs)$/i;
@@ -112,7 +107,10 @@ function settingsFromConfig(file: string, into: Collected, argv: string[]): void
 }
 
 /** Reads json-server's flags out of `argv` (see the module comment). */
-export async function jsonServerFlags(argv: readonly string[], cwd: string): Promise<JsonServerArgs> {
+export async function jsonServerFlags(argv: readonly string[], cwd: string, own: FlagSpecs): Promise<JsonServerArgs> {
+  const ownFlags = Object.entries(own).flatMap(([name, spec]) => [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]);
+  const valued = new Set(Object.entries(own).filter(([, spec]) => spec.type === 'string').flatMap(([name, spec]) => [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]));
+  const known = [...ownFlags.filter((f) => f.startsWith('--')), ...Object.keys(SAME), ...VALUED.keys(), ...BOOLEAN.keys(), ...MIDDLEWARES];
   const out: string[] = [];
   const c: Collected = { static: [], middlewares: [], noted: new Set() };
   let config: string | undefined;
@@ -158,10 +156,10 @@ export async function jsonServerFlags(argv: readonly string[], cwd: string): Pro
         while (argv[i + 1] !== undefined && /\.(c|m)?js$/i.test(argv[i + 1]!) && !argv[i + 1]!.startsWith('-')) c.middlewares.push(argv[++i]!);
         if (c.middlewares.length === before) throw new JsonServerFlagError(`${flag} needs one or more .js files`);
       }
-    } else if (MOCKYARD_FLAGS.includes(flag) || SHORT_MOCKYARD.has(flag)) {
+    } else if (ownFlags.includes(flag)) {
       out.push(raw);
     } else {
-      const hint = flag.startsWith('--') ? closest(flag, KNOWN) : undefined;
+      const hint = flag.startsWith('--') ? closest(flag, known) : undefined;
       throw new JsonServerFlagError(`unknown option ${flag}${hint ? ` (did you mean ${hint}?)` : ''}`);
     }
   }
@@ -169,7 +167,7 @@ export async function jsonServerFlags(argv: readonly string[], cwd: string): Pro
   if (config === undefined && existsSync(defaultConfig)) config = defaultConfig;
   if (config !== undefined) settingsFromConfig(config, c, out);
 
-  const positional = out.find((a, i) => !a.startsWith('-') && (i === 0 || !/^--?(c|config|fs-dir|prefix|p|port|host|delay|proxy|target|har|tracker-db|log-level|preset|cors)$/.test(out[i - 1]!.split('=')[0]!) || out[i - 1]!.includes('=')));
+  const positional = out.find((a, i) => !a.startsWith('-') && (i === 0 || !valued.has(out[i - 1]!)));
   const mock: JsonServerMock = {};
   if (c.routes !== undefined) mock.routes = readRoutes(resolve(cwd, c.routes));
   if (c.static.length > 0) mock.static = c.static.map((s) => folder(resolve(cwd, s), '--static'));
