@@ -179,6 +179,13 @@ describe('mockyard openapi.yaml', () => {
     expect(books[1]!.author).toMatchObject({ email: expect.stringMatching(/@/), firstName: expect.any(String) });
     expect((await getJson(`${s.url}/v1/books/${String(books[1]!.id)}`)).body).toEqual(books[1]);
     expect((await getJson(`${s.url}/v1/books/11111111-1111-4111-8111-111111111111`)).body).toEqual({ id: 'fixed', title: 'From a file' });
+
+    // A write naming no file goes on to the backend: no file is created for it.
+    const { readdir } = await import('node:fs/promises');
+    const pets = await serve([PETSTORE, '--fs-dir', 'mocks'], dir);
+    const created = await fetch(`${pets.url}/v2/pet`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', photoUrls: [] }) });
+    expect(created.headers.get('location')).toBe('/v2/pet/21');
+    expect(await readdir(join(dir, 'mocks'))).toEqual(['books']);
     const missing = await getJson(`${s.url}/v1/books/00000000-0000-4000-8000-000000000000`);
     expect(missing).toMatchObject({ status: 404, body: { reason: 'no such book' } });
   });
