@@ -351,3 +351,25 @@ describe('collections from a document written for it', () => {
     expect(cats.items.length).toBe(seen.filter((p) => p.kind === 'cat').length);
   });
 });
+
+describe('security schemes (security-3.0.json, @readme/oas-examples)', () => {
+  it('apiKey in query, cookie and header; http basic and bearer; oauth2 and openIdConnect as bearer; an empty alternative makes it optional', async () => {
+    const s = await serve([join(FIXTURES, 'security-3.0.json'), '--prefix', '/']);
+    const status = async (method: string, path: string, headers: Record<string, string> = {}) => (await fetch(`${s.url}${path}`, { method, headers })).status;
+    expect(await status('GET', '/anything/apiKey')).toBe(401);
+    expect(await status('GET', '/anything/apiKey?apiKey=x')).toBe(200);
+    expect(await status('POST', '/anything/apiKey')).toBe(401);
+    expect(await status('POST', '/anything/apiKey', { cookie: 'other=1; api_key=x' })).toBe(200);
+    expect(await status('PUT', '/anything/apiKey', { 'x-api-key': 'x' })).toBe(200);
+    expect(await status('POST', '/anything/basic', { authorization: 'Bearer x' })).toBe(401);
+    expect(await status('POST', '/anything/basic', { authorization: `Basic ${btoa('u:p')}` })).toBe(200);
+    expect(await status('PUT', '/anything/bearer', { authorization: 'Bearer a.b.c' })).toBe(200);
+    for (const method of ['POST', 'GET', 'PUT', 'PATCH', 'DELETE']) {
+      expect(await status(method, '/anything/oauth2')).toBe(401);
+      expect(await status(method, '/anything/oauth2', { authorization: 'Bearer t' })).toBe(200);
+    }
+    expect(await status('POST', '/anything/openIdConnect', { authorization: 'Bearer t' })).toBe(200);
+    expect(await status('POST', '/anything/no-auth')).toBe(200);
+    expect(await status('GET', '/anything/optional-auth')).toBe(200);
+  });
+});
