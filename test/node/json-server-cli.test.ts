@@ -197,7 +197,7 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
     const api = `${url}`;
     expect((await get(`${api}/posts?views_gt=100`)).json.map((p: any) => p.id)).toEqual(['2']);
     expect((await get(`${api}/posts?views_lt=200`)).json.map((p: any) => p.id)).toEqual(['1']);
-    expect((await get(`${api}/posts?_page=2&_per_page=1`)).json.map((p: any) => p.id)).toEqual(['2']);
+    expect((await get(`${api}/posts?_page=2&_per_page=1`)).json).toEqual({ first: 1, prev: 1, next: null, last: 2, pages: 2, items: 2, data: [{ id: '2', title: 'another title', views: 200 }] });
     expect((await get(`${api}/posts?_sort=-views`)).json.map((p: any) => p.id)).toEqual(['2', '1']);
     expect((await get(`${api}/comments?_embed=post`)).json[0].post).toEqual({ id: '1', title: 'a title', views: 100 });
     // String ids: a new item gets a UUID
