@@ -3,7 +3,8 @@
  * from the built modules, types from their declaration files), compared with
  * test/public-api.snapshot.txt. A change to the surface — a name added, removed, or turned from
  * a type into a value — is a visible diff in that file: review it, then update it with
- * `npx vitest run test/public-api.test.ts -u`.
+ * `npx vitest run test/public-api.test.ts -u`. Names kept for one version as `@deprecated` aliases
+ * are marked `(deprecated)`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -36,6 +37,16 @@ function declaredNames(file: string, seen = new Set<string>()): Set<string> {
   return names;
 }
 
+/** Names whose declaration in this file carries a `@deprecated` JSDoc tag (the old names kept for one version). */
+function deprecatedNames(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8');
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export\s+(?:declare\s+)?(?:const|function|class|interface|type)\s+(\w+)/g)) {
+    if (/@deprecated\b/.test(m[1]!)) names.add(m[2]!);
+  }
+  return names;
+}
+
 function conditionPath(entry: string | Record<string, string>, condition: string): string | undefined {
   return typeof entry === 'string' ? entry : (entry[condition] ?? entry.default);
 }
@@ -53,7 +64,9 @@ async function surface(): Promise<string> {
     // What the declarations do not name is not reachable by a TypeScript user either.
     expect(values.filter((v) => !declared.includes(v)), `${name}: runtime exports missing from its .d.ts`).toEqual([]);
     const typeOnly = declared.filter((n) => !values.includes(n)).sort();
-    out.push(`${name}`, `  values (${values.length}): ${values.join(', ')}`, `  types (${typeOnly.length}): ${typeOnly.join(', ')}`, '');
+    const deprecated = deprecatedNames(types);
+    const shown = (list: string[]) => list.map((n) => (deprecated.has(n) ? `${n} (deprecated)` : n)).join(', ');
+    out.push(`${name}`, `  values (${values.length}): ${shown(values)}`, `  types (${typeOnly.length}): ${shown(typeOnly)}`, '');
   }
   return out.join('\n');
 }
