@@ -9,6 +9,7 @@ import { memoryFs } from '../../src/vfs/memory.js';
 import type { Vfs } from '../../src/vfs/types.js';
 import { req, see } from '../helpers/engine-request.js';
 import { seedDir } from '../helpers/mock-fs-drivers.js';
+import { clockStopped, watchReports } from '../helpers/watch-reports.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -22,43 +23,6 @@ function counting(vfs: Vfs): Vfs & { reads: number } {
     return vfs.read(p);
   };
   return c;
-}
-
-/**
- * The watch reports a Vfs hands the cache, so a test waits for the report of an outside edit (the
- * kernel's, through fs.watch) instead of guessing when it arrives. Install before the engine's
- * first request (the cache registers its watches then). `next(path)` resolves after the cache has
- * received the next report for the watch of `path` (a file, or a folder: '' is the root).
- */
-function watchReports(fs: Vfs): { next(path: string): Promise<void> } {
-  const waiting: Array<{ path: string; resolve: () => void }> = [];
-  for (const method of ['watch', 'watchFolder'] as const) {
-    const original = fs[method]?.bind(fs);
-    if (original === undefined) continue;
-    fs[method] = (path, report) =>
-      original(path, (ended) => {
-        report(ended);
-        for (const w of waiting.filter((w) => w.path === path)) {
-          waiting.splice(waiting.indexOf(w), 1);
-          w.resolve();
-        }
-      });
-  }
-  return { next: (path) => new Promise<void>((resolve) => waiting.push({ path, resolve })) };
-}
-
-/**
- * Runs `body` with `performance.now()` standing still, so a time bound (WATCHED_RECHECK_MS)
- * cannot expire however slow the machine is: what the test sees then comes from watch reports
- * alone.
- */
-async function clockStopped<T>(body: () => Promise<T>): Promise<T> {
-  const clock = vi.spyOn(performance, 'now').mockReturnValue(performance.now());
-  try {
-    return await body();
-  } finally {
-    clock.mockRestore();
-  }
 }
 
 const PAGE = { type: 'query-param' as const, limit: 'limit', skip: 'skip', sort: 'sort', order: 'order' };
