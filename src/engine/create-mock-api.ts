@@ -21,6 +21,7 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
+import type { CollectionStore } from './store/store.js';
 import { contextUnder, type RequestContext } from './context.js';
 import { withMockCors } from './cors.js';
 import { getScratchFsFactory } from './default-fs.js';
@@ -123,6 +124,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       broadcast: (pattern, data, opts) => (wsLayer ? wsLayer.broadcast(pattern, data, opts) : options.enableWs ? (broadcastRoute(options.wsRoutes, pattern), 0) : 0),
       count: (pattern, opts) => (wsLayer ? wsLayer.count(pattern, opts) : options.enableWs ? (broadcastRoute(options.wsRoutes, pattern, 'app.ws.count'), 0) : 0),
     },
+    get store(): CollectionStore {
+      if (!built) throw new OptionsError('mock', 'is disabled: req.app.store needs the mock API');
+      return built.store;
+    },
     get fs(): Vfs {
       if (vfs) return vfs;
       if (!fallbackFs) {
@@ -192,6 +197,12 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       },
     ));
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
+
+  const socketLayers = pipeline.layers.filter((l) => typeof l.upgrade === 'function');
+  const wsUpgrade = (ctx: RequestContext): Promise<UpgradeResult> | UpgradeResult => {
+    if (!wsReady) return undefined;
+    return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
+  };
 
   const contextFor = (request: Request): RequestContext | undefined => contextUnder(request, prefixes, pipeline.observed ? performance.now() : 0);
 
@@ -265,10 +276,15 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
-      if (!wsReady) return undefined;
+      if (disabled) return undefined;
       const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
-      return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
+      // A layer's own sockets first (GraphQL subscriptions at its path), then the WebSocket handlers.
+      for (const layer of socketLayers) {
+        const claimed = layer.upgrade!(ctx);
+        if (claimed !== undefined) return claimed instanceof Promise ? claimed.then((r) => r ?? wsUpgrade(ctx)) : claimed;
+      }
+      return wsUpgrade(ctx);
     },
 
     observe: (observer) => observeAll((x) => observer(x)),

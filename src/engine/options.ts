@@ -20,6 +20,9 @@ import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
 import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
+import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
+import { resolveStoreOptions } from './store/options.js';
+import type { RelationNaming } from './store/relations.js';
 import type {
   ErrorHandlerFunction,
   FilterComparison,
@@ -89,6 +92,10 @@ export interface ResolvedMockApiOptions {
   /** Collections on: their id field; null = off. */
   collections: { idField: string } | null;
   preset: 'json-server' | null;
+  /** `store`: relation naming of the collection store (store/options.ts). */
+  relations: RelationNaming;
+  /** `graphql`: GraphQL over the collections (graphql/options.ts), or null (off). */
+  graphql: ResolvedGraphql | null;
   /** `db` option: the JSON file (as given), or null. */
   db: string | null;
   /** CORS policy, or undefined (off). */
@@ -139,6 +146,7 @@ const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
   'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
+  'store', 'graphql',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers. */
@@ -485,6 +493,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     openapi: null,
     collections: null,
     preset: null,
+    relations: { convention: 'both', declared: {} },
+    graphql: null,
     db: null,
     cors: undefined,
     journal: { size: 0, bodyLimit: 0 },
@@ -550,6 +560,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.openapi = resolveOpenApi(o.openapi, at('openapi'));
   base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
   base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
+  base.relations = resolveStoreOptions(o.store, at('store'));
+  base.graphql = resolveGraphqlOptions(o.graphql, at('graphql'), base.preset !== null);
   base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);
   if (o.db !== undefined) {
     const db = check.string(o.db, at('db'), undefined, { nonEmpty: true })!;

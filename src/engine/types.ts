@@ -2,6 +2,9 @@
  * Public types of the mock API engine: options (the spec's names), handlers, middlewares,
  * pagination and filters. Runtime validation lives in options.ts.
  */
+import type { CollectionStore } from './store/store.js';
+import type { StoreOptions } from './store/options.js';
+import type { GraphqlOption } from './graphql/options.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -204,6 +207,11 @@ export interface MockApiApp {
     count(pattern: string, options?: { room?: string }): number;
   };
   fs: Vfs;
+  /**
+   * The collection store (src/engine/store/): the JSON-array collections of the mocks folder,
+   * read and written through the same queue as REST and GraphQL, with change events.
+   */
+  store: CollectionStore;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -289,6 +297,10 @@ export interface MockApiOptions {
    * `{ document, validateResponses: true }` also checks the answers (mismatches logged as warnings).
    */
   openapi?: string | object | { document: string | object; validateResponses?: boolean };
+  /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
+  store?: StoreOptions;
+  /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */
+  graphql?: GraphqlOption;
   /**
    * Pass what no handler or file answers to a real API (the last layer of the pipeline).
    * In browser mode such requests go to the network instead (see docs/proxy.md).

@@ -3,7 +3,7 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   openapi (with `openapi`) → handlers → collections (when on) → files → proxy (with `proxy`)
+ * Today:   openapi (with `openapi`) → handlers → graphql (when on) → collections (when on) → files → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -20,6 +20,7 @@ import type { EngineServices } from '../services.js';
 import { createOpenApiLayer } from '../openapi/layer.js';
 import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
+import { createCollectionStore, type CollectionStore } from '../store/store.js';
 import { lazyLayer } from './lazy-layer.js';
 
 export interface LayerSources {
@@ -41,6 +42,8 @@ export interface BuiltLayers {
   files: FilesLayer;
   /** With `proxy`: the proxy layer (and its recorder). */
   proxy: ProxyLayer | undefined;
+  /** The collection store over `files` (`req.app.store`, GraphQL). */
+  store: CollectionStore;
 }
 
 export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerSources): BuiltLayers {
@@ -60,15 +63,17 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     passUnmockedWrites: options.passUnmockedWrites,
     onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
   });
+  const store = createCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
   const handlers = createHandlerLayer(options, services, files);
   const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
   const layers: Layer[] = [
     ...(options.openapi ? [createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
+    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services)))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (fs/preset-hints.ts)
   ];
-  return { layers, handlers, files, proxy };
+  return { layers, handlers, files, proxy, store };
 }
