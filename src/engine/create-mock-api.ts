@@ -32,6 +32,7 @@ import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
 import { createPipeline, type Observer, type Pipeline } from './pipeline/run.js';
 import { createScenarioSet } from './scenarios/pipelines.js';
+import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
@@ -83,6 +84,8 @@ export interface MockApi extends Engine {
   useScenario(name: string | null): void;
   /** The layer names in pipeline order (`['handlers', 'files']`). */
   readonly layers: readonly string[];
+  /** The sessions (src/engine/sessions/, docs/sessions.md): create, reset, drop, set a scenario, add overrides, list. */
+  readonly sessions: SessionControl;
   close(): Promise<void>;
 }
 
@@ -159,7 +162,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     logger,
   });
   // Scenarios (scenarios/pipelines.ts): each a second pipeline from the same recipe.
-  const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory });
+  const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory, baseBuilt: built });
+  // Sessions (sessions/set.ts): a private pipeline per session id, over the base's or a scenario's.
+  const sessions = createSessionSet({ settings: options.sessions, options, services, logger, scenarios });
   const pipelines = scenarios.pipelines;
   // A layer may watch the answers (the openapi layer's validateResponses): an observer like any
   // other, on the pipeline the layer belongs to (base and scenarios alike).
@@ -169,7 +174,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (typeof observer === 'function') p.observe(observer);
     }
   }
-  const observeAll = scenarios.observe;
+  const observeAll = (fn: SessionObserver): (() => void) => {
+    const offs = [scenarios.observe((x, scenario) => fn(x, scenario, null)), sessions.observe(fn)];
+    return () => offs.forEach((off) => off());
+  };
 
   // ready(): every layer's start-up (e.g. each files layer's fsDir check); true when the engine's
   // own files layer routes files.
@@ -181,7 +189,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   }
 
   const journal = disabled || options.journal.size === 0 ? null : createJournal(options.journal);
-  if (journal) observeAll((x, scenario) => journal.record(x, scenario));
+  if (journal) observeAll((x, scenario, session) => journal.record(x, scenario, session));
 
   // The WebSocket layer is imported only with enableWs (its own chunk in browser bundles), at once;
   // ready() waits for it and so does a handshake that comes earlier. A failed import is retried
@@ -223,7 +231,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       try {
         ctx = contextFor(request);
         if (ctx === undefined) return Promise.resolve(undefined);
-        pipe = scenarios.pipelineFor(ctx);
+        pipe = sessions.pipelineFor(ctx) ?? scenarios.pipelineFor(ctx);
       } catch (err) {
         return Promise.reject(err);
       }
@@ -239,7 +247,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     try {
       const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
-      const pipe = scenarios.pipelineFor(ctx);
+      const pipe = sessions.pipelineFor(ctx) ?? scenarios.pipelineFor(ctx);
       if (pipe instanceof Response) return pipe;
       const now = pipe.peek(ctx);
       if (now === undefined) {
@@ -294,6 +302,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return scenarios.current;
     },
     useScenario: (name: string | null) => scenarios.use(name),
+    sessions,
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
@@ -301,6 +310,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (closed) return;
       closed = true;
       sleeper.close();
+      await sessions.close();
       await scenarios.close();
       await wsReady;
       wsLayer?.close();

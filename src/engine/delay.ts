@@ -1,6 +1,7 @@
 /**
- * Simulated latency. `delay` (global or per handler) is a number of ms or a range `[min, max]`
- * drawn uniformly for every request (as vite-plugin-mock-dev-server and Mockoon offer). The
+ * Simulated latency. `delay` (global or per handler) is a number of ms, a range `[min, max]`
+ * drawn uniformly for every request (as vite-plugin-mock-dev-server and Mockoon offer), or
+ * percentiles `{ p50, p99 }` (a log-normal draw). The
  * options resolve it to a `DrawDelay`, the one function that says how long this request waits;
  * `NO_DELAY` (identity-comparable) marks "never waits" so hot paths can skip it.
  *
@@ -12,22 +13,51 @@
 
 /** `[min, max]` in ms, `0 <= min <= max`. */
 export type DelayRange = readonly [min: number, max: number];
-/** A fixed delay in ms, or a range drawn uniformly per request. */
-export type DelayOption = number | DelayRange;
+/**
+ * A latency distribution given by two percentiles, ms (`p50 <= p99`): log-normal, the shape
+ * service latencies usually have (a long tail), median `p50`, 99th percentile `p99`.
+ */
+export interface DelayPercentiles {
+  readonly p50: number;
+  readonly p99: number;
+}
+/** A fixed delay in ms, a range drawn uniformly per request, or percentiles. */
+export type DelayOption = number | DelayRange | DelayPercentiles;
+/** Numbers in [0, 1): Math.random, or a seeded generator (faults/random.ts). */
+export type Random = () => number;
+
+/** z of the 99th percentile of the standard normal distribution. */
+const Z99 = 2.3263478740408408;
 
 /** The delay of one request, in ms; `ranged` when it is drawn from a range. */
 export type DrawDelay = (() => number) & { readonly ranged?: boolean };
 
 export const NO_DELAY: DrawDelay = () => 0;
 
-/** The draw for a validated option (see `resolveDelay` in options.ts). */
-export function delayDraw(value: DelayOption): DrawDelay {
+/** The draw for a validated option (see `resolveDelay` in options.ts); `random` draws the numbers. */
+export function delayDraw(value: DelayOption, random: Random = Math.random): DrawDelay {
   if (typeof value === 'number') return value > 0 ? () => value : NO_DELAY;
-  const [min, max] = value;
+  if (!Array.isArray(value)) {
+    const { p50, p99 } = value as DelayPercentiles;
+    if (p99 <= 0) return NO_DELAY;
+    if (p50 === p99) return () => p50;
+    if (p50 <= 0) return delayDraw([0, p99], random); // no log-normal with a zero median: uniform up to p99
+    const mu = Math.log(p50);
+    const sigma = (Math.log(p99) - mu) / Z99;
+    return Object.assign(() => Math.exp(mu + sigma * normal(random)), { ranged: true });
+  }
+  const [min, max] = value as DelayRange;
   if (max <= 0) return NO_DELAY;
   if (min === max) return () => min;
   const span = max - min;
-  return Object.assign(() => min + Math.random() * span, { ranged: true });
+  return Object.assign(() => min + random() * span, { ranged: true });
+}
+
+/** A standard normal draw (Box–Muller, one of the pair). */
+function normal(random: Random): number {
+  let u = 0;
+  while (u === 0) u = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
 }
 
 /**

@@ -20,6 +20,8 @@ import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
 import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
+import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
+import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
 import { resolveStoreOptions } from './store/options.js';
 import type { RelationNaming } from './store/relations.js';
@@ -104,6 +106,10 @@ export interface ResolvedMockApiOptions {
   journal: { size: number; bodyLimit: number };
   /** Named scenarios (src/engine/scenarios/), in the order given. */
   scenarios: ResolvedScenario[];
+  /** Sessions (src/engine/sessions/): on by default. */
+  sessions: ResolvedSessions;
+  /** Fault rules of routes (src/engine/faults/), validated. */
+  faults: FaultRule[];
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -146,7 +152,7 @@ const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
   'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
-  'store', 'graphql',
+  'sessions', 'faults', 'store', 'graphql',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers. */
@@ -398,6 +404,8 @@ export interface ResolvedScenario {
   delay: DrawDelay | undefined;
   /** Base handlers switched off in this scenario: `pattern` or `METHOD pattern`. */
   disabled: string[];
+  /** Fault rules tried before the base ones (src/engine/faults/). */
+  faults: FaultRule[];
 }
 
 function resolveScenarios(value: unknown, option: string, insideFs: boolean, warnings: string[]): ResolvedScenario[] {
@@ -406,8 +414,8 @@ function resolveScenarios(value: unknown, option: string, insideFs: boolean, war
   return Object.entries(value).map(([name, v]) => {
     const at = `${option}.${name}`;
     if (!SCENARIO_NAME.test(name)) throw new OptionsError(at, 'is not a valid scenario name (letters, digits, ".", "_", "~", "-"; at most 64; starting with a letter or digit)');
-    if (!isPlainObject(v)) throw new OptionsError(at, `must be an object { handlers, fsDir, delay, disabled } (got ${describe(v)})`);
-    check.knownKeys(v, at, ['handlers', 'fsDir', 'delay', 'disabled']);
+    if (!isPlainObject(v)) throw new OptionsError(at, `must be an object { handlers, fsDir, delay, disabled, faults } (got ${describe(v)})`);
+    check.knownKeys(v, at, ['handlers', 'fsDir', 'delay', 'disabled', 'faults']);
     let fsDir = check.string(v.fsDir, `${at}.fsDir`, undefined, { nonEmpty: true });
     if (fsDir !== undefined && insideFs) {
       try {
@@ -419,25 +427,33 @@ function resolveScenarios(value: unknown, option: string, insideFs: boolean, war
     const disabled = check.array<unknown>(v.disabled, `${at}.disabled`);
     disabled.forEach((d, i) => { if (typeof d !== 'string' || d.trim() === '') fail(`${at}.disabled`, i, 'a handler pattern ("/users/:id" or "GET /users/:id")', d); });
     const delay = resolveDelay(v.delay, `${at}.delay`);
-    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()) };
+    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()), faults: resolveFaultRules(v.faults, `${at}.faults`) };
   });
 }
 
 /**
- * Validates `delay`: ms (a number >= 0) or a range `[min, max]` (0 <= min <= max) drawn uniformly
- * per request. Resolves the draw (delay.ts), or undefined when the option is absent.
+ * Validates `delay`: ms (a number >= 0), a range `[min, max]` (0 <= min <= max) drawn uniformly
+ * per request, or `{ p50, p99 }` (log-normal). Resolves the draw (delay.ts; `random` draws its
+ * numbers), or undefined when the option is absent.
  */
-export function resolveDelay(value: unknown, option: string): DrawDelay | undefined {
+export function resolveDelay(value: unknown, option: string, random?: () => number): DrawDelay | undefined {
   if (value === undefined) return undefined;
+  if (isPlainObject(value)) {
+    check.knownKeys(value, option, ['p50', 'p99']);
+    const p50 = check.number(value.p50, `${option}.p50`, Number.NaN, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const p99 = check.number(value.p99, `${option}.p99`, Number.NaN, { min: Number.isNaN(p50) ? 0 : p50, max: Number.MAX_SAFE_INTEGER });
+    if (Number.isNaN(p50) || Number.isNaN(p99)) throw new OptionsError(option, 'needs both p50 and p99 (ms, p50 <= p99)');
+    return delayDraw({ p50, p99 }, random);
+  }
   if (Array.isArray(value)) {
     if (value.length !== 2 || value[0] === undefined || value[1] === undefined) {
       throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
     }
     const min = check.number(value[0], `${option}[0]`, 0, { min: 0, max: Number.MAX_SAFE_INTEGER });
     const max = check.number(value[1], `${option}[1]`, 0, { min, max: Number.MAX_SAFE_INTEGER });
-    return delayDraw([min, max]);
+    return delayDraw([min, max], random);
   }
-  if (typeof value !== 'number') throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
+  if (typeof value !== 'number') throw new OptionsError(option, `must be a number of ms, a range [min, max] or { p50, p99 } (got ${describe(value)})`);
   return delayDraw(check.number(value, option, 0, { min: 0 }));
 }
 
@@ -499,6 +515,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     cors: undefined,
     journal: { size: 0, bodyLimit: 0 },
     scenarios: [],
+    sessions: resolveSessions(false, 'sessions'),
+    faults: [],
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -580,6 +598,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
 
   base.journal = resolveJournal(o.journal, at('journal'));
   base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);
+  base.sessions = resolveSessions(o.sessions, at('sessions'));
+  base.faults = resolveFaultRules(o.faults, at('faults'));
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

@@ -6,6 +6,7 @@
  * then the mock API). The shapes here are msw-neutral; handlers.ts turns them into msw handlers.
  */
 import { answerFrom } from '../core/engine-answer.js';
+import { connectionFaultOf, throttledResponse, untilAborted } from '../core/connection-fault.js';
 import { underPrefix, type Engine } from '../core/engine.js';
 import { toPageResponse } from '../sw/response.js';
 
@@ -54,7 +55,14 @@ export function httpRoutes(engines: readonly Engine[], origin: string | undefine
         async handle(request) {
           // As on the node host: engines in order, the first answer that is not `undefined`.
           const response = await answerFrom(engines, request, splitHref(request.url)[1]);
-          return response === undefined ? undefined : toPageResponse(response);
+          if (response === undefined) return undefined;
+          // A connection fault (core/connection-fault.ts) is the platform's network error here
+          // (after the client gives up, for no-answer), or a throttled body.
+          const fault = connectionFaultOf(request);
+          if (fault === undefined) return toPageResponse(response);
+          if (fault.type === 'slow-body') return throttledResponse(toPageResponse(response), fault.bytesPerSecond ?? 1024);
+          if (fault.type === 'no-answer') await untilAborted(request.signal);
+          return Response.error();
         },
       });
     }

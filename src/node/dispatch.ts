@@ -9,6 +9,8 @@ import { isHttpError, responseForError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { createNodeRequest, pathOf } from './request.js';
 import { writeResponse } from './write-response.js';
+import { connectionFaultOf } from '../core/connection-fault.js';
+import { writeConnectionFault } from './connection-fault.js';
 
 /** Whether one of `prefixes` covers `path` (core/engine.ts underPrefix). */
 function claims(prefixes: readonly string[], path: string): boolean {
@@ -57,6 +59,8 @@ export function createNodeHandler(engines: readonly Engine[], options: NodeHandl
   const answer = (req: IncomingMessage, res: ServerResponse, request: Request, response: Response | undefined) => {
     try {
       if (response === undefined) return unhandled(req, res, request);
+      const fault = connectionFaultOf(request);
+      if (fault !== undefined) return void writeConnectionFault(fault, response, req, res).catch((err: unknown) => fail(req, res, err));
       const written = writeResponse(response, req, res);
       if (written) written.catch((err: unknown) => fail(req, res, err));
     } catch (err) {

@@ -10,6 +10,7 @@
  * `url` set, gzip/deflate bodies decoded (as `fetch` does for bytes off the network).
  */
 import { answerFrom, coveredBy, engineList } from '../core/engine-answer.js';
+import { connectionFaultOf, networkError, throttledResponse } from '../core/connection-fault.js';
 import type { Engine } from '../core/engine.js';
 import { fastState, hasFastHeader } from '../core/fast-response.js';
 import { check } from '../core/options.js';
@@ -88,6 +89,16 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     requests.push(request.body === null ? request : request.clone());
     const response = await answerFrom(list, request, pathname);
     if (response === undefined) return undefined;
+    // A connection fault (core/connection-fault.ts): the platform's network error, or no answer
+    // until the caller aborts (the abort then rejects the call), or a throttled body.
+    const fault = connectionFaultOf(request);
+    if (fault !== undefined) {
+      if (fault.type === 'no-answer') return new Promise<never>(() => {});
+      if (fault.type !== 'slow-body') throw networkError();
+      const slow = throttledResponse(toPageResponse(response), fault.bytesPerSecond ?? 1024);
+      Object.defineProperty(slow, 'url', { value: request.url, configurable: true });
+      return slow;
+    }
     // A FastResponse without Content-Encoding is handed on as it is (it is a Response; the
     // caller's json()/text() builds the native one once); encoded bodies are decoded first.
     const state = fastState(response);
