@@ -66,13 +66,20 @@ async function surface(): Promise<string> {
     const typeOnly = declared.filter((n) => !values.includes(n)).sort();
     const deprecated = deprecatedNames(types);
     const shown = (list: string[]) => list.map((n) => (deprecated.has(n) ? `${n} (deprecated)` : n)).join(', ');
-    out.push(`${name}`, `  values (${values.length}): ${shown(values)}`, `  types (${typeOnly.length}): ${shown(typeOnly)}`, '');
+    const wholeEntryDeprecated = /^\s*\/\*\*(?:(?!\*\/)[\s\S])*@deprecated/.test(readFileSync(types, 'utf8'));
+    out.push(`${name}${wholeEntryDeprecated ? ' (deprecated entry)' : ''}`, `  values (${values.length}): ${shown(values)}`, `  types (${typeOnly.length}): ${shown(typeOnly)}`, '');
   }
   return out.join('\n');
 }
 
 it('every entry exports what test/public-api.snapshot.txt lists (values and types)', async () => {
   await expect(await surface()).toMatchFileSnapshot('./public-api.snapshot.txt');
+});
+
+it('every option and handler type (src/engine/types.ts) can be named from mockyard', () => {
+  const optionTypes = [...declaredNames(join(repo, 'dist/engine/types.d.ts'))];
+  const root = declaredNames(join(repo, 'dist/index.d.ts'));
+  expect(optionTypes.filter((n) => !root.has(n)), 'add them to the list in src/index.ts').toEqual([]);
 });
 
 it('an entry that runs in the browser gives the same values under the default condition', async () => {
