@@ -12,6 +12,7 @@
 // The mock API engine, its options and its handlers.
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
 export { defineHandler } from './engine/define-handler.js';
+export { graphql, type GraphqlOperationHandler, type GraphqlResolver, type GraphqlResolverInput, type GraphqlAnswer } from './engine/graphql/operation-handlers.js';
 export type {
   AuthenticateOption,
   BodySchema,
@@ -71,6 +72,9 @@ export type { SeedTree } from './vfs/seed.js';
 // Errors.
 export { HttpError, isHttpError } from './core/errors.js';
 export { OptionsError } from './core/options.js';
+
+// The collection store (`req.app.store`: read and write collection items, atomically, with change events).
+export type { CollectionStore, StoreTransaction, StoreChange, ListQuery, ListResult, Item as StoreItem } from './engine/store/store.js';
 
 // Contracts: an engine (and its WebSocket seam), an event store for the collector.
 export type { Engine } from './core/engine.js';
