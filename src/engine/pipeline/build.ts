@@ -24,7 +24,8 @@ import type { EngineServices } from '../services.js';
 import { createOpenApiLayer } from '../openapi/layer.js';
 import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
-import { createCollectionStore, type CollectionStore } from '../store/store.js';
+import type { CollectionStore } from '../store/store.js';
+import { lazyCollectionStore } from '../store/lazy-store.js';
 import { lazyLayer } from './lazy-layer.js';
 import { createRewriteLayer } from '../json-server/rewrite-layer.js';
 import { createMiddlewareLayer } from '../json-server/middleware-layer.js';
@@ -81,7 +82,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     below,
     onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
   });
-  const store = createCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
+  const store = lazyCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
   const handlers = createHandlerLayer(options, services, files);
   const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
   const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger }) : undefined;
