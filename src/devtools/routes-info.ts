@@ -73,6 +73,8 @@ export async function describeMock(api: MockApi, resources: ResourceMapSource) {
     wsHandlers: o.enableWs ? o.wsHandlers.map((h) => ({ pattern: h.pattern, connections: api.app.ws.count(h.pattern) })) : [],
     scenarios: api.scenarios,
     scenario: api.scenario,
+    /** The GraphQL endpoint (`/api/graphql`), or null when GraphQL is off. */
+    graphql: o.graphql ? `${o.prefixes[0] ?? ''}${o.graphql.path}` : null,
   };
 }
 

@@ -117,6 +117,8 @@ export interface HandlerResponse {
   type(contentType: string): this;
   set(name: string, value: string | number | readonly string[]): this;
   set(headers: Record<string, string | number | readonly string[]>): this;
+  /** Express alias of `set(name, value)` (json-server's README middleware uses it). */
+  header(name: string, value: string | number | readonly string[]): this;
   json(value: unknown): this;
   send(value?: unknown): this;
   /** The status with its number as plain text. */
