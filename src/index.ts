@@ -5,8 +5,8 @@
  */
 
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
-export type { Exchange, Observer } from './engine/pipeline/run.js';
-export type { AnsweredBy } from './engine/context.js';
+export type { Exchange, Observer } from './core/exchange.js';
+export type { AnsweredBy } from './core/exchange.js';
 export { defineHandler } from './engine/define-handler.js';
 export { memoryFs, type MemoryVfs } from './vfs/memory.js';
 export { jsonDbFs, type JsonDbVfs, type JsonDbOptions } from './vfs/json-db.js';

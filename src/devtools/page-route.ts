@@ -12,7 +12,7 @@
  */
 import { HttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
-import { DEVTOOLS_BASE } from './admin-engine.js';
+import { DEVTOOLS_BASE } from './paths.js';
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 const COMMON = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };

@@ -23,20 +23,20 @@ import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
 import { contextUnder, type RequestContext } from './context.js';
 import { withMockCors } from './cors.js';
-import { getScratchFsFactory } from './default-fs.js';
+import { getScratchFsFactory } from '../vfs/default-fs.js';
 import { openMockFs } from './mock-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
-import { createPipeline, type Observer, type Pipeline } from './pipeline/run.js';
+import type { Exchange, Observer } from '../core/exchange.js';
+import { createPipeline, type Pipeline } from './pipeline/run.js';
 import { createScenarioSet } from './scenarios/pipelines.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
-import { createJournal, type Journal } from '../devtools/journal.js';
 
 export interface MockApi extends Engine {
   handle(request: Request): Promise<Response | undefined>;
@@ -57,20 +57,16 @@ export interface MockApi extends Engine {
   ready(): Promise<boolean>;
   /**
    * Calls `observer` after each request under the prefixes (both the fast and the promise
-   * path) with `{ method, pathname, search, status, ms, answeredBy, request, response }`;
-   * returns the function that stops it. Costs nothing while nobody observes.
+   * path) with `{ method, pathname, search, status, ms, answeredBy, request, response }` and the
+   * scenario that answered (null: the base); returns the function that stops it. Costs nothing
+   * while nobody observes.
    */
-  observe(observer: Observer): () => void;
+  observe(observer: (exchange: Exchange, scenario: string | null) => void): () => void;
   /**
    * With `proxy.record`: the recorder (`har()`: the session's HAR 1.2 log; `settled()`: waits
    * for the files being written; `onEntry(fn)`), else undefined.
    */
   readonly recorder: Recorder | undefined;
-  /**
-   * The devtools request journal (src/devtools/journal.ts), fed by the observer hook; null when
-   * `journal: false` (or the engine is disabled).
-   */
-  readonly journal: Journal | null;
   /** The scenario names, in the order configured. */
   readonly scenarios: readonly string[];
   /** The current scenario (null: the base), used by requests that ask for none. */
@@ -175,9 +171,6 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     observeAll((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
   }
 
-  const journal = disabled || options.journal.size === 0 ? null : createJournal(options.journal);
-  if (journal) observeAll((x, scenario) => journal.record(x, scenario));
-
   // The WebSocket layer is imported only with enableWs (its own chunk in browser bundles), at once;
   // ready() waits for it and so does a handshake that comes earlier. A failed import is retried
   // by the next handshake.
@@ -253,7 +246,6 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
     recorder: built?.proxy?.recorder,
-    journal,
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);
@@ -271,7 +263,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
     },
 
-    observe: (observer) => observeAll((x) => observer(x)),
+    observe: (observer) => observeAll(observer),
 
     scenarios: scenarios.names,
     get scenario() {

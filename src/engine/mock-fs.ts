@@ -8,7 +8,7 @@ import type { Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import { deferredVfs } from '../vfs/deferred.js';
 import type { Vfs } from '../vfs/types.js';
-import { getDefaultFsFactory, type DefaultFsFactory } from './default-fs.js';
+import { getDefaultFsFactory, type DefaultFsFactory } from '../vfs/default-fs.js';
 import type { ResolvedMockApiOptions } from './options.js';
 
 export interface MockFs {

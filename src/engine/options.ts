@@ -15,7 +15,6 @@ import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { ALWAYS_REDACTED } from './proxy/har.js';
-import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_SIZE } from '../devtools/journal.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
@@ -93,8 +92,11 @@ export interface ResolvedMockApiOptions {
   db: string | null;
   /** CORS policy, or undefined (off). */
   cors: CorsPolicy | undefined;
-  /** The devtools request journal (src/devtools/journal.ts): ring size (0 = off) and body bytes kept. */
-  journal: { size: number; bodyLimit: number };
+  /**
+   * The devtools request journal's option as given: the host that attaches a journal resolves it
+   * (src/host/journal.ts); the engine itself keeps no journal.
+   */
+  journal: MockApiOptions['journal'];
   /** Named scenarios (src/engine/scenarios/), in the order given. */
   scenarios: ResolvedScenario[];
   /** Warnings found while resolving (logged once by the engine). */
@@ -365,18 +367,6 @@ function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions[
   return { source: value as string | object, validateResponses: false };
 }
 
-/** `journal`: false (off), true/undefined (defaults) or { size, bodyLimit }. */
-function resolveJournal(value: unknown, option: string): { size: number; bodyLimit: number } {
-  if (value === false) return { size: 0, bodyLimit: 0 };
-  if (value === undefined || value === true) return { size: DEFAULT_JOURNAL_SIZE, bodyLimit: DEFAULT_JOURNAL_BODY_LIMIT };
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be true, false or { size, bodyLimit } (got ${describe(value)})`);
-  check.knownKeys(value, option, ['size', 'bodyLimit']);
-  return {
-    size: check.number(value.size, `${option}.size`, DEFAULT_JOURNAL_SIZE, { min: 0, max: 1_000_000, integer: true }),
-    bodyLimit: check.number(value.bodyLimit, `${option}.bodyLimit`, DEFAULT_JOURNAL_BODY_LIMIT, { min: 0, max: 1024 * 1024, integer: true }),
-  };
-}
-
 export interface ResolvedScenario {
   name: string;
   /** Handlers tried before the base ones. */
@@ -487,7 +477,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     preset: null,
     db: null,
     cors: undefined,
-    journal: { size: 0, bodyLimit: 0 },
+    journal: false,
     scenarios: [],
     warnings,
   };
@@ -566,7 +556,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     base.fsDir = '';
   }
 
-  base.journal = resolveJournal(o.journal, at('journal'));
+  base.journal = o.journal as MockApiOptions['journal'];
   base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.

@@ -7,7 +7,7 @@
  */
 import { answerFrom } from '../core/engine-answer.js';
 import { underPrefix, type Engine } from '../core/engine.js';
-import { toPageResponse } from '../sw/response.js';
+import { toPageResponse } from '../host/page-response.js';
 
 export interface HttpRoute {
   /** Cheap test on a request's (normalised, absolute) URL: origin + path prefix. */

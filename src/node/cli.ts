@@ -26,7 +26,7 @@ import { findConfigFile, loadConfigFile } from './config.js';
 import { createHomePage } from './home-page.js';
 import { exchangeLine, formatLogLine, logEngine, type LogLine } from './request-log.js';
 import { startupMap } from './startup-map.js';
-import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/admin-engine.js';
+import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/paths.js';
 import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';

@@ -1,9 +1,9 @@
 /**
  * The node hosts' engines (`serve`, middleware, Vite plugin, CLI) from host options, through the
- * one engine assembly (core/engine-set.ts). Engines created from options inherit the host's
+ * one engine assembly (host/engine-set.ts). Engines created from options inherit the host's
  * logger unless their options name one; the mock API gets the disk default (register-runtime).
  */
-import { assembleEngines, type EngineSet, type EngineSources as Sources } from '../core/engine-set.js';
+import { assembleEngines, type EngineSet, type EngineSources as Sources } from '../host/engine-set.js';
 import type { LoggerSink } from '../core/logger.js';
 import { createMockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';

@@ -13,7 +13,7 @@
 import { resolve } from 'node:path';
 import { constants, crc32, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { setBoundedSyncInflate } from '../core/inflate-bounded.js';
-import { setDefaultFsFactory, setScratchFsFactory } from '../engine/default-fs.js';
+import { setDefaultFsFactory, setScratchFsFactory } from '../vfs/default-fs.js';
 import { setUpstreamTransport } from '../engine/proxy/transport.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';

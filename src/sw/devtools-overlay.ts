@@ -10,8 +10,8 @@
  */
 import { answerFrom } from '../core/engine-answer.js';
 import type { Engine } from '../core/engine.js';
-import { collectorBase } from '../devtools/admin-engine.js';
-import { toPageResponse } from './response.js';
+import { collectorBase } from '../devtools/paths.js';
+import { toPageResponse } from '../host/page-response.js';
 
 export interface DevtoolsOverlay {
   close(): void;

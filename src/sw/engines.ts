@@ -1,6 +1,6 @@
 /**
  * The page host's engines from `startWorker` options, through the one engine assembly
- * (core/engine-set.ts: same order and ownership as the node host). What is particular to the
+ * (host/engine-set.ts: same order and ownership as the node host). What is particular to the
  * page lives in its factories: the mock API needs `fs` (no disk here), and the collector answers
  * plain JSON.
  */
@@ -10,7 +10,7 @@ import { kNetworkBehind, resolveProxy } from '../engine/options.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
-import { assembleEngines, type EngineSet, type EngineSources } from '../core/engine-set.js';
+import { assembleEngines, type EngineSet, type EngineSources } from '../host/engine-set.js';
 
 export function pageEngines(sources: EngineSources<MockApiOptions, CollectorOptions>): Promise<EngineSet> {
   return assembleEngines(sources, { mock: pageMockApi, tracker: pageCollector, trackerDefaults: { appId: 'mockyard' }, local: true });
@@ -44,7 +44,7 @@ export function pageMockOptions(options: MockApiOptions): MockApiOptions {
 /**
  * The page's collector from options: reads answer plain JSON unless `readCompression` says
  * otherwise. A mocked response never reaches the browser's decoder, so this host would only
- * gunzip what the collector gzipped (response.ts), and the deflater (fflate) is never fetched.
+ * gunzip what the collector gzipped (host/page-response.ts), and the deflater (fflate) is never fetched.
  */
 export function pageCollector(options: CollectorOptions): Collector {
   return createCollector(options.readCompression === undefined ? { ...options, readCompression: 'none' } : options);

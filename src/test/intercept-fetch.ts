@@ -13,7 +13,7 @@ import { answerFrom, coveredBy, engineList } from '../core/engine-answer.js';
 import type { Engine } from '../core/engine.js';
 import { fastState, hasFastHeader } from '../core/fast-response.js';
 import { check } from '../core/options.js';
-import { toPageResponse } from '../sw/response.js';
+import { toPageResponse } from '../host/page-response.js';
 import { requestFor } from './lazy-request.js';
 import { interceptXhr } from './xhr.js';
 

@@ -28,7 +28,7 @@ import { parseReadQuery, selectEvents } from './read-query.js';
 import { selectionJson } from './selection-json.js';
 import type { EventStore } from './store.js';
 import type { Collector, CollectorOptions } from './types.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../core/version.js';
 import type { PushTarget, SocketContext, TrackerSocket } from './ws-session.js';
 
 type Route = 'read' | 'events' | 'ping' | 'ws';

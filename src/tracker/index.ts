@@ -1,6 +1,6 @@
 /** The event collector: public entry of src/tracker. */
 export { createCollector } from './collector.js';
-export { VERSION } from './version.js';
+export { VERSION } from '../core/version.js';
 export type {
   Collector,
   CollectorCorsOptions,

@@ -4,7 +4,7 @@
  */
 import { createLogger, LOG_LEVELS, type Logger, type LoggerSink } from '../core/logger.js';
 import { check, isPlainObject, OptionsError } from '../core/options.js';
-import { getDefaultFsFactory } from '../engine/default-fs.js';
+import { getDefaultFsFactory } from '../vfs/default-fs.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { getPostgresStoreResolver, type StoreFactory } from './store.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { OptionsError } from '../../src/core/options.js';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
-import { getDefaultFsFactory, setDefaultFsFactory } from '../../src/engine/default-fs.js';
+import { getDefaultFsFactory, setDefaultFsFactory } from '../../src/vfs/default-fs.js';
 import { normalizePrefix, resolveMockApiOptions } from '../../src/engine/options.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { VfsError } from '../../src/vfs/types.js';

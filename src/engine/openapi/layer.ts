@@ -23,7 +23,7 @@ import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import type { Exchange } from '../pipeline/run.js';
+import type { Exchange } from '../../core/exchange.js';
 import { dereferenceLocal } from './local-refs.js';
 import type { compileDocument, Match, Problem } from './request-validator.js';
 

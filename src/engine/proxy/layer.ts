@@ -30,7 +30,7 @@ import type { ResolvedProxyOptions } from '../options.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
-import { createRecorder, type Recorder } from './recorder.js';
+import { createRecorder, type ProxiedExchange, type Recorder } from './recorder.js';
 import { answerHasBody, ClientGone, createUpstreamTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
 
 export const PROXY_LAYER = 'proxy';
@@ -42,19 +42,6 @@ export const PROXY_MESSAGES = {
   badRewrite: 'proxy.rewrite must return a path starting with "/"',
   clientGone: 'Client Closed Request: the client went away before the proxy target answered',
 } as const;
-
-/** What the proxy did, for the recorder (record.ts): the exchange and the answer sent on. */
-export interface ProxiedExchange {
-  ctx: RequestContext;
-  /** The URL fetched. */
-  url: string;
-  /** The headers sent to the target (flat `[name, value, …]`). */
-  requestHeaders: FlatHeaders;
-  /** The answer as the client gets it (its body not yet read). */
-  response: Response;
-  /** performance.now() when the request to the target started. */
-  started: number;
-}
 
 export interface ProxyLayerOptions {
   proxy: ResolvedProxyOptions;

@@ -3,7 +3,7 @@
  * must not import node:*): the Node entry registers a disk factory (src/node/register-runtime.ts); in
  * the browser `fs` is required.
  */
-import type { Vfs } from '../vfs/types.js';
+import type { Vfs } from './types.js';
 
 /** Builds the Vfs for `fsDir` (relative to `root`, or absolute). */
 export type DefaultFsFactory = (fsDir: string, root: string | undefined) => Vfs;
