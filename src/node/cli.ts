@@ -45,7 +45,8 @@ top-level keys as json-server does (collections, json-server query syntax).
 Options:
   -c, --config FILE    config file (default: mockyard.config.{js,mjs,ts} in the current folder)
       --fs-dir DIR     folder of mock files (relative to the current folder; default from config, else ./mocks)
-      --prefix P       URL prefix of the mock API, repeatable (default from config, else /api)
+      --prefix P       URL prefix of the mock API, repeatable (default from config, else /api;
+                       / with a db file, as json-server)
   -p, --port N         port, 0 for a free one (default from config, else 3000)
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
@@ -218,6 +219,7 @@ export async function buildConfig(
     mock.db = resolve(cwd, dbFile);
     delete mock.fsDir;
     delete mock.fs;
+    if (fromFile.mock?.endpointPrefix === undefined) mock.endpointPrefix = '/'; // json-server's URLs
   }
   const preset = values.preset ?? (dbFile !== undefined ? 'json-server' : undefined);
   if (preset !== undefined) mock.preset = preset === 'none' ? null : 'json-server';

@@ -100,11 +100,11 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
   it("answers json-server 0.17's README requests", async () => {
     const dir = await dbFolder();
     const { child, url, output } = await start(['db.json', '--port', '0'], dir);
-    const api = `${url}/api`;
+    const api = `${url}`;
 
     // Start-up map: every resource with its kind and item count, and the URL to open.
-    expect(output()).toMatch(/\/api\/posts\s+collection, 1 item/);
-    expect(output()).toMatch(/\/api\/profile\s+object/);
+    expect(output()).toMatch(/\/posts\s+collection, 1 item/);
+    expect(output()).toMatch(/\/profile\s+object/);
     expect(output()).toContain(`Open ${url}/`);
 
     // Plural routes
@@ -113,7 +113,7 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
     const created = await get(`${api}/posts`, json({ title: 'second', author: 'me', views: 15 }, 'POST'));
     expect(created.status).toBe(201);
     expect(created.json).toEqual({ id: 2, title: 'second', author: 'me', views: 15 });
-    expect(created.headers.get('location')).toBe('/api/posts/2');
+    expect(created.headers.get('location')).toBe('/posts/2');
     expect((await get(`${api}/posts/2`, json({ title: 'second!', author: 'me', views: 15 }, 'PUT'))).json).toEqual({ id: 2, title: 'second!', author: 'me', views: 15 });
     expect((await get(`${api}/posts/1`, json({ views: 5 }, 'PATCH'))).json).toEqual({ ...README_DB.posts[0], views: 5 });
     await get(`${api}/posts`, json({ title: 'third about the internet', author: 'typicode', views: 30 }, 'POST'));
@@ -194,7 +194,7 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
       comments: [{ id: '1', text: 'a comment about post 1', postId: '1' }],
     });
     const { url } = await start(['db.json', '--port', '0'], dir);
-    const api = `${url}/api`;
+    const api = `${url}`;
     expect((await get(`${api}/posts?views_gt=100`)).json.map((p: any) => p.id)).toEqual(['2']);
     expect((await get(`${api}/posts?views_lt=200`)).json.map((p: any) => p.id)).toEqual(['1']);
     expect((await get(`${api}/posts?_page=2&_per_page=1`)).json.map((p: any) => p.id)).toEqual(['2']);
@@ -214,7 +214,7 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
   it('serves an edit of db.json made behind its back (next request; re-check bound 250 ms)', async () => {
     const dir = await dbFolder();
     const { url } = await start(['db.json', '--port', '0'], dir);
-    expect((await get(`${url}/api/profile`)).json).toEqual({ name: 'typicode' });
+    expect((await get(`${url}/profile`)).json).toEqual({ name: 'typicode' });
     // As editors and git replace a file: a new file renamed over it.
     const replace = async (name: string) => {
       await writeFile(join(dir, 'db.json.tmp'), JSON.stringify({ ...README_DB, profile: { name } }));
@@ -222,13 +222,38 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
     };
     await replace('edited');
     const since = performance.now();
-    let name = (await get(`${url}/api/profile`)).json.name;
-    while (name !== 'edited' && performance.now() - since < 400) name = (await get(`${url}/api/profile`)).json.name;
+    let name = (await get(`${url}/profile`)).json.name;
+    while (name !== 'edited' && performance.now() - since < 400) name = (await get(`${url}/profile`)).json.name;
     expect(name).toBe('edited');
     expect(performance.now() - since).toBeLessThan(400);
     await new Promise((r) => setTimeout(r, 100));
     await replace('edited again');
-    expect((await get(`${url}/api/profile`)).json).toEqual({ name: 'edited again' });
+    expect((await get(`${url}/profile`)).json).toEqual({ name: 'edited again' });
+  });
+
+  it('serves at / (as json-server does); --prefix moves it and the start-up map says where', async () => {
+    const dir = await dbFolder();
+    const root = await start(['db.json', '--port', '0'], dir);
+    expect(root.output()).toMatch(new RegExp(`${root.url}/posts\\s+collection, 1 item`));
+    expect((await get(`${root.url}/posts/1`)).json).toEqual(README_DB.posts[0]);
+    expect((await get(`${root.url}/api/posts/1`)).status).toBe(404);
+    const moved = await start(['db.json', '--port', '0', '--prefix', '/api'], dir);
+    expect(moved.output()).toMatch(new RegExp(`${moved.url}/api/posts\\s+collection, 1 item`));
+    expect((await get(`${moved.url}/api/posts/1`)).json).toEqual(README_DB.posts[0]);
+    expect((await get(`${moved.url}/posts/1`)).status).toBe(404);
+  });
+
+  it('GET /db answers 200 every time, with and without a query, after writes too', async () => {
+    const dir = await dbFolder();
+    const { url } = await start(['db.json', '--port', '0'], dir);
+    for (let i = 0; i < 20; i++) {
+      const r = await get(`${url}/db${i % 2 ? '?x=1' : ''}`);
+      expect(r.status).toBe(200);
+      expect(r.json.profile).toEqual({ name: 'typicode' });
+      expect(r.json.posts).toHaveLength(1 + Math.floor(i / 5));
+      if (i % 5 === 4) expect((await get(`${url}/posts`, json({ title: `t${i}` }, 'POST'))).status).toBe(201);
+    }
+    expect((await fetch(`${url}/db`, { method: 'HEAD' })).status).toBe(200);
   });
 
   it('fails with a clear message for a missing or broken db file (exit 1)', async () => {
@@ -247,31 +272,31 @@ describe('CORS, request log, home page', () => {
   it('default CORS: localhost pages allowed (preflight 204, reflected origin, exposed headers), others not; preflights logged', async () => {
     const dir = await dbFolder();
     const { url, printed, output } = await start(['db.json', '--port', '0'], dir);
-    const pre = await fetch(`${url}/api/posts/1`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'content-type' } });
+    const pre = await fetch(`${url}/posts/1`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'content-type' } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(pre.headers.get('access-control-allow-methods')).toContain('PATCH');
     expect(pre.headers.get('access-control-allow-headers')).toBe('content-type');
     expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
-    const simple = await fetch(`${url}/api/posts`, { headers: { Origin: 'http://127.0.0.1:8080' } });
+    const simple = await fetch(`${url}/posts`, { headers: { Origin: 'http://127.0.0.1:8080' } });
     expect(simple.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8080');
     expect(simple.headers.get('access-control-expose-headers')).toBe('X-Total-Count, X-Deleted-Count, Link, Location');
     expect(simple.headers.get('vary')).toBe('Origin');
-    const evil = await fetch(`${url}/api/posts`, { headers: { Origin: 'https://evil.example' } });
+    const evil = await fetch(`${url}/posts`, { headers: { Origin: 'https://evil.example' } });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
-    const evilPre = await fetch(`${url}/api/posts`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    const evilPre = await fetch(`${url}/posts`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
     expect(evilPre.status).toBe(403);
-    await printed(/OPTIONS\s+\/api\/posts\s+403\s+[\d.]+ ms\s+CORS preflight/);
-    expect(output()).toMatch(/OPTIONS\s+\/api\/posts\/1\s+204\s+[\d.]+ ms\s+CORS preflight/);
+    await printed(/OPTIONS\s+\/posts\s+403\s+[\d.]+ ms\s+CORS preflight/);
+    expect(output()).toMatch(/OPTIONS\s+\/posts\/1\s+204\s+[\d.]+ ms\s+CORS preflight/);
   });
 
   it("--cors '*' allows every origin with *, --no-cors leaves the spec's OPTIONS → 405", async () => {
     const dir = await dbFolder();
     const any = await start(['db.json', '--port', '0', '--cors', '*'], dir);
-    const r = await fetch(`${any.url}/api/posts`, { headers: { Origin: 'https://app.example' } });
+    const r = await fetch(`${any.url}/posts`, { headers: { Origin: 'https://app.example' } });
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     const off = await start(['db.json', '--port', '0', '--no-cors'], dir);
-    const pre = await fetch(`${off.url}/api/posts`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } });
+    const pre = await fetch(`${off.url}/posts`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } });
     expect(pre.status).toBe(405);
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -279,29 +304,29 @@ describe('CORS, request log, home page', () => {
   it('logs one line per request with status and what answered; --quiet logs none', async () => {
     const dir = await dbFolder();
     const s = await start(['db.json', '--port', '0'], dir);
-    await get(`${s.url}/api/posts/1`);
-    await get(`${s.url}/api/nothing-here`);
-    await get(`${s.url}/api/posts`);
-    await s.printed(/GET\s+\/api\/posts\s+200\s+[\d.]+ ms\s+file posts\.json/);
-    expect(s.output()).toMatch(/^\d\d:\d\d:\d\d\.\d{3} GET\s+\/api\/posts\/1\s+200\s+[\d.]+ ms\s+collection posts\.json#1$/m);
-    expect(s.output()).toMatch(/GET\s+\/api\/nothing-here\s+404\s+[\d.]+ ms\s+nothing matched/);
+    await get(`${s.url}/posts/1`);
+    await get(`${s.url}/nothing-here`);
+    await get(`${s.url}/posts`);
+    await s.printed(/GET\s+\/posts\s+200\s+[\d.]+ ms\s+file posts\.json/);
+    expect(s.output()).toMatch(/^\d\d:\d\d:\d\d\.\d{3} GET\s+\/posts\/1\s+200\s+[\d.]+ ms\s+collection posts\.json#1$/m);
+    expect(s.output()).toMatch(/GET\s+\/nothing-here\s+404\s+[\d.]+ ms\s+nothing matched/);
     expect(s.output()).not.toContain('\x1b['); // not a TTY: no colours
 
     const quiet = await start(['db.json', '--port', '0', '--quiet'], dir);
-    await get(`${quiet.url}/api/posts/1`);
-    await get(`${quiet.url}/api/posts/1`);
-    expect(quiet.output()).not.toMatch(/GET\s+\/api\/posts\/1/);
+    await get(`${quiet.url}/posts/1`);
+    await get(`${quiet.url}/posts/1`);
+    expect(quiet.output()).not.toMatch(/GET\s+\/posts\/1/);
     expect(quiet.output()).not.toContain('Resources');
   });
 
   it('serves the map as an HTML home page at /, every name escaped', async () => {
     const dir = await dbFolder({ ...README_DB, '<img src=x onerror=alert(1)>': [{ id: 1 }] });
     const { url } = await start(['db.json', '--port', '0'], dir);
-    const r = await fetch(`${url}/`);
+    const r = await fetch(`${url}/`, { headers: { Accept: 'text/html' } });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await r.text();
-    expect(html).toContain('<a href="/api/posts">/api/posts</a>');
+    expect(html).toContain('<a href="/posts">/posts</a>');
     expect(html).toContain('collection, 1 item');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).not.toContain('<img');

@@ -403,7 +403,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
         }
       }
       const cut = sub.lastIndexOf('/');
-      if (cut <= 0) return PASS;
+      if (cut <= 0) return jsonServer && sub === '/db' ? undefined : PASS; // GET /db: the promise path reads the folder
       const parentKey = sub.slice(0, cut);
       const parentPath = cache.peekResolve(parentKey);
       if (parentPath === undefined) return undefined;
