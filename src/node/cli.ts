@@ -31,6 +31,7 @@ import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { serve, type RunningServer } from './serve.js';
+import { modeLine } from './mode-line.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
@@ -54,7 +55,8 @@ Options:
       --tracker        also run the event collector (default options) when the config has none
       --tracker-db URL keep the collector's events in PostgreSQL (postgres://…; implies --tracker;
                        default: $MOCKYARD_TRACKER_DB)
-      --preset P       json-server | none (default: json-server with a .json file, else none)
+      --preset P       json-server | none (default: json-server without a config file,
+                       else the config's preset; none = the spec's file mode)
       --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins
                        (default: http://localhost:* and http://127.0.0.1:*)
       --no-cors        no CORS headers on the mock API
@@ -221,7 +223,9 @@ export async function buildConfig(
     delete mock.fs;
     if (fromFile.mock?.endpointPrefix === undefined) mock.endpointPrefix = '/'; // json-server's URLs
   }
-  const preset = values.preset ?? (dbFile !== undefined ? 'json-server' : undefined);
+  // Without a config file a folder (or a db.json) is a REST API as json-server serves it; a
+  // config file means what it says (no `preset`: the spec's file mode).
+  const preset = values.preset ?? (dbFile !== undefined || !configFile ? 'json-server' : undefined);
   if (preset !== undefined) mock.preset = preset === 'none' ? null : 'json-server';
   if (values['no-cors']) mock.cors = false;
   else if (values.cors !== undefined) {
@@ -418,6 +422,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
       const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
       for (const line of describeServing(server.url, [...server.engines.filter(isDevtoolsEngine), ...resolved.engines], source, fileRouting)) io.out(line);
+      if (api && fileRouting) io.out(modeLine(api, configFile));
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
       const openapi = config.mock?.openapi;
       if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${typeof openapi === 'string' ? openapi : openapi instanceof URL ? openapi.href : '(given in the config)'}`);

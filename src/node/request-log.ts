@@ -63,6 +63,7 @@ export function describeAnswer(x: Pick<Exchange, 'answeredBy' | 'status'>): stri
     case 'collections': return a.detail ? `collection ${printable(a.detail)}` : 'collections';
     case 'handlers': return a.detail ? `handler ${printable(a.detail)}` : 'handler';
     case 'not-found': return 'nothing matched';
+    case 'preset-hints': return "nothing matched (an item of a JSON array: see preset 'json-server')";
     default: return a.detail ? `${a.layer} ${printable(a.detail)}` : a.layer;
   }
 }

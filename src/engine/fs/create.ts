@@ -12,6 +12,7 @@ import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
 import { runQuery } from './query.js';
+import { PRESET_HINT } from './preset-hints.js';
 import { fileTarget, jsonTarget } from './target-path.js';
 import { isParentConflict } from './write-conflict.js';
 
@@ -31,7 +32,7 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
       const r = runQuery(entry, entry.array, q.predicates, q.page, false, q.signature);
       return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) });
     }
-    throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
+    throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname), entry.array !== undefined ? { details: { hint: PRESET_HINT } } : undefined);
   }
 
   const payload = upload ?? (await readPayload(call, env, 'POST', contentType));

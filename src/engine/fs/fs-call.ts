@@ -10,7 +10,7 @@ import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import { HttpError } from '../../core/errors.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
-import type { FileCache } from './file-cache.js';
+import type { FileCache, FileEntry } from './file-cache.js';
 import { EMPTY_SOURCE, bodySource, querySource, type ParamSource } from './param-source.js';
 import { compileFilters, configId, type CompiledFilters, type Predicate } from './filters.js';
 import { readPage, type Page } from './pagination.js';
@@ -28,6 +28,8 @@ export interface FsEnv {
   /** Deepest JSON nesting accepted (bodies and files; core/json-depth.ts). */
   readonly maxJsonDepth: number;
   readonly logger: Logger;
+  /** Called when a GET answers a whole file although query parameters were given that no option reads. */
+  readonly onUnreadQuery?: (call: FsCall, entry: FileEntry) => void;
 }
 
 /**

@@ -37,6 +37,8 @@ export interface FsModeOptions {
   filters: PerMethod<FilterConfig> | null;
   /** A proxy answers after file mode: writes naming nothing the mocks hold pass (unmocked-write.ts). */
   passUnmockedWrites?: boolean;
+  /** GET query parameters no option reads (preset-hints.ts). */
+  onUnreadQuery?: FsEnv['onUnreadQuery'];
 }
 
 export interface FsMode {
@@ -59,7 +61,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
     maxDepth: options.maxJsonDepth,
     onProblem: jsonProblemReporter(options.logger, options.fsDir, options.maxJsonDepth),
   });
-  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger };
+  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger, onUnreadQuery: options.onUnreadQuery };
 
   function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> | undefined {
     const method = ctx.method;

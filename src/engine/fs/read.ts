@@ -25,12 +25,14 @@ function hasAnyBody(call: FsCall): boolean {
 function answer(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Response {
   const method = head ? 'HEAD' : 'GET';
   call.ctx.answered(env.name ?? 'files', relativeToFsDir(env, entry.path));
-  if (entry.array !== undefined && call.ctx.search.length > 1 && (configFor(call.pagination, method) || configFor(call.filters, method))) {
-    const q = readQuery(call, method);
-    if (q.present) {
-      const a = pageAnswer(entry, entry.array, q.predicates, q.page, q.signature);
-      return new FastResponse(head ? null : a.body, { status: 200, headers: a.headers }) as unknown as Response;
-    }
+  if (call.ctx.search.length > 1) {
+    if (entry.array !== undefined && (configFor(call.pagination, method) || configFor(call.filters, method))) {
+      const q = readQuery(call, method);
+      if (q.present) {
+        const a = pageAnswer(entry, entry.array, q.predicates, q.page, q.signature);
+        return new FastResponse(head ? null : a.body, { status: 200, headers: a.headers }) as unknown as Response;
+      }
+    } else env.onUnreadQuery?.(call, entry);
   }
   return new FastResponse(head ? null : entry.wire ?? entry.bytes, { status: 200, headers: entry.headers }) as unknown as Response;
 }

@@ -13,6 +13,7 @@
  */
 import type { Vfs } from '../../vfs/types.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
+import { itemRouteHints, unreadQueryWarning } from '../fs/preset-hints.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
@@ -57,6 +58,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     pagination: options.pagination,
     filters: options.filters,
     passUnmockedWrites: options.passUnmockedWrites,
+    onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
   });
   const handlers = createHandlerLayer(options, services, files);
   const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
@@ -66,6 +68,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
+    ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (fs/preset-hints.ts)
   ];
   return { layers, handlers, files, proxy };
 }
