@@ -23,9 +23,9 @@ import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
 import { contextUnder, type RequestContext } from './context.js';
 import { withMockCors } from './cors.js';
-import { getScratchFsFactory } from '../vfs/default-fs.js';
 import { openMockFs } from './mock-fs.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
+import type { MockApiRuntime } from './runtime.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
@@ -81,9 +81,13 @@ export interface MockApi extends Engine {
   close(): Promise<void>;
 }
 
-/** The mock API engine for `options` (see the top of this file). */
-export function createMockApi(options: MockApiOptions): MockApi {
-  return assembleMockApi(options, {});
+/**
+ * The mock API engine for `options` (see the top of this file), on `runtime` (runtime.ts: what
+ * the runtime provides, e.g. Node's disk default for `fsDir`; the `mockyard` entry under Node
+ * passes Node's).
+ */
+export function createMockApi(options: MockApiOptions, runtime: MockApiRuntime = {}): MockApi {
+  return assembleMockApi(options, { runtime });
 }
 
 /**
@@ -94,6 +98,8 @@ export function createMockApi(options: MockApiOptions): MockApi {
  * their layer in build.ts, not here.
  */
 export interface MockApiAssembly {
+  /** What the runtime provides (default: nothing, the web-standard ways). */
+  runtime?: MockApiRuntime;
   arrange?(built: BuiltLayers, more: (sources: Pick<LayerSources, 'vfs' | 'fsDir' | 'filesName'>) => BuiltLayers): Layer[];
 }
 
@@ -105,10 +111,11 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   const { prefixes, disabled } = options;
   const sleeper = new Sleeper();
+  const runtime = assembly.runtime ?? {};
   let closed = false;
 
-  // The filesystem (mock-fs.ts): given, db.json, or the registered default (disk in Node).
-  const mockFs = openMockFs(options, logger);
+  // The filesystem (mock-fs.ts): given, db.json, or the runtime's default (disk in Node).
+  const mockFs = openMockFs(options, logger, runtime.defaultFs);
   const vfs = mockFs.vfs;
   let fallbackFs: Vfs | undefined;
 
@@ -122,8 +129,8 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     get fs(): Vfs {
       if (vfs) return vfs;
       if (!fallbackFs) {
-        const scratch = getScratchFsFactory();
-        if (!scratch) throw new OptionsError('mock.fs', 'is needed for req.app.fs: no scratch filesystem is registered here (pass fs: memoryFs() or indexedDbFs())');
+        const scratch = runtime.scratchFs;
+        if (!scratch) throw new OptionsError('mock.fs', 'is needed for req.app.fs: this runtime has no scratch filesystem (pass fs: memoryFs() or indexedDbFs())');
         fallbackFs = scratch();
       }
       return fallbackFs;
@@ -135,6 +142,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     app,
     queue: new KeyedQueue(),
     sleep: (ms) => sleeper.sleep(ms),
+    runtime,
     get closed() {
       return closed;
     },

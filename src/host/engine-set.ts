@@ -33,7 +33,15 @@ export interface EngineSources<M, T> {
    * listening on loopback, the browser); elsewhere `{ token }` turns it on; `false` off.
    */
   devtools?: DevtoolsOption;
+  /**
+   * The host's own view of each engine it serves (the CLI: its request log and home page), called
+   * once per engine after the journal is attached; returns the engine to serve in its place.
+   */
+  decorate?: (engine: Engine, role: EngineRole) => Engine;
 }
+
+/** What an engine is to the host that serves it. */
+export type EngineRole = 'devtools' | 'tracker' | 'mock' | 'extra';
 
 export interface EngineFactories<M, T> {
   mock(options: M): Engine;
@@ -116,11 +124,12 @@ export async function assembleEngines<M extends object, T extends object>(source
     devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, journal, token: guard.token });
     owned.push(devtools);
   }
+  const decorate = sources.decorate ?? ((e: Engine) => e);
   const engines: Engine[] = [];
-  if (devtools) engines.push(devtools);
-  if (trackerEngine) engines.push(hosted(trackerEngine));
-  if (mockEngine) engines.push(mockEngine);
-  engines.push(...extra.map(hosted));
+  if (devtools) engines.push(decorate(devtools, 'devtools'));
+  if (trackerEngine) engines.push(decorate(hosted(trackerEngine), 'tracker'));
+  if (mockEngine) engines.push(decorate(mockEngine, 'mock'));
+  engines.push(...extra.map((e) => decorate(hosted(e), 'extra')));
   let closing: Promise<void> | undefined;
   return {
     engines,

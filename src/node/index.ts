@@ -1,9 +1,8 @@
 /**
  * `mockyard/node`: hosting the engines on Node — the node:http server (`serve`), connect-style
- * middleware and the Vite plugin, config loading for the CLI, and the disk filesystem.
- * Importing it registers the disk default for the mock API's `fsDir`.
+ * middleware and the Vite plugin, config loading for the CLI, and the disk filesystem. Every host
+ * here runs on Node's runtime object (runtime.ts: the disk default for `fsDir`, zlib, undici).
  */
-import './register-runtime.js';
 
 export { serve, baseUrl, type ServeOptions, type RunningServer } from './serve.js';
 export { createMiddleware, middlewareFor, type Middleware, type MiddlewareOptions, type NextFunction } from './middleware.js';

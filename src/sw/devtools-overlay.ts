@@ -8,7 +8,7 @@
  * the Requests tab shows the app's requests live and a scenario switch applies to the app.
  * Opened by `worker.openDevtools()` or by the URL hash `#_mockyard` (at start and on hashchange).
  */
-import { answerFrom } from '../core/engine-answer.js';
+import { answerFrom } from '../host/dispatch.js';
 import type { Engine } from '../core/engine.js';
 import { collectorBase } from '../devtools/paths.js';
 import { toPageResponse } from '../host/page-response.js';

@@ -9,7 +9,8 @@
  * a page. Answers look like network answers: a native `Response` of the environment's class with
  * `url` set, gzip/deflate bodies decoded (as `fetch` does for bytes off the network).
  */
-import { answerFrom, coveredBy, engineList } from '../core/engine-answer.js';
+import { hostFor } from '../host/create-host.js';
+import { coveredBy } from '../host/dispatch.js';
 import type { Engine } from '../core/engine.js';
 import { fastState, hasFastHeader } from '../core/fast-response.js';
 import { check } from '../core/options.js';
@@ -69,7 +70,8 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 export function interceptFetch(engines: Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception {
-  const list = engineList(engines, 'interceptFetch');
+  const host = hostFor(engines, 'interceptFetch');
+  const list = host.engines;
   check.knownKeys(check.object(options, 'interceptFetch') ?? {}, '', KNOWN);
   const onUnhandled = check.oneOf(options.onUnhandled, 'onUnhandled', ['bypass', 'error'] as const, 'error');
   const withXhr = check.boolean(options.xhr, 'xhr', true);
@@ -86,7 +88,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
   /** The engines' answer as a network-like Response, or undefined when none answers. */
   async function answer(request: Request, pathname: string): Promise<Response | undefined> {
     requests.push(request.body === null ? request : request.clone());
-    const response = await answerFrom(list, request, pathname);
+    const response = await host.answer(request, pathname);
     if (response === undefined) return undefined;
     // A FastResponse without Content-Encoding is handed on as it is (it is a Response; the
     // caller's json()/text() builds the native one once); encoded bodies are decoded first.

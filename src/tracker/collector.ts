@@ -23,6 +23,7 @@ import { VfsEventStore } from './event-store.js';
 import { partBatchId } from './batch-ids.js';
 import { decodeIngestBody, validateBatch, type ValidBatch } from './ingest-batch.js';
 import { resolveCollectorOptions } from './options.js';
+import type { CollectorRuntime } from './runtime.js';
 import type { ReadEncoder } from './read-encoder.js';
 import { parseReadQuery, selectEvents } from './read-query.js';
 import { selectionJson } from './selection-json.js';
@@ -35,8 +36,8 @@ type Route = 'read' | 'events' | 'ping' | 'ws';
 const ROUTES: Record<string, Route> = { '': 'read', '/': 'read', '/events': 'events', '/events/': 'events', '/ping': 'ping', '/ping/': 'ping', '/ws': 'ws', '/ws/': 'ws' };
 const METHODS: Record<Route, string> = { read: 'GET, HEAD, OPTIONS', events: 'GET, HEAD, POST, OPTIONS', ping: 'GET, HEAD, OPTIONS', ws: 'GET, OPTIONS' };
 
-export function createCollector(options: CollectorOptions): Collector {
-  const o = resolveCollectorOptions(options);
+export function createCollector(options: CollectorOptions, runtime: CollectorRuntime = {}): Collector {
+  const o = resolveCollectorOptions(options, runtime);
   const { logger, basePath } = o;
   // The embedded store (default) or one from `storage.store` / `storage.postgres` (store.ts).
   const store: EventStore = o.storeFactory

@@ -61,7 +61,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
   });
   const handlers = createHandlerLayer(options, services, files);
-  const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
+  const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir, services.runtime.upstream) : undefined;
   const layers: Layer[] = [
     ...(options.openapi ? [createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
