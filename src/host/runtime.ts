@@ -8,13 +8,13 @@
  * The engine-level parts (filesystem factories, the proxy transport, the PostgreSQL store) go to
  * each engine the host creates. The codecs are drop-in faster implementations of a byte format
  * whose output does not depend on them (a bounded inflate, a raw deflate, CRC-32): they are
- * installed process-wide by `useCodecs` when a host (or an engine factory of the Node entry) is
- * made with them.
+ * installed process-wide by `useCodecs` (codecs.ts) when a host (or an engine factory of the Node
+ * entry) is made with them.
  */
-import { setBoundedSyncInflate, type BoundedSyncInflate } from '../core/inflate-bounded.js';
+import type { BoundedSyncInflate } from '../core/inflate-bounded.js';
 import type { MockApiRuntime } from '../engine/runtime.js';
 import type { MockApiOptions } from '../engine/types.js';
-import { setCrc32, setRawSyncDeflate, type Crc32, type RawSyncDeflate } from '../tracker/gzip-pieces.js';
+import type { Crc32, RawSyncDeflate } from '../tracker/gzip-pieces.js';
 import type { CollectorRuntime } from '../tracker/runtime.js';
 import type { CollectorOptions } from '../tracker/types.js';
 
@@ -31,9 +31,5 @@ export interface Runtime extends MockApiRuntime, CollectorRuntime {
   readonly collectorOptions?: (options: CollectorOptions) => CollectorOptions;
 }
 
-/** Installs `runtime`'s codecs (the ones it has; the others keep their current implementation). */
-export function useCodecs(runtime: Runtime): void {
-  if (runtime.inflate) setBoundedSyncInflate(runtime.inflate);
-  if (runtime.deflateRaw) setRawSyncDeflate(runtime.deflateRaw);
-  if (runtime.crc32) setCrc32(runtime.crc32);
-}
+/** Whether `runtime` brings codecs of its own (then codecs.ts is loaded to install them). */
+export const hasCodecs = (runtime: Runtime): boolean => runtime.inflate !== undefined || runtime.deflateRaw !== undefined || runtime.crc32 !== undefined;

@@ -6,7 +6,7 @@
 import type { LoggerSink } from '../core/logger.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import { createHost, type Host, type HostConfig } from '../host/create-host.js';
-import { useCodecs } from '../host/runtime.js';
+import { useCodecs } from '../host/codecs.js';
 import { createCollector } from '../tracker/collector.js';
 import type { EngineSources as Sources } from '../host/engine-set.js';
 import type { MockApiOptions } from '../engine/types.js';

@@ -2,7 +2,7 @@
 // exactly as the default DecompressionStream path does (ingest.test.ts).
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { useCodecs } from '../../src/host/runtime.js';
+import { useCodecs } from '../../src/host/codecs.js';
 import { nodeRuntime } from '../../src/node/runtime.js';
 import { decodeIngestBody } from '../../src/tracker/ingest-batch.js';
 
