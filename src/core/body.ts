@@ -41,13 +41,29 @@ export function tooLarge(limit: number): HttpError {
 }
 
 /**
- * Whether the request carries a body. Platform Requests never have one on GET/HEAD; the node host
- * marks such requests with `kHasBody` so the engines can answer the spec's 400.
+ * Whether the request may carry a body, at once: false when it certainly has none (no body,
+ * `Content-Length: 0`). Platform Requests never have one on GET/HEAD; the node host marks such
+ * requests with `kHasBody` so the engines can answer the spec's 400. A true answer can still end
+ * as zero bytes (an empty chunked body, the empty body msw's worker forwards with DELETE): which
+ * is no body; `bodyIfAny` is the rule that decides.
  */
 export function hasBody(request: Request): boolean {
   const hint = (request as unknown as Record<symbol, unknown>)[kHasBody];
   if (typeof hint === 'boolean') return hint;
-  return request.body !== null;
+  return request.body !== null && request.headers.get('content-length') !== '0';
+}
+
+/**
+ * THE has-a-body rule: whether the request carries a body of at least one byte (reading it, at
+ * most `limit` bytes: 413 beyond). Zero bytes is none, however it was sent (`Content-Length: 0`,
+ * an empty chunked body, an empty stream). A body a host announces (`kHasBody`) on a Request that
+ * cannot hold one (GET/HEAD) and offers no reader for counts as present.
+ */
+export async function carriesBody(request: Request, limit: number): Promise<boolean> {
+  if (!hasBody(request)) return false;
+  const fast = (request as unknown as Record<symbol, unknown>)[kReadBody];
+  if (typeof fast !== 'function' && request.body === null) return true;
+  return (await readBody(request, limit)).byteLength > 0;
 }
 
 /** Reads the whole body, at most `limit` bytes (HttpError 413 beyond). Empty body → 0 bytes. */

@@ -291,7 +291,7 @@ export interface MockApiOptions {
   openapi?: string | object | { document: string | object; validateResponses?: boolean };
   /**
    * Pass what no handler or file answers to a real API (the last layer of the pipeline).
-   * In browser mode such requests go to the network instead (see README "Proxy and record").
+   * In browser mode such requests go to the network instead (see docs/proxy.md).
    */
   proxy?: ProxyOptions;
 }
@@ -311,7 +311,7 @@ export interface ProxyOptions {
   timeout?: number;
   /**
    * Record the proxied answers as mock files in `fsDir` (and a HAR log: `api.recorder.har()`).
-   * See README "Proxy and record".
+   * See docs/proxy.md.
    */
   record?: boolean | RecordOptions;
 }

@@ -60,4 +60,11 @@ describe('db.json with the json-server preset in the page', () => {
     expect(stored.posts).toHaveLength(3);
     expect(stored.profile).toEqual({ name: 'typicode' });
   });
+
+  it('deletes an item through the worker (msw forwards DELETE with an empty body: zero bytes is no body)', async () => {
+    const del = await call('/api/posts/3', { method: 'DELETE' });
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ id: 3, title: 'from the page' });
+    expect((await call('/api/posts/3')).status).toBe(404);
+  });
 });

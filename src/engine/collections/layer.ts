@@ -17,7 +17,7 @@
  * name no file (file mode's lookup cache), is answered synchronously; so is a json-server query
  * without `_embed`/`_expand`.
  */
-import { hasBody, readBody } from '../../core/body.js';
+import { carriesBody, hasBody, readBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
@@ -204,7 +204,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       case 'GET':
       case 'HEAD': {
         const head = ctx.method === 'HEAD';
-        if (hasBody(ctx.request)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
+        if (await carriesBody(ctx.request, env.bodyLimit)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
         const i = indexOf(items, idField).find(items, id);
         if (i === -1) return undefined;
         if (jsonServer && ctx.search.length > 1) {
@@ -248,7 +248,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
         });
       }
       case 'DELETE': {
-        if (hasBody(ctx.request)) throw new HttpError(400, MSG.deleteWithBody);
+        if (await carriesBody(ctx.request, env.bodyLimit)) throw new HttpError(400, MSG.deleteWithBody);
         const res = await enqueueMutation(env, entry.path, idField, (scope) => {
           const i = findItem(scope, id);
           const [removed] = scope.items.splice(i, 1);

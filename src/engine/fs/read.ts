@@ -7,7 +7,7 @@
  * `readCached` is the synchronous form for a file already in the cache and fresh (the engine's
  * hot path): same answer, no promise; `undefined` when the async `read` must run.
  */
-import { hasBody } from '../../core/body.js';
+import { carriesBody, hasBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import type { FileEntry } from './file-cache.js';
@@ -17,6 +17,7 @@ import { PASS } from '../pipeline/layer.js';
 import { pageAnswer } from './page-answer.js';
 import { knowVariants, peekVariant, resolveVariant } from './query-variant.js';
 
+/** May carry a body (the async path decides: zero bytes is none). */
 function hasAnyBody(call: FsCall): boolean {
   return (call.body !== undefined && call.body.byteLength > 0) || hasBody(call.ctx.request);
 }
@@ -44,7 +45,7 @@ function asStored(call: FsCall, env: FsEnv, entry: FileEntry, head: boolean): Re
 }
 
 export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Response | undefined> {
-  if (hasAnyBody(call)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
+  if ((call.body !== undefined && call.body.byteLength > 0) || (await carriesBody(call.ctx.request, env.bodyLimit))) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
   if (call.ctx.search.length > 1) {
     const variant = await resolveVariant(call, env);
     if (variant !== null) return asStored(call, env, variant, head);

@@ -3,10 +3,10 @@
  * and given, on a JSON array: removes the selected items (X-Deleted-Count: N), deletes the file
  * when none remain, 404 when nothing matched.
  */
-import { hasBody } from '../../core/body.js';
+import { carriesBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
-import { assertKnownParams, hasQueryConfig, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
+import { assertKnownParams, hasQueryConfig, readQuery, type FsCall, type FsEnv } from './fs-call.js';
 import { detectIndent, serializeJson } from './json-format.js';
 import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
@@ -14,8 +14,7 @@ import { runQuery } from './query.js';
 
 export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
   assertKnownParams(call, 'DELETE');
-  // A declared body that turns out empty (`Content-Length: 0`, an empty chunked body) is no body.
-  if (call.body !== undefined ? call.body.byteLength > 0 : hasBody(call.ctx.request) && (await requestBody(call, env)).byteLength > 0) {
+  if (call.body !== undefined ? call.body.byteLength > 0 : await carriesBody(call.ctx.request, env.bodyLimit)) {
     throw new HttpError(400, MSG.deleteWithBody);
   }
   const path = await env.cache.resolve(call.key, call);

@@ -1,6 +1,6 @@
 /**
  * Where the recorder writes a proxied answer: the file the files layer's lookup (fs/lookup.ts)
- * finds for the same request next time. Documented in README "Proxy and record".
+ * finds for the same request next time. Documented in docs/proxy.md.
  *
  *   GET /api/users              (application/json)  → users.json
  *   GET /api/users/1            (application/json)  → users/1.json
