@@ -23,7 +23,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['engine', 'tracker'],
   ['devtools'],
   ['host', 'define-config.ts'],
-  ['node', 'msw', 'test', 'fetch'],
+  ['node', 'msw', 'test', 'fetch', 'playwright'],
   ['sw'],
   ['index.ts'],
   ['index.node.ts'],

@@ -15,6 +15,8 @@
  *   PUT    scenario           body { "name": "empty-cart" | null } → switches (400 unknown)
  *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`),
  *                             and empties the journal; a filesystem without reset (disk) → 501
+ *   …      sessions…          the sessions (admin-sessions.ts)
+ * `requests` also takes ?session=<id> (that session's entries only).
  * */
 import type { Engine } from '../core/engine.js';
 import { underPrefix } from '../core/engine.js';
@@ -27,6 +29,7 @@ import { ADMIN_BASE } from './paths.js';
 import { bearerMatches } from './guard.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { describeCollector, describeMock, isMockApi } from './routes-info.js';
+import { sessionRoute } from './admin-sessions.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
 const SSE_PING_MS = 15_000;
@@ -61,6 +64,8 @@ function filterFrom(params: URLSearchParams): JournalFilter {
   }
   const path = params.get('path');
   if (path) f.path = path;
+  const session = params.get('session');
+  if (session) f.session = session;
   f.since = parseSince(params.get('since'));
   const limit = params.get('limit');
   if (limit) {
@@ -136,6 +141,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     const allow = (methods: string) => {
       throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: methods } });
     };
+    if (sub === '/sessions' || sub.startsWith('/sessions/')) return sessionRoute(needMock(), options.journal, request, method, sub, params, filterFrom);
     switch (sub) {
       case '/requests':
         if (method === 'GET' || head) return json({ entries: needJournal().list(filterFrom(params)) }, 200, head);

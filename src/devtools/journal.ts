@@ -26,6 +26,7 @@ import { kBodyBytes, kRawHeaders } from '../core/body.js';
 import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
 import type { AnsweredBy, Exchange } from '../core/exchange.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
+import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const DEFAULT_JOURNAL_BODY_LIMIT = 4096;
@@ -72,6 +73,10 @@ export interface JournalEntry {
   readonly answeredBy: AnsweredBy | null;
   /** The scenario whose pipeline answered, or null (the base). */
   readonly scenario: string | null;
+  /** The session the request belonged to (X-Mockyard-Session), or null. */
+  readonly session: string | null;
+  /** The fault that fired on this request (src/engine/faults/), or null. */
+  readonly fault: FaultFired | null;
   readonly request: { readonly headers: Record<string, string>; readonly body: CapturedBody | null };
   readonly response: { readonly headers: Record<string, string>; readonly body: CapturedBody | null } | null;
 }
@@ -87,6 +92,8 @@ export interface JournalFilter {
   since?: number;
   /** At most this many (newest first). */
   limit?: number;
+  /** Entries of this session only. */
+  session?: string;
 }
 
 export interface JournalOptions {
@@ -101,8 +108,8 @@ export type JournalListener = (entry: JournalEntry) => void;
 export interface Journal {
   readonly size: number;
   readonly bodyLimit: number;
-  /** Records one exchange (what the observer hook gives); `scenario` names the pipeline. */
-  record(exchange: Exchange, scenario?: string | null): void;
+  /** Records one exchange (what the observer hook gives); `scenario` names the pipeline, `session` the session. */
+  record(exchange: Exchange, scenario?: string | null, session?: string | null): void;
   /** Entries matching `filter`, newest first. */
   list(filter?: JournalFilter): JournalEntry[];
   /** Empties the ring (ids keep increasing). */
@@ -173,6 +180,8 @@ class Raw {
   ms = 0;
   answeredBy: AnsweredBy | undefined = undefined;
   scenario: string | null = null;
+  session: string | null = null;
+  fault: FaultFired | null = null;
   reqHeaders: readonly string[] | Headers | null = null;
   /** Request body bytes (short: by reference; long: the first `bodyLimit` copied), or undefined. */
   reqBody: Uint8Array | undefined = undefined;
@@ -247,6 +256,8 @@ function materialize(r: Raw, limit: number): JournalEntry {
     ms: Math.round(r.ms * 1000) / 1000,
     answeredBy: r.answeredBy ?? null,
     scenario: r.scenario,
+    session: r.session,
+    fault: r.fault,
     request: { headers: reqHeaders, body: reqBody },
     response,
   };
@@ -264,6 +275,7 @@ function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean 
     } else if (String(x.status ?? null) !== s) return false;
   }
   if (f.path !== undefined && !x.pathname.startsWith(f.path)) return false;
+  if (f.session !== undefined && x.session !== f.session) return false;
   if (f.since !== undefined && !(r.time > f.since)) return false;
   return true;
 }
@@ -281,7 +293,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
     size,
     bodyLimit,
 
-    record(x, scenario = null) {
+    record(x, scenario = null, session = null) {
       if (size <= 0) return;
       const request = x.request as Request & Record<symbol, unknown>;
       const bytes = request[kBodyBytes] as Uint8Array | undefined;
@@ -296,6 +308,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
       r.ms = x.ms;
       r.answeredBy = x.answeredBy;
       r.scenario = scenario;
+      r.session = session;
+      r.fault = faultFiredOf(request) ?? null;
       r.reqHeaders = (request[kRawHeaders] as readonly string[] | undefined) ?? request.headers;
       r.reqBody = bytes === undefined ? undefined : keepBytes(bytes, bodyLimit);
       r.reqSize = bytes === undefined ? 0 : bytes.byteLength;

@@ -21,6 +21,7 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
+import type { CollectionStore } from './store/store.js';
 import { contextUnder, type RequestContext } from './context.js';
 import { withMockCors } from './cors.js';
 import { openMockFs } from './mock-fs.js';
@@ -32,6 +33,7 @@ import type { Layer } from './pipeline/layer.js';
 import type { Exchange, Observer } from '../core/exchange.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
 import { createScenarioSet } from './scenarios/pipelines.js';
+import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { MockApiApp, MockApiOptions } from './types.js';
@@ -57,11 +59,11 @@ export interface MockApi extends Engine {
   ready(): Promise<boolean>;
   /**
    * Calls `observer` after each request under the prefixes (both the fast and the promise
-   * path) with `{ method, pathname, search, status, ms, answeredBy, request, response }` and the
-   * scenario that answered (null: the base); returns the function that stops it. Costs nothing
-   * while nobody observes.
+   * path) with `{ method, pathname, search, status, ms, answeredBy, request, response }`, the
+   * scenario that answered (null: the base) and the session (null: none); returns the function
+   * that stops it. Costs nothing while nobody observes.
    */
-  observe(observer: (exchange: Exchange, scenario: string | null) => void): () => void;
+  observe(observer: SessionObserver): () => void;
   /**
    * With `proxy.record`: the recorder (`har()`: the session's HAR 1.2 log; `settled()`: waits
    * for the files being written; `onEntry(fn)`), else undefined.
@@ -78,6 +80,8 @@ export interface MockApi extends Engine {
   useScenario(name: string | null): void;
   /** The layer names in pipeline order (`['handlers', 'files']`). */
   readonly layers: readonly string[];
+  /** The sessions (src/engine/sessions/, docs/sessions.md): create, reset, drop, set a scenario, add overrides, list. */
+  readonly sessions: SessionControl;
   close(): Promise<void>;
 }
 
@@ -126,6 +130,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       broadcast: (pattern, data, opts) => (wsLayer ? wsLayer.broadcast(pattern, data, opts) : options.enableWs ? (broadcastRoute(options.wsRoutes, pattern), 0) : 0),
       count: (pattern, opts) => (wsLayer ? wsLayer.count(pattern, opts) : options.enableWs ? (broadcastRoute(options.wsRoutes, pattern, 'app.ws.count'), 0) : 0),
     },
+    get store(): CollectionStore {
+      if (!built) throw new OptionsError('mock', 'is disabled: req.app.store needs the mock API');
+      return built.store;
+    },
     get fs(): Vfs {
       if (vfs) return vfs;
       if (!fallbackFs) {
@@ -158,7 +166,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     logger,
   });
   // Scenarios (scenarios/pipelines.ts): each a second pipeline from the same recipe.
-  const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory });
+  const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory, baseBuilt: built });
+  // Sessions (sessions/set.ts): a private pipeline per session id, over the base's or a scenario's.
+  const sessions = createSessionSet({ settings: options.sessions, options, services, logger, scenarios });
   const pipelines = scenarios.pipelines;
   // A layer may watch the answers (the openapi layer's validateResponses): an observer like any
   // other, on the pipeline the layer belongs to (base and scenarios alike).
@@ -168,7 +178,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (typeof observer === 'function') p.observe(observer);
     }
   }
-  const observeAll = scenarios.observe;
+  const observeAll = (fn: SessionObserver): (() => void) => {
+    const offs = [scenarios.observe((x, scenario) => fn(x, scenario, null)), sessions.observe(fn)];
+    return () => offs.forEach((off) => off());
+  };
 
   // ready(): every layer's start-up (e.g. each files layer's fsDir check); true when the engine's
   // own files layer routes files.
@@ -194,6 +207,12 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ));
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
 
+  const socketLayers = pipeline.layers.filter((l) => typeof l.upgrade === 'function');
+  const wsUpgrade = (ctx: RequestContext): Promise<UpgradeResult> | UpgradeResult => {
+    if (!wsReady) return undefined;
+    return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
+  };
+
   const contextFor = (request: Request): RequestContext | undefined => contextUnder(request, prefixes, pipeline.observed ? performance.now() : 0);
 
   /** Where `handleCached` leaves a context it could not answer at once, for `handle` (see the top). */
@@ -213,7 +232,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       try {
         ctx = contextFor(request);
         if (ctx === undefined) return Promise.resolve(undefined);
-        pipe = scenarios.pipelineFor(ctx);
+        pipe = sessions.pipelineFor(ctx) ?? scenarios.pipelineFor(ctx);
       } catch (err) {
         return Promise.reject(err);
       }
@@ -229,7 +248,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     try {
       const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
-      const pipe = scenarios.pipelineFor(ctx);
+      const pipe = sessions.pipelineFor(ctx) ?? scenarios.pipelineFor(ctx);
       if (pipe instanceof Response) return pipe;
       const now = pipe.peek(ctx);
       if (now === undefined) {
@@ -265,10 +284,15 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {
-      if (!wsReady) return undefined;
+      if (disabled) return undefined;
       const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
-      return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
+      // A layer's own sockets first (GraphQL subscriptions at its path), then the WebSocket handlers.
+      for (const layer of socketLayers) {
+        const claimed = layer.upgrade!(ctx);
+        if (claimed !== undefined) return claimed instanceof Promise ? claimed.then((r) => r ?? wsUpgrade(ctx)) : claimed;
+      }
+      return wsUpgrade(ctx);
     },
 
     observe: (observer) => observeAll(observer),
@@ -278,6 +302,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return scenarios.current;
     },
     useScenario: (name: string | null) => scenarios.use(name),
+    sessions,
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
@@ -285,6 +310,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (closed) return;
       closed = true;
       sleeper.close();
+      await sessions.close();
       await scenarios.close();
       await wsReady;
       wsLayer?.close();

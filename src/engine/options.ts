@@ -18,7 +18,12 @@ import { ALWAYS_REDACTED } from './proxy/har.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
-import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
+import { NO_DELAY, resolveDelay, type DrawDelay } from './delay.js';
+import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
+import { resolveFaultRules, type FaultRule } from './faults/rules.js';
+import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
+import { resolveStoreOptions } from './store/options.js';
+import type { RelationNaming } from './store/relations.js';
 import type {
   ErrorHandlerFunction,
   FilterComparison,
@@ -88,6 +93,10 @@ export interface ResolvedMockApiOptions {
   /** Collections on: their id field; null = off. */
   collections: { idField: string } | null;
   preset: 'json-server' | null;
+  /** `store`: relation naming of the collection store (store/options.ts). */
+  relations: RelationNaming;
+  /** `graphql`: GraphQL over the collections (graphql/options.ts), or null (off). */
+  graphql: ResolvedGraphql | null;
   /** `db` option: the JSON file (as given), or null. */
   db: string | null;
   /** CORS policy, or undefined (off). */
@@ -99,6 +108,10 @@ export interface ResolvedMockApiOptions {
   journal: MockApiOptions['journal'];
   /** Named scenarios (src/engine/scenarios/), in the order given. */
   scenarios: ResolvedScenario[];
+  /** Sessions (src/engine/sessions/): on by default. */
+  sessions: ResolvedSessions;
+  /** Fault rules of routes (src/engine/faults/), validated. */
+  faults: FaultRule[];
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -141,6 +154,7 @@ const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
   'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
+  'sessions', 'faults', 'store', 'graphql',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers. */
@@ -380,6 +394,8 @@ export interface ResolvedScenario {
   delay: DrawDelay | undefined;
   /** Base handlers switched off in this scenario: `pattern` or `METHOD pattern`. */
   disabled: string[];
+  /** Fault rules tried before the base ones (src/engine/faults/). */
+  faults: FaultRule[];
 }
 
 function resolveScenarios(value: unknown, option: string, insideFs: boolean, warnings: string[]): ResolvedScenario[] {
@@ -388,8 +404,8 @@ function resolveScenarios(value: unknown, option: string, insideFs: boolean, war
   return Object.entries(value).map(([name, v]) => {
     const at = `${option}.${name}`;
     if (!SCENARIO_NAME.test(name)) throw new OptionsError(at, 'is not a valid scenario name (letters, digits, ".", "_", "~", "-"; at most 64; starting with a letter or digit)');
-    if (!isPlainObject(v)) throw new OptionsError(at, `must be an object { handlers, fsDir, delay, disabled } (got ${describe(v)})`);
-    check.knownKeys(v, at, ['handlers', 'fsDir', 'delay', 'disabled']);
+    if (!isPlainObject(v)) throw new OptionsError(at, `must be an object { handlers, fsDir, delay, disabled, faults } (got ${describe(v)})`);
+    check.knownKeys(v, at, ['handlers', 'fsDir', 'delay', 'disabled', 'faults']);
     let fsDir = check.string(v.fsDir, `${at}.fsDir`, undefined, { nonEmpty: true });
     if (fsDir !== undefined && insideFs) {
       try {
@@ -401,27 +417,10 @@ function resolveScenarios(value: unknown, option: string, insideFs: boolean, war
     const disabled = check.array<unknown>(v.disabled, `${at}.disabled`);
     disabled.forEach((d, i) => { if (typeof d !== 'string' || d.trim() === '') fail(`${at}.disabled`, i, 'a handler pattern ("/users/:id" or "GET /users/:id")', d); });
     const delay = resolveDelay(v.delay, `${at}.delay`);
-    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()) };
+    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()), faults: resolveFaultRules(v.faults, `${at}.faults`) };
   });
 }
 
-/**
- * Validates `delay`: ms (a number >= 0) or a range `[min, max]` (0 <= min <= max) drawn uniformly
- * per request. Resolves the draw (delay.ts), or undefined when the option is absent.
- */
-export function resolveDelay(value: unknown, option: string): DrawDelay | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    if (value.length !== 2 || value[0] === undefined || value[1] === undefined) {
-      throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
-    }
-    const min = check.number(value[0], `${option}[0]`, 0, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    const max = check.number(value[1], `${option}[1]`, 0, { min, max: Number.MAX_SAFE_INTEGER });
-    return delayDraw([min, max]);
-  }
-  if (typeof value !== 'number') throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
-  return delayDraw(check.number(value, option, 0, { min: 0 }));
-}
 
 function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
@@ -475,10 +474,14 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     openapi: null,
     collections: null,
     preset: null,
+    relations: { convention: 'both', declared: {} },
+    graphql: null,
     db: null,
     cors: undefined,
     journal: false,
     scenarios: [],
+    sessions: resolveSessions(false, 'sessions'),
+    faults: [],
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -540,6 +543,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.openapi = resolveOpenApi(o.openapi, at('openapi'));
   base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
   base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
+  base.relations = resolveStoreOptions(o.store, at('store'));
+  base.graphql = resolveGraphqlOptions(o.graphql, at('graphql'), base.preset !== null);
   base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);
   if (o.db !== undefined) {
     const db = check.string(o.db, at('db'), undefined, { nonEmpty: true })!;
@@ -558,6 +563,8 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
 
   base.journal = o.journal as MockApiOptions['journal'];
   base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);
+  base.sessions = resolveSessions(o.sessions, at('sessions'));
+  base.faults = resolveFaultRules(o.faults, at('faults'));
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

@@ -2,6 +2,9 @@
  * Public types of the mock API engine: options (the spec's names), handlers, middlewares,
  * pagination and filters. Runtime validation lives in options.ts.
  */
+import type { CollectionStore } from './store/contract.js';
+import type { StoreOptions } from './store/options.js';
+import type { GraphqlOption } from './graphql/options.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -9,7 +12,9 @@ import type { BodySchema } from './body-schema.js';
 import type { DelayOption } from './delay.js';
 import type { PathParams } from './path-params.js';
 
-export type { DelayOption, DelayRange } from './delay.js';
+export type { DelayOption, DelayRange, DelayPercentiles } from './delay.js';
+import type { FaultOptions, FaultRule } from './faults/types.js';
+export type { FaultOptions, FaultRule } from './faults/types.js';
 export type { BodySchema, StandardSchemaV1 } from './body-schema.js';
 export type { PathParams, PathParamNames } from './path-params.js';
 
@@ -160,6 +165,11 @@ export interface RestHandler<P extends string = string, Body = unknown> extends 
   body?: BodySchema<Body>;
   authenticate?: AuthenticateOption;
   disabled?: boolean;
+  /**
+   * Faults on this handler's route (docs/sessions.md "Faults"): `delay` distributions,
+   * `errorRate` + `status`, a connection `fault`, a `seed` for replayable draws.
+   */
+  fault?: FaultOptions;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,6 +214,11 @@ export interface MockApiApp {
     count(pattern: string, options?: { room?: string }): number;
   };
   fs: Vfs;
+  /**
+   * The collection store (src/engine/store/): the JSON-array collections of the mocks folder,
+   * read and written through the same queue as REST and GraphQL, with change events.
+   */
+  store: CollectionStore;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,12 +298,27 @@ export interface MockApiOptions {
    */
   scenarios?: Record<string, ScenarioOptions>;
   /**
+   * Sessions (on by default): a request carrying `X-Mockyard-Session` (header, cookie of that
+   * name, or `?__session=`) reads and writes a private copy-on-write view of the mocks, with its
+   * own scenario and overrides (docs/sessions.md). `false` turns them off.
+   */
+  sessions?: false | { idleTimeout?: number; max?: number; clock?: () => number };
+  /**
+   * Fault rules for routes (docs/sessions.md "Faults"): `{ method, path, delay, errorRate,
+   * status, fault, seed }`, first match wins.
+   */
+  faults?: FaultRule[];
+  /**
    * Validate every request under the prefix against this OpenAPI 3.0/3.1 or Swagger 2 document
    * (a path or URL, relative to `root`/the working directory; or the document object) before any
    * handler or file runs: 400 with the problems, 404/405 for operations it does not have.
    * `{ document, validateResponses: true }` also checks the answers (mismatches logged as warnings).
    */
   openapi?: string | object | { document: string | object; validateResponses?: boolean };
+  /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
+  store?: StoreOptions;
+  /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */
+  graphql?: GraphqlOption;
   /**
    * Pass what no handler or file answers to a real API (the last layer of the pipeline).
    * In browser mode such requests go to the network instead (see docs/proxy.md).
@@ -331,7 +361,9 @@ export interface ScenarioOptions {
   handlers?: RestHandler[];
   /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
   fsDir?: string;
-  /** ms or a range [min, max], like the global delay. */
-  delay?: number | [number, number];
+  /** ms, a range [min, max] or { p50, p99 }, like the global delay. */
+  delay?: DelayOption;
   disabled?: string[];
+  /** Fault rules tried before the base ones (docs/sessions.md "Faults"). */
+  faults?: FaultRule[];
 }

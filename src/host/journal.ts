@@ -1,6 +1,6 @@
 /**
  * The devtools request journal as the host attaches it: a mock API's own requests reach it
- * through the engine's `observe` hook (with the scenario that answered), other engines' through
+ * through the engine's `observe` hook (with the scenario and session that answered), other engines' through
  * `journaled` (src/devtools/journaled-engine.ts). The engine keeps no journal; its `journal`
  * option (false, true or { size, bodyLimit }) is resolved here, where it is used.
  * One journal per mock API engine: a ready-made engine assembled by two hosts shares it.
@@ -12,7 +12,7 @@ import { createJournal, resolveJournalOptions, type Journal } from '../devtools/
 /** What of a mock API the journal needs: its `journal` option and its observer hook. */
 interface Observable extends Engine {
   readonly options: { readonly journal?: unknown };
-  observe(observer: (exchange: Exchange, scenario: string | null) => void): () => void;
+  observe(observer: (exchange: Exchange, scenario: string | null, session: string | null) => void): () => void;
 }
 
 const journals = new WeakMap<Engine, Journal | null>();
@@ -29,7 +29,7 @@ export function journalFor(mock: Engine | undefined): Journal | null {
   journal = options.size === 0 ? null : createJournal(options);
   if (journal) {
     const j = journal;
-    mock.observe((x, scenario) => j.record(x, scenario));
+    mock.observe((x, scenario, session) => j.record(x, scenario, session));
   }
   journals.set(mock, journal);
   return journal;

@@ -5,6 +5,7 @@
  * Anything else goes on untouched. One route per prefix, in engine order (the collector first,
  * then the mock API). The shapes here are msw-neutral; handlers.ts turns them into msw handlers.
  */
+import { connectionFaultOf, throttledResponse, untilAborted } from '../core/connection-fault.js';
 import { underPrefix, type Engine } from '../core/engine.js';
 import { hostFor, type Host } from '../host/create-host.js';
 import { toPageResponse } from '../host/page-response.js';
@@ -55,7 +56,14 @@ export function httpRoutes(engines: Host | readonly Engine[], origin: string | u
         async handle(request) {
           // The host's dispatch, as on the node host: engines in order, the first answer that is not `undefined`.
           const response = await host.answer(request, splitHref(request.url)[1]);
-          return response === undefined ? undefined : toPageResponse(response);
+          if (response === undefined) return undefined;
+          // A connection fault (core/connection-fault.ts) is the platform's network error here
+          // (after the client gives up, for no-answer), or a throttled body.
+          const fault = connectionFaultOf(request);
+          if (fault === undefined) return toPageResponse(response);
+          if (fault.type === 'slow-body') return throttledResponse(toPageResponse(response), fault.bytesPerSecond ?? 1024);
+          if (fault.type === 'no-answer') await untilAborted(request.signal);
+          return Response.error();
         },
       });
     }

@@ -10,6 +10,8 @@ import type { Logger } from '../core/logger.js';
 import type { Host } from '../host/create-host.js';
 import { createNodeRequest, pathOf } from './request.js';
 import { writeResponse } from './write-response.js';
+import { connectionFaultOf } from '../core/connection-fault.js';
+import { writeConnectionFault } from './connection-fault.js';
 
 export interface NodeHandlerOptions {
   /** Host for request URLs when the Host header is missing or odd (`127.0.0.1:3000`). */
@@ -43,6 +45,8 @@ export function createNodeHandler(host: Host, options: NodeHandlerOptions): Node
   const answer = (req: IncomingMessage, res: ServerResponse, request: Request, response: Response | undefined) => {
     try {
       if (response === undefined) return unhandled(req, res, request);
+      const fault = connectionFaultOf(request);
+      if (fault !== undefined) return void writeConnectionFault(fault, response, req, res).catch((err: unknown) => fail(req, res, err));
       const written = writeResponse(response, req, res);
       if (written) written.catch((err: unknown) => fail(req, res, err));
     } catch (err) {

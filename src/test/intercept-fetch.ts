@@ -11,6 +11,7 @@
  */
 import { hostFor } from '../host/create-host.js';
 import { coveredBy } from '../host/dispatch.js';
+import { connectionFaultOf, networkError, throttledResponse } from '../core/connection-fault.js';
 import type { Engine } from '../core/engine.js';
 import { fastState, hasFastHeader } from '../core/fast-response.js';
 import { check } from '../core/options.js';
@@ -90,6 +91,16 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     requests.push(request.body === null ? request : request.clone());
     const response = await host.answer(request, pathname);
     if (response === undefined) return undefined;
+    // A connection fault (core/connection-fault.ts): the platform's network error, or no answer
+    // until the caller aborts (the abort then rejects the call), or a throttled body.
+    const fault = connectionFaultOf(request);
+    if (fault !== undefined) {
+      if (fault.type === 'no-answer') return new Promise<never>(() => {});
+      if (fault.type !== 'slow-body') throw networkError();
+      const slow = throttledResponse(toPageResponse(response), fault.bytesPerSecond ?? 1024);
+      Object.defineProperty(slow, 'url', { value: request.url, configurable: true });
+      return slow;
+    }
     // A FastResponse without Content-Encoding is handed on as it is (it is a Response; the
     // caller's json()/text() builds the native one once); encoded bodies are decoded first.
     const state = fastState(response);

@@ -18,6 +18,7 @@
  * Change events: `top`'s and `base`'s are passed on (a base change may change what reads see),
  * and whiteouts are reported by the overlay itself.
  * `exclusive` only when both are; `watch` watches the path on each side that needs it.
+ * `writeJson` when `top` has it (a parsed value kept as is, src/vfs/delta.ts).
  */
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { ChangeEmitter } from './change-emitter.js';
@@ -27,6 +28,8 @@ import { isVfsError, VfsError, type Vfs, type VfsDirent, type VfsStat } from './
 export interface OverlayVfs extends Vfs {
   readonly top: Vfs;
   readonly base: Vfs;
+  /** Whether the overlay hides the base entry at `path` (removed through it). Synchronous. */
+  hides(path: string): boolean;
 }
 
 const encoder = new TextEncoder();
@@ -85,6 +88,7 @@ export function overlayFs(top: Vfs, base: Vfs): OverlayVfs {
     root: `${top.root} over ${base.root}`,
     top,
     base,
+    hides: (path) => baseHidden(path),
 
     async stat(path) {
       const p = normalizeVfsPath(path);
@@ -185,6 +189,15 @@ export function overlayFs(top: Vfs, base: Vfs): OverlayVfs {
       offBase();
     },
   };
+
+  // A top that keeps parsed JSON values (deltaFs) keeps them through the overlay too.
+  if (top.writeJson !== undefined) {
+    vfs.writeJson = async (path, value) => {
+      const p = normalizeVfsPath(path);
+      await top.writeJson!(p, value);
+      unhide(p);
+    };
+  }
 
   const watchers = [top, base].filter((v) => !v.exclusive);
   if (watchers.length > 0) {

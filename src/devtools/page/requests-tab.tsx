@@ -2,7 +2,8 @@
  * Requests: the journal, live. The last entries come from `GET requests`, new ones from the SSE
  * stream `requests/stream`; arrivals are applied once per animation frame (50 a second cost one
  * render per frame, not 50), the list is capped at the journal's size and drawn virtualised.
- * Filters (method, status class, path text) work on what is loaded; a row opens the detail drawer.
+ * Filters (method, status class, path text, session) work on what is loaded; a row opens the
+ * detail drawer.
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JournalEntry, CapturedBody } from '../journal.js';
@@ -12,6 +13,8 @@ import { readEventStream } from './sse.js';
 import { VirtualRows } from './virtual-rows.js';
 
 const MAX_ENTRIES = 5000;
+/** The session filter's value for requests that carried no session. */
+const NO_SESSION = '\u0000none';
 
 function statusClass(status: number | null): string {
   if (status === null) return 'st-pass';
@@ -25,6 +28,8 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
   const [method, setMethod] = useState('');
   const [status, setStatus] = useState('');
   const [path, setPath] = useState('');
+  /** '' = every request; NO_SESSION = requests without a session; else a session id. */
+  const [session, setSession] = useState('');
   const [selected, setSelected] = useState<JournalEntry | null>(null);
   const pending = useRef<JournalEntry[]>([]);
   const frame = useRef(0);
@@ -75,16 +80,19 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
     };
   }, [transport]);
 
+  const sessions = useMemo(() => [...new Set(entries.map((e) => e.session).filter((s): s is string => typeof s === 'string'))].sort(), [entries]);
+
   const shown = useMemo(() => {
-    if (!method && !status && !path) return entries;
+    if (!method && !status && !path && !session) return entries;
     const p = path.toLowerCase();
     return entries.filter(
       (e) =>
         (!method || e.method === method) &&
         (!status || (status === 'pass' ? e.status === null : e.status !== null && String(e.status)[0] === status[0])) &&
-        (!p || e.url.toLowerCase().includes(p)),
+        (!p || e.url.toLowerCase().includes(p)) &&
+        (!session || (session === NO_SESSION ? !e.session : e.session === session)),
     );
-  }, [entries, method, status, path]);
+  }, [entries, method, status, path, session]);
 
   const clear = async () => {
     await transport(`${ADMIN}/requests`, { method: 'DELETE' });
@@ -110,6 +118,13 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
           <option value="pass">passed on</option>
         </select>
         <input type="search" placeholder="Filter by path" aria-label="Path filter" value={path} onInput={(e) => setPath(e.currentTarget.value)} />
+        <select aria-label="Session" value={session} onChange={(e) => setSession(e.currentTarget.value)}>
+          <option value="">All sessions</option>
+          <option value={NO_SESSION}>No session</option>
+          {sessions.map((id) => (
+            <option value={id}>{id}</option>
+          ))}
+        </select>
         <span class={`live-dot ${live}`} title={live === 'live' ? 'Live' : live}>
           {live === 'live' ? 'live' : live}
         </span>
@@ -144,6 +159,7 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
             <span class="dim">
               {e.answeredBy ? `${e.answeredBy.layer}${e.answeredBy.detail ? ` · ${e.answeredBy.detail}` : ''}` : ''}
               {e.scenario ? ` [${e.scenario}]` : ''}
+              {e.session ? ` {${e.session}}` : ''}
             </span>
             <span class="num mono dim">{e.ms.toFixed(1)}</span>
           </div>
@@ -191,6 +207,8 @@ function RequestDrawer({ entry, onClose }: { entry: JournalEntry; onClose: () =>
         {entry.status ?? 'passed on'} · {entry.ms.toFixed(1)} ms · {new Date(entry.time).toISOString()}
         {entry.answeredBy ? ` · ${entry.answeredBy.layer}${entry.answeredBy.detail ? ` ${entry.answeredBy.detail}` : ''}` : ''}
         {entry.scenario ? ` · scenario ${entry.scenario}` : ''}
+        {entry.session ? ` · session ${entry.session}` : ''}
+        {entry.fault ? ` · fault ${entry.fault.type}${entry.fault.status ? ` ${entry.fault.status}` : ''}${entry.fault.delay ? ` (+${entry.fault.delay} ms)` : ''}` : ''}
       </p>
       <h3>Request headers</h3>
       <Headers headers={entry.request.headers} />

@@ -125,6 +125,19 @@ interface LookupHit {
 const decoder = new TextDecoder();
 
 /**
+ * A cache layered over another one (a session's files over the base's, src/engine/sessions/):
+ * the files the layer above does not hold or hide are the ones below, so their entries (bytes,
+ * parsed arrays, indexes) are asked of the cache below and shared, not loaded again. The layer
+ * above is in memory and changes only through this cache, so its own entries need no `stat`.
+ */
+export interface SharedBelow {
+  /** The cache below (undefined while it is not started: then files are loaded here). */
+  cache(): FileCache | undefined;
+  /** Whether the layer above holds or hides `path` (a Vfs path): then this cache answers for it. */
+  owns(path: string): boolean;
+}
+
+/**
  * `known`: the parsed value of `bytes` when the caller has it (never mutated afterwards).
  * `maxDepth`: JSON nested deeper is not parsed (core/json-depth.ts), like malformed JSON.
  */
@@ -200,6 +213,18 @@ export class FileCache {
   private readonly misses: MissWatches;
   /** Bumped by every watch report: a check or load that saw it change may not grant trust. */
   private reports = 0;
+  private readonly below: SharedBelow | undefined;
+
+  /** The cache below that answers for `path` (a path this layer does not own), or undefined. */
+  private shared(path: string): FileCache | undefined {
+    const below = this.below;
+    return below === undefined || below.owns(path) ? undefined : below.cache();
+  }
+
+  /** Whether an own entry may be used without a `stat` (exclusive drivers; the memory layer above a shared cache). */
+  private ownTrusted(e: FileEntry, now?: number): boolean {
+    return this.exclusive || this.below !== undefined || this.fresh(e, now);
+  }
 
   constructor(
     private readonly vfs: Vfs,
@@ -209,9 +234,12 @@ export class FileCache {
       maxDepth?: number;
       /** Told when a `.json` file entering the cache cannot be used as JSON (json-problem.ts). */
       onProblem?: (path: string, stat: VfsStat, bytes: Uint8Array, problem: JsonProblem) => void;
+      /** A layer below whose entries are shared for the paths this one does not own. */
+      below?: SharedBelow;
     } = {},
   ) {
     this.exclusive = vfs.exclusive;
+    this.below = json.below;
     this.unsubscribe = vfs.onChange((p) => this.invalidate(p));
     this.misses = new MissWatches(vfs, fsDir, (key) => {
       if (this.lookups.get(key)?.watched === true) this.lookups.delete(key);
@@ -315,11 +343,21 @@ export class FileCache {
   peek(key: string): FileEntry | undefined {
     const hit = this.lookups.get(key);
     if (hit === undefined || hit.path === null) return undefined;
+    const below = this.shared(hit.path);
+    if (below !== undefined) return this.trusted(hit) ? below.peekEntry(hit.path) : undefined;
     const e = this.files.get(hit.path);
     if (e === undefined || this.exclusive) return e;
     // Non-exclusive: only while the lookup is trusted and the content needs no `stat`.
     const now = performance.now();
-    return this.trusted(hit, false, now) && this.fresh(e, now) ? e : undefined;
+    return this.trusted(hit, false, now) && this.ownTrusted(e, now) ? e : undefined;
+  }
+
+  /** The cached content of the file at `path` (a Vfs path) when it needs no `stat`, else undefined. Synchronous. */
+  peekEntry(path: string): FileEntry | undefined {
+    const below = this.shared(path);
+    if (below !== undefined) return below.peekEntry(path);
+    const e = this.files.get(path);
+    return e === undefined || this.ownTrusted(e) ? e : undefined;
   }
 
   /**
@@ -338,7 +376,7 @@ export class FileCache {
    * The value must never be mutated afterwards.
    */
   async writeValue(path: string, value: unknown, indent: string | number | undefined, existing = false): Promise<void> {
-    if (this.vfs.writeJson === undefined || !this.exclusive) {
+    if (this.vfs.writeJson === undefined || !(this.exclusive || this.below !== undefined)) {
       await this.write(path, serializeJson(value, indent), existing, { value });
       return;
     }
@@ -473,9 +511,11 @@ export class FileCache {
 
   /** The current content of the file at `path` (a Vfs path), or null when it is not a file. */
   async entry(path: string): Promise<FileEntry | null> {
+    const below = this.shared(path);
+    if (below !== undefined) return below.entry(path);
     const cached = this.files.get(path);
     if (cached !== undefined) {
-      if (this.exclusive || this.fresh(cached)) return cached;
+      if (this.ownTrusted(cached)) return cached;
       const reports = this.reports;
       const s = await this.vfs.stat(path);
       if (s !== null && sameStat(cached.stat, s)) {

@@ -15,6 +15,7 @@ import { EMPTY_SOURCE, bodySource, querySource, type ParamSource } from './param
 import { compileFilters, configId, type CompiledFilters, type Predicate } from './filters.js';
 import { readPage, type Page } from './pagination.js';
 import { SCENARIO_PARAM } from '../scenarios/select.js';
+import { SESSION_PARAM } from '../sessions/select.js';
 
 export interface FsEnv {
   /** The files layer's name (default `files`): reads record `ctx.answered(name, file below fsDir)`. */
@@ -141,12 +142,12 @@ const WHOLE_FILE: Record<string, string> = {
  * or pagination option of that method reads: `DELETE /api/users?id=3` without a DELETE filter on
  * `id` would otherwise delete every user. 400 naming them. (GET keeps ignoring unknown
  * parameters: cache busters. Paths chosen by a handler's `rewrite` are exempt: it may have used
- * them. `__scenario` is the engine's own: never unknown.)
+ * them. `__scenario` and `__session` are the engine's own: never unknown.)
  */
 export function assertKnownParams(call: FsCall, method: 'DELETE' | 'PUT' | 'PATCH'): void {
   if (call.ctx.search.length <= 1 || call.rewritten) return;
   // The engine's own control parameter (scenario selection) is read before any layer runs.
-  const known = new Set<string>([SCENARIO_PARAM]);
+  const known = new Set<string>([SCENARIO_PARAM, SESSION_PARAM]);
   const pc = configFor(call.pagination, method);
   if (pc?.type === 'query-param') for (const name of [pc.limit, pc.skip, pc.sort, pc.order]) if (name) known.add(name);
   const fc = configFor(call.filters, method);

@@ -13,7 +13,7 @@ import type { RequestContext } from '../context.js';
 import type { FsServeOverrides } from '../services.js';
 import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import { create } from './create.js';
-import { FileCache } from './file-cache.js';
+import { FileCache, type SharedBelow } from './file-cache.js';
 import { FsCall, type FsEnv } from './fs-call.js';
 import { jsonProblemReporter } from './json-problem.js';
 import { MSG } from './messages.js';
@@ -37,6 +37,8 @@ export interface FsModeOptions {
   filters: PerMethod<FilterConfig> | null;
   /** A proxy answers after file mode: writes naming nothing the mocks hold pass (unmocked-write.ts). */
   passUnmockedWrites?: boolean;
+  /** A cache below whose entries are shared (a session's files over the base's, file-cache.ts). */
+  below?: SharedBelow;
   /** GET query parameters no option reads (preset-hints.ts). */
   onUnreadQuery?: FsEnv['onUnreadQuery'];
 }
@@ -60,6 +62,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
   const cache = new FileCache(options.vfs, options.fsDir, {
     maxDepth: options.maxJsonDepth,
     onProblem: jsonProblemReporter(options.logger, options.fsDir, options.maxJsonDepth),
+    below: options.below,
   });
   const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger, onUnreadQuery: options.onUnreadQuery };
 

@@ -3,7 +3,8 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   openapi (with `openapi`) → handlers → collections (when on) → files → proxy (with `proxy`)
+ * Today:   faults (with fault rules) → openapi (with `openapi`) → handlers → graphql (when on)
+ *          → collections (when on) → files → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -12,6 +13,9 @@
  * `handlers`, `vfs` and `fsDir`.
  */
 import type { Vfs } from '../../vfs/types.js';
+import { createFaultLayer } from '../faults/layer.js';
+import { faultRulesOf } from '../faults/rules.js';
+import type { SharedBelow } from '../fs/file-cache.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { itemRouteHints, unreadQueryWarning } from '../fs/preset-hints.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
@@ -20,6 +24,7 @@ import type { EngineServices } from '../services.js';
 import { createOpenApiLayer } from '../openapi/layer.js';
 import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
+import { createCollectionStore, type CollectionStore } from '../store/store.js';
 import { lazyLayer } from './lazy-layer.js';
 
 export interface LayerSources {
@@ -32,6 +37,13 @@ export interface LayerSources {
   fsDir: string | null;
   /** The files layer's name (default `files`), e.g. `scenario:slow-network` for a second one. */
   filesName?: string;
+  /** A files cache below whose entries the files layer shares (a session over the base, file-cache.ts). */
+  below?: SharedBelow;
+  /**
+   * Another set's layers that hold no data of their own (openapi, proxy) to use instead of
+   * building new ones (a session's pipeline reuses its base's compiled document and upstream pool).
+   */
+  reuse?: BuiltLayers;
 }
 
 export interface BuiltLayers {
@@ -41,9 +53,13 @@ export interface BuiltLayers {
   files: FilesLayer;
   /** With `proxy`: the proxy layer (and its recorder). */
   proxy: ProxyLayer | undefined;
+  /** With `openapi`: the request validation layer. */
+  openapi: Layer | undefined;
+  /** The collection store over `files` (`req.app.store`, GraphQL). */
+  store: CollectionStore;
 }
 
-export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerSources): BuiltLayers {
+export function buildLayers({ options, services, vfs, fsDir, filesName, below, reuse }: LayerSources): BuiltLayers {
   // `proxy.record.serveFiles: false` (mockyard record): every request goes to the target.
   const serveFiles = options.proxy?.record?.serveFiles !== false;
   const files = createFilesLayer({
@@ -58,17 +74,23 @@ export function buildLayers({ options, services, vfs, fsDir, filesName }: LayerS
     pagination: options.pagination,
     filters: options.filters,
     passUnmockedWrites: options.passUnmockedWrites,
+    below,
     onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
   });
+  const store = createCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
   const handlers = createHandlerLayer(options, services, files);
-  const proxy = options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir, services.runtime.upstream) : undefined;
+  const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir, services.runtime.upstream) : undefined;
+  const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger }) : undefined;
+  const faults = faultRulesOf(options.faults, options.handlers);
   const layers: Layer[] = [
-    ...(options.openapi ? [createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger })] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
+    ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
+    ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
+    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services)))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (fs/preset-hints.ts)
   ];
-  return { layers, handlers, files, proxy };
+  return { layers, handlers, files, proxy, openapi, store };
 }

@@ -6,6 +6,7 @@
  * A layer that answers records itself with `ctx.answered(name, detail)` (the runner records
  * `{ layer: name }` when it does not), so observers (request log, journal) know what answered.
  */
+import type { UpgradeResult } from '../../core/socket.js';
 import type { RequestContext } from '../context.js';
 
 /** "Certainly not mine: ask the next layer" (the answer of `peek`). */
@@ -37,6 +38,11 @@ export interface Layer {
    * applies the global `delay` to the layer's answers.
    */
   readonly ownDelay?: boolean;
+  /**
+   * Optional WebSocket handshake under the prefix (the GraphQL layer's subscriptions): a
+   * SocketAccept or a refusing Response, or undefined when the path is not the layer's.
+   */
+  upgrade?(ctx: RequestContext): UpgradeResult | Promise<UpgradeResult>;
   /** Resolves once the layer is ready to answer (e.g. files: the fsDir check). */
   readonly ready?: Promise<unknown>;
   close?(): void | Promise<void>;

@@ -18,6 +18,9 @@ export function lazyLayer(name: string, load: () => Promise<Layer>): Layer {
     handle(ctx) {
       return layer ? layer.handle(ctx) : loading.then((l) => l.handle(ctx));
     },
+    upgrade(ctx) {
+      return layer ? layer.upgrade?.(ctx) : loading.then((l) => l.upgrade?.(ctx));
+    },
     async close() {
       const l = await loading.catch(() => undefined);
       await l?.close?.();

@@ -10,8 +10,8 @@ import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { DefaultFsFactory } from '../../vfs/default-fs.js';
 import type { ResolvedMockApiOptions } from '../options.js';
-import { buildLayers } from '../pipeline/build.js';
 import type { Exchange } from '../../core/exchange.js';
+import { buildLayers, type BuiltLayers, type LayerSources } from '../pipeline/build.js';
 import { createPipeline, type Pipeline } from '../pipeline/run.js';
 import type { EngineServices } from '../services.js';
 import { requestedScenario } from './select.js';
@@ -32,6 +32,20 @@ export interface ScenarioSet {
   observe(fn: (x: Exchange, scenario: string | null) => void): () => void;
   /** Closes every pipeline and the filesystems opened for scenario folders. */
   close(): Promise<void>;
+  /**
+   * What the pipeline of scenario `name` (null: the base) was built from, and its layers, for a
+   * pipeline layered over it (a session's, src/engine/sessions/); undefined for an unknown name.
+   */
+  recipe(name: string | null): ScenarioRecipe | undefined;
+  /** The 400 for an unknown scenario name. */
+  unknown(name: string, ctx: RequestContext): Response;
+}
+
+/** The recipe of one pipeline of the set (see `ScenarioSet.recipe`). */
+export interface ScenarioRecipe {
+  readonly sources: Pick<LayerSources, 'options' | 'vfs' | 'fsDir' | 'filesName'>;
+  /** Its built layers (undefined: the base of a disabled engine). */
+  readonly built: BuiltLayers | undefined;
 }
 
 export interface ScenarioSetSources {
@@ -43,10 +57,13 @@ export interface ScenarioSetSources {
   vfs: Vfs | null;
   /** The default filesystem factory, for scenario folders outside a given `fs`. */
   factory: DefaultFsFactory | undefined;
+  /** The base pipeline's built layers. */
+  baseBuilt?: BuiltLayers;
 }
 
-export function createScenarioSet({ base, options, services, logger, vfs, factory }: ScenarioSetSources): ScenarioSet {
+export function createScenarioSet({ base, options, services, logger, vfs, factory, baseBuilt }: ScenarioSetSources): ScenarioSet {
   const pipes = new Map<string, Pipeline>();
+  const recipes = new Map<string | null, ScenarioRecipe>([[null, { sources: { options, vfs, fsDir: options.fsDir }, built: baseBuilt }]]);
   const owned: Vfs[] = [];
   if (!options.disabled) {
     const forward = options.noHandledRestFsRequestsAction === 'forward';
@@ -58,7 +75,9 @@ export function createScenarioSet({ base, options, services, logger, vfs, factor
         open: factory ? (dir) => factory(dir, options.root) : undefined,
       });
       owned.push(...opened);
-      const layers = buildLayers({ ...sources, services }).layers;
+      const built = buildLayers({ ...sources, services });
+      const layers = built.layers;
+      recipes.set(scenario.name, { sources, built });
       pipes.set(scenario.name, createPipeline({ layers, delay: sources.options.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: services.sleep, logger }));
     }
   }
@@ -84,6 +103,8 @@ export function createScenarioSet({ base, options, services, logger, vfs, factor
       if (name === null) return base;
       return pipes.get(name) ?? errorResponse(400, unknown(name), ctx.pathname, { head: ctx.method === 'HEAD' });
     },
+    recipe: (name) => recipes.get(name),
+    unknown: (name, ctx) => errorResponse(400, unknown(name), ctx.pathname, { head: ctx.method === 'HEAD' }),
     observe(fn) {
       const offs = [base.observe((x) => fn(x, null)), ...[...pipes].map(([name, p]) => p.observe((x) => fn(x, name)))];
       return () => offs.forEach((off) => off());

@@ -2,7 +2,8 @@
  * What a scenario's pipeline is built from (the pipeline itself: buildLayers, pipeline/build.ts,
  * called again): its handlers first, then the base handlers it does not switch off; its files
  * over the base files (an overlay Vfs, src/vfs/overlay.ts: the scenario folder first, the base
- * mocks second; writes go to the scenario folder); its delay, else the base one.
+ * mocks second; writes go to the scenario folder); its delay, else the base one; its fault rules,
+ * then the base ones.
  */
 import type { Vfs } from '../../vfs/types.js';
 import { overlayFs } from '../../vfs/overlay.js';
@@ -41,7 +42,7 @@ export interface ScenarioSources {
 
 export function scenarioSources(scenario: ResolvedScenario, options: ResolvedMockApiOptions, base: ScenarioVfs): ScenarioSources {
   const handlers = [...scenario.handlers, ...options.handlers.filter((h) => !isDisabled(h, scenario.disabled))];
-  const scenarioOptions: ResolvedMockApiOptions = { ...options, handlers, delay: scenario.delay ?? options.delay };
+  const scenarioOptions: ResolvedMockApiOptions = { ...options, handlers, delay: scenario.delay ?? options.delay, faults: [...scenario.faults, ...options.faults] };
   const owned: Vfs[] = [];
   let vfs = base.vfs;
   let fsDir = base.fsDir;

@@ -1,19 +1,22 @@
 /**
- * Writes to a collection (item PUT/PATCH/DELETE, POST append) go through the collection file's
- * queue, grouped: the mutations queued behind each other apply in arrival order to one copy of
- * the array and are stored with one write (`FileCache.writeValue`: on a db.json, the parsed value
- * goes down as is and the file is rewritten later, coalesced). Each request gets its own answer;
- * a mutation that throws (404, 409, 400) fails alone, before it changed anything.
+ * Writes to a collection (a JSON array file) go through the collection file's queue, grouped:
+ * the mutations queued behind each other apply in arrival order to one copy of the array and are
+ * stored with one write (`FileCache.writeValue`: on a db.json, the parsed value goes down as is
+ * and the file is rewritten later, coalesced). Each caller gets its own result; a mutation that
+ * throws (404, 409, 400) fails alone, before it changed anything.
  *
  * Order with the other writes of file mode is kept: the batch runs as one task of the file's
  * queue (`KeyedQueue`), after everything queued before it, and it closes any open file-mode
- * PATCH batch (`runExclusive`).
+ * PATCH batch (`runExclusive`). Every committed batch is handed to the store's change feed
+ * (change-feed.ts), which tells subscribers which items were created, updated or removed: REST
+ * writes of the collections layer, GraphQL mutations and `req.app.store` calls all pass here.
  */
 import { HttpError } from '../../core/errors.js';
 import { entryIndent } from '../fs/file-cache.js';
 import type { FsEnv } from '../fs/fs-call.js';
 import { runExclusive } from '../fs/patch-batch.js';
-import { carryIndex, indexOf, type IdIndex } from './item-id.js';
+import { carryIndex, indexOf, type IdIndex } from '../collections/item-id.js';
+import { feedOf } from './change-feed.js';
 
 export interface MutationScope {
   /** The working copy of the collection (replace items, never mutate them). */
@@ -23,21 +26,21 @@ export interface MutationScope {
   changed(moved?: boolean): void;
 }
 
-/** Runs against the working copy; returns the request's answer or throws an HttpError. */
-export type Mutation = (scope: MutationScope) => Response;
+/** Runs against the working copy; returns the caller's result or throws an HttpError. */
+export type Mutation<T> = (scope: MutationScope) => T;
 
 interface Pending {
-  mutate: Mutation;
-  resolve(r: Response): void;
+  mutate: Mutation<unknown>;
+  resolve(r: unknown): void;
   reject(err: unknown): void;
 }
 
 const open = new WeakMap<FsEnv, Map<string, Pending[]>>();
 
-export function enqueueMutation(env: FsEnv, path: string, idField: string, mutate: Mutation): Promise<Response> {
+export function enqueueMutation<T>(env: FsEnv, path: string, idField: string, mutate: Mutation<T>): Promise<T> {
   let batches = open.get(env);
   if (!batches) open.set(env, (batches = new Map()));
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     let batch = batches!.get(path);
     if (!batch) {
       const b: Pending[] = [];
@@ -45,7 +48,7 @@ export function enqueueMutation(env: FsEnv, path: string, idField: string, mutat
       batches!.set(path, b);
       void runExclusive(env, path, () => flush(env, batches!, path, idField, b));
     }
-    batch.push({ mutate, resolve, reject });
+    batch.push({ mutate, resolve: resolve as (r: unknown) => void, reject });
   });
 }
 
@@ -59,7 +62,7 @@ async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, 
     let items: unknown[] | undefined;
     let changed = false;
     let moved = false;
-    const results: Array<{ ok: Response } | { error: unknown }> = [];
+    const results: Array<{ ok: unknown } | { error: unknown }> = [];
     for (const p of batch) {
       items ??= before.slice();
       const scope: MutationScope = {
@@ -82,6 +85,7 @@ async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, 
     if (changed && items) {
       if (!moved) carryIndex(before, items, ids);
       await env.cache.writeValue(path, items, entryIndent(entry), true);
+      feedOf(env)?.committed(path, before, items);
     }
     batch.forEach((p, i) => {
       const r = results[i]!;

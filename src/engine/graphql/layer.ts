@@ -1,0 +1,132 @@
+/**
+ * The GraphQL layer (`mock.graphql`): GraphQL over the collections at `<prefix>/graphql`.
+ *
+ *   POST <path>  { query, variables?, operationName? } (application/json), or the document
+ *                itself (application/graphql)
+ *   GET  <path>?query=…&variables=…&operationName=…   queries only (a mutation: 405)
+ *   WebSocket <path>  subscriptions (and queries, mutations) with graphql-transport-ws
+ *                     (subscriptions.ts)
+ *
+ * Answers: 200 `{ data, errors? }` once the document runs (field errors carry
+ * `extensions.code`: NOT_FOUND, CONFLICT, BAD_REQUEST… from the store); `{ errors }` when the
+ * document cannot run (syntax: GRAPHQL_PARSE_FAILED, validation: GRAPHQL_VALIDATION_FAILED):
+ * 200 as json-graphql-server answers, 400 for clients that accept
+ * `application/graphql-response+json` (GraphQL over HTTP); a request that is not GraphQL (no
+ * query, bad JSON, variables that are not an object): the JSON 400; other methods: 405. Every answer records the operation
+ * (`query GetPosts`, `mutation`, `subscription postCreated`) as what answered, so the request
+ * log and the devtools journal name it.
+ *
+ * The schema follows the data (schema.ts): a collection or a field added to the files is in the
+ * schema of the next request, without a restart.
+ */
+import { hasBody, readBody } from '../../core/body.js';
+import { HttpError } from '../../core/errors.js';
+import { FastResponse } from '../../core/fast-response.js';
+import { parseJsonBytes } from '../../core/json-safety.js';
+import { parseMediaType } from '../../core/media-type.js';
+import { withMessageLimit, type UpgradeResult } from '../../core/socket.js';
+import type { RequestContext } from '../context.js';
+import { PASS, type Layer } from '../pipeline/layer.js';
+import type { EngineServices } from '../services.js';
+import type { CollectionStore } from '../store/store.js';
+import type { ResolvedGraphql } from './options.js';
+import { createGraphqlService, DocumentError, formatResult, type GraphqlRequest } from './service.js';
+import { graphqlWsSession } from './subscriptions.js';
+
+const NAME = 'graphql';
+const ALLOW = 'GET, POST';
+const decoder = new TextDecoder();
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function variablesOf(v: unknown): Record<string, unknown> | null {
+  if (v === undefined || v === null) return null;
+  if (!isRecord(v)) throw new HttpError(400, 'GraphQL "variables" must be a JSON object');
+  return v;
+}
+
+/** What the request log and the journal show: `query GetPosts`. */
+function operationLabel(request: GraphqlRequest): string {
+  if (request.operationName) {
+    const m = new RegExp(`\\b(query|mutation|subscription)\\s+${request.operationName.replace(/[^\w]/g, '')}\\b`).exec(request.query);
+    return `${m?.[1] ?? 'query'} ${request.operationName}`;
+  }
+  const m = /^\s*(?:#[^\n]*\n\s*)*(query|mutation|subscription)?\s*([_A-Za-z][_0-9A-Za-z]*)?/.exec(request.query);
+  const kind = m?.[1] ?? 'query';
+  if (m?.[2]) return `${kind} ${m[2]}`;
+  const field = /\{\s*([_A-Za-z][_0-9A-Za-z]*)/.exec(request.query)?.[1];
+  return field ? `${kind} { ${field} }` : kind;
+}
+
+export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionStore, services: EngineServices): Layer {
+  const service = createGraphqlService(store);
+
+  async function read(ctx: RequestContext): Promise<GraphqlRequest> {
+    if (ctx.method === 'GET') {
+      if (hasBody(ctx.request)) throw new HttpError(400, 'A GET request must not have a body');
+      const query = ctx.searchParams.get('query');
+      if (!query) throw new HttpError(400, 'Missing GraphQL "query" (a query string parameter for GET)');
+      const raw = ctx.searchParams.get('variables');
+      let variables: unknown = null;
+      if (raw) {
+        try {
+          variables = JSON.parse(raw);
+        } catch {
+          throw new HttpError(400, 'GraphQL "variables" must be a JSON object');
+        }
+      }
+      return { query, variables: variablesOf(variables), operationName: ctx.searchParams.get('operationName') };
+    }
+    const type = parseMediaType(ctx.request.headers.get('content-type')).type;
+    const bytes = await readBody(ctx.request, 1024 * 1024);
+    if (type === 'application/graphql') return { query: decoder.decode(bytes) };
+    if (type !== 'application/json' && type !== '' && !type.endsWith('+json')) throw new HttpError(415, 'A GraphQL request must be sent as JSON (Content-Type: application/json)');
+    if (bytes.byteLength === 0) throw new HttpError(400, 'Missing GraphQL request body');
+    const body = parseJsonBytes(bytes, 'GraphQL request body');
+    if (!isRecord(body)) throw new HttpError(400, 'A GraphQL request body must be a JSON object { query, variables?, operationName? }');
+    if (typeof body.query !== 'string' || body.query === '') throw new HttpError(400, 'Missing GraphQL "query"');
+    if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string') throw new HttpError(400, 'GraphQL "operationName" must be a string');
+    return { query: body.query, variables: variablesOf(body.variables), operationName: (body.operationName as string | null | undefined) ?? null };
+  }
+
+  async function answer(ctx: RequestContext): Promise<Response> {
+    if (ctx.method !== 'GET' && ctx.method !== 'POST' && ctx.method !== 'HEAD') throw new HttpError(405, `${ctx.method} is not allowed on the GraphQL endpoint`, { headers: { Allow: ALLOW } });
+    if (ctx.method === 'HEAD') throw new HttpError(405, 'HEAD is not allowed on the GraphQL endpoint', { headers: { Allow: ALLOW } });
+    const request = await read(ctx);
+    ctx.answered(NAME, operationLabel(request));
+    const { derived, data } = await service.current();
+    let prepared;
+    try {
+      prepared = service.prepare(derived.schema, request);
+    } catch (err) {
+      if (err instanceof DocumentError) {
+        // GraphQL over HTTP: 400 for clients that accept application/graphql-response+json; the
+        // legacy application/json answer is a 200 (as json-graphql-server and most servers give).
+        const modern = /application\/graphql-response\+json/i.test(ctx.request.headers.get('accept') ?? '');
+        return FastResponse.json(JSON.stringify({ errors: err.errors }), modern ? 400 : 200, modern ? { 'Content-Type': 'application/graphql-response+json; charset=utf-8' } : undefined);
+      }
+      throw err;
+    }
+    const kind = prepared.operation?.operation ?? 'query';
+    if (kind === 'subscription') throw new HttpError(400, 'Subscriptions run over WebSocket (graphql-transport-ws) at this path');
+    if (kind === 'mutation' && ctx.method === 'GET') throw new HttpError(405, 'Mutations must be sent with POST', { headers: { Allow: 'POST' } });
+    const result = await service.execute(request, prepared, derived, data);
+    return FastResponse.json(JSON.stringify(formatResult(result)), 200);
+  }
+
+  return {
+    name: NAME,
+    peek(ctx) {
+      return ctx.subPath === options.path ? undefined : PASS;
+    },
+    handle(ctx) {
+      return ctx.subPath === options.path ? answer(ctx) : undefined;
+    },
+    upgrade(ctx): UpgradeResult {
+      if (ctx.subPath !== options.path) return undefined;
+      return withMessageLimit((peer) => graphqlWsSession(peer, service, (request) => services.logger.debug(`graphql-ws ${operationLabel(request)}`)), 1024 * 1024);
+    },
+  };
+}

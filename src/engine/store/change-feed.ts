@@ -1,0 +1,153 @@
+/**
+ * The store's change events: which items of which collection were created, updated or removed,
+ * whatever made the change.
+ *
+ *   - writes through the store (REST collection routes, GraphQL mutations, `req.app.store`):
+ *     writes.ts hands each committed batch over (`committed`), with the array before and after;
+ *   - everything else that changes a collection file (file-mode PUT/PATCH/DELETE of the whole
+ *     file, `req.app.fs` writes, an editor or git behind the server's back, another tab on
+ *     IndexedDB): the Vfs reports the path (`onChange`, and `watch` where files change behind
+ *     our back); the file is read again in its queue, after the write in progress, and compared
+ *     with the last version seen.
+ *
+ * Items are compared by id: an id that appears is `created`, one that goes `removed`, one whose
+ * item is another object with other content `updated` (stored items are replaced, never
+ * mutated, so an unchanged item is the same object and costs nothing). Nothing is kept or
+ * compared while nobody listens; the first listener takes a snapshot of every collection.
+ */
+import type { FsEnv } from '../fs/fs-call.js';
+import { relativeToFsDir } from '../fs/fs-call.js';
+import { idKeyOf } from '../collections/item-id.js';
+
+import type { ChangeListener, Item, StoreChange } from './contract.js';
+
+export type { ChangeListener, Item, StoreChange } from './contract.js';
+
+const feeds = new WeakMap<FsEnv, ChangeFeed>();
+
+/** The change feed of a file-mode environment, when a store made one. */
+export function feedOf(env: FsEnv): ChangeFeed | undefined {
+  return feeds.get(env);
+}
+
+function isItem(v: unknown): v is Item {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export class ChangeFeed {
+  private readonly listeners = new Set<ChangeListener>();
+  /** Last version of each collection seen while someone listens (Vfs path → array). */
+  private readonly seen = new Map<string, readonly unknown[]>();
+  private readonly watches = new Map<string, () => void>();
+  private stopChanges: (() => void) | undefined;
+
+  private constructor(
+    private readonly env: FsEnv,
+    private readonly idField: string,
+    /** Every collection's Vfs path (for the first listener's snapshot). */
+    private readonly paths: () => Promise<string[]>,
+  ) {}
+
+  static for(env: FsEnv, idField: string, paths: () => Promise<string[]>): ChangeFeed {
+    let feed = feeds.get(env);
+    if (!feed) feeds.set(env, (feed = new ChangeFeed(env, idField, paths)));
+    return feed;
+  }
+
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  /** Adds a listener; resolves the stop function once the snapshot it compares against is taken. */
+  on(listener: ChangeListener): { stop: () => void; ready: Promise<void> } {
+    const first = this.listeners.size === 0;
+    this.listeners.add(listener);
+    let ready = Promise.resolve();
+    if (first) {
+      this.stopChanges = this.env.vfs.onChange((path) => this.reported(path));
+      ready = this.snapshot();
+    }
+    return {
+      ready,
+      stop: () => {
+        if (!this.listeners.delete(listener) || this.listeners.size > 0) return;
+        this.stopChanges?.();
+        this.stopChanges = undefined;
+        for (const stop of this.watches.values()) stop();
+        this.watches.clear();
+        this.seen.clear();
+      },
+    };
+  }
+
+  private async snapshot(): Promise<void> {
+    for (const path of await this.paths().catch(() => [] as string[])) {
+      if (this.seen.has(path)) continue;
+      const entry = await this.env.cache.entry(path).catch(() => null);
+      if (entry?.array && this.listening && !this.seen.has(path)) this.keep(path, entry.array);
+    }
+  }
+
+  private keep(path: string, items: readonly unknown[]): void {
+    this.seen.set(path, items);
+    if (!this.watches.has(path) && this.env.vfs.watch && !this.env.vfs.exclusive) {
+      const stop = this.env.vfs.watch(path, () => this.reported(path));
+      if (stop) this.watches.set(path, stop);
+    }
+  }
+
+  /** A batch of store writes was stored. */
+  committed(path: string, before: readonly unknown[], after: readonly unknown[]): void {
+    if (!this.listening) return;
+    this.compare(path, this.seen.get(path) ?? before, after);
+  }
+
+  /** The Vfs says `path` (or, `''`, anything) may have changed: compare in the file's queue. */
+  private reported(path: string): void {
+    if (!this.listening) return;
+    const paths = path === '' || !path.endsWith('.json') ? [...this.seen.keys()] : [path];
+    for (const p of paths) {
+      void this.env.queue.run(p, async () => {
+        if (!this.listening) return;
+        const entry = await this.env.cache.entry(p).catch(() => null);
+        const after = entry?.array ?? [];
+        const before = this.seen.get(p);
+        if (before === undefined && entry?.array === undefined) return;
+        this.compare(p, before ?? [], after);
+      });
+    }
+    if (path === '' && this.listening) void this.snapshot();
+  }
+
+  private compare(path: string, before: readonly unknown[], after: readonly unknown[]): void {
+    this.keep(path, after);
+    if (before === after) return;
+    const rel = relativeToFsDir(this.env, path);
+    const collection = rel.endsWith('.json') ? rel.slice(0, -5) : rel;
+    const old = new Map<string, Item>();
+    for (const item of before) {
+      const id = idKeyOf(item, this.idField);
+      if (id !== undefined && !old.has(id)) old.set(id, item as Item);
+    }
+    const changes: StoreChange[] = [];
+    const now = new Set<string>();
+    for (const item of after) {
+      const id = idKeyOf(item, this.idField);
+      if (id === undefined || now.has(id) || !isItem(item)) continue;
+      now.add(id);
+      const was = old.get(id);
+      if (was === undefined) changes.push({ collection, type: 'created', id, item });
+      else if (was !== item && JSON.stringify(was) !== JSON.stringify(item)) changes.push({ collection, type: 'updated', id, item, previous: was });
+    }
+    for (const [id, item] of old) if (!now.has(id)) changes.push({ collection, type: 'removed', id, item });
+    for (const change of changes) {
+      for (const l of this.listeners) {
+        try {
+          l(change);
+        } catch {
+          // A listener's failure must not fail the write that already happened.
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * `store.list(name, query)`: filter, sort and slice one collection, with the filter vocabulary
+ * of json-graphql-server (which GraphQL clients of such servers send):
+ *
+ *   { title: 'x' }            equality (a number and its text are equal: ids arrive as text)
+ *   { tags: ['a', 'b'] }      any of the values; on an array field: it holds every value
+ *   { views_gt: 10 }          _lt, _lte, _gt, _gte (numbers, else text), _neq
+ *   { ids: [1, 2] }           the items with these ids (the other filters are then ignored)
+ *   { q: 'lorem' }            any top-level value whose text contains it, any case
+ *
+ * Sort by one field, ascending unless `order: 'desc'`; stable. `offset`/`limit` slice after
+ * filtering; `total` counts the filtered items before the slice.
+ */
+import { HttpError } from '../../core/errors.js';
+import type { Item, ListQuery, ListResult } from './contract.js';
+
+export type { ListQuery, ListResult } from './contract.js';
+
+type Test = (item: Item) => boolean;
+
+function same(stored: unknown, given: unknown): boolean {
+  if (stored === given) return true;
+  if (stored === null || given === null || stored === undefined || given === undefined) return false;
+  if ((typeof stored === 'number' || typeof stored === 'boolean') && typeof given === 'string') return String(stored) === given;
+  if (typeof stored === 'string' && (typeof given === 'number' || typeof given === 'boolean')) return stored === String(given);
+  return false;
+}
+
+function ordered(a: unknown, b: unknown): [unknown, unknown] {
+  if (typeof a === 'number' && typeof b === 'string' && b.trim() !== '' && !Number.isNaN(Number(b))) return [a, Number(b)];
+  if (typeof a === 'string' && typeof b === 'number') return [a, String(b)];
+  return [a, b];
+}
+
+const RANGES: ReadonlyArray<[string, (a: never, b: never) => boolean]> = [
+  ['_lte', (a, b) => a <= b],
+  ['_gte', (a, b) => a >= b],
+  ['_lt', (a, b) => a < b],
+  ['_gt', (a, b) => a > b],
+];
+
+function testFor(key: string, value: unknown): Test {
+  if (key.endsWith('_neq')) {
+    const field = key.slice(0, -4);
+    return (item) => !same(item[field], value);
+  }
+  for (const [suffix, cmp] of RANGES) {
+    if (key.length > suffix.length && key.endsWith(suffix)) {
+      const field = key.slice(0, -suffix.length);
+      return (item) => {
+        const v = item[field];
+        if (v === undefined || v === null) return false;
+        const [a, b] = ordered(v, value);
+        return (cmp as (a: unknown, b: unknown) => boolean)(a, b);
+      };
+    }
+  }
+  if (Array.isArray(value)) {
+    return (item) => {
+      const v = item[key];
+      if (Array.isArray(v)) return value.every((x) => v.some((y) => same(y, x)));
+      return value.some((x) => same(v, x));
+    };
+  }
+  return (item) => same(item[key], value);
+}
+
+function textContains(item: Item, needle: string): boolean {
+  for (const v of Object.values(item)) {
+    if (v === null || v === undefined) continue;
+    if (String(v).toLowerCase().includes(needle)) return true;
+  }
+  return false;
+}
+
+function compare(a: unknown, b: unknown): number {
+  const an = a === undefined || a === null;
+  const bn = b === undefined || b === null;
+  if (an || bn) return an && bn ? 0 : an ? 1 : -1; // missing last
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = typeof a === 'string' ? a : JSON.stringify(a);
+  const y = typeof b === 'string' ? b : JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function count(n: unknown, what: string): number | undefined {
+  if (n === undefined || n === null) return undefined;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new HttpError(400, `${what} must be an integer >= 0 (got ${JSON.stringify(n)})`);
+  return n;
+}
+
+/** Runs `query` over `items` (never mutated). 400 on a bad offset or limit. */
+export function runListQuery(items: readonly unknown[], idField: string, query: ListQuery = {}): ListResult {
+  const offset = count(query.offset, 'offset') ?? 0;
+  const limit = count(query.limit, 'limit');
+  const tests: Test[] = [];
+  const filter = query.filter ?? {};
+  const ids = filter.ids;
+  if (Array.isArray(ids)) {
+    tests.push((item) => ids.some((id) => same(item[idField], id)));
+  } else {
+    for (const [key, value] of Object.entries(filter)) {
+      if (key === 'q' || key === 'ids' || value === undefined) continue;
+      tests.push(testFor(key, value));
+    }
+    if (typeof filter.q === 'string' && filter.q !== '') {
+      const needle = filter.q.toLowerCase();
+      tests.push((item) => textContains(item, needle));
+    }
+  }
+  let out = (items as Item[]).filter((item) => item !== null && typeof item === 'object' && !Array.isArray(item) && tests.every((t) => t(item)));
+  const total = out.length;
+  if (query.sort) {
+    const { field } = query.sort;
+    const desc = query.sort.order === 'desc';
+    out = out
+      .map((item, i) => ({ item, i }))
+      .sort((x, y) => {
+        const c = compare(x.item[field], y.item[field]);
+        if (c === 0) return x.i - y.i;
+        const missing = x.item[field] == null || y.item[field] == null;
+        return desc && !missing ? -c : c;
+      })
+      .map((e) => e.item);
+  }
+  if (offset > 0 || limit !== undefined) out = out.slice(offset, limit === undefined ? undefined : offset + limit);
+  return { items: out, total };
+}

@@ -1,0 +1,133 @@
+/**
+ * `mockyard/playwright` in a real `@playwright/test` run (system Chromium): a small suite of
+ * tests, `fullyParallel` with 4 workers, against ONE mockyard server started by Playwright's
+ * `webServer` (the CLI as it ships). Each test creates items (from the page), lists them (from
+ * a Web Worker of the page, and from the `request` fixture) and expects exactly the seed plus
+ * its own items; others use per-test overrides, a per-test scenario and the test's journal.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './helpers/chromium.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+afterAll(async () => {
+  await removeTempDirs();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => done(port));
+    });
+  });
+}
+
+const SPEC = (fixture: string) => `
+import { test, expect } from ${JSON.stringify(fixture)};
+
+async function listFromWorker(page) {
+  return page.evaluate(async () => {
+    const src = 'onmessage = async (e) => { const r = await fetch(e.data + "/api/items"); postMessage({ status: r.status, items: await r.json() }); };';
+    const worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+    return new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); worker.postMessage(location.origin); });
+  });
+}
+
+for (let n = 0; n < 12; n++) {
+  test('test ' + n + ' creates and lists exactly its own items', async ({ page, request, mockyard }) => {
+    await page.goto('/');
+    const names = ['a', 'b', 'c'].map((x) => 't' + n + '-' + x);
+    for (const name of names) {
+      const status = await page.evaluate(async (name) => (await fetch('/api/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) })).status, name);
+      expect(status).toBe(201);
+    }
+    const fromWorker = await listFromWorker(page);
+    expect(fromWorker.status).toBe(200);
+    expect(fromWorker.items.map((i) => i.name)).toEqual(['seed', ...names]);
+    const fromRequest = await (await request.get('/api/items')).json();
+    expect(fromRequest.map((i) => i.name)).toEqual(['seed', ...names]);
+    const posts = await mockyard.requests({ method: 'POST' });
+    expect(posts.map((e) => e.status)).toEqual([201, 201, 201]);
+    expect(posts.every((e) => e.session === mockyard.id)).toBe(true);
+  });
+}
+
+test('an override applies to this test only', async ({ page, mockyard }) => {
+  await mockyard.use({ method: 'GET', path: '/items', body: [{ id: 99, name: 'overridden' }] });
+  await page.goto('/');
+  const items = await page.evaluate(async () => (await fetch('/api/items')).json());
+  expect(items).toEqual([{ id: 99, name: 'overridden' }]);
+});
+
+test('a scenario applies to this test only', async ({ page, mockyard }) => {
+  await mockyard.scenario('empty');
+  await page.goto('/');
+  const items = await page.evaluate(async () => (await fetch('/api/items')).json());
+  expect(items).toEqual([]);
+});
+
+test('a fault on this test only: the page sees the network error', async ({ page, mockyard }) => {
+  await mockyard.use({ method: 'GET', path: '/items', fault: 'connection-reset' });
+  await page.goto('/');
+  const outcome = await page.evaluate(async () => fetch('/api/items').then((r) => 'status ' + r.status, (e) => e.name + ': ' + e.message));
+  expect(outcome).toBe('TypeError: Failed to fetch');
+});
+`;
+
+describe('mockyard/playwright in a real @playwright/test run', () => {
+  it('16 tests, fullyParallel, 4 workers, one webServer: all green, each list exact', async () => {
+    const dir = await makeTempDir('mockyard-pw-');
+    const port = await freePort();
+    await mkdir(join(dir, 'mocks'), { recursive: true });
+    await mkdir(join(dir, 'scen', 'empty'), { recursive: true });
+    await writeFile(join(dir, 'mocks', 'items.json'), JSON.stringify([{ id: 1, name: 'seed' }], null, 2));
+    await writeFile(join(dir, 'scen', 'empty', 'items.json'), '[]');
+    await writeFile(join(dir, 'mockyard.config.mjs'), `export default { mock: { endpointPrefix: '/api', fsDir: './mocks', collections: true, scenarios: { empty: { fsDir: './scen/empty' } } } };\n`);
+    await writeFile(join(dir, 'items.spec.mjs'), SPEC(join(ROOT, 'dist', 'playwright', 'index.js')));
+    const baseURL = `http://127.0.0.1:${port}`;
+    await writeFile(
+      join(dir, 'playwright.config.mjs'),
+      `export default {
+  testDir: '.',
+  fullyParallel: true,
+  workers: 4,
+  retries: 0,
+  timeout: 60000,
+  reporter: [['json', { outputFile: 'results.json' }]],
+  use: { baseURL: ${JSON.stringify(baseURL)}, headless: true, launchOptions: { executablePath: ${JSON.stringify(CHROMIUM_PATH)}, args: ['--no-sandbox', '--disable-gpu'] } },
+  webServer: { command: ${JSON.stringify(`node ${join(ROOT, 'dist', 'node', 'cli.js')} --config mockyard.config.mjs --port ${port} --quiet`)}, url: ${JSON.stringify(`${baseURL}/api/items`)}, reuseExistingServer: false, timeout: 60000 },
+};\n`,
+    );
+    const before = await readFile(join(dir, 'mocks', 'items.json'), 'utf8');
+    const code = await new Promise<number>((done) => {
+      const child = spawn(process.execPath, [join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.config.mjs'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      child.on('close', (c) => {
+        if (c !== 0) console.error(err);
+        done(c ?? 1);
+      });
+    });
+    const report = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
+    const results: Array<{ title: string; status: string; workerIndex: number; error?: { message?: string } }> = [];
+    const walk = (suite: any) => {
+      for (const spec of suite.specs ?? []) for (const t of spec.tests) for (const r of t.results) results.push({ title: spec.title, status: r.status, workerIndex: r.workerIndex, error: r.error });
+      for (const s of suite.suites ?? []) walk(s);
+    };
+    for (const s of report.suites) walk(s);
+    const failed = results.filter((r) => r.status !== 'passed');
+    expect(failed.map((r) => `${r.title}: ${r.error?.message}`)).toEqual([]);
+    expect(code).toBe(0);
+    expect(results).toHaveLength(15);
+    expect(new Set(results.map((r) => r.workerIndex)).size).toBeGreaterThan(1);
+    expect(await readFile(join(dir, 'mocks', 'items.json'), 'utf8')).toBe(before);
+  }, 300_000);
+});
