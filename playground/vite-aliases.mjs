@@ -9,6 +9,8 @@ export function mockyardAliases(from) {
   const file = (sub) => (from === 'src' ? `${root}src/${sub}.ts` : `${root}dist/${sub}.js`);
   return [
     { find: /^mockyard\/sw$/, replacement: file('sw/index') },
+    { find: /^mockyard\/browser$/, replacement: file('browser/index') },
+    { find: /^mockyard\/tracker$/, replacement: file('tracker/client-entry') },
     { find: /^mockyard$/, replacement: file('index') },
   ];
 }

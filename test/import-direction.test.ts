@@ -8,7 +8,8 @@
  *
  * A file may import files of its own folder, and of folders on LOWER floors; never a folder on
  * its own floor (siblings stay independent: engine and tracker, node and msw and test), never one
- * above. Files at the root of src/ are placed on a floor one by one.
+ * above. Files at the root of src/ are placed on a floor one by one, and so is an entry file that
+ * stands apart from its folder (`sw/index.ts`, the deprecated alias of `mockyard/browser`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -25,7 +26,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['host', 'define-config.ts'],
   ['node', 'msw', 'test', 'fetch', 'playwright'],
   ['sw'],
-  ['index.ts'],
+  ['browser'],
+  ['index.ts', 'sw/index.ts'],
   ['index.node.ts'],
 ];
 
@@ -101,7 +103,8 @@ export function importGraph(src = SRC): Map<string, { files: string[]; packages:
   return graph;
 }
 
-const unitOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+const placedAlone = new Set(FLOORS.flat().filter((u) => u.includes('/')));
+const unitOf = (file: string) => (placedAlone.has(file) || !file.includes('/') ? file : file.slice(0, file.indexOf('/')));
 const floorOf = (unit: string) => FLOORS.findIndex((floor) => floor.includes(unit));
 
 /** Imports that point up or sideways, imports of Node-only packages outside the node host, files on no floor. */

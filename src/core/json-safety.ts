@@ -2,8 +2,8 @@
  * Prototype-pollution guard for JSON that arrives from clients.
  *
  * `JSON.parse` itself is safe (it creates an own property called `__proto__`), but the libraries
- * and merges that run afterwards assign keys with `obj[key] = value`, and json-merge-patch
- * silently drops every key after `__proto__`/`constructor`. So request JSON that will be merged,
+ * and merges that run afterwards (rfc6902, handlers' own code) assign keys with
+ * `obj[key] = value`. So request JSON that will be merged,
  * patched or stored is checked here first and rejected with a 400 naming the key.
  */
 import { HttpError } from './errors.js';

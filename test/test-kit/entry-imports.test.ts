@@ -29,11 +29,29 @@ function bareImports(entry: string): Map<string, string> {
   return bare;
 }
 
-it.each(['test/index.ts', 'msw/index.ts'])('%s reaches no node-only module', (entry) => {
+it.each(['test/index.ts', 'msw/index.ts', 'browser/index.ts', 'sw/index.ts', 'index.ts'])('%s reaches no node-only module', (entry) => {
   const bare = bareImports(entry);
-  const nodeOnly = [...bare].filter(([spec]) => spec.startsWith('node:') || ['ws', 'busboy', 'memfs'].includes(spec));
+  // memfs pulls node:buffer into browser bundles; json-merge-patch is CommonJS only (a Vite dev
+  // server that does not pre-bundle it fails on its default export).
+  const nodeOnly = [...bare].filter(([spec]) => spec.startsWith('node:') || ['ws', 'busboy', 'memfs', 'json-merge-patch', 'json-merge-patch/lib/apply.js'].includes(spec));
   expect(nodeOnly).toEqual([]);
   expect(bare.size).toBeGreaterThan(0);
+});
+
+it('mockyard/tracker reaches the tracker client only (no engine, msw or devtools code)', () => {
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2]!;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+    }
+  };
+  visit(resolve(src, 'tracker/client-entry.ts'));
+  const outside = [...files].map((f) => f.slice(src.length)).filter((f) => !f.startsWith('tracker/') && !f.startsWith('core/'));
+  expect(outside).toEqual([]);
+  expect([...bareImports('tracker/client-entry.ts').keys()].filter((s) => s.startsWith('msw'))).toEqual([]);
 });
 
 it('the walk does see node-only imports where they are (the node entry)', () => {

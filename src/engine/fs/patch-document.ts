@@ -1,6 +1,6 @@
 /**
  * Applying PATCH documents to a fresh copy of the stored JSON (the cached value is never touched):
- *  - merge patch (RFC 7396, json-merge-patch) for application/json and application/merge-patch+json;
+ *  - merge patch (RFC 7396, merge-patch.ts) for application/json and application/merge-patch+json;
  *  - JSON Patch (RFC 6902, rfc6902) for application/json-patch+json.
  * Every operation's result is checked (rfc6902 keeps going after a failed one); any failure
  * leaves the file untouched:
@@ -12,7 +12,7 @@
  * values, in merge-patch keys and in JSON Pointer segments of `path`/`from`.
  */
 // Only `apply`: the package's index also pulls in `generate` (+ fast-deep-equal) and `merge`.
-import applyMergePatch from 'json-merge-patch/lib/apply.js';
+import { applyMergePatch } from './merge-patch.js';
 import type { Operation } from 'rfc6902';
 import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys, FORBIDDEN_KEYS } from '../../core/json-safety.js';

@@ -1,0 +1,26 @@
+/**
+ * `mockyard/browser`: everything a page needs, with no Node built-in and no Node polyfill.
+ *
+ *   // the engines behind mockyard's own service worker
+ *   const worker = await startWorker({ mock: { endpointPrefix: '/api', fs: indexedDbFs('my-app', { seed }), preset: 'json-server' } });
+ *   // or a mock API for the app's own msw `setupWorker` (with `handlersFor` from `mockyard/msw`)
+ *   const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs(seed), preset: 'json-server' });
+ *
+ * The tracker client has its own entry, `mockyard/tracker` (nothing of the engines or devtools).
+ */
+export { startWorker, type StartWorkerOptions, type PageWorker } from '../sw/start-worker.js';
+export { createMockApi, type MockApi } from '../engine/create-mock-api.js';
+export { defineHandler } from '../engine/define-handler.js';
+export { memoryFs, type MemoryVfs } from '../vfs/memory.js';
+export { overlayFs, type OverlayVfs } from '../vfs/overlay.js';
+export { jsonDbFs, type JsonDbVfs, type JsonDbOptions } from '../vfs/json-db.js';
+export { indexedDbFs, type IndexedDbFsOptions, type IndexedDbVfs } from '../vfs/indexeddb.js';
+export { createCollector } from '../tracker/collector.js';
+export { HttpError, isHttpError } from '../core/errors.js';
+export { OptionsError } from '../core/options.js';
+export type { Engine } from '../core/engine.js';
+export type { Exchange, Observer } from '../core/exchange.js';
+export type { Vfs, VfsStat, VfsDirent, VfsKind } from '../vfs/types.js';
+export type { SeedTree } from '../vfs/seed.js';
+export type * from '../engine/types.js';
+export type { Collector, CollectorOptions } from '../tracker/types.js';
