@@ -10,6 +10,7 @@
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
+import { BACKEND_KEYS, resolveBackendOptions, type BackendOptions } from './openapi-backend/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
@@ -22,6 +23,7 @@ import { NO_DELAY, resolveDelay, type DrawDelay } from './delay.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
 import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
+import { isGraphqlHandler, type GraphqlOperationHandler } from './graphql/operation-handlers.js';
 import { resolveStoreOptions } from './store/options.js';
 import type { RelationNaming } from './store/relations.js';
 import type {
@@ -81,7 +83,7 @@ export interface ResolvedMockApiOptions {
   bodyLimit: number;
   maxJsonDepth: number;
   /** `openapi`: the document (path/URL or object) requests are validated against, or null. */
-  openapi: { source: string | object; validateResponses: boolean } | null;
+  openapi: { source: string | object; validateResponses: boolean; backend: BackendOptions } | null;
   /** `proxy`, validated (null: no proxy layer). */
   proxy: ResolvedProxyOptions | null;
   /**
@@ -97,6 +99,8 @@ export interface ResolvedMockApiOptions {
   relations: RelationNaming;
   /** `graphql`: GraphQL over the collections (graphql/options.ts), or null (off). */
   graphql: ResolvedGraphql | null;
+  /** The GraphQL handlers of `handlers` (graphql/operation-handlers.ts), in order. */
+  graphqlHandlers: GraphqlOperationHandler[];
   /** `db` option: the JSON file (as given), or null. */
   db: string | null;
   /** CORS policy, or undefined (off). */
@@ -225,9 +229,15 @@ function resolveParser(value: unknown, option: string): boolean | ParserConfig {
   return value as unknown as ParserConfig;
 }
 
+/** The GraphQL handlers of a `handlers` list (the GraphQL layer asks them; the REST layer never sees them). */
+function graphqlHandlersIn(value: unknown): GraphqlOperationHandler[] {
+  return Array.isArray(value) ? value.filter(isGraphqlHandler) : [];
+}
+
 function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
+    if (isGraphqlHandler(h)) return;
     const at = `${option}[${i}]`;
     if (!isPlainObject(h) && !(h && typeof h === 'object' && !Array.isArray(h))) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
     const o = h as Record<string, unknown>;
@@ -242,7 +252,7 @@ function resolveHandlers(value: unknown, option: string, warnings: string[]): Re
     check.fn(o.rewrite, `${at}.rewrite`);
     checkBodySchema(o.body, `${at}.body`);
   });
-  return arr as RestHandler[];
+  return arr.filter((h) => !isGraphqlHandler(h)) as RestHandler[];
 }
 
 function resolveWsHandlers(value: unknown, option: string, warnings: string[]): WsHandler[] {
@@ -373,18 +383,20 @@ function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions[
   if (value === undefined || value === null) return null;
   const isSource = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || isPlainObject(v);
   if (isPlainObject(value) && 'document' in value) {
-    check.knownKeys(value, option, ['document', 'validateResponses']);
+    check.knownKeys(value, option, ['document', 'validateResponses', ...BACKEND_KEYS]);
     if (!isSource(value.document)) throw new OptionsError(`${option}.document`, `must be the path of an OpenAPI document or the document object (got ${describe(value.document)})`);
-    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false) };
+    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false), backend: resolveBackendOptions(value, option) };
   }
   if (!isSource(value)) throw new OptionsError(option, `must be the path of an OpenAPI document, the document object or { document, validateResponses } (got ${describe(value)})`);
-  return { source: value as string | object, validateResponses: false };
+  return { source: value as string | object, validateResponses: false, backend: resolveBackendOptions({}, option) };
 }
 
 export interface ResolvedScenario {
   name: string;
   /** Handlers tried before the base ones. */
   handlers: RestHandler[];
+  /** GraphQL handlers tried before the base ones. */
+  graphqlHandlers: GraphqlOperationHandler[];
   /**
    * The scenario's mock folder: inside `fs` (normalised) when `fs` is given, else relative to
    * `root` like the base fsDir; undefined = the base files only.
@@ -417,7 +429,7 @@ function resolveScenarios(value: unknown, option: string, insideFs: boolean, war
     const disabled = check.array<unknown>(v.disabled, `${at}.disabled`);
     disabled.forEach((d, i) => { if (typeof d !== 'string' || d.trim() === '') fail(`${at}.disabled`, i, 'a handler pattern ("/users/:id" or "GET /users/:id")', d); });
     const delay = resolveDelay(v.delay, `${at}.delay`);
-    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()), faults: resolveFaultRules(v.faults, `${at}.faults`) };
+    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), graphqlHandlers: graphqlHandlersIn(v.handlers), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()), faults: resolveFaultRules(v.faults, `${at}.faults`) };
   });
 }
 
@@ -476,6 +488,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     preset: null,
     relations: { convention: 'both', declared: {} },
     graphql: null,
+    graphqlHandlers: [],
     db: null,
     cors: undefined,
     journal: false,
@@ -529,6 +542,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.handlerMiddlewares = resolveFunctions<MiddlewareFunction>(o.handlerMiddlewares, at('handlerMiddlewares'));
   base.errorMiddlewares = resolveFunctions<ErrorHandlerFunction>(o.errorMiddlewares, at('errorMiddlewares'));
   base.handlers = resolveHandlers(o.handlers, at('handlers'), warnings);
+  base.graphqlHandlers = graphqlHandlersIn(o.handlers);
   base.wsHandlers = resolveWsHandlers(o.wsHandlers, at('wsHandlers'), warnings);
   if (base.enableWs && base.wsHandlers.length === 0) {
     throw new OptionsError(at('wsHandlers'), 'is required (a non-empty array) when enableWs is true');

@@ -4,6 +4,7 @@
  * Every part is optional: without it the engine uses the web-standard way or asks for an option.
  */
 import type { DefaultFsFactory, ScratchFsFactory } from '../vfs/default-fs.js';
+import type { DocumentLoader } from './openapi-backend/document-loader.js';
 import type { UpstreamTransportFactory } from './proxy/transport.js';
 
 export interface MockApiRuntime {
@@ -13,4 +14,6 @@ export interface MockApiRuntime {
   readonly scratchFs?: ScratchFsFactory;
   /** How the proxy layer reaches its target (default: WHATWG fetch). */
   readonly upstream?: UpstreamTransportFactory;
+  /** Reads `mock.openapi` given by a path (Node: YAML or JSON files). Without it the document object is required. */
+  readonly openApiDocument?: DocumentLoader;
 }

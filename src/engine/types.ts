@@ -5,6 +5,7 @@
 import type { CollectionStore } from './store/contract.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
+import type { kGraphqlOperation } from './graphql/operation-symbol.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -249,7 +250,8 @@ export interface MockApiOptions {
   parser?: boolean | ParserConfig;
   handlerMiddlewares?: MiddlewareFunction[];
   errorMiddlewares?: ErrorHandlerFunction[];
-  handlers?: RestHandler[];
+  /** REST handlers, and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  handlers?: Array<RestHandler | GraphqlOperationHandler>;
   wsHandlers?: WsHandler[];
   pagination?: PerMethod<PaginationConfig> | null;
   filters?: PerMethod<FilterConfig> | null;
@@ -313,8 +315,11 @@ export interface MockApiOptions {
    * (a path or URL, relative to `root`/the working directory; or the document object) before any
    * handler or file runs: 400 with the problems, 404/405 for operations it does not have.
    * `{ document, validateResponses: true }` also checks the answers (mismatches logged as warnings).
+   * What no handler or file answers is answered from the document (docs/openapi.md): stateful
+   * collections with generated data (`seed`, `count`), unless `mock: false` (default false
+   * when a `proxy` is set).
    */
-  openapi?: string | object | { document: string | object; validateResponses?: boolean };
+  openapi?: string | object | { document: string | object; validateResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number> };
   /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
   store?: StoreOptions;
   /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */
@@ -358,7 +363,8 @@ export interface RecordOptions {
 }
 
 export interface ScenarioOptions {
-  handlers?: RestHandler[];
+  /** REST handlers, and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  handlers?: Array<RestHandler | GraphqlOperationHandler>;
   /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
   fsDir?: string;
   /** ms, a range [min, max] or { p50, p99 }, like the global delay. */
@@ -366,4 +372,38 @@ export interface ScenarioOptions {
   disabled?: string[];
   /** Fault rules tried before the base ones (docs/sessions.md "Faults"). */
   faults?: FaultRule[];
+}
+
+// GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts).
+export type GraphqlOperationType = 'query' | 'mutation';
+
+export interface GraphqlResolverInput {
+  /** The document as sent. */
+  readonly query: string;
+  readonly variables: Record<string, unknown>;
+  readonly operationName: string;
+  readonly operationType: GraphqlOperationType;
+  /** The HTTP request (the WebSocket handshake's, over a socket). */
+  readonly request: Request;
+  /** The engine's services (`app.store`, `app.fs`, `app.ws`). */
+  readonly app: MockApiApp;
+}
+
+export interface GraphqlAnswer {
+  data?: unknown;
+  errors?: ReadonlyArray<{ message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }>;
+  extensions?: Record<string, unknown>;
+}
+
+export type GraphqlResolver = (input: GraphqlResolverInput) => GraphqlAnswer | Response | Promise<GraphqlAnswer | Response>;
+
+export interface GraphqlOperationHandler {
+  readonly [kGraphqlOperation]: true;
+  /** `query`, `mutation`, or `'*'` for both. */
+  readonly operationType: GraphqlOperationType | '*';
+  /** The operation name, a pattern, or `'*'` (any, anonymous operations included). */
+  readonly operationName: string | RegExp;
+  readonly resolve: GraphqlResolver;
+  /** `true` skips the handler. */
+  readonly disabled?: boolean;
 }

@@ -7,13 +7,15 @@
  *   - native zlib for the collector's gzip reads and for gzip/deflate request bodies of both
  *     engines (synchronous and bounded), instead of fflate and `DecompressionStream`;
  *   - the collector's PostgreSQL store (`storage.postgres`), its code imported on first use;
- *   - the proxy layer's transport: an undici connection pool, answers piped.
+ *   - the proxy layer's transport: an undici connection pool, answers piped;
+ *   - `mock.openapi` given by a path: YAML or JSON files (and the files they refer to) read from disk.
  */
 import { resolve } from 'node:path';
 import { constants, crc32, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { Runtime } from '../host/runtime.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
+import { loadDocumentFile } from './openapi-document.js';
 import { postgresStore } from './postgres/index.js';
 import { undiciTransport } from './upstream-undici.js';
 
@@ -35,4 +37,5 @@ export const nodeRuntime: Runtime = {
   crc32: (bytes, crc) => crc32(bytes, crc),
   postgresStore: (options, name) => postgresStore(options as string, name),
   upstream: undiciTransport,
+  openApiDocument: loadDocumentFile,
 };
