@@ -1,5 +1,5 @@
 /**
- * The devtools admin API (issue 11): an Engine under `/_mockyard/api/`, host-neutral (a WHATWG
+ * The devtools admin API: an Engine under `/_mockyard/api/`, host-neutral (a WHATWG
  * Request → Response), put first in every host's engine list by host/engine-set.ts when the
  * guard (guard.ts) allows it. JSON in and out; every error is the one JSON error body.
  *

@@ -1,5 +1,5 @@
 /**
- * The request journal: a bounded ring of the last N exchanges an engine saw (devtools, issue 11).
+ * The request journal: a bounded ring of the last N exchanges an engine saw (devtools).
  * Host-neutral (no node:*): fed by the mock API's observer hook (`api.observe`), read by the
  * admin API (`/_mockyard/api/requests`) and its live stream.
  *

@@ -1,5 +1,5 @@
 /**
- * The devtools page at `/_mockyard/` (issue 11), answered by the admin engine next to its API:
+ * The devtools page at `/_mockyard/`, answered by the admin engine next to its API:
  *   GET /_mockyard            → 308 to `/_mockyard/` (the page's asset URLs are relative)
  *   GET /_mockyard/           → the HTML shell
  *   GET /_mockyard/assets/page.js, page.css → the prebuilt bundle (src/devtools/page/, built into

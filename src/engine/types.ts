@@ -265,7 +265,7 @@ export interface MockApiOptions {
    */
   maxJsonDepth?: number;
   /**
-   * json-server collections (issue 10): a JSON array of objects answers item routes
+   * json-server collections: a JSON array of objects answers item routes
    * (`GET/PUT/PATCH/DELETE <prefix>/<name>/<id>`) and POST appends with an id. `true` uses the
    * `id` field; `{ idField }` names another. Default off (the spec's file mode), on with the preset.
    */

@@ -6,7 +6,8 @@
  *   - scratch space for `req.app.fs` when an engine has no filesystem: memory;
  *   - native zlib for the collector's gzip reads and for gzip/deflate request bodies of both
  *     engines (synchronous and bounded), instead of fflate and `DecompressionStream`;
- *   - the collector's PostgreSQL store (`storage.postgres`), its code imported on first use;
+ *   - the collector's PostgreSQL store (`storage.postgres`), its code imported on first use, and
+ *     its ingest spool on disk (`storage.spool`);
  *   - the proxy layer's transport: an undici connection pool, answers piped;
  *   - `mock.openapi` given by a path: YAML or JSON files (and the files they refer to) read from disk.
  */
@@ -17,6 +18,7 @@ import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
 import { loadDocumentFile } from './openapi-document.js';
 import { postgresStore } from './postgres/index.js';
+import { DiskSpool } from './tracker-spool.js';
 import { undiciTransport } from './upstream-undici.js';
 
 const inflaters = { gzip: gunzipSync, deflate: inflateSync, 'deflate-raw': inflateRawSync } as const;
@@ -36,6 +38,7 @@ export const nodeRuntime: Runtime = {
   deflateRaw: (bytes) => deflateRawSync(bytes, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }),
   crc32: (bytes, crc) => crc32(bytes, crc),
   postgresStore: (options, name) => postgresStore(options as string, name),
+  spool: (settings, { logger }) => new DiskSpool(settings, logger),
   upstream: undiciTransport,
   openApiDocument: loadDocumentFile,
 };

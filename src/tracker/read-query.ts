@@ -2,7 +2,7 @@
  * The read query: `since` / `until` (ISO-8601 with any UTC offset, both inclusive, required) and
  * the optional page parameters.
  *
- * Pages (issue 4; the dashboard sends none and gets every event in the window):
+ * Pages (the dashboard sends none and gets every event in the window):
  *   - `limit` (integer >= 1): at most this many events, newest first.
  *   - `page` (integer >= 1, needs `limit`): the page-th slice of `limit` events; default 1.
  *   - `cursor` (opaque, from a previous response's `nextCursor`): continue after the last event

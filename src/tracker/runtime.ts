@@ -4,6 +4,7 @@
  * Without a part, the option that needs it is refused with a message saying where it works.
  */
 import type { DefaultFsFactory } from '../vfs/default-fs.js';
+import type { SpoolFactory } from './spool.js';
 import type { PostgresStoreResolver } from './store.js';
 
 export interface CollectorRuntime {
@@ -11,4 +12,6 @@ export interface CollectorRuntime {
   readonly defaultFs?: DefaultFsFactory;
   /** Turns `storage.postgres` into a store (Node only). */
   readonly postgresStore?: PostgresStoreResolver;
+  /** The ingest spool of a database store (`storage.spool`; Node: files on disk, fsync'd). */
+  readonly spool?: SpoolFactory;
 }

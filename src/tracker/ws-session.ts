@@ -1,5 +1,5 @@
 /**
- * The collector's WebSocket protocol (spec section 6, issue 4), on the host-neutral socket seam.
+ * The collector's WebSocket protocol (spec section 6), on the host-neutral socket seam.
  *
  *  - With an apiKey the first message must be `{ type: 'auth', key }` → `{ type: 'auth_ok' }`;
  *    any other first message, a wrong key, or no auth within `wsAuthTimeoutMs` → close 1008.
@@ -163,7 +163,10 @@ export class TrackerSocket implements SocketSession {
           const saved = await this.ctx.ingest(obj, this);
           this.send(`{"type":"ack","saved":${saved}}`);
         } catch (err) {
-          this.sendError(toHttpError(err).expose ? (err as Error).message : 'Could not store the events');
+          // Every server-side failure (store unreachable, spool full) is this one message, which
+          // the tracker client retries; 4xx messages say what is wrong with the batch.
+          const e = toHttpError(err);
+          this.sendError(e.expose && e.status < 500 ? e.message : 'Could not store the events');
         }
         return;
       case 'events:query': {
