@@ -12,7 +12,7 @@
 // The mock API engine, its options and its handlers.
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
 export { defineHandler } from './engine/define-handler.js';
-export { graphql, type GraphqlOperationHandler, type GraphqlResolver, type GraphqlResolverInput, type GraphqlAnswer } from './engine/graphql/operation-handlers.js';
+export { graphql, type GraphqlOperationHandler, type GraphqlOperationType, type GraphqlResolver, type GraphqlResolverInput, type GraphqlAnswer } from './engine/graphql/operation-handlers.js';
 export type {
   AuthenticateOption,
   BodySchema,
