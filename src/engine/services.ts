@@ -5,6 +5,7 @@
  */
 import type { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
+import type { MockApiRuntime } from './runtime.js';
 import type { FilterConfig, MockApiApp, PaginationConfig, PerMethod } from './types.js';
 
 /** Per-call overrides for file-system mode (a handler with `handle: 'FS'`). */
@@ -27,4 +28,6 @@ export interface EngineServices {
   sleep(ms: number): Promise<void>;
   /** True once `close()` was called. */
   readonly closed: boolean;
+  /** What the runtime provides (runtime.ts): default filesystems, the proxy's transport. */
+  readonly runtime: MockApiRuntime;
 }
