@@ -223,7 +223,7 @@ function resolveParser(value: unknown, option: string): boolean | ParserConfig {
   return value as unknown as ParserConfig;
 }
 
-function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
+export function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
     const at = `${option}[${i}]`;
