@@ -8,6 +8,8 @@ export { createMockApi, type MockApi } from './engine/create-mock-api.js';
 export type { Exchange, Observer } from './engine/pipeline/run.js';
 export type { AnsweredBy } from './engine/context.js';
 export { defineHandler } from './engine/define-handler.js';
+export { graphql, type GraphqlOperationHandler, type GraphqlResolver, type GraphqlResolverInput, type GraphqlAnswer } from './engine/graphql/operation-handlers.js';
+export type { CollectionStore, StoreTransaction, StoreChange, ListQuery, ListResult, Item as StoreItem } from './engine/store/store.js';
 export { memoryFs, type MemoryVfs } from './vfs/memory.js';
 export { jsonDbFs, type JsonDbVfs, type JsonDbOptions } from './vfs/json-db.js';
 export type { CorsOptions } from './core/cors.js';

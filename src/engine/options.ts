@@ -23,6 +23,7 @@ import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
 import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
+import { isGraphqlHandler, type GraphqlOperationHandler } from './graphql/operation-handlers.js';
 import { resolveStoreOptions } from './store/options.js';
 import type { RelationNaming } from './store/relations.js';
 import type {
@@ -98,6 +99,8 @@ export interface ResolvedMockApiOptions {
   relations: RelationNaming;
   /** `graphql`: GraphQL over the collections (graphql/options.ts), or null (off). */
   graphql: ResolvedGraphql | null;
+  /** The GraphQL handlers of `handlers` (graphql/operation-handlers.ts), in order. */
+  graphqlHandlers: GraphqlOperationHandler[];
   /** `db` option: the JSON file (as given), or null. */
   db: string | null;
   /** CORS policy, or undefined (off). */
@@ -223,9 +226,15 @@ function resolveParser(value: unknown, option: string): boolean | ParserConfig {
   return value as unknown as ParserConfig;
 }
 
+/** The GraphQL handlers of a `handlers` list (the GraphQL layer asks them; the REST layer never sees them). */
+function graphqlHandlersIn(value: unknown): GraphqlOperationHandler[] {
+  return Array.isArray(value) ? value.filter(isGraphqlHandler) : [];
+}
+
 export function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
+    if (isGraphqlHandler(h)) return;
     const at = `${option}[${i}]`;
     if (!isPlainObject(h) && !(h && typeof h === 'object' && !Array.isArray(h))) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
     const o = h as Record<string, unknown>;
@@ -240,7 +249,7 @@ export function resolveHandlers(value: unknown, option: string, warnings: string
     check.fn(o.rewrite, `${at}.rewrite`);
     checkBodySchema(o.body, `${at}.body`);
   });
-  return arr as RestHandler[];
+  return arr.filter((h) => !isGraphqlHandler(h)) as RestHandler[];
 }
 
 function resolveWsHandlers(value: unknown, option: string, warnings: string[]): WsHandler[] {
@@ -395,6 +404,8 @@ export interface ResolvedScenario {
   name: string;
   /** Handlers tried before the base ones. */
   handlers: RestHandler[];
+  /** GraphQL handlers tried before the base ones. */
+  graphqlHandlers: GraphqlOperationHandler[];
   /**
    * The scenario's mock folder: inside `fs` (normalised) when `fs` is given, else relative to
    * `root` like the base fsDir; undefined = the base files only.
@@ -427,7 +438,7 @@ function resolveScenarios(value: unknown, option: string, insideFs: boolean, war
     const disabled = check.array<unknown>(v.disabled, `${at}.disabled`);
     disabled.forEach((d, i) => { if (typeof d !== 'string' || d.trim() === '') fail(`${at}.disabled`, i, 'a handler pattern ("/users/:id" or "GET /users/:id")', d); });
     const delay = resolveDelay(v.delay, `${at}.delay`);
-    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()), faults: resolveFaultRules(v.faults, `${at}.faults`) };
+    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), graphqlHandlers: graphqlHandlersIn(v.handlers), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()), faults: resolveFaultRules(v.faults, `${at}.faults`) };
   });
 }
 
@@ -511,6 +522,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     preset: null,
     relations: { convention: 'both', declared: {} },
     graphql: null,
+    graphqlHandlers: [],
     db: null,
     cors: undefined,
     journal: { size: 0, bodyLimit: 0 },
@@ -564,6 +576,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.handlerMiddlewares = resolveFunctions<MiddlewareFunction>(o.handlerMiddlewares, at('handlerMiddlewares'));
   base.errorMiddlewares = resolveFunctions<ErrorHandlerFunction>(o.errorMiddlewares, at('errorMiddlewares'));
   base.handlers = resolveHandlers(o.handlers, at('handlers'), warnings);
+  base.graphqlHandlers = graphqlHandlersIn(o.handlers);
   base.wsHandlers = resolveWsHandlers(o.wsHandlers, at('wsHandlers'), warnings);
   if (base.enableWs && base.wsHandlers.length === 0) {
     throw new OptionsError(at('wsHandlers'), 'is required (a non-empty array) when enableWs is true');

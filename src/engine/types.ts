@@ -5,6 +5,7 @@
 import type { CollectionStore } from './store/store.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
+import type { GraphqlOperationHandler } from './graphql/operation-handlers.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -249,7 +250,8 @@ export interface MockApiOptions {
   parser?: boolean | ParserConfig;
   handlerMiddlewares?: MiddlewareFunction[];
   errorMiddlewares?: ErrorHandlerFunction[];
-  handlers?: RestHandler[];
+  /** REST handlers, and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  handlers?: Array<RestHandler | GraphqlOperationHandler>;
   wsHandlers?: WsHandler[];
   pagination?: PerMethod<PaginationConfig> | null;
   filters?: PerMethod<FilterConfig> | null;
@@ -358,7 +360,8 @@ export interface RecordOptions {
 }
 
 export interface ScenarioOptions {
-  handlers?: RestHandler[];
+  /** REST handlers, and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  handlers?: Array<RestHandler | GraphqlOperationHandler>;
   /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
   fsDir?: string;
   /** ms, a range [min, max] or { p50, p99 }, like the global delay. */

@@ -56,8 +56,8 @@ export function handlersFor(engines: Engine | readonly Engine[], options: Handle
   check.knownKeys(check.object(options, 'handlersFor') ?? {}, '', KNOWN);
   const origin = originOf(options);
   const handlers: Array<MswHttpHandler | MswWebSocketHandler> = httpRoutes(list, origin).map((route) => httpHandler(route, 'next'));
-  // A mock API answers upgrades only with enableWs; the collector always has its socket.
-  const sockets = socketRoute(list.filter((e) => (e as { options?: { enableWs?: unknown } }).options?.enableWs !== false), origin);
+  // A mock API answers upgrades only with enableWs or GraphQL (subscriptions); the collector always has its socket.
+  const sockets = socketRoute(list.filter((e) => { const o = (e as { options?: { enableWs?: unknown; graphql?: unknown } }).options; return o?.enableWs !== false || !!o?.graphql; }), origin);
   if (sockets) handlers.push(socketHandler([sockets]));
   return handlers;
 }

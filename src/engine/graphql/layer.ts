@@ -30,8 +30,10 @@ import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
 import type { CollectionStore } from '../store/store.js';
 import type { ResolvedGraphql } from './options.js';
-import { createGraphqlService, DocumentError, formatResult, type GraphqlRequest } from './service.js';
+import { createGraphqlService, DocumentError, type GraphqlRequest } from './service.js';
 import { graphqlWsSession } from './subscriptions.js';
+import { answerWith, handlerFor, type GraphqlOperationHandler } from './operation-handlers.js';
+import { parse, type OperationDefinitionNode } from 'graphql';
 
 const NAME = 'graphql';
 const ALLOW = 'GET, POST';
@@ -60,8 +62,27 @@ function operationLabel(request: GraphqlRequest): string {
   return field ? `${kind} { ${field} }` : kind;
 }
 
-export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionStore, services: EngineServices): Layer {
+export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionStore, services: EngineServices, handlers: readonly GraphqlOperationHandler[] = []): Layer {
   const service = createGraphqlService(store);
+  /** The operation a document runs (type and name), memoised by text; null when it does not parse. */
+  const operations = new Map<string, { type: string; name: string | undefined } | null>();
+  function operationOf(request: GraphqlRequest): { type: string; name: string | undefined } | null {
+    const key = `${request.operationName ?? ''}\u0000${request.query}`;
+    let op = operations.get(key);
+    if (op === undefined) {
+      op = null;
+      try {
+        const defs = parse(request.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+        const def = request.operationName ? defs.find((d) => d.name?.value === request.operationName) : defs.length === 1 ? defs[0] : undefined;
+        if (def) op = { type: def.operation, name: def.name?.value };
+      } catch {
+        // not a document: the schema's answer says why
+      }
+      if (operations.size >= 200) operations.delete(operations.keys().next().value!);
+      operations.set(key, op);
+    }
+    return op;
+  }
 
   async function read(ctx: RequestContext): Promise<GraphqlRequest> {
     if (ctx.method === 'GET') {
@@ -96,6 +117,15 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
     if (ctx.method === 'HEAD') throw new HttpError(405, 'HEAD is not allowed on the GraphQL endpoint', { headers: { Allow: ALLOW } });
     const request = await read(ctx);
     ctx.answered(NAME, operationLabel(request));
+    if (handlers.length > 0) {
+      // GraphQL handlers win over the schema derived from the data (operation-handlers.ts).
+      const op = operationOf(request);
+      const h = op ? handlerFor(handlers, op.type, op.name) : undefined;
+      if (h && op) {
+        if (op.type === 'mutation' && ctx.method === 'GET') throw new HttpError(405, 'Mutations must be sent with POST', { headers: { Allow: 'POST' } });
+        return answerWith(h, { query: request.query, variables: request.variables ?? {}, operationName: op.name ?? '', operationType: op.type as 'query' | 'mutation', request: ctx.request, app: services.app });
+      }
+    }
     const { derived, data } = await service.current();
     let prepared;
     try {
@@ -112,8 +142,7 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
     const kind = prepared.operation?.operation ?? 'query';
     if (kind === 'subscription') throw new HttpError(400, 'Subscriptions run over WebSocket (graphql-transport-ws) at this path');
     if (kind === 'mutation' && ctx.method === 'GET') throw new HttpError(405, 'Mutations must be sent with POST', { headers: { Allow: 'POST' } });
-    const result = await service.execute(request, prepared, derived, data);
-    return FastResponse.json(JSON.stringify(formatResult(result)), 200);
+    return FastResponse.json(await service.answer(request, prepared, derived, data), 200);
   }
 
   return {

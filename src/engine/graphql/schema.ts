@@ -102,6 +102,12 @@ export class RequestData {
   items(name: string): readonly Item[] {
     return this.arrays.get(name) ?? [];
   }
+  /** Whether this view still holds exactly `arrays` (no mutation of this request changed it). */
+  unchanged(arrays: ReadonlyMap<string, readonly Item[]> | undefined): boolean {
+    if (arrays === undefined || arrays.size !== this.arrays.size) return false;
+    for (const [k, v] of arrays) if (this.arrays.get(k) !== v) return false;
+    return true;
+  }
   async reload(name: string): Promise<void> {
     const items = await this.store.all(name);
     if (items) this.arrays.set(name, items);

@@ -88,7 +88,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
-    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services)))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
+    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services, options.graphqlHandlers)))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)

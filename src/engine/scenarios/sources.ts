@@ -42,7 +42,8 @@ export interface ScenarioSources {
 
 export function scenarioSources(scenario: ResolvedScenario, options: ResolvedMockApiOptions, base: ScenarioVfs): ScenarioSources {
   const handlers = [...scenario.handlers, ...options.handlers.filter((h) => !isDisabled(h, scenario.disabled))];
-  const scenarioOptions: ResolvedMockApiOptions = { ...options, handlers, delay: scenario.delay ?? options.delay, faults: [...scenario.faults, ...options.faults] };
+  const graphqlHandlers = [...scenario.graphqlHandlers, ...options.graphqlHandlers];
+  const scenarioOptions: ResolvedMockApiOptions = { ...options, handlers, graphqlHandlers, delay: scenario.delay ?? options.delay, faults: [...scenario.faults, ...options.faults] };
   const owned: Vfs[] = [];
   let vfs = base.vfs;
   let fsDir = base.fsDir;

@@ -28,6 +28,18 @@ export interface ListResult {
 
 type Test = (item: Item) => boolean;
 
+function isItem(item: unknown): item is Item {
+  return item !== null && typeof item === 'object' && !Array.isArray(item);
+}
+
+/** Whether an array version holds objects only (a collection), asked once per version. */
+const collectionArrays = new WeakMap<readonly unknown[], boolean>();
+export function isCollection(items: readonly unknown[]): boolean {
+  let yes = collectionArrays.get(items);
+  if (yes === undefined) collectionArrays.set(items, (yes = items.every(isItem)));
+  return yes;
+}
+
 function same(stored: unknown, given: unknown): boolean {
   if (stored === given) return true;
   if (stored === null || given === null || stored === undefined || given === undefined) return false;
@@ -118,7 +130,12 @@ export function runListQuery(items: readonly unknown[], idField: string, query: 
       tests.push((item) => textContains(item, needle));
     }
   }
-  let out = (items as Item[]).filter((item) => item !== null && typeof item === 'object' && !Array.isArray(item) && tests.every((t) => t(item)));
+  let out: Item[];
+  if (tests.length === 0) out = isCollection(items) ? (items as Item[]) : (items.filter(isItem) as Item[]);
+  else if (tests.length === 1) {
+    const t = tests[0]!;
+    out = (items as Item[]).filter((item) => isItem(item) && t(item));
+  } else out = (items as Item[]).filter((item) => isItem(item) && tests.every((t) => t(item)));
   const total = out.length;
   if (query.sort) {
     const { field } = query.sort;
@@ -134,5 +151,6 @@ export function runListQuery(items: readonly unknown[], idField: string, query: 
       .map((e) => e.item);
   }
   if (offset > 0 || limit !== undefined) out = out.slice(offset, limit === undefined ? undefined : offset + limit);
+  else if (out === items) out = out.slice(); // the caller's copy, never the stored array
   return { items: out, total };
 }

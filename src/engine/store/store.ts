@@ -20,7 +20,8 @@ import type { FilesLayer } from '../fs/layer.js';
 import { idKeyOf, indexOf, nextId } from '../collections/item-id.js';
 import { assertNoForbiddenKeys } from '../../core/json-safety.js';
 import { ChangeFeed, type ChangeListener, type Item } from './change-feed.js';
-import { runListQuery, type ListQuery, type ListResult } from './list-query.js';
+import { isCollection, runListQuery, type ListQuery, type ListResult } from './list-query.js';
+import { LOOKUP_TTL_MS } from '../fs/file-cache.js';
 import type { RelationNaming } from './relations.js';
 import { enqueueMutation, type MutationScope } from './writes.js';
 
@@ -69,6 +70,7 @@ function isItem(v: unknown): v is Item {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+
 function keyOf(name: string): string {
   return `/${name.split('/').map(encodeURIComponent).join('/')}`;
 }
@@ -108,6 +110,20 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     const entry = await entryOf(e, name);
     if (!entry) throw new HttpError(404, `No collection ${JSON.stringify(name)}`);
     return { env: e, entry };
+  }
+
+  /**
+   * The collection names, kept until the Vfs reports a change in the mocks folder (on drivers
+   * whose files change behind our back, disk, for at most the lookup TTL, as file lookups are).
+   */
+  let known: { names: string[]; at: number } | undefined;
+  let watching: (() => void) | undefined;
+  function remember(e: FsEnv, names: string[]): void {
+    watching ??= e.vfs.onChange((path) => {
+      const rel = e.fsDir === '' ? path : path.startsWith(`${e.fsDir}/`) ? path.slice(e.fsDir.length + 1) : path === e.fsDir ? '' : undefined;
+      if (rel !== undefined && !rel.includes('/')) known = undefined;
+    });
+    known = { names, at: performance.now() };
   }
 
   async function paths(e: FsEnv): Promise<string[]> {
@@ -184,12 +200,15 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
 
     async names() {
       const e = await env();
+      if (known !== undefined && (e.vfs.exclusive || performance.now() - known.at < LOOKUP_TTL_MS)) return known.names.slice();
       const out: string[] = [];
       for (const path of await paths(e)) {
         const entry = await e.cache.entry(path).catch(() => null);
-        if (entry?.array !== undefined && entry.array.every(isItem)) out.push(path.slice(e.fsDir ? e.fsDir.length + 1 : 0, -5));
+        if (entry?.array !== undefined && isCollection(entry.array)) out.push(path.slice(e.fsDir ? e.fsDir.length + 1 : 0, -5));
       }
-      return out.sort();
+      out.sort();
+      remember(e, out);
+      return out.slice();
     },
 
     async all(name) {
