@@ -10,6 +10,7 @@
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
+import { BACKEND_KEYS, resolveBackendOptions, type BackendOptions } from './openapi-backend/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
@@ -83,7 +84,7 @@ export interface ResolvedMockApiOptions {
   bodyLimit: number;
   maxJsonDepth: number;
   /** `openapi`: the document (path/URL or object) requests are validated against, or null. */
-  openapi: { source: string | object; validateResponses: boolean } | null;
+  openapi: { source: string | object; validateResponses: boolean; backend: BackendOptions } | null;
   /** `proxy`, validated (null: no proxy layer). */
   proxy: ResolvedProxyOptions | null;
   /**
@@ -380,12 +381,12 @@ function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions[
   if (value === undefined || value === null) return null;
   const isSource = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || isPlainObject(v);
   if (isPlainObject(value) && 'document' in value) {
-    check.knownKeys(value, option, ['document', 'validateResponses']);
+    check.knownKeys(value, option, ['document', 'validateResponses', ...BACKEND_KEYS]);
     if (!isSource(value.document)) throw new OptionsError(`${option}.document`, `must be the path of an OpenAPI document or the document object (got ${describe(value.document)})`);
-    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false) };
+    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false), backend: resolveBackendOptions(value, option) };
   }
   if (!isSource(value)) throw new OptionsError(option, `must be the path of an OpenAPI document, the document object or { document, validateResponses } (got ${describe(value)})`);
-  return { source: value as string | object, validateResponses: false };
+  return { source: value as string | object, validateResponses: false, backend: resolveBackendOptions({}, option) };
 }
 
 /** `journal`: false (off), true/undefined (defaults) or { size, bodyLimit }. */

@@ -30,13 +30,16 @@ import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/admin-e
 import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
+import { openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { serve, type RunningServer } from './serve.js';
 import { modeLine } from './mode-line.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
+       mockyard openapi.yaml [--seed N] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
+       mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document)
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
@@ -141,6 +144,7 @@ function parse(argv: string[]) {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         delay: { type: 'string' },
+        seed: { type: 'string' },
         proxy: { type: 'string' },
         target: { type: 'string' },
         overwrite: { type: 'boolean' },
@@ -181,6 +185,7 @@ export async function buildConfig(
   mode: 'serve' | 'record' = 'serve',
 ): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean }> {
   const { values, positionals } = parse(argv);
+  const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
     for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
     if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
@@ -247,6 +252,7 @@ export async function buildConfig(
     if (typeof mock.fsDir !== 'string') mock.fsDir = folder;
     har = values.har !== undefined ? resolve(cwd, values.har) : `${folder.replace(/[\\/]+$/, '')}.har`;
   }
+  if (openapi) serveOpenApi(mock, openapi, { prefix: values.prefix, fsDir: values['fs-dir'], seed: values.seed, configFile });
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
   if (mock.logLevel === undefined) mock.logLevel = logLevel;
   const config: MockyardConfig = {
@@ -266,16 +272,16 @@ export async function buildConfig(
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
-  let values: { 'fs-dir'?: string; overwrite?: boolean };
+  let values: { 'fs-dir'?: string; overwrite?: boolean; seed?: string };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { 'fs-dir': { type: 'string' }, overwrite: { type: 'boolean' } } }));
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { 'fs-dir': { type: 'string' }, overwrite: { type: 'boolean' }, seed: { type: 'string' } } }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   if (positionals.length !== 1) throw new UsageError('import takes one OpenAPI document (mockyard import openapi.yaml --fs-dir mocks)');
   const { importOpenApi } = await import('./openapi-import.js');
-  const result = await importOpenApi(resolve(io.cwd, positionals[0]!), resolve(io.cwd, values['fs-dir'] ?? 'mocks'), { overwrite: values.overwrite === true });
+  const result = await importOpenApi(resolve(io.cwd, positionals[0]!), resolve(io.cwd, values['fs-dir'] ?? 'mocks'), { overwrite: values.overwrite === true, seed: values.seed });
   for (const line of result.lines) io.out(line);
   return { code: 0 };
 }
@@ -344,6 +350,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return { code: 0 };
     }
     if (argv[0] === 'import') return await runImport(argv.slice(1), io);
+    if (argv[0] === 'check') return await (await import('./openapi-check.js')).runCheckCommand(argv.slice(1), io);
     const record = argv[0] === 'record';
     if (record) argv = argv.slice(1);
     const { values } = parse(argv);

@@ -14,11 +14,13 @@ import { resolve } from 'node:path';
 import { constants, crc32, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { setBoundedSyncInflate } from '../core/inflate-bounded.js';
 import { setDefaultFsFactory, setScratchFsFactory } from '../engine/default-fs.js';
+import { setOpenApiDocumentLoader } from '../engine/openapi-backend/document-loader.js';
 import { setUpstreamTransport } from '../engine/proxy/transport.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
 import { setCrc32, setRawSyncDeflate } from '../tracker/gzip-pieces.js';
 import { setPostgresStoreResolver } from '../tracker/store.js';
+import { loadDocumentFile } from './openapi-document.js';
 import { postgresStore } from './postgres/index.js';
 import { undiciTransport } from './upstream-undici.js';
 
@@ -43,3 +45,5 @@ setBoundedSyncInflate((format, bytes, maxOutput) => {
 setPostgresStoreResolver((options, name) => postgresStore(options as string, name));
 // The proxy layer's way to its target: undici's Pool, kept-alive connections, answers piped.
 setUpstreamTransport(undiciTransport);
+// `mock.openapi` given by a path: YAML or JSON files (and the files they refer to) read from disk.
+setOpenApiDocumentLoader(loadDocumentFile);

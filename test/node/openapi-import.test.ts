@@ -19,33 +19,36 @@ afterEach(async () => {
 const readJson = async (p: string) => JSON.parse(await readFile(p, 'utf8')) as unknown;
 
 describe('mockyard import', () => {
-  it('OpenAPI 3.0 Petstore: a file per GET path (examples first), templates as collection items; the CLI serves them', async () => {
+  it('OpenAPI 3.0 Petstore: a collection is one list file holding the population `mockyard openapi.yaml` serves (examples first); the CLI serves it', async () => {
     const root = await makeTempDir();
     const r = await run(['import', join(FIXTURES, 'petstore-3.0.yaml'), '--fs-dir', 'mocks'], root);
     expect(r.code).toBe(0);
-    expect(await files(join(root, 'mocks'))).toEqual(['pets.json', 'pets/7.json']);
-    expect(await readJson(join(root, 'mocks', 'pets.json'))).toEqual([{ id: 1, name: 'Rex', tag: 'dog' }, { id: 2, name: 'Tom', tag: 'cat' }]);
-    expect(await readJson(join(root, 'mocks', 'pets', '7.json'))).toEqual({ id: 7, name: 'Fido', tag: 'string' });
+    expect(await files(join(root, 'mocks'))).toEqual(['pets.json']);
+    const pets = (await readJson(join(root, 'mocks', 'pets.json'))) as { id: number; name: string }[];
+    expect(pets).toHaveLength(20);
+    expect(pets.slice(0, 2)).toEqual([{ id: 1, name: 'Rex', tag: 'dog' }, { id: 2, name: 'Tom', tag: 'cat' }]); // the document's example items
+    expect(pets.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(await readFile(join(root, 'mocks', 'pets.json'), 'utf8')).toMatch(/^\[\n {2}\{\n {4}"id": 1,/); // pretty-printed
-    expect(r.out).toContain('wrote pets.json  ← GET /pets (example)');
-    expect(r.out).toContain('wrote pets/7.json  ← GET /pets/{petId} (generated; template → collection item (petId=7))');
+    expect(r.out).toContain('wrote pets.json  ← GET /pets + GET /pets/{petId} (a collection: 20 items, as `mockyard petstore-3.0.yaml` serves them)');
     expect(r.out).toContain('skipped POST /pets: only GET operations become files');
-    expect(r.out).toContain('2 written, 0 kept, 1 skipped.');
+    expect(r.out).toContain('1 written, 0 kept, 1 skipped.');
+    // The same state as serving the document directly.
+    const direct = await run([join(FIXTURES, 'petstore-3.0.yaml'), '--port', '0', '--log-level', 'silent'], root);
+    expect(await (await fetch(`${direct.server!.url}/v1/pets/7`)).json()).toEqual(pets[6]);
     expect(r.out).toContain('--prefix /v1');
 
     expect(r.out).toContain('serve with --preset json-server');
 
     const serve = await run(['--fs-dir', 'mocks', '--prefix', '/v1', '--port', '0', '--log-level', 'silent'], root);
-    expect(await (await fetch(`${serve.server!.url}/v1/pets/7`)).json()).toEqual({ id: 7, name: 'Fido', tag: 'string' });
-    expect((await (await fetch(`${serve.server!.url}/v1/pets`)).json() as unknown[]).length).toBe(2);
+    expect((await (await fetch(`${serve.server!.url}/v1/pets`)).json() as unknown[]).length).toBe(20);
     // What the summary advises: with the json-server preset the lists take POSTs and answer their items by id.
     const preset = await run(['--fs-dir', 'mocks', '--prefix', '/v1', '--preset', 'json-server', '--port', '0', '--log-level', 'silent'], root);
     const url = preset.server!.url;
     expect(await (await fetch(`${url}/v1/pets/1`)).json()).toEqual({ id: 1, name: 'Rex', tag: 'dog' });
-    const created = await fetch(`${url}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 9, name: 'Rax' }) });
+    const created = await fetch(`${url}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 99, name: 'Rax' }) });
     expect(created.status).toBe(201);
-    expect(await (await fetch(`${url}/v1/pets/9`)).json()).toMatchObject({ id: 9, name: 'Rax' });
-    expect(await (await fetch(`${url}/v1/pets/7`)).json()).toEqual({ id: 7, name: 'Fido', tag: 'string' }); // the imported item file still answers
+    expect(await (await fetch(`${url}/v1/pets/99`)).json()).toMatchObject({ id: 99, name: 'Rax' });
+    expect(await (await fetch(`${url}/v1/pets/7`)).json()).toEqual(pets[6]);
     // Validation on: the start-up output says so.
     await writeFile(join(root, 'mockyard.config.mjs'), `export default { mock: { endpointPrefix: '/v1', fsDir: 'mocks', openapi: ${JSON.stringify(join(FIXTURES, 'petstore-3.0.yaml'))} } };\n`);
     const validated = await run(['--port', '0', '--quiet'], root);
@@ -57,15 +60,15 @@ describe('mockyard import', () => {
     const root = await makeTempDir();
     const r31 = await run(['import', join(FIXTURES, 'petstore-3.1.yaml'), '--fs-dir', 'a'], root);
     expect(r31.code).toBe(0);
-    expect(await files(join(root, 'a'))).toEqual(['owners/3/pets/1.json', 'pets.json', 'pets/1.json']);
-    expect(await readJson(join(root, 'a', 'pets.json'))).toEqual([{ id: 10, name: 'Luna', tag: null }, { id: 11, name: 'Milo', tag: 'cat' }]);
-    expect(await readJson(join(root, 'a', 'pets', '1.json'))).toMatchObject({ id: 1, name: 'Fido' });
+    expect(await files(join(root, 'a'))).toEqual(['owners/3/pets/1.json', 'pets.json']);
+    expect(((await readJson(join(root, 'a', 'pets.json'))) as unknown[]).slice(0, 2)).toEqual([{ id: 10, name: 'Luna', tag: null }, { id: 11, name: 'Milo', tag: 'cat' }]);
     expect(r31.out).toContain('skipped GET /health: no JSON media type (text/plain)');
 
     const r2 = await run(['import', join(FIXTURES, 'petstore-swagger-2.0.json'), '--fs-dir', 'b'], root);
     expect(r2.code).toBe(0);
-    expect(await readJson(join(root, 'b', 'pets.json'))).toEqual([{ id: 5, name: 'Bella' }]);
-    expect(await readJson(join(root, 'b', 'pets', '1.json'))).toEqual({ id: 1, name: 'string', tag: 'string' });
+    const b = (await readJson(join(root, 'b', 'pets.json'))) as { id: number }[];
+    expect(b[0]).toEqual({ id: 5, name: 'Bella' });
+    expect(b).toHaveLength(20);
   });
 
   it('is deterministic; keeps existing files unless --overwrite', async () => {
@@ -78,7 +81,7 @@ describe('mockyard import', () => {
     expect(again.out).toContain('kept  pets.json');
     expect(await readJson(join(root, 'one', 'pets.json'))).toEqual([]);
     await run(['import', join(FIXTURES, 'petstore-3.1.yaml'), '--fs-dir', 'one', '--overwrite'], root);
-    expect((await readJson(join(root, 'one', 'pets.json')) as unknown[]).length).toBe(2);
+    expect((await readJson(join(root, 'one', 'pets.json')) as unknown[]).length).toBe(20);
   });
 
   it('an invalid document exits 1 with the parser\'s message; no file argument exits 2', async () => {

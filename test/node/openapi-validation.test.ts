@@ -82,7 +82,9 @@ describe('OpenAPI request validation', () => {
     expect((await runCli(['import', join(FIXTURES, 'petstore-3.0.yaml'), '--fs-dir', 'mocks'], root)).code).toBe(0);
     const upstream = await startUpstream((_req, res, body) => void body().then((b) => res.writeHead(201, { 'content-type': 'application/json' }).end(b)));
     const server = await startServer({ mock: { endpointPrefix: '/v1', fsDir: join(root, 'mocks'), logLevel: 'silent', openapi: join(FIXTURES, 'petstore-3.0.yaml'), proxy: { target: upstream.url }, parser: false } });
-    expect((await fetch(`${server.url}/v1/pets/7`)).status).toBe(200);
+    const list = await fetch(`${server.url}/v1/pets`);
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as unknown[]).length).toBe(20); // pets.json: the imported population
     const bad = await fetch(`${server.url}/v1/pets/seven`);
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toContain('path.petId must be integer');
@@ -108,7 +110,7 @@ describe('OpenAPI request validation', () => {
     const r = await engine.handle(new Request('http://x/v1/pets/7'));
     expect(await r!.json()).toEqual({ id: 'seven' });
     await vi.waitFor(() => expect(warnings).toHaveLength(1));
-    expect(warnings[0]).toBe('[mockyard] openapi: the answer to GET /v1/pets/7 (200) does not match GET /pets/{petId}: body.name is required; body.id must be integer');
+    expect(warnings[0]).toBe('[mockyard] openapi: the answer to GET /v1/pets/7 (200) does not match GET /pets/{petId}: /name is required; /id must be integer'); // JSON pointers into the body
     expect((await engine.handle(new Request('http://x/v1/pets')))!.status).toBe(200); // a valid answer: no warning
     await engine.close();
     expect(warnings).toHaveLength(1);

@@ -9,9 +9,11 @@
  *                                          `errors: [{ in, at, message }]` (at most 10)
  *   otherwise                           → the next layer (PASS)
  *
- * The document (a path, or the document object) is dereferenced by @readme/openapi-parser
- * (loaded on demand) and compiled once with Ajv (request-validator.ts); `ready` waits for it. A
- * document that cannot be loaded is logged and every request answers 500 (never unchecked).
+ * The document (a path, read by the host's loader, openapi-backend/document-loader.ts; or the
+ * document object) becomes a route table whose operations compile with Ajv on first use
+ * (request-validator.ts); `ready` waits for the document. A document that cannot be loaded is
+ * logged and every request answers 500 (never unchecked); an operation that cannot compile is
+ * reported once and answered unvalidated.
  * `peek` answers synchronously for requests without a JSON body to read (GET, DELETE…), so
  * validated GETs stay on the hosts' fast path. A JSON body is read once (bodyLimit, 413) and
  * kept for the layers after it (core/body.ts `keepBody`).
@@ -24,21 +26,19 @@ import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { Exchange } from '../pipeline/run.js';
-import { dereferenceLocal } from './local-refs.js';
+import { sharedOpenApiDocument } from '../openapi-backend/document-loader.js';
+import { readDocument, type Operation } from '../openapi-backend/operations.js';
+import { createDeref } from '../openapi-backend/refs.js';
+import { contractRefusal, invalidStatus } from './contract.js';
 import type { compileDocument, Match, Problem } from './request-validator.js';
-
-/**
- * The parser is imported by a computed name, so browser bundlers leave it out (it resolves in
- * Node, where a document is given by its path); a document given as an object is dereferenced
- * here (local-refs.ts). The validator (Ajv) is its own chunk, loaded with the document.
- */
-const PARSER = '@readme/openapi-parser';
 
 export const OPENAPI_LAYER = 'openapi';
 
 export interface OpenApiLayerOptions {
-  /** A path or URL (resolved by the parser; relative to `root` when given), or the document. */
+  /** A path or URL (read by the host's loader; relative to `root` when given), or the document. */
   source: string | object;
+  /** The option object the document belongs to (layers reading the same option load it once). */
+  option?: object;
   root?: string;
   /** The engine's prefixes (normalised), to find the path below the prefix of an answer. */
   prefixes: readonly string[];
@@ -55,29 +55,33 @@ export interface OpenApiLayer extends Layer {
 
 type Compiled = ReturnType<typeof compileDocument>;
 
-function describeProblems(problems: Problem[]): string {
-  return problems.map((p) => `${p.at ? `${p.in}.${p.at}` : p.in} ${p.message}`).join('; ');
+/** A problem of an answer as the JSON pointer into its body (`/owner/name`). */
+function answerPointer(p: Problem): string {
+  return `/${p.at.split('.').filter(Boolean).map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 }
 
-function resolveSource(source: string | object, root: string | undefined): string | object {
-  if (typeof source !== 'string' || !root) return source;
-  if (/^([a-z][a-z0-9+.-]*:|\/|\\)/i.test(source)) return source; // URL, absolute or drive path
-  return `${root.replace(/[\\/]+$/, '')}/${source}`;
+function describeProblems(problems: Problem[]): string {
+  return problems.map((p) => `${p.at ? `${p.in}.${p.at}` : p.in} ${p.message}`).join('; ');
 }
 
 export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   const { logger, bodyLimit } = options;
   let compiled: Compiled | undefined;
+  /** The operations as the contract reads them (security, media types, documented codes). */
+  let operations = new Map<string, Operation>();
   let failed = false;
   const ready = (async () => {
     try {
       const [{ compileDocument: compile }, doc] = await Promise.all([
         import('./request-validator.js'),
-        typeof options.source === 'string'
-          ? (import(/* @vite-ignore */ PARSER) as Promise<{ dereference(path: string): Promise<unknown> }>).then((m) => m.dereference(resolveSource(options.source, options.root) as string))
-          : Promise.resolve(dereferenceLocal(options.source)),
+        sharedOpenApiDocument(options.option ?? options, options.source, options.root),
       ]);
-      compiled = compile(doc as Record<string, unknown>);
+      const deref = createDeref(doc);
+      operations = new Map(readDocument(doc, deref).operations.map((o) => [o.label, o]));
+      compiled = compile(doc, {
+        deref,
+        onUncompilable: (label, err) => logger.warn(`openapi: ${label} cannot be validated (${(err as Error)?.message ?? String(err)}); it is answered unvalidated`),
+      });
       return true;
     } catch (err) {
       failed = true;
@@ -95,9 +99,18 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     return errorResponse(404, `No operation for ${ctx.method} ${ctx.pathname} in the OpenAPI document`, ctx.pathname, { head });
   }
 
-  function invalid(ctx: RequestContext, problems: Problem[]): Response {
+  /** 401 / 415 / 406 from the document's contract (contract.ts), before the schema checks. */
+  function refused(ctx: RequestContext, label: string): Response | undefined {
+    const op = operations.get(label);
+    const refusal = op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request)) : undefined;
+    if (!refusal) return undefined;
+    ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
+    return errorResponse(refusal.status, refusal.message, ctx.pathname, { headers: refusal.headers, head: ctx.method === 'HEAD' });
+  }
+
+  function invalid(ctx: RequestContext, problems: Problem[], label: string): Response {
     ctx.answered(OPENAPI_LAYER, 'invalid request');
-    return errorResponse(400, `Request does not match the OpenAPI document: ${describeProblems(problems)}`, ctx.pathname, {
+    return errorResponse(invalidStatus(operations.get(label)), `Request does not match the OpenAPI document: ${describeProblems(problems)}`, ctx.pathname, {
       details: { errors: problems },
       head: ctx.method === 'HEAD',
     });
@@ -127,7 +140,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
         return;
       }
       const problems = op.checkResponse(response.status, body);
-      if (problems && problems.length) logger.warn(`openapi: the answer to ${x.method} ${pathname} (${response.status}) does not match ${op.label}: ${describeProblems(problems)}`);
+      if (problems && problems.length) logger.warn(`openapi: the answer to ${x.method} ${pathname} (${response.status}) does not match ${op.label}: ${problems.map((p) => `${answerPointer(p)} ${p.message}`).join('; ')}`);
     }, () => undefined);
   }
 
@@ -140,9 +153,11 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const match = compiled.match(ctx.method, ctx.subPath);
       if (!('operation' in match)) return refuse(ctx, match);
       const op = match.operation;
+      const refusal = refused(ctx, op.label);
+      if (refusal) return refusal;
       if (op.jsonBody && (hasBody(ctx.request) || op.bodyRequired)) return undefined; // the body must be read
       const problems = op.check({ path: match.params, query: ctx.searchParams, headers: ctx.request.headers });
-      return problems.length ? invalid(ctx, problems) : PASS;
+      return problems.length ? invalid(ctx, problems, op.label) : PASS;
     },
     async handle(ctx) {
       await ready;
@@ -150,6 +165,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const match = compiled.match(ctx.method, ctx.subPath);
       if (!('operation' in match)) return refuse(ctx, match);
       const op = match.operation;
+      const refusal = refused(ctx, op.label);
+      if (refusal) return refusal;
       let body: unknown;
       const problems: Problem[] = [];
       if (op.jsonBody && hasBody(ctx.request) && takesJson(ctx)) {
@@ -161,7 +178,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
         problems.push({ in: 'body', at: '', message: 'is required' });
       }
       problems.push(...op.check({ path: match.params, query: ctx.searchParams, headers: ctx.request.headers, body }));
-      return problems.length ? invalid(ctx, problems) : undefined;
+      return problems.length ? invalid(ctx, problems, op.label) : undefined;
     },
   };
 }

@@ -1,7 +1,12 @@
 /**
- * Request validation against an OpenAPI document (the `openapi` layer): compiled ONCE from the
- * dereferenced document into a route table, each operation's parameters and JSON body schema
- * compiled with Ajv (Ajv2020 for OpenAPI 3.1, Ajv draft-07 with `nullable` for 3.0 / Swagger 2).
+ * Request validation against an OpenAPI document (the `openapi` layer): the document becomes a
+ * route table at once; each operation's parameters and JSON body schema are compiled with Ajv on
+ * the operation's first use (Ajv2020 for OpenAPI 3.1, Ajv draft-07 for 3.0 / Swagger 2; strict
+ * mode off: documents are taken as the tools that wrote them meant them). An operation's schemas
+ * are gathered from the document by following its `$ref`s (openapi/schema-bundle.ts: each target
+ * once, recursion as a `$ref` into the bundle, OpenAPI 3.0 `nullable` as a type union).
+ * An operation whose schemas cannot compile is reported once (`onUncompilable`) and answered
+ * unvalidated; the rest of the API is not affected.
  *
  *   match(method, subPath) → { operation } | { status: 404 } (path not in the document)
  *                            | { status: 405, allow } (path there, method not)
@@ -16,6 +21,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import { bundleSchema, type Deref } from './schema-bundle.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -110,24 +116,38 @@ function swaggerParamSchema(p: Obj): Obj {
   return schema;
 }
 
-/** Compiles a dereferenced document. Throws on a document Ajv cannot compile. */
-export function compileDocument(doc: Obj): { match(method: string, subPath: string): Match; operations: number } {
+export interface CompileOptions {
+  /** Follows the document's `$ref`s (default: none, a dereferenced document). */
+  deref?: Deref;
+  /** An operation whose schemas cannot compile (called once per operation). */
+  onUncompilable?: (label: string, err: unknown) => void;
+}
+
+/** The route table of a document; operations compile on first use. */
+export function compileDocument(doc: Obj, options: CompileOptions = {}): { match(method: string, subPath: string): Match; operations: number } {
+  const deref: Deref = options.deref ?? ((n) => n);
   const swagger = doc.swagger === '2.0';
   const v31 = typeof doc.openapi === 'string' && doc.openapi.startsWith('3.1');
-  const ajv = (v31
-    ? new Ajv2020({ strict: false, allErrors: true, coerceTypes: 'array', useDefaults: false })
-    : new Ajv({ strict: false, allErrors: true, coerceTypes: 'array', useDefaults: false })) as Ajv;
-  addFormats(ajv);
-  for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(f, true);
-  // A JSON body is validated without coercion ("7" is not a number in JSON).
-  const bodyAjv = (v31 ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true })) as Ajv;
-  addFormats(bodyAjv);
-  for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) bodyAjv.addFormat(f, true);
+  let ajvs: { ajv: Ajv; bodyAjv: Ajv } | undefined;
+  const compilers = () => {
+    if (ajvs) return ajvs;
+    const make = (coerce: boolean) => {
+      const o = { strict: false, allErrors: true, logger: false as const, ...(coerce ? { coerceTypes: 'array' as const, useDefaults: false } : {}) };
+      const a = (v31 ? new Ajv2020(o) : new Ajv(o)) as Ajv;
+      addFormats(a);
+      for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) a.addFormat(f, true);
+      return a;
+    };
+    // A JSON body is validated without coercion ("7" is not a number in JSON).
+    return (ajvs = { ajv: make(true), bodyAjv: make(false) });
+  };
+  const bundle = (schema: unknown) => bundleSchema(schema, deref, v31);
 
   const routes: Route[] = [];
   let count = 0;
   const paths = isObj(doc.paths) ? doc.paths : {};
-  for (const [template, item] of Object.entries(paths)) {
+  for (const [template, item0] of Object.entries(paths)) {
+    const item = deref(item0);
     if (!isObj(item)) continue;
     const names: string[] = [];
     let templated = 0;
@@ -146,29 +166,32 @@ export function compileDocument(doc: Obj): { match(method: string, subPath: stri
       if (!isObj(op)) continue;
       count++;
       const specs = new Map<string, ParamSpec>();
-      let bodySchema: Obj | undefined;
+      let bodySchema: unknown;
       let bodyRequired = false;
       for (const list of [item.parameters, op.parameters]) {
         if (!Array.isArray(list)) continue;
-        for (const p of list) {
+        for (const p0 of list) {
+          const p = deref(p0);
           if (!isObj(p) || typeof p.name !== 'string') continue;
           if (swagger && p.in === 'body') {
-            bodySchema = isObj(p.schema) ? p.schema : {};
+            bodySchema = p.schema ?? {};
             bodyRequired = p.required === true;
             continue;
           }
           if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
-          const schema = swagger ? swaggerParamSchema(p) : isObj(p.schema) ? p.schema : {};
+          const schema = swagger ? swaggerParamSchema(p) : p.schema ?? {};
           const name = p.in === 'header' ? p.name.toLowerCase() : p.name;
-          specs.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema });
+          specs.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema: schema as Obj });
         }
       }
-      if (!swagger && isObj(op.requestBody)) {
-        const content = isObj(op.requestBody.content) ? op.requestBody.content : {};
+      const requestBody = deref(op.requestBody);
+      if (!swagger && isObj(requestBody)) {
+        const content = isObj(requestBody.content) ? requestBody.content : {};
         const key = Object.keys(content).find((t) => isJsonMediaType(parseMediaType(t).type));
-        if (key !== undefined && isObj(content[key])) {
-          bodySchema = isObj((content[key] as Obj).schema) ? ((content[key] as Obj).schema as Obj) : {};
-          bodyRequired = op.requestBody.required === true;
+        const media = key === undefined ? undefined : deref(content[key]);
+        if (isObj(media)) {
+          bodySchema = media.schema ?? {};
+          bodyRequired = requestBody.required === true;
         }
       }
       const group = (where: 'path' | 'query' | 'header') => {
@@ -181,29 +204,49 @@ export function compileDocument(doc: Obj): { match(method: string, subPath: stri
         }
         return { type: 'object', properties, required };
       };
-      const paramsSchema = { type: 'object', properties: { path: group('path'), query: group('query'), headers: group('header') } };
-      const validateParams: ValidateFunction = ajv.compile(paramsSchema);
-      const validateBody: ValidateFunction | undefined = bodySchema ? bodyAjv.compile({ type: 'object', properties: { body: bodySchema } }) : undefined;
-      const responseChecks = new Map<string, ValidateFunction>();
+      const responseSchemas = new Map<string, unknown>();
       if (isObj(op.responses)) {
-        for (const [code, response] of Object.entries(op.responses)) {
+        for (const [code, r0] of Object.entries(op.responses)) {
+          const response = deref(r0);
           if (!isObj(response)) continue;
           let schema: unknown;
           if (swagger) schema = response.schema;
           else if (isObj(response.content)) {
             const key = Object.keys(response.content).find((t) => isJsonMediaType(parseMediaType(t).type));
-            if (key !== undefined && isObj(response.content[key])) schema = (response.content[key] as Obj).schema;
+            const media = key === undefined ? undefined : deref(response.content[key]);
+            if (isObj(media)) schema = media.schema;
           }
-          if (isObj(schema)) responseChecks.set(code.toUpperCase(), bodyAjv.compile({ type: 'object', properties: { body: schema } }));
+          if (isObj(schema)) responseSchemas.set(code.toUpperCase(), schema);
         }
       }
-      const responseCheck = (status: number) => responseChecks.get(String(status)) ?? responseChecks.get(`${String(status)[0]}XX`) ?? responseChecks.get('DEFAULT');
+      const label = `${method.toUpperCase()} ${template}`;
+      // Compiled on first use; a part that cannot compile is reported once and left unchecked.
+      let failed = false;
+      const compile = (ajv: Ajv, schema: unknown): ValidateFunction | undefined => {
+        if (failed) return undefined;
+        try {
+          return ajv.compile(bundle(schema));
+        } catch (err) {
+          failed = true;
+          options.onUncompilable?.(label, err);
+          return undefined;
+        }
+      };
+      let validateParams: ValidateFunction | undefined | null = null;
+      let validateBody: ValidateFunction | undefined | null = null;
+      const responseChecks = new Map<string, ValidateFunction | undefined>();
+      const paramsCheck = () => (validateParams === null ? (validateParams = compile(compilers().ajv, { type: 'object', properties: { path: group('path'), query: group('query'), headers: group('header') } })) : validateParams);
+      const bodyCheck = () => (validateBody === null ? (validateBody = bodySchema === undefined ? undefined : compile(compilers().bodyAjv, { type: 'object', properties: { body: bodySchema } })) : validateBody);
+      const responseCode = (status: number) => [String(status), `${String(status)[0]}XX`, 'DEFAULT'].find((c) => responseSchemas.has(c));
+      const responseCheck = (code: string) => {
+        if (!responseChecks.has(code)) responseChecks.set(code, compile(compilers().bodyAjv, { type: 'object', properties: { body: responseSchemas.get(code) } }));
+        return responseChecks.get(code);
+      };
       const querySpecs = [...specs.values()].filter((s) => s.in === 'query');
       const headerSpecs = [...specs.values()].filter((s) => s.in === 'header');
-      const label = `${method.toUpperCase()} ${template}`;
       route.ops.set(method.toUpperCase(), {
         label,
-        jsonBody: validateBody !== undefined,
+        jsonBody: bodySchema !== undefined,
         bodyRequired,
         check(parts) {
           const query: Obj = {};
@@ -217,15 +260,18 @@ export function compileDocument(doc: Obj): { match(method: string, subPath: stri
             if (v !== null) headers[s.name] = v;
           }
           const data = { path: { ...parts.path }, query, headers };
-          const problems = validateParams(data) ? [] : problemsOf(validateParams.errors);
-          if (validateBody && parts.body !== undefined && problems.length < MAX_LISTED_ERRORS) {
-            if (!validateBody({ body: parts.body })) problems.push(...problemsOf(validateBody.errors).slice(0, MAX_LISTED_ERRORS - problems.length));
+          const validate = paramsCheck();
+          const problems = !validate || validate(data) ? [] : problemsOf(validate.errors);
+          const body = parts.body !== undefined ? bodyCheck() : undefined;
+          if (body && problems.length < MAX_LISTED_ERRORS) {
+            if (!body({ body: parts.body })) problems.push(...problemsOf(body.errors).slice(0, MAX_LISTED_ERRORS - problems.length));
           }
           return problems;
         },
-        hasResponseSchema: (status) => responseCheck(status) !== undefined,
+        hasResponseSchema: (status) => responseCode(status) !== undefined,
         checkResponse(status, body) {
-          const validate = responseCheck(status);
+          const code = responseCode(status);
+          const validate = code === undefined ? undefined : responseCheck(code);
           if (!validate) return undefined;
           return validate({ body }) ? [] : problemsOf(validate.errors);
         },

@@ -4,7 +4,7 @@
  * walk this list (run.ts).
  *
  * Today:   faults (with fault rules) → openapi (with `openapi`) → handlers → graphql (when on)
- *          → collections (when on) → files → proxy (with `proxy`)
+ *          → collections (when on) → files → openapi-mock (with `openapi`) → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -81,7 +81,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   const store = createCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
   const handlers = createHandlerLayer(options, services, files);
   const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
-  const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger }) : undefined;
+  const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger }) : undefined;
   const faults = faultRulesOf(options.faults, options.handlers);
   const layers: Layer[] = [
     ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
@@ -91,6 +91,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services, options.graphqlHandlers)))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
+    ...(options.openapi && (options.openapi.backend.mock ?? !options.proxy) ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (fs/preset-hints.ts)
   ];

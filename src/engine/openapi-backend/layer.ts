@@ -1,0 +1,360 @@
+/**
+ * The `openapi-mock` layer (`mock.openapi` with `mock` on): the document's operations answered
+ * from a stateful, generated backend, after handlers and files (they win where present).
+ *
+ *   collections (resources.ts)  a seeded population (state.ts) listed with the document's own
+ *                               paging and filters (list-query.ts), read by id, created (POST:
+ *                               documented success status + Location), replaced, updated,
+ *                               deleted; an unknown id is the document's 404
+ *   singletons                  generated once, then kept (PUT replaces, PATCH merges)
+ *   actions                     the documented success answer (its example, else generated)
+ *   `Prefer: code=N`            the documented answer for N; `example=name` picks a named
+ *                               example; `dynamic=true` draws a new value instead of the seeded one
+ *
+ * The document and the faker are loaded at start-up (`ready`); afterwards every request without
+ * a body to read is answered on the synchronous fast path (`peek`).
+ */
+import type { Faker } from '@faker-js/faker';
+import { bufferedBody, hasBody, keepBody, readBody } from '../../core/body.js';
+import { errorResponse, HttpError } from '../../core/errors.js';
+import { FastResponse, type FastHeaders } from '../../core/fast-response.js';
+import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
+import type { Logger } from '../../core/logger.js';
+import { isJsonMediaType, JSON_CONTENT_TYPE, parseMediaType } from '../../core/media-type.js';
+import type { RequestContext } from '../context.js';
+import { PASS, type Layer } from '../pipeline/layer.js';
+import { loadFaker, seedOf } from '../schema-faker/faker.js';
+import { generate } from '../schema-faker/generate.js';
+import { sharedOpenApiDocument } from './document-loader.js';
+import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './list-query.js';
+import { isObj, readDocument, type Operation, type ResponseSpec } from './operations.js';
+import type { BackendOptions } from './options.js';
+import { createDeref, type Deref } from './refs.js';
+import { envelopeOf, inferRoles, jsonContent, successCode, successSchemaOf, type Collection, type Role } from './resources.js';
+import { createRouter, type RouteMatch } from './routes.js';
+import { createState, topLevelProperties, type BackendState } from './state.js';
+
+export const OPENAPI_MOCK_LAYER = 'openapi-mock';
+
+export interface OpenApiBackendLayerOptions {
+  source: string | object;
+  /** The option object the document belongs to (layers reading the same option load it once). */
+  option?: object;
+  root?: string;
+  backend: BackendOptions;
+  bodyLimit: number;
+  logger: Logger;
+}
+
+type Obj = Record<string, unknown>;
+
+interface Built {
+  faker: Faker;
+  deref: Deref;
+  route: (method: string, subPath: string) => RouteMatch;
+  roles: Map<Operation, Role>;
+  state: BackendState;
+  lists: Map<Operation, { paging: Paging; filters: string[] }>;
+  envelopes: Map<Operation, string | null>;
+}
+
+interface Prefer {
+  code?: string;
+  example?: string;
+  dynamic?: boolean;
+}
+
+/** `Prefer: code=404, example=cat, dynamic=true` (as Prism reads it). */
+export function parsePrefer(header: string | null): Prefer {
+  const out: Prefer = {};
+  if (!header) return out;
+  for (const part of header.split(/[,;]/)) {
+    const m = /^\s*([a-z]+)\s*=\s*"?([^"]*)"?\s*$/i.exec(part);
+    if (!m) continue;
+    const key = m[1]!.toLowerCase();
+    if (key === 'code' && /^\d{3}$/.test(m[2]!)) out.code = m[2]!;
+    else if (key === 'example') out.example = m[2]!;
+    else if (key === 'dynamic') out.dynamic = m[2]!.toLowerCase() === 'true';
+  }
+  return out;
+}
+
+const NEEDS_BODY = new Set(['create', 'replace', 'update', 'write-by-body', 'singleton']);
+
+function statusOf(code: string | undefined, fallback: number): number {
+  if (code && /^\d{3}$/.test(code)) return Number(code);
+  if (code && /^[1-5]XX$/.test(code)) return Number(code[0]) * 100;
+  return fallback;
+}
+
+export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): Layer {
+  const { logger, bodyLimit, backend } = options;
+  let built: Built | undefined;
+  const ready = (async () => {
+    try {
+      const [doc, faker] = await Promise.all([sharedOpenApiDocument(options.option ?? options, options.source, options.root), loadFaker()]);
+      const deref = createDeref(doc);
+      const model = readDocument(doc, deref);
+      const { roles, collections } = inferRoles(model.operations, deref);
+      const state = createState({
+        faker,
+        deref,
+        seed: backend.seed,
+        collections,
+        count: (c) => backend.count[c.name] ?? c.count ?? backend.count['*']!,
+      });
+      const lists = new Map<Operation, { paging: Paging; filters: string[] }>();
+      for (const [op, role] of roles) {
+        if (role.kind !== 'list') continue;
+        const paging = pagingOf(op.parameters, deref);
+        const fields = new Set(topLevelProperties(role.collection.itemSchema, deref).map(([name]) => name));
+        lists.set(op, { paging, filters: filtersOf(op.parameters, paging, fields) });
+      }
+      built = { faker, deref, route: createRouter(model.operations), roles, state, lists, envelopes: new Map() };
+      return true;
+    } catch (err) {
+      logger.error(`openapi: the document could not be loaded for the mock backend: ${(err as Error)?.message ?? String(err)}`);
+      return false;
+    }
+  })();
+
+  function json(ctx: RequestContext, value: unknown, status: number, headers: FastHeaders = {}, type?: string): Response {
+    ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
+    if (value === undefined || status === 204 || status === 304) return FastResponse.empty(status, headers);
+    return FastResponse.json(JSON.stringify(value), status, { ...(type ? { 'Content-Type': type } : {}), ...headers }, ctx.method === 'HEAD');
+  }
+
+  /** The documented answer for `code`: its example (named by Prefer), else generated from its schema. */
+  function documented(b: Built, ctx: RequestContext, op: Operation, response: ResponseSpec, prefer: Prefer, fallbackStatus: number, headers: FastHeaders = {}): Response {
+    const status = statusOf(response.code, fallbackStatus);
+    const content = jsonContent(response.contents) ?? response.contents[0];
+    if (!content) return json(ctx, undefined, status, headers);
+    const type = isJsonMediaType(parseMediaType(content.type).type) ? content.type : content.type === '*/*' ? JSON_CONTENT_TYPE : content.type;
+    let value: unknown;
+    if (prefer.example !== undefined && prefer.example in content.examples) value = content.examples[prefer.example];
+    else if (!prefer.dynamic && content.example) value = content.example.value;
+    else if (!prefer.dynamic && Object.keys(content.examples).length) value = Object.values(content.examples)[0];
+    else if (content.schema !== undefined) {
+      b.faker.seed(prefer.dynamic ? Math.floor(Math.random() * 2 ** 32) : seedOf(backend.seed, op.label, response.code));
+      value = generate(content.schema, { faker: b.faker, deref: b.deref, useExamples: !prefer.dynamic });
+    }
+    if (!isJsonMediaType(parseMediaType(type).type)) {
+      ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
+      const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+      return FastResponse.bytes(new TextEncoder().encode(text), status, { 'Content-Type': type, ...headers }, ctx.method === 'HEAD');
+    }
+    return json(ctx, value, status, headers, type);
+  }
+
+  function responseFor(op: Operation, code: string | undefined): ResponseSpec | undefined {
+    return code === undefined ? undefined : op.responses.find((r) => r.code === code);
+  }
+
+  function notFound(b: Built, ctx: RequestContext, op: Operation, what: string): Response {
+    const documented404 = op.responses.find((r) => r.code === '404') ?? op.responses.find((r) => r.code === '4XX');
+    if (documented404 && jsonContent(documented404.contents)) return documented(b, ctx, op, documented404, {}, 404);
+    ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
+    return errorResponse(404, `${what} not found`, ctx.pathname, { head: ctx.method === 'HEAD' });
+  }
+
+  /** `{ data: item }` when the operation answers its item in an envelope (resources.ts). */
+  function wrap(b: Built, op: Operation, item: unknown): unknown {
+    let env = b.envelopes.get(op);
+    if (env === undefined) b.envelopes.set(op, (env = envelopeOf(successSchemaOf(op, b.deref), b.deref) ?? null));
+    return env === null ? item : { [env]: item };
+  }
+
+  /** The success answer with `item` as its body (when the documented answer has a body). */
+  function withItem(b: Built, ctx: RequestContext, op: Operation, item: unknown, fallbackStatus: number, headers: FastHeaders = {}, preferCode?: string, list = false): Response {
+    if (!list) item = wrap(b, op, item);
+    const code = successCode(op, preferCode);
+    const response = responseFor(op, code);
+    const status = statusOf(code, fallbackStatus);
+    const content = response ? jsonContent(response.contents) : undefined;
+    if (response && !content && response.contents.length === 0) return json(ctx, undefined, status, headers);
+    return json(ctx, item, status, headers, content && content.type !== '*/*' ? content.type : undefined);
+  }
+
+  function locationOf(ctx: RequestContext, id: unknown): string {
+    const base = ctx.prefix === '/' ? '' : ctx.prefix;
+    return `${base}${ctx.subPath.replace(/\/+$/, '')}/${encodeURIComponent(String(id))}`;
+  }
+
+  function scopeValues(c: Collection, params: Record<string, string>): string[] {
+    return c.scopeParams.map((p) => params[p] ?? '');
+  }
+
+  function createItem(b: Built, c: Collection, scope: ReturnType<BackendState['scope']>, values: string[], body: unknown): { item: Obj; id: unknown } | 'conflict' {
+    const given = isObj(body) ? body : {};
+    const id = b.state.newId(c, scope, c.idField ? given[c.idField] : undefined);
+    if (scope.items.has(String(id))) return 'conflict';
+    // Fields the client does not send (readOnly, required ones it left out) are drawn.
+    b.faker.seed(seedOf(backend.seed, c.key, values.join('/'), 'created', String(id)));
+    const drawn = generate(c.itemSchema, { faker: b.faker, deref: b.deref, useExamples: false, field: (name, schema) => b.state.relation(name, schema, c) });
+    const required = new Set(Array.isArray(c.itemSchema.required) ? (c.itemSchema.required as string[]) : []);
+    const props = isObj(c.itemSchema.properties) ? c.itemSchema.properties : {};
+    const item: Obj = { ...given };
+    if (isObj(drawn)) {
+      for (const [k, v] of Object.entries(drawn)) {
+        if (k in item) continue;
+        const p = b.deref(props[k]);
+        if (required.has(k) || (isObj(p) && p.readOnly === true)) item[k] = v;
+      }
+    }
+    if (c.idField) item[c.idField] = id;
+    c.scopeParams.forEach((p, i) => {
+      if (p in props && !(p in given)) item[p] = values[i];
+    });
+    return { item, id };
+  }
+
+  function respond(b: Built, ctx: RequestContext, match: Extract<RouteMatch, { operation: Operation }>, body: unknown): Response | undefined {
+    const op = match.operation;
+    const role = b.roles.get(op) ?? { kind: 'action' as const };
+    const prefer = parsePrefer(ctx.request.headers.get('prefer'));
+    if (prefer.code !== undefined && !/^2/.test(prefer.code)) {
+      const response = responseFor(op, prefer.code);
+      if (response) return documented(b, ctx, op, response, prefer, Number(prefer.code));
+    }
+    if (prefer.dynamic || prefer.example !== undefined) {
+      const response = responseFor(op, successCode(op, prefer.code));
+      if (response && (role.kind === 'action' || role.kind === 'singleton' || prefer.example !== undefined || prefer.dynamic)) return documented(b, ctx, op, response, prefer, 200);
+    }
+    switch (role.kind) {
+      case 'action': {
+        const response = responseFor(op, successCode(op, prefer.code));
+        if (!response) return json(ctx, undefined, op.method === 'POST' ? 201 : 200);
+        return documented(b, ctx, op, response, prefer, 200);
+      }
+      case 'singleton': {
+        const getOp = op.method === 'GET' ? op : undefined;
+        const key = op.template;
+        const response = responseFor(op, successCode(op, prefer.code));
+        const slot = b.state.singleton(key, () => {
+          const content = response ? jsonContent(response.contents) : undefined;
+          if (!content) return undefined;
+          if (content.example) return structuredClone(content.example.value);
+          if (Object.keys(content.examples).length) return structuredClone(Object.values(content.examples)[0]);
+          b.faker.seed(seedOf(backend.seed, op.label, 'singleton'));
+          return generate(content.schema, { faker: b.faker, deref: b.deref });
+        });
+        if (!getOp && body !== undefined) slot.value = op.method === 'PATCH' && isObj(slot.value) && isObj(body) ? { ...slot.value, ...body } : body;
+        if (!response) return json(ctx, slot.value, 200);
+        return withItem(b, ctx, op, slot.value, 200, {}, prefer.code, true);
+      }
+      case 'list': {
+        const c = role.collection;
+        const scope = b.state.scope(c, scopeValues(c, match.params));
+        const list = b.lists.get(op)!;
+        const page = listPage([...scope.items.values()], ctx.searchParams, list.paging, list.filters);
+        const headers: FastHeaders = { 'X-Total-Count': String(page.total) };
+        const links: string[] = [];
+        for (const [rel, q] of [['next', page.next], ['prev', page.prev]] as const) {
+          if (!q) continue;
+          const params = new URLSearchParams(ctx.searchParams);
+          for (const [k, v] of Object.entries(q)) params.set(k, v);
+          links.push(`<${ctx.pathname}?${params}>; rel="${rel}"`);
+        }
+        if (links.length) headers.Link = links.join(', ');
+        let value: unknown = page.items;
+        if (role.shape.arrayProperty) {
+          b.faker.seed(seedOf(backend.seed, op.label, 'page'));
+          const wrapper = generate(role.shape.schema, { faker: b.faker, deref: b.deref, maxDepth: 2 });
+          const out: Obj = isObj(wrapper) ? wrapper : {};
+          out[role.shape.arrayProperty] = page.items;
+          fillPageFields(out, page, list.paging);
+          value = out;
+        }
+        return withItem(b, ctx, op, value, 200, headers, prefer.code, true);
+      }
+      case 'create': {
+        const c = role.collection;
+        const values = scopeValues(c, match.params);
+        const scope = b.state.scope(c, values);
+        const created = createItem(b, c, scope, values, body);
+        if (created === 'conflict') {
+          ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
+          return errorResponse(409, `${c.name} ${String((body as Obj)[c.idField!])} already exists`, ctx.pathname);
+        }
+        scope.items.set(String(created.id), created.item);
+        const code = successCode(op, prefer.code);
+        const status = code === undefined || code === 'DEFAULT' ? 201 : statusOf(code, 201);
+        return withItem(b, ctx, op, created.item, status, { Location: locationOf(ctx, created.id) }, prefer.code);
+      }
+      case 'write-by-body': {
+        const c = role.collection;
+        const values = scopeValues(c, match.params);
+        const scope = b.state.scope(c, values);
+        const id = isObj(body) && c.idField ? body[c.idField] : undefined;
+        const current = id === undefined ? undefined : scope.items.get(String(id));
+        if (current === undefined) return notFound(b, ctx, op, `${c.name} ${String(id)}`);
+        const next = role.merge && isObj(current) ? { ...current, ...(body as Obj) } : { ...(body as Obj) };
+        next[c.idField!] = (current as Obj)[c.idField!] ?? id;
+        scope.items.set(String(id), next);
+        return withItem(b, ctx, op, next, 200, {}, prefer.code);
+      }
+      default: {
+        const c = role.collection;
+        const values = scopeValues(c, match.params);
+        const scope = b.state.scope(c, values);
+        const id = c.idParam ? match.params[c.idParam] ?? '' : '';
+        const current = scope.items.get(id);
+        if (current === undefined) return notFound(b, ctx, op, `${c.name} ${id}`);
+        if (role.kind === 'read' || role.kind === 'item-action') {
+          if (role.kind === 'item-action') {
+            const response = responseFor(op, successCode(op, prefer.code));
+            if (response && !jsonContent(response.contents)) return json(ctx, undefined, statusOf(response.code, 200));
+            if (response) return documented(b, ctx, op, response, prefer, 200);
+          }
+          return withItem(b, ctx, op, current, 200, {}, prefer.code);
+        }
+        if (role.kind === 'delete') {
+          scope.items.delete(id);
+          const code = successCode(op, prefer.code);
+          return withItem(b, ctx, op, current, code === undefined ? 204 : 200, {}, prefer.code);
+        }
+        const given = isObj(body) ? body : {};
+        const next: Obj = role.kind === 'update' && isObj(current) ? { ...current, ...given } : { ...given };
+        if (c.idField) next[c.idField] = (current as Obj)[c.idField];
+        scope.items.set(id, next);
+        return withItem(b, ctx, op, next, 200, {}, prefer.code);
+      }
+    }
+  }
+
+  async function bodyOf(ctx: RequestContext): Promise<unknown> {
+    const bytes = bufferedBody(ctx.request) ?? (await readBody(ctx.request, bodyLimit));
+    keepBody(ctx.request, bytes);
+    if (bytes.byteLength === 0) return undefined;
+    const type = parseMediaType(ctx.request.headers.get('content-type')).type;
+    if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+    if (type !== '' && !isJsonMediaType(type)) return undefined;
+    const value = parseJsonBytes(bytes);
+    assertNoForbiddenKeys(value);
+    return value;
+  }
+
+  return {
+    name: OPENAPI_MOCK_LAYER,
+    ready,
+    peek(ctx) {
+      const b = built;
+      if (!b) return undefined;
+      const match = b.route(ctx.method, ctx.subPath);
+      if (!('operation' in match)) return PASS;
+      const role = b.roles.get(match.operation);
+      if (role && NEEDS_BODY.has(role.kind) && hasBody(ctx.request)) return undefined;
+      return respond(b, ctx, match, undefined) ?? PASS;
+    },
+    async handle(ctx) {
+      await ready;
+      const b = built;
+      if (!b) throw new HttpError(500, 'The OpenAPI document could not be loaded', { expose: true });
+      const match = b.route(ctx.method, ctx.subPath);
+      if (!('operation' in match)) return undefined;
+      const role = b.roles.get(match.operation);
+      const body = role && NEEDS_BODY.has(role.kind) && hasBody(ctx.request) ? await bodyOf(ctx) : undefined;
+      return respond(b, ctx, match, body);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * The backend's part of `mock.openapi: { document, … }`, checked at start-up:
+ *   mock    answer the document's operations from generated, stateful data (default: true,
+ *           false when a `proxy` is set: then what files and handlers leave goes to the proxy);
+ *   seed    the data's seed (a number or a string; default 1): the same seed, the same data;
+ *   count   items generated per collection: a number (default 20) or { <collection>: n, '*': n }
+ *           (an `x-mockyard-count` extension in the document wins over the default).
+ */
+import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
+
+export interface BackendOptions {
+  mock: boolean | undefined;
+  seed: number | string;
+  count: Record<string, number>;
+}
+
+export const BACKEND_KEYS = ['mock', 'seed', 'count'] as const;
+export const DEFAULT_COUNT = 20;
+export const DEFAULT_SEED = 1;
+
+export function resolveBackendOptions(value: Record<string, unknown>, option: string): BackendOptions {
+  const mock = value.mock === undefined ? undefined : check.boolean(value.mock, `${option}.mock`, true);
+  const seed = value.seed === undefined ? DEFAULT_SEED : value.seed;
+  if (!(typeof seed === 'string' && seed !== '') && !(typeof seed === 'number' && Number.isFinite(seed))) throw new OptionsError(`${option}.seed`, `must be a number or a string (got ${describe(seed)})`);
+  const count: Record<string, number> = { '*': DEFAULT_COUNT };
+  if (typeof value.count === 'number') count['*'] = check.number(value.count, `${option}.count`, DEFAULT_COUNT, { min: 0, max: 100_000, integer: true });
+  else if (isPlainObject(value.count)) {
+    for (const [name, n] of Object.entries(value.count)) count[name] = check.number(n, `${option}.count.${name}`, DEFAULT_COUNT, { min: 0, max: 100_000, integer: true });
+  } else if (value.count !== undefined) throw new OptionsError(`${option}.count`, `must be a number or { <collection>: number } (got ${describe(value.count)})`);
+  return { mock, seed, count };
+}

@@ -1,0 +1,99 @@
+/**
+ * The document's contract for a request, before its parameters and body are checked (the
+ * `openapi` layer), in Prism's order:
+ *   401  a security requirement whose credentials are absent: apiKey (header, query or cookie),
+ *        http basic / bearer (the Authorization scheme), oauth2 / openIdConnect (a bearer token).
+ *        Presence only: any value is accepted. An operation lists alternatives; one is enough.
+ *   415  a body whose Content-Type the operation does not accept;
+ *   406  an Accept header that excludes every media type the operation answers with.
+ * `invalidStatus` is the status of a request that breaks the schema: 422 when the operation
+ * documents 422 and not 400, else 400.
+ */
+import { parseMediaType } from '../../core/media-type.js';
+import type { Operation, SecurityScheme } from '../openapi-backend/operations.js';
+
+export interface Refusal {
+  status: 401 | 406 | 415;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+function cookieHas(header: string | null, name: string): boolean {
+  if (!header) return false;
+  return header.split(';').some((part) => part.trim().startsWith(`${name}=`));
+}
+
+function present(s: SecurityScheme, headers: Headers, query: URLSearchParams): boolean {
+  const auth = headers.get('authorization') ?? '';
+  switch (s.type) {
+    case 'apiKey':
+      if (!s.name) return true;
+      if (s.in === 'query') return query.has(s.name);
+      if (s.in === 'cookie') return cookieHas(headers.get('cookie'), s.name);
+      return headers.has(s.name);
+    case 'http':
+      return s.scheme ? auth.toLowerCase().startsWith(`${s.scheme} `) : auth !== '';
+    case 'basic': // Swagger 2
+      return auth.toLowerCase().startsWith('basic ');
+    case 'oauth2':
+    case 'openIdConnect':
+      return auth.toLowerCase().startsWith('bearer ');
+    default:
+      return true;
+  }
+}
+
+function describe(s: SecurityScheme): string {
+  if (s.type === 'apiKey') return `the ${s.in ?? 'header'} ${s.in === 'header' || !s.in ? '' : 'parameter '}${s.name ?? ''}`.replace(/\s+/g, ' ').trim();
+  if (s.type === 'http' || s.type === 'basic') return `an Authorization: ${s.scheme === 'bearer' ? 'Bearer' : 'Basic'} header`;
+  return 'an Authorization: Bearer header';
+}
+
+/** A wildcard-aware media type match (`*\/*`, `application/*`). */
+export function mediaMatches(pattern: string, type: string): boolean {
+  const [pt, ps] = pattern.toLowerCase().split('/');
+  const [t, sub] = type.toLowerCase().split('/');
+  return (pt === '*' || pt === t) && (ps === '*' || ps === sub);
+}
+
+function accepted(header: string): string[] {
+  return header.split(',').map((part) => {
+    const [type, ...params] = part.split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q && Number(q.slice(2)) === 0 ? '' : (type ?? '').trim();
+  }).filter(Boolean);
+}
+
+export function contractRefusal(op: Operation, headers: Headers, query: URLSearchParams, hasBody: boolean): Refusal | undefined {
+  if (op.security.length > 0 && !op.security.some((alt) => alt.every((s) => present(s, headers, query)))) {
+    const first = op.security.find((alt) => alt.length > 0) ?? [];
+    const http = first.find((s) => s.type === 'http' || s.type === 'basic' || s.type === 'oauth2' || s.type === 'openIdConnect');
+    return {
+      status: 401,
+      message: `${op.label} needs credentials: ${op.security.map((alt) => alt.map(describe).join(' and ')).join(', or ')}`,
+      ...(http ? { headers: { 'WWW-Authenticate': http.scheme === 'basic' || http.type === 'basic' ? 'Basic realm="mockyard"' : 'Bearer' } } : {}),
+    };
+  }
+  const contentType = headers.get('content-type');
+  if (hasBody && op.body && op.body.contents.length > 0 && contentType) {
+    const type = parseMediaType(contentType).type;
+    if (!op.body.contents.some((c) => mediaMatches(parseMediaType(c.type).type, type))) {
+      return { status: 415, message: `${op.label} does not accept ${type} (it takes ${op.body.contents.map((c) => c.type).join(', ')})` };
+    }
+  }
+  const accept = headers.get('accept');
+  if (accept && accept.trim() !== '') {
+    const offered = [...new Set(op.responses.flatMap((r) => r.contents.map((c) => parseMediaType(c.type).type)))];
+    const wanted = accepted(accept);
+    if (offered.length > 0 && !offered.some((o) => wanted.some((w) => mediaMatches(w, o) || mediaMatches(o, w)))) {
+      return { status: 406, message: `${op.label} answers ${offered.join(', ')}, which Accept: ${accept} excludes` };
+    }
+  }
+  return undefined;
+}
+
+export function invalidStatus(op: Operation | undefined): 400 | 422 {
+  if (!op) return 400;
+  const codes = new Set(op.responses.map((r) => r.code));
+  return codes.has('422') && !codes.has('400') ? 422 : 400;
+}

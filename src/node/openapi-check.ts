@@ -1,0 +1,113 @@
+/**
+ * `mockyard check openapi.yaml traffic.har [--prefix P]`: replays recorded traffic against the
+ * document (contract tests in CI). Each HAR entry's request is matched to an operation (paths
+ * below the document's server path, or `--prefix`) and checked as the `openapi` layer checks it
+ * (contract.ts: credentials, media types; request-validator.ts: parameters and JSON body), and
+ * its answer against the documented response for its status (a status the operation does not
+ * document is drift too). Prints one line per problem with its JSON pointer and a summary;
+ * exit code 1 when anything drifted, 0 when all matched, 2 for bad arguments.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Har } from 'har-format';
+import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
+import { readDocument } from '../engine/openapi-backend/operations.js';
+import { createDeref } from '../engine/openapi-backend/refs.js';
+import { contractRefusal } from '../engine/openapi/contract.js';
+import { compileDocument, type Problem } from '../engine/openapi/request-validator.js';
+import { loadDocumentFile } from './openapi-document.js';
+
+export interface CheckResult {
+  code: number;
+  lines: string[];
+}
+
+const pointer = (p: Problem) => `/${[p.in, ...(p.at ? p.at.split('.') : [])].map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+
+export async function checkTraffic(documentFile: string, harFile: string, options: { prefix?: string } = {}): Promise<CheckResult> {
+  const doc = await loadDocumentFile(resolve(documentFile));
+  const deref = createDeref(doc);
+  const model = readDocument(doc, deref);
+  const operations = new Map(model.operations.map((o) => [o.label, o]));
+  const lines: string[] = [];
+  const compiled = compileDocument(doc, { deref, onUncompilable: (label, err) => lines.push(`warning: ${label} cannot be validated (${(err as Error).message})`) });
+  const har = JSON.parse(await readFile(resolve(harFile), 'utf8')) as Har;
+  const prefix = (options.prefix ?? model.basePath).replace(/\/+$/, '');
+  let drifted = 0;
+  let checked = 0;
+  for (const entry of har.log?.entries ?? []) {
+    const url = new URL(entry.request.url);
+    const method = entry.request.method.toUpperCase();
+    const where = `${method} ${url.pathname}${url.search} → ${entry.response.status}`;
+    if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) continue;
+    checked++;
+    const problems: string[] = [];
+    const match = compiled.match(method, url.pathname.slice(prefix.length));
+    if (!('operation' in match)) {
+      problems.push(match.status === 405 ? `the document has no ${method} for this path (it has ${match.allow})` : 'the document has no such path');
+    } else {
+      const op = match.operation;
+      const headers = new Headers(entry.request.headers.map((h) => [h.name, h.value] as [string, string]));
+      const text = entry.request.postData?.text;
+      const model = operations.get(op.label);
+      const refusal = model ? contractRefusal(model, headers, url.searchParams, text !== undefined && text !== '') : undefined;
+      if (refusal) problems.push(`request: ${refusal.message} (${refusal.status})`);
+      let body: unknown;
+      if (text && isJsonMediaType(parseMediaType(headers.get('content-type')).type)) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          problems.push('request: the body is not valid JSON');
+        }
+      }
+      for (const p of op.check({ path: match.params, query: url.searchParams, headers, body })) problems.push(`request ${pointer(p)}: ${p.message}`);
+      const status = entry.response.status;
+      const documented = model?.responses.map((r) => r.code) ?? [];
+      if (documented.length && ![String(status), `${String(status)[0]}XX`, 'DEFAULT'].some((c) => documented.includes(c))) {
+        problems.push(`response: status ${status} is not documented (${documented.join(', ')})`);
+      } else if (op.hasResponseSchema(status)) {
+        const type = parseMediaType(entry.response.content?.mimeType ?? entry.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value).type;
+        const raw = entry.response.content?.encoding === 'base64' ? atob(entry.response.content.text ?? '') : entry.response.content?.text;
+        if (isJsonMediaType(type) && raw !== undefined && raw !== '') {
+          try {
+            for (const p of op.checkResponse(status, JSON.parse(raw)) ?? []) problems.push(`response ${pointer(p)}: ${p.message}`);
+          } catch {
+            problems.push('response: the body is not valid JSON');
+          }
+        }
+      }
+    }
+    if (problems.length) {
+      drifted++;
+      lines.push(`drift: ${where}`);
+      for (const p of problems) lines.push(`  ${p}`);
+    }
+  }
+  lines.push(`${checked} exchange(s) checked against ${model.title || documentFile}: ${drifted ? `${drifted} drifted` : 'all match the document'}.`);
+  return { code: drifted ? 1 : 0, lines };
+}
+
+/** The `check` command's argument handling (exit 2 on bad arguments). */
+export async function runCheckCommand(argv: string[], io: { cwd: string; out(line: string): void; err(line: string): void }): Promise<{ code: number }> {
+  let parsed: { values: { prefix?: string }; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { prefix: { type: 'string' } } });
+  } catch (err) {
+    io.err(`mockyard: ${(err as Error).message}\nRun "mockyard --help" for usage.`);
+    return { code: 2 };
+  }
+  if (parsed.positionals.length !== 2) {
+    io.err('mockyard: check takes an OpenAPI document and a HAR file (mockyard check openapi.yaml traffic.har)\nRun "mockyard --help" for usage.');
+    return { code: 2 };
+  }
+  try {
+    const [doc, har] = parsed.positionals.map((p) => resolve(io.cwd, p)) as [string, string];
+    const result = await checkTraffic(doc, har, { prefix: parsed.values.prefix });
+    for (const line of result.lines) io.out(line);
+    return { code: result.code };
+  } catch (err) {
+    io.err(`mockyard: check: ${(err as Error).message}`);
+    return { code: 2 };
+  }
+}

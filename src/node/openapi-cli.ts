@@ -1,0 +1,63 @@
+/**
+ * `mockyard openapi.yaml`: the CLI's argument that is an OpenAPI document (YAML or JSON whose top
+ * level has `openapi` or `swagger`; any other `.json` stays a json-server db). The document is
+ * read once here (with the files it refers to) and handed to the engine as an object; it is
+ * served under its first server URL's path (Swagger: `basePath`) unless `--prefix` is given,
+ * from generated, stateful data (`--seed`), with no mock folder unless `--fs-dir` or a config
+ * file names one (files there still win).
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { MockApiOptions } from '../engine/types.js';
+import { readDocument } from '../engine/openapi-backend/operations.js';
+import { createDeref } from '../engine/openapi-backend/refs.js';
+import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
+
+export interface OpenApiArgument {
+  file: string;
+  document: Record<string, unknown>;
+  basePath: string;
+}
+
+const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
+
+/** The positional argument as an OpenAPI document, or undefined (not one: a db, or no argument). */
+export async function openApiPositional(positionals: string[], cwd: string): Promise<OpenApiArgument | undefined> {
+  if (positionals.length !== 1 || !DOCUMENT_FILE.test(positionals[0]!)) return undefined;
+  const file = resolve(cwd, positionals[0]!);
+  const yaml = !/\.json$/i.test(file);
+  if (!yaml) {
+    // A .json file is a document only when its top level says so; read the start to tell cheaply.
+    let head: string;
+    try {
+      head = (await readFile(file, 'utf8')).slice(0, 4096);
+    } catch {
+      return undefined; // the db path reports a missing file
+    }
+    if (!/"(openapi|swagger)"\s*:/.test(head)) return undefined;
+  }
+  let document: Record<string, unknown>;
+  try {
+    document = await loadDocumentFile(file);
+  } catch (err) {
+    throw new Error(`mockyard: cannot read the OpenAPI document ${file}: ${(err as Error).message}`);
+  }
+  if (!isOpenApiDocument(document)) {
+    if (!yaml) return undefined;
+    throw new Error(`mockyard: ${file} is not an OpenAPI document (no top-level "openapi" or "swagger")`);
+  }
+  positionals.length = 0;
+  return { file, document, basePath: readDocument({ ...document, paths: {} }, createDeref(document)).basePath };
+}
+
+/** The mock API options that serve the document (flags and config already applied to `mock`). */
+export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: { prefix?: string[]; fsDir?: string; seed?: string; configFile?: string }): void {
+  const previous = mock.openapi && typeof mock.openapi === 'object' && 'document' in mock.openapi ? mock.openapi : {};
+  const seed = flags.seed === undefined ? undefined : /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed;
+  mock.openapi = { ...previous, document: arg.document, ...(seed !== undefined ? { seed } : {}) };
+  if (!flags.prefix?.length) mock.endpointPrefix = arg.basePath || '/';
+  if (flags.fsDir === undefined && !flags.configFile) {
+    mock.fsDir = null;
+    delete mock.fs;
+  }
+}
