@@ -183,7 +183,7 @@ export async function buildConfig(
   cwd: string,
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean }> {
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; implicitFsDir?: boolean }> {
   const { values, positionals } = parse(argv);
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
@@ -268,7 +268,7 @@ export async function buildConfig(
     const { storageDir: _dir, storage: _storage, ...rest } = base;
     config.tracker = { ...rest, storage: { postgres: trackerDb } };
   }
-  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true };
+  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve', config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -387,7 +387,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   let resolved: ResolvedEngines | undefined;
   let map: ResourceMapSource | undefined;
   try {
-    const created = await ensureFsDir(config.mock, io.cwd);
+    // The implicit ./mocks is created for a mock API run, not when only the collector was asked for.
+    const created = parsed.implicitFsDir && parsed.tracker ? undefined : await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
     resolved = await resolveEngines({ mock: config.mock, tracker });
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
@@ -400,7 +401,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     // The CLI host: the engines (the collector logged through a wrapper; the mock API through
     // its observer hook), then, for what no engine answers, the home page at `/` and the JSON 404
     // (`serve`'s fallback: it costs the engines' fast path nothing).
-    const homePage = createHomePage({ map, engines: resolved.engines, version: version() });
+    let devtoolsServed = false;
+    const homePage = createHomePage({ map, engines: resolved.engines, version: version(), devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
     const hostEngines: Engine[] = resolved.engines.map((e) => {
       if (e !== api) return logRequests ? logEngine(e, 'collector', report) : e;
       // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
@@ -417,6 +419,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return res;
     };
     const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel, fallback, devtools: config.devtools });
+    devtoolsServed = server.engines.some(isDevtoolsEngine);
     const fileRouting = api ? await api.ready() : false;
     const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`), { overwrite: parsed.overwrite }) : undefined;
     const stop = async () => {

@@ -130,6 +130,15 @@ describe('startWorker (README: examples/browser-dev-only)', () => {
     expect(errors).toEqual([]);
     expect(await page.textContent('#app')).toBe('Ada'); // the app rendered from the worker
     await listApp(page, 'users', 'name');
+
+    // The devtools overlay: #_mockyard opens it, Escape closes it and takes the hash off the URL.
+    await page.evaluate(() => {
+      location.hash = '#_mockyard';
+    });
+    await page.waitForSelector('[data-mockyard-devtools]', { state: 'attached' });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-mockyard-devtools]', { state: 'detached' });
+    expect(await page.evaluate(() => location.hash)).toBe('');
     await page.close();
   }, 120_000);
 });
