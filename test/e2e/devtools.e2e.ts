@@ -5,7 +5,7 @@
  *     and sends events with the tracker client;
  *   - browser mode: the playground in-page (service worker), the page mounted over the app by
  *     `#_mockyard` and reading the tab's own engines.
- * Each host: requests appear live, a scenario switch changes the app's next answer, the Events tab
+ * Each host: requests appear live (and filter by session), a scenario switch changes the app's next answer, the Events tab
  * shows the tracker client's events and a push without reload, hostile strings render as text.
  * Screenshots of every tab go to test-artifacts/devtools-<host>-<tab>.png.
  */
@@ -81,6 +81,20 @@ function devtoolsSuite(name: Host['name'], open: () => Promise<Host>) {
       await drawer.getByRole('button', { name: 'Close' }).click();
       expect(await devtools.evaluate(() => (window as { __x?: unknown }).__x)).toBeUndefined();
       expect(await devtools.locator(`${host.root} img`).count()).toBe(0);
+    });
+
+    it('filters the requests by session', async () => {
+      const { app, devtools } = host;
+      const rows = devtools.locator('.requests-rows');
+      const id = `dt-${name}-${Date.now()}`;
+      await app.evaluate((sid) => fetch('/api/tasks?m=in-session', { headers: { 'X-Mockyard-Session': sid } }).then((r) => r.status), id);
+      await app.evaluate(() => fetch('/api/tasks?m=no-session').then((r) => r.status));
+      const select = devtools.locator('select[aria-label=Session]');
+      await expect.poll(() => select.locator('option').allTextContents()).toContain(id);
+      await select.selectOption(id);
+      await expect.poll(() => rowsText(rows)).toEqual([expect.stringContaining('m=in-session')]);
+      await select.selectOption('');
+      await expect.poll(async () => (await rowsText(rows)).join('\n')).toContain('m=no-session');
     });
 
     it('switches scenarios: the next answer changes', async () => {

@@ -43,7 +43,7 @@ async function listFromWorker(page) {
 
 for (let n = 0; n < 12; n++) {
   test('test ' + n + ' creates and lists exactly its own items', async ({ page, request, mockyard }) => {
-    await page.goto('/');
+    await page.goto('/api/app.html');
     const names = ['a', 'b', 'c'].map((x) => 't' + n + '-' + x);
     for (const name of names) {
       const status = await page.evaluate(async (name) => (await fetch('/api/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) })).status, name);
@@ -57,38 +57,40 @@ for (let n = 0; n < 12; n++) {
     const posts = await mockyard.requests({ method: 'POST' });
     expect(posts.map((e) => e.status)).toEqual([201, 201, 201]);
     expect(posts.every((e) => e.session === mockyard.id)).toBe(true);
+    expect(posts.every((e) => e.request.headers['x-mockyard-session'] === mockyard.id)).toBe(true); // the header, not only the cookie
   });
 }
 
 test('an override applies to this test only', async ({ page, mockyard }) => {
   await mockyard.use({ method: 'GET', path: '/items', body: [{ id: 99, name: 'overridden' }] });
-  await page.goto('/');
+  await page.goto('/api/app.html');
   const items = await page.evaluate(async () => (await fetch('/api/items')).json());
   expect(items).toEqual([{ id: 99, name: 'overridden' }]);
 });
 
 test('a scenario applies to this test only', async ({ page, mockyard }) => {
   await mockyard.scenario('empty');
-  await page.goto('/');
+  await page.goto('/api/app.html');
   const items = await page.evaluate(async () => (await fetch('/api/items')).json());
   expect(items).toEqual([]);
 });
 
 test('a fault on this test only: the page sees the network error', async ({ page, mockyard }) => {
   await mockyard.use({ method: 'GET', path: '/items', fault: 'connection-reset' });
-  await page.goto('/');
+  await page.goto('/api/app.html');
   const outcome = await page.evaluate(async () => fetch('/api/items').then((r) => 'status ' + r.status, (e) => e.name + ': ' + e.message));
   expect(outcome).toBe('TypeError: Failed to fetch');
 });
 `;
 
 describe('mockyard/playwright in a real @playwright/test run', () => {
-  it('16 tests, fullyParallel, 4 workers, one webServer: all green, each list exact', async () => {
+  it('15 tests, fullyParallel, 4 workers, one webServer: all green, each list exact', async () => {
     const dir = await makeTempDir('mockyard-pw-');
     const port = await freePort();
     await mkdir(join(dir, 'mocks'), { recursive: true });
     await mkdir(join(dir, 'scen', 'empty'), { recursive: true });
     await writeFile(join(dir, 'mocks', 'items.json'), JSON.stringify([{ id: 1, name: 'seed' }], null, 2));
+    await writeFile(join(dir, 'mocks', 'app.html'), '<!doctype html><title>app</title><p>app</p>');
     await writeFile(join(dir, 'scen', 'empty', 'items.json'), '[]');
     await writeFile(join(dir, 'mockyard.config.mjs'), `export default { mock: { endpointPrefix: '/api', fsDir: './mocks', collections: true, scenarios: { empty: { fsDir: './scen/empty' } } } };\n`);
     await writeFile(join(dir, 'items.spec.mjs'), SPEC(join(ROOT, 'dist', 'playwright', 'index.js')));

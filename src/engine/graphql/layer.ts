@@ -32,6 +32,9 @@ import type { CollectionStore } from '../store/store.js';
 import type { ResolvedGraphql } from './options.js';
 import { createGraphqlService, DocumentError, type GraphqlRequest } from './service.js';
 import { graphqlWsSession } from './subscriptions.js';
+import { createSchemaFirstService, type SchemaSource } from './schema-first-service.js';
+
+export { schemaSource } from './schema-first-service.js';
 import { answerWith, handlerFor, type GraphqlOperationHandler } from './operation-handlers.js';
 import { parse, type OperationDefinitionNode } from 'graphql';
 
@@ -62,8 +65,8 @@ function operationLabel(request: GraphqlRequest): string {
   return field ? `${kind} { ${field} }` : kind;
 }
 
-export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionStore, services: EngineServices, handlers: readonly GraphqlOperationHandler[] = []): Layer {
-  const service = createGraphqlService(store);
+export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionStore, services: EngineServices, handlers: readonly GraphqlOperationHandler[] = [], schema?: SchemaSource): Layer {
+  const service = schema ? createSchemaFirstService(schema, store) : createGraphqlService(store);
   /** The operation a document runs (type and name), memoised by text; null when it does not parse. */
   const operations = new Map<string, { type: string; name: string | undefined } | null>();
   function operationOf(request: GraphqlRequest): { type: string; name: string | undefined } | null {

@@ -31,7 +31,7 @@ export class DocumentError extends Error {
   }
 }
 
-const MAX_DOCUMENTS = 200;
+export const MAX_DOCUMENTS = 200;
 /** Query answers kept (count, largest, total characters). */
 const MAX_ANSWERS = 64;
 const MAX_ANSWER_CHARS = 1 << 20;
@@ -60,18 +60,18 @@ export function formatResult(result: ExecutionResult): Record<string, unknown> {
 }
 
 export interface GraphqlService {
-  /** The schema for the data as it is now. */
-  current(): Promise<{ derived: DerivedSchema; data: RequestData }>;
+  /** The schema for the data as it is now, and the request's view of the data. */
+  current(): Promise<{ derived: Pick<DerivedSchema, 'schema'>; data: RequestData }>;
   /** Parses and validates (memoised per schema); throws DocumentError. */
   prepare(schema: GraphQLSchema, request: GraphqlRequest): Prepared;
-  execute(request: GraphqlRequest, prepared: Prepared, derived: DerivedSchema, data: RequestData): Promise<ExecutionResult>;
+  execute(request: GraphqlRequest, prepared: Prepared, derived: Pick<DerivedSchema, 'schema'>, data: RequestData): Promise<ExecutionResult>;
   /**
    * The answer's JSON text. A query's answer is a function of the document, the variables and
    * the data, so while the collections stay the same arrays (no write since), the same query
    * is answered from the last answer (a list view polling, a page reloaded); mutations run.
    */
-  answer(request: GraphqlRequest, prepared: Prepared, derived: DerivedSchema, data: RequestData): Promise<string>;
-  subscribe(request: GraphqlRequest, prepared: Prepared, derived: DerivedSchema, data: RequestData): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
+  answer(request: GraphqlRequest, prepared: Prepared, derived: Pick<DerivedSchema, 'schema'>, data: RequestData): Promise<string>;
+  subscribe(request: GraphqlRequest, prepared: Prepared, derived: Pick<DerivedSchema, 'schema'>, data: RequestData): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
 }
 
 export function createGraphqlService(store: CollectionStore): GraphqlService {
@@ -178,7 +178,7 @@ function shapeOf(query: string): string | undefined {
   }
 }
 
-function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest, shapes: Set<string>): Prepared | DocumentError {
+export function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest, shapes: Set<string>): Prepared | DocumentError {
   let document: DocumentNode;
   try {
     document = parse(request.query);

@@ -88,7 +88,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
-    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services, options.graphqlHandlers)))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
+    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
     ...(options.openapi && (options.openapi.backend.mock ?? !options.proxy) ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)

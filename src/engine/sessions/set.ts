@@ -194,9 +194,10 @@ export function createSessionSet({ settings, options, services, logger, scenario
     return s;
   }
 
+  /** The live session `id`, else a new one (`id` checked first: a 400 for a malformed one). */
   function touch(id: string): Session {
     const now = clock();
-    const s = live(id, now) ?? open(id, now);
+    const s = live(id, now) ?? open(checkSessionId(id), now);
     s.lastUsed = now;
     return s;
   }

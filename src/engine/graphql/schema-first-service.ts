@@ -1,0 +1,84 @@
+/**
+ * The GraphQL service of a schema-first API (schema-first.ts): the SDL read through the Vfs
+ * (again when its file changes), documents parsed and validated once per schema, and every
+ * operation executed with the generated, stateful resolvers. The same contract as the service
+ * over the collections (service.ts), so the layer, GraphQL handlers and subscriptions over
+ * WebSocket work alike.
+ */
+import { execute, subscribe, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { HttpError } from '../../core/errors.js';
+import { joinSafe } from '../../vfs/path.js';
+import type { Vfs } from '../../vfs/types.js';
+import type { CollectionStore } from '../store/store.js';
+import { RequestData } from './schema.js';
+import { SchemaFirstState, type SchemaFirst } from './schema-first.js';
+import { loadFaker } from '../schema-faker/faker.js';
+import type { Faker } from '@faker-js/faker';
+import { DocumentError, formatResult, MAX_DOCUMENTS, prepareDocument, type GraphqlService, type Prepared } from './service.js';
+
+export interface SchemaSource {
+  /** The SDL text and a version that changes when it does. */
+  read(): Promise<{ text: string; version: string }>;
+  /** How the schema is named in errors (`schema.graphql`). */
+  readonly label: string;
+}
+
+/** `schema`: SDL text itself (it holds a `{`), or a file of the mocks folder. */
+export function schemaSource(schema: string, vfs: Vfs | null, fsDir: string | null): SchemaSource {
+  if (schema.includes('{')) return { label: 'the graphql.schema option', read: async () => ({ text: schema, version: 'inline' }) };
+  return {
+    label: schema,
+    async read() {
+      if (!vfs || fsDir === null) throw new HttpError(500, `graphql.schema ${schema} needs the mocks folder (file routing is off)`);
+      const path = joinSafe(fsDir, schema);
+      const stat = await vfs.stat(path).catch(() => null);
+      if (!stat || stat.kind !== 'file') throw new HttpError(500, `graphql.schema: ${schema} was not found in the mocks folder`);
+      return { version: `${stat.size}:${stat.mtimeMs}:${stat.ino ?? ''}`, text: new TextDecoder().decode(await vfs.read(path)) };
+    },
+  };
+}
+
+export function createSchemaFirstService(source: SchemaSource, store: CollectionStore): GraphqlService {
+  const state = new SchemaFirstState();
+  let faker: Faker | undefined;
+  let built: { version: string; api: SchemaFirst } | undefined;
+  let documents = new Map<string, Prepared | DocumentError>();
+  let shapes = new Set<string>();
+  const data = new RequestData(store, new Map());
+  const run = (schema: GraphQLSchema) => built?.api.schema === schema ? built.api : undefined;
+
+  return {
+    async current() {
+      const { text, version } = await source.read();
+      if (built === undefined || built.version !== version) {
+        faker ??= await loadFaker();
+        built = { version, api: state.build(text, source.label, faker) };
+        documents = new Map();
+        shapes = new Set();
+      }
+      return { derived: { schema: built.api.schema }, data };
+    },
+    prepare(schema, request) {
+      const key = `${request.operationName ?? ''}\u0000${request.query}`;
+      let hit = documents.get(key);
+      if (hit === undefined) {
+        hit = prepareDocument(schema, request, shapes);
+        if (documents.size >= MAX_DOCUMENTS) documents.delete(documents.keys().next().value!);
+        documents.set(key, hit);
+      }
+      if (hit instanceof DocumentError) throw hit;
+      return hit;
+    },
+    async execute(request, prepared, derived) {
+      const api = run(derived.schema);
+      return execute({ schema: derived.schema, document: prepared.document, variableValues: request.variables ?? undefined, operationName: request.operationName ?? undefined, fieldResolver: api?.fieldResolver, typeResolver: api?.typeResolver }) as ExecutionResult;
+    },
+    async answer(request, prepared, derived, d) {
+      return JSON.stringify(formatResult(await this.execute(request, prepared, derived, d)));
+    },
+    subscribe(request, prepared, derived) {
+      const api = run(derived.schema);
+      return subscribe({ schema: derived.schema, document: prepared.document, variableValues: request.variables ?? undefined, operationName: request.operationName ?? undefined, fieldResolver: api?.fieldResolver, typeResolver: api?.typeResolver }) as Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
+    },
+  };
+}
