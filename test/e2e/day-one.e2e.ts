@@ -131,11 +131,18 @@ describe('startWorker (README: examples/browser-dev-only)', () => {
     expect(await page.textContent('#app')).toBe('Ada'); // the app rendered from the worker
     await listApp(page, 'users', 'name');
 
-    // The devtools overlay: #_mockyard opens it, Escape closes it and takes the hash off the URL.
+    // The devtools overlay: #_mockyard opens it; "Reset data to the seed files" puts the seed
+    // back (IndexedDB keeps edits across reloads otherwise); Escape closes it and takes the hash
+    // off the URL.
+    expect((await call(page, '/api/users', { method: 'POST', body: { name: 'Linus' } })).status).toBe(201);
     await page.evaluate(() => {
       location.hash = '#_mockyard';
     });
     await page.waitForSelector('[data-mockyard-devtools]', { state: 'attached' });
+    await page.locator('[data-tab="scenarios"]').click();
+    await page.locator('[data-testid="reset-data"]').click();
+    await page.getByText('Data reset to the seed files.').waitFor();
+    expect((await call(page, '/api/users')).body).toEqual([{ id: 1, name: 'Ada' }]);
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-mockyard-devtools]', { state: 'detached' });
     expect(await page.evaluate(() => location.hash)).toBe('');
