@@ -15,7 +15,7 @@ export function freePort() {
   });
 }
 
-/** `settings`: extra `-c name=value` server settings. Returns { url, psql(sql), stop() }. */
+/** `settings`: extra `-c name=value` server settings. Returns { url, down(), up(), stop() }. */
 export async function cluster(settings = []) {
   if (process.env.MOCKYARD_BENCH_DB) return { url: process.env.MOCKYARD_BENCH_DB, stop() {} };
   const root = '/usr/lib/postgresql';
@@ -32,9 +32,13 @@ export async function cluster(settings = []) {
   const port = await freePort();
   run('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres']);
   const extra = ['shared_buffers=256MB', ...settings].map((s) => `-c ${s}`).join(' ');
-  run('pg_ctl', ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} ${extra}`, 'start']);
+  const start = () => run('pg_ctl', ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} ${extra}`, 'start']);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    /** An outage: immediate shutdown (as a crash), data kept; `up()` starts it again. */
+    down() { run('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']); },
+    up: start,
     stop() { try { run('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); } },
   };
 }

@@ -10,6 +10,7 @@ import type { MockApi } from '../engine/create-mock-api.js';
 import type { ResourceMapSource } from '../engine/resource-map.js';
 import { joinSafe } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
+import type { StorageStatus } from '../tracker/storage-state.js';
 
 export const MAX_FILES = 5000;
 const MAX_DEPTH = 32;
@@ -76,10 +77,12 @@ export async function describeMock(api: MockApi, resources: ResourceMapSource) {
 }
 
 /** The collector's fixed routes (event-collector contract). */
-export function describeCollector(engine: Engine & { basePath?: string }) {
+export function describeCollector(engine: Engine & { basePath?: string; status?: () => StorageStatus }) {
   const base = collectorBase(engine);
   return {
     basePath: base,
+    /** The store's state (ready, connecting, unavailable and why) and the ingest spool's. */
+    storage: typeof engine.status === 'function' ? engine.status() : null,
     routes: [
       { path: `${base}/`, methods: ['GET', 'HEAD', 'OPTIONS'], what: 'read events (time window, newest first)' },
       { path: `${base}/events`, methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], what: 'ingest (POST) and read' },

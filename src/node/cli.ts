@@ -30,6 +30,7 @@ import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/admin-e
 import { resolveEngines, type ResolvedEngines } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
+import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cli-tracker-storage.js';
 import { openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { serve, type RunningServer } from './serve.js';
 import { modeLine } from './mode-line.js';
@@ -57,7 +58,9 @@ Options:
       --proxy URL      forward what no handler or file answers to the real API at URL
       --tracker        also run the event collector (default options) when the config has none
       --tracker-db URL keep the collector's events in PostgreSQL (postgres://…; implies --tracker;
-                       default: $MOCKYARD_TRACKER_DB)
+                       default: $MOCKYARD_TRACKER_DB); starts without the database and
+                       connects in the background, spooling ingest on disk meanwhile
+      --tracker-db-wait S  exit with an error unless the database is connected within S seconds
       --preset P       json-server | none (default: json-server without a config file,
                        else the config's preset; none = the spec's file mode)
       --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins
@@ -151,6 +154,7 @@ function parse(argv: string[]) {
         har: { type: 'string' },
         tracker: { type: 'boolean' },
         'tracker-db': { type: 'string' },
+        'tracker-db-wait': { type: 'string' },
         'log-level': { type: 'string' },
         preset: { type: 'string' },
         cors: { type: 'string' },
@@ -183,7 +187,7 @@ export async function buildConfig(
   cwd: string,
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; implicitFsDir?: boolean }> {
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; implicitFsDir?: boolean }> {
   const { values, positionals } = parse(argv);
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
@@ -214,6 +218,7 @@ export async function buildConfig(
     throw new UsageError(`${values['tracker-db'] !== undefined ? '--tracker-db' : 'MOCKYARD_TRACKER_DB'} must be a postgres:// URL (got "${trackerDb.replace(/\/\/[^@/]*@/, '//…@')}")`);
   }
 
+  const dbWait = parseNumber('tracker-db-wait', values['tracker-db-wait'], { min: 0 });
   const configFile = values.config !== undefined ? resolve(cwd, values.config) : findConfigFile(cwd);
   const fromFile: MockyardConfig = configFile ? await loadConfigFile(configFile) : {};
   const mock: MockApiOptions = { endpointPrefix: '/api', ...(fromFile.mock ?? {}) } as MockApiOptions;
@@ -265,10 +270,12 @@ export async function buildConfig(
   if (trackerDb !== undefined) {
     // The flag (or the environment) wins over the config file's storage.
     const base = fromFile.tracker && typeof fromFile.tracker === 'object' ? fromFile.tracker : { appId: 'mockyard' };
-    const { storageDir: _dir, storage: _storage, ...rest } = base;
-    config.tracker = { ...rest, storage: { postgres: trackerDb } };
+    const { storageDir: _dir, storage, ...rest } = base;
+    config.tracker = { ...rest, storage: { postgres: trackerDb, ...(storage?.spool !== undefined ? { spool: storage.spool } : {}) } };
   }
-  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve', config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true };
+  if (config.tracker) config.tracker = withSpoolDefault(config.tracker, cwd);
+  if (dbWait !== undefined && !(config.tracker && (config.tracker.storage?.postgres !== undefined || config.tracker.storage?.store !== undefined))) throw new UsageError('--tracker-db-wait needs --tracker-db (or a collector with a database store)');
+  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve', config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -391,6 +398,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const created = parsed.implicitFsDir && parsed.tracker ? undefined : await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
     resolved = await resolveEngines({ mock: config.mock, tracker });
+    const collector = resolved.engines.find((e): e is Collector => typeof (e as Partial<Collector>).status === 'function');
+    if (collector && tracker && parsed.dbWait !== undefined) await waitForStorage(collector, parsed.dbWait, storageName(tracker));
     const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
     map = api ? createResourceMap(api) : undefined;
     const talk = config.logLevel !== 'silent' && !parsed.quiet;
@@ -434,6 +443,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       for (const line of describeServing(server.url, [...server.engines.filter(isDevtoolsEngine), ...resolved.engines], source, fileRouting)) io.out(line);
       if (api && fileRouting) io.out(modeLine(api, configFile));
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
+      const storage = collector && storageLine(collector);
+      if (storage) io.out(storage);
       const openapi = config.mock?.openapi;
       if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${typeof openapi === 'string' ? openapi : openapi instanceof URL ? openapi.href : '(given in the config)'}`);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);

@@ -6,7 +6,8 @@
  *   - native zlib for the collector's gzip reads (the pure-JS fflate path stays the default) and
  *     gzip/deflate request bodies of both engines (synchronous and bounded; `DecompressionStream`
  *     stays the default);
- *   - the collector's PostgreSQL store (`storage.postgres`), imported on first use;
+ *   - the collector's PostgreSQL store (`storage.postgres`), imported on first use, and its ingest
+ *     spool on disk (`storage.spool`);
  *   - the proxy layer's upstream transport: an undici connection pool (fetch stays the
  *     default elsewhere).
  */
@@ -20,6 +21,8 @@ import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
 import { setCrc32, setRawSyncDeflate } from '../tracker/gzip-pieces.js';
 import { setPostgresStoreResolver } from '../tracker/store.js';
+import { setSpoolFactory } from '../tracker/spool.js';
+import { DiskSpool } from './tracker-spool.js';
 import { loadDocumentFile } from './openapi-document.js';
 import { postgresStore } from './postgres/index.js';
 import { undiciTransport } from './upstream-undici.js';
@@ -43,6 +46,8 @@ setBoundedSyncInflate((format, bytes, maxOutput) => {
 });
 // The collector's `storage.postgres`: the store's code is imported when a collector loads it.
 setPostgresStoreResolver((options, name) => postgresStore(options as string, name));
+// The collector's ingest spool: files on disk, fsync'd before a batch is acknowledged.
+setSpoolFactory((settings, { logger }) => new DiskSpool(settings, logger));
 // The proxy layer's way to its target: undici's Pool, kept-alive connections, answers piped.
 setUpstreamTransport(undiciTransport);
 // `mock.openapi` given by a path: YAML or JSON files (and the files they refer to) read from disk.

@@ -6,7 +6,8 @@
  *   GET  {base}          read a time window (gzip level 1 unless the client refuses gzip)
  *   GET  {base}/events   the same read (same query, auth, CORS): the tracker client derives its
  *                        read URL from a write URL that carries `?key=`, and then reads here
- *   GET  {base}/ping     { ok: true, appId, mode: 'middleware', version } (never needs the key)
+ *   GET  {base}/ping     { ok: true, appId, mode: 'middleware', version } while the store answers
+ *                        (never needs the key); 503 with the JSON error while it cannot be reached
  *   WS   {base}/ws       ingest / events:query / push (ws-session.ts)
  *   OPTIONS on each      CORS preflight
  * Anything else under the base path is a JSON 404; paths outside it are not ours (`undefined`).
@@ -26,6 +27,8 @@ import { resolveCollectorOptions } from './options.js';
 import type { ReadEncoder } from './read-encoder.js';
 import { parseReadQuery, selectEvents } from './read-query.js';
 import { selectionJson } from './selection-json.js';
+import { StorageState, unavailableError } from './storage-state.js';
+import { SpooledIngest, type IngestResult } from './spooled-ingest.js';
 import type { EventStore } from './store.js';
 import type { Collector, CollectorOptions } from './types.js';
 import { VERSION } from './version.js';
@@ -58,6 +61,7 @@ export function createCollector(options: CollectorOptions): Collector {
   let encoder: ReadEncoder | undefined;
   // Stores that stream their reads (PostgreSQL) get their bodies from read-stream.ts instead.
   let streamer: typeof import('./read-stream.js') | undefined;
+  let loadError: unknown;
   const deflaterReady = !indexed
     ? import('./read-stream.js').then(async (m) => {
         if (o.gzipReads) await m.prepareDeflater((err) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`));
@@ -78,24 +82,24 @@ export function createCollector(options: CollectorOptions): Collector {
       )
     : undefined;
 
-  let loadError: unknown;
-  const ready = store.load().then(
-    async () => {
-      await store.applyRetention();
-      if (deflaterReady) {
-        await deflaterReady;
-        encoder?.warmAllNow();
-      }
-    },
-    (err: unknown) => {
-      loadError = err;
-      logger.error(`tracker: could not load stored events from ${o.fs?.root ?? ''}/${o.dir}: ${(err as Error)?.message ?? err}`);
-    },
-  );
-  const whenReady = async () => {
+  // The store is loaded (connected) in the background, again and again until it answers, and
+  // watched afterwards (storage-state.ts); requests wait only for the first attempt.
+  let warmed = false;
+  const state = new StorageState(store, logger, store.label ?? (o.fs ? `the events folder ${[o.fs.root, o.dir].filter(Boolean).join('/') || '.'}` : 'the event store'), async () => {
+    await store.applyRetention();
+    if (warmed || !deflaterReady) return;
+    warmed = true;
+    await deflaterReady;
+    encoder?.warmAllNow();
+  });
+  const ready = state.firstAttempt;
+  // Batches acknowledged while the store is unreachable wait in the spool (`storage.spool`).
+  const spooled = o.spool ? new SpooledIngest(o.spool.factory(o.spool.settings, { logger }), store, state, logger, (lines, from) => stored(lines, from as TrackerSocket | undefined)) : undefined;
+  const whenReady = async (spooling = false) => {
     await ready;
-    if (loadError) throw new HttpError(503, 'Event storage could not be loaded', { cause: loadError });
     if (closed) throw new HttpError(503, 'Collector is closed');
+    if (loadError) throw new HttpError(503, 'Event storage could not be loaded', { cause: loadError });
+    if (!spooling) state.assertReady();
   };
 
   let retentionTimer: ReturnType<typeof setInterval> | undefined;
@@ -113,14 +117,24 @@ export function createCollector(options: CollectorOptions): Collector {
     for (const s of sockets) if (s !== from && s.authenticated) s.send(text);
   };
 
-  /** Stores one atomic batch; pushes it unless it was a retry of a stored batchId. */
-  const storeValid = async (batch: ValidBatch, from?: TrackerSocket): Promise<number> => {
-    const { saved, lines } = await store.append(batch);
-    if (lines.length) {
-      push(lines, from);
-      encoder?.scheduleWarm();
+  /** What follows a batch the store stored: pushes (unless a retry of a stored batchId), warming. */
+  const stored = (lines: string[], from?: TrackerSocket) => {
+    if (lines.length === 0) return;
+    push(lines, from);
+    encoder?.scheduleWarm();
+  };
+
+  /** Stores one atomic batch (or spools it while the store is unreachable). */
+  const storeValid = async (batch: ValidBatch, from?: TrackerSocket): Promise<IngestResult> => {
+    if (spooled) return spooled.write(batch, from);
+    try {
+      const { saved, lines } = await store.append(batch);
+      stored(lines, from);
+      return { saved, spooled: false };
+    } catch (err) {
+      state.failed(err);
+      throw err;
     }
-    return saved;
   };
 
   /**
@@ -133,19 +147,22 @@ export function createCollector(options: CollectorOptions): Collector {
   // Batches stored by other processes sharing the store (PostgreSQL LISTEN/NOTIFY).
   store.onBatch?.((lines) => push(lines));
 
-  const storeBatch = async (body: unknown, from?: TrackerSocket): Promise<number> => {
+  const storeBatch = async (body: unknown, from?: TrackerSocket): Promise<IngestResult> => {
     const batch = validateBatch(body, from ? Infinity : o.maxEvents);
-    await whenReady();
+    await whenReady(spooled !== undefined);
     const n = batch.events.length;
     if (n <= o.maxEvents) return storeValid(batch, from);
     const parts = Math.ceil(n / o.maxEvents);
     let saved = 0;
+    let wasSpooled = false;
     for (let i = 0; i < parts; i++) {
       const a = i * o.maxEvents;
       const b = Math.min(n, a + o.maxEvents);
-      saved += await storeValid({ events: batch.events.slice(a, b), times: batch.times.slice(a, b), batchId: partBatchId(batch.batchId, i, parts) }, from);
+      const r = await storeValid({ events: batch.events.slice(a, b), times: batch.times.slice(a, b), batchId: partBatchId(batch.batchId, i, parts) }, from);
+      saved += r.saved;
+      wasSpooled ||= r.spooled;
     }
-    return saved;
+    return { saved, spooled: wasSpooled };
   };
 
   const socketContext: SocketContext = {
@@ -155,18 +172,24 @@ export function createCollector(options: CollectorOptions): Collector {
     authTimeoutMs: o.wsAuthTimeoutMs,
     logger,
     sockets,
-    ingest: (message, from) => storeBatch(message, from),
+    ingest: async (message, from) => (await storeBatch(message, from)).saved,
     async select(q) {
       await whenReady();
       if (indexed) return selectionJson(selectEvents(indexed, q));
-      const sel = await store.read(q);
-      return sel.kind === 'index' ? selectionJson(sel) : streamer!.selectionText(sel);
+      try {
+        const sel = await store.read(q);
+        return sel.kind === 'index' ? selectionJson(sel) : streamer!.selectionText(sel);
+      } catch (err) {
+        state.failed(err);
+        throw err;
+      }
     },
   };
 
   const fail = (err: unknown, path: string, extra: Record<string, string>, head = false): Response => {
     const e = toHttpError(err);
-    if (e.status >= 500) logger.error(`tracker: ${e.message}`, e.cause ?? '');
+    // An unreachable store is logged once per change of state (storage-state.ts), not per request.
+    if (!state.failed(err) && e.status >= 500 && e.status !== 503) logger.error(`tracker: ${e.message}`, e.cause ?? '');
     const message = e.expose ? e.message : DEFAULT_MESSAGES[e.status] ?? 'Internal Server Error';
     return errorResponse(e.status, message, path, { headers: { ...e.headers, ...extra }, details: e.details, head });
   };
@@ -207,14 +230,19 @@ export function createCollector(options: CollectorOptions): Collector {
       // GET/HEAD {base}/events reads, exactly as GET {base} does.
       const action = route === 'events' && method !== 'POST' ? 'read' : route;
       switch (action) {
-        case 'ping':
+        case 'ping': {
+          // 200: reads can be answered now (the store answers); 503 with the reason otherwise.
+          await ready;
+          const status = await state.check();
+          if (status.state !== 'ready') throw unavailableError(status);
           return FastResponse.json(pingBody, 200, { 'Cache-Control': 'no-store', ...cors }, head);
+        }
         case 'events': {
           authorize(request, url);
           const bytes = await readBody(request, o.maxBodyBytes);
           const body = await decodeIngestBody(bytes, request.headers.get('content-encoding'), o.maxDecompressedBytes);
-          const saved = await storeBatch(body);
-          return FastResponse.json(`{"ok":true,"saved":${saved}}`, 200, cors);
+          const { saved, spooled: inSpool } = await storeBatch(body);
+          return inSpool ? FastResponse.json(`{"ok":true,"saved":${saved},"spooled":true}`, 202, cors) : FastResponse.json(`{"ok":true,"saved":${saved}}`, 200, cors);
         }
         case 'read': {
           authorize(request, undefined);
@@ -294,6 +322,13 @@ export function createCollector(options: CollectorOptions): Collector {
     get size() {
       return store.size;
     },
+    status() {
+      const s = state.status();
+      return spooled ? { ...s, spool: spooled.status() } : s;
+    },
+    onStatus(listener) {
+      return state.onChange(() => listener(this.status()));
+    },
     handle,
     upgrade,
     async close() {
@@ -302,7 +337,9 @@ export function createCollector(options: CollectorOptions): Collector {
       if (retentionTimer) clearInterval(retentionTimer);
       for (const s of [...sockets]) s.shutdown();
       encoder?.close();
+      state.close();
       await ready;
+      await spooled?.close();
       await store.close();
     },
   };

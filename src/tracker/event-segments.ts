@@ -13,6 +13,7 @@ import { HttpError } from '../core/errors.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
 import { isVfsError, type Vfs } from '../vfs/types.js';
+import { RETRY_AFTER_SECONDS } from './storage-state.js';
 import { HOUR_MS } from './time-index.js';
 import { parseTimestamp } from './timestamp.js';
 
@@ -33,6 +34,8 @@ export class SegmentFiles {
   /** Per segment: batches waiting for the next append. */
   private readonly groups = new Map<string, AppendGroup>();
   private readonly writes = new Set<Promise<unknown>>();
+  /** The last write failed for a disk problem (diskProblem): logged once until one succeeds. */
+  private failing = false;
 
   constructor(private readonly fs: Vfs, private readonly dir: string, private readonly logger: Logger) {}
 
@@ -148,11 +151,19 @@ export class SegmentFiles {
     this.writes.add(all);
     try {
       await all;
+      if (this.failing) {
+        this.failing = false;
+        this.logger.info('tracker: events are written to disk again');
+      }
     } catch (err) {
-      this.logger.error(`tracker: could not store a batch of ${count} events: ${(err as Error)?.message ?? err}`);
+      const problem = diskProblem(err);
+      // A disk problem (full, not writable) is logged when it starts, not for every batch.
+      if (!problem || !this.failing) this.logger.error(`tracker: could not store a batch of ${count} events: ${(err as Error)?.message ?? err}${problem ? ' (ingest answers 503 until a write succeeds)' : ''}`);
+      if (problem) this.failing = true;
       // All-or-nothing on disk too: take the batch back out of the segments that did take it,
       // or a retried batch would come back twice after a restart.
       await Promise.all(parts.map((part, i) => (written[i] ? this.removeFromSegment(fs, part.path, part.text) : undefined)));
+      if (problem) throw new HttpError(503, `Could not store the events: ${problem}; try again later`, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause: err });
       throw new HttpError(500, 'Could not store the events', { cause: err });
     } finally {
       this.writes.delete(all);
@@ -212,6 +223,27 @@ export class SegmentFiles {
   /** Waits for every write and deletion under way. */
   async flush(): Promise<void> {
     while (this.writes.size) await Promise.allSettled([...this.writes]);
+  }
+}
+
+/**
+ * The reason a write failed when it is the disk's doing (full, not writable, read-only), for the
+ * 503 the client sees; undefined for anything else. Disk errors other than the ones a Vfs passes
+ * through arrive as EIO naming the system's code (`I/O error (ENOSPC) on …`).
+ */
+function diskProblem(err: unknown): string | undefined {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = e?.code === 'EIO' ? /\((E[A-Z]+)\)/.exec(String(e.message ?? ''))?.[1] : e?.code;
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return `the disk is full (${code})`;
+    case 'EACCES':
+      return 'the events folder may not be written (EACCES)';
+    case 'EROFS':
+      return 'the events folder is on a read-only file system (EROFS)';
+    default:
+      return undefined;
   }
 }
 

@@ -11,6 +11,7 @@ import { getPostgresStoreResolver, type StoreFactory } from './store.js';
 import type { CollectorOptions } from './types.js';
 import type { CorsPolicy } from '../core/cors.js';
 import { resolveCollectorCors } from './cors.js';
+import { resolveSpoolOption } from './spool.js';
 
 export interface ResolvedCollectorOptions {
   appId: string;
@@ -21,6 +22,8 @@ export interface ResolvedCollectorOptions {
   dir: string;
   /** A store other than the embedded one (`storage.store`, `storage.postgres`). */
   storeFactory: StoreFactory | undefined;
+  /** The ingest spool (`storage.spool`), for a store other than the embedded one. */
+  spool: ReturnType<typeof resolveSpoolOption>;
   /** `undefined`: CORS off. */
   cors: CorsPolicy | undefined;
   maxBodyBytes: number;
@@ -62,7 +65,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
   if (basePath === '') throw new OptionsError(`${P}.basePath`, 'must not be the root "/"');
 
   const storage = check.object(input.storage, `${P}.storage`) ?? {};
-  check.knownKeys(storage, `${P}.storage`, ['fs', 'dir', 'postgres', 'store']);
+  check.knownKeys(storage, `${P}.storage`, ['fs', 'dir', 'postgres', 'store', 'spool']);
   let storeFactory: StoreFactory | undefined;
   if (storage.store !== undefined) {
     if (typeof storage.store !== 'function') throw new OptionsError(`${P}.storage.store`, 'must be a store factory such as postgresStore({ url }) (a function of the collector context returning an EventStore)');
@@ -94,6 +97,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
     throw new OptionsError(`${P}.storage.dir`, `must be a safe relative folder (got ${JSON.stringify(rawDir)})`);
   }
 
+  const spool = resolveSpoolOption(storage.spool, `${P}.storage.spool`, storeFactory === undefined);
   const cors = resolveCollectorCors(input.cors, `${P}.cors`);
 
   const limits = check.object(input.limits, `${P}.limits`) ?? {};
@@ -110,6 +114,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
     fs,
     dir,
     storeFactory,
+    spool,
     cors,
     maxBodyBytes: int(limits.maxBodyBytes, `${P}.limits.maxBodyBytes`, MiB),
     maxDecompressedBytes: int(limits.maxDecompressedBytes, `${P}.limits.maxDecompressedBytes`, 10 * MiB),

@@ -53,8 +53,19 @@ export interface StoredBatch {
 }
 
 export interface EventStore {
-  /** Loads or connects (schema, partitions); reads and ingests wait for it. */
+  /**
+   * Loads or connects (schema, partitions); reads and ingests wait for it. The collector calls it
+   * again (with a capped backoff) until it succeeds once, so it must be safe to retry.
+   */
   load(): Promise<void>;
+  /**
+   * Resolves when the storage answers now (PostgreSQL: `SELECT 1`); rejects with
+   * `storageUnavailable()` (storage-state.ts) when it cannot be reached. Used after an outage and by
+   * ping; a store without it is tried with `load()` again.
+   */
+  probe?(): Promise<void>;
+  /** What the log calls the storage (`PostgreSQL at 127.0.0.1:5432`); never a password. */
+  readonly label?: string;
   append(batch: ValidBatch): Promise<StoredBatch>;
   /** `gzip`: the response will be gzip, so the store may hand over ready deflated pieces. */
   read(query: ReadQuery, options?: { gzip?: boolean }): Promise<StoreSelection>;
@@ -98,14 +109,19 @@ export function getPostgresStoreResolver(): PostgresStoreResolver | undefined {
  * A store whose code is imported on demand: every call waits for `loading` (load() first, as
  * the collector always does). `size` is 0 until loaded.
  */
-export function lazyStore(loading: Promise<EventStore>): EventStore {
+export function lazyStore(loading: Promise<EventStore>, label?: string): EventStore {
   let inner: EventStore | undefined;
   const ready = loading.then((s) => (inner = s));
   const listeners: Array<(lines: string[]) => void> = [];
   void ready.then((s) => { for (const l of listeners) s.onBatch?.(l); }, () => {});
   return {
+    label,
     async load() {
       await (await ready).load();
+    },
+    async probe() {
+      const s = await ready;
+      await (s.probe ? s.probe() : s.load());
     },
     async append(batch) {
       return (await ready).append(batch);

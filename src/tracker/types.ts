@@ -6,6 +6,7 @@
 import type { Engine } from '../core/engine.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { Vfs } from '../vfs/types.js';
+import type { StorageStatus } from './storage-state.js';
 import type { StoreFactory } from './store.js';
 
 /** One tracked event as stored: the client's fields, `id` assigned by the collector. */
@@ -29,6 +30,14 @@ export interface CollectorStorageOptions {
   postgres?: string | PostgresStoreOptions;
   /** Any other EventStore (src/tracker/store.ts), e.g. `postgresStore({ url })` from `mockyard/node`. */
   store?: StoreFactory;
+  /**
+   * With `postgres` or `store` (Node only): while the store cannot be reached, acknowledge ingest
+   * batches (202) after writing them durably to a spool file in `dir` (default
+   * `.mockyard/tracker-spool` under the working directory), and store them once it is back. Past
+   * `maxBytes` (default 256 MiB) ingest answers 503. Off by default in the library; the CLI turns
+   * it on for `--tracker-db`. See docs/collector.md.
+   */
+  spool?: boolean | { dir?: string; maxBytes?: number };
 }
 
 /** Options of `postgresStore()` / `tracker.storage.postgres`. */
@@ -123,5 +132,9 @@ export interface Collector extends Engine {
   readonly ready: Promise<void>;
   /** Events currently held (for diagnostics and tests). */
   readonly size: number;
+  /** The store's state (connecting, ready, unavailable and why) and the spool's, for health displays. */
+  status(): StorageStatus;
+  /** Calls `listener` on each change of the store's state; returns a function that stops it. */
+  onStatus(listener: (status: StorageStatus) => void): () => void;
   close(): Promise<void>;
 }

@@ -163,7 +163,10 @@ export class TrackerSocket implements SocketSession {
           const saved = await this.ctx.ingest(obj, this);
           this.send(`{"type":"ack","saved":${saved}}`);
         } catch (err) {
-          this.sendError(toHttpError(err).expose ? (err as Error).message : 'Could not store the events');
+          // Every server-side failure (store unreachable, spool full) is this one message, which
+          // the tracker client retries; 4xx messages say what is wrong with the batch.
+          const e = toHttpError(err);
+          this.sendError(e.expose && e.status < 500 ? e.message : 'Could not store the events');
         }
         return;
       case 'events:query': {

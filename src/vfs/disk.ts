@@ -25,13 +25,32 @@
  * `realpath`.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { appendFile, link, mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
 import { FolderWatchers } from './disk-watch.js';
 import { baseName, normalizeVfsPath, parentOf } from './path.js';
 import { toBytes } from './seed.js';
 import { VfsError, throwAsVfsError, type Vfs, type VfsDirent } from './types.js';
+
+/**
+ * Appends all of `bytes` or nothing: a write cut short (a full disk) is truncated back to the
+ * file's size before it, so no partial line is left for the next append to follow.
+ */
+async function appendWhole(file: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(file, 'a');
+  try {
+    const { size } = await handle.stat();
+    try {
+      await handle.appendFile(bytes);
+    } catch (err) {
+      await handle.truncate(size).catch(() => {});
+      throw err;
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * Temp files: `.mockyard-tmp-<pid>-<n>` beside their target while a write is under way. A crash
@@ -296,7 +315,7 @@ export function diskFs(rootDir: string): DiskVfs {
           await unlink(tmp).catch(() => {});
         }
       }),
-    append: (p, data) => putFile(p, (file) => appendFile(file, toBytes(data))),
+    append: (p, data) => putFile(p, (file) => appendWhole(file, toBytes(data))),
 
     async readdir(p) {
       const path = normalizeVfsPath(p);

@@ -39,6 +39,10 @@ function freePort(): Promise<number> {
 export interface PostgresServer {
   url: string;
   port: number;
+  /** Stops the server (immediate shutdown, as a crash) and keeps its data: an outage. */
+  down(): void;
+  /** Starts it again on the same port; returns once it accepts connections. */
+  up(): void;
   stop(): void;
 }
 
@@ -63,6 +67,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   const port = await freePort();
   const data = join(dir, 'data');
   let started = false;
+  const startArgs = ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200`, 'start'];
   const stop = () => {
     running.delete(stop);
     try {
@@ -75,7 +80,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   running.add(stop);
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200`, 'start']);
+    run('pg_ctl', startArgs);
     started = true;
   } catch (err) {
     stop();
@@ -85,5 +90,15 @@ export async function startPostgres(): Promise<PostgresServer> {
   // cluster and removes its folder once this process is gone.
   const ctl = `${root ? 'runuser -u postgres -- ' : ''}'${join(bin, 'pg_ctl')}' -D '${data}' -m immediate -w stop`;
   spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; cd '${dir}' && ${ctl} >/dev/null 2>&1; rm -rf '${dir}'`], { detached: true, stdio: 'ignore' }).unref();
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop };
+  const down = () => {
+    if (!started) return;
+    run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    started = false;
+  };
+  const up = () => {
+    if (started) return;
+    run('pg_ctl', startArgs);
+    started = true;
+  };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, down, up, stop };
 }

@@ -4,6 +4,7 @@
  * out of src/tracker (host-neutral) and out of what the Node entry loads at start-up.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildConfig } from '../../src/node/cli.js';
@@ -44,14 +45,27 @@ describe('--tracker-db and MOCKYARD_TRACKER_DB', () => {
     const root = await makeTempDir();
     const { config, tracker } = await buildConfig(['--tracker-db', 'postgres://u:p@db:5432/events'], root, {});
     expect(tracker).toBe(true);
-    expect(config.tracker).toEqual({ appId: 'mockyard', storage: { postgres: 'postgres://u:p@db:5432/events' } });
+    // The ingest spool is on by default, in a folder under the working directory.
+    const spool = { dir: join(root, '.mockyard', 'tracker-spool') };
+    expect(config.tracker).toEqual({ appId: 'mockyard', storage: { postgres: 'postgres://u:p@db:5432/events', spool } });
     const fromEnv = await buildConfig([], root, { MOCKYARD_TRACKER_DB: 'postgresql://db/x' });
-    expect(fromEnv.config.tracker).toEqual({ appId: 'mockyard', storage: { postgres: 'postgresql://db/x' } });
+    expect(fromEnv.config.tracker).toEqual({ appId: 'mockyard', storage: { postgres: 'postgresql://db/x', spool } });
     const both = await buildConfig(['--tracker-db', 'postgres://flag/db'], root, { MOCKYARD_TRACKER_DB: 'postgres://env/db' });
     expect((both.config.tracker as any).storage.postgres).toBe('postgres://flag/db');
     const none = await buildConfig([], root, {});
     expect(none.tracker).toBe(false);
     expect(none.config.tracker).toBeUndefined();
+  });
+
+  it("keeps the config file's spool settings (a relative dir against the working directory; false turns it off)", async () => {
+    const root = await makeTempDir();
+    await writeFile(join(root, 'mockyard.config.mjs'), `export default { tracker: { appId: 'a', storage: { spool: { dir: 'spool', maxBytes: 1000 } } } };`);
+    const { config } = await buildConfig(['--tracker-db', 'postgres://db/x'], root, {});
+    expect(config.tracker).toEqual({ appId: 'a', storage: { postgres: 'postgres://db/x', spool: { dir: join(root, 'spool'), maxBytes: 1000 } } });
+    await writeFile(join(root, 'mockyard.config.mjs'), `export default { tracker: { appId: 'a', storage: { spool: false } } };`);
+    expect((await buildConfig(['--tracker-db', 'postgres://db/x'], root, {})).config.tracker).toEqual({ appId: 'a', storage: { postgres: 'postgres://db/x', spool: false } });
+    await expect(buildConfig(['--tracker-db-wait', '5'], root, {})).rejects.toThrow(/--tracker-db-wait needs --tracker-db/);
+    await expect(buildConfig(['--tracker-db', 'postgres://db/x', '--tracker-db-wait', 'soon'], root, {})).rejects.toThrow(/--tracker-db-wait must be a number >= 0/);
   });
 
   it('a URL that is not postgres:// is a usage error (the password is not echoed)', async () => {

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { FileNode } from '../routes-info.js';
 import { ADMIN, getJson, type Transport } from './api.js';
 import { bytes, header, prettyBody } from './pretty.js';
+import type { StorageStatus } from '../../tracker/storage-state.js';
 
 export interface RoutesInfo {
   mock: {
@@ -19,7 +20,7 @@ export interface RoutesInfo {
     scenarios: string[];
     scenario: string | null;
   } | null;
-  collector: { basePath: string; routes: Array<{ path: string; methods: string[]; what: string }> } | null;
+  collector: { basePath: string; routes: Array<{ path: string; methods: string[]; what: string }>; storage?: StorageStatus | null } | null;
 }
 
 /** The URL a file answers: `users.json` → `<prefix>/users`, `a/index.json` → `<prefix>/a/`. */
@@ -174,6 +175,7 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
           {info?.collector && (
             <>
               <h2>Event collector</h2>
+              {info.collector.storage && <StorageLine status={info.collector.storage} />}
               <ul class="plain">
                 {info.collector.routes.map((r) => (
                   <li>
@@ -199,5 +201,16 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
         </div>
       </div>
     </section>
+  );
+}
+
+/** The collector's storage: ready, or why not, and what the spool holds. */
+function StorageLine({ status }: { status: StorageStatus }) {
+  const spool = status.spool;
+  return (
+    <p class={status.state === 'ready' ? 'dim' : 'error'} data-testid="collector-storage">
+      Storage: {status.state === 'ready' ? 'ready' : status.state === 'connecting' ? 'connecting…' : `unavailable — ${status.reason ?? 'not connected'}; retrying`}
+      {spool && (spool.batches > 0 || status.state !== 'ready') && ` · spool: ${spool.batches} batches (${Math.round(spool.bytes / 1024)} KiB of ${Math.round(spool.maxBytes / 1048576)} MiB)${spool.draining ? ', draining' : ''}`}
+    </p>
   );
 }

@@ -10,6 +10,7 @@ import { OptionsError } from '../../core/options.js';
 import { lazyStore, type StoreFactory } from '../../tracker/store.js';
 import type { PostgresStoreOptions } from '../../tracker/types.js';
 import { isPGlite, isPostgresJs } from './sql-client.js';
+import { postgresLabel } from './unreachable.js';
 
 export type { PostgresStoreOptions };
 
@@ -36,5 +37,5 @@ export function postgresStore(options: string | PostgresStoreOptions, name = 'po
   const table = ident(o.table, 'table', 'mockyard_events');
   if (o.maxConnections !== undefined && (!Number.isInteger(o.maxConnections) || o.maxConnections < 1)) throw new OptionsError(`${name}.maxConnections`, 'must be an integer >= 1');
   const settings = { url: o.url, client: o.client, schema, table, maxConnections: o.maxConnections };
-  return (context) => lazyStore(import('./store.js').then((m) => new m.PostgresEventStore(settings, context)));
+  return (context) => lazyStore(import('./store.js').then((m) => new m.PostgresEventStore(settings, context)), postgresLabel(settings.url));
 }

@@ -130,6 +130,9 @@ export async function openSqlClient(options: { url?: string; client?: unknown; m
   const sql = connect(options.url!, {
     max: options.maxConnections ?? 10,
     onnotice: () => {},
+    // An unanswered connect fails within this many seconds (the collector reports the database
+    // unreachable and retries), not after postgres.js's default 30.
+    connect_timeout: 10,
     // Our own text round trips: timestamps and bigints as the server's text.
     types: {},
     transform: { undefined: null },

@@ -22,6 +22,7 @@
  *     retention) and on demand for the days a batch touches; retention drops whole partitions.
  */
 import { HttpError } from '../../core/errors.js';
+import { storageUnavailable } from '../../tracker/storage-state.js';
 import type { Logger } from '../../core/logger.js';
 import { newEventId } from '../../tracker/event-id.js';
 import type { ValidBatch } from '../../tracker/ingest-batch.js';
@@ -35,6 +36,7 @@ import { selectBuckets, type BucketCache } from './bucket-read.js';
 import { ChangeBarrier } from './change-barrier.js';
 import type { DeflatedPiece } from '../../tracker/gzip-pieces.js';
 import { BATCH_ID_WINDOW_MS } from '../../tracker/batch-ids.js';
+import { asUnavailable, postgresLabel, unreachableReason } from './unreachable.js';
 
 export interface PostgresStoreSettings {
   url?: string;
@@ -135,7 +137,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   private get db(): SqlClient {
-    if (!this.sql) throw new HttpError(503, 'Event storage is not connected');
+    if (!this.sql) throw storageUnavailable('not connected yet');
     return this.sql;
   }
 
@@ -143,14 +145,40 @@ export class PostgresEventStore implements EventStore {
     return this.counted + this.storedHere;
   }
 
+  /** What the log calls this store: `PostgreSQL at host:port` (never the user or password). */
+  get label(): string {
+    return postgresLabel(this.settings.url);
+  }
+
+  /**
+   * Connects, migrates, lists partitions and subscribes. Safe to call again after a failure (the
+   * collector retries it while the database is unreachable): the pool is opened once and each
+   * step that succeeded is not repeated.
+   */
   async load(): Promise<void> {
-    const sql = (this.sql = await openSqlClient(this.settings));
-    const before = await migrate(sql, this.names);
-    if (before === 0) this.logger.info(`tracker: created the PostgreSQL schema for ${this.names.events} (version 1)`);
-    for (const d of await listPartitions(sql, this.names)) this.days.add(d);
+    try {
+      await this.loadOnce();
+    } catch (err) {
+      throw asUnavailable(err);
+    }
+  }
+
+  private loadedSteps = { migrated: false, listening: false };
+
+  private async loadOnce(): Promise<void> {
+    const sql = (this.sql ??= await openSqlClient(this.settings));
+    if (!this.loadedSteps.migrated) {
+      const before = await migrate(sql, this.names);
+      if (before === 0) this.logger.info(`tracker: created the PostgreSQL schema for ${this.names.events} (version 1)`);
+      for (const d of await listPartitions(sql, this.names)) this.days.add(d);
+      this.loadedSteps.migrated = true;
+    }
     await this.ensureAhead(Date.now());
-    // Each (re)subscription may have missed notifications: the held buckets go.
-    await sql.listen(this.names.channel, (payload) => this.announced(payload), () => this.pieces?.clear());
+    if (!this.loadedSteps.listening) {
+      // Each (re)subscription may have missed notifications: the held buckets go.
+      await sql.listen(this.names.channel, (payload) => this.announced(payload), () => this.pieces?.clear());
+      this.loadedSteps.listening = true;
+    }
     // The app's count for `size`, in the background and after start-up (counting 10M rows keeps
     // a server core busy for seconds: not while the first reads are answered).
     const count = setTimeout(() => {
@@ -163,6 +191,16 @@ export class PostgresEventStore implements EventStore {
     count.unref?.();
     // Warm the last day once start-up is over (not competing with the first answers).
     this.scheduleWarm(WARM_DELAY_MS);
+  }
+
+  /** Resolves when the database answers now; storageUnavailable() when it cannot be reached. */
+  async probe(): Promise<void> {
+    if (!this.sql) return this.load();
+    try {
+      await this.sql.query('SELECT 1');
+    } catch (err) {
+      throw asUnavailable(err);
+    }
   }
 
   private async ensureAhead(now: number): Promise<void> {
@@ -182,7 +220,9 @@ export class PostgresEventStore implements EventStore {
   }
 
   async append(batch: ValidBatch, now = Date.now()): Promise<StoredBatch> {
-    const work = this.appendNow(batch, now);
+    const work = this.appendNow(batch, now).catch((err: unknown) => {
+      throw asUnavailable(err);
+    });
     this.writes.add(work);
     try {
       return await work;
@@ -266,7 +306,8 @@ export class PostgresEventStore implements EventStore {
     return stored;
   }
 
-  private storageError(err: unknown, n: number): HttpError {
+  private storageError(err: unknown, n: number): unknown {
+    if (unreachableReason(err)) return asUnavailable(err);
     this.logger.error(`tracker: could not store a batch of ${n} events in PostgreSQL: ${(err as Error)?.message ?? err}`);
     return new HttpError(500, 'Could not store the events', { cause: err });
   }
@@ -316,8 +357,12 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  read(q: ReadQuery, options: { gzip?: boolean } = {}): Promise<StreamedSelection> {
-    return this.readWindow(q, options.gzip === true, false);
+  async read(q: ReadQuery, options: { gzip?: boolean } = {}): Promise<StreamedSelection> {
+    try {
+      return await this.readWindow(q, options.gzip === true, false);
+    } catch (err) {
+      throw asUnavailable(err);
+    }
   }
 
   private async readWindow(q: ReadQuery, gzip: boolean, warming: boolean): Promise<StreamedSelection> {
@@ -515,6 +560,14 @@ export class PostgresEventStore implements EventStore {
    * the newest N. Expired batchIds are deleted; partitions ahead are re-checked.
    */
   async applyRetention(now = Date.now()): Promise<void> {
+    try {
+      await this.retain(now);
+    } catch (err) {
+      throw asUnavailable(err);
+    }
+  }
+
+  private async retain(now: number): Promise<void> {
     const db = this.db;
     await this.ensureAhead(now);
     const days = await listPartitions(db, this.names);

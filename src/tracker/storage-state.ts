@@ -1,0 +1,224 @@
+/**
+ * Whether the collector's store can be used right now, and getting it back when it cannot.
+ *
+ *   connecting   the first `load()` is under way (requests wait for it)
+ *   ready        loaded and answering
+ *   unavailable  the first load failed, or a store call failed with `storageUnavailable()` (the
+ *                database went away): requests answer 503 with Retry-After at once (ingest may go
+ *                to the spool instead), and the store is tried again in the background with a
+ *                capped backoff (`load()` until it first succeeds, then `probe()`), never waiting
+ *                for a request to come by.
+ *
+ * Each change of state is logged once (`PostgreSQL at host:5432 unreachable (ECONNREFUSED);
+ * retrying` … `PostgreSQL at host:5432 connected`), not once per failed request.
+ */
+import { HttpError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { EventStore } from './store.js';
+
+export type StorageStateName = 'connecting' | 'ready' | 'unavailable';
+
+/** What ping, the devtools page and the CLI are told about the store. */
+export interface StorageStatus {
+  state: StorageStateName;
+  /** Why the store is unavailable (`unreachable (ECONNREFUSED)`), when it is. */
+  reason?: string;
+  /** The ingest spool, when the collector has one. */
+  spool?: { batches: number; bytes: number; maxBytes: number; draining: boolean };
+}
+
+/** Seconds a client is asked to wait (Retry-After) while the store is unavailable. */
+export const RETRY_AFTER_SECONDS = 2;
+/** Background retries: the first after this long, doubling up to the cap. */
+export const RETRY_MIN_MS = 250;
+export const RETRY_MAX_MS = 2000;
+/** A ping re-checks a ready store at most this often (PostgreSQL: one `SELECT 1`). */
+const PROBE_EVERY_MS = 1000;
+
+const kUnavailable = Symbol.for('mockyard.storageUnavailable');
+
+/**
+ * The error a store throws when its storage cannot be reached (connection refused or lost, the
+ * database shutting down or starting up): a 503 with Retry-After whose message the client may
+ * see (`reason`, e.g. `unreachable (ECONNREFUSED)`, says what happened, never where); the
+ * collector then marks the store unavailable. Anything else a store throws is a plain failure of
+ * that one call.
+ */
+export function storageUnavailable(reason: string, cause?: unknown): HttpError {
+  const err = new HttpError(503, `Event storage is ${reason}; try again later`, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause });
+  (err as unknown as Record<symbol, string>)[kUnavailable] = reason;
+  return err;
+}
+
+/** The reason given to `storageUnavailable`, or undefined for any other error. */
+export function unavailableReason(err: unknown): string | undefined {
+  return err && typeof err === 'object' ? ((err as Record<symbol, string | undefined>)[kUnavailable]) : undefined;
+}
+
+/** The 503 answered while the store is unavailable (or has never loaded). */
+export function unavailableError(status: StorageStatus): HttpError {
+  const reason = status.reason ?? 'not connected yet';
+  return new HttpError(503, `Event storage is ${reason}; try again later`, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+}
+
+/** The reason of a failed load: the store's own, else the error's code (its message goes to the log). */
+function describeError(err: unknown): string {
+  const reason = unavailableReason(err);
+  if (reason) return reason;
+  const code = (err as { code?: unknown } | null)?.code;
+  return `not loaded (${typeof code === 'string' ? code : 'error'})`;
+}
+
+export class StorageState {
+  private name: StorageStateName = 'connecting';
+  private reason: string | undefined;
+  private loaded = false;
+  private everReady = false;
+  /** The store has been unavailable at least once. */
+  private troubled = false;
+  private retrying = false;
+  private closed = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly listeners = new Set<(status: StorageStatus) => void>();
+  private lastProbe = 0;
+  private probing: Promise<void> | undefined;
+  /** Settles once the first load attempt is over (loaded or not). */
+  readonly firstAttempt: Promise<void>;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly logger: Logger,
+    /** What the log calls the store (`PostgreSQL at 127.0.0.1:5432`, `the events folder`). */
+    private readonly label: string,
+    /** Runs after every successful (re)load, before the state turns ready (retention, warming). */
+    private readonly onLoaded: () => Promise<void>,
+  ) {
+    this.firstAttempt = this.attempt().then(() => {
+      if (this.name !== 'ready') this.retry();
+    });
+  }
+
+  get state(): StorageStateName {
+    return this.name;
+  }
+
+  get ready(): boolean {
+    return this.name === 'ready';
+  }
+
+  status(): StorageStatus {
+    return this.reason === undefined || this.name === 'ready' ? { state: this.name } : { state: this.name, reason: this.reason };
+  }
+
+  onChange(listener: (status: StorageStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * A store call failed: when the store says it is unavailable, the state turns unavailable and
+   * the background retries start. Returns whether it was that kind of failure.
+   */
+  failed(err: unknown): boolean {
+    const reason = unavailableReason(err);
+    if (reason === undefined || this.closed) return false;
+    this.set('unavailable', reason);
+    this.retry();
+    return true;
+  }
+
+  /** Throws the 503 unless the store is ready. */
+  assertReady(): void {
+    if (this.name !== 'ready') throw unavailableError(this.status());
+  }
+
+  /**
+   * A fresh look (ping): a ready store is probed (at most once a second, shared by concurrent
+   * callers), so an outage shows without waiting for an ingest to fail.
+   */
+  async check(): Promise<StorageStatus> {
+    if (this.name === 'ready' && this.store.probe && Date.now() - this.lastProbe >= PROBE_EVERY_MS) {
+      this.probing ??= this.store.probe().then(
+        () => {
+          this.lastProbe = Date.now();
+        },
+        (err: unknown) => {
+          this.lastProbe = Date.now();
+          this.failed(err);
+        },
+      ).finally(() => (this.probing = undefined));
+      await this.probing;
+    }
+    return this.status();
+  }
+
+  /** One try: `load()` until it has succeeded once, then `probe()` (or `load()` again without one). */
+  private async attempt(): Promise<boolean> {
+    try {
+      if (!this.loaded || !this.store.probe) {
+        await this.store.load();
+        this.loaded = true;
+      } else {
+        await this.store.probe();
+      }
+      await this.onLoaded();
+    } catch (err) {
+      if (this.closed) return false;
+      this.set('unavailable', describeError(err), unavailableReason(err) === undefined ? String((err as Error)?.message ?? err) : undefined);
+      return false;
+    }
+    if (this.closed) return false;
+    this.lastProbe = Date.now();
+    this.set('ready');
+    return true;
+  }
+
+  private retry(): void {
+    if (this.retrying || this.closed) return;
+    this.retrying = true;
+    void (async () => {
+      let delay = RETRY_MIN_MS;
+      try {
+        while (!this.closed && this.name !== 'ready') {
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+            this.timer = setTimeout(resolve, delay);
+            (this.timer as { unref?: () => void }).unref?.();
+          });
+          this.wake = undefined;
+          if (this.closed) return;
+          if (await this.attempt()) return;
+          delay = Math.min(RETRY_MAX_MS, delay * 2);
+        }
+      } finally {
+        this.retrying = false;
+      }
+    })();
+  }
+
+  private set(name: StorageStateName, reason?: string, detail?: string): void {
+    const changed = name !== this.name || (name === 'unavailable' && reason !== this.reason);
+    this.name = name;
+    this.reason = reason;
+    if (!changed) return;
+    if (name === 'ready') {
+      // A store with probe() is a connection (a database); the others are loaded (a folder).
+      // An embedded store loading at once is not news; after trouble it is.
+      const done = this.store.probe ? 'connected' : 'loaded';
+      if (this.store.probe || this.troubled) this.logger.info(`tracker: ${this.label} ${this.everReady ? `${done} again` : done}`);
+      this.everReady = true;
+    } else if (name === 'unavailable') {
+      this.troubled = true;
+      this.logger.warn(`tracker: ${this.label} ${reason}${detail ? ` (${detail})` : ''}; retrying`);
+    }
+    const status = this.status();
+    for (const l of [...this.listeners]) l(status);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.wake?.();
+  }
+}
