@@ -33,7 +33,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The known name a typo most likely meant (`prot` → `port`, `fsdir` → `fsDir`), if any is close. */
-function closest(key: string, known: readonly string[]): string | undefined {
+export function closest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.min(2, Math.floor(key.length / 3));
   for (const k of known) {

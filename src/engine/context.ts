@@ -51,25 +51,47 @@ export interface RequestContext {
    * so the promise path does not repeat the work. Only the layer at `resumeAt` reads it.
    */
   peeked: unknown;
+  /**
+   * Makes the later layers see another path below the prefix (encoded, `/posts/1`) and query
+   * (`?…` or `''`): a rewrite layer (json-server's routes.json). `request` keeps the URL sent.
+   */
+  rewrite(subPath: string, search: string): void;
+  /**
+   * Adds a change the answer of this request goes through, whichever layer gives it (headers an
+   * Express-style middleware set before `next()`, JSONP): applied by the runner (pipeline/run.ts).
+   */
+  onAnswer(change: (response: Response) => Response): void;
+  /** The changes added with `onAnswer`, in order, or undefined. */
+  readonly answerChanges: ReadonlyArray<(response: Response) => Response> | undefined;
 }
 
 const EMPTY = '';
 
 class Context implements RequestContext {
-  readonly subPath: string;
+  subPath: string;
   resumeAt = 0;
   peeked: unknown = undefined;
   private params: URLSearchParams | undefined = undefined;
   answeredBy: AnsweredBy | undefined = undefined;
+  answerChanges: Array<(response: Response) => Response> | undefined = undefined;
   constructor(
     readonly request: Request,
     readonly method: string,
-    readonly pathname: string,
-    readonly search: string,
+    public pathname: string,
+    public search: string,
     readonly prefix: string,
     readonly start: number,
   ) {
     this.subPath = pathname.length === prefix.length ? EMPTY : pathname.slice(prefix.length);
+  }
+  rewrite(subPath: string, search: string): void {
+    this.subPath = subPath;
+    this.pathname = `${this.prefix}${subPath}` || '/';
+    this.search = search;
+    this.params = undefined;
+  }
+  onAnswer(change: (response: Response) => Response): void {
+    (this.answerChanges ??= []).push(change);
   }
   get searchParams(): URLSearchParams {
     return (this.params ??= new URLSearchParams(this.search));

@@ -21,6 +21,9 @@ import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
 import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
+import { resolveRoutes, type RewriteRule } from './json-server/routes.js';
+import { resolveRequestMiddlewares } from './json-server/middleware-layer.js';
+import { resolveStatic } from './static/layer.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
 import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
@@ -110,6 +113,14 @@ export interface ResolvedMockApiOptions {
   journal: { size: number; bodyLimit: number };
   /** Named scenarios (src/engine/scenarios/), in the order given. */
   scenarios: ResolvedScenario[];
+  /** `routes`: json-server's rewrite rules, compiled (json-server/routes.ts), and as given. */
+  routes: RewriteRule[];
+  routesSource: Record<string, string> | null;
+  readOnly: boolean;
+  /** `static`: folders (Node) or Vfs serving static files (static/layer.ts). */
+  static: Array<string | Vfs>;
+  /** `middlewares`: Express-style, on every request (json-server/middleware-layer.ts). */
+  middlewares: MiddlewareFunction[];
   /** Sessions (src/engine/sessions/): on by default. */
   sessions: ResolvedSessions;
   /** Fault rules of routes (src/engine/faults/), validated. */
@@ -156,6 +167,7 @@ const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
   'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
+  'routes', 'readOnly', 'static', 'middlewares',
   'sessions', 'faults', 'store', 'graphql',
 ] as const;
 
@@ -528,6 +540,11 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     cors: undefined,
     journal: { size: 0, bodyLimit: 0 },
     scenarios: [],
+    routes: [],
+    routesSource: null,
+    readOnly: false,
+    static: [],
+    middlewares: [],
     sessions: resolveSessions(false, 'sessions'),
     faults: [],
     warnings,
@@ -611,6 +628,11 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   }
 
   base.journal = resolveJournal(o.journal, at('journal'));
+  base.routes = resolveRoutes(o.routes, at('routes'));
+  base.routesSource = base.routes.length > 0 ? (o.routes as Record<string, string>) : null;
+  base.readOnly = check.boolean(o.readOnly, at('readOnly'), false);
+  base.static = resolveStatic(o.static, at('static'));
+  base.middlewares = resolveRequestMiddlewares(o.middlewares, at('middlewares'));
   base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);
   base.sessions = resolveSessions(o.sessions, at('sessions'));
   base.faults = resolveFaultRules(o.faults, at('faults'));

@@ -277,6 +277,26 @@ export interface MockApiOptions {
    */
   preset?: 'json-server' | null;
   /**
+   * json-server's rewrite rules (its `routes.json`): `{ "/api/*": "/$1", "/:resource/:id/show":
+   * "/:resource/:id", "/posts/:category": "/posts?category=:category" }`, applied in order before
+   * every layer (src/engine/json-server/routes.ts); `GET /__rules` lists them.
+   */
+  routes?: Record<string, string>;
+  /** Only GET, HEAD and OPTIONS: every other method answers 403 (json-server's `--read-only`). */
+  readOnly?: boolean;
+  /**
+   * Folders of static files served beside the API, before it (json-server's `--static`): a folder
+   * (relative to `root`, Node) or a Vfs, or a list of them (the first holding the file wins).
+   * `GET /` serves `index.html`. Types, ranges, ETag/Last-Modified (src/engine/static/layer.ts).
+   */
+  static?: string | Vfs | Array<string | Vfs>;
+  /**
+   * Express-style `(req, res, next)` middlewares run on every request under the prefix, in
+   * order, before the handlers (json-server's `--middlewares`): `res.header('X-Hello', 'World');
+   * next()` adds a header to whatever answers; `res.status(401).json({…})` answers.
+   */
+  middlewares?: MiddlewareFunction[];
+  /**
    * One JSON file whose top-level keys are the resources (json-server's `db.json`): a path
    * relative to `root` (Node) or a file inside `fs`. Replaces `fsDir`.
    */

@@ -10,7 +10,7 @@
  * at start-up (and the command says so). Bad flags exit with 2,
  * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,7 @@ import { initWorker } from './init-worker.js';
 import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cli-tracker-storage.js';
 import { openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { serve, type RunningServer } from './serve.js';
+import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
 
 export const HELP = `Usage: mockyard [options]
@@ -134,35 +135,38 @@ function parseNumber(flag: string, raw: string | undefined, opts: { integer?: bo
   return n;
 }
 
+/** mockyard's own flags (json-server's are read first, by json-server-flags.ts). */
+const FLAGS = {
+  config: { type: 'string', short: 'c' },
+  'fs-dir': { type: 'string' },
+  prefix: { type: 'string', multiple: true },
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  delay: { type: 'string' },
+  seed: { type: 'string' },
+  proxy: { type: 'string' },
+  target: { type: 'string' },
+  overwrite: { type: 'boolean' },
+  har: { type: 'string' },
+  tracker: { type: 'boolean' },
+  'tracker-db': { type: 'string' },
+  'tracker-db-wait': { type: 'string' },
+  'log-level': { type: 'string' },
+  preset: { type: 'string' },
+  cors: { type: 'string' },
+  'no-cors': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const satisfies FlagSpecs;
+
 function parse(argv: string[]) {
   try {
     return parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        config: { type: 'string', short: 'c' },
-        'fs-dir': { type: 'string' },
-        prefix: { type: 'string', multiple: true },
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        delay: { type: 'string' },
-        seed: { type: 'string' },
-        proxy: { type: 'string' },
-        target: { type: 'string' },
-        overwrite: { type: 'boolean' },
-        har: { type: 'string' },
-        tracker: { type: 'boolean' },
-        'tracker-db': { type: 'string' },
-        'tracker-db-wait': { type: 'string' },
-        'log-level': { type: 'string' },
-        preset: { type: 'string' },
-        cors: { type: 'string' },
-        'no-cors': { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: FLAGS,
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -187,13 +191,15 @@ export async function buildConfig(
   cwd: string,
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; implicitFsDir?: boolean }> {
-  const { values, positionals } = parse(argv);
+  jsonServer?: JsonServerArgs,
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; notes: string[]; implicitFsDir?: boolean }> {
+  const js = jsonServer ?? (mode === 'serve' ? await jsonServerFlags(argv, cwd, FLAGS) : undefined); // json-server's flags (json-server-flags.ts)
+  const { values, positionals } = parse(js?.argv ?? argv);
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
     for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
-    if (positionals.length > 1 || (positionals.length === 1 && !positionals[0]!.toLowerCase().endsWith('.json'))) {
-      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one .json file, e.g. mockyard db.json)`);
+    if (positionals.length > 1 || (positionals.length === 1 && !DATA_FILE.test(positionals[0]!))) {
+      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one data file, e.g. mockyard db.json; also .json5, .js, .cjs, .mjs)`);
     }
   } else {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -233,6 +239,7 @@ export async function buildConfig(
     delete mock.fs;
     if (fromFile.mock?.endpointPrefix === undefined) mock.endpointPrefix = '/'; // json-server's URLs
   }
+  if (js) Object.assign(mock, js.mock);
   // Without a config file a folder (or a db.json) is a REST API as json-server serves it; a
   // config file means what it says (no `preset`: the spec's file mode).
   const preset = values.preset ?? (dbFile !== undefined || !configFile ? 'json-server' : undefined);
@@ -275,7 +282,7 @@ export async function buildConfig(
   }
   if (config.tracker) config.tracker = withSpoolDefault(config.tracker, cwd);
   if (dbWait !== undefined && !(config.tracker && (config.tracker.storage?.postgres !== undefined || config.tracker.storage?.store !== undefined))) throw new UsageError('--tracker-db-wait needs --tracker-db (or a collector with a database store)');
-  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve', config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait };
+  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve', config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -360,7 +367,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     if (argv[0] === 'check') return await (await import('./openapi-check.js')).runCheckCommand(argv.slice(1), io);
     const record = argv[0] === 'record';
     if (record) argv = argv.slice(1);
-    const { values } = parse(argv);
+    const js = record ? undefined : await jsonServerFlags(argv, io.cwd, FLAGS);
+    const { values } = parse(js?.argv ?? argv);
     if (values.help) {
       io.out(HELP);
       return { code: 0 };
@@ -369,9 +377,9 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       io.out(version());
       return { code: 0 };
     }
-    parsed = await buildConfig(argv, io.cwd, process.env, record ? 'record' : 'serve');
+    parsed = await buildConfig(argv, io.cwd, process.env, record ? 'record' : 'serve', js);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof JsonServerFlagError) {
       io.err(`mockyard: ${err.message}\nRun "mockyard --help" for usage.`);
       return { code: 2 };
     }
@@ -417,7 +425,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
       // CORS preflights are answered before the engine's pipeline (and its observers): logged here.
       const rootPrefix = api.prefixes.includes('/');
-      return rootPrefix || (logRequests && api.options.cors) ? cliMockApi(api, rootPrefix ? homePage : undefined, logRequests ? report : undefined) : e;
+      const ownIndex = api.options.static.some((d) => typeof d === 'string' && existsSync(resolve(d, 'index.html'))); // a static index.html wins over the home page
+      return rootPrefix || (logRequests && api.options.cors) ? cliMockApi(api, rootPrefix && !ownIndex ? homePage : undefined, logRequests ? report : undefined) : e;
     });
     const fallback = async (request: Request): Promise<Response> => {
       const start = performance.now();
@@ -439,7 +448,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
-      const source = db !== undefined ? `${db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
+      const source = (db ?? parsed.db) !== undefined ? `${db ?? parsed.db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
       for (const line of describeServing(server.url, [...server.engines.filter(isDevtoolsEngine), ...resolved.engines], source, fileRouting)) io.out(line);
       if (api && fileRouting) io.out(modeLine(api, configFile));
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
@@ -448,6 +457,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       const openapi = config.mock?.openapi;
       if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${typeof openapi === 'string' ? openapi : openapi instanceof URL ? openapi.href : '(given in the config)'}`);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
+      for (const note of parsed.notes) io.out(`  ${note}`);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };

@@ -1,19 +1,32 @@
 /**
  * `mockyard/node`: hosting the engines on Node — the node:http server (`serve`), connect-style
- * middleware and the Vite plugin, config loading for the CLI, and the disk filesystem.
- * Importing it registers the disk default for the mock API's `fsDir`.
+ * middleware (`createMiddleware`) and the Vite plugin (`mockyard`) — and the Node-only stores:
+ * the disk filesystem and the collector on PostgreSQL. Importing it registers the disk default
+ * for the mock API's `fsDir`.
+ *
+ * Every name is listed: host internals (request adapters, the upgrade handler, engine assembly,
+ * config loading, the worker-script writer) stay inside. test/public-api.test.ts writes the
+ * surface down.
  */
 import './register-runtime.js';
+import { defineConfig as defineConfigOnce, type MockyardConfig as Config } from '../define-config.js';
+import type { NextFunction as HandlerNext } from '../engine/types.js';
+import { middlewareFor as engineMiddleware } from './middleware.js';
 
-export { serve, baseUrl, type ServeOptions, type RunningServer } from './serve.js';
-export { createMiddleware, middlewareFor, type Middleware, type MiddlewareOptions, type NextFunction } from './middleware.js';
+export { serve, type ServeOptions, type RunningServer } from './serve.js';
+export { createMiddleware, type Middleware, type MiddlewareOptions } from './middleware.js';
 export { mockyard, type MockyardViteOptions, type ViteLikePlugin, type ViteLikeServer } from './vite.js';
-export { createUpgradeHandler, type UpgradeHandler } from './upgrade.js';
-export { createNodeRequest } from './request.js';
-export { writeResponse } from './write-response.js';
-export { resolveEngines, type EngineSources } from './engines.js';
-export { findConfigFile, loadConfigFile, CONFIG_NAMES } from './config.js';
-export { initWorker } from './init-worker.js';
-export { defineConfig, type MockyardConfig } from '../define-config.js';
 export { diskFs, type DiskVfs } from '../vfs/disk.js';
 export { postgresStore, type PostgresStoreOptions } from './postgres/index.js';
+
+/** @deprecated Import `defineConfig` from `mockyard` (this alias goes in the next version). */
+export const defineConfig: typeof defineConfigOnce = defineConfigOnce;
+/** @deprecated Import the `MockyardConfig` type from `mockyard` (this alias goes in the next version). */
+export type MockyardConfig = Config;
+/**
+ * @deprecated Use `createMiddleware({ engines })` (one way to build the middleware; this alias
+ * goes in the next version).
+ */
+export const middlewareFor: typeof engineMiddleware = engineMiddleware;
+/** @deprecated Import the `NextFunction` type from `mockyard` (this alias goes in the next version). */
+export type NextFunction = HandlerNext;

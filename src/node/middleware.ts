@@ -13,11 +13,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '../core/engine.js';
 import { createLogger, type LoggerSink, type LogLevel } from '../core/logger.js';
+import type { NextFunction } from '../engine/types.js';
 import { createNodeHandler } from './dispatch.js';
 import { resolveEngines, type EngineSources } from './engines.js';
 import { createUpgradeHandler, type UpgradeHandler } from './upgrade.js';
-
-export type NextFunction = (err?: unknown) => void;
 
 export interface Middleware {
   (req: IncomingMessage, res: ServerResponse, next: NextFunction): void;

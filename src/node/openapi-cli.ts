@@ -6,7 +6,7 @@
  * from generated, stateful data (`--seed`), with no mock folder unless `--fs-dir` or a config
  * file names one (files there still win).
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { MockApiOptions } from '../engine/types.js';
 import { readDocument } from '../engine/openapi-backend/operations.js';
@@ -30,7 +30,13 @@ export async function openApiPositional(positionals: string[], cwd: string): Pro
     // A .json file is a document only when its top level says so; read the start to tell cheaply.
     let head: string;
     try {
-      head = (await readFile(file, 'utf8')).slice(0, 4096);
+      const handle = await open(file, 'r');
+      try {
+        const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+        head = buffer.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await handle.close();
+      }
     } catch {
       return undefined; // the db path reports a missing file
     }

@@ -24,6 +24,7 @@ type Incoming = IncomingMessage & { [kAbandoned]?: boolean };
 
 /** Writes `response` to `res`. Resolves once the response is fully written (or abandoned). */
 export function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+  if (res.destroyed || req.socket.destroyed) return dropAnswer(response); // the client is gone
   const state = fastState(response);
   if (state !== undefined) {
     let headers: OutgoingHttpHeaders = state.headers;
@@ -38,6 +39,13 @@ export function writeResponse(response: Response, req: IncomingMessage, res: Ser
   const streamed = streamState(response);
   if (streamed !== undefined) return writeStreamed(streamed, req as Incoming, res);
   return writeNative(response, req as Incoming, res);
+}
+
+/** An answer for a client that went away (e.g. during a delay): nothing is written; its body is released. */
+function dropAnswer(response: Response): void {
+  const streamed = streamState(response);
+  if (streamed !== undefined) streamed.source?.destroy();
+  else if (fastState(response) === undefined) response.body?.cancel().catch(() => {});
 }
 
 /**

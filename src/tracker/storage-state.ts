@@ -198,7 +198,9 @@ export class StorageState {
   }
 
   private set(name: StorageStateName, reason?: string, detail?: string): void {
-    const changed = name !== this.name || (name === 'unavailable' && reason !== this.reason);
+    // Logged and told once per change of state; a new reason while unavailable (refused, then
+    // timed out…) updates status() only.
+    const changed = name !== this.name;
     this.name = name;
     this.reason = reason;
     if (!changed) return;

@@ -3,15 +3,17 @@
  * rewrite, outside edits served by the next request; on memoryFs (the browser's case too) and on
  * a real disk folder.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
 import { diskFs } from '../../src/vfs/disk.js';
 import { jsonDbFs } from '../../src/vfs/json-db.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { req, see } from '../helpers/engine-request.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { watchReports } from '../helpers/watch-reports.js';
+import type { Vfs } from '../../src/vfs/types.js';
 
 const DB = { posts: [{ id: 1, title: 'json-server', author: 'typicode' }], comments: [{ id: 1, body: 'some comment', postId: 1 }], profile: { name: 'typicode' } };
 const closers: Array<() => Promise<unknown>> = [];
@@ -104,12 +106,59 @@ describe('jsonDbFs on disk', () => {
     expect(saved).toMatch(/^\{\n {4}"posts"/);
     expect(JSON.parse(saved).posts[0]).toEqual({ ...DB.posts[0], views: 3 });
 
-    const api2 = createMockApi({ endpointPrefix: '/api', fs: diskFs(dir), db: 'db.json', collections: true, logLevel: 'silent' });
+    const disk = diskFs(dir);
+    const reports = watchReports(disk);
+    const api2 = createMockApi({ endpointPrefix: '/api', fs: disk, db: 'db.json', collections: true, logLevel: 'silent' });
     closers.push(() => api2.close());
     expect((await see(await api2.handle(req('GET', '/api/profile')))).json).toEqual({ name: 'typicode' });
+    const reported = reports.next('db.json');
     await writeFile(file, JSON.stringify({ ...DB, profile: { name: 'edited' } }));
-    // Served by the next request a host receives (a later event-loop turn than the edit).
-    await new Promise((r) => setImmediate(r));
+    await reported; // served by the first request after the watch reported the edit
     expect((await see(await api2.handle(req('GET', '/api/profile')))).json).toEqual({ name: 'edited' });
+  });
+
+  async function dbOnDisk(): Promise<{ dir: string; disk: Vfs; replace(name: string): Promise<void> }> {
+    const dir = await makeTempDir();
+    await writeFile(join(dir, 'db.json'), JSON.stringify(DB));
+    // As editors and git do: a new file renamed over the old one.
+    const replace = async (name: string) => {
+      await writeFile(join(dir, 'db.json.tmp'), JSON.stringify({ ...DB, profile: { name } }));
+      await rename(join(dir, 'db.json.tmp'), join(dir, 'db.json'));
+    };
+    return { dir, disk: diskFs(dir), replace };
+  }
+  const profileOf = async (db: Vfs) => JSON.parse(text(await db.read('profile.json'))).name;
+
+  it('an edit behind its back is served by the first read after its watch report (no periodic re-check needed)', async () => {
+    const { disk, replace } = await dbOnDisk();
+    const reports = watchReports(disk);
+    const db = jsonDbFs(disk, 'db.json', { recheckMs: 0 }); // reports only
+    closers.push(() => db.close!());
+    expect(await profileOf(db)).toBe('typicode');
+    for (const name of ['edited', 'edited again']) {
+      const reported = reports.next('db.json');
+      await replace(name);
+      await reported;
+      expect(await profileOf(db)).toBe(name);
+    }
+  });
+
+  it('a lost report: the file is re-checked every recheckMs (250 ms by default)', async () => {
+    const { disk, replace } = await dbOnDisk();
+    disk.watch = undefined; // a watch that never reports (a network mount)
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const db = jsonDbFs(disk, 'db.json');
+      closers.push(() => db.close!());
+      expect(await profileOf(db)).toBe('typicode');
+      await replace('edited');
+      expect(await profileOf(db)).toBe('typicode'); // nothing told it yet
+      await vi.advanceTimersByTimeAsync(249);
+      expect(await profileOf(db)).toBe('typicode');
+      await vi.advanceTimersByTimeAsync(1); // the re-check: a stat, then a re-read when it differs
+      await vi.waitFor(async () => expect(await profileOf(db)).toBe('edited'));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

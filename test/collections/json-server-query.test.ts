@@ -37,16 +37,42 @@ describe('json-server query syntax', () => {
     expect(ids('_sort=address.city&_order=desc')).toEqual([3, 1, 2, '4']);
     expect(ids('_sort=-age')).toEqual([3, 2, 1, '4']);
     expect(ids('_sort=name&_order=ASC')).toEqual([1, 2, 3, '4']);
-    expect(() => run('_sort=age&_order=up')).toThrow(/_order/);
+    expect(ids('_sort=age&_order=up')).toEqual(['4', 1, 2, 3]); // json-server 0.17: an unknown order is ascending
   });
-  it('pages and slices; total counts before paging; bad numbers are 400s', () => {
+  it('pages and slices as json-server 0.17 reads numbers (parseInt, never refused); total counts before paging', () => {
     expect(run('_page=2&_limit=3')).toEqual({ items: [items[3]], total: 4 });
     expect(ids('_start=1&_end=3')).toEqual([2, 3]);
     expect(ids('_start=2&_limit=1')).toEqual([3]);
     expect(ids('_limit=2')).toEqual([1, 2]);
-    expect(ids('_page=1&_per_page=1')).toEqual([1]);
-    expect(() => run('_page=0')).toThrow(/_page must be an integer >= 1/);
-    expect(() => run('_limit=x')).toThrow(/_limit/);
+    expect(ids('_page=0&_limit=3')).toEqual([1, 2, 3]); // page 1
+    expect(ids('_page=abc&_limit=3')).toEqual([1, 2, 3]);
+    expect(ids('_limit=-1')).toEqual([1, 2, 3]); // Array.slice(0, -1)
+    expect(ids('_limit=x')).toEqual([]);
+  });
+  it("1.x: _page with _per_page answers the envelope; page clamped into range", () => {
+    expect(run('_page=1&_per_page=3').envelope).toEqual({ first: 1, prev: null, next: 2, last: 2, pages: 2, items: 4, data: items.slice(0, 3) });
+    expect(run('_page=9&_per_page=3').envelope).toMatchObject({ prev: 1, next: null, data: [items[3]] });
+  });
+  it('1.x operators: :in, :contains, :startsWith, :endsWith (any case), :eq on nested fields', () => {
+    expect(ids('id:in=1,4')).toEqual([1, '4']);
+    expect(ids('name:contains=LA')).toEqual([2]);
+    expect(ids('name:startsWith=a')).toEqual([1, 2]);
+    expect(ids('name:endsWith=E')).toEqual([3]);
+    expect(ids('address.city:eq=London')).toEqual([1]);
+    expect(ids('age:gte=41')).toEqual([2, 3]);
+  });
+  it('_where: or / and lists, operators, nested objects; it replaces the field filters; not JSON is a 400', () => {
+    const where = (w: unknown, more = '') => ids(`_where=${encodeURIComponent(JSON.stringify(w))}${more}`);
+    expect(where({ or: [{ age: { gt: 80 } }, { name: { eq: 'Ada' } }] })).toEqual([1, 3]);
+    expect(where({ and: [{ age: { gt: 20 } }, { age: { lt: 50 } }] })).toEqual([1, 2]);
+    expect(where({ address: { city: { startsWith: 'new' } } })).toEqual([3]);
+    expect(where({ name: 'linus' }, '&name=Ada')).toEqual(['4']);
+    expect(() => run('_where={nope')).toThrow(/_where must be a JSON object/);
+  });
+  it('0.17: an equality filter on a field no item has is ignored (operators are not)', () => {
+    expect(ids('nothing=1')).toEqual([1, 2, 3, '4']);
+    expect(ids('nothing=1&id=2')).toEqual([2]);
+    expect(ids('nothing_gte=1')).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@
  * shift a page (they are the push socket's), and every event of the window arrives once, in order.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCollector } from '../../src/tracker/index.js';
+import { createCollector } from '../../src/tracker/collector.js';
 import { FIRST_PAGE, PAGE, readWindowInPages, type WindowPage } from '../../src/devtools/page/window-pages.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');

@@ -9,6 +9,7 @@ import { memoryFs } from '../../src/vfs/memory.js';
 import type { Vfs } from '../../src/vfs/types.js';
 import { req, see } from '../helpers/engine-request.js';
 import { seedDir } from '../helpers/mock-fs-drivers.js';
+import { clockStopped, watchReports } from '../helpers/watch-reports.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -114,8 +115,9 @@ describe('caches', () => {
       const dir = await makeTempDir();
       await seedDir(dir, { 'data.json': [{ v: 1 }] });
       const fs = counting(diskFs(dir));
+      const reports = watchReports(fs);
       const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent', pagination: { GET: PAGE } });
-      return { dir, fs, api };
+      return { dir, fs, api, reports };
     }
 
     /** Counts the driver's `stat` calls (after `setup`'s first use). */
@@ -130,13 +132,14 @@ describe('caches', () => {
     }
     const nextTurn = () => new Promise((r) => setImmediate(r));
 
-    it('in-place edit with a new size is served from the next turn on', async () => {
-      const { dir, fs, api } = await setup();
+    it('in-place edit with a new size is served once it is reported', async () => {
+      const { dir, fs, api, reports } = await setup();
       expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);
       expect((await see(await api.handle(req('GET', '/api/data?limit=1')))).json).toEqual([{ v: 1 }]);
       expect(fs.reads).toBe(1);
+      const reported = reports.next('data.json');
       await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 2 }, { v: 3 }]));
-      await nextTurn();
+      await reported;
       expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 2 }, { v: 3 }]);
       const q = await see(await api.handle(req('GET', '/api/data?limit=1')));
       expect(q.json).toEqual([{ v: 2 }]);
@@ -160,18 +163,22 @@ describe('caches', () => {
     });
 
     it('watched: no stat while nothing changes; an outside edit is reported and served at once', async () => {
-      const { dir, fs, api } = await setup();
+      const { dir, fs, api, reports } = await setup();
       await api.handle(req('GET', '/api/data'));
       const stats = countStats(fs);
-      for (let i = 0; i < 5; i++) {
-        await nextTurn();
-        expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);
-        expect((await see(await api.handle(req('GET', '/api/data?limit=1')))).json).toEqual([{ v: 1 }]);
-      }
-      expect(stats.n).toBe(0);
-      await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 'edited' }]));
-      await nextTurn();
-      expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 'edited' }]);
+      await clockStopped(async () => {
+        for (let i = 0; i < 5; i++) {
+          await nextTurn();
+          expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);
+          expect((await see(await api.handle(req('GET', '/api/data?limit=1')))).json).toEqual([{ v: 1 }]);
+        }
+        expect(stats.n).toBe(0);
+        // The clock still stands: only the report can make the cache look at the file again.
+        const reported = reports.next('data.json');
+        await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 'edited' }]));
+        await reported;
+        expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 'edited' }]);
+      });
       expect(stats.n).toBeGreaterThan(0);
     });
 
@@ -192,51 +199,57 @@ describe('caches', () => {
       }
     });
 
-    it('watched folder removed and made again: its watch ends, edits in the new folder are served at once', async () => {
-      const { dir, api } = await setup();
+    it('watched folder removed and made again: its watch ends, the new folder is watched, edits in it are served once reported', async () => {
+      const { dir, api, reports } = await setup();
       await seedDir(dir, { 'sub/data.json': { v: 1 } });
       expect((await see(await api.handle(req('GET', '/api/sub/data')))).json).toEqual({ v: 1 });
+      const ended = reports.next('sub/data.json');
       await rm(join(dir, 'sub'), { recursive: true });
       await seedDir(dir, { 'sub/data.json': { v: 2 } });
-      await nextTurn();
+      await ended;
       expect((await see(await api.handle(req('GET', '/api/sub/data')))).json).toEqual({ v: 2 });
-      await nextTurn();
-      await writeFile(join(dir, 'sub/data.json'), JSON.stringify({ v: 3 }));
-      await nextTurn();
-      expect((await see(await api.handle(req('GET', '/api/sub/data')))).json).toEqual({ v: 3 });
+      await clockStopped(async () => {
+        const reported = reports.next('sub/data.json'); // only a watch on the new folder can report this
+        await writeFile(join(dir, 'sub/data.json'), JSON.stringify({ v: 3 }));
+        await reported;
+        expect((await see(await api.handle(req('GET', '/api/sub/data')))).json).toEqual({ v: 3 });
+      });
     });
 
-    // An outside change is seen by the next request from the next event-loop turn on: a host's
-    // request always comes in a later turn; a direct call right after an in-process fs call (as
-    // here) may run before the kernel's report is read, hence `nextTurn()`.
-    it('same size, new mtime is served from the next turn on', async () => {
-      const { dir, api } = await setup();
+    // An outside change is seen by the first request after the kernel's report has been handled;
+    // the tests wait for that report (`reports.next`), not for a guessed number of turns.
+    it('same size, new mtime is served once reported', async () => {
+      const { dir, api, reports } = await setup();
       expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);
+      const reported = reports.next('data.json');
       await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 7 }]));
       const later = new Date(Date.now() + 5000);
       await utimes(join(dir, 'data.json'), later, later);
-      await nextTurn();
+      await reported;
       expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 7 }]);
     });
 
-    it('replaced by rename (editors, git) is served from the next turn on', async () => {
-      const { dir, api } = await setup();
+    it('replaced by rename (editors, git) is served once reported', async () => {
+      const { dir, api, reports } = await setup();
       await api.handle(req('GET', '/api/data'));
+      const reported = reports.next('data.json');
       await writeFile(join(dir, 'tmp'), JSON.stringify([{ v: 9 }]));
       await rename(join(dir, 'tmp'), join(dir, 'data.json'));
-      await nextTurn();
+      await reported;
       expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 9 }]);
     });
 
     it('deleted behind our back → 404; created behind our back → served', async () => {
-      const { dir, api } = await setup();
+      const { dir, api, reports } = await setup();
       await api.handle(req('GET', '/api/data'));
+      const deleted = reports.next('data.json');
       await rm(join(dir, 'data.json'));
-      await nextTurn();
+      await deleted;
       expect((await api.handle(req('GET', '/api/data')))!.status).toBe(404);
       expect((await api.handle(req('GET', '/api/fresh')))!.status).toBe(404);
+      const created = reports.next(''); // the miss is vouched for by a watch of its folder (the root)
       await writeFile(join(dir, 'fresh.json'), '{"fresh":1}');
-      await nextTurn();
+      await created;
       expect((await see(await api.handle(req('GET', '/api/fresh')))).json).toEqual({ fresh: 1 });
     });
 
@@ -251,25 +264,29 @@ describe('caches', () => {
       return count;
     }
 
-    it('a miss is remembered while its folder is watched (no lookup per request); a file created behind our back is served from the next turn on', async () => {
-      const { dir, fs, api } = await setup();
+    it('a miss is remembered while its folder is watched (no lookup per request); a file created behind our back is served once reported', async () => {
+      const { dir, fs, api, reports } = await setup();
       const lookups = countLookups(fs);
-      for (let i = 0; i < 5; i++) {
-        expect((await api.handle(req('GET', '/api/nothing')))!.status).toBe(404);
-        expect((await api.handle(req('GET', '/api/sub/item')))!.status).toBe(404); // no such folder: its parent is watched
-        await nextTurn();
-      }
-      const firstLookups = lookups.n;
-      expect(firstLookups).toBeGreaterThan(0);
-      for (let i = 0; i < 5; i++) {
-        expect((await api.handle(req('GET', '/api/nothing')))!.status).toBe(404);
-        expect((await api.handle(req('GET', '/api/sub/item')))!.status).toBe(404);
-      }
-      expect(lookups.n).toBe(firstLookups);
-      // Any extension (lookup step 4), and a file in a folder that did not exist.
+      await clockStopped(async () => {
+        for (let i = 0; i < 5; i++) {
+          expect((await api.handle(req('GET', '/api/nothing')))!.status).toBe(404);
+          expect((await api.handle(req('GET', '/api/sub/item')))!.status).toBe(404); // no such folder: its parent is watched
+          await nextTurn();
+        }
+        const firstLookups = lookups.n;
+        expect(firstLookups).toBeGreaterThan(0);
+        for (let i = 0; i < 5; i++) {
+          expect((await api.handle(req('GET', '/api/nothing')))!.status).toBe(404);
+          expect((await api.handle(req('GET', '/api/sub/item')))!.status).toBe(404);
+        }
+        expect(lookups.n).toBe(firstLookups);
+      });
+      // Any extension (lookup step 4), and a file in a folder that did not exist (both reported
+      // by the watch of the root folder).
+      const reported = reports.next('');
       await writeFile(join(dir, 'nothing.txt'), 'now there');
       await seedDir(dir, { 'sub/item.json': { now: 'there' } });
-      await nextTurn();
+      await reported;
       expect(await (await api.handle(req('GET', '/api/nothing')))!.text()).toBe('now there');
       expect((await see(await api.handle(req('GET', '/api/sub/item')))).json).toEqual({ now: 'there' });
     });
@@ -309,20 +326,22 @@ describe('caches', () => {
       expect((await see(await api.handle(req('GET', '/api/box')))).json).toEqual({ index: true });
     });
 
-    it('deleted behind our back with another candidate: the next candidate is served at once', async () => {
-      const { dir, api } = await setup();
+    it('deleted behind our back with another candidate: the next candidate is served once reported', async () => {
+      const { dir, api, reports } = await setup();
       await writeFile(join(dir, 'data.xml'), '<data/>');
       expect((await see(await api.handle(req('GET', '/api/data')))).json).toEqual([{ v: 1 }]);
+      const deleted = reports.next('data.json');
       await rm(join(dir, 'data.json'));
-      await nextTurn();
+      await deleted;
       expect((await see(await api.handle(req('GET', '/api/data')))).text).toBe('<data/>');
     });
 
     it('a PATCH after an outside edit patches the new content', async () => {
-      const { dir, api } = await setup();
+      const { dir, api, reports } = await setup();
       await api.handle(req('GET', '/api/data'));
+      const reported = reports.next('data.json');
       await writeFile(join(dir, 'data.json'), JSON.stringify([{ v: 'outside' }, 1]));
-      await nextTurn();
+      await reported;
       const r = await see(await api.handle(req('PATCH', '/api/data', { body: new TextEncoder().encode('[{"op":"add","path":"/-","value":2}]'), headers: { 'content-type': 'application/json-patch+json' } })));
       expect(r.json).toEqual([{ v: 'outside' }, 1, 2]);
     });
@@ -394,6 +413,7 @@ describe('disk: files the engine creates are watched too', () => {
   it('a file PUT into a new folder is served from the cache without a stat per request, and an outside edit still shows', async () => {
     const dir = await makeTempDir();
     const fs = diskFs(dir);
+    const reports = watchReports(fs);
     const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent' });
     const put = await api.handle(req('PUT', '/api/fresh/folder/doc.json', { json: { v: 1 } }));
     expect(put!.status).toBe(201);
@@ -406,16 +426,20 @@ describe('disk: files the engine creates are watched too', () => {
     // The watch starts after the write (the kernel queues no event of it for the new watcher);
     // one turn lets anything already queued be dispatched, then one GET confirms the entry.
     await new Promise((r) => setImmediate(r));
-    await api.handle(req('GET', '/api/fresh/folder/doc.json'));
-    const after = stats;
-    for (let i = 0; i < 3; i++) {
-      await new Promise((r) => setImmediate(r));
-      expect((await see(await api.handle(req('GET', '/api/fresh/folder/doc.json')))).json).toEqual({ v: 1 });
-    }
-    expect(stats).toBe(after);
-    await writeFile(join(dir, 'fresh/folder/doc.json'), JSON.stringify({ v: 'outside' }));
-    await new Promise((r) => setImmediate(r));
-    expect((await see(await api.handle(req('GET', '/api/fresh/folder/doc.json')))).json).toEqual({ v: 'outside' });
+    await clockStopped(async () => {
+      await api.handle(req('GET', '/api/fresh/folder/doc.json'));
+      const after = stats;
+      for (let i = 0; i < 3; i++) {
+        await new Promise((r) => setImmediate(r));
+        expect((await see(await api.handle(req('GET', '/api/fresh/folder/doc.json')))).json).toEqual({ v: 1 });
+      }
+      expect(stats).toBe(after);
+      // The clock stands: the edit can only be noticed through the watch's report.
+      const reported = reports.next('fresh/folder/doc.json');
+      await writeFile(join(dir, 'fresh/folder/doc.json'), JSON.stringify({ v: 'outside' }));
+      await reported;
+      expect((await see(await api.handle(req('GET', '/api/fresh/folder/doc.json')))).json).toEqual({ v: 'outside' });
+    });
     await api.close();
   });
 });

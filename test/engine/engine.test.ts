@@ -45,11 +45,20 @@ describe('engine flow', () => {
   });
 
   it('close() releases pending delays at once (no timer held)', async () => {
-    const a = createMockApi({ endpointPrefix: '/api', fs: memoryFs({ 'x.json': { a: 1 } }), delay: 60_000, logLevel: 'silent' });
-    const p = a.handle(req('GET', '/api/x'));
-    await new Promise((r) => setTimeout(r, 10));
-    await a.close();
-    expect((await p)!.status).toBe(200);
+    // Fake timers that never move: only close() can end the 60 s delay.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const a = createMockApi({ endpointPrefix: '/api', fs: memoryFs({ 'x.json': { a: 1 } }), delay: 60_000, logLevel: 'silent' });
+      await a.ready();
+      const p = a.handle(req('GET', '/api/x'));
+      while (vi.getTimerCount() === 0) await new Promise((r) => setImmediate(r)); // the delay's timer is set
+      await a.close();
+      expect(vi.getTimerCount()).toBe(0); // no timer held
+      const nextTurn = new Promise((r) => setImmediate(() => r('still pending')));
+      expect(await Promise.race([p.then((r) => r!.status), nextTurn])).toBe(200); // released at once
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('logs one debug line per request: method, path, status, duration', async () => {

@@ -2,9 +2,8 @@
  * api.observe(listener): one Exchange per request under the prefixes, on the fast path
  * (handleCached) and the promise path, with `answeredBy` recorded by the layer that answered.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { FastResponse } from '../../src/core/fast-response.js';
-import { assembleMockApi, createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
 import type { Exchange } from '../../src/engine/pipeline/run.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
 import { memoryFs } from '../../src/vfs/memory.js';
@@ -90,23 +89,26 @@ describe('api.observe', () => {
     expect(errors.filter((m) => m.includes('observer broke'))).toHaveLength(2);
   });
 
-  it('nobody observing: no clock is read (ctx.start stays 0); an observer turns it on', async () => {
-    const starts: number[] = [];
-    const api = assembleMockApi(
-      { endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent', journal: false }, // the journal is an observer too
-      {
-        arrange: (b) => [
-          { name: 'spy', peek: () => undefined, handle: (ctx) => (starts.push(ctx.start), FastResponse.json('{}', 200)) },
-          ...b.layers,
-        ],
-      },
-    );
+  it('nobody observing: no clock is read; an observer turns timing on', async () => {
+    const api = createMockApi({
+      endpointPrefix: '/api', fsDir: null, logLevel: 'silent', journal: false, // the journal is an observer too
+      handlers: [{ pattern: '/x', handle: () => ({}) }],
+    });
     opened.push(api);
-    await api.handle(req('GET', '/api/x'));
-    api.observe(() => {});
-    await api.handle(req('GET', '/api/x'));
-    expect(starts[0]).toBe(0);
-    expect(starts[1]).toBeGreaterThan(0);
+    await api.handle(req('GET', '/api/x')); // warm: whatever is set up once
+    const clock = vi.spyOn(performance, 'now');
+    try {
+      await api.handle(req('GET', '/api/x'));
+      expect(clock).not.toHaveBeenCalled();
+      const seen: Exchange[] = [];
+      api.observe((e) => seen.push(e));
+      await api.handle(req('GET', '/api/x'));
+      expect(clock).toHaveBeenCalled();
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.ms).toBeGreaterThanOrEqual(0);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('the debug access log is an observer: cached answers are logged too', async () => {

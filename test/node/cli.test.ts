@@ -57,7 +57,7 @@ describe('flags', () => {
   });
 
   it.each([
-    [['--nope'], /Unknown option '--nope'/],
+    [['--nope'], /unknown option --nope/],
     [['--port', 'abc'], /--port must be an integer between 0 and 65535 \(got "abc"\)/],
     [['--port', '70000'], /--port must be an integer/],
     [['--delay=-5'], /--delay must be a number >= 0/],

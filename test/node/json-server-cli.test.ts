@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -197,7 +197,7 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
     const api = `${url}`;
     expect((await get(`${api}/posts?views_gt=100`)).json.map((p: any) => p.id)).toEqual(['2']);
     expect((await get(`${api}/posts?views_lt=200`)).json.map((p: any) => p.id)).toEqual(['1']);
-    expect((await get(`${api}/posts?_page=2&_per_page=1`)).json.map((p: any) => p.id)).toEqual(['2']);
+    expect((await get(`${api}/posts?_page=2&_per_page=1`)).json).toEqual({ first: 1, prev: 1, next: null, last: 2, pages: 2, items: 2, data: [{ id: '2', title: 'another title', views: 200 }] });
     expect((await get(`${api}/posts?_sort=-views`)).json.map((p: any) => p.id)).toEqual(['2', '1']);
     expect((await get(`${api}/comments?_embed=post`)).json[0].post).toEqual({ id: '1', title: 'a title', views: 100 });
     // String ids: a new item gets a UUID
@@ -205,13 +205,11 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
     expect(created.json.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  // "The next request" is as exact as Node's event loop lets it be: a watch report and a request
-  // that arrive within the same few milliseconds are not ordered (measured with a bare node:http
-  // server + fs.watch, no mockyard code: right after a response, 3–7 of 40 first reports trailed
-  // the next request; with 10 ms between them, 0 of 40 and 0 of 500 in steady state). So the test
-  // asks again for up to the driver's re-check bound (250 ms) and checks the edit arrives, and
-  // that an edit made 100 ms later is served by the very next request.
-  it('serves an edit of db.json made behind its back (next request; re-check bound 250 ms)', async () => {
+  // Through the real CLI the test cannot see when the kernel's watch report arrives, so it asks
+  // until the edit is served (bounded by the test's timeout, never by a measured time). The exact
+  // claims — the first read after the report serves the edit, and a lost report is caught by the
+  // 250 ms re-check — are tested on the driver (test/collections/json-db.test.ts).
+  it('serves an edit of db.json made behind its back, without a restart', async () => {
     const dir = await dbFolder();
     const { url } = await start(['db.json', '--port', '0'], dir);
     expect((await get(`${url}/profile`)).json).toEqual({ name: 'typicode' });
@@ -220,15 +218,10 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
       await writeFile(join(dir, 'db.json.tmp'), JSON.stringify({ ...README_DB, profile: { name } }));
       await rename(join(dir, 'db.json.tmp'), join(dir, 'db.json'));
     };
-    await replace('edited');
-    const since = performance.now();
-    let name = (await get(`${url}/profile`)).json.name;
-    while (name !== 'edited' && performance.now() - since < 400) name = (await get(`${url}/profile`)).json.name;
-    expect(name).toBe('edited');
-    expect(performance.now() - since).toBeLessThan(400);
-    await new Promise((r) => setTimeout(r, 100));
-    await replace('edited again');
-    expect((await get(`${url}/profile`)).json).toEqual({ name: 'edited again' });
+    for (const name of ['edited', 'edited again']) {
+      await replace(name);
+      await vi.waitFor(async () => expect((await get(`${url}/profile`)).json).toEqual({ name }), { timeout: 10_000, interval: 10 });
+    }
   });
 
   it('serves at / (as json-server does); --prefix moves it and the start-up map says where', async () => {

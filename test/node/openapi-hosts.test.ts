@@ -80,3 +80,38 @@ describe('mock.openapi with the document as an object', () => {
     expect(await walk(`http://127.0.0.1:${port}/api`)).toEqual(viaIntercept);
   });
 });
+
+describe('documents as their writers meant them', () => {
+  it('3.0 nullable without a type and unknown formats are accepted; an operation that cannot compile is reported once and answered unvalidated, the others still checked', async () => {
+    const warnings: string[] = [];
+    const errors: string[] = [];
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Odd', version: '1' },
+      paths: {
+        '/things': {
+          get: {
+            parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 10 } }],
+            responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, note: { nullable: true, description: 'no type' }, code: { type: 'string', format: 'x-made-up' } } } } } } } },
+          },
+        },
+        '/broken': {
+          get: {
+            parameters: [{ name: 'q', in: 'query', schema: { type: 'string', pattern: '(' } }],
+            responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { ok: { type: 'boolean' } } } } } } },
+          },
+        },
+      },
+    };
+    const api = createMockApi({ endpointPrefix: '/api', fsDir: null, logger: { info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => errors.push(m) }, openapi: { document: doc } });
+    cleanups.push(() => api.close());
+    await api.ready();
+    const things = await api.handle(new Request('http://x/api/things?limit=3'));
+    expect(things!.status).toBe(200);
+    expect(Array.isArray(await things!.json())).toBe(true);
+    expect((await api.handle(new Request('http://x/api/things?limit=30')))!.status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await api.handle(new Request('http://x/api/broken?q=x')))!.status).toBe(200);
+    expect(warnings.filter((w) => w.includes('GET /broken cannot be validated'))).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+});

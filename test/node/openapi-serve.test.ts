@@ -179,6 +179,13 @@ describe('mockyard openapi.yaml', () => {
     expect(books[1]!.author).toMatchObject({ email: expect.stringMatching(/@/), firstName: expect.any(String) });
     expect((await getJson(`${s.url}/v1/books/${String(books[1]!.id)}`)).body).toEqual(books[1]);
     expect((await getJson(`${s.url}/v1/books/11111111-1111-4111-8111-111111111111`)).body).toEqual({ id: 'fixed', title: 'From a file' });
+
+    // A write naming no file goes on to the backend: no file is created for it.
+    const { readdir } = await import('node:fs/promises');
+    const pets = await serve([PETSTORE, '--fs-dir', 'mocks'], dir);
+    const created = await fetch(`${pets.url}/v2/pet`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', photoUrls: [] }) });
+    expect(created.headers.get('location')).toBe('/v2/pet/21');
+    expect(await readdir(join(dir, 'mocks'))).toEqual(['books']);
     const missing = await getJson(`${s.url}/v1/books/00000000-0000-4000-8000-000000000000`);
     expect(missing).toMatchObject({ status: 404, body: { reason: 'no such book' } });
   });
@@ -342,5 +349,27 @@ describe('collections from a document written for it', () => {
     }
     const cats = (await getJson(`${s.url}/api/pets?kind=cat&limit=100`)).body as { items: Obj[] };
     expect(cats.items.length).toBe(seen.filter((p) => p.kind === 'cat').length);
+  });
+});
+
+describe('security schemes (security-3.0.json, @readme/oas-examples)', () => {
+  it('apiKey in query, cookie and header; http basic and bearer; oauth2 and openIdConnect as bearer; an empty alternative makes it optional', async () => {
+    const s = await serve([join(FIXTURES, 'security-3.0.json'), '--prefix', '/']);
+    const status = async (method: string, path: string, headers: Record<string, string> = {}) => (await fetch(`${s.url}${path}`, { method, headers })).status;
+    expect(await status('GET', '/anything/apiKey')).toBe(401);
+    expect(await status('GET', '/anything/apiKey?apiKey=x')).toBe(200);
+    expect(await status('POST', '/anything/apiKey')).toBe(401);
+    expect(await status('POST', '/anything/apiKey', { cookie: 'other=1; api_key=x' })).toBe(200);
+    expect(await status('PUT', '/anything/apiKey', { 'x-api-key': 'x' })).toBe(200);
+    expect(await status('POST', '/anything/basic', { authorization: 'Bearer x' })).toBe(401);
+    expect(await status('POST', '/anything/basic', { authorization: `Basic ${btoa('u:p')}` })).toBe(200);
+    expect(await status('PUT', '/anything/bearer', { authorization: 'Bearer a.b.c' })).toBe(200);
+    for (const method of ['POST', 'GET', 'PUT', 'PATCH', 'DELETE']) {
+      expect(await status(method, '/anything/oauth2')).toBe(401);
+      expect(await status(method, '/anything/oauth2', { authorization: 'Bearer t' })).toBe(200);
+    }
+    expect(await status('POST', '/anything/openIdConnect', { authorization: 'Bearer t' })).toBe(200);
+    expect(await status('POST', '/anything/no-auth')).toBe(200);
+    expect(await status('GET', '/anything/optional-auth')).toBe(200);
   });
 });

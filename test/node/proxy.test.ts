@@ -6,7 +6,9 @@ import { request as httpRequest, type ClientRequest, type ServerResponse } from 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMockApi } from '../../src/engine/create-mock-api.js';
+import { Sleeper } from '../../src/engine/sleeper.js';
 import { PROXY_MESSAGES } from '../../src/engine/proxy/layer.js';
 import { fetchTransport, setUpstreamTransport, type UpstreamTransportFactory } from '../../src/engine/proxy/transport.js';
 import { undiciTransport } from '../../src/node/upstream-undici.js';
@@ -246,21 +248,42 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
     }
   });
 
-  it('a client gone while a delayed answer waits: nothing crashes, the exchange with the target is dropped', async () => {
+  it('a client gone while a delayed answer waits: the exchange with the target is dropped, the answer is never written, nothing crashes', async () => {
     const { targetClosed, closedEarly } = droppedByProxy();
     const upstream = await startUpstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('first;'); // and never more: the answer streams
       closedEarly(res);
     }, { streaming: true });
-    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', delay: 300, proxy: { target: upstream.url } } });
-    const req = openGet(server.url, '/api/slow');
-    await until(() => upstream.seen.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the head and first chunk are in; the delay runs
-    req.destroy();
-    await expect(within(targetClosed, 2000)).resolves.toBe('done');
-    await new Promise((resolve) => setTimeout(resolve, 400)); // past the delay: the dropped answer is not written
-    expect((await fetch(`${server.url}/local`)).status).toBe(404); // still serving
+    // The global delay runs once the proxy has the target's answer: the test knows when it starts
+    // and when it ends by watching the engine's delays (no sleep).
+    const delays: Array<Promise<void>> = [];
+    const sleep = Sleeper.prototype.sleep;
+    const spy = vi.spyOn(Sleeper.prototype, 'sleep').mockImplementation(function (this: Sleeper, ms: number) {
+      const wait = sleep.call(this, ms);
+      delays.push(wait);
+      return wait;
+    });
+    try {
+      const api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', delay: 300, proxy: { target: upstream.url } });
+      const exchanges: Array<number | undefined> = [];
+      api.observe((e) => exchanges.push(e.status));
+      const server = await startServer({ mock: api });
+      const answers: ServerResponse[] = [];
+      server.server.prependListener('request', (_req, res: ServerResponse) => answers.push(res));
+      const req = openGet(server.url, '/api/slow');
+      await until(() => delays.length === 1); // the head and first chunk are in; the delay runs
+      req.destroy();
+      await expect(within(targetClosed, 2000)).resolves.toBe('done');
+      await delays[0]; // the delay is over: the engine hands its (dropped) answer to the host
+      await until(() => exchanges.length === 1);
+      expect(answers).toHaveLength(1);
+      expect(answers[0]!.headersSent).toBe(false); // the dropped answer is not written
+      expect((await fetch(`${server.url}/local`)).status).toBe(404); // still serving
+      await api.close(); // a ready engine stays the test's to close (the server is closed after each test)
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('an answer dropped for the gateway timeout releases its exchange with the target', async () => {

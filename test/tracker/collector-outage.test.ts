@@ -248,7 +248,9 @@ describe.skipIf(!hasServer)('the collector through a database outage (real CLI, 
     const load = steadyLoad(c.url, 4, 10, 20);
     await until('a few stored batches', async () => (load.acked.size >= 20 ? true : undefined));
     pg.down();
-    await until('ping 503', async () => ((await pingStatus(c.url)) === 503 ? true : undefined), 10_000);
+    await until('ping 503', async () => ((await pingStatus(c.url)) === 503 ? true : undefined), 10_000).catch((err: Error) => {
+      throw new Error(`${err.message}; the collector said: ${c.output()}`);
+    });
     await new Promise((r) => setTimeout(r, OUTAGE_S * 1000));
     const duringOutage = load.acked.size;
     pg.up();

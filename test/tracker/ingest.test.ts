@@ -6,6 +6,28 @@ import { BASE, batch, ev, ingest, readAll, recordingLogger, collectorPerTest } f
 
 const T = '2026-03-01T10:00:00.000Z';
 let c: Collector;
+/**
+ * Counts the bytes every DecompressionStream created meanwhile hands on (what a gzip body was
+ * inflated to), by putting a counting subclass in its place until `restore()`.
+ */
+function countInflatedBytes(): { readonly bytes: number; restore(): void } {
+  const Original = globalThis.DecompressionStream;
+  const counter = { bytes: 0, restore: () => void (globalThis.DecompressionStream = Original) };
+  globalThis.DecompressionStream = class extends Original {
+    constructor(format: CompressionFormat) {
+      super(format);
+      const readable = super.readable.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          counter.bytes += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      }));
+      Object.defineProperty(this, 'readable', { value: readable });
+    }
+  };
+  return counter;
+}
+
 const make = collectorPerTest((created) => (c = created));
 
 describe('ingest', () => {
@@ -180,11 +202,18 @@ describe('ingest', () => {
       // ~50 MB of digits inside a valid-looking envelope start, ~50 KB compressed
       const bomb = gzipSync(Buffer.concat([Buffer.from('{"type":"ingest","events":[{"timestamp":"2026-03-01T10:00:00Z","x":"'), Buffer.alloc(50 * 1024 * 1024, 0x30)]), { level: 9 });
       expect(bomb.length).toBeLessThan(1024 * 1024);
-      const before = process.memoryUsage().rss;
-      const r = await ingest(c, undefined, { raw: bomb, headers: { 'content-encoding': 'gzip' } });
+      const inflated = countInflatedBytes();
+      let r: Awaited<ReturnType<typeof ingest>>;
+      try {
+        r = await ingest(c, undefined, { raw: bomb, headers: { 'content-encoding': 'gzip' } });
+      } finally {
+        inflated.restore();
+      }
       expect(r.status).toBe(413);
       expect(r.json.message).toMatch(/Decompressed request body exceeds the limit of 1048576 bytes/);
-      expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+      // The decompressor stopped a few chunks past the 1 MiB limit, not at the bomb's 50 MB.
+      expect(inflated.bytes).toBeGreaterThan(1024 * 1024);
+      expect(inflated.bytes).toBeLessThan(2 * 1024 * 1024);
       expect(c.size).toBe(0);
       expect((await ingest(c, batch([ev(T)]))).status).toBe(200);
     });

@@ -1,42 +1,55 @@
 /**
- * json-server's query syntax on a collection (`preset: 'json-server'`), as json-server 0.17
- * documents it, plus the cheap parts of 1.x:
+ * json-server's query syntax on a collection (`preset: 'json-server'`): 0.17's and 1.x's side by
+ * side, each answered as the json-server that documents it answers (measured; fixtures under
+ * test/fixtures/json-server/).
  *
  *   field=value            equality, as text (`?id=1` matches 1 and "1"); repeated = OR
- *   field_ne / _gte / _lte / _like   (0.17)   field_gt / _lt (1.x)   field:gte=… (1.x betas)
- *   a.b=value              nested fields (dot path)
+ *                          (0.17: a field no item has is ignored, the filter is dropped)
+ *   field_ne / _gte / _lte / _like (0.17), field_gt / _lt
+ *   field:eq|ne|lt|lte|gt|gte|in|contains|startsWith|endsWith=value   (1.x; `in` takes a comma list;
+ *                          contains/startsWith/endsWith: strings, any case)
+ *   a.b=value, a.b:eq=…    nested fields (dot path)
+ *   _where={"or":[…]}      (1.x) a JSON condition: `{ field: value | { op: value } }`, nested
+ *                          objects for nested fields, `or` / `and` lists; replaces the field filters
  *   q=text                 full text: any string value (nested too) containing it, any case
  *   _sort=a,b&_order=asc,desc   (1.x: _sort=a,-b)
- *   _page=N&_limit=M       (1.x: _per_page=M)   → X-Total-Count and a Link header
- *   _start=S&_end=E / _start=S&_limit=M / _limit=M
- *   _embed=children / _expand=parent   (resolved by relations.ts; 1.x's _embed=parent too)
+ *   _page=N&_limit=M       0.17: the page as an array, X-Total-Count and a Link header
+ *   _page=N&_per_page=M    1.x: `{ first, prev, next, last, pages, items, data }`
+ *   _start=S&_end=E / _start=S&_limit=M / _limit=M   as Array.slice (negative counts from the end)
+ *   _embed=children / _expand=parent   (relations.ts; 1.x's _embed=parent too)
+ *   callback=fn            JSONP (0.17), answered by json-server/rewrite-layer.ts
  *
- * Every other name is a field filter, so under the preset every query parameter is recognised;
- * other `_`-parameters are ignored, as json-server does. Values are compared as json-server
- * does: equality and `_ne` on the text of the stored value; ranges numerically when the stored
- * value is a number, else as text; `_like` is a case-insensitive regular expression (400 when
- * it is not one). Items without the field never match a filter (except `_ne`).
- * Bad numbers (`_page=0`, `_limit=x`) → 400 naming the parameter.
+ * Numbers are read as json-server reads them (parseInt; `_page=0` or `_page=abc` is page 1,
+ * `_limit=abc` an empty slice), never refused. `_like=(` and a `_where` that is not JSON are 400s
+ * (json-server: a 500 and a silently ignored filter).
  */
 import { HttpError } from '../../core/errors.js';
 
+type Test = (item: unknown) => boolean;
+
 export interface JsonServerQuery {
-  /** Filters and `q`; empty = every item. */
-  readonly test: ((item: unknown) => boolean) | undefined;
+  /** Filters that always apply (`q`, operators, `_where`). */
+  readonly test: Test | undefined;
+  /** Plain equality filters: dropped when no item has the field (json-server 0.17). */
+  readonly equals: ReadonlyArray<{ path: string[]; test: Test }>;
   readonly sort: ReadonlyArray<{ path: string[]; desc: boolean }>;
-  readonly slice: { start: number; end: number } | undefined;
+  /** As Array.prototype.slice (NaN → 0, negative from the end). */
+  readonly slice: { start: number; end: number | undefined } | undefined;
   /** `_page` / `_limit` when paging by page (for the Link header). */
   readonly page: { page: number; limit: number } | undefined;
+  /** `_page` with `_per_page` (1.x): answer the envelope. */
+  readonly envelope: { page: number; perPage: number } | undefined;
   readonly embed: string[];
   readonly expand: string[];
   /** Whether any parameter of this syntax was given. */
   readonly present: boolean;
 }
 
-const RESERVED = new Set(['_page', '_limit', '_per_page', '_start', '_end', '_sort', '_order', 'q', '_embed', '_expand']);
+const RESERVED = new Set(['_page', '_limit', '_per_page', '_start', '_end', '_sort', '_order', 'q', '_embed', '_expand', '_where', 'callback']);
 const SUFFIX_OPS: ReadonlyArray<[string, Op]> = [['_gte', 'gte'], ['_lte', 'lte'], ['_gt', 'gt'], ['_lt', 'lt'], ['_ne', 'ne'], ['_like', 'like']];
-const COLON_OPS = new Set<Op>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like']);
-type Op = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'like';
+const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'in', 'contains', 'startsWith', 'endsWith'] as const;
+type Op = (typeof OPS)[number];
+const COLON_OPS = new Set<string>(OPS);
 
 function valueAt(item: unknown, path: readonly string[]): unknown {
   let v: unknown = item;
@@ -48,21 +61,30 @@ function valueAt(item: unknown, path: readonly string[]): unknown {
   return v;
 }
 
+function hasPath(item: unknown, path: readonly string[]): boolean {
+  let v: unknown = item;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, k)) return false;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return true;
+}
+
 function text(v: unknown): string {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : String(v);
 }
 
-function compareRange(stored: unknown, given: string, op: 'gt' | 'gte' | 'lt' | 'lte'): boolean {
+function compareRange(stored: unknown, given: unknown, op: 'gt' | 'gte' | 'lt' | 'lte'): boolean {
   if (stored === undefined || stored === null) return false;
   let a: number | string;
   let b: number | string;
   if (typeof stored === 'number') {
     a = stored;
-    b = Number(given);
-    if (given.trim() === '' || Number.isNaN(b)) return false;
+    b = typeof given === 'number' ? given : Number(given);
+    if ((typeof given === 'string' && given.trim() === '') || Number.isNaN(b)) return false;
   } else {
     a = text(stored);
-    b = given;
+    b = text(given);
   }
   switch (op) {
     case 'gt': return a > b;
@@ -70,6 +92,69 @@ function compareRange(stored: unknown, given: string, op: 'gt' | 'gte' | 'lt' | 
     case 'lt': return a < b;
     case 'lte': return a <= b;
   }
+}
+
+/** One operator on a stored value; `given` is the query's text or a `_where` JSON value. */
+function matches(stored: unknown, op: Op, given: unknown, like?: RegExp): boolean {
+  switch (op) {
+    case 'eq':
+      if (stored === undefined || stored === null) return given === null || String(given) === String(stored);
+      if (Array.isArray(stored) && typeof given !== 'object') return stored.some((x) => text(x) === String(given));
+      return text(stored) === text(given);
+    case 'ne':
+      return stored === undefined || stored === null || text(stored) !== text(given);
+    case 'like':
+      return stored !== undefined && stored !== null && like!.test(text(stored));
+    case 'in': {
+      const list = Array.isArray(given) ? given : String(given).split(',').map((s) => s.trim());
+      return stored !== undefined && stored !== null && list.some((g) => text(g) === text(stored));
+    }
+    case 'contains':
+    case 'startsWith':
+    case 'endsWith': {
+      if (typeof stored !== 'string') return false;
+      const s = stored.toLowerCase();
+      const g = String(given).toLowerCase();
+      return op === 'contains' ? s.includes(g) : op === 'startsWith' ? s.startsWith(g) : s.endsWith(g);
+    }
+    default:
+      return compareRange(stored, given, op);
+  }
+}
+
+function regex(value: string, name: string): RegExp {
+  try {
+    return new RegExp(value, 'i');
+  } catch {
+    throw new HttpError(400, `Query parameter ${name} must be a regular expression (got "${value}")`);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A `_where` condition (1.x): fields → value or `{ op: value }`, nested objects, `or`/`and` lists. */
+function whereTest(cond: Record<string, unknown>, base: readonly string[] = []): Test {
+  const parts: Test[] = [];
+  for (const [key, value] of Object.entries(cond)) {
+    if ((key === 'or' || key === 'and') && base.length === 0 && Array.isArray(value)) {
+      const subs = value.filter(isObject).map((v) => whereTest(v));
+      parts.push(key === 'or' ? (item) => subs.some((t) => t(item)) : (item) => subs.every((t) => t(item)));
+      continue;
+    }
+    const path = [...base, ...key.split('.')];
+    if (isObject(value)) {
+      const ops = Object.keys(value).filter((k): k is Op => COLON_OPS.has(k));
+      if (ops.length > 0) {
+        const like = ops.includes('like') ? regex(String(value.like), `_where ${key}.like`) : undefined;
+        parts.push((item) => ops.every((op) => matches(valueAt(item, path), op, value[op], like)));
+      } else parts.push(whereTest(value, path));
+      continue;
+    }
+    parts.push((item) => matches(valueAt(item, path), 'eq', value));
+  }
+  return (item) => parts.every((t) => t(item));
 }
 
 function deepContains(v: unknown, needle: string, depth = 0): boolean {
@@ -80,12 +165,10 @@ function deepContains(v: unknown, needle: string, depth = 0): boolean {
   return false;
 }
 
-function positiveInt(params: URLSearchParams, name: string, min: number): number | undefined {
+/** `parseInt` as json-server reads its numbers (NaN when absent or not a number). */
+function int(params: URLSearchParams, name: string): number {
   const raw = params.get(name);
-  if (raw === null || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new HttpError(400, `Query parameter ${name} must be an integer >= ${min} (got "${raw}")`);
-  return n;
+  return raw === null ? NaN : Number.parseInt(raw, 10);
 }
 
 function list(params: URLSearchParams, name: string): string[] {
@@ -96,10 +179,11 @@ function splitPath(field: string): string[] {
   return field.split('.');
 }
 
-/** Reads the query; throws 400 on bad values. */
+/** Reads the query; throws 400 on a bad `_like` RegExp or `_where`. */
 export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
   const eq = new Map<string, string[]>();
-  const tests: Array<(item: unknown) => boolean> = [];
+  const tests: Test[] = [];
+  const fieldTests: Test[] = [];
   let present = false;
   for (const [rawKey, value] of params) {
     if (RESERVED.has(rawKey)) {
@@ -111,9 +195,14 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
     let field = rawKey;
     let op: Op = 'eq';
     const colon = rawKey.lastIndexOf(':');
-    if (colon > 0 && COLON_OPS.has(rawKey.slice(colon + 1) as Op)) {
+    if (colon > 0 && COLON_OPS.has(rawKey.slice(colon + 1))) {
       field = rawKey.slice(0, colon);
       op = rawKey.slice(colon + 1) as Op;
+      if (op === 'eq') {
+        const path = splitPath(field);
+        fieldTests.push((item) => matches(valueAt(item, path), 'eq', value));
+        continue;
+      }
     } else {
       for (const [suffix, o] of SUFFIX_OPS) {
         if (rawKey.length > suffix.length && rawKey.endsWith(suffix)) {
@@ -123,46 +212,35 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
         }
       }
     }
-    const path = splitPath(field);
-    switch (op) {
-      case 'eq': {
-        const values = eq.get(field) ?? [];
-        values.push(value);
-        eq.set(field, values);
-        break;
-      }
-      case 'ne':
-        tests.push((item) => {
-          const v = valueAt(item, path);
-          return v === undefined || v === null || text(v) !== value;
-        });
-        break;
-      case 'like': {
-        let re: RegExp;
-        try {
-          re = new RegExp(value, 'i');
-        } catch {
-          throw new HttpError(400, `Query parameter ${rawKey} must be a regular expression (got "${value}")`);
-        }
-        tests.push((item) => {
-          const v = valueAt(item, path);
-          return v !== undefined && v !== null && re.test(text(v));
-        });
-        break;
-      }
-      default:
-        tests.push((item) => compareRange(valueAt(item, path), value, op as 'gt'));
+    if (op === 'eq') {
+      const values = eq.get(field) ?? [];
+      values.push(value);
+      eq.set(field, values);
+      continue;
     }
-  }
-  for (const [field, values] of eq) {
     const path = splitPath(field);
-    const set = new Set(values);
-    tests.push((item) => {
-      const v = valueAt(item, path);
-      if (v === undefined || v === null) return set.has(String(v));
-      if (Array.isArray(v)) return v.some((x) => set.has(text(x))) || set.has(String(v));
-      return set.has(text(v));
-    });
+    const like = op === 'like' ? regex(value, rawKey) : undefined;
+    fieldTests.push((item) => matches(valueAt(item, path), op, value, like));
+  }
+  const whereRaw = params.get('_where');
+  let where: Test | undefined;
+  if (whereRaw !== null && whereRaw !== '') {
+    let cond: unknown;
+    try {
+      cond = JSON.parse(whereRaw);
+    } catch {
+      throw new HttpError(400, `Query parameter _where must be a JSON object such as {"or":[{"views":{"gt":100}}]} (got "${whereRaw}")`);
+    }
+    if (!isObject(cond)) throw new HttpError(400, 'Query parameter _where must be a JSON object such as {"or":[{"views":{"gt":100}}]}');
+    where = whereTest(cond);
+  }
+  // json-server 1.x: a valid `_where` replaces the field filters.
+  if (where) tests.push(where);
+  else tests.push(...fieldTests);
+  const equals: Array<{ path: string[]; test: Test }> = [];
+  for (const [field, values] of where ? [] : eq) {
+    const path = splitPath(field);
+    equals.push({ path, test: (item) => values.some((v) => matches(valueAt(item, path), 'eq', v)) });
   }
   const q = params.get('q');
   if (q !== null && q !== '') {
@@ -172,32 +250,45 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
 
   const sortKeys = list(params, '_sort');
   const orders = list(params, '_order').map((o) => o.toLowerCase());
-  for (const [i, o] of orders.entries()) if (o !== 'asc' && o !== 'desc') throw new HttpError(400, `Query parameter _order must be asc or desc (got "${orders[i]}")`);
   const sort = sortKeys.map((k, i) => {
     const minus = k.startsWith('-');
     return { path: splitPath(minus ? k.slice(1) : k), desc: minus || orders[i] === 'desc' };
   });
 
-  const pageNo = positiveInt(params, '_page', 1);
-  const limit = positiveInt(params, '_limit', 0) ?? positiveInt(params, '_per_page', 1);
-  const start = positiveInt(params, '_start', 0);
-  const end = positiveInt(params, '_end', 0);
+  // Paging and slicing, as each json-server reads them.
   let slice: JsonServerQuery['slice'];
   let page: JsonServerQuery['page'];
-  if (pageNo !== undefined) {
-    const size = limit ?? 10;
-    page = { page: pageNo, limit: size };
-    slice = { start: (pageNo - 1) * size, end: pageNo * size };
-  } else if (start !== undefined || end !== undefined || limit !== undefined) {
-    const s = start ?? 0;
-    slice = { start: s, end: end ?? (limit !== undefined ? s + limit : Infinity) };
+  let envelope: JsonServerQuery['envelope'];
+  const pageRaw = params.get('_page');
+  const perPageRaw = params.get('_per_page');
+  const limitRaw = params.get('_limit');
+  const endRaw = params.get('_end');
+  if (pageRaw !== null && perPageRaw !== null) {
+    const n = Number.parseInt(pageRaw, 10);
+    const per = Number.parseInt(perPageRaw, 10);
+    envelope = { page: Number.isFinite(n) ? n : 1, perPage: Number.isFinite(per) && per > 0 ? per : 1 };
+  } else if (pageRaw) {
+    const n = int(params, '_page');
+    const p = n >= 1 ? n : 1;
+    const limit = int(params, '_limit') || 10;
+    page = { page: p, limit };
+    slice = { start: (p - 1) * limit, end: p * limit };
+  } else if (endRaw) {
+    slice = { start: int(params, '_start') || 0, end: int(params, '_end') };
+  } else if (limitRaw) {
+    const start = int(params, '_start') || 0;
+    slice = { start, end: start + int(params, '_limit') };
+  } else if (params.get('_start')) {
+    slice = { start: int(params, '_start') || 0, end: undefined };
   }
 
   return {
     test: tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (item) => tests.every((t) => t(item)),
+    equals,
     sort,
     slice,
     page,
+    envelope,
     embed: list(params, '_embed'),
     expand: list(params, '_expand'),
     present,
@@ -217,11 +308,16 @@ function compareValues(a: unknown, b: unknown): number {
 export interface QueryResult {
   items: unknown[];
   total: number;
+  /** 1.x's page envelope (`_page` with `_per_page`), when asked for. */
+  envelope?: { first: number; prev: number | null; next: number | null; last: number; pages: number; items: number; data: unknown[] };
 }
 
 /** Filters, sorts (stable) and slices `items` (never mutated). */
 export function runJsonServerQuery(items: readonly unknown[], q: JsonServerQuery): QueryResult {
-  let out: unknown[] = q.test ? items.filter(q.test) : items.slice();
+  // 0.17: an equality filter on a field no item has is dropped.
+  const equals = q.equals.filter((e) => items.some((item) => hasPath(item, e.path)));
+  const test = equals.length === 0 ? q.test : (item: unknown) => (q.test === undefined || q.test(item)) && equals.every((e) => e.test(item));
+  let out: unknown[] = test ? items.filter(test) : items.slice();
   const total = out.length;
   if (q.sort.length > 0) {
     const keys = q.sort;
@@ -240,21 +336,38 @@ export function runJsonServerQuery(items: readonly unknown[], q: JsonServerQuery
       })
       .map((e) => e.item);
   }
-  if (q.slice) out = out.slice(q.slice.start, q.slice.end === Infinity ? undefined : q.slice.end);
+  if (q.envelope) {
+    const per = q.envelope.perPage;
+    const pages = Math.max(1, Math.ceil(total / per));
+    const current = Math.max(1, Math.min(q.envelope.page, pages));
+    const start = (current - 1) * per;
+    return {
+      items: out.slice(start, start + per),
+      total,
+      envelope: { first: 1, prev: current > 1 ? current - 1 : null, next: current < pages ? current + 1 : null, last: pages, pages, items: total, data: out.slice(start, start + per) },
+    };
+  }
+  if (q.slice) out = out.slice(q.slice.start, q.slice.end);
   return { items: out, total };
 }
 
-/** json-server's Link header for `_page` paging: first, prev, next, last (absolute URLs). */
+/**
+ * json-server 0.17's Link header for `_page` paging: first, prev, next, last (absolute URLs), or
+ * undefined when the page holds every item or none (0.17 then sends an empty Link).
+ */
 export function linkHeader(requestUrl: string, page: { page: number; limit: number }, total: number): string | undefined {
-  const last = Math.max(1, Math.ceil(total / page.limit));
+  const start = (page.page - 1) * page.limit;
+  const shown = Math.max(0, Math.min(total, page.page * page.limit) - start);
+  if (shown === 0 || shown === total) return undefined;
+  const last = Math.ceil(total / page.limit);
   const url = new URL(requestUrl);
   const at = (n: number) => {
     url.searchParams.set('_page', String(n));
     return url.href;
   };
   const links = [`<${at(1)}>; rel="first"`];
-  if (page.page > 1) links.push(`<${at(Math.min(page.page - 1, last))}>; rel="prev"`);
-  if (page.page < last) links.push(`<${at(page.page + 1)}>; rel="next"`);
+  if (page.page > 1) links.push(`<${at(page.page - 1)}>; rel="prev"`);
+  if (page.page * page.limit < total) links.push(`<${at(page.page + 1)}>; rel="next"`);
   links.push(`<${at(last)}>; rel="last"`);
   return links.join(', ');
 }

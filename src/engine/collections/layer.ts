@@ -33,7 +33,7 @@ import type { FilesLayer } from '../fs/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { idKeyOf, indexOf, nextId } from './item-id.js';
-import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery } from './json-server-query.js';
+import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand, foreignKey, pluralCandidates } from './relations.js';
 
 const NAME = 'collections';
@@ -126,31 +126,44 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     return out;
   }
 
-  /** A json-server query on `items` (sync part: filters, sort, page). */
-  function queryAnswer(ctx: RequestContext, items: readonly unknown[], q: JsonServerQuery, related: unknown[] | undefined, head: boolean): Response {
-    const r = runJsonServerQuery(items, q);
+  /** The answer to a json-server query: the items (0.17, with X-Total-Count and Link) or 1.x's page envelope. */
+  function queryResponse(ctx: RequestContext, q: JsonServerQuery, r: QueryResult, items: unknown[], head: boolean): Response {
     const headers: Record<string, string> = { 'X-Total-Count': String(r.total) };
     if (q.page) {
       const link = linkHeader(ctx.request.url, q.page, r.total);
       if (link) headers.Link = link;
     }
-    return FastResponse.json(JSON.stringify(related ?? r.items), 200, headers, head);
+    const body = r.envelope ? { ...r.envelope, data: items } : items;
+    return FastResponse.json(JSON.stringify(body), 200, headers, head);
+  }
+
+  /** A json-server query on `items` (sync part: filters, sort, page). */
+  function queryAnswer(ctx: RequestContext, items: readonly unknown[], q: JsonServerQuery, head: boolean): Response {
+    const r = runJsonServerQuery(items, q);
+    return queryResponse(ctx, q, r, r.items, head);
   }
 
   async function queryCollection(ctx: RequestContext, env: FsEnv, key: string, entry: FileEntry, items: readonly unknown[], head: boolean): Promise<Response> {
     answered(ctx, env, entry, ctx.search);
     const q = parseJsonServerQuery(ctx.searchParams);
-    if (q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, items, q, undefined, head);
+    if (q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, items, q, head);
     const r = runJsonServerQuery(items, q);
-    const related = await withRelations(env, key, r.items, q);
-    const headers: Record<string, string> = { 'X-Total-Count': String(r.total) };
-    if (q.page) headers.Link = linkHeader(ctx.request.url, q.page, r.total)!;
-    return FastResponse.json(JSON.stringify(related), 200, headers, head);
+    return queryResponse(ctx, q, r, await withRelations(env, key, r.items, q), head);
   }
 
   async function jsonBody(ctx: RequestContext, env: FsEnv, what: string): Promise<unknown> {
     const bytes = await readBody(ctx.request, env.bodyLimit);
     if (bytes.byteLength === 0) throw new HttpError(400, MSG.noData);
+    if (jsonServer && parseMediaType(ctx.request.headers.get('content-type')).type === 'application/x-www-form-urlencoded') {
+      // json-server 0.17 stores a form's fields (as strings; a repeated field as a list).
+      const form: Record<string, unknown> = {};
+      for (const [k, v] of new URLSearchParams(new TextDecoder().decode(bytes))) {
+        const had = form[k];
+        form[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+      }
+      assertNoForbiddenKeys(form, what);
+      return form;
+    }
     const value = parseJsonBytes(bytes, what, env.maxJsonDepth);
     assertNoForbiddenKeys(value, what);
     return value;
@@ -158,7 +171,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
 
   function requireJsonType(ctx: RequestContext): void {
     const type = parseMediaType(ctx.request.headers.get('content-type')).type;
-    if (type === 'multipart/form-data' || type === 'application/x-www-form-urlencoded') {
+    if (type === 'multipart/form-data' || (type === 'application/x-www-form-urlencoded' && !jsonServer)) {
       throw new HttpError(415, 'A collection item must be sent as JSON (Content-Type: application/json)');
     }
   }
@@ -230,7 +243,8 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
         });
       }
       case 'PATCH': {
-        const kind = patchKindFor(parseMediaType(ctx.request.headers.get('content-type')).type);
+        const type = parseMediaType(ctx.request.headers.get('content-type')).type;
+        const kind = jsonServer && type === 'application/x-www-form-urlencoded' ? 'merge' : patchKindFor(type);
         if (kind === undefined) throw new HttpError(415, MSG.patchUnsupported);
         const patch = await jsonBody(ctx, env, 'PATCH body');
         validatePatch(kind, patch);
@@ -255,10 +269,12 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
           scope.changed(true);
           return FastResponse.json(jsonOf(removed), 200, { 'X-Deleted-Count': '1' });
         });
-        // json-server's `?_dependent=comments`: the children of the deleted item go too (each
-        // collection in one write of its own, after the item).
-        if (jsonServer && ctx.search.length > 1) {
-          for (const name of ctx.searchParams.getAll('_dependent').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
+        // The children of the deleted item go too (each collection in one write of its own, after
+        // the item): those `?_dependent=comments` names (json-server 1.x), else, under the preset,
+        // every other collection's (json-server 0.17 removes the dependants of a deleted parent).
+        if (jsonServer) {
+          const named = ctx.search.length > 1 ? ctx.searchParams.getAll('_dependent').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : [];
+          for (const name of named.length > 0 ? named : await siblingNames(env, entry, key)) {
             const children = await collection(env, siblingKey(key, name));
             if (!children) continue;
             const fk = foreignKey(nameOf(key));
@@ -302,6 +318,17 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     }
     const mine = children.array!.filter((c) => idKeyOf(c, fk) === parentId);
     return queryCollection(ctx, env, childKey, children, mine, ctx.method === 'HEAD');
+  }
+
+  /** The other JSON files next to a collection's (`posts.json` → `comments`, `profile`, …). */
+  async function siblingNames(env: FsEnv, entry: FileEntry, key: string): Promise<string[]> {
+    const dir = entry.path.slice(0, Math.max(0, entry.path.lastIndexOf('/')));
+    const own = nameOf(key);
+    const names: string[] = [];
+    for (const e of await env.vfs.readdir(dir)) {
+      if (e.kind === 'file' && e.name.toLowerCase().endsWith('.json') && e.name.slice(0, -5) !== own) names.push(e.name.slice(0, -5));
+    }
+    return names;
   }
 
   /** json-server's `GET /db`: every top-level JSON file of the folder as one object (when no file is named db). */
@@ -395,7 +422,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
           if (hasBody(ctx.request)) return undefined;
           const q = parseJsonServerQuery(ctx.searchParams);
           if (q.embed.length > 0 || q.expand.length > 0) return undefined;
-          const r = queryAnswer(ctx, entry.array, q, undefined, method === 'HEAD');
+          const r = queryAnswer(ctx, entry.array, q, method === 'HEAD');
           answered(ctx, mode.env, entry, ctx.search);
           return r;
         } catch {

@@ -118,10 +118,19 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     }
   })();
 
+  /** The JSON text of a kept item, made once per version of it (a write stores a new object). */
+  const texts = new WeakMap<object, string>();
+  const textOf = (value: unknown): string => {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    let text = texts.get(value);
+    if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
+    return text;
+  };
+
   function json(ctx: RequestContext, value: unknown, status: number, headers: FastHeaders = {}, type?: string): Response {
     ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
     if (value === undefined || status === 204 || status === 304) return FastResponse.empty(status, headers);
-    return FastResponse.json(JSON.stringify(value), status, { ...(type ? { 'Content-Type': type } : {}), ...headers }, ctx.method === 'HEAD');
+    return FastResponse.json(textOf(value), status, { ...(type ? { 'Content-Type': type } : {}), ...headers }, ctx.method === 'HEAD');
   }
 
   /** The documented answer for `code`: its example (named by Prefer), else generated from its schema. */

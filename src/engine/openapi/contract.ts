@@ -64,6 +64,15 @@ function accepted(header: string): string[] {
   }).filter(Boolean);
 }
 
+const offeredByOp = new WeakMap<Operation, string[]>();
+
+/** The media types an operation answers with (made once per operation). */
+function offeredTypes(op: Operation): string[] {
+  let types = offeredByOp.get(op);
+  if (!types) offeredByOp.set(op, (types = [...new Set(op.responses.flatMap((r) => r.contents.map((c) => parseMediaType(c.type).type)))]));
+  return types;
+}
+
 export function contractRefusal(op: Operation, headers: Headers, query: URLSearchParams, hasBody: boolean): Refusal | undefined {
   if (op.security.length > 0 && !op.security.some((alt) => alt.every((s) => present(s, headers, query)))) {
     const first = op.security.find((alt) => alt.length > 0) ?? [];
@@ -82,8 +91,8 @@ export function contractRefusal(op: Operation, headers: Headers, query: URLSearc
     }
   }
   const accept = headers.get('accept');
-  if (accept && accept.trim() !== '') {
-    const offered = [...new Set(op.responses.flatMap((r) => r.contents.map((c) => parseMediaType(c.type).type)))];
+  if (accept && accept.trim() !== '' && accept !== '*/*') {
+    const offered = offeredTypes(op);
     const wanted = accepted(accept);
     if (offered.length > 0 && !offered.some((o) => wanted.some((w) => mediaMatches(w, o) || mediaMatches(o, w)))) {
       return { status: 406, message: `${op.label} answers ${offered.join(', ')}, which Accept: ${accept} excludes` };

@@ -27,6 +27,9 @@ import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
 import type { Layer } from './layer.js';
 import { createCollectionStore, type CollectionStore } from '../store/store.js';
 import { lazyLayer } from './lazy-layer.js';
+import { createRewriteLayer } from '../json-server/rewrite-layer.js';
+import { createMiddlewareLayer } from '../json-server/middleware-layer.js';
+import { createStaticLayer } from '../static/layer.js';
 
 export interface LayerSources {
   /** The validated options (handlers, pagination, filters, delay, limits…). */
@@ -63,6 +66,7 @@ export interface BuiltLayers {
 export function buildLayers({ options, services, vfs, fsDir, filesName, below, reuse }: LayerSources): BuiltLayers {
   // `proxy.record.serveFiles: false` (mockyard record): every request goes to the target.
   const serveFiles = options.proxy?.record?.serveFiles !== false;
+  const mockBackend = options.openapi !== null && (options.openapi.backend.mock ?? !options.proxy);
   const files = createFilesLayer({
     name: filesName,
     vfs: serveFiles ? vfs : null,
@@ -74,7 +78,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     queue: services.queue,
     pagination: options.pagination,
     filters: options.filters,
-    passUnmockedWrites: options.passUnmockedWrites,
+    passUnmockedWrites: options.passUnmockedWrites || mockBackend, // writes naming no file go on to the document's backend
     below,
     onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
   });
@@ -87,11 +91,14 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
+    ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.routes, options.preset === 'json-server', options.routesSource)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
+    ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(options.middlewares, options.readOnly, services.app)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
-    ...(options.openapi && (options.openapi.backend.mock ?? !options.proxy) ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
+    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
+    ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root)] : []), // static files nothing above answered (static/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (fs/preset-hints.ts)
   ];

@@ -110,6 +110,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
   }
 
+  /** The answer through the changes layers added for this request (ctx.onAnswer). */
+  function changed(ctx: RequestContext, r: Response): Response {
+    for (const change of ctx.answerChanges!) r = change(r);
+    return r;
+  }
+
   function end(ctx: RequestContext): Response | undefined {
     if (forward) return undefined;
     ctx.answered(NOT_FOUND_LAYER);
@@ -172,11 +178,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
           return undefined;
         }
         if (ctx.answeredBy === undefined) ctx.answered(layer.name);
+        if (ctx.answerChanges) r = changed(ctx, r);
         if (observers.length > 0) notify(ctx, r);
         return r;
       }
       ctx.resumeAt = n;
-      const r = end(ctx);
+      let r = end(ctx);
+      if (r !== undefined && ctx.answerChanges) r = changed(ctx, r);
       if (r !== undefined && observers.length > 0) notify(ctx, r);
       return r;
     },
@@ -189,6 +197,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
         response = responseForError(err, ctx.pathname, ctx.method === 'HEAD');
       }
+      if (response !== undefined && ctx.answerChanges) response = changed(ctx, response);
       if (observers.length > 0) notify(ctx, response);
       return response;
     },

@@ -6,12 +6,12 @@
  */
 import type { Faker } from '@faker-js/faker';
 
-let module: Promise<typeof import('@faker-js/faker')> | undefined;
+let module: Promise<typeof import('./faker-instance.js')> | undefined;
 
 /** A new faker instance (each engine its own: seeding one never moves another). */
 export async function loadFaker(): Promise<Faker> {
-  const m = await (module ??= import('@faker-js/faker'));
-  const f = new m.Faker({ locale: [m.en, m.base] });
+  const m = await (module ??= import('./faker-instance.js'));
+  const f = m.newFaker();
   f.setDefaultRefDate('2025-01-01T00:00:00.000Z');
   return f;
 }

@@ -28,6 +28,8 @@ export interface Queryable {
 
 export interface SqlClient extends Queryable {
   readonly kind: 'postgres.js' | 'pglite';
+  /** A pool we opened for a URL (ours to end and to open again), not a client passed in. */
+  readonly owned: boolean;
   /** Runs `fn` in one transaction (committed when it resolves, rolled back when it throws). */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
@@ -69,6 +71,7 @@ function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
     q.unsafe(text, params as never[], { prepare }) as unknown as Promise<R[]>;
   return {
     kind: 'postgres.js',
+    owned,
     query: (text, params, prepared) => query(sql, text, params, prepared),
     transaction: (fn) => sql.begin((tx) => fn({ query: (text, params, prepared) => query(tx, text, params, prepared) })) as Promise<never>,
     async snapshot() {
@@ -107,6 +110,7 @@ function fromPostgresJs(sql: PostgresSql, owned: boolean): SqlClient {
 function fromPGlite(db: PGliteLike, owned: boolean): SqlClient {
   return {
     kind: 'pglite',
+    owned,
     query: async (text, params) => (await db.query(text, params)).rows as never,
     transaction: (fn) => db.transaction((tx) => fn({ query: async (text, params) => (await tx.query(text, params)).rows as never })),
     async listen(channel, onPayload, onListen) {

@@ -37,6 +37,7 @@ import { ChangeBarrier } from './change-barrier.js';
 import type { DeflatedPiece } from '../../tracker/gzip-pieces.js';
 import { BATCH_ID_WINDOW_MS } from '../../tracker/batch-ids.js';
 import { asUnavailable, postgresLabel, unreachableReason } from './unreachable.js';
+import { holdDriverGuard } from './driver-guard.js';
 
 export interface PostgresStoreSettings {
   url?: string;
@@ -159,14 +160,46 @@ export class PostgresEventStore implements EventStore {
     try {
       await this.loadOnce();
     } catch (err) {
-      throw asUnavailable(err);
+      throw this.unreachable(err);
     }
   }
 
   private loadedSteps = { migrated: false, listening: false };
+  /** Releases driver-guard.ts's hold for the pool we opened. */
+  private releaseGuard: (() => void) | undefined;
+
+  /**
+   * The error to throw for a client error: storageUnavailable() when the database cannot be
+   * reached, and then the pool we opened is dropped (its connections may be left unusable by a
+   * driver bug, driver-guard.ts): the next load() opens a new one and subscribes again.
+   */
+  private unreachable(err: unknown): unknown {
+    const e = asUnavailable(err);
+    if (e !== err) this.dropPool();
+    return e;
+  }
+
+  private dropPool(): void {
+    const sql = this.sql;
+    if (!sql?.owned) return;
+    this.sql = undefined;
+    this.loadedSteps.listening = false;
+    const release = this.releaseGuard;
+    this.releaseGuard = undefined;
+    void sql.end().catch(() => {}).finally(() => release?.());
+  }
 
   private async loadOnce(): Promise<void> {
-    const sql = (this.sql ??= await openSqlClient(this.settings));
+    if (!this.sql) {
+      const opened = await openSqlClient(this.settings);
+      if (this.closed) {
+        await opened.end();
+        throw storageUnavailable('closed');
+      }
+      this.sql = opened;
+      if (opened.owned) this.releaseGuard = holdDriverGuard(this.logger);
+    }
+    const sql = this.sql;
     if (!this.loadedSteps.migrated) {
       const before = await migrate(sql, this.names);
       if (before === 0) this.logger.info(`tracker: created the PostgreSQL schema for ${this.names.events} (version 1)`);
@@ -199,7 +232,7 @@ export class PostgresEventStore implements EventStore {
     try {
       await this.sql.query('SELECT 1');
     } catch (err) {
-      throw asUnavailable(err);
+      throw this.unreachable(err);
     }
   }
 
@@ -221,7 +254,7 @@ export class PostgresEventStore implements EventStore {
 
   async append(batch: ValidBatch, now = Date.now()): Promise<StoredBatch> {
     const work = this.appendNow(batch, now).catch((err: unknown) => {
-      throw asUnavailable(err);
+      throw this.unreachable(err);
     });
     this.writes.add(work);
     try {
@@ -307,7 +340,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   private storageError(err: unknown, n: number): unknown {
-    if (unreachableReason(err)) return asUnavailable(err);
+    if (unreachableReason(err)) return this.unreachable(err);
     this.logger.error(`tracker: could not store a batch of ${n} events in PostgreSQL: ${(err as Error)?.message ?? err}`);
     return new HttpError(500, 'Could not store the events', { cause: err });
   }
@@ -361,7 +394,7 @@ export class PostgresEventStore implements EventStore {
     try {
       return await this.readWindow(q, options.gzip === true, false);
     } catch (err) {
-      throw asUnavailable(err);
+      throw this.unreachable(err);
     }
   }
 
@@ -563,7 +596,7 @@ export class PostgresEventStore implements EventStore {
     try {
       await this.retain(now);
     } catch (err) {
-      throw asUnavailable(err);
+      throw this.unreachable(err);
     }
   }
 
@@ -610,5 +643,6 @@ export class PostgresEventStore implements EventStore {
     this.barrier.cancel();
     await this.flush();
     await this.sql?.end();
+    this.releaseGuard?.();
   }
 }

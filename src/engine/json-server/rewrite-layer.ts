@@ -1,0 +1,61 @@
+/**
+ * The rewrite layer (`routes`, and the json-server preset's trailing slash): changes the path and
+ * query the later layers see, before handlers, collections and files, so a rewritten request
+ * reaches items, filters, POST appends and queries as if it had been sent so. Never answers,
+ * except `GET /__rules` (the rules, as json-server's rewriter answers it).
+ *
+ * Under the preset a trailing slash is dropped (`/posts/1/` is `/posts/1`), as both json-servers
+ * (Express's non-strict routing) do, and `?callback=fn` on a GET answers JSONP as json-server 0.17
+ * does: a JSON answer becomes the JavaScript call `fn(…)` (Express's `res.jsonp` form), text/javascript.
+ */
+import { FastResponse, fastState } from '../../core/fast-response.js';
+import type { RequestContext } from '../context.js';
+import { PASS, type Layer } from '../pipeline/layer.js';
+import { applyRoutes, type RewriteRule } from './routes.js';
+
+/** JSONP callback names: identifiers and dotted/indexed paths (what Express accepts). */
+const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
+
+/** A JSON answer as JSONP (Express's `res.jsonp` form); other answers as they are. */
+function jsonp(name: string, response: Response): Response {
+  const state = fastState(response);
+  if (!state || state.body === null || !/json/i.test(response.headers.get('content-type') ?? '')) return response;
+  const json = typeof state.body === 'string' ? state.body : new TextDecoder().decode(state.body);
+  const body = `/**/ typeof ${name} === 'function' && ${name}(${json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(state.headers)) if (!/^content-(type|length)$/i.test(k)) headers[k] = v;
+  return FastResponse.bytes(new TextEncoder().encode(body), state.status, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+}
+
+export function createRewriteLayer(rules: readonly RewriteRule[], jsonServer: boolean, routes: unknown): Layer {
+  const trailingSlash = jsonServer;
+  function rewrite(ctx: RequestContext): Response | undefined {
+    if (rules.length > 0 && ctx.subPath === '/__rules' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.answered('rewrite', '__rules');
+      return FastResponse.json(JSON.stringify(routes), 200, undefined, ctx.method === 'HEAD');
+    }
+    let sub = ctx.subPath;
+    let search = ctx.search;
+    const to = rules.length > 0 ? applyRoutes(rules, `${sub || '/'}${search}`) : undefined;
+    if (to !== undefined) {
+      const q = to.indexOf('?');
+      sub = q === -1 ? to : to.slice(0, q);
+      search = q === -1 ? '' : to.slice(q);
+      if (search === '?') search = '';
+    }
+    if (trailingSlash && sub.length > 1 && sub.endsWith('/')) sub = sub.replace(/\/+$/, '') || '/';
+    if (sub !== ctx.subPath || search !== ctx.search) ctx.rewrite(sub, search);
+    if (jsonServer && ctx.method === 'GET' && ctx.search.includes('callback=')) {
+      const name = ctx.searchParams.get('callback');
+      if (name !== null && CALLBACK.test(name)) ctx.onAnswer((r) => jsonp(name, r));
+    }
+    return undefined;
+  }
+  return {
+    name: 'rewrite',
+    handle: rewrite,
+    peek(ctx) {
+      return rewrite(ctx) ?? PASS;
+    },
+  };
+}

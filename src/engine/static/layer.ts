@@ -1,0 +1,106 @@
+/**
+ * Static files beside the API (`static`, json-server's `--static` and its default `./public`):
+ * GET/HEAD of a file in one of the folders (the first holding it wins) that nothing of the API
+ * answered (after files and collections: the API's fast path stays as it is).
+ * `/` and `…/` serve `index.html`. Paths go through `requestPathToVfs` (400 on traversal tricks)
+ * and the Vfs (never above its root; links leaving it are refused by the disk driver).
+ *
+ * Answers carry the type (core/media-type.ts), `Accept-Ranges: bytes`, a weak `ETag` and
+ * `Last-Modified` from the file's size and mtime, and `Cache-Control: no-cache` (a dev server:
+ * always revalidate); `If-None-Match` / `If-Modified-Since` → 304; one `Range` → 206 (416 past
+ * the end; `If-Range` honoured). Anything else (other methods, no such file) goes to the next layer.
+ */
+import { FastResponse } from '../../core/fast-response.js';
+import { contentTypeFor } from '../../core/media-type.js';
+import { describe, OptionsError } from '../../core/options.js';
+import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
+import type { Vfs, VfsStat } from '../../vfs/types.js';
+import { getDefaultFsFactory } from '../default-fs.js';
+import { PASS, type Layer } from '../pipeline/layer.js';
+import { parseRange } from './range.js';
+
+/** Validates `static` (folders or Vfs) into a list, possibly empty. */
+export function resolveStatic(value: unknown, option: string): Array<string | Vfs> {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((v, i) => {
+    const at = Array.isArray(value) ? `${option}[${i}]` : option;
+    if (typeof v === 'string' && v.trim() !== '') return v;
+    if (v && typeof v === 'object' && typeof (v as Vfs).stat === 'function' && typeof (v as Vfs).read === 'function') return v as Vfs;
+    throw new OptionsError(at, `must be a folder or a Vfs (got ${describe(v)})`);
+  });
+}
+
+function etagOf(st: VfsStat): string {
+  return `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+}
+
+/** Folders given by name are opened here (disk, Node) and closed with the layer; a given Vfs stays the caller's. */
+export function createStaticLayer(sources: ReadonlyArray<string | Vfs>, root: string | undefined): Layer {
+  const owned: Vfs[] = [];
+  const folders = sources.map((s) => {
+    if (typeof s !== 'string') return s;
+    const factory = getDefaultFsFactory();
+    if (!factory) throw new OptionsError('mock.static', 'a folder needs the Node entry (in a page, give a Vfs)');
+    const vfs = factory(s, root);
+    owned.push(vfs);
+    return vfs;
+  });
+  async function find(p: RequestPath): Promise<{ vfs: Vfs; path: string; st: VfsStat } | undefined> {
+    const candidates = p.path === '' || p.trailingSlash ? [p.path === '' ? 'index.html' : `${p.path}/index.html`] : [p.path];
+    for (const vfs of folders) {
+      for (const path of candidates) {
+        const st = await vfs.stat(path).catch(() => null);
+        if (st?.kind === 'file') return { vfs, path, st };
+      }
+    }
+    return undefined;
+  }
+
+  return {
+    name: 'static',
+    peek(ctx) {
+      return ctx.method === 'GET' || ctx.method === 'HEAD' ? undefined : PASS;
+    },
+    async handle(ctx) {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return undefined;
+      let p: RequestPath;
+      try {
+        p = requestPathToVfs(ctx.subPath || '/');
+      } catch {
+        return undefined; // file mode answers the 400
+      }
+      const hit = await find(p);
+      if (!hit) return undefined;
+      const { st } = hit;
+      const head = ctx.method === 'HEAD';
+      const etag = etagOf(st);
+      const modified = new Date(Math.floor(st.mtimeMs / 1000) * 1000).toUTCString();
+      const headers: Record<string, string> = {
+        'Content-Type': contentTypeFor(hit.path),
+        'Accept-Ranges': 'bytes',
+        ETag: etag,
+        'Last-Modified': modified,
+        'Cache-Control': 'no-cache',
+      };
+      ctx.answered('static', hit.path);
+      const h = ctx.request.headers;
+      const inm = h.get('if-none-match');
+      const ims = h.get('if-modified-since');
+      if (inm !== null ? inm.split(',').some((t) => t.trim() === etag || t.trim() === '*' || t.trim() === etag.slice(2)) : ims !== null && Date.parse(ims) >= Date.parse(modified)) {
+        return FastResponse.empty(304, headers);
+      }
+      const bytes = await hit.vfs.read(hit.path);
+      const ifRange = h.get('if-range');
+      const range = ifRange === null || ifRange === etag || ifRange === modified ? parseRange(h.get('range'), bytes.byteLength) : { kind: 'whole' as const };
+      if (range.kind === 'unsatisfiable') return FastResponse.empty(416, { ...headers, 'Content-Range': `bytes */${bytes.byteLength}` });
+      if (range.kind === 'part') {
+        return FastResponse.bytes(bytes.subarray(range.start, range.end + 1), 206, { ...headers, 'Content-Range': `bytes ${range.start}-${range.end}/${bytes.byteLength}` }, head);
+      }
+      return FastResponse.bytes(bytes, 200, headers, head);
+    },
+    async close() {
+      await Promise.all(owned.map((v) => v.close?.()));
+    },
+  };
+}
