@@ -6,6 +6,7 @@
 import type { OverrideList } from './handlers/override-list.js';
 import type { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
+import type { MockApiRuntime } from './runtime.js';
 import type { FilterConfig, MockApiApp, PaginationConfig, PerMethod } from './types.js';
 
 /** Per-call overrides for file-system mode (a handler with `handle: 'FS'`). */
@@ -30,4 +31,6 @@ export interface EngineServices {
   readonly closed: boolean;
   /** Handlers added at run time (`api.use`), first in every pipeline built with these services. */
   readonly overrides?: OverrideList;
+  /** What the runtime provides (runtime.ts): default filesystems, the proxy's transport. */
+  readonly runtime: MockApiRuntime;
 }

@@ -8,10 +8,10 @@
  * the Requests tab shows the app's requests live and a scenario switch applies to the app.
  * Opened by `worker.openDevtools()` or by the URL hash `#_mockyard` (at start and on hashchange).
  */
-import { answerFrom } from '../core/engine-answer.js';
+import { answerFrom } from '../host/dispatch.js';
 import type { Engine } from '../core/engine.js';
-import { collectorBase } from '../devtools/admin-engine.js';
-import { toPageResponse } from './response.js';
+import { collectorBase } from '../devtools/paths.js';
+import { toPageResponse } from '../host/page-response.js';
 
 export interface DevtoolsOverlay {
   close(): void;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMockApi } from '../../src/engine/create-mock-api.js';
+import { createNodeMockApi as createMockApi } from '../../src/node/engines.js'; // the `mockyard` entry under Node: documents read from disk
 import { memoryFs } from '../../src/vfs/memory.js';
 import { runCli } from '../helpers/cli-run.js';
 import { closeServers, startServer } from '../helpers/server.js';

@@ -6,10 +6,11 @@ import { RequestsTab } from './requests-tab.js';
 import type { RoutesInfo } from './routes-tab.js';
 import { RoutesTab } from './routes-tab.js';
 import { ScenariosTab } from './scenarios-tab.js';
+import { GraphqlTab } from './graphql-tab.js';
 
-export const TABS = ['requests', 'routes', 'scenarios', 'events'] as const;
+export const TABS = ['requests', 'routes', 'scenarios', 'graphql', 'events'] as const;
 export type Tab = (typeof TABS)[number];
-const LABELS: Record<Tab, string> = { requests: 'Requests', routes: 'Routes', scenarios: 'Scenarios', events: 'Events' };
+const LABELS: Record<Tab, string> = { requests: 'Requests', routes: 'Routes', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
 
 function tabFromHash(): Tab {
   const h = location.hash.replace(/^#\/?/, '');
@@ -29,6 +30,8 @@ export interface AppProps {
 export function App({ transport, onClose, routeByHash, collectorBase: known }: AppProps) {
   const [tab, setTab] = useState<Tab>(() => (routeByHash ? tabFromHash() : 'requests'));
   const [collectorBase, setCollectorBase] = useState<string | null | undefined>(known === undefined ? undefined : known || null);
+  /** The mock API's GraphQL endpoint (null: GraphQL off), from `GET routes`. */
+  const [graphql, setGraphql] = useState<string | null>(null);
   useEffect(() => {
     if (!routeByHash) return;
     const onHash = () => setTab(tabFromHash());
@@ -36,10 +39,14 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
     return () => removeEventListener('hashchange', onHash);
   }, [routeByHash]);
   useEffect(() => {
-    if (known !== undefined) return;
     getJson<RoutesInfo>(transport, `${ADMIN}/routes`).then(
-      (r) => setCollectorBase(r.collector?.basePath ?? null),
-      () => setCollectorBase(null),
+      (r) => {
+        if (known === undefined) setCollectorBase(r.collector?.basePath ?? null);
+        setGraphql(r.mock?.graphql ?? null);
+      },
+      () => {
+        if (known === undefined) setCollectorBase(null);
+      },
     );
   }, [transport, known]);
   const choose = (t: Tab) => {
@@ -53,7 +60,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
           mockyard <span class="dim">devtools</span>
         </h1>
         <nav role="tablist" aria-label="Devtools">
-          {TABS.map((t) => (
+          {TABS.filter((t) => t !== 'graphql' || graphql !== null).map((t) => (
             <button type="button" role="tab" aria-selected={tab === t} data-tab={t} onClick={() => choose(t)}>
               {LABELS[t]}
             </button>
@@ -69,6 +76,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
         <RequestsTab transport={transport} active={tab === 'requests'} />
         <RoutesTab transport={transport} active={tab === 'routes'} />
         <ScenariosTab transport={transport} active={tab === 'scenarios'} />
+        {graphql !== null && <GraphqlTab transport={transport} active={tab === 'graphql'} endpoint={graphql} />}
         {collectorBase !== undefined && <EventsTab transport={transport} active={tab === 'events'} basePath={collectorBase} />}
       </main>
     </div>

@@ -19,6 +19,7 @@ export interface RoutesInfo {
     wsHandlers: Array<{ pattern: string; connections: number }>;
     scenarios: string[];
     scenario: string | null;
+    graphql?: string | null;
   } | null;
   collector: { basePath: string; routes: Array<{ path: string; methods: string[]; what: string }>; storage?: StorageStatus | null } | null;
 }

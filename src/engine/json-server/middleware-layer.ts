@@ -6,12 +6,15 @@
  *   - each middleware `(req, res, next)` gets the portable req/res handlers get
  *     (handlers/request.ts, handlers/response.ts): one that answers (`res.json`, `res.sendStatus`,
  *     `res.end`) answers the request; when every one called `next()`, the headers they set
- *     (`res.header('X-Hello', 'World')`) go onto whatever answers it (`ctx.onAnswer`).
+ *     (`res.header('X-Hello', 'World')`) go onto whatever answers it (`ctx.onAnswer`);
+ *   - `gatewayTimeout` bounds them as it bounds handlers: a middleware that neither calls
+ *     `next()` nor answers within it gets a 504.
  */
 import { errorResponse } from '../../core/errors.js';
 import { withHeaders } from '../../core/fast-response.js';
 import { check } from '../../core/options.js';
-import { runMiddlewares } from '../handlers/chain.js';
+import { runMiddlewares, type StepOutcome } from '../handlers/chain.js';
+import { Deadlines } from '../handlers/deadline.js';
 import { PortableRequest } from '../handlers/request.js';
 import { ResponseBuilder } from '../handlers/response.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
@@ -26,7 +29,8 @@ export function resolveRequestMiddlewares(value: unknown, option: string): Middl
   return list as MiddlewareFunction[];
 }
 
-export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp): Layer {
+export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number): Layer {
+  const deadlines = new Deadlines();
   return {
     name: 'middlewares',
     async handle(ctx) {
@@ -37,7 +41,16 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       if (middlewares.length === 0) return undefined;
       const req = new PortableRequest(ctx, {}, app);
       const res = new ResponseBuilder();
-      if ((await runMiddlewares(middlewares, req, res)) === 'responded') {
+      type Outcome = StepOutcome | 'timeout' | { error: unknown };
+      const work: Promise<Outcome> = runMiddlewares(middlewares, req, res).then((o) => o, (error: unknown) => ({ error }));
+      const outcome = await deadlines.race<Outcome>(work, gatewayTimeout, async () => 'timeout');
+      if (outcome === 'timeout') {
+        res.seal();
+        ctx.answered('middlewares', 'gateway timeout');
+        return errorResponse(504, `No answer from the middlewares within gatewayTimeout (${gatewayTimeout} ms)`, ctx.pathname, { head: ctx.method === 'HEAD' });
+      }
+      if (typeof outcome === 'object') throw outcome.error;
+      if (outcome === 'responded') {
         ctx.answered('middlewares');
         return res.toResponse(ctx.method === 'HEAD');
       }
@@ -45,6 +58,9 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       // Static files are served as json-server serves them: before (without) its middlewares.
       if (Object.keys(headers).length > 0) ctx.onAnswer((r) => (ctx.answeredBy?.layer === 'static' ? r : withHeaders(r, headers)));
       return undefined;
+    },
+    close() {
+      deadlines.expireAll();
     },
     peek(ctx) {
       if (middlewares.length > 0) return undefined;
