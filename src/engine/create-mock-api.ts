@@ -25,7 +25,8 @@ import type { CollectionStore } from './store/store.js';
 import { contextUnder, type RequestContext } from './context.js';
 import { withMockCors } from './cors.js';
 import { openMockFs } from './mock-fs.js';
-import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
+import { resolveHandlers, resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
+import { createOverrideList } from './handlers/override-list.js';
 import type { MockApiRuntime } from './runtime.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Recorder } from './proxy/recorder.js';
@@ -36,7 +37,7 @@ import { createScenarioSet } from './scenarios/pipelines.js';
 import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
-import type { MockApiApp, MockApiOptions } from './types.js';
+import type { MockApiApp, MockApiOptions, RestHandler } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
 
@@ -78,7 +79,20 @@ export interface MockApi extends Engine {
    * that asks for none walks its pipeline. An unknown name throws HttpError 400.
    */
   useScenario(name: string | null): void;
-  /** The layer names in pipeline order (`['handlers', 'files']`). */
+  /**
+   * Adds handlers in front of everything (the same objects as the `handlers` option; newest
+   * first), as msw's `server.use`: for one test. Validated like the option (OptionsError).
+   */
+  use(...handlers: RestHandler[]): void;
+  /** Drops the handlers added with `use` (the configured ones stay), as msw's `resetHandlers`. */
+  resetHandlers(): void;
+  /**
+   * Back to the start: `use`'s handlers dropped, the base scenario current, and the data of a
+   * filesystem that can reset (memoryFs: its seed; overlayFs: its top emptied; indexedDbFs: its
+   * seed) back to its start. For a test's `afterEach`.
+   */
+  reset(): Promise<void>;
+  /** The layer names in pipeline order (`['overrides', 'handlers', 'files']`). */
   readonly layers: readonly string[];
   /** The sessions (src/engine/sessions/, docs/sessions.md): create, reset, drop, set a scenario, add overrides, list. */
   readonly sessions: SessionControl;
@@ -145,9 +159,11 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     },
   };
 
+  const overrides = createOverrideList();
   const services: EngineServices = {
     logger,
     app,
+    overrides,
     queue: new KeyedQueue(),
     sleep: (ms) => sleeper.sleep(ms),
     runtime,
@@ -302,6 +318,18 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return scenarios.current;
     },
     useScenario: (name: string | null) => scenarios.use(name),
+    use(...handlers: RestHandler[]) {
+      const warnings: string[] = [];
+      overrides.use(resolveHandlers(handlers, 'api.use', warnings));
+      for (const w of warnings) logger.warn(w);
+    },
+    resetHandlers: () => overrides.reset(),
+    async reset() {
+      overrides.reset();
+      scenarios.use(null);
+      const resettable = vfs as (Vfs & { reset?: () => Promise<void> }) | null;
+      if (typeof resettable?.reset === 'function') await resettable.reset();
+    },
     sessions,
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),

@@ -246,7 +246,7 @@ function graphqlHandlersIn(value: unknown): GraphqlOperationHandler[] {
   return Array.isArray(value) ? value.filter(isGraphqlHandler) : [];
 }
 
-function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
+export function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
     if (isGraphqlHandler(h)) return;

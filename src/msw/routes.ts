@@ -15,6 +15,11 @@ export interface HttpRoute {
   test(href: string): boolean;
   /** The answer, or `undefined` when no engine answers. */
   handle(request: Request): Promise<Response | undefined>;
+  /**
+   * An engine of this route may leave a request under its prefix unanswered on purpose
+   * (`noHandledRestFsRequestsAction: 'forward'`): whether it answers is known only by asking it.
+   */
+  readonly forwards: boolean;
 }
 
 /** A page WebSocket as the host sees it (msw's client connection, reduced). */
@@ -49,6 +54,7 @@ export function httpRoutes(engines: Host | readonly Engine[], origin: string | u
       if (seen.has(prefix)) continue;
       seen.add(prefix);
       routes.push({
+        forwards: host.engines.some((e) => e.forwardsUnmatched === true),
         test(href) {
           const [at, pathname] = splitHref(href);
           return (origin === undefined || href.slice(0, at) === origin) && underPrefix(pathname, prefix);

@@ -194,7 +194,7 @@ export async function buildConfig(
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
   jsonServer?: JsonServerArgs,
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; notes: string[] }> {
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; notes: string[]; implicitFsDir?: boolean }> {
   const js = jsonServer ?? (mode === 'serve' ? await jsonServerFlags(argv, cwd, FLAGS) : undefined); // json-server's flags (json-server-flags.ts)
   const { values, positionals } = parse(js?.argv ?? argv);
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
@@ -284,7 +284,7 @@ export async function buildConfig(
   }
   if (config.tracker) config.tracker = withSpoolDefault(config.tracker, cwd);
   if (dbWait !== undefined && !(config.tracker && (config.tracker.storage?.postgres !== undefined || config.tracker.storage?.store !== undefined))) throw new UsageError('--tracker-db-wait needs --tracker-db (or a collector with a database store)');
-  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
+  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve', config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -404,7 +404,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   let hostApp: Host | undefined;
   let map: ResourceMapSource | undefined;
   try {
-    const created = await ensureFsDir(config.mock, io.cwd);
+    // The implicit ./mocks is created for a mock API run, not when only the collector was asked for.
+    const created = parsed.implicitFsDir && parsed.tracker ? undefined : await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
     const talk = config.logLevel !== 'silent' && !parsed.quiet;
     const logRequests = talk && (config.logLevel === 'info' || config.logLevel === 'debug');
@@ -416,6 +417,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     // the JSON 404 (`serve`'s fallback: it costs the engines' fast path nothing).
     let api: MockApi | undefined;
     let homePage: Engine | undefined;
+    let devtoolsServed = false;
     const home: Engine = { prefixes: ['/'], handle: (request) => homePage!.handle(request) };
     hostApp = await nodeHost({
       mock: config.mock,
@@ -438,7 +440,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     if (collector && typeof collector.status === 'function' && tracker && parsed.dbWait !== undefined) await waitForStorage(collector, parsed.dbWait, storageName(tracker));
     const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e));
     map = api ? createResourceMap(api) : undefined;
-    homePage = createHomePage({ map, engines: served, version: version() });
+    homePage = createHomePage({ map, engines: served, version: version(), devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
     const fallback = async (request: Request): Promise<Response> => {
       const start = performance.now();
       const answer = await homePage!.handle(request);
@@ -448,6 +450,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return res;
     };
     const server = await serveHost(hostApp, { ...listen, fallback });
+    devtoolsServed = server.engines.some(isDevtoolsEngine);
     const fileRouting = api ? await api.ready() : false;
     const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`), { overwrite: parsed.overwrite }) : undefined;
     const stop = async () => {

@@ -55,13 +55,20 @@ export async function openDevtoolsOverlay(engines: readonly Engine[], tracker: E
     return answer === undefined ? fetch(request) : toPageResponse(answer);
   };
   let closed = false;
+  // Escape closes the overlay; closing it takes `#_mockyard` (which opens it) off the URL.
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') close();
+  };
   const close = () => {
     if (closed) return;
     closed = true;
+    removeEventListener('keydown', onKey, true);
     unmount();
     host.remove();
+    if (location.hash === '#_mockyard') history.replaceState(history.state, '', `${location.pathname}${location.search}`);
     onClosed();
   };
+  addEventListener('keydown', onKey, true);
   const unmount = page.mount(root, { transport, onClose: close, collectorBase: collectorBase(tracker) });
   return { close };
 }

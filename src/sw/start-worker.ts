@@ -44,6 +44,11 @@ export interface PageWorker {
    * the URL hash `#_mockyard`). Rejects when devtools are off (`devtools: false`).
    */
   openDevtools(): Promise<{ close(): void }>;
+  /**
+   * Back to the start (`mock.reset()`): handlers added with `use` dropped, the base scenario,
+   * and the data back to the seed files (indexedDbFs, memoryFs): what a "reset data" button does.
+   */
+  reset(): Promise<void>;
   /** Stops intercepting and closes the engines built by `startWorker`. */
   stop(): Promise<void>;
 }
@@ -113,6 +118,9 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
     mock: built.mock as MockApi | undefined,
     tracker: built.tracker as Collector | undefined,
     openDevtools,
+    async reset() {
+      await (built.mock as Partial<MockApi> | undefined)?.reset?.();
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -19,6 +19,7 @@ import type { SharedBelow } from '../fs/file-cache.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { itemRouteHints, unreadQueryWarning } from '../fs/preset-hints.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
+import { createOverridesLayer } from '../handlers/overrides-layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
 import { createOpenApiLayer } from '../openapi/layer.js';
@@ -87,6 +88,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument }) : undefined;
   const faults = faultRulesOf(options.faults, options.handlers);
   const layers: Layer[] = [
+    ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.routes, options.preset === 'json-server', options.routesSource)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)

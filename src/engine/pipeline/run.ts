@@ -106,7 +106,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   async function walk(ctx: RequestContext): Promise<Response | undefined> {
     for (let i = ctx.resumeAt; i < n; i++) {
       const layer = layers[i]!;
-      const r = await layer.handle(ctx);
+      let r: Response | undefined;
+      try {
+        r = await layer.handle(ctx);
+      } catch (err) {
+        // An error a layer throws is that layer's answer (observers, the devtools journal).
+        if (ctx.answeredBy === undefined) ctx.answered(layer.name);
+        throw err;
+      }
       if (r !== undefined) {
         if (ctx.answeredBy === undefined) ctx.answered(layer.name);
         if (delayed && layer.ownDelay !== true) {

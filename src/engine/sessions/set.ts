@@ -250,6 +250,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       get closed() {
         return services.closed;
       },
+      overrides: services.overrides,
     };
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,
