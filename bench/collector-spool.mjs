@@ -45,9 +45,14 @@ async function send(base, bodies, inFlight, expect) {
   return performance.now() - t0;
 }
 
-const total = async (base, appId) => {
-  const res = await fetch(`${base}/_tracker?since=${DAY}T00:00:00Z&until=${DAY}T23:59:59Z&limit=1`);
-  return res.status === 200 ? (await res.json()).total : -1;
+/** Events stored in the day (-1 while reads answer 503, or when a kept-alive socket was closed meanwhile). */
+const total = async (base) => {
+  try {
+    const res = await fetch(`${base}/_tracker?since=${DAY}T00:00:00Z&until=${DAY}T23:59:59Z&limit=1`);
+    return res.status === 200 ? (await res.json()).total : -1;
+  } catch {
+    return -1;
+  }
 };
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const load = () => execSync('uptime').toString().trim();
@@ -74,7 +79,7 @@ async function main() {
     }
     const off = median(rates.off);
     const on = median(rates.on);
-    console.log(`ingest, database up, ${n} batches of 25, 10 in flight: spool off ${Math.round(off)} ev/s, on ${Math.round(on)} ev/s (median of ${rounds}; cost ${(((off - on) / off) * 100).toFixed(1)} %)`);
+    if (rounds > 0) console.log(`ingest, database up, ${n} batches of 25, 10 in flight: spool off ${Math.round(off)} ev/s, on ${Math.round(on)} ev/s (median of ${rounds}; cost ${(((off - on) / off) * 100).toFixed(1)} %)`);
 
     const d = Number(a.drain);
     const table = 'spool_drain';

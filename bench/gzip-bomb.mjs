@@ -39,7 +39,9 @@ if (a.role) {
       return 200;
     };
   } else {
-    await import(pathToFileURL(resolve(a.dist, 'node/register-runtime.js')).href);
+    const load = (p) => import(pathToFileURL(resolve(a.dist, p)).href);
+    // Node's codecs: the runtime object (src/node/runtime.ts), or, in older builds, the side-effect registration.
+    await Promise.all([load('host/codecs.js'), load('node/runtime.js')]).then(([h, n]) => h.useCodecs(n.nodeRuntime), () => load('node/register-runtime.js'));
     const { decodeIngestBody } = await import(pathToFileURL(resolve(a.dist, 'tracker/ingest-batch.js')).href);
     decode = () => decodeIngestBody(bomb, 'gzip', LIMIT).then(() => 200, (e) => e.status);
   }

@@ -12,7 +12,7 @@
 // The mock API engine, its options and its handlers.
 export { createMockApi, type MockApi } from './engine/create-mock-api.js';
 export { defineHandler } from './engine/define-handler.js';
-export { graphql, type GraphqlOperationHandler, type GraphqlResolver, type GraphqlResolverInput, type GraphqlAnswer } from './engine/graphql/operation-handlers.js';
+export { graphql, type GraphqlOperationHandler, type GraphqlOperationType, type GraphqlResolver, type GraphqlResolverInput, type GraphqlAnswer } from './engine/graphql/operation-handlers.js';
 export type {
   AuthenticateOption,
   BodySchema,
@@ -50,8 +50,7 @@ export type {
   WsConnection,
   WsHandler,
 } from './engine/types.js';
-export type { Exchange, Observer } from './engine/pipeline/run.js';
-export type { AnsweredBy } from './engine/context.js';
+export type { Exchange, Observer, AnsweredBy } from './core/exchange.js';
 export type { CorsOptions } from './core/cors.js';
 export type { LogLevel, LoggerSink } from './core/logger.js';
 

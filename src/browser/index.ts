@@ -19,7 +19,7 @@ export { createCollector } from '../tracker/collector.js';
 export { HttpError, isHttpError } from '../core/errors.js';
 export { OptionsError } from '../core/options.js';
 export type { Engine } from '../core/engine.js';
-export type { Exchange, Observer } from '../engine/pipeline/run.js';
+export type { Exchange, Observer } from '../core/exchange.js';
 export type { Vfs, VfsStat, VfsDirent, VfsKind } from '../vfs/types.js';
 export type { SeedTree } from '../vfs/seed.js';
 export type {

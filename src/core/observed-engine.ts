@@ -9,9 +9,7 @@
  * Costs one clock read and one URL split per answered request.
  */
 import type { Engine } from './engine.js';
-import type { AnsweredBy } from '../engine/context.js';
-import { splitUrl } from '../engine/context.js';
-import type { Exchange } from '../engine/pipeline/run.js';
+import { splitUrl, type AnsweredBy, type Exchange } from './exchange.js';
 
 export function observeEngine<E extends Engine>(engine: E, observer: (exchange: Exchange) => void, answeredBy: (pathname: string) => AnsweredBy): E {
   const report = (request: Request, response: Response, start: number) => {

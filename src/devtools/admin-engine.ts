@@ -14,21 +14,7 @@ import { responseForError } from '../core/errors.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import { withMockCors } from '../engine/cors.js';
 import type { AdminApi, AdminOptions } from './admin.js';
-
-/** Where the devtools live: the page at `/_mockyard/`, the admin API below it. */
-export const DEVTOOLS_BASE = '/_mockyard';
-/** Where the admin API lives (fixed, like the collector's `/_tracker`). */
-export const ADMIN_BASE = `${DEVTOOLS_BASE}/api`;
-
-/** Whether `engine` is the devtools engine (hosts name it in their start-up lines). */
-export function isDevtoolsEngine(engine: Engine): boolean {
-  return engine.prefixes.length === 1 && engine.prefixes[0] === DEVTOOLS_BASE;
-}
-
-/** The collector's base path (its routes live under it), or '' when there is no collector. */
-export function collectorBase(tracker: (Engine & { basePath?: string }) | undefined): string {
-  return tracker ? (tracker.basePath ?? tracker.prefixes[0] ?? '') : '';
-}
+import { ADMIN_BASE, collectorBase, DEVTOOLS_BASE } from './paths.js';
 
 export function createAdminEngine(options: AdminOptions): Engine & { close(): Promise<void> } {
   const collector = collectorBase(options.tracker);

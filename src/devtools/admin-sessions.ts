@@ -21,7 +21,7 @@ import { FastResponse } from '../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { SessionInfo } from '../engine/sessions/set.js';
-import type { JournalFilter } from './journal.js';
+import type { Journal, JournalFilter } from './journal.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -51,7 +51,7 @@ function decode(seg: string): string {
  * Answers `sub` (the path below the admin base, starting `/sessions`). `filterFrom` reads a
  * journal filter from query parameters (admin.ts's).
  */
-export async function sessionRoute(api: MockApi, request: Request, method: string, sub: string, params: URLSearchParams, filterFrom: (p: URLSearchParams) => JournalFilter): Promise<Response> {
+export async function sessionRoute(api: MockApi, journal: Journal | null | undefined, request: Request, method: string, sub: string, params: URLSearchParams, filterFrom: (p: URLSearchParams) => JournalFilter): Promise<Response> {
   const head = method === 'HEAD';
   const sessions = api.sessions;
   const allow = (methods: string): never => {
@@ -110,7 +110,6 @@ export async function sessionRoute(api: MockApi, request: Request, method: strin
     }
     case 'requests': {
       if (method !== 'GET' && !head) return allow('GET, HEAD');
-      const journal = api.journal;
       if (!journal) throw new HttpError(404, 'The request journal is off (mock.journal: false)');
       return json({ entries: journal.list({ ...filterFrom(params), session: id }) }, 200, head);
     }

@@ -1,6 +1,6 @@
 /**
- * The devtools admin API (issue 11): an Engine under `/_mockyard/api/`, host-neutral (a WHATWG
- * Request → Response), put first in every host's engine list by core/engine-set.ts when the
+ * The devtools admin API: an Engine under `/_mockyard/api/`, host-neutral (a WHATWG
+ * Request → Response), put first in every host's engine list by host/engine-set.ts when the
  * guard (guard.ts) allows it. JSON in and out; every error is the one JSON error body.
  *
  *   GET    requests           journal entries, newest first; ?method= ?status= (404 | 4xx)
@@ -25,9 +25,9 @@ import { FastResponse } from '../core/fast-response.js';
 import { readBody } from '../core/body.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
-import { ADMIN_BASE } from './admin-engine.js';
+import { ADMIN_BASE } from './paths.js';
 import { bearerMatches } from './guard.js';
-import type { JournalFilter } from './journal.js';
+import type { Journal, JournalFilter } from './journal.js';
 import { describeCollector, describeMock, isMockApi } from './routes-info.js';
 import { sessionRoute } from './admin-sessions.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
@@ -38,6 +38,8 @@ const BODY_LIMIT = 64 * 1024;
 export interface AdminOptions {
   mock?: Engine;
   tracker?: Engine;
+  /** The request journal the host keeps (src/host/journal.ts), or null when it is off. */
+  journal?: Journal | null;
   /** Required bearer token (guard.ts), or undefined. */
   token?: string;
 }
@@ -88,8 +90,9 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     if (!mock) throw new HttpError(404, 'No mock API is configured on this host');
     return mock;
   }
-  function needJournal() {
-    const j = needMock().journal;
+  function needJournal(): Journal {
+    needMock();
+    const j = options.journal;
     if (!j) throw new HttpError(404, 'The request journal is off (mock.journal: false)');
     return j;
   }
@@ -138,7 +141,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     const allow = (methods: string) => {
       throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: methods } });
     };
-    if (sub === '/sessions' || sub.startsWith('/sessions/')) return sessionRoute(needMock(), request, method, sub, params, filterFrom);
+    if (sub === '/sessions' || sub.startsWith('/sessions/')) return sessionRoute(needMock(), options.journal, request, method, sub, params, filterFrom);
     switch (sub) {
       case '/requests':
         if (method === 'GET' || head) return json({ entries: needJournal().list(filterFrom(params)) }, 200, head);
@@ -178,7 +181,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
           throw new HttpError(501, 'Reset is not available for this filesystem: only memoryFs and indexedDbFs keep a seed to restore (a disk folder is yours: use git)');
         }
         await fs.reset();
-        api.journal?.clear();
+        options.journal?.clear();
         return json({ reset: true });
       }
       default:

@@ -1,5 +1,5 @@
 /**
- * Who may use the devtools admin surface (`/_mockyard/api/`, issue 11). THE rule, for every host:
+ * Who may use the devtools admin surface (`/_mockyard/api/`). THE rule, for every host:
  *   - on by default only where the only client is the developer's machine: a node host listening
  *     on a loopback address (127.0.0.0/8, ::1, localhost) and the browser (the service worker
  *     answers the page's own requests only);

@@ -1,5 +1,5 @@
 /**
- * The request journal: a bounded ring of the last N exchanges an engine saw (devtools, issue 11).
+ * The request journal: a bounded ring of the last N exchanges an engine saw (devtools).
  * Host-neutral (no node:*): fed by the mock API's observer hook (`api.observe`), read by the
  * admin API (`/_mockyard/api/requests`) and its live stream.
  *
@@ -24,12 +24,24 @@
  */
 import { kBodyBytes, kRawHeaders } from '../core/body.js';
 import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
-import type { AnsweredBy } from '../engine/context.js';
-import type { Exchange } from '../engine/pipeline/run.js';
+import type { AnsweredBy, Exchange } from '../core/exchange.js';
+import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const DEFAULT_JOURNAL_BODY_LIMIT = 4096;
+
+/** `journal`: false (off), true/undefined (defaults) or { size, bodyLimit }. */
+export function resolveJournalOptions(value: unknown, option: string): { size: number; bodyLimit: number } {
+  if (value === false) return { size: 0, bodyLimit: 0 };
+  if (value === undefined || value === true) return { size: DEFAULT_JOURNAL_SIZE, bodyLimit: DEFAULT_JOURNAL_BODY_LIMIT };
+  if (!isPlainObject(value)) throw new OptionsError(option, `must be true, false or { size, bodyLimit } (got ${describe(value)})`);
+  check.knownKeys(value, option, ['size', 'bodyLimit']);
+  return {
+    size: check.number(value.size, `${option}.size`, DEFAULT_JOURNAL_SIZE, { min: 0, max: 1_000_000, integer: true }),
+    bodyLimit: check.number(value.bodyLimit, `${option}.bodyLimit`, DEFAULT_JOURNAL_BODY_LIMIT, { min: 0, max: 1024 * 1024, integer: true }),
+  };
+}
 
 /** Header names (lower case) whose values never enter the journal. */
 export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-tracker-key', 'x-api-key']);

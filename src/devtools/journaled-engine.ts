@@ -1,6 +1,6 @@
 /**
- * Other engines' requests in the mock API's request journal (issue 11: the journal holds every
- * request the engines saw). The host assembly (src/core/engine-set.ts) wraps the collector with
+ * Other engines' requests in the mock API's request journal (the journal holds every
+ * request the engines saw). The host assembly (src/host/engine-set.ts) wraps the collector with
  * `journaled(collector, journal, 'collector')` (src/core/observed-engine.ts): each request it
  * answers is recorded as the mock API's own are (`journal.record`: the same redaction —
  * `X-Tracker-Key` → `[redacted]` —, body limit, filters and live stream), with

@@ -1,5 +1,5 @@
 /**
- * The devtools page at `/_mockyard/` (issue 11), answered by the admin engine next to its API:
+ * The devtools page at `/_mockyard/`, answered by the admin engine next to its API:
  *   GET /_mockyard            → 308 to `/_mockyard/` (the page's asset URLs are relative)
  *   GET /_mockyard/           → the HTML shell
  *   GET /_mockyard/assets/page.js, page.css → the prebuilt bundle (src/devtools/page/, built into
@@ -12,7 +12,7 @@
  */
 import { HttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
-import { DEVTOOLS_BASE } from './admin-engine.js';
+import { DEVTOOLS_BASE } from './paths.js';
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 const COMMON = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };

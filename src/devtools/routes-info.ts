@@ -5,7 +5,7 @@
  * the files walk is bounded (MAX_FILES entries, MAX_DEPTH levels) so a huge folder cannot stall it.
  */
 import type { Engine } from '../core/engine.js';
-import { collectorBase } from './admin-engine.js';
+import { collectorBase } from './paths.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { ResourceMapSource } from '../engine/resource-map.js';
 import { joinSafe } from '../vfs/path.js';
@@ -56,7 +56,7 @@ export async function filesTree(vfs: Vfs, dir: string): Promise<FilesTree> {
 }
 
 export function isMockApi(engine: Engine | undefined): engine is MockApi {
-  return engine !== undefined && typeof (engine as Partial<MockApi>).useScenario === 'function' && 'journal' in engine;
+  return engine !== undefined && typeof (engine as Partial<MockApi>).useScenario === 'function' && 'layers' in engine;
 }
 
 /** `resources`: the engine's resource map (engine/resource-map.ts: the collections and their counts). */

@@ -8,14 +8,7 @@
  *     stopped, so the promise path resumes there instead of asking again (pipeline/run.ts).
  */
 import { underPrefix } from '../core/engine.js';
-
-/** Which layer answered a request, and what in it (file path below fsDir, handler label…). */
-export interface AnsweredBy {
-  /** The layer's name: `handlers`, `files`, `collections`, …; `not-found` for the engine's own 404. */
-  readonly layer: string;
-  /** What in the layer answered: `users.json` (below fsDir), `GET /users/:id` (a handler)… */
-  readonly detail: string | undefined;
-}
+import { splitUrl, type AnsweredBy } from '../core/exchange.js';
 
 export interface RequestContext {
   /** The original platform (or host-provided lazy) Request. */
@@ -99,25 +92,6 @@ class Context implements RequestContext {
   answered(layer: string, detail?: string): void {
     this.answeredBy = { layer, detail };
   }
-}
-
-/** Splits an absolute URL into its encoded path and query (`?…` or ''), without `new URL()`. */
-export function splitUrl(url: string): [string, string] {
-  const scheme = url.indexOf('://');
-  let p = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-  if (p === -1) {
-    if (scheme === -1) {
-      const u = new URL(url, 'http://localhost');
-      return [u.pathname, u.search];
-    }
-    p = url.length;
-  }
-  let end = url.length;
-  const hash = url.indexOf('#', p);
-  if (hash !== -1) end = hash;
-  const q = url.indexOf('?', p);
-  if (q !== -1 && q < end) return [url.slice(p, q) || '/', url.slice(q, end)];
-  return [url.slice(p, end) || '/', ''];
 }
 
 /**

@@ -24,21 +24,22 @@ import type { Vfs } from '../vfs/types.js';
 import type { CollectionStore } from './store/store.js';
 import { contextUnder, type RequestContext } from './context.js';
 import { withMockCors } from './cors.js';
-import { getScratchFsFactory } from './default-fs.js';
 import { openMockFs } from './mock-fs.js';
-import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
+import { resolveHandlers, resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
+import { createOverrideList } from './handlers/override-list.js';
+import type { MockApiRuntime } from './runtime.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
-import { createPipeline, type Observer, type Pipeline } from './pipeline/run.js';
+import type { Exchange, Observer } from '../core/exchange.js';
+import { createPipeline, type Pipeline } from './pipeline/run.js';
 import { createScenarioSet } from './scenarios/pipelines.js';
 import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
-import type { MockApiApp, MockApiOptions } from './types.js';
+import type { MockApiApp, MockApiOptions, RestHandler } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
-import { createJournal, type Journal } from '../devtools/journal.js';
 
 export interface MockApi extends Engine {
   handle(request: Request): Promise<Response | undefined>;
@@ -59,20 +60,16 @@ export interface MockApi extends Engine {
   ready(): Promise<boolean>;
   /**
    * Calls `observer` after each request under the prefixes (both the fast and the promise
-   * path) with `{ method, pathname, search, status, ms, answeredBy, request, response }`;
-   * returns the function that stops it. Costs nothing while nobody observes.
+   * path) with `{ method, pathname, search, status, ms, answeredBy, request, response }`, the
+   * scenario that answered (null: the base) and the session (null: none); returns the function
+   * that stops it. Costs nothing while nobody observes.
    */
-  observe(observer: Observer): () => void;
+  observe(observer: SessionObserver): () => void;
   /**
    * With `proxy.record`: the recorder (`har()`: the session's HAR 1.2 log; `settled()`: waits
    * for the files being written; `onEntry(fn)`), else undefined.
    */
   readonly recorder: Recorder | undefined;
-  /**
-   * The devtools request journal (src/devtools/journal.ts), fed by the observer hook; null when
-   * `journal: false` (or the engine is disabled).
-   */
-  readonly journal: Journal | null;
   /** The scenario names, in the order configured. */
   readonly scenarios: readonly string[];
   /** The current scenario (null: the base), used by requests that ask for none. */
@@ -82,16 +79,33 @@ export interface MockApi extends Engine {
    * that asks for none walks its pipeline. An unknown name throws HttpError 400.
    */
   useScenario(name: string | null): void;
-  /** The layer names in pipeline order (`['handlers', 'files']`). */
+  /**
+   * Adds handlers in front of everything (the same objects as the `handlers` option; newest
+   * first), as msw's `server.use`: for one test. Validated like the option (OptionsError).
+   */
+  use(...handlers: RestHandler[]): void;
+  /** Drops the handlers added with `use` (the configured ones stay), as msw's `resetHandlers`. */
+  resetHandlers(): void;
+  /**
+   * Back to the start: `use`'s handlers dropped, the base scenario current, and the data of a
+   * filesystem that can reset (memoryFs: its seed; overlayFs: its top emptied; indexedDbFs: its
+   * seed) back to its start. For a test's `afterEach`.
+   */
+  reset(): Promise<void>;
+  /** The layer names in pipeline order (`['overrides', 'handlers', 'files']`). */
   readonly layers: readonly string[];
   /** The sessions (src/engine/sessions/, docs/sessions.md): create, reset, drop, set a scenario, add overrides, list. */
   readonly sessions: SessionControl;
   close(): Promise<void>;
 }
 
-/** The mock API engine for `options` (see the top of this file). */
-export function createMockApi(options: MockApiOptions): MockApi {
-  return assembleMockApi(options, {});
+/**
+ * The mock API engine for `options` (see the top of this file), on `runtime` (runtime.ts: what
+ * the runtime provides, e.g. Node's disk default for `fsDir`; the `mockyard` entry under Node
+ * passes Node's).
+ */
+export function createMockApi(options: MockApiOptions, runtime: MockApiRuntime = {}): MockApi {
+  return assembleMockApi(options, { runtime });
 }
 
 /**
@@ -102,6 +116,8 @@ export function createMockApi(options: MockApiOptions): MockApi {
  * their layer in build.ts, not here.
  */
 export interface MockApiAssembly {
+  /** What the runtime provides (default: nothing, the web-standard ways). */
+  runtime?: MockApiRuntime;
   arrange?(built: BuiltLayers, more: (sources: Pick<LayerSources, 'vfs' | 'fsDir' | 'filesName'>) => BuiltLayers): Layer[];
 }
 
@@ -113,10 +129,11 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   const { prefixes, disabled } = options;
   const sleeper = new Sleeper();
+  const runtime = assembly.runtime ?? {};
   let closed = false;
 
-  // The filesystem (mock-fs.ts): given, db.json, or the registered default (disk in Node).
-  const mockFs = openMockFs(options, logger);
+  // The filesystem (mock-fs.ts): given, db.json, or the runtime's default (disk in Node).
+  const mockFs = openMockFs(options, logger, runtime.defaultFs);
   const vfs = mockFs.vfs;
   let fallbackFs: Vfs | undefined;
 
@@ -134,19 +151,22 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     get fs(): Vfs {
       if (vfs) return vfs;
       if (!fallbackFs) {
-        const scratch = getScratchFsFactory();
-        if (!scratch) throw new OptionsError('mock.fs', 'is needed for req.app.fs: no scratch filesystem is registered here (pass fs: memoryFs() or indexedDbFs())');
+        const scratch = runtime.scratchFs;
+        if (!scratch) throw new OptionsError('mock.fs', 'is needed for req.app.fs: this runtime has no scratch filesystem (pass fs: memoryFs() or indexedDbFs())');
         fallbackFs = scratch();
       }
       return fallbackFs;
     },
   };
 
+  const overrides = createOverrideList();
   const services: EngineServices = {
     logger,
     app,
+    overrides,
     queue: new KeyedQueue(),
     sleep: (ms) => sleeper.sleep(ms),
+    runtime,
     get closed() {
       return closed;
     },
@@ -187,9 +207,6 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     // The access log is an observer like any other.
     observeAll((x) => logger.debug(`${x.method} ${x.pathname}${x.search} ${x.status ?? 'forwarded'} ${x.ms.toFixed(1)}ms`));
   }
-
-  const journal = disabled || options.journal.size === 0 ? null : createJournal(options.journal);
-  if (journal) observeAll((x, scenario, session) => journal.record(x, scenario, session));
 
   // The WebSocket layer is imported only with enableWs (its own chunk in browser bundles), at once;
   // ready() waits for it and so does a handshake that comes earlier. A failed import is retried
@@ -272,7 +289,6 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
     recorder: built?.proxy?.recorder,
-    journal,
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);
@@ -295,13 +311,25 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return wsUpgrade(ctx);
     },
 
-    observe: (observer) => observeAll((x) => observer(x)),
+    observe: (observer) => observeAll(observer),
 
     scenarios: scenarios.names,
     get scenario() {
       return scenarios.current;
     },
     useScenario: (name: string | null) => scenarios.use(name),
+    use(...handlers: RestHandler[]) {
+      const warnings: string[] = [];
+      overrides.use(resolveHandlers(handlers, 'api.use', warnings));
+      for (const w of warnings) logger.warn(w);
+    },
+    resetHandlers: () => overrides.reset(),
+    async reset() {
+      overrides.reset();
+      scenarios.use(null);
+      const resettable = vfs as (Vfs & { reset?: () => Promise<void> }) | null;
+      if (typeof resettable?.reset === 'function') await resettable.reset();
+    },
     sessions,
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),

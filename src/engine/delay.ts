@@ -10,6 +10,7 @@
  * answered 504 after `gatewayTimeout` ms (`afterDelay`). A fixed delay is the latency chosen and is
  * waited in full (the gateway timeout then bounds the handler after it, as before ranges).
  */
+import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 
 /** `[min, max]` in ms, `0 <= min <= max`. */
 export type DelayRange = readonly [min: number, max: number];
@@ -68,4 +69,30 @@ export function afterDelay(draw: DrawDelay, gatewayTimeout: number): { wait: num
   const drawn = draw();
   if (draw.ranged && gatewayTimeout > 0 && gatewayTimeout !== Infinity && drawn >= gatewayTimeout) return { wait: gatewayTimeout, timedOut: true };
   return { wait: drawn, timedOut: false };
+}
+
+/**
+ * Validates `delay`: ms (a number >= 0), a range `[min, max]` (0 <= min <= max) drawn uniformly
+ * per request, or `{ p50, p99 }` (log-normal). Resolves the draw (`random` draws its numbers), or
+ * undefined when the option is absent.
+ */
+export function resolveDelay(value: unknown, option: string, random?: () => number): DrawDelay | undefined {
+  if (value === undefined) return undefined;
+  if (isPlainObject(value)) {
+    check.knownKeys(value, option, ['p50', 'p99']);
+    const p50 = check.number(value.p50, `${option}.p50`, Number.NaN, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const p99 = check.number(value.p99, `${option}.p99`, Number.NaN, { min: Number.isNaN(p50) ? 0 : p50, max: Number.MAX_SAFE_INTEGER });
+    if (Number.isNaN(p50) || Number.isNaN(p99)) throw new OptionsError(option, 'needs both p50 and p99 (ms, p50 <= p99)');
+    return delayDraw({ p50, p99 }, random);
+  }
+  if (Array.isArray(value)) {
+    if (value.length !== 2 || value[0] === undefined || value[1] === undefined) {
+      throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
+    }
+    const min = check.number(value[0], `${option}[0]`, 0, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const max = check.number(value[1], `${option}[1]`, 0, { min, max: Number.MAX_SAFE_INTEGER });
+    return delayDraw([min, max], random);
+  }
+  if (typeof value !== 'number') throw new OptionsError(option, `must be a number of ms, a range [min, max] or { p50, p99 } (got ${describe(value)})`);
+  return delayDraw(check.number(value, option, 0, { min: 0 }));
 }

@@ -1,14 +1,14 @@
 /**
  * The mock API's filesystem, opened once from the options: the given `fs`; else, for `db`
  * (json-server's db.json), that one file seen as a folder of `<key>.json` files (src/vfs/json-db.ts,
- * loaded on demand: pages without `db` never fetch it); else the registered default (disk in
- * Node) rooted at `fsDir`. Filesystems opened here are the engine's (closed with it).
+ * loaded on demand: pages without `db` never fetch it); else the runtime's default (disk in
+ * Node, src/engine/runtime.ts) rooted at `fsDir`. Filesystems opened here are the engine's (closed with it).
  */
 import type { Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import { deferredVfs } from '../vfs/deferred.js';
 import type { Vfs } from '../vfs/types.js';
-import { getDefaultFsFactory, type DefaultFsFactory } from './default-fs.js';
+import type { DefaultFsFactory } from '../vfs/default-fs.js';
 import type { ResolvedMockApiOptions } from './options.js';
 
 export interface MockFs {
@@ -20,10 +20,10 @@ export interface MockFs {
   close(): Promise<void>;
 }
 
-const NO_DEFAULT = 'no default filesystem is registered (outside Node, pass fs: memoryFs() or indexedDbFs())';
+const NO_DEFAULT = 'this runtime has no default filesystem (outside Node, pass fs: memoryFs() or indexedDbFs())';
 
-export function openMockFs(options: ResolvedMockApiOptions, logger: Logger): MockFs {
-  const factory = options.fs ? undefined : getDefaultFsFactory();
+export function openMockFs(options: ResolvedMockApiOptions, logger: Logger, defaultFs: DefaultFsFactory | undefined): MockFs {
+  const factory = options.fs ? undefined : defaultFs;
   const owned: Vfs[] = [];
   let vfs: Vfs | null = options.fs ?? null;
   if (!options.disabled && options.db !== null) {

@@ -16,11 +16,10 @@ import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import { ALWAYS_REDACTED } from './proxy/har.js';
-import { DEFAULT_JOURNAL_BODY_LIMIT, DEFAULT_JOURNAL_SIZE } from '../devtools/journal.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
-import { delayDraw, NO_DELAY, type DrawDelay } from './delay.js';
+import { NO_DELAY, resolveDelay, type DrawDelay } from './delay.js';
 import { resolveRoutes, type RewriteRule } from './json-server/routes.js';
 import { resolveRequestMiddlewares } from './json-server/middleware-layer.js';
 import { resolveStatic } from './static/layer.js';
@@ -109,8 +108,11 @@ export interface ResolvedMockApiOptions {
   db: string | null;
   /** CORS policy, or undefined (off). */
   cors: CorsPolicy | undefined;
-  /** The devtools request journal (src/devtools/journal.ts): ring size (0 = off) and body bytes kept. */
-  journal: { size: number; bodyLimit: number };
+  /**
+   * The devtools request journal's option as given: the host that attaches a journal resolves it
+   * (src/host/journal.ts); the engine itself keeps no journal.
+   */
+  journal: MockApiOptions['journal'];
   /** Named scenarios (src/engine/scenarios/), in the order given. */
   scenarios: ResolvedScenario[];
   /** `routes`: json-server's rewrite rules, compiled (json-server/routes.ts), and as given. */
@@ -244,7 +246,7 @@ function graphqlHandlersIn(value: unknown): GraphqlOperationHandler[] {
   return Array.isArray(value) ? value.filter(isGraphqlHandler) : [];
 }
 
-function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
+export function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
   const arr = check.array<unknown>(value, option);
   arr.forEach((h, i) => {
     if (isGraphqlHandler(h)) return;
@@ -401,18 +403,6 @@ function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions[
   return { source: value as string | object, validateResponses: false, backend: resolveBackendOptions({}, option) };
 }
 
-/** `journal`: false (off), true/undefined (defaults) or { size, bodyLimit }. */
-function resolveJournal(value: unknown, option: string): { size: number; bodyLimit: number } {
-  if (value === false) return { size: 0, bodyLimit: 0 };
-  if (value === undefined || value === true) return { size: DEFAULT_JOURNAL_SIZE, bodyLimit: DEFAULT_JOURNAL_BODY_LIMIT };
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be true, false or { size, bodyLimit } (got ${describe(value)})`);
-  check.knownKeys(value, option, ['size', 'bodyLimit']);
-  return {
-    size: check.number(value.size, `${option}.size`, DEFAULT_JOURNAL_SIZE, { min: 0, max: 1_000_000, integer: true }),
-    bodyLimit: check.number(value.bodyLimit, `${option}.bodyLimit`, DEFAULT_JOURNAL_BODY_LIMIT, { min: 0, max: 1024 * 1024, integer: true }),
-  };
-}
-
 export interface ResolvedScenario {
   name: string;
   /** Handlers tried before the base ones. */
@@ -455,31 +445,6 @@ function resolveScenarios(value: unknown, option: string, insideFs: boolean, war
   });
 }
 
-/**
- * Validates `delay`: ms (a number >= 0), a range `[min, max]` (0 <= min <= max) drawn uniformly
- * per request, or `{ p50, p99 }` (log-normal). Resolves the draw (delay.ts; `random` draws its
- * numbers), or undefined when the option is absent.
- */
-export function resolveDelay(value: unknown, option: string, random?: () => number): DrawDelay | undefined {
-  if (value === undefined) return undefined;
-  if (isPlainObject(value)) {
-    check.knownKeys(value, option, ['p50', 'p99']);
-    const p50 = check.number(value.p50, `${option}.p50`, Number.NaN, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    const p99 = check.number(value.p99, `${option}.p99`, Number.NaN, { min: Number.isNaN(p50) ? 0 : p50, max: Number.MAX_SAFE_INTEGER });
-    if (Number.isNaN(p50) || Number.isNaN(p99)) throw new OptionsError(option, 'needs both p50 and p99 (ms, p50 <= p99)');
-    return delayDraw({ p50, p99 }, random);
-  }
-  if (Array.isArray(value)) {
-    if (value.length !== 2 || value[0] === undefined || value[1] === undefined) {
-      throw new OptionsError(option, `must be a number of ms or a range [min, max] (got ${describe(value)})`);
-    }
-    const min = check.number(value[0], `${option}[0]`, 0, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    const max = check.number(value[1], `${option}[1]`, 0, { min, max: Number.MAX_SAFE_INTEGER });
-    return delayDraw([min, max], random);
-  }
-  if (typeof value !== 'number') throw new OptionsError(option, `must be a number of ms, a range [min, max] or { p50, p99 } (got ${describe(value)})`);
-  return delayDraw(check.number(value, option, 0, { min: 0 }));
-}
 
 function isVfsLike(value: unknown): value is Vfs {
   if (!value || typeof value !== 'object') return false;
@@ -538,7 +503,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     graphqlHandlers: [],
     db: null,
     cors: undefined,
-    journal: { size: 0, bodyLimit: 0 },
+    journal: false,
     scenarios: [],
     routes: [],
     routesSource: null,
@@ -627,7 +592,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     base.fsDir = '';
   }
 
-  base.journal = resolveJournal(o.journal, at('journal'));
+  base.journal = o.journal as MockApiOptions['journal'];
   base.routes = resolveRoutes(o.routes, at('routes'));
   base.routesSource = base.routes.length > 0 ? (o.routes as Record<string, string>) : null;
   base.readOnly = check.boolean(o.readOnly, at('readOnly'), false);

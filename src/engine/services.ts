@@ -3,8 +3,10 @@
  * Built once per engine by create-mock-api.ts; every pipeline built from the engine's parts
  * shares it.
  */
+import type { OverrideList } from './handlers/override-list.js';
 import type { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
+import type { MockApiRuntime } from './runtime.js';
 import type { FilterConfig, MockApiApp, PaginationConfig, PerMethod } from './types.js';
 
 /** Per-call overrides for file-system mode (a handler with `handle: 'FS'`). */
@@ -27,4 +29,8 @@ export interface EngineServices {
   sleep(ms: number): Promise<void>;
   /** True once `close()` was called. */
   readonly closed: boolean;
+  /** Handlers added at run time (`api.use`), first in every pipeline built with these services. */
+  readonly overrides?: OverrideList;
+  /** What the runtime provides (runtime.ts): default filesystems, the proxy's transport. */
+  readonly runtime: MockApiRuntime;
 }

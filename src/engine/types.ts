@@ -2,10 +2,10 @@
  * Public types of the mock API engine: options (the spec's names), handlers, middlewares,
  * pagination and filters. Runtime validation lives in options.ts.
  */
-import type { CollectionStore } from './store/store.js';
+import type { CollectionStore } from './store/contract.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
-import type { GraphqlOperationHandler } from './graphql/operation-handlers.js';
+import type { kGraphqlOperation } from './graphql/operation-symbol.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -14,8 +14,8 @@ import type { DelayOption } from './delay.js';
 import type { PathParams } from './path-params.js';
 
 export type { DelayOption, DelayRange, DelayPercentiles } from './delay.js';
-import type { FaultOptions, FaultRule } from './faults/rules.js';
-export type { FaultOptions, FaultRule } from './faults/rules.js';
+import type { FaultOptions, FaultRule } from './faults/types.js';
+export type { FaultOptions, FaultRule } from './faults/types.js';
 export type { BodySchema, StandardSchemaV1 } from './body-schema.js';
 export type { PathParams, PathParamNames } from './path-params.js';
 
@@ -267,7 +267,7 @@ export interface MockApiOptions {
    */
   maxJsonDepth?: number;
   /**
-   * json-server collections (issue 10): a JSON array of objects answers item routes
+   * json-server collections: a JSON array of objects answers item routes
    * (`GET/PUT/PATCH/DELETE <prefix>/<name>/<id>`) and POST appends with an id. `true` uses the
    * `id` field; `{ idField }` names another. Default off (the spec's file mode), on with the preset.
    */
@@ -394,4 +394,38 @@ export interface ScenarioOptions {
   disabled?: string[];
   /** Fault rules tried before the base ones (docs/sessions.md "Faults"). */
   faults?: FaultRule[];
+}
+
+// GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts).
+export type GraphqlOperationType = 'query' | 'mutation';
+
+export interface GraphqlResolverInput {
+  /** The document as sent. */
+  readonly query: string;
+  readonly variables: Record<string, unknown>;
+  readonly operationName: string;
+  readonly operationType: GraphqlOperationType;
+  /** The HTTP request (the WebSocket handshake's, over a socket). */
+  readonly request: Request;
+  /** The engine's services (`app.store`, `app.fs`, `app.ws`). */
+  readonly app: MockApiApp;
+}
+
+export interface GraphqlAnswer {
+  data?: unknown;
+  errors?: ReadonlyArray<{ message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }>;
+  extensions?: Record<string, unknown>;
+}
+
+export type GraphqlResolver = (input: GraphqlResolverInput) => GraphqlAnswer | Response | Promise<GraphqlAnswer | Response>;
+
+export interface GraphqlOperationHandler {
+  readonly [kGraphqlOperation]: true;
+  /** `query`, `mutation`, or `'*'` for both. */
+  readonly operationType: GraphqlOperationType | '*';
+  /** The operation name, a pattern, or `'*'` (any, anonymous operations included). */
+  readonly operationName: string | RegExp;
+  readonly resolve: GraphqlResolver;
+  /** `true` skips the handler. */
+  readonly disabled?: boolean;
 }

@@ -17,8 +17,31 @@ import type { HttpRoute, PageSocket, SocketRoute } from './routes.js';
 export type MswHttpHandler = ReturnType<typeof http.all>;
 export type MswWebSocketHandler = ReturnType<ReturnType<typeof ws.link>['addEventListener']>;
 
-/** One catch-all handler for a route. `unanswered`: what msw gets when no engine answers. */
+/**
+ * One catch-all handler for a route. `unanswered`: what msw gets when no engine answers.
+ * With `'next'` (handlersFor) and a route whose engine forwards what it does not serve, the
+ * engine is asked in the predicate, so an unanswered request does not match at all: msw then
+ * applies its own rule to it (the app's later handlers, else `onUnhandledRequest`), as for any
+ * request none of its handlers match. (A handler that matches but answers nothing would make
+ * msw send the request to the network without that rule.)
+ */
 export function httpHandler(route: HttpRoute, unanswered: 'passthrough' | 'next'): MswHttpHandler {
+  if (unanswered === 'next' && route.forwards) {
+    const answers = new WeakMap<Request, Promise<Response | undefined>>();
+    return http.all(
+      async ({ request }) => {
+        if (!route.test(request.url)) return false;
+        let answer = answers.get(request);
+        if (answer === undefined) answers.set(request, (answer = route.handle(request)));
+        return (await answer) !== undefined;
+      },
+      async ({ request }) => {
+        const answer = answers.get(request);
+        answers.delete(request);
+        return answer !== undefined ? answer : route.handle(request);
+      },
+    );
+  }
   return http.all(
     ({ request }) => route.test(request.url),
     async ({ request }) => (await route.handle(request)) ?? (unanswered === 'passthrough' ? passthrough() : undefined),

@@ -19,8 +19,8 @@
  * "Failed to parse URL"): call fetch with absolute URLs there, or use `interceptFetch`
  * (mockyard/test), which resolves them against its `baseUrl`.
  */
-import { engineList } from '../core/engine-answer.js';
 import type { Engine } from '../core/engine.js';
+import { hostFor } from '../host/create-host.js';
 import { check } from '../core/options.js';
 import { httpHandler, socketHandler, type MswHttpHandler, type MswWebSocketHandler } from './handlers.js';
 import { httpRoutes } from './routes.js';
@@ -52,10 +52,11 @@ function originOf(options: HandlersForOptions): string | undefined {
 
 /** msw handlers answering from `engines` (one per prefix, plus a WebSocket link when needed). */
 export function handlersFor(engines: Engine | readonly Engine[], options: HandlersForOptions = {}): Array<MswHttpHandler | MswWebSocketHandler> {
-  const list = engineList(engines, 'handlersFor');
+  const host = hostFor(engines, 'handlersFor');
+  const list = host.engines;
   check.knownKeys(check.object(options, 'handlersFor') ?? {}, '', KNOWN);
   const origin = originOf(options);
-  const handlers: Array<MswHttpHandler | MswWebSocketHandler> = httpRoutes(list, origin).map((route) => httpHandler(route, 'next'));
+  const handlers: Array<MswHttpHandler | MswWebSocketHandler> = httpRoutes(host, origin).map((route) => httpHandler(route, 'next'));
   // A mock API answers upgrades only with enableWs or GraphQL (subscriptions); the collector always has its socket.
   const sockets = socketRoute(list.filter((e) => { const o = (e as { options?: { enableWs?: unknown; graphql?: unknown } }).options; return o?.enableWs !== false || !!o?.graphql; }), origin);
   if (sockets) handlers.push(socketHandler([sockets]));

@@ -5,16 +5,21 @@
  * Anything else goes on untouched. One route per prefix, in engine order (the collector first,
  * then the mock API). The shapes here are msw-neutral; handlers.ts turns them into msw handlers.
  */
-import { answerFrom } from '../core/engine-answer.js';
 import { connectionFaultOf, throttledResponse, untilAborted } from '../core/connection-fault.js';
 import { underPrefix, type Engine } from '../core/engine.js';
-import { toPageResponse } from '../sw/response.js';
+import { hostFor, type Host } from '../host/create-host.js';
+import { toPageResponse } from '../host/page-response.js';
 
 export interface HttpRoute {
   /** Cheap test on a request's (normalised, absolute) URL: origin + path prefix. */
   test(href: string): boolean;
   /** The answer, or `undefined` when no engine answers. */
   handle(request: Request): Promise<Response | undefined>;
+  /**
+   * An engine of this route may leave a request under its prefix unanswered on purpose
+   * (`noHandledRestFsRequestsAction: 'forward'`): whether it answers is known only by asking it.
+   */
+  readonly forwards: boolean;
 }
 
 /** A page WebSocket as the host sees it (msw's client connection, reduced). */
@@ -40,21 +45,23 @@ export interface SocketRoute {
   connect(socket: PageSocket): void | 'passthrough' | Promise<void | 'passthrough'>;
 }
 
-export function httpRoutes(engines: readonly Engine[], origin: string | undefined): HttpRoute[] {
+export function httpRoutes(engines: Host | readonly Engine[], origin: string | undefined): HttpRoute[] {
+  const host = hostFor(engines, 'httpRoutes');
   const routes: HttpRoute[] = [];
   const seen = new Set<string>();
-  for (const engine of engines) {
+  for (const engine of host.engines) {
     for (const prefix of engine.prefixes) {
       if (seen.has(prefix)) continue;
       seen.add(prefix);
       routes.push({
+        forwards: host.engines.some((e) => e.forwardsUnmatched === true),
         test(href) {
           const [at, pathname] = splitHref(href);
           return (origin === undefined || href.slice(0, at) === origin) && underPrefix(pathname, prefix);
         },
         async handle(request) {
-          // As on the node host: engines in order, the first answer that is not `undefined`.
-          const response = await answerFrom(engines, request, splitHref(request.url)[1]);
+          // The host's dispatch, as on the node host: engines in order, the first answer that is not `undefined`.
+          const response = await host.answer(request, splitHref(request.url)[1]);
           if (response === undefined) return undefined;
           // A connection fault (core/connection-fault.ts) is the platform's network error here
           // (after the client gives up, for no-answer), or a throttled body.

@@ -26,13 +26,15 @@ import { findConfigFile, loadConfigFile } from './config.js';
 import { createHomePage } from './home-page.js';
 import { exchangeLine, formatLogLine, logEngine, type LogLine } from './request-log.js';
 import { startupMap } from './startup-map.js';
-import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/admin-engine.js';
-import { resolveEngines, type ResolvedEngines } from './engines.js';
+import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/paths.js';
+import { isLoopbackHost } from '../devtools/guard.js';
+import type { Host } from '../host/create-host.js';
+import { nodeHost } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cli-tracker-storage.js';
 import { openApiPositional, serveOpenApi } from './openapi-cli.js';
-import { serve, type RunningServer } from './serve.js';
+import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
 
@@ -192,7 +194,7 @@ export async function buildConfig(
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
   jsonServer?: JsonServerArgs,
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; notes: string[] }> {
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; notes: string[]; implicitFsDir?: boolean }> {
   const js = jsonServer ?? (mode === 'serve' ? await jsonServerFlags(argv, cwd, FLAGS) : undefined); // json-server's flags (json-server-flags.ts)
   const { values, positionals } = parse(js?.argv ?? argv);
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
@@ -282,7 +284,7 @@ export async function buildConfig(
   }
   if (config.tracker) config.tracker = withSpoolDefault(config.tracker, cwd);
   if (dbWait !== undefined && !(config.tracker && (config.tracker.storage?.postgres !== undefined || config.tracker.storage?.store !== undefined))) throw new UsageError('--tracker-db-wait needs --tracker-db (or a collector with a database store)');
-  return { config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
+  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve', config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -399,68 +401,82 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return { code: 1 };
     }
   }
-  let resolved: ResolvedEngines | undefined;
+  let hostApp: Host | undefined;
   let map: ResourceMapSource | undefined;
   try {
-    const created = await ensureFsDir(config.mock, io.cwd);
+    // The implicit ./mocks is created for a mock API run, not when only the collector was asked for.
+    const created = parsed.implicitFsDir && parsed.tracker ? undefined : await ensureFsDir(config.mock, io.cwd);
     if (created && config.logLevel !== 'silent') io.out(`mockyard: created ${created} (the mock folder did not exist)`);
-    resolved = await resolveEngines({ mock: config.mock, tracker });
-    const collector = resolved.engines.find((e): e is Collector => typeof (e as Partial<Collector>).status === 'function');
-    if (collector && tracker && parsed.dbWait !== undefined) await waitForStorage(collector, parsed.dbWait, storageName(tracker));
-    const api = resolved.engines.find((e): e is MockApi => typeof (e as Partial<MockApi>).ready === 'function');
-    map = api ? createResourceMap(api) : undefined;
     const talk = config.logLevel !== 'silent' && !parsed.quiet;
     const logRequests = talk && (config.logLevel === 'info' || config.logLevel === 'debug');
     const color = io.color === true;
     const report = (line: LogLine) => io.out(formatLogLine(line, color));
-    if (logRequests && api) api.observe((x) => report(exchangeLine(x)));
-    // The CLI host: the engines (the collector logged through a wrapper; the mock API through
-    // its observer hook), then, for what no engine answers, the home page at `/` and the JSON 404
-    // (`serve`'s fallback: it costs the engines' fast path nothing).
-    const homePage = createHomePage({ map, engines: resolved.engines, version: version() });
-    const hostEngines: Engine[] = resolved.engines.map((e) => {
-      if (e !== api) return logRequests ? logEngine(e, 'collector', report) : e;
-      // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
-      // CORS preflights are answered before the engine's pipeline (and its observers): logged here.
-      const rootPrefix = api.prefixes.includes('/');
-      const ownIndex = api.options.static.some((d) => typeof d === 'string' && existsSync(resolve(d, 'index.html'))); // a static index.html wins over the home page
-      return rootPrefix || (logRequests && api.options.cors) ? cliMockApi(api, rootPrefix && !ownIndex ? homePage : undefined, logRequests ? report : undefined) : e;
+    const listen = listenOptions({ port: config.port, host: config.host, logLevel: config.logLevel });
+    // The CLI host, assembled once: the engines (the collector logged through a wrapper; the mock
+    // API through its observer hook), then, for what no engine answers, the home page at `/` and
+    // the JSON 404 (`serve`'s fallback: it costs the engines' fast path nothing).
+    let api: MockApi | undefined;
+    let homePage: Engine | undefined;
+    let devtoolsServed = false;
+    const home: Engine = { prefixes: ['/'], handle: (request) => homePage!.handle(request) };
+    hostApp = await nodeHost({
+      mock: config.mock,
+      tracker,
+      devtools: config.devtools,
+      local: isLoopbackHost(listen.host),
+      decorate(engine, role) {
+        if (role === 'tracker') return logRequests ? logEngine(engine, 'collector', report) : engine;
+        if (role !== 'mock') return engine;
+        api = engine as MockApi;
+        if (logRequests) api.observe((x) => report(exchangeLine(x)));
+        // A mock API at `/` itself answers `/` (404): browsers asking for HTML get the home page.
+        // CORS preflights are answered before the engine's pipeline (and its observers): logged here.
+        const rootPrefix = api.prefixes.includes('/');
+        const ownIndex = api.options.static.some((d) => typeof d === 'string' && existsSync(resolve(d, 'index.html'))); // a static index.html wins over the home page
+        return rootPrefix || (logRequests && api.options.cors) ? cliMockApi(api, rootPrefix && !ownIndex ? home : undefined, logRequests ? report : undefined) : engine;
+      },
     });
+    const collector = hostApp.tracker as Collector | undefined;
+    if (collector && typeof collector.status === 'function' && tracker && parsed.dbWait !== undefined) await waitForStorage(collector, parsed.dbWait, storageName(tracker));
+    const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e));
+    map = api ? createResourceMap(api) : undefined;
+    homePage = createHomePage({ map, engines: served, version: version(), devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
     const fallback = async (request: Request): Promise<Response> => {
       const start = performance.now();
-      const home = await homePage.handle(request);
+      const answer = await homePage!.handle(request);
       const [pathname, search] = splitPath(request.url);
-      const res = home ?? errorResponse(404, 'Not Found', pathname, { head: request.method.toUpperCase() === 'HEAD' });
-      if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: home ? 'home page' : 'nothing matched' });
+      const res = answer ?? errorResponse(404, 'Not Found', pathname, { head: request.method.toUpperCase() === 'HEAD' });
+      if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: answer ? 'home page' : 'nothing matched' });
       return res;
     };
-    const server = await serve({ engines: hostEngines, port: config.port, host: config.host, logLevel: config.logLevel, fallback, devtools: config.devtools });
+    const server = await serveHost(hostApp, { ...listen, fallback });
+    devtoolsServed = server.engines.some(isDevtoolsEngine);
     const fileRouting = api ? await api.ready() : false;
     const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`), { overwrite: parsed.overwrite }) : undefined;
     const stop = async () => {
       await server.close();
       await harFile?.close();
       map?.close();
-      await resolved!.close();
+      await hostApp!.close();
     };
     if (config.logLevel !== 'silent') {
       io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
       const source = (db ?? parsed.db) !== undefined ? `${db ?? parsed.db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
-      for (const line of describeServing(server.url, [...server.engines.filter(isDevtoolsEngine), ...resolved.engines], source, fileRouting)) io.out(line);
+      for (const line of describeServing(server.url, hostApp.engines, source, fileRouting)) io.out(line);
       if (api && fileRouting) io.out(modeLine(api, configFile));
       if (parsed.har) io.out(`  HAR log of the session → ${parsed.har}`);
       const storage = collector && storageLine(collector);
       if (storage) io.out(storage);
       const openapi = config.mock?.openapi;
       if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${typeof openapi === 'string' ? openapi : openapi instanceof URL ? openapi.href : '(given in the config)'}`);
-      if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, resolved.engines, true)) io.out(line);
+      if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, served, true)) io.out(line);
       for (const note of parsed.notes) io.out(`  ${note}`);
       io.out('Press Ctrl+C to stop.');
     }
     return { server, stop };
   } catch (err) {
     map?.close();
-    await resolved?.close();
+    await hostApp?.close();
     io.err(prefixed(err));
     return { code: 1 };
   }

@@ -1,28 +1,44 @@
 /**
- * The node hosts' engines (`serve`, middleware, Vite plugin, CLI) from host options, through the
- * one engine assembly (core/engine-set.ts). Engines created from options inherit the host's
- * logger unless their options name one; the mock API gets the disk default (register-runtime).
+ * The node hosts' host (`serve`, middleware, Vite plugin, CLI): `createHost` (src/host/) with
+ * Node's runtime (runtime.ts: the disk default, zlib, undici, PostgreSQL). Engines created from
+ * options inherit the host's logger unless their options name one.
  */
-import { assembleEngines, type EngineSet, type EngineSources as Sources } from '../core/engine-set.js';
 import type { LoggerSink } from '../core/logger.js';
-import { createMockApi } from '../engine/create-mock-api.js';
-import type { MockApiOptions } from '../engine/types.js';
+import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
+import { createHost, type Host, type HostConfig } from '../host/create-host.js';
+import { useCodecs } from '../host/codecs.js';
 import { createCollector } from '../tracker/collector.js';
-import type { CollectorOptions } from '../tracker/types.js';
-import './register-runtime.js';
+import type { EngineSources as Sources } from '../host/engine-set.js';
+import type { MockApiOptions } from '../engine/types.js';
+import type { Collector, CollectorOptions } from '../tracker/types.js';
+import { nodeRuntime } from './runtime.js';
 
 /** `mock`: mock API options or a ready engine; `tracker`: collector options, `true` (appId `mockyard`) or an engine; `engines`: more engines, tried after the mock API. */
 export type EngineSources = Sources<MockApiOptions, CollectorOptions>;
 
-export type ResolvedEngines = EngineSet;
+/** A host on Node's runtime. */
+export function nodeHost(config: HostConfig): Promise<Host> {
+  return createHost({ runtime: nodeRuntime, ...config });
+}
 
-/** `local`: the host listens on loopback only (devtools on by default; src/devtools/guard.ts). */
+export type ResolvedEngines = Host;
+
+/**
+ * The engines from host options, on Node's runtime (`local`: the host listens on loopback only,
+ * devtools on by default). Kept for callers of the earlier API; `nodeHost` says the same.
+ */
 export function resolveEngines(sources: EngineSources, sink?: LoggerSink, local = false): Promise<ResolvedEngines> {
-  const withSink = <O extends { logger?: unknown }>(o: O): O => (sink && o.logger === undefined ? { ...o, logger: sink } : o);
-  return assembleEngines(sources, {
-    mock: (o) => createMockApi(withSink(o)),
-    tracker: (o) => createCollector(withSink(o)),
-    trackerDefaults: { appId: 'mockyard' },
-    local,
-  });
+  return nodeHost({ ...sources, logger: sink, local });
+}
+
+/** `createMockApi` on Node's runtime: what the `mockyard` entry exports under Node (index.node.ts). */
+export function createNodeMockApi(options: MockApiOptions): MockApi {
+  useCodecs(nodeRuntime);
+  return createMockApi(options, nodeRuntime);
+}
+
+/** `createCollector` on Node's runtime (index.node.ts). */
+export function createNodeCollector(options: CollectorOptions): Collector {
+  useCodecs(nodeRuntime);
+  return createCollector(options, nodeRuntime);
 }

@@ -19,6 +19,8 @@ export interface HomePageOptions {
   map: ResourceMapSource | undefined;
   engines: readonly Engine[];
   version: string;
+  /** The devtools page's path when the host serves it (asked on each render). */
+  devtools?: () => string | undefined;
 }
 
 export async function renderHomePage(o: HomePageOptions): Promise<string> {
@@ -29,6 +31,8 @@ export async function renderHomePage(o: HomePageOptions): Promise<string> {
     'code,td{font-family:ui-monospace,monospace;font-size:14px}td{padding:.15rem 1rem .15rem 0}h2{font-size:1.1rem;margin-top:1.6rem}.k{color:#666}</style></head><body>',
     `<h1>mockyard <small class="k">${escapeHtml(o.version)}</small></h1>`,
   ];
+  const devtools = o.devtools?.();
+  if (devtools) parts.push(`<p><a href="${escapeHtml(devtools)}">Devtools</a> <span class="k">— requests, scenarios, events</span></p>`);
   if (map) {
     parts.push(`<h2>Resources</h2>`);
     if (map.source) parts.push(`<p class="k">from <code>${escapeHtml(map.source)}</code></p>`);

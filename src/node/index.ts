@@ -1,14 +1,13 @@
 /**
  * `mockyard/node`: hosting the engines on Node — the node:http server (`serve`), connect-style
  * middleware (`createMiddleware`) and the Vite plugin (`mockyard`) — and the Node-only stores:
- * the disk filesystem and the collector on PostgreSQL. Importing it registers the disk default
- * for the mock API's `fsDir`.
+ * the disk filesystem and the collector on PostgreSQL. Every host here runs on Node's runtime
+ * object (runtime.ts: the disk default for `fsDir`, zlib, undici, PostgreSQL).
  *
  * Every name is listed: host internals (request adapters, the upgrade handler, engine assembly,
  * config loading, the worker-script writer) stay inside. test/public-api.test.ts writes the
  * surface down.
  */
-import './register-runtime.js';
 import { defineConfig as defineConfigOnce, type MockyardConfig as Config } from '../define-config.js';
 import type { NextFunction as HandlerNext } from '../engine/types.js';
 import { middlewareFor as engineMiddleware } from './middleware.js';

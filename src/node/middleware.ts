@@ -14,8 +14,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '../core/engine.js';
 import { createLogger, type LoggerSink, type LogLevel } from '../core/logger.js';
 import type { NextFunction } from '../engine/types.js';
-import { createNodeHandler } from './dispatch.js';
-import { resolveEngines, type EngineSources } from './engines.js';
+import { hostFor, type Host } from '../host/create-host.js';
+import { createNodeHandler } from './request-handler.js';
+import { nodeHost, type EngineSources } from './engines.js';
 import { createUpgradeHandler, type UpgradeHandler } from './upgrade.js';
 
 export interface Middleware {
@@ -40,13 +41,14 @@ export interface MiddlewareOptions extends EngineSources {
 
 type MaybeMounted = IncomingMessage & { originalUrl?: string };
 
-/** Middleware over ready engines (synchronous). */
-export function middlewareFor(engines: readonly Engine[], options: { logger?: LoggerSink; logLevel?: LogLevel; host?: string; owned?: readonly Engine[] } = {}): Middleware {
+/** Middleware over ready engines or a host (synchronous); `owned`: closed with it. */
+export function middlewareFor(engines: Host | readonly Engine[], options: { logger?: LoggerSink; logLevel?: LogLevel; host?: string; owned?: readonly Engine[] } = {}): Middleware {
+  const hostApp = hostFor(engines, 'middlewareFor');
   const logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
   const host = options.host ?? 'localhost';
   const fallbackHost = () => host;
   const nexts = new WeakMap<IncomingMessage, NextFunction>();
-  const handler = createNodeHandler(engines, {
+  const handler = createNodeHandler(hostApp, {
     logger,
     fallbackHost,
     target: (req) => (req as MaybeMounted).originalUrl ?? req.url ?? '/',
@@ -56,7 +58,7 @@ export function middlewareFor(engines: readonly Engine[], options: { logger?: Lo
       next?.();
     },
   });
-  const upgrade = createUpgradeHandler(engines, { logger, fallbackHost, embedded: true });
+  const upgrade = createUpgradeHandler(hostApp, { logger, fallbackHost, embedded: true });
   const owned = options.owned ?? [];
   const mw = ((req: IncomingMessage, res: ServerResponse, next: NextFunction) => {
     nexts.set(req, next);
@@ -64,7 +66,7 @@ export function middlewareFor(engines: readonly Engine[], options: { logger?: Lo
   }) as Middleware & { upgrade: UpgradeHandler; engines: readonly Engine[] };
   Object.assign(mw, {
     upgrade,
-    engines,
+    engines: hostApp.engines,
     async close() {
       await upgrade.close();
       await Promise.allSettled(owned.map((e) => e.close?.()));
@@ -75,6 +77,7 @@ export function middlewareFor(engines: readonly Engine[], options: { logger?: Lo
 
 /** Middleware from host options (`mock`, `tracker`, `engines`), engines created here. */
 export async function createMiddleware(options: MiddlewareOptions): Promise<Middleware> {
-  const { engines, owned } = await resolveEngines(options, options.logger);
-  return middlewareFor(engines, { ...options, owned });
+  const { mock, tracker, engines, devtools } = options;
+  const hostApp = await nodeHost({ mock, tracker, engines, devtools, logger: options.logger });
+  return middlewareFor(hostApp, { ...options, owned: [hostApp] });
 }

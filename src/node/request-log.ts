@@ -13,7 +13,7 @@
  */
 import type { Engine } from '../core/engine.js';
 import { observeEngine } from '../core/observed-engine.js';
-import type { Exchange } from '../engine/pipeline/run.js';
+import type { Exchange } from '../core/exchange.js';
 
 export interface LogLine {
   method: string;

@@ -18,13 +18,17 @@ import { createLogger, type Logger, type LoggerSink, type LogLevel } from '../co
 import { check } from '../core/options.js';
 import { isLoopbackHost } from '../devtools/guard.js';
 import { createClientErrorHandler } from './client-error.js';
-import { createNodeHandler } from './dispatch.js';
-import { resolveEngines, type EngineSources } from './engines.js';
+import type { Host } from '../host/create-host.js';
+import type { Runtime } from '../host/runtime.js';
+import { createNodeHandler } from './request-handler.js';
+import { nodeHost, type EngineSources } from './engines.js';
 import { pathOf } from './request.js';
 import { createUpgradeHandler } from './upgrade.js';
 import { writeResponse } from './write-response.js';
 
 export interface ServeOptions extends EngineSources {
+  /** What the platform provides (default: Node's, src/node/runtime.ts); e.g. another proxy transport. */
+  runtime?: Runtime;
   /** TCP port; 0 picks a free one. Default 3000. */
   port?: number;
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -82,16 +86,50 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
+/** Where and how a node:http server listens, checked (defaults: port 3000 on 127.0.0.1). */
+export interface ListenOptions {
+  port: number;
+  host: string;
+  maxHeaderSize: number;
+  logger: Logger;
+}
+
+export function listenOptions(options: Pick<ServeOptions, 'port' | 'host' | 'maxHeaderSize' | 'logger' | 'logLevel'>): ListenOptions {
+  return {
+    port: check.number(options.port, 'port', 3000, { min: 0, max: 65535, integer: true }),
+    host: check.string(options.host, 'host', '127.0.0.1', { nonEmpty: true })!,
+    maxHeaderSize: check.number(options.maxHeaderSize, 'maxHeaderSize', defaultMaxHeaderSize, { min: 1024, integer: true }),
+    logger: createLogger(options.logLevel ?? 'info', options.logger ?? console),
+  };
+}
+
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
-  const port = check.number(options.port, 'port', 3000, { min: 0, max: 65535, integer: true });
-  const host = check.string(options.host, 'host', '127.0.0.1', { nonEmpty: true })!;
-  const maxHeaderSize = check.number(options.maxHeaderSize, 'maxHeaderSize', defaultMaxHeaderSize, { min: 1024, integer: true });
-  const logger: Logger = createLogger(options.logLevel ?? 'info', options.logger ?? console);
-  const { engines, close: closeOwned } = await resolveEngines(options, options.logger, isLoopbackHost(host));
+  const listen = listenOptions(options);
+  const { mock, tracker, engines, devtools } = options;
+  const hostApp = await nodeHost({ mock, tracker, engines, devtools, logger: options.logger, local: isLoopbackHost(listen.host), ...(options.runtime ? { runtime: options.runtime } : {}) });
+  let running: RunningServer;
+  try {
+    running = await serveHost(hostApp, { ...listen, fallback: options.fallback });
+  } catch (err) {
+    await hostApp.close();
+    throw err;
+  }
+  let closing: Promise<void> | undefined;
+  // The host serve() made is serve()'s: closed once the server has stopped.
+  return { ...running, close: () => (closing ??= running.close().then(() => hostApp.close())) };
+}
+
+/**
+ * A host on a node:http server (`serve` after assembling one; the CLI, which assembles once).
+ * `close()` stops the server and its WebSockets; the host stays the caller's to close.
+ */
+export async function serveHost(hostApp: Host, options: ListenOptions & Pick<ServeOptions, 'fallback'>): Promise<RunningServer> {
+  const { port, host, maxHeaderSize, logger } = options;
+  const { engines } = hostApp;
 
   let hostHeader = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const fallbackHost = () => hostHeader;
-  const handler = createNodeHandler(engines, {
+  const handler = createNodeHandler(hostApp, {
     logger,
     fallbackHost,
     unhandled(req, res, request) {
@@ -112,19 +150,14 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         .catch(() => res.destroy());
     },
   });
-  const upgrade = createUpgradeHandler(engines, { logger, fallbackHost, embedded: false });
+  const upgrade = createUpgradeHandler(hostApp, { logger, fallbackHost, embedded: false });
   const server = createServer({ maxHeaderSize }, handler);
   server.on('upgrade', upgrade);
   // Requests the HTTP parser refuses (URL/headers too large, malformed) get the JSON error body too.
   server.on('clientError', createClientErrorHandler({ logger, maxHeaderSize }));
 
   let address: AddressInfo;
-  try {
-    address = await listen(server, port, host);
-  } catch (err) {
-    await closeOwned();
-    throw err;
-  }
+  address = await listen(server, port, host);
   hostHeader = `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   const url = baseUrl(address.address, address.port);
 
@@ -139,7 +172,6 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       grace.unref();
       await stopped;
       clearTimeout(grace);
-      await closeOwned();
     })();
     return closing;
   };

@@ -20,9 +20,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { underPrefix, type Engine } from '../core/engine.js';
+import { hostFor, type Host } from '../host/create-host.js';
 import { errorResponse, responseForError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import type { SocketAccept, UpgradeResult } from '../core/socket.js';
+import type { SocketAccept } from '../core/socket.js';
 import { writeRawResponse } from './raw-response.js';
 import { createNodeRequest, pathOf } from './request.js';
 import { bindSession } from './ws-peer.js';
@@ -54,9 +55,10 @@ function onlyUpgradeListener(self: unknown, req: IncomingMessage): boolean {
 /** Frame limit for engines that state none (ws's own default is 100 MiB). */
 const DEFAULT_MAX_PAYLOAD = 16 * 1024 * 1024;
 
-export function createUpgradeHandler(engines: readonly Engine[], options: UpgradeHandlerOptions): UpgradeHandler {
+export function createUpgradeHandler(engines: Host | readonly Engine[], options: UpgradeHandlerOptions): UpgradeHandler {
   const { logger, embedded, fallbackHost } = options;
-  const candidates = engines.filter((e) => typeof e.upgrade === 'function');
+  const host = hostFor(engines, 'createUpgradeHandler');
+  const upgradable = host.engines.some((e) => typeof e.upgrade === 'function');
   // One `ws` server per message limit an engine asks for (maxPayload is a server option), so a
   // frame over the limit is refused with 1009 while it arrives, never buffered whole.
   const servers = new Map<number, WebSocketServer>();
@@ -74,7 +76,7 @@ export function createUpgradeHandler(engines: readonly Engine[], options: Upgrad
   };
 
   // Prefixes whose unclaimed upgrades are a 404 even when embedded (see the module comment).
-  const owned = engines.filter((e) => e.forwardsUnmatched !== true).flatMap((e) => e.prefixes);
+  const owned = host.engines.filter((e) => e.forwardsUnmatched !== true).flatMap((e) => e.prefixes);
   const ownsPath = (path: string) => owned.some((p) => underPrefix(path, p));
 
   /** An upgrade no engine claimed: 404, or left to the server's other listeners. */
@@ -89,20 +91,14 @@ export function createUpgradeHandler(engines: readonly Engine[], options: Upgrad
       return;
     }
     const server = this;
-    if (candidates.length === 0) {
+    if (!upgradable) {
       unclaimed(server, req, socket);
       return;
     }
     const onError = () => socket.destroy();
     socket.on('error', onError);
     const request = createNodeRequest(req, undefined, fallbackHost());
-    (async () => {
-      for (const engine of candidates) {
-        const result: UpgradeResult = await engine.upgrade!(request);
-        if (result !== undefined) return result;
-      }
-      return undefined;
-    })().then(
+    host.upgrade(request).then(
       (result) => {
         if (result === undefined) {
           socket.off('error', onError);

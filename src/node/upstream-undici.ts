@@ -1,5 +1,5 @@
 /**
- * The proxy's upstream transport on Node (registered in register-runtime.ts; the contract is
+ * The proxy's upstream transport on Node (part of Node's runtime object, runtime.ts; the contract is
  * src/engine/proxy/transport.ts): an undici `Pool` per target origin and proxy layer, driven
  * through its lowest public API, `dispatch` with a handler (undici's own `request()` is built on
  * it), so a proxied request reuses a warm keep-alive connection and builds no WHATWG Request,

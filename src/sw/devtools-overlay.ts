@@ -8,10 +8,10 @@
  * the Requests tab shows the app's requests live and a scenario switch applies to the app.
  * Opened by `worker.openDevtools()` or by the URL hash `#_mockyard` (at start and on hashchange).
  */
-import { answerFrom } from '../core/engine-answer.js';
+import { answerFrom } from '../host/dispatch.js';
 import type { Engine } from '../core/engine.js';
-import { collectorBase } from '../devtools/admin-engine.js';
-import { toPageResponse } from './response.js';
+import { collectorBase } from '../devtools/paths.js';
+import { toPageResponse } from '../host/page-response.js';
 
 export interface DevtoolsOverlay {
   close(): void;
@@ -55,13 +55,20 @@ export async function openDevtoolsOverlay(engines: readonly Engine[], tracker: E
     return answer === undefined ? fetch(request) : toPageResponse(answer);
   };
   let closed = false;
+  // Escape closes the overlay; closing it takes `#_mockyard` (which opens it) off the URL.
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') close();
+  };
   const close = () => {
     if (closed) return;
     closed = true;
+    removeEventListener('keydown', onKey, true);
     unmount();
     host.remove();
+    if (location.hash === '#_mockyard') history.replaceState(history.state, '', `${location.pathname}${location.search}`);
     onClosed();
   };
+  addEventListener('keydown', onKey, true);
   const unmount = page.mount(root, { transport, onClose: close, collectorBase: collectorBase(tracker) });
   return { close };
 }

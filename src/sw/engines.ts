@@ -1,8 +1,8 @@
 /**
- * The page host's engines from `startWorker` options, through the one engine assembly
- * (core/engine-set.ts: same order and ownership as the node host). What is particular to the
- * page lives in its factories: the mock API needs `fs` (no disk here), and the collector answers
- * plain JSON.
+ * The page host from `startWorker` options: `createHost` (src/host/, same order, ownership and
+ * dispatch as every host) on the page's runtime object. What is particular to the page lives in
+ * that runtime: no default filesystem (the mock API needs `fs`), no proxy layer (the worker
+ * forwards to the network), and the collector answers plain JSON.
  */
 import { OptionsError } from '../core/options.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
@@ -10,18 +10,28 @@ import { kNetworkBehind, resolveProxy } from '../engine/options.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
-import { assembleEngines, type EngineSet, type EngineSources } from '../core/engine-set.js';
+import { createHost, type Host } from '../host/create-host.js';
+import type { EngineSources } from '../host/engine-set.js';
+import type { Runtime } from '../host/runtime.js';
 
-export function pageEngines(sources: EngineSources<MockApiOptions, CollectorOptions>): Promise<EngineSet> {
-  return assembleEngines(sources, { mock: pageMockApi, tracker: pageCollector, trackerDefaults: { appId: 'mockyard' }, local: true });
+/** The page's runtime: web-standard everything, and the options the page needs. */
+export const pageRuntime: Runtime = {
+  mockOptions(options) {
+    if (!(options as { fs?: unknown }).fs) {
+      throw new OptionsError('mock.fs', 'is required in the browser: pass indexedDbFs(name, { seed }) (or memoryFs(tree))');
+    }
+    return pageMockOptions(options);
+  },
+  collectorOptions: (options) => (options.readCompression === undefined ? { ...options, readCompression: 'none' } : options),
+};
+
+export function pageHost(sources: EngineSources<MockApiOptions, CollectorOptions>): Promise<Host> {
+  return createHost({ ...sources, runtime: pageRuntime, local: true });
 }
 
 /** The page's mock API: `fs` is required (IndexedDB or memory), there is no disk default. */
 export function pageMockApi(options: MockApiOptions): MockApi {
-  if (!(options as { fs?: unknown }).fs) {
-    throw new OptionsError('mock.fs', 'is required in the browser: pass indexedDbFs(name, { seed }) (or memoryFs(tree))');
-  }
-  return createMockApi(pageMockOptions(options));
+  return createMockApi(pageRuntime.mockOptions!(options), pageRuntime);
 }
 
 /**
@@ -44,8 +54,8 @@ export function pageMockOptions(options: MockApiOptions): MockApiOptions {
 /**
  * The page's collector from options: reads answer plain JSON unless `readCompression` says
  * otherwise. A mocked response never reaches the browser's decoder, so this host would only
- * gunzip what the collector gzipped (response.ts), and the deflater (fflate) is never fetched.
+ * gunzip what the collector gzipped (host/page-response.ts), and the deflater (fflate) is never fetched.
  */
 export function pageCollector(options: CollectorOptions): Collector {
-  return createCollector(options.readCompression === undefined ? { ...options, readCompression: 'none' } : options);
+  return createCollector(pageRuntime.collectorOptions!(options), pageRuntime);
 }

@@ -15,7 +15,7 @@ import { check } from '../core/options.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
-import { pageEngines } from './engines.js';
+import { pageHost } from './engines.js';
 import { checkWorkerScript, startMswHost } from './msw-adapter.js';
 import { httpRoutes } from '../msw/routes.js';
 import { socketRoute } from '../msw/sockets.js';
@@ -44,6 +44,11 @@ export interface PageWorker {
    * the URL hash `#_mockyard`). Rejects when devtools are off (`devtools: false`).
    */
   openDevtools(): Promise<{ close(): void }>;
+  /**
+   * Back to the start (`mock.reset()`): handlers added with `use` dropped, the base scenario,
+   * and the data back to the seed files (indexedDbFs, memoryFs): what a "reset data" button does.
+   */
+  reset(): Promise<void>;
   /** Stops intercepting and closes the engines built by `startWorker`. */
   stop(): Promise<void>;
 }
@@ -61,7 +66,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   }
 
   // Options first: a typo is reported at once, before any network round trip.
-  const built = await pageEngines({ mock: options.mock, tracker: options.tracker, devtools: options.devtools });
+  const built = await pageHost({ mock: options.mock, tracker: options.tracker, devtools: options.devtools });
   const closeOwned = built.close;
 
   const stale = await checkWorkerScript(workerUrl);
@@ -83,7 +88,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   let host;
   try {
     [host] = await Promise.all([
-      startMswHost({ routes: httpRoutes(built.engines, origin), sockets: sockets ? [sockets] : [], workerUrl, quiet }),
+      startMswHost({ routes: httpRoutes(built, origin), sockets: sockets ? [sockets] : [], workerUrl, quiet }),
       mockReady,
     ]);
   } catch (err) {
@@ -113,6 +118,9 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
     mock: built.mock as MockApi | undefined,
     tracker: built.tracker as Collector | undefined,
     openDevtools,
+    async reset() {
+      await (built.mock as Partial<MockApi> | undefined)?.reset?.();
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -9,12 +9,13 @@
  * a page. Answers look like network answers: a native `Response` of the environment's class with
  * `url` set, gzip/deflate bodies decoded (as `fetch` does for bytes off the network).
  */
-import { answerFrom, coveredBy, engineList } from '../core/engine-answer.js';
+import { hostFor } from '../host/create-host.js';
+import { coveredBy } from '../host/dispatch.js';
 import { connectionFaultOf, networkError, throttledResponse } from '../core/connection-fault.js';
 import type { Engine } from '../core/engine.js';
 import { fastState, hasFastHeader } from '../core/fast-response.js';
 import { check } from '../core/options.js';
-import { toPageResponse } from '../sw/response.js';
+import { toPageResponse } from '../host/page-response.js';
 import { requestFor } from './lazy-request.js';
 import { interceptXhr } from './xhr.js';
 
@@ -70,7 +71,8 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 export function interceptFetch(engines: Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception {
-  const list = engineList(engines, 'interceptFetch');
+  const host = hostFor(engines, 'interceptFetch');
+  const list = host.engines;
   check.knownKeys(check.object(options, 'interceptFetch') ?? {}, '', KNOWN);
   const onUnhandled = check.oneOf(options.onUnhandled, 'onUnhandled', ['bypass', 'error'] as const, 'error');
   const withXhr = check.boolean(options.xhr, 'xhr', true);
@@ -87,7 +89,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
   /** The engines' answer as a network-like Response, or undefined when none answers. */
   async function answer(request: Request, pathname: string): Promise<Response | undefined> {
     requests.push(request.body === null ? request : request.clone());
-    const response = await answerFrom(list, request, pathname);
+    const response = await host.answer(request, pathname);
     if (response === undefined) return undefined;
     // A connection fault (core/connection-fault.ts): the platform's network error, or no answer
     // until the caller aborts (the abort then rejects the call), or a throttled body.

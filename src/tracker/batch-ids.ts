@@ -1,5 +1,5 @@
 /**
- * Client batch ids (issue 15): an ingest body may carry `batchId`, a string of 1 to 128
+ * Client batch ids: an ingest body may carry `batchId`, a string of 1 to 128
  * characters from `A-Z a-z 0-9 . _ : -` (a UUID fits). A batch sent again with an id the
  * collector has already stored is answered as the first time (`saved` = the first answer) and
  * stored nothing twice, for BATCH_ID_WINDOW_MS (24 h) after it was first stored; a retry that

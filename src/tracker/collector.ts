@@ -24,6 +24,7 @@ import { VfsEventStore } from './event-store.js';
 import { partBatchId } from './batch-ids.js';
 import { decodeIngestBody, validateBatch, type ValidBatch } from './ingest-batch.js';
 import { resolveCollectorOptions } from './options.js';
+import type { CollectorRuntime } from './runtime.js';
 import type { ReadEncoder } from './read-encoder.js';
 import { parseReadQuery, selectEvents } from './read-query.js';
 import { selectionJson } from './selection-json.js';
@@ -31,15 +32,15 @@ import { StorageState, unavailableError } from './storage-state.js';
 import { SpooledIngest, type IngestResult } from './spooled-ingest.js';
 import type { EventStore } from './store.js';
 import type { Collector, CollectorOptions } from './types.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../core/version.js';
 import type { PushTarget, SocketContext, TrackerSocket } from './ws-session.js';
 
 type Route = 'read' | 'events' | 'ping' | 'ws';
 const ROUTES: Record<string, Route> = { '': 'read', '/': 'read', '/events': 'events', '/events/': 'events', '/ping': 'ping', '/ping/': 'ping', '/ws': 'ws', '/ws/': 'ws' };
 const METHODS: Record<Route, string> = { read: 'GET, HEAD, OPTIONS', events: 'GET, HEAD, POST, OPTIONS', ping: 'GET, HEAD, OPTIONS', ws: 'GET, OPTIONS' };
 
-export function createCollector(options: CollectorOptions): Collector {
-  const o = resolveCollectorOptions(options);
+export function createCollector(options: CollectorOptions, runtime: CollectorRuntime = {}): Collector {
+  const o = resolveCollectorOptions(options, runtime);
   const { logger, basePath } = o;
   // The embedded store (default) or one from `storage.store` / `storage.postgres` (store.ts).
   const store: EventStore = o.storeFactory

@@ -1,5 +1,5 @@
 /**
- * The collector's CORS (issue 4), on the shared rule of src/core/cors.ts: any origin by default,
+ * The collector's CORS, on the shared rule of src/core/cors.ts: any origin by default,
  * an allowed Origin reflected with `Access-Control-Allow-Credentials: true` and `Vary: Origin` —
  * never `*`, which makes browsers drop credentialed beacons. A disallowed origin gets no CORS
  * headers (its preflight a 403).

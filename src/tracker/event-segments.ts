@@ -45,7 +45,7 @@ export class SegmentFiles {
 
   /**
    * Reads every segment, calling `add` for each stored event and `addBatch` for each complete
-   * marked batch (its client batchId, event count and storage time). Recovery (issue 15): a
+   * marked batch (its client batchId, event count and storage time). Recovery: a
    * marked part with fewer lines than its marker announces (a write cut short by a crash), and
    * every part of a batch whose last part is missing or incomplete, are dropped with a warning and
    * cut out of the file; so is a torn last line. Returns the number of segments.

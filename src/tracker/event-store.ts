@@ -48,7 +48,7 @@ export class VfsEventStore implements EventStore {
   private readonly logger: Logger;
   private readonly maxAgeMs: number | undefined;
   private readonly retainEvents: number | undefined;
-  /** Client batch ids stored recently (idempotent retries, issue 15). */
+  /** Client batch ids stored recently (idempotent retries). */
   private readonly batchIds = new BatchIds();
 
   constructor(options: EventStoreOptions) {

@@ -1,7 +1,7 @@
 /**
  * Ingest bodies: bytes → (gunzip when gzip) → JSON → a validated batch.
  *
- * Rules (issue 4): body `{ type: 'ingest', events: [...] }`; a malformed envelope (bad JSON, wrong
+ * Rules: body `{ type: 'ingest', events: [...] }`; a malformed envelope (bad JSON, wrong
  * `type`, `events` not a non-empty array, forbidden keys such as `__proto__`) is a 400; more than
  * `maxEvents` events is a 413; an event that is not an object or lacks a valid ISO-8601 timestamp
  * is a 422 naming the index and the reason. All-or-nothing: nothing is stored unless every event

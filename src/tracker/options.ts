@@ -4,10 +4,10 @@
  */
 import { createLogger, LOG_LEVELS, type Logger, type LoggerSink } from '../core/logger.js';
 import { check, isPlainObject, OptionsError } from '../core/options.js';
-import { getDefaultFsFactory } from '../engine/default-fs.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
-import { getPostgresStoreResolver, type StoreFactory } from './store.js';
+import type { CollectorRuntime } from './runtime.js';
+import type { StoreFactory } from './store.js';
 import type { CollectorOptions } from './types.js';
 import type { CorsPolicy } from '../core/cors.js';
 import { resolveCollectorCors } from './cors.js';
@@ -45,7 +45,7 @@ function isVfs(value: unknown): value is Vfs {
   return ['read', 'append', 'readdir', 'remove', 'write'].every((k) => typeof v[k] === 'function');
 }
 
-export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollectorOptions {
+export function resolveCollectorOptions(input: CollectorOptions, runtime: CollectorRuntime = {}): ResolvedCollectorOptions {
   if (!isPlainObject(input)) throw new OptionsError(P, 'must be an object');
   check.knownKeys(input, P, ['appId', 'apiKey', 'logLevel', 'logger', 'basePath', 'storage', 'storageDir', 'cors', 'limits', 'retention', 'readCompression']);
   if (input.appId === undefined) throw new OptionsError(`${P}.appId`, 'is required (the application identifier)');
@@ -73,7 +73,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
   }
   if (storage.postgres !== undefined) {
     if (storeFactory) throw new OptionsError(`${P}.storage.postgres`, 'cannot be combined with storage.store');
-    const resolver = getPostgresStoreResolver();
+    const resolver = runtime.postgresStore;
     if (!resolver) throw new OptionsError(`${P}.storage.postgres`, 'needs the Node entry (import "mockyard" or "mockyard/node" in Node); PostgreSQL is not available in the browser');
     storeFactory = resolver(storage.postgres, `${P}.storage.postgres`);
   }
@@ -85,7 +85,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
   const storageDir = check.string(input.storageDir, `${P}.storageDir`, undefined, { nonEmpty: true });
   if (storageDir !== undefined) {
     if (fs) throw new OptionsError(`${P}.storageDir`, 'cannot be combined with storage.fs (use storage.dir for a folder inside that fs)');
-    const factory = getDefaultFsFactory();
+    const factory = runtime.defaultFs;
     if (!factory) throw new OptionsError(`${P}.storageDir`, 'needs the Node entry (import "mockyard" or "mockyard/node"); in the browser pass storage: { fs }');
     fs = factory(storageDir, undefined);
   }
@@ -97,7 +97,7 @@ export function resolveCollectorOptions(input: CollectorOptions): ResolvedCollec
     throw new OptionsError(`${P}.storage.dir`, `must be a safe relative folder (got ${JSON.stringify(rawDir)})`);
   }
 
-  const spool = resolveSpoolOption(storage.spool, `${P}.storage.spool`, storeFactory === undefined);
+  const spool = resolveSpoolOption(storage.spool, `${P}.storage.spool`, storeFactory === undefined, runtime.spool);
   const cors = resolveCollectorCors(input.cors, `${P}.cors`);
 
   const limits = check.object(input.limits, `${P}.limits`) ?? {};

@@ -2,7 +2,7 @@
  * The read query: `since` / `until` (ISO-8601 with any UTC offset, both inclusive, required) and
  * the optional page parameters.
  *
- * Pages (issue 4; the dashboard sends none and gets every event in the window):
+ * Pages (the dashboard sends none and gets every event in the window):
  *   - `limit` (integer >= 1): at most this many events, newest first.
  *   - `page` (integer >= 1, needs `limit`): the page-th slice of `limit` events; default 1.
  *   - `cursor` (opaque, from a previous response's `nextCursor`): continue after the last event
@@ -13,7 +13,6 @@
  * `nextCursor` (a string, or `null` on the last page).
  */
 import { HttpError } from '../core/errors.js';
-import type { VfsEventStore } from './event-store.js';
 import { lowerBoundOf, type Entry } from './time-index.js';
 import { parseTimestamp } from './timestamp.js';
 
@@ -90,8 +89,16 @@ export function parseReadQuery(get: (name: string) => Param): ReadQuery {
   return { since, until, limit, page, cursor };
 }
 
+/** What a query is resolved against: a time index (the embedded store's, event-store.ts). */
+export interface TimeWindowIndex {
+  /** The entries array and the slice [lo, hi) whose times fall in [since, until]. */
+  window(since: number, until: number): { entries: Entry[]; lo: number; hi: number };
+  /** The position of the event (time, id), or -1. */
+  indexOf(t: number, id: string): number;
+}
+
 /** Resolves a query against the store (synchronously: the entries array is only valid now). */
-export function selectEvents(store: VfsEventStore, q: ReadQuery): Selection {
+export function selectEvents(store: TimeWindowIndex, q: ReadQuery): Selection {
   const { entries, lo, hi } = store.window(q.since, q.until);
   const total = hi - lo;
   let start = hi;

@@ -1,9 +1,8 @@
 /**
  * The ingest spool: where a collector whose store is unreachable keeps the batches it
  * acknowledges until the store is back (`storage.spool`). The engine side only knows this
- * interface; the implementation is the Node host's files on disk (src/node/tracker-spool.ts,
- * registered by src/node/register-runtime.ts), so in the browser `storage.spool` is an options
- * error.
+ * interface; the implementation is the Node runtime's files on disk (src/node/tracker-spool.ts,
+ * the `spool` of src/node/runtime.ts), so in the browser `storage.spool` is an options error.
  *
  * Contract:
  *   - `add` resolves only once the batch is durable (written and fsync'd); a batch whose id is
@@ -44,19 +43,14 @@ export interface SpoolSettings {
 
 export type SpoolFactory = (settings: SpoolSettings, context: { logger: Logger }) => IngestSpool;
 
-let spoolFactory: SpoolFactory | undefined;
-
-export function setSpoolFactory(factory: SpoolFactory | undefined): void {
-  spoolFactory = factory;
-}
-
 export const DEFAULT_SPOOL_MAX_BYTES = 256 * 1024 * 1024;
 
 /**
- * `storage.spool`: `true` or `{ dir?, maxBytes? }` → the factory and its settings; `false` or
- * absent → undefined. Only for a store other than the embedded one (`embedded`).
+ * `storage.spool`: `true` or `{ dir?, maxBytes? }` → the factory (the runtime's `spool`, Node's
+ * in src/node/runtime.ts) and its settings; `false` or absent → undefined. Only for a store other
+ * than the embedded one (`embedded`).
  */
-export function resolveSpoolOption(value: unknown, name: string, embedded: boolean): { factory: SpoolFactory; settings: SpoolSettings } | undefined {
+export function resolveSpoolOption(value: unknown, name: string, embedded: boolean, spoolFactory: SpoolFactory | undefined): { factory: SpoolFactory; settings: SpoolSettings } | undefined {
   if (value === undefined || value === false) return undefined;
   if (value !== true && (value === null || typeof value !== 'object' || Array.isArray(value))) throw new OptionsError(name, 'must be true, false or { dir?, maxBytes? }');
   const o = value === true ? {} : (value as Record<string, unknown>);

@@ -1,5 +1,5 @@
 /**
- * EventStore: the collector's storage seam (issue 13), host-neutral.
+ * EventStore: the collector's storage seam, host-neutral.
  *
  * Two implementations:
  *   - the embedded store (event-store.ts, `VfsEventStore`): an in-memory time index over JSONL
@@ -92,18 +92,8 @@ export interface StoreContext {
 /** What `storage: { store }` takes: builds the collector's store (e.g. `postgresStore({ url })`). */
 export type StoreFactory = (context: StoreContext) => EventStore;
 
-/** Turns `tracker.storage.postgres` into a StoreFactory; registered by the Node entry (src/node/register-runtime.ts). */
+/** Turns `tracker.storage.postgres` into a StoreFactory; part of Node's runtime (src/node/runtime.ts). */
 export type PostgresStoreResolver = (options: unknown, optionName: string) => StoreFactory;
-
-let postgresResolver: PostgresStoreResolver | undefined;
-
-export function setPostgresStoreResolver(resolver: PostgresStoreResolver | undefined): void {
-  postgresResolver = resolver;
-}
-
-export function getPostgresStoreResolver(): PostgresStoreResolver | undefined {
-  return postgresResolver;
-}
 
 /**
  * A store whose code is imported on demand: every call waits for `loading` (load() first, as

@@ -1,7 +1,7 @@
 /**
  * Public types of the event collector (the tracker's storage backend). Runtime validation of the
  * options lives in options.ts; the wire contract is ../shared/spec/event-collector-contract.md
- * refined by issue 4.
+ * (exact status codes, headers and messages).
  */
 import type { Engine } from '../core/engine.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';

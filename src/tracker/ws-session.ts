@@ -1,5 +1,5 @@
 /**
- * The collector's WebSocket protocol (spec section 6, issue 4), on the host-neutral socket seam.
+ * The collector's WebSocket protocol (spec section 6), on the host-neutral socket seam.
  *
  *  - With an apiKey the first message must be `{ type: 'auth', key }` → `{ type: 'auth_ok' }`;
  *    any other first message, a wrong key, or no auth within `wsAuthTimeoutMs` → close 1008.

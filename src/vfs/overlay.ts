@@ -15,6 +15,7 @@
  *     lifetime: a new overlay over the same Vfs shows the base again), which hides the base entry
  *     (a folder: everything below it). Writing the path again makes it visible; a folder written
  *     into after its removal shows only what is written into it from then on.
+ * `reset()` drops what was written through the overlay (a test's changes over the mocks).
  * Change events: `top`'s and `base`'s are passed on (a base change may change what reads see),
  * and whiteouts are reported by the overlay itself.
  * `exclusive` only when both are; `watch` watches the path on each side that needs it.
@@ -30,6 +31,11 @@ export interface OverlayVfs extends Vfs {
   readonly base: Vfs;
   /** Whether the overlay hides the base entry at `path` (removed through it). Synchronous. */
   hides(path: string): boolean;
+  /**
+   * Back to the base as it is: the top emptied (its own `reset()` when it has one, e.g. a
+   * `memoryFs` seed; else everything in it removed) and every whiteout dropped.
+   */
+  reset(): Promise<void>;
 }
 
 const encoder = new TextEncoder();
@@ -183,6 +189,15 @@ export function overlayFs(top: Vfs, base: Vfs): OverlayVfs {
     },
 
     onChange: (listener) => changes.on(listener),
+
+    async reset() {
+      const own = (top as { reset?: () => Promise<void> }).reset;
+      if (typeof own === 'function') await own.call(top);
+      else for (const e of await top.readdir('')) await top.remove(e.name, { recursive: true });
+      whiteouts.clear();
+      opaque.clear();
+      changes.emit('');
+    },
 
     async close() {
       offTop();

@@ -83,3 +83,14 @@ describe('msw handlersFor (setupServer)', () => {
     }
   });
 });
+
+describe('the answering layer is recorded for errors too (observers, the devtools journal)', () => {
+  it('a 400 thrown by the collections layer is answered by collections', async () => {
+    const api = todosApi();
+    const seen: Array<string | undefined> = [];
+    api.observe((x) => seen.push(x.answeredBy?.layer));
+    const res = await api.handle(new Request('http://x/api/todos/1', { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    expect(res!.status).toBe(400);
+    expect(seen).toEqual(['collections']);
+  });
+});

@@ -5,8 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FastResponse } from '../../src/core/fast-response.js';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
-import type { Exchange } from '../../src/engine/pipeline/run.js';
+import type { Exchange } from '../../src/core/exchange.js';
 import { createJournal, REDACTED } from '../../src/devtools/journal.js';
+import { journalFor } from '../../src/host/journal.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { req } from '../helpers/engine-request.js';
 
@@ -139,7 +140,7 @@ describe('journal bodies', () => {
   });
 });
 
-describe('journal fed by the mock API', () => {
+describe('journal the host feeds from the mock API (src/host/journal.ts)', () => {
   it('records file answers (fast path too), handler answers with the request body the handler read, and 404s', async () => {
     const api = createMockApi({
       endpointPrefix: '/api',
@@ -150,12 +151,13 @@ describe('journal fed by the mock API', () => {
       handlers: [{ pattern: '/echo', method: 'POST', handle: (r: any, res: any) => res.json({ got: r.body }) }],
     });
     opened.push(api);
+    const journal = journalFor(api)!;
     await api.ready();
     await api.handle(req('GET', '/api/users'));
     api.handleCached(req('GET', '/api/users?page=1'));
     await api.handle(req('POST', '/api/echo', { json: { hello: 'world' }, headers: { authorization: 'Bearer t0ken' } }));
     await api.handle(req('GET', '/api/nothing'));
-    const entries = api.journal!.list();
+    const entries = journal.list();
     expect(entries.map((e) => [e.method, e.url, e.status, e.answeredBy?.layer])).toEqual([
       ['GET', '/api/nothing', 404, 'not-found'],
       ['POST', '/api/echo', 200, 'handlers'],
@@ -171,12 +173,17 @@ describe('journal fed by the mock API', () => {
   it('journal: false turns it off', async () => {
     const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent', journal: false });
     opened.push(api);
-    expect(api.journal).toBeNull();
+    expect(journalFor(api)).toBeNull();
   });
 
   it('rejects a bad journal option naming it', () => {
-    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), journal: { size: -1 } })).toThrow(/mock\.journal\.size/);
-    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), journal: 'yes' as never })).toThrow(/mock\.journal/);
+    const bad = (journal: unknown) => {
+      const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent', journal: journal as never });
+      opened.push(api);
+      return () => journalFor(api);
+    };
+    expect(bad({ size: -1 })).toThrow(/mock\.journal\.size/);
+    expect(bad('yes')).toThrow(/mock\.journal/);
   });
 
   it("never makes a host's own Response class build its body stream (judged by status, method and length)", () => {

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
+import { journalFor } from '../../src/host/journal.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { req, see } from '../helpers/engine-request.js';
 
@@ -152,9 +153,10 @@ describe('scenarios', () => {
 
   it('the journal names the scenario that answered', async () => {
     const a = api();
+    const journal = journalFor(a)!;
     await a.ready();
     await get(a, '/api/cart?__scenario=empty-cart');
     await get(a, '/api/cart');
-    expect(a.journal!.list().map((e) => e.scenario)).toEqual([null, 'empty-cart']);
+    expect(journal.list().map((e) => e.scenario)).toEqual([null, 'empty-cart']);
   });
 });

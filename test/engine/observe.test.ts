@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
-import type { Exchange } from '../../src/engine/pipeline/run.js';
+import type { Exchange } from '../../src/core/exchange.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { req, see } from '../helpers/engine-request.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { OptionsError } from '../../src/core/options.js';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
-import { getDefaultFsFactory, setDefaultFsFactory } from '../../src/engine/default-fs.js';
+import { nodeRuntime } from '../../src/node/runtime.js';
 import { normalizePrefix, resolveMockApiOptions } from '../../src/engine/options.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { VfsError } from '../../src/vfs/types.js';
@@ -193,44 +193,34 @@ describe('disable and fsDir', () => {
     expect(logger2.warn.mock.calls[0]![0]).toMatch(/fsDir "mocks" is not a folder/);
   });
 
-  it('without fs, the registered default factory is used with (fsDir, root)', async () => {
-    const prev = getDefaultFsFactory();
+  it("without fs, the runtime's default factory is used with (fsDir, root)", async () => {
     const calls: unknown[] = [];
-    setDefaultFsFactory((fsDir, root) => {
-      calls.push([fsDir, root]);
-      return memoryFs({ 'hello.json': { from: 'factory' } });
-    });
-    try {
-      const api = createMockApi({ endpointPrefix: '/api', fsDir: 'mocks', root: '/proj', logLevel: 'silent' });
-      expect(calls).toEqual([['mocks', '/proj']]);
-      expect((await see(await api.handle(req('GET', '/api/hello')))).json).toEqual({ from: 'factory' });
-    } finally {
-      setDefaultFsFactory(prev);
-    }
+    const runtime = {
+      defaultFs: (fsDir: string, root: string | undefined) => {
+        calls.push([fsDir, root]);
+        return memoryFs({ 'hello.json': { from: 'factory' } });
+      },
+    };
+    const api = createMockApi({ endpointPrefix: '/api', fsDir: 'mocks', root: '/proj', logLevel: 'silent' }, runtime);
+    expect(calls).toEqual([['mocks', '/proj']]);
+    expect((await see(await api.handle(req('GET', '/api/hello')))).json).toEqual({ from: 'factory' });
   });
 
-  it('without fs and without a registered default, fsDir is an OptionsError (browser)', () => {
-    const prev = getDefaultFsFactory();
-    setDefaultFsFactory(undefined);
-    try {
-      expect(() => createMockApi({ endpointPrefix: '/api', fsDir: 'mocks' })).toThrow(/mock\.fs/);
-      // without fsDir there is nothing to serve from: fine
-      expect(() => createMockApi({ endpointPrefix: '/api', logLevel: 'silent' })).not.toThrow();
-    } finally {
-      setDefaultFsFactory(prev);
-    }
+  it('without fs and without a default in the runtime, fsDir is an OptionsError (browser)', () => {
+    expect(() => createMockApi({ endpointPrefix: '/api', fsDir: 'mocks' })).toThrow(/mock\.fs/);
+    // without fsDir there is nothing to serve from: fine
+    expect(() => createMockApi({ endpointPrefix: '/api', logLevel: 'silent' })).not.toThrow();
   });
 
   it('the Node default serves fsDir on disk relative to root; a missing one disables file routing', async () => {
-    await import('../../src/node/register-runtime.js');
     const root = await makeTempDir();
     await seedDir(join(root, 'mocks'), { 'a.json': { disk: true } });
-    const ok = createMockApi({ endpointPrefix: '/api', fsDir: 'mocks', root, logLevel: 'silent' });
+    const ok = createMockApi({ endpointPrefix: '/api', fsDir: 'mocks', root, logLevel: 'silent' }, nodeRuntime);
     expect((await see(await ok.handle(req('GET', '/api/a')))).json).toEqual({ disk: true });
-    const abs = createMockApi({ endpointPrefix: '/api', fsDir: join(root, 'mocks'), logLevel: 'silent' });
+    const abs = createMockApi({ endpointPrefix: '/api', fsDir: join(root, 'mocks'), logLevel: 'silent' }, nodeRuntime);
     expect((await see(await abs.handle(req('GET', '/api/a')))).json).toEqual({ disk: true });
     const logger = sink();
-    const missing = createMockApi({ endpointPrefix: '/api', fsDir: 'absent', root, logger });
+    const missing = createMockApi({ endpointPrefix: '/api', fsDir: 'absent', root, logger }, nodeRuntime);
     expect(await missing.ready()).toBe(false);
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0]![0]).not.toContain(root);

@@ -86,8 +86,8 @@ describe('path traversal never reads a file outside the root (disk)', () => {
     const parent = await makeTempDir();
     await writeFile(join(parent, 'secret.json'), JSON.stringify({ secret: SECRET }));
     await seedDir(join(parent, 'mocks'), { 'ok.json': { ok: true } });
-    await import('../../src/node/register-runtime.js');
-    const api = createMockApi({ endpointPrefix: '/api', fsDir: 'mocks', root: parent, logLevel: 'silent' });
+    const { nodeRuntime } = await import('../../src/node/runtime.js');
+    const api = createMockApi({ endpointPrefix: '/api', fsDir: 'mocks', root: parent, logLevel: 'silent' }, nodeRuntime);
     expect((await see(await api.handle(req('GET', '/api/ok')))).json).toEqual({ ok: true });
     for (const p of ['/api/..%2fsecret.json', '/api/..%2fsecret']) {
       expect(await (await api.handle(req('GET', p)))!.text()).not.toContain(SECRET);

@@ -5,6 +5,7 @@
  * answers a newcomer meets (404 for `<array>/<id>`, 409 on POST to an array, ignored query
  * parameters) name the option.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +60,20 @@ describe('mockyard in a folder with mocks/ and no config file', () => {
     expect(await (await fetch(`${api}/5`)).json()).toEqual({ id: 5, title: 'new', done: true });
     expect((await fetch(`${api}/5`, send('DELETE'))).status).toBe(200);
     expect((await fetch(`${api}/5`)).status).toBe(404);
+  });
+
+  it('the home page links the devtools page', async () => {
+    const dir = await project();
+    const { url } = await startCli(cli, ['--port', '0'], dir);
+    const html = await (await fetch(`${url}/`, { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('<a href="/_mockyard/">Devtools</a>');
+  });
+
+  it('--tracker alone (as --tracker-db) does not create ./mocks in the current folder', async () => {
+    const dir = await makeTempDir();
+    const { output } = await startCli(cli, ['--port', '0', '--tracker'], dir);
+    expect(output()).not.toContain('created');
+    expect(existsSync(join(dir, 'mocks'))).toBe(false);
   });
 
   it('--preset none serves the spec\'s file mode and says how to get the REST API', async () => {

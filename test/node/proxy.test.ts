@@ -10,10 +10,12 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { Sleeper } from '../../src/engine/sleeper.js';
 import { PROXY_MESSAGES } from '../../src/engine/proxy/layer.js';
-import { fetchTransport, setUpstreamTransport, type UpstreamTransportFactory } from '../../src/engine/proxy/transport.js';
+import { fetchTransport, type UpstreamTransportFactory } from '../../src/engine/proxy/transport.js';
+import { nodeRuntime } from '../../src/node/runtime.js';
+import type { ServeOptions } from '../../src/node/serve.js';
 import { undiciTransport } from '../../src/node/upstream-undici.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
-import { closeServers, fakeEngine, rawRequest, startServer } from '../helpers/server.js';
+import { closeServers, fakeEngine, rawRequest, startServer as startAnyServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { closeUpstreams, deadUrl, startUpstream, type UpstreamHandler } from '../helpers/upstream.js';
 
@@ -73,10 +75,18 @@ const json = (body: unknown, status = 200, headers: Record<string, string | stri
 // Every behaviour holds with both transports: undici (what the node hosts register) and
 // WHATWG fetch (the default everywhere else: browsers, workers, other runtimes).
 const transports: Array<[string, UpstreamTransportFactory]> = [['undici', undiciTransport], ['fetch', fetchTransport]];
-afterAll(() => setUpstreamTransport(undiciTransport));
+/** The transport the servers and engines of the running test reach their target with. */
+let transport: UpstreamTransportFactory = undiciTransport;
+const runtime = () => ({ ...nodeRuntime, upstream: transport });
+const startServer = (options: ServeOptions) => startAnyServer({ runtime: runtime(), ...options });
+afterAll(() => {
+  transport = undiciTransport;
+});
 
-describe.each(transports)('proxy (%s transport)', (_name, transport) => {
-  beforeEach(() => setUpstreamTransport(transport));
+describe.each(transports)('proxy (%s transport)', (_name, each) => {
+  beforeEach(() => {
+    transport = each;
+  });
 
   it('forwards what no file answers (path, query, status, body) and never what a file answers', async () => {
     const { upstream, url } = await setup(json({ from: 'upstream' }, 203));
@@ -389,7 +399,7 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
     const { createMockApi } = await import('../../src/engine/create-mock-api.js');
     let api: ReturnType<typeof createMockApi> | undefined;
     const looped = await startServer({ engines: [fakeEngine({ prefixes: ['/api'], handle: (req) => api!.handle(req) })] });
-    api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: looped.url } });
+    api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: looped.url } }, runtime());
     const r = await fetch(`${looped.url}/api/loop`);
     expect(r.status).toBe(508);
     expect(await r.json()).toMatchObject({ status: 508, error: 'LOOP_DETECTED', message: PROXY_MESSAGES.loop });
@@ -399,7 +409,7 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
   it('observers see the proxy as the answering layer', async () => {
     const upstream = await startUpstream(json({ ok: 1 }));
     const { createMockApi } = await import('../../src/engine/create-mock-api.js');
-    const api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } });
+    const api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } }, runtime());
     const seen: unknown[] = [];
     api.observe((e) => seen.push(e.answeredBy));
     const r = await api.handle(new Request('http://mock.local/api/x'));
@@ -410,7 +420,9 @@ describe.each(transports)('proxy (%s transport)', (_name, transport) => {
 });
 
 describe('proxy on Node (undici transport)', () => {
-  beforeEach(() => setUpstreamTransport(undiciTransport));
+  beforeEach(() => {
+    transport = undiciTransport;
+  });
 
   /**
    * A target serving one request per connection that drops the connection when a second one

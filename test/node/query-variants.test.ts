@@ -6,7 +6,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockApi } from '../../src/engine/create-mock-api.js';
+import { createNodeMockApi as createMockApi } from '../../src/node/engines.js'; // the `mockyard` entry under Node: fsDir on disk
 import { memoryFs } from '../../src/vfs/memory.js';
 import { closeServers, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';

@@ -7,7 +7,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
+import type { MockApi } from '../../src/engine/create-mock-api.js';
+import { createNodeMockApi as createMockApi } from '../../src/node/engines.js'; // the `mockyard` entry under Node: fsDir on disk
 import type { MockApiOptions, ProxyOptions } from '../../src/engine/types.js';
 import { listFiles as files } from '../helpers/cli-run.js';
 import { harErrors } from '../helpers/har-schema.js';

@@ -9,7 +9,7 @@ import type { Engine } from '../../src/core/engine.js';
 import { FastResponse } from '../../src/core/fast-response.js';
 import type { SocketPeer } from '../../src/core/socket.js';
 import type { PageSocket } from '../../src/msw/routes.js';
-import { toPageResponse } from '../../src/sw/response.js';
+import { toPageResponse } from '../../src/host/page-response.js';
 import { underPrefix } from '../../src/core/engine.js';
 import { httpRoutes } from '../../src/msw/routes.js';
 import { socketRoute } from '../../src/msw/sockets.js';

@@ -1,9 +1,12 @@
-// The Node host's native bounded gunzip (registered by src/node/register-runtime.ts) must answer
-// ingest bodies exactly as the default DecompressionStream path does (ingest.test.ts).
-import '../../src/node/register-runtime.js';
+// The Node runtime's native bounded gunzip (src/node/runtime.ts) must answer ingest bodies
+// exactly as the default DecompressionStream path does (ingest.test.ts).
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { useCodecs } from '../../src/host/codecs.js';
+import { nodeRuntime } from '../../src/node/runtime.js';
 import { decodeIngestBody } from '../../src/tracker/ingest-batch.js';
+
+useCodecs(nodeRuntime);
 
 const text = JSON.stringify({ type: 'ingest', events: [{ timestamp: '2026-03-01T10:00:00Z', n: 1 }] });
 const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: { status: number; message: string }) => [e.status, e.message]);

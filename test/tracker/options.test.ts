@@ -4,7 +4,7 @@ import { OptionsError } from '../../src/core/options.js';
 import { createCollector } from '../../src/tracker/collector.js';
 import { newEventId } from '../../src/tracker/event-id.js';
 import { parseTimestamp } from '../../src/tracker/timestamp.js';
-import { VERSION } from '../../src/tracker/version.js';
+import { VERSION } from '../../src/core/version.js';
 
 describe('collector options', () => {
   const bad: Array<[string, unknown, string]> = [

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildConfig } from '../../src/node/cli.js';
 import { postgresStore } from '../../src/node/postgres/index.js';
 import { createCollector } from '../../src/tracker/collector.js';
-import { getPostgresStoreResolver, setPostgresStoreResolver } from '../../src/tracker/store.js';
+import { nodeRuntime } from '../../src/node/runtime.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -26,16 +26,9 @@ describe('tracker.storage.postgres', () => {
   });
 
   it('needs the Node entry, and excludes the embedded storage options', async () => {
-    const saved = getPostgresStoreResolver();
-    setPostgresStoreResolver(undefined);
-    try {
-      expect(() => createCollector({ appId: 'x', storage: { postgres: 'postgres://h/db' } })).toThrow(/"tracker\.storage\.postgres" needs the Node entry/);
-    } finally {
-      setPostgresStoreResolver(saved);
-    }
-    await import('../../src/node/register-runtime.js');
-    expect(() => createCollector({ appId: 'x', storage: { postgres: 'http://h/db' } })).toThrow(/"tracker\.storage\.postgres" must be a postgres:\/\//);
-    expect(() => createCollector({ appId: 'x', storageDir: '/tmp/x', storage: { postgres: 'postgres://h/db' } })).toThrow(/cannot be combined with storage\.fs, storage\.dir or storageDir/);
+    expect(() => createCollector({ appId: 'x', storage: { postgres: 'postgres://h/db' } })).toThrow(/"tracker\.storage\.postgres" needs the Node entry/);
+    expect(() => createCollector({ appId: 'x', storage: { postgres: 'http://h/db' } }, nodeRuntime)).toThrow(/"tracker\.storage\.postgres" must be a postgres:\/\//);
+    expect(() => createCollector({ appId: 'x', storageDir: '/tmp/x', storage: { postgres: 'postgres://h/db' } }, nodeRuntime)).toThrow(/cannot be combined with storage\.fs, storage\.dir or storageDir/);
     expect(() => createCollector({ appId: 'x', storage: { store: 42 as never } })).toThrow(/"tracker\.storage\.store" must be a store factory/);
   });
 });

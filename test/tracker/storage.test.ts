@@ -179,10 +179,10 @@ describe('disk specifics', () => {
 });
 
 describe('storageDir (Node hosts)', () => {
-  it('puts the segments in that folder on disk through the registered disk default', async () => {
-    await import('../../src/node/register-runtime.js');
+  it("puts the segments in that folder on disk through the runtime's disk default", async () => {
+    const { nodeRuntime } = await import('../../src/node/runtime.js');
     const dir = await makeTempDir();
-    const c = createCollector({ appId: 'x', logLevel: 'silent', storageDir: dir });
+    const c = createCollector({ appId: 'x', logLevel: 'silent', storageDir: dir }, nodeRuntime);
     keep(c);
     await ingest(c, batch([ev('2026-03-01T10:00:00Z', { n: 1 })]));
     expect(await readdir(dir)).toEqual(['2026-03-01T10.jsonl']);

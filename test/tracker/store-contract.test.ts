@@ -9,8 +9,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../src/node/postgres/index.js';
-import '../../src/node/register-runtime.js';
-import { createCollector } from '../../src/tracker/collector.js';
+// The collector as the `mockyard` entry makes it under Node (Node's runtime: PostgreSQL, zlib).
+import { createNodeCollector as createCollector } from '../../src/node/engines.js';
 import type { Collector, CollectorOptions } from '../../src/tracker/types.js';
 import { diskFs } from '../../src/vfs/disk.js';
 import { memoryFs } from '../../src/vfs/memory.js';

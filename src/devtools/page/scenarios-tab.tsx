@@ -23,8 +23,25 @@ export function ScenariosTab({ transport, active }: { transport: Transport; acti
       setError((e as Error).message);
     }
   };
+  const [resetNote, setResetNote] = useState<string | null>(null);
+  const resetData = async () => {
+    try {
+      await readJson<{ reset: boolean }>(await transport(`${ADMIN}/reset`, { method: 'POST' }));
+      setResetNote('Data reset to the seed files.');
+      setError(null);
+    } catch (e) {
+      setResetNote(null);
+      setError((e as Error).message);
+    }
+  };
   return (
     <section class="tab scenarios" hidden={!active} aria-label="Scenarios">
+      <p>
+        <button type="button" data-testid="reset-data" onClick={resetData}>
+          Reset data to the seed files
+        </button>{' '}
+        {resetNote && <span class="dim" role="status">{resetNote}</span>}
+      </p>
       {error && <p class="error">{error}</p>}
       {state && (
         <>

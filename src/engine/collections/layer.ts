@@ -1,9 +1,10 @@
 /**
- * The collections layer (`mock.collections`, issue 10): a JSON array of objects served as a
+ * The collections layer (`mock.collections`): a JSON array of objects served as a
  * json-server collection, on top of file mode.
  *
- *   GET/HEAD/PUT/PATCH/DELETE <prefix>/<name>/<id>   the item whose id matches (item-routes.ts)
- *   POST <prefix>/<name>                             appends, assigns an id (append.ts)
+ *   GET/HEAD/PUT/PATCH/DELETE <prefix>/<name>/<id>   the item whose id matches (`itemRoute` below;
+ *                                                    ids matched as item-id.ts says)
+ *   POST <prefix>/<name>                             appends, assigns an id (`append` below)
  * and with `preset: 'json-server'`:
  *   GET <prefix>/<name>?<json-server query>          json-server-query.ts (+ _embed/_expand)
  *   GET/POST <prefix>/<parent>/<id>/<name>           nested children (relations.ts)

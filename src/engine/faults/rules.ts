@@ -14,28 +14,12 @@
  */
 import { CONNECTION_FAULT_TYPES, type ConnectionFault } from '../../core/connection-fault.js';
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
-import type { DelayOption } from '../delay.js';
-import { resolveDelay } from '../options.js';
+import { resolveDelay, type DelayOption } from '../delay.js';
 import { compilePattern } from '../handlers/pattern.js';
 import type { RestHandler } from '../types.js';
+import type { FaultOptions, FaultRule } from './types.js';
 
-/** What may go wrong (a handler's `fault`, or a rule without its method and path). */
-export interface FaultOptions {
-  delay?: DelayOption;
-  /** Share of matching requests that fail, 0…1 (default 1). */
-  errorRate?: number;
-  /** The status of a failure without `fault` (default 503). */
-  status?: number;
-  fault?: ConnectionFault['type'] | ConnectionFault;
-  /** Seed of the draws (delay, errorRate): the same seed replays the same faults. */
-  seed?: number | string;
-}
-
-export interface FaultRule extends FaultOptions {
-  method?: string;
-  /** A handler pattern below the prefix. */
-  path: string;
-}
+export type { FaultOptions, FaultRule } from './types.js';
 
 export const FAULT_OPTION_KEYS = ['delay', 'errorRate', 'status', 'fault', 'seed'] as const;
 

@@ -8,11 +8,10 @@ import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonPath, parseMediaType, JSON_CONTENT_TYPE } from '../../core/media-type.js';
 import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
-import { MSG } from './messages.js';
+import { MSG, PRESET_HINT } from './messages.js';
 import { runExclusive } from './patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
 import { runQuery } from './query.js';
-import { PRESET_HINT } from './preset-hints.js';
 import { fileTarget, jsonTarget } from './target-path.js';
 import { isParentConflict } from './write-conflict.js';
 

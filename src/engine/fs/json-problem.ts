@@ -1,5 +1,5 @@
 /**
- * Why a `.json` file cannot be used as JSON, told once per file version (issue 15, item 13).
+ * Why a `.json` file cannot be used as JSON, told once per file version.
  * Such a file is still served as stored (content type by extension, as the spec says); the
  * warning tells the user why the app chokes on it: the path relative to fsDir, and for malformed
  * text the line and column of the first error.

@@ -19,3 +19,7 @@ export const MSG = {
   parentIsFile: (urlPath: string) => `Cannot write ${urlPath}: a parent path is a file`,
   folderExists: (urlPath: string) => `Cannot replace a folder: ${urlPath}`,
 } as const;
+
+/** The option that turns a folder of JSON arrays into a REST API. */
+export const PRESET_HINT =
+  "this file is a JSON array: to serve its items at <path>/<id>, append with POST and read json-server's query syntax, set preset: 'json-server' in the mock options (CLI: --preset json-server)";

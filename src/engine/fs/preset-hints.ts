@@ -16,10 +16,7 @@ import { SCENARIO_PARAM } from '../scenarios/select.js';
 import type { FileEntry } from './file-cache.js';
 import type { FsCall } from './fs-call.js';
 import type { FilesLayer } from './layer.js';
-
-/** The option that turns a folder of JSON arrays into a REST API. */
-export const PRESET_HINT =
-  "this file is a JSON array: to serve its items at <path>/<id>, append with POST and read json-server's query syntax, set preset: 'json-server' in the mock options (CLI: --preset json-server)";
+import { PRESET_HINT } from './messages.js';
 
 const WARN_AT_MOST = 1000;
 

@@ -15,42 +15,11 @@
  */
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
-import type { MockApiApp } from '../types.js';
+import type { GraphqlAnswer, GraphqlOperationHandler, GraphqlResolver, GraphqlResolverInput } from '../types.js';
+import { kGraphqlOperation } from './operation-symbol.js';
 
-export const kGraphqlOperation = Symbol.for('mockyard.graphqlOperation');
-
-export type GraphqlOperationType = 'query' | 'mutation';
-
-export interface GraphqlResolverInput {
-  /** The document as sent. */
-  readonly query: string;
-  readonly variables: Record<string, unknown>;
-  readonly operationName: string;
-  readonly operationType: GraphqlOperationType;
-  /** The HTTP request (the WebSocket handshake's, over a socket). */
-  readonly request: Request;
-  /** The engine's services (`app.store`, `app.fs`, `app.ws`). */
-  readonly app: MockApiApp;
-}
-
-export interface GraphqlAnswer {
-  data?: unknown;
-  errors?: ReadonlyArray<{ message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }>;
-  extensions?: Record<string, unknown>;
-}
-
-export type GraphqlResolver = (input: GraphqlResolverInput) => GraphqlAnswer | Response | Promise<GraphqlAnswer | Response>;
-
-export interface GraphqlOperationHandler {
-  readonly [kGraphqlOperation]: true;
-  /** `query`, `mutation`, or `'*'` for both. */
-  readonly operationType: GraphqlOperationType | '*';
-  /** The operation name, a pattern, or `'*'` (any, anonymous operations included). */
-  readonly operationName: string | RegExp;
-  readonly resolve: GraphqlResolver;
-  /** `true` skips the handler. */
-  readonly disabled?: boolean;
-}
+export { kGraphqlOperation } from './operation-symbol.js';
+export type { GraphqlAnswer, GraphqlOperationHandler, GraphqlOperationType, GraphqlResolver, GraphqlResolverInput } from '../types.js';
 
 export function isGraphqlHandler(value: unknown): value is GraphqlOperationHandler {
   return value !== null && typeof value === 'object' && (value as Record<symbol, unknown>)[kGraphqlOperation] === true;

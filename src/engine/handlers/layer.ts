@@ -83,9 +83,9 @@ function encodePath(path: string): string {
 const NAME = 'handlers';
 
 /** `options.handlers` (and the options they inherit) as a pipeline layer; `files` serves `handle: 'FS'`. */
-export function createHandlerLayer(options: ResolvedMockApiOptions, services: EngineServices, files: FsServer): HandlerLayer {
+export function createHandlerLayer(options: ResolvedMockApiOptions, services: EngineServices, files: FsServer, name = NAME): HandlerLayer {
   const routes = compileRoutes(options.handlers);
-  if (routes.length === 0) return { name: NAME, ownDelay: true, peek: () => PASS, handle: async () => undefined };
+  if (routes.length === 0) return { name, ownDelay: true, peek: () => PASS, handle: async () => undefined };
   const { logger, app } = services;
   const deadlines = new Deadlines();
   const { parser, bodyLimit, maxJsonDepth, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
@@ -96,7 +96,10 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   async function answerError(err: unknown, route: Route, req: PortableRequest, res: ResponseBuilder, head: boolean): Promise<Response> {
     const error = toHandlerError(err);
     if (error.status >= 500 && error.status !== 504) {
-      logger.error(`${route.label} (${req.method} ${req.path}) failed: ${error.message}`, (error as { cause?: unknown }).cause ?? error);
+      // A deliberate 5xx (an HttpError thrown on purpose: a test of the app's error path) is one
+      // line; its stack only at logLevel 'debug'. Anything else thrown is a bug: with its stack.
+      const deliberate = err instanceof HttpError && !logger.enabled('debug');
+      logger.error(`${route.label} (${req.method} ${req.path}) failed: ${error.message}`, ...(deliberate ? [] : [(error as { cause?: unknown }).cause ?? error]));
     }
     res.seal();
     const eres = res.forError();
@@ -128,7 +131,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     }
     if (raw !== undefined) overrides.body = raw;
     const response = await files.serve(ctx, overrides);
-    ctx.answered(NAME, route.label); // over the files layer's own record
+    ctx.answered(name, route.label); // over the files layer's own record
     return response;
   }
 
@@ -266,7 +269,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   }
 
   return {
-    name: NAME,
+    name,
     ownDelay: true,
     peek(ctx) {
       let match: RouteMatch | undefined;
@@ -281,7 +284,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       // answers synchronously; else the work it started is handed to handle() (the engine's
       // contract: after an undefined handleCached the host calls handle for the same request).
       if ((route.delay ?? options.delay) === NO_DELAY && isFast(route, ctx)) {
-        ctx.answered(NAME, route.label);
+        ctx.answered(name, route.label);
         const answer = runFast(ctx, route, params, ctx.method === 'HEAD');
         if (!(answer instanceof Promise)) return answer;
         ctx.peeked = new Started(answer);
@@ -305,7 +308,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
         if (!match) return undefined;
       }
       const { route, params } = match;
-      ctx.answered(NAME, route.label);
+      ctx.answered(name, route.label);
       const { wait, timedOut } = afterDelay(route.delay ?? options.delay, gatewayTimeout);
       if (wait > 0) await services.sleep(wait);
       if (!timedOut && isFast(route, ctx)) return runFast(ctx, route, params, head);

@@ -1,17 +1,12 @@
 /**
- * How a document given by its path (or URL) becomes an object: a loader the host registers (the
- * Node entries: src/node/openapi-document.ts reads YAML or JSON files and their references to
- * other files). A document given as an object needs no loader (browser mode).
+ * How a document given by its path (or URL) becomes an object: the runtime's loader
+ * (`openApiDocument` in the runtime object, src/engine/runtime.ts; Node's reads YAML or JSON files
+ * and their references to other files, src/node/openapi-document.ts). A document given as an
+ * object needs no loader (browser mode).
  */
 export type DocumentLoader = (source: string, root: string | undefined) => Promise<Record<string, unknown>>;
 
-let loader: DocumentLoader | undefined;
-
-export function setOpenApiDocumentLoader(load: DocumentLoader): void {
-  loader = load;
-}
-
-export async function loadOpenApiDocument(source: string | object, root: string | undefined): Promise<Record<string, unknown>> {
+export async function loadOpenApiDocument(source: string | object, root: string | undefined, loader: DocumentLoader | undefined): Promise<Record<string, unknown>> {
   if (typeof source !== 'string') return source as Record<string, unknown>;
   if (!loader) throw new Error(`the document "${source}" is a path: give the document object in this host`);
   return loader(source, root);
@@ -20,8 +15,8 @@ export async function loadOpenApiDocument(source: string | object, root: string 
 const shared = new WeakMap<object, Promise<Record<string, unknown>>>();
 
 /** The document of one `mock.openapi` option, loaded once for every layer that reads it. */
-export function sharedOpenApiDocument(option: object, source: string | object, root: string | undefined): Promise<Record<string, unknown>> {
+export function sharedOpenApiDocument(option: object, source: string | object, root: string | undefined, loader: DocumentLoader | undefined): Promise<Record<string, unknown>> {
   let p = shared.get(option);
-  if (!p) shared.set(option, (p = loadOpenApiDocument(source, root)));
+  if (!p) shared.set(option, (p = loadOpenApiDocument(source, root, loader)));
   return p;
 }

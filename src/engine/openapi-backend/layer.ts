@@ -25,7 +25,7 @@ import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
-import { sharedOpenApiDocument } from './document-loader.js';
+import { sharedOpenApiDocument, type DocumentLoader } from './document-loader.js';
 import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './list-query.js';
 import { isObj, readDocument, type Operation, type ResponseSpec } from './operations.js';
 import type { BackendOptions } from './options.js';
@@ -44,6 +44,8 @@ export interface OpenApiBackendLayerOptions {
   backend: BackendOptions;
   bodyLimit: number;
   logger: Logger;
+  /** The runtime's loader for a document given by its path (document-loader.ts). */
+  loadDocument?: DocumentLoader;
 }
 
 type Obj = Record<string, unknown>;
@@ -92,7 +94,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   let built: Built | undefined;
   const ready = (async () => {
     try {
-      const [doc, faker] = await Promise.all([sharedOpenApiDocument(options.option ?? options, options.source, options.root), loadFaker()]);
+      const [doc, faker] = await Promise.all([sharedOpenApiDocument(options.option ?? options, options.source, options.root, options.loadDocument), loadFaker()]);
       const deref = createDeref(doc);
       const model = readDocument(doc, deref);
       const { roles, collections } = inferRoles(model.operations, deref);

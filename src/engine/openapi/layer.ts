@@ -25,8 +25,8 @@ import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import type { Exchange } from '../pipeline/run.js';
-import { sharedOpenApiDocument } from '../openapi-backend/document-loader.js';
+import type { Exchange } from '../../core/exchange.js';
+import { sharedOpenApiDocument, type DocumentLoader } from '../openapi-backend/document-loader.js';
 import { readDocument, type Operation } from '../openapi-backend/operations.js';
 import { createDeref } from '../openapi-backend/refs.js';
 import { contractRefusal, invalidStatus } from './contract.js';
@@ -46,6 +46,8 @@ export interface OpenApiLayerOptions {
   logger: Logger;
   /** Check the answers too: a mismatch is logged as a warning (the answer is sent unchanged). */
   validateResponses?: boolean;
+  /** The runtime's loader for a document given by its path (openapi-backend/document-loader.ts). */
+  loadDocument?: DocumentLoader;
 }
 
 export interface OpenApiLayer extends Layer {
@@ -74,7 +76,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     try {
       const [{ compileDocument: compile }, doc] = await Promise.all([
         import('./request-validator.js'),
-        sharedOpenApiDocument(options.option ?? options, options.source, options.root),
+        sharedOpenApiDocument(options.option ?? options, options.source, options.root, options.loadDocument),
       ]);
       const deref = createDeref(doc);
       operations = new Map(readDocument(doc, deref).operations.map((o) => [o.label, o]));

@@ -19,6 +19,7 @@ import type { SharedBelow } from '../fs/file-cache.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
 import { itemRouteHints, unreadQueryWarning } from '../fs/preset-hints.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
+import { createOverridesLayer } from '../handlers/overrides-layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
 import { createOpenApiLayer } from '../openapi/layer.js';
@@ -84,10 +85,11 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   });
   const store = lazyCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
   const handlers = createHandlerLayer(options, services, files);
-  const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir) : undefined;
-  const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger }) : undefined;
+  const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir, services.runtime.upstream) : undefined;
+  const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, prefixes: options.prefixes, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument }) : undefined;
   const faults = faultRulesOf(options.faults, options.handlers);
   const layers: Layer[] = [
+    ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.routes, options.preset === 'json-server', options.routesSource)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
@@ -96,8 +98,8 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer(options.graphql!, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
-    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
-    ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root)] : []), // static files nothing above answered (static/layer.ts)
+    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
+    ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root, services.runtime.defaultFs)] : []), // static files nothing above answered (static/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (fs/preset-hints.ts)
   ];

@@ -22,30 +22,11 @@
  */
 import { errorResponse, responseForError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { AnsweredBy, RequestContext } from '../context.js';
+import type { Exchange, Observer } from '../../core/exchange.js';
+import type { RequestContext } from '../context.js';
 import { afterDelay, NO_DELAY, type DrawDelay } from '../delay.js';
 import { PASS, type Layer } from './layer.js';
 import { notFound } from './not-found.js';
-
-/** What an observer receives after each request under the engine's prefixes. */
-export interface Exchange {
-  readonly method: string;
-  /** URL path as sent (percent-encoded). */
-  readonly pathname: string;
-  /** Query string with `?`, or `''`. */
-  readonly search: string;
-  /** The answer's status, or undefined when the engine passed the request on ('forward'). */
-  readonly status: number | undefined;
-  /** Milliseconds from the engine receiving the request to its Response (body not yet sent). */
-  readonly ms: number;
-  /** The layer that answered (`not-found` for the engine's own 404), undefined when passed on. */
-  readonly answeredBy: AnsweredBy | undefined;
-  readonly request: Request;
-  /** The Response (do not consume its body: the host sends it), or undefined when passed on. */
-  readonly response: Response | undefined;
-}
-
-export type Observer = (exchange: Exchange) => void;
 
 export interface PipelineOptions {
   layers: readonly Layer[];
@@ -125,7 +106,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   async function walk(ctx: RequestContext): Promise<Response | undefined> {
     for (let i = ctx.resumeAt; i < n; i++) {
       const layer = layers[i]!;
-      const r = await layer.handle(ctx);
+      let r: Response | undefined;
+      try {
+        r = await layer.handle(ctx);
+      } catch (err) {
+        // An error a layer throws is that layer's answer (observers, the devtools journal).
+        if (ctx.answeredBy === undefined) ctx.answered(layer.name);
+        throw err;
+      }
       if (r !== undefined) {
         if (ctx.answeredBy === undefined) ctx.answered(layer.name);
         if (delayed && layer.ownDelay !== true) {

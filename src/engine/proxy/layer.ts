@@ -30,8 +30,8 @@ import type { ResolvedProxyOptions } from '../options.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
-import { createRecorder, type Recorder } from './recorder.js';
-import { answerHasBody, ClientGone, createUpstreamTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
+import { createRecorder, type ProxiedExchange, type Recorder } from './recorder.js';
+import { answerHasBody, ClientGone, fetchTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
 
 export const PROXY_LAYER = 'proxy';
 
@@ -43,25 +43,12 @@ export const PROXY_MESSAGES = {
   clientGone: 'Client Closed Request: the client went away before the proxy target answered',
 } as const;
 
-/** What the proxy did, for the recorder (record.ts): the exchange and the answer sent on. */
-export interface ProxiedExchange {
-  ctx: RequestContext;
-  /** The URL fetched. */
-  url: string;
-  /** The headers sent to the target (flat `[name, value, …]`). */
-  requestHeaders: FlatHeaders;
-  /** The answer as the client gets it (its body not yet read). */
-  response: Response;
-  /** performance.now() when the request to the target started. */
-  started: number;
-}
-
 export interface ProxyLayerOptions {
   proxy: ResolvedProxyOptions;
   logger: Logger;
   /** Sees every proxied answer and returns the Response to send (a tee of its body). */
   recorder?: Recorder;
-  /** How to reach the target (default: the registered transport, transport.ts). */
+  /** How to reach the target (default: WHATWG fetch; the runtime may give another, e.g. Node's undici pool). */
   transport?: UpstreamTransportFactory;
 }
 
@@ -101,15 +88,15 @@ export interface ProxyLayer extends Layer {
  * The proxy layer for the engine's options (build.ts): with `proxy.record`, its recorder writes
  * into `vfs` / `fsDir` (a recording needs a file folder: OptionsError otherwise).
  */
-export function proxyLayerFor(proxy: ResolvedProxyOptions, logger: Logger, vfs: Vfs | null, fsDir: string | null): ProxyLayer {
-  if (proxy.record === null) return createProxyLayer({ proxy, logger });
+export function proxyLayerFor(proxy: ResolvedProxyOptions, logger: Logger, vfs: Vfs | null, fsDir: string | null, transport?: UpstreamTransportFactory): ProxyLayer {
+  if (proxy.record === null) return createProxyLayer({ proxy, logger, transport });
   if (vfs === null || fsDir === null) throw new OptionsError('mock.proxy.record', 'needs a file folder to write to (mock.fsDir, or mock.fs)');
-  return createProxyLayer({ proxy, logger, recorder: createRecorder({ record: proxy.record, vfs, fsDir, logger }) });
+  return createProxyLayer({ proxy, logger, transport, recorder: createRecorder({ record: proxy.record, vfs, fsDir, logger }) });
 }
 
 export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
   const { proxy, logger, recorder } = options;
-  const transport = options.transport ? options.transport() : createUpstreamTransport();
+  const transport = (options.transport ?? fetchTransport)();
   const onAnswer = recorder ? recorder.onAnswer : undefined;
   // `Via` (RFC 9110 §7.6.3) names this proxy; a request that comes back carrying it is a loop
   // (the target is this very mock API, or a fetch interceptor — interceptFetch, msw in Node —

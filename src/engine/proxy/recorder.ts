@@ -11,16 +11,30 @@
  */
 import type { Entry, Har } from 'har-format';
 import type { Logger } from '../../core/logger.js';
-import { VERSION } from '../../tracker/version.js';
+import { VERSION } from '../../core/version.js';
 import { joinSafe, normalizeVfsPath } from '../../vfs/path.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
 import type { ResolvedRecordOptions } from '../options.js';
 import { harEntry, harLog } from './har.js';
 import { headersOf } from '../../core/flat-headers.js';
-import type { ProxiedExchange } from './layer.js';
+import type { FlatHeaders } from '../../core/flat-headers.js';
+import type { RequestContext } from '../context.js';
 import { recordPath } from './record-path.js';
 
 const NOT_RECORDED_STATUS = new Set([204, 205, 206]);
+
+/** What the proxy did, as the recorder gets it: the exchange and the answer sent on. */
+export interface ProxiedExchange {
+  ctx: RequestContext;
+  /** The URL fetched. */
+  url: string;
+  /** The headers sent to the target (flat `[name, value, …]`). */
+  requestHeaders: FlatHeaders;
+  /** The answer as the client gets it (its body not yet read). */
+  response: Response;
+  /** performance.now() when the request to the target started. */
+  started: number;
+}
 
 export interface Recorder {
   /** For the proxy layer: returns the Response to send (its body teed when there is one). */

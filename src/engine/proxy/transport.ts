@@ -2,11 +2,11 @@
  * How the proxy layer talks to its target: one function from a prepared request to the target's
  * answer head, plus a way to turn that answer into the client's Response.
  *
- * The default is WHATWG fetch (browsers, workers, Deno, Bun, and Node when nothing else is
- * registered). The Node entry registers an undici keep-alive connection pool that hands
- * the target's body to the host as a Node stream (src/node/upstream-undici.ts, registered in
- * src/node/register-runtime.ts): no WHATWG stream or Headers object per proxied request. The
- * engine never imports `node:*`; hosts plug their transport in here.
+ * The default is WHATWG fetch (browsers, workers, Deno, Bun, and Node when the runtime gives none).
+ * Node's runtime object (src/node/runtime.ts) gives an undici keep-alive connection pool that hands
+ * the target's body to the host as a Node stream (src/node/upstream-undici.ts): no WHATWG stream
+ * or Headers object per proxied request. The engine never imports `node:*`; the runtime's
+ * `upstream` reaches the proxy layer through the engine's services (src/engine/runtime.ts).
  *
  * Every transport behaves the same for the layer: no redirect followed, the request body
  * streamed (`Uint8Array` when an earlier layer already read it), rejects with UpstreamTimeout
@@ -126,16 +126,4 @@ async function fetchSend(request: UpstreamRequest): Promise<UpstreamAnswer> {
       return new Response(withBody ? upstream.body : null, { status: upstream.status, statusText: upstream.statusText, headers: headersOf(headers) });
     },
   };
-}
-
-let factory: UpstreamTransportFactory = fetchTransport;
-
-/** Sets the transport every proxy layer created afterwards uses (undefined: back to fetch). */
-export function setUpstreamTransport(next: UpstreamTransportFactory | undefined): void {
-  factory = next ?? fetchTransport;
-}
-
-/** A transport for a new proxy layer, from the registered factory. */
-export function createUpstreamTransport(): UpstreamTransport {
-  return factory();
 }

@@ -27,7 +27,7 @@ import { check, describe, isPlainObject, OptionsError } from '../../core/options
 import { joinVfsPath, normalizeVfsPath } from '../../vfs/path.js';
 import { isVfsError } from '../../vfs/types.js';
 import { compilePattern } from '../handlers/pattern.js';
-import { resolveDelay } from '../options.js';
+import { resolveDelay } from '../delay.js';
 import type { DelayOption } from '../delay.js';
 import { checkFaultOptions, type FaultOptions, type FaultRule } from '../faults/rules.js';
 import type { RestHandler } from '../types.js';

@@ -28,7 +28,8 @@ import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { buildLayers, type BuiltLayers } from '../pipeline/build.js';
 import type { Layer } from '../pipeline/layer.js';
-import { createPipeline, type Exchange, type Observer, type Pipeline } from '../pipeline/run.js';
+import type { Exchange, Observer } from '../../core/exchange.js';
+import { createPipeline, type Pipeline } from '../pipeline/run.js';
 import type { ScenarioSet } from '../scenarios/pipelines.js';
 import { requestedScenario } from '../scenarios/select.js';
 import type { EngineServices } from '../services.js';
@@ -245,9 +246,11 @@ export function createSessionSet({ settings, options, services, logger, scenario
       app,
       queue: new KeyedQueue(),
       sleep: services.sleep,
+      runtime: services.runtime,
       get closed() {
         return services.closed;
       },
+      overrides: services.overrides,
     };
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,

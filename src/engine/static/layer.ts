@@ -15,7 +15,7 @@ import { contentTypeFor } from '../../core/media-type.js';
 import { describe, OptionsError } from '../../core/options.js';
 import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
-import { getDefaultFsFactory } from '../default-fs.js';
+import type { DefaultFsFactory } from '../../vfs/default-fs.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { parseRange } from './range.js';
 
@@ -35,12 +35,15 @@ function etagOf(st: VfsStat): string {
   return `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
 }
 
-/** Folders given by name are opened here (disk, Node) and closed with the layer; a given Vfs stays the caller's. */
-export function createStaticLayer(sources: ReadonlyArray<string | Vfs>, root: string | undefined): Layer {
+/**
+ * Folders given by name are opened here with the runtime's `defaultFs` (disk, Node) and closed
+ * with the layer; a given Vfs stays the caller's.
+ */
+export function createStaticLayer(sources: ReadonlyArray<string | Vfs>, root: string | undefined, defaultFs: DefaultFsFactory | undefined): Layer {
   const owned: Vfs[] = [];
   const folders = sources.map((s) => {
     if (typeof s !== 'string') return s;
-    const factory = getDefaultFsFactory();
+    const factory = defaultFs;
     if (!factory) throw new OptionsError('mock.static', 'a folder needs the Node entry (in a page, give a Vfs)');
     const vfs = factory(s, root);
     owned.push(vfs);

@@ -19,21 +19,9 @@ import type { FsEnv } from '../fs/fs-call.js';
 import { relativeToFsDir } from '../fs/fs-call.js';
 import { idKeyOf } from '../collections/item-id.js';
 
-export type Item = Record<string, unknown>;
+import type { ChangeListener, Item, StoreChange } from './contract.js';
 
-export interface StoreChange {
-  /** The collection's name (its file below the mocks folder, without `.json`: `posts`, `v1/users`). */
-  readonly collection: string;
-  readonly type: 'created' | 'updated' | 'removed';
-  /** The item's id as text. */
-  readonly id: string;
-  /** The item as stored now (`removed`: as it was). */
-  readonly item: Item;
-  /** `updated`: the item before. */
-  readonly previous?: Item;
-}
-
-export type ChangeListener = (change: StoreChange) => void;
+export type { ChangeListener, Item, StoreChange } from './contract.js';
 
 const feeds = new WeakMap<FsEnv, ChangeFeed>();
 

@@ -12,19 +12,9 @@
  * filtering; `total` counts the filtered items before the slice.
  */
 import { HttpError } from '../../core/errors.js';
-import type { Item } from './change-feed.js';
+import type { Item, ListQuery, ListResult } from './contract.js';
 
-export interface ListQuery {
-  readonly filter?: Readonly<Record<string, unknown>>;
-  readonly sort?: { readonly field: string; readonly order?: 'asc' | 'desc' };
-  readonly offset?: number;
-  readonly limit?: number;
-}
-
-export interface ListResult {
-  readonly items: Item[];
-  readonly total: number;
-}
+export type { ListQuery, ListResult } from './contract.js';
 
 type Test = (item: Item) => boolean;
 

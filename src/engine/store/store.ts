@@ -19,52 +19,16 @@ import { inFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
 import { idKeyOf, indexOf, nextId } from '../collections/item-id.js';
 import { assertNoForbiddenKeys } from '../../core/json-safety.js';
-import { ChangeFeed, type ChangeListener, type Item } from './change-feed.js';
-import { isCollection, runListQuery, type ListQuery, type ListResult } from './list-query.js';
+import { ChangeFeed } from './change-feed.js';
+import type { ChangeListener, CollectionStore, Item, ListQuery, ListResult, StoreTransaction } from './contract.js';
+import { isCollection, runListQuery } from './list-query.js';
 import { LOOKUP_TTL_MS } from '../fs/file-cache.js';
 import type { RelationNaming } from './relations.js';
 import { enqueueMutation, type MutationScope } from './writes.js';
 
-export type { Item, StoreChange, ChangeListener } from './change-feed.js';
-export type { ListQuery, ListResult } from './list-query.js';
+export type { Item, StoreChange, ChangeListener, ListQuery, ListResult } from './contract.js';
 
-/** Operations on one collection inside a transaction (all applied in one write, in order). */
-export interface StoreTransaction {
-  /** The collection as it stands in the transaction (never mutate the items). */
-  readonly items: readonly Item[];
-  get(id: string | number): Item | undefined;
-  insert(item: Item): Item;
-  update(id: string | number, changes: Item, options?: { replace?: boolean }): Item | undefined;
-  remove(id: string | number): Item | undefined;
-}
-
-export interface CollectionStore {
-  /** The id field of every collection (`mock.collections.idField`, default `id`). */
-  readonly idField: string;
-  /** How relation fields are named (`mock.store.relations`). */
-  readonly relations: RelationNaming;
-  /** The collections (JSON arrays of objects) at the top of the mocks folder, sorted. */
-  names(): Promise<string[]>;
-  /** The items of a collection as stored (never mutate them), or undefined when there is none. */
-  all(name: string): Promise<readonly Item[] | undefined>;
-  get(name: string, id: string | number): Promise<Item | undefined>;
-  /** Filtered, sorted, sliced (list-query.ts); 404 when the collection does not exist. */
-  list(name: string, query?: ListQuery): Promise<ListResult>;
-  /** Appends an item (an id is assigned when missing: the largest number + 1, or a UUID); 409 on a taken id. */
-  insert(name: string, item: Item): Promise<Item>;
-  /** Merges `changes` into the item (or replaces it with `replace: true`); the id never moves. */
-  update(name: string, id: string | number, changes: Item, options?: { replace?: boolean }): Promise<Item | undefined>;
-  remove(name: string, id: string | number): Promise<Item | undefined>;
-  /** Runs `fn` in the collection's write queue: everything it does is stored in one write. */
-  transaction<T>(name: string, fn: (tx: StoreTransaction) => T): Promise<T>;
-  /**
-   * Calls `listener` for every item created, updated or removed, whatever made the change (REST,
-   * GraphQL, handlers, files edited behind the server's back). Returns the stop function.
-   */
-  onChange(listener: ChangeListener): () => void;
-  /** As `onChange`, resolving once the store has taken the snapshot outside edits are compared with. */
-  subscribe(listener: ChangeListener): Promise<() => void>;
-}
+export type { CollectionStore, StoreTransaction } from './contract.js';
 
 function isItem(v: unknown): v is Item {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -1,5 +1,5 @@
 /**
- * `postgresStore(options)`: the collector's events in PostgreSQL (issue 13), for
+ * `postgresStore(options)`: the collector's events in PostgreSQL, for
  * `createCollector({ storage: { store: postgresStore({ url }) } })`, or the same through
  * `tracker.storage.postgres`, `--tracker-db URL` and `MOCKYARD_TRACKER_DB`.
  *

@@ -1,5 +1,5 @@
 /**
- * PostgresEventStore: the collector's events in PostgreSQL (issue 13). Node only; imported on
+ * PostgresEventStore: the collector's events in PostgreSQL. Node only; imported on
  * demand by `postgresStore()` (index.ts), so nothing loads it unless a collector is configured
  * with `storage.postgres`.
  *

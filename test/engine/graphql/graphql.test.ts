@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
+import type { MockApi } from '../../../src/engine/create-mock-api.js';
+import { createNodeMockApi as createMockApi } from '../../../src/node/engines.js'; // the `mockyard` entry under Node: fsDir on disk
 import type { MockApiOptions } from '../../../src/engine/types.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { closeServers, startServer } from '../../helpers/server.js';

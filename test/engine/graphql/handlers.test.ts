@@ -8,6 +8,7 @@ import { HttpError } from '../../../src/core/errors.js';
 import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
 import { graphql } from '../../../src/engine/graphql/operation-handlers.js';
 import type { MockApiOptions } from '../../../src/engine/types.js';
+import { journalFor } from '../../../src/host/journal.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { closeServers, startServer } from '../../helpers/server.js';
 
@@ -94,7 +95,8 @@ describe('the devtools journal', () => {
     await ask(url, { query: 'query GetPosts { allPosts { id } }' });
     await ask(url, { query: 'mutation { createPost(title: "b") { id } }' });
     await fetch(`${url}?query=${encodeURIComponent('{ Post(id: 1) { id } }')}`);
-    const seen = api.journal!.list().map((e) => e.answeredBy);
+    // The journal the host attached to this engine (src/host/journal.ts).
+    const seen = journalFor(api)!.list().map((e) => e.answeredBy);
     expect(seen).toEqual([{ layer: 'graphql', detail: 'query { Post }' }, { layer: 'graphql', detail: 'mutation { createPost }' }, { layer: 'graphql', detail: 'query GetPosts' }]);
   });
 });

@@ -6,7 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
+import type { MockApi } from '../../../src/engine/create-mock-api.js';
+import { createNodeMockApi as createMockApi } from '../../../src/node/engines.js'; // the `mockyard` entry under Node: fsDir on disk
 import type { StoreChange } from '../../../src/engine/store/store.js';
 import { findRelations } from '../../../src/engine/store/relations.js';
 import { runListQuery } from '../../../src/engine/store/list-query.js';

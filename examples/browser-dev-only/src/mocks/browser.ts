@@ -1,4 +1,4 @@
-import { indexedDbFs, startWorker, type PageWorker } from 'mockyard/sw';
+import { indexedDbFs, startWorker, type PageWorker } from 'mockyard/browser';
 
 // Keep the fs: `await fs.reset()` puts the seed back (a "reset data" button, a test).
 export const fs = indexedDbFs('my-app', {
@@ -6,5 +6,5 @@ export const fs = indexedDbFs('my-app', {
 });
 
 export function startMocks(): Promise<PageWorker> {
-  return startWorker({ mock: { endpointPrefix: '/api', fs } });
+  return startWorker({ mock: { endpointPrefix: '/api', fs, preset: 'json-server' } });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/core/engine.js';
-import { assembleEngines, type EngineFactories } from '../../src/core/engine-set.js';
+import { assembleEngines, type EngineFactories } from '../../src/host/engine-set.js';
 import { OptionsError } from '../../src/core/options.js';
 
 interface Made extends Engine { from: unknown; closed: number }

@@ -13,12 +13,13 @@
  * Host-neutral: each host passes its own factories (the node host adds its logger and the disk
  * default; the page requires `mock.fs` and a plain-JSON collector).
  */
-import { isEngine, type Engine } from './engine.js';
-import { OptionsError } from './options.js';
+import { isEngine, type Engine } from '../core/engine.js';
+import { OptionsError } from '../core/options.js';
 import { createAdminEngine } from '../devtools/admin-engine.js';
 import { resolveDevtoolsGuard, type DevtoolsOption } from '../devtools/guard.js';
 import type { Journal } from '../devtools/journal.js';
 import { journaled } from '../devtools/journaled-engine.js';
+import { journalFor } from './journal.js';
 
 export interface EngineSources<M, T> {
   /** Mock API options or a ready engine. */
@@ -32,7 +33,15 @@ export interface EngineSources<M, T> {
    * listening on loopback, the browser); elsewhere `{ token }` turns it on; `false` off.
    */
   devtools?: DevtoolsOption;
+  /**
+   * The host's own view of each engine it serves (the CLI: its request log and home page), called
+   * once per engine after the journal is attached; returns the engine to serve in its place.
+   */
+  decorate?: (engine: Engine, role: EngineRole) => Engine;
 }
+
+/** What an engine is to the host that serves it. */
+export type EngineRole = 'devtools' | 'tracker' | 'mock' | 'extra';
 
 export interface EngineFactories<M, T> {
   mock(options: M): Engine;
@@ -55,6 +64,8 @@ export interface EngineSet {
   readonly tracker: Engine | undefined;
   /** The devtools admin API, when on. */
   readonly devtools: Engine | undefined;
+  /** The request journal (the mock API's requests and the collector's), or null. */
+  readonly journal: Journal | null;
   /** Closes the owned engines (all of them, even if one fails); once. */
   close(): Promise<void>;
 }
@@ -97,20 +108,28 @@ export async function assembleEngines<M extends object, T extends object>(source
   // Ready-made engines passed as `engines` (the CLI's) count too.
   const mockLike = mockEngine ?? extra.find((e) => typeof (e as { useScenario?: unknown }).useScenario === 'function');
   const trackerLike = trackerEngine ?? extra.find((e) => typeof (e as { basePath?: unknown }).basePath === 'string');
-  // The collector's requests go into the mock API's journal (src/devtools/journaled-engine.ts);
-  // with no mock API (or `journal: false`) there is no journal to hold them.
-  const journal = (mockLike as { journal?: Journal | null } | undefined)?.journal;
+  // The mock API's requests go into the journal through its observer hook (journal.ts); the
+  // collector's through journaled() (src/devtools/journaled-engine.ts). With no mock API (or
+  // `journal: false`) there is no journal.
+  let journal: Journal | null;
+  try {
+    journal = journalFor(mockLike);
+  } catch (err) {
+    await closeAll(owned);
+    throw err;
+  }
   const hosted = (e: Engine) => (journal && e === trackerLike ? journaled(e, journal, 'collector') : e);
   let devtools: Engine | undefined;
   if (guard.enabled) {
-    devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, token: guard.token });
+    devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, journal, token: guard.token });
     owned.push(devtools);
   }
+  const decorate = sources.decorate ?? ((e: Engine) => e);
   const engines: Engine[] = [];
-  if (devtools) engines.push(devtools);
-  if (trackerEngine) engines.push(hosted(trackerEngine));
-  if (mockEngine) engines.push(mockEngine);
-  engines.push(...extra.map(hosted));
+  if (devtools) engines.push(decorate(devtools, 'devtools'));
+  if (trackerEngine) engines.push(decorate(hosted(trackerEngine), 'tracker'));
+  if (mockEngine) engines.push(decorate(mockEngine, 'mock'));
+  engines.push(...extra.map((e) => decorate(hosted(e), 'extra')));
   let closing: Promise<void> | undefined;
   return {
     engines,
@@ -118,6 +137,7 @@ export async function assembleEngines<M extends object, T extends object>(source
     mock: mockEngine,
     tracker: trackerEngine,
     devtools,
+    journal,
     close: () => (closing ??= closeAll(owned)),
   };
 }

@@ -1,10 +1,13 @@
 /**
- * Asking a list of engines for one request, for the in-process hosts (`mockyard/test`,
- * `mockyard/msw`): only engines whose prefixes cover the path are asked, in order, and the first
- * answer that is not `undefined` wins (the node host's rule). With a single candidate that has
- * the answer at once (`handleCached`, a cached file), no promise is made.
+ * THE dispatch loop every host uses (createHost's fetch/handle, the node server and middleware,
+ * the worker, `interceptFetch`, `handlersFor`): only engines whose prefixes cover the path are
+ * asked, in order, and the first answer that is not `undefined` wins. With a single candidate
+ * that has the answer at once (`handleCached`, a cached file), no promise is made: `answerFrom`
+ * then returns the Response itself, which the node host writes synchronously.
+ * Upgrades (WebSocket handshakes) ask every engine that has `upgrade`, in order.
  */
-import { isEngine, underPrefix, type Engine } from './engine.js';
+import { isEngine, underPrefix, type Engine } from '../core/engine.js';
+import type { UpgradeResult } from '../core/socket.js';
 
 /** Whether an engine's prefixes cover `pathname`. */
 export function covers(engine: Engine, pathname: string): boolean {
@@ -41,6 +44,17 @@ export function answerFrom(engines: readonly Engine[], request: Request, pathnam
     }
     return undefined;
   })();
+}
+
+/** The first engine's answer to a WebSocket handshake that is not `undefined`. */
+export async function upgradeFrom(engines: readonly Engine[], request: Request): Promise<UpgradeResult> {
+  for (let i = 0; i < engines.length; i++) {
+    const upgrade = engines[i]!.upgrade;
+    if (upgrade === undefined) continue;
+    const result = await upgrade.call(engines[i], request);
+    if (result !== undefined) return result;
+  }
+  return undefined;
 }
 
 /** `engine` or a list of engines, checked, as a list. */

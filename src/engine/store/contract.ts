@@ -1,0 +1,72 @@
+/**
+ * The collection store's contract: the types handlers (`req.app.store`), GraphQL and the layers
+ * program against. Types only, importing no implementation, so that `engine/types.ts` can name
+ * the store without reaching the files layer the store is built on (store.ts).
+ */
+import type { RelationNaming } from './relations.js';
+
+export type Item = Record<string, unknown>;
+
+export interface StoreChange {
+  /** The collection's name (its file below the mocks folder, without `.json`: `posts`, `v1/users`). */
+  readonly collection: string;
+  readonly type: 'created' | 'updated' | 'removed';
+  /** The item's id as text. */
+  readonly id: string;
+  /** The item as stored now (`removed`: as it was). */
+  readonly item: Item;
+  /** `updated`: the item before. */
+  readonly previous?: Item;
+}
+
+export type ChangeListener = (change: StoreChange) => void;
+
+export interface ListQuery {
+  readonly filter?: Readonly<Record<string, unknown>>;
+  readonly sort?: { readonly field: string; readonly order?: 'asc' | 'desc' };
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+export interface ListResult {
+  readonly items: Item[];
+  readonly total: number;
+}
+
+/** Operations on one collection inside a transaction (all applied in one write, in order). */
+export interface StoreTransaction {
+  /** The collection as it stands in the transaction (never mutate the items). */
+  readonly items: readonly Item[];
+  get(id: string | number): Item | undefined;
+  insert(item: Item): Item;
+  update(id: string | number, changes: Item, options?: { replace?: boolean }): Item | undefined;
+  remove(id: string | number): Item | undefined;
+}
+
+export interface CollectionStore {
+  /** The id field of every collection (`mock.collections.idField`, default `id`). */
+  readonly idField: string;
+  /** How relation fields are named (`mock.store.relations`). */
+  readonly relations: RelationNaming;
+  /** The collections (JSON arrays of objects) at the top of the mocks folder, sorted. */
+  names(): Promise<string[]>;
+  /** The items of a collection as stored (never mutate them), or undefined when there is none. */
+  all(name: string): Promise<readonly Item[] | undefined>;
+  get(name: string, id: string | number): Promise<Item | undefined>;
+  /** Filtered, sorted, sliced (list-query.ts); 404 when the collection does not exist. */
+  list(name: string, query?: ListQuery): Promise<ListResult>;
+  /** Appends an item (an id is assigned when missing: the largest number + 1, or a UUID); 409 on a taken id. */
+  insert(name: string, item: Item): Promise<Item>;
+  /** Merges `changes` into the item (or replaces it with `replace: true`); the id never moves. */
+  update(name: string, id: string | number, changes: Item, options?: { replace?: boolean }): Promise<Item | undefined>;
+  remove(name: string, id: string | number): Promise<Item | undefined>;
+  /** Runs `fn` in the collection's write queue: everything it does is stored in one write. */
+  transaction<T>(name: string, fn: (tx: StoreTransaction) => T): Promise<T>;
+  /**
+   * Calls `listener` for every item created, updated or removed, whatever made the change (REST,
+   * GraphQL, handlers, files edited behind the server's back). Returns the stop function.
+   */
+  onChange(listener: ChangeListener): () => void;
+  /** As `onChange`, resolving once the store has taken the snapshot outside edits are compared with. */
+  subscribe(listener: ChangeListener): Promise<() => void>;
+}

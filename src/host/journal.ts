@@ -1,0 +1,36 @@
+/**
+ * The devtools request journal as the host attaches it: a mock API's own requests reach it
+ * through the engine's `observe` hook (with the scenario and session that answered), other engines' through
+ * `journaled` (src/devtools/journaled-engine.ts). The engine keeps no journal; its `journal`
+ * option (false, true or { size, bodyLimit }) is resolved here, where it is used.
+ * One journal per mock API engine: a ready-made engine assembled by two hosts shares it.
+ */
+import type { Engine } from '../core/engine.js';
+import type { Exchange } from '../core/exchange.js';
+import { createJournal, resolveJournalOptions, type Journal } from '../devtools/journal.js';
+
+/** What of a mock API the journal needs: its `journal` option and its observer hook. */
+interface Observable extends Engine {
+  readonly options: { readonly journal?: unknown };
+  observe(observer: (exchange: Exchange, scenario: string | null, session: string | null) => void): () => void;
+}
+
+const journals = new WeakMap<Engine, Journal | null>();
+
+const isObservable = (e: Engine): e is Observable =>
+  typeof (e as Partial<Observable>).observe === 'function' && typeof (e as Partial<Observable>).options === 'object';
+
+/** The journal fed by `mock`'s requests (made on first call), or null when its option says off. */
+export function journalFor(mock: Engine | undefined): Journal | null {
+  if (mock === undefined || !isObservable(mock)) return null;
+  let journal = journals.get(mock);
+  if (journal !== undefined) return journal;
+  const options = resolveJournalOptions(mock.options.journal, 'mock.journal');
+  journal = options.size === 0 ? null : createJournal(options);
+  if (journal) {
+    const j = journal;
+    mock.observe((x, scenario, session) => j.record(x, scenario, session));
+  }
+  journals.set(mock, journal);
+  return journal;
+}

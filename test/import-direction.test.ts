@@ -1,0 +1,202 @@
+/**
+ * Every import in src/ points down a floor, and no files import each other in a circle
+ * (ARCHITECTURE.md, "Floors"). A small scan of the import graph rather than a tool such as
+ * dependency-cruiser: the rule is one table below, the scan reads every `import … from`,
+ * `export … from`, side-effect `import '…'` and `import('…')` (type-only ones too: a type that
+ * points up is a design that points up) with comments and strings left out, and it runs in the
+ * suite in well under a second without a dependency of its own.
+ *
+ * A file may import files of its own folder, and of folders on LOWER floors; never a folder on
+ * its own floor (siblings stay independent: engine and tracker, node and msw and test), never one
+ * above. Files at the root of src/ are placed on a floor one by one, and so is an entry file that
+ * stands apart from its folder (`sw/index.ts`, the deprecated alias of `mockyard/browser`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../src');
+
+/** The floors, lowest first. A top-level folder of src/ (or a root file) sits on exactly one. */
+export const FLOORS: readonly (readonly string[])[] = [
+  ['core'],
+  ['vfs'],
+  ['engine', 'tracker'],
+  ['devtools'],
+  ['host', 'define-config.ts'],
+  ['node', 'msw', 'test', 'fetch', 'playwright'],
+  ['sw'],
+  ['browser'],
+  ['index.ts', 'sw/index.ts'],
+  ['index.node.ts'],
+];
+
+/** Where Node-only packages may be imported (everything else runs in every host). */
+const NODE_ONLY = /^(node:|ws$|busboy$|undici$|postgres$)/;
+const NODE_ALLOWED = (file: string) => file.startsWith('node/') || file === 'vfs/disk.ts' || file === 'vfs/disk-watch.ts';
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) sourceFiles(path, out);
+    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * The code without comments, each string literal replaced by `'#n'` (its text is `strings[n]`),
+ * so that neither a comment nor a string that mentions an import reads as one.
+ */
+function tokens(code: string): { code: string; strings: string[] } {
+  const strings: string[] = [];
+  let out = '';
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i]!;
+    const next = code[i + 1];
+    if (c === '/' && next === '/') {
+      while (i < code.length && code[i] !== '\n') i++;
+    } else if (c === '/' && next === '*') {
+      const end = code.indexOf('*/', i + 2);
+      i = end === -1 ? code.length : end + 2;
+    } else if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < code.length && code[j] !== c) j += code[j] === '\\' ? 2 : 1;
+      out += `'#${strings.push(code.slice(i + 1, j)) - 1}'`;
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return { code: out, strings };
+}
+
+const IMPORT =
+  /\b(?:import|export)\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\}|\w+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+\w+))?)\s*from\s*'#(\d+)'|\bimport\s*'#(\d+)'|\bimport\s*\(\s*'#(\d+)'\s*\)/g;
+
+/** Specifiers a file imports. */
+export function specifiers(source: string): string[] {
+  const { code, strings } = tokens(source);
+  return [...code.matchAll(IMPORT)].map((m) => strings[Number(m[1] ?? m[2] ?? m[3])]!);
+}
+
+/** A file (relative to src/, `/`-separated) → the files of ours it imports, and the packages. */
+export function importGraph(src = SRC): Map<string, { files: string[]; packages: string[] }> {
+  const graph = new Map<string, { files: string[]; packages: string[] }>();
+  for (const path of sourceFiles(src)) {
+    const files: string[] = [];
+    const packages: string[] = [];
+    for (const spec of specifiers(readFileSync(path, 'utf8'))) {
+      if (!spec.startsWith('.')) {
+        packages.push(spec);
+        continue;
+      }
+      const target = relative(src, resolve(dirname(path), spec)).split('\\').join('/');
+      files.push(target.replace(/\.js$/, '.ts'));
+    }
+    graph.set(relative(src, path).split('\\').join('/'), { files, packages });
+  }
+  // `.tsx` files are imported as `.js` too.
+  for (const node of graph.values()) node.files = node.files.map((f) => (graph.has(f) ? f : graph.has(`${f}x`) ? `${f}x` : f));
+  return graph;
+}
+
+const placedAlone = new Set(FLOORS.flat().filter((u) => u.includes('/')));
+const unitOf = (file: string) => (placedAlone.has(file) || !file.includes('/') ? file : file.slice(0, file.indexOf('/')));
+const floorOf = (unit: string) => FLOORS.findIndex((floor) => floor.includes(unit));
+
+/** Imports that point up or sideways, imports of Node-only packages outside the node host, files on no floor. */
+export function floorViolations(graph = importGraph()): string[] {
+  const out: string[] = [];
+  for (const [file, { files, packages }] of graph) {
+    const from = unitOf(file);
+    const fromFloor = floorOf(from);
+    if (fromFloor === -1) out.push(`${file}: src/${from} is on no floor (add it to FLOORS in test/import-direction.test.ts and to ARCHITECTURE.md)`);
+    for (const target of files) {
+      const to = unitOf(target);
+      if (to === from) continue;
+      const toFloor = floorOf(to);
+      if (toFloor > fromFloor) out.push(`${file} → ${target}: imports upward (${from} is on floor ${fromFloor}, ${to} on floor ${toFloor})`);
+      else if (toFloor === fromFloor) out.push(`${file} → ${target}: imports a sibling on its own floor (${from} and ${to} are both on floor ${fromFloor})`);
+    }
+    for (const p of packages) if (NODE_ONLY.test(p) && !NODE_ALLOWED(file)) out.push(`${file} → ${p}: a Node-only import outside src/node and the disk driver`);
+  }
+  return out;
+}
+
+/** The circles among files: strongly connected components of more than one file (Tarjan). */
+export function fileCircles(graph = importGraph()): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v)!.files) {
+      if (!graph.has(w)) continue;
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const circle: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        circle.push(w);
+      } while (w !== v);
+      if (circle.length > 1 || graph.get(v)!.files.includes(v)) circles.push(circle.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return circles;
+}
+
+describe('import direction (ARCHITECTURE.md, "Floors")', () => {
+  const graph = importGraph();
+
+  it('reads the imports of every kind, and not those in comments', () => {
+    const code = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "export * from './c.js';",
+      "export { d, type E } from './d.js';",
+      "import './side.js';",
+      "const m = await import('./lazy.js');",
+      "type L = import('./typed.js').L;",
+      "// import { x } from './commented.js';",
+      "/* import('./also-commented.js') */",
+      "const s = \"import { y } from './in-a-string.js'\";",
+    ].join('\n');
+    expect(specifiers(code)).toEqual(['./a.js', '../b.js', './c.js', './d.js', './side.js', './lazy.js', './typed.js']);
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('host/engine-set.ts')!.files).toContain('core/engine.ts');
+  });
+
+  it('every import points down a floor (never up, never to a sibling)', () => {
+    expect(floorViolations(graph)).toEqual([]);
+  });
+
+  it('no files import each other in a circle', () => {
+    expect(fileCircles(graph)).toEqual([]);
+  });
+
+  it('catches an upward import and a circle', () => {
+    const g = new Map(graph);
+    g.set('core/engine.ts', { files: [...graph.get('core/engine.ts')!.files, 'engine/context.ts'], packages: ['node:fs'] });
+    expect(floorViolations(g)).toEqual([
+      'core/engine.ts → engine/context.ts: imports upward (core is on floor 0, engine on floor 2)',
+      'core/engine.ts → node:fs: a Node-only import outside src/node and the disk driver',
+    ]);
+    expect(fileCircles(g)).toEqual([['core/engine.ts', 'engine/context.ts']]);
+  });
+});
