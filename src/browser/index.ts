@@ -13,7 +13,8 @@ export { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 export { defineHandler } from '../engine/define-handler.js';
 export { memoryFs, type MemoryVfs } from '../vfs/memory.js';
 export { overlayFs, type OverlayVfs } from '../vfs/overlay.js';
-export { jsonDbFs, type JsonDbVfs, type JsonDbOptions } from '../vfs/json-db.js';
+// The db.json driver is loaded on demand (`mock: { db }`); a static export here would put it in every page's start-up chunk.
+export type { JsonDbVfs, JsonDbOptions } from '../vfs/json-db.js';
 export { indexedDbFs, type IndexedDbFsOptions, type IndexedDbVfs } from '../vfs/indexeddb.js';
 export { createCollector } from '../tracker/collector.js';
 export { HttpError, isHttpError } from '../core/errors.js';

@@ -59,8 +59,8 @@ interface Slot {
   version: number;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
+const decoder = /* @__PURE__ */ new TextDecoder();
 const SUFFIX = '.json';
 /** Reports within this long after our own rewrite may be its own echo: confirmed with a stat. */
 const ECHO_MS = 200;

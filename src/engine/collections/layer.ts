@@ -33,7 +33,7 @@ import { enqueueMutation, type MutationScope } from '../store/writes.js';
 import type { FilesLayer } from '../fs/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { idKeyOf, indexOf, nextId } from './item-id.js';
+import { idKeyOf, indexOf, nextId } from '../store/item-id.js';
 import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand, foreignKey, pluralCandidates } from './relations.js';
 

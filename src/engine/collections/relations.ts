@@ -8,7 +8,7 @@
  * Collections are looked up next to each other (same folder of the mocks, or keys of db.json).
  * Items are copied, never changed; an unknown collection name embeds/expands nothing.
  */
-import { idKeyOf } from './item-id.js';
+import { idKeyOf } from '../store/item-id.js';
 
 /** `posts` → `post`, `categories` → `category`, `boxes` → `box` (English plurals json-server meets). */
 export function singular(name: string): string {

@@ -29,7 +29,7 @@ import {
   GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap, type GraphQLInputType,
   type GraphQLOutputType, type GraphQLScalarType,
 } from 'graphql';
-import { indexOf, idKeyOf } from '../collections/item-id.js';
+import { indexOf, idKeyOf } from '../store/item-id.js';
 import type { CollectionStore, Item, StoreChange } from '../store/store.js';
 import { runListQuery } from '../store/list-query.js';
 import { findRelations, type Relation } from '../store/relations.js';

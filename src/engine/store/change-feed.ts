@@ -17,7 +17,7 @@
  */
 import type { FsEnv } from '../fs/fs-call.js';
 import { relativeToFsDir } from '../fs/fs-call.js';
-import { idKeyOf } from '../collections/item-id.js';
+import { idKeyOf } from './item-id.js';
 
 import type { ChangeListener, Item, StoreChange } from './contract.js';
 

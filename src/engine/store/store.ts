@@ -17,7 +17,7 @@ import { requestPathToVfs } from '../../vfs/path.js';
 import type { FileEntry } from '../fs/file-cache.js';
 import { inFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
-import { idKeyOf, indexOf, nextId } from '../collections/item-id.js';
+import { idKeyOf, indexOf, nextId } from './item-id.js';
 import { assertNoForbiddenKeys } from '../../core/json-safety.js';
 import { ChangeFeed } from './change-feed.js';
 import type { ChangeListener, CollectionStore, Item, ListQuery, ListResult, StoreTransaction } from './contract.js';

@@ -15,7 +15,7 @@ import { HttpError } from '../../core/errors.js';
 import { entryIndent } from '../fs/file-cache.js';
 import type { FsEnv } from '../fs/fs-call.js';
 import { runExclusive } from '../fs/patch-batch.js';
-import { carryIndex, indexOf, type IdIndex } from '../collections/item-id.js';
+import { carryIndex, indexOf, type IdIndex } from './item-id.js';
 import { feedOf } from './change-feed.js';
 
 export interface MutationScope {
