@@ -3,19 +3,12 @@
  * before `/pets/{id}`, as OpenAPI says), matched on the path below the engine prefix (the
  * prefix stands for the server URL). Literal segments are compared as they arrive (encoded).
  */
+import { matchPath, type PathMatch, type PathRoute } from '../openapi/path-match.js';
 import type { Operation } from './operations.js';
 
-export type RouteMatch =
-  | { operation: Operation; params: Record<string, string> }
-  | { status: 404 }
-  | { status: 405; allow: string[] };
+export type RouteMatch = PathMatch<Operation>;
 
-interface Route {
-  regex: RegExp;
-  names: string[];
-  templated: number;
-  ops: Map<string, Operation>;
-}
+type Route = PathRoute<Operation>;
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -44,29 +37,5 @@ export function createRouter(operations: Operation[]): (method: string, subPath:
     route.ops.set(op.method, op);
   }
   const routes = [...byTemplate.values()].sort((a, b) => a.templated - b.templated);
-  return (method, subPath) => {
-    const path = subPath === '' ? '/' : subPath;
-    let allowed: Route | undefined;
-    for (const r of routes) {
-      const m = r.regex.exec(path);
-      if (!m) continue;
-      const op = r.ops.get(method) ?? (method === 'HEAD' ? r.ops.get('GET') : undefined);
-      if (!op) {
-        allowed ??= r;
-        continue;
-      }
-      const params: Record<string, string> = {};
-      r.names.forEach((n, i) => {
-        const raw = m[i + 1]!;
-        try {
-          params[n] = decodeURIComponent(raw);
-        } catch {
-          params[n] = raw;
-        }
-      });
-      return { operation: op, params };
-    }
-    if (allowed) return { status: 405, allow: [...allowed.ops.keys()] };
-    return { status: 404 };
-  };
+  return (method, subPath) => matchPath(routes, method, subPath);
 }

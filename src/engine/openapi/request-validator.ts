@@ -22,6 +22,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { bundleSchema, type Deref } from './schema-bundle.js';
+import { matchPath, type PathRoute } from './path-match.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -68,13 +69,7 @@ export type Match =
   | { status: 404 }
   | { status: 405; allow: string };
 
-interface Route {
-  regex: RegExp;
-  names: string[];
-  /** Template segment count (fewer = more concrete) for ordering. */
-  templated: number;
-  ops: Map<string, CompiledOperation>;
-}
+type Route = PathRoute<CompiledOperation>;
 
 interface ParamSpec {
   name: string;
@@ -284,29 +279,8 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
   return {
     operations: count,
     match(method, subPath) {
-      const path = subPath === '' ? '/' : subPath;
-      let allowed: Route | undefined;
-      for (const r of routes) {
-        const m = r.regex.exec(path);
-        if (!m) continue;
-        const op = r.ops.get(method) ?? (method === 'HEAD' ? r.ops.get('GET') : undefined);
-        if (!op) {
-          allowed ??= r;
-          continue;
-        }
-        const params: Record<string, string> = {};
-        r.names.forEach((n, i) => {
-          const raw = m[i + 1]!;
-          try {
-            params[n] = decodeURIComponent(raw);
-          } catch {
-            params[n] = raw;
-          }
-        });
-        return { operation: op, params };
-      }
-      if (allowed) return { status: 405, allow: [...allowed.ops.keys()].join(', ') };
-      return { status: 404 };
+      const found = matchPath(routes, method, subPath);
+      return 'allow' in found ? { status: 405, allow: found.allow.join(', ') } : found;
     },
   };
 }
