@@ -14,7 +14,7 @@ import { RequestData } from './schema.js';
 import { SchemaFirstState, type SchemaFirst } from './schema-first.js';
 import { loadFaker } from '../schema-faker/faker.js';
 import type { Faker } from '@faker-js/faker';
-import { DocumentError, formatResult, MAX_DOCUMENTS, prepareDocument, type GraphqlService, type Prepared } from './service.js';
+import { DocumentCache, formatResult, type GraphqlService } from './service.js';
 
 export interface SchemaSource {
   /** The SDL text and a version that changes when it does. */
@@ -42,8 +42,7 @@ export function createSchemaFirstService(source: SchemaSource, store: Collection
   const state = new SchemaFirstState();
   let faker: Faker | undefined;
   let built: { version: string; api: SchemaFirst } | undefined;
-  let documents = new Map<string, Prepared | DocumentError>();
-  let shapes = new Set<string>();
+  const documents = new DocumentCache();
   const data = new RequestData(store, new Map());
   const run = (schema: GraphQLSchema) => built?.api.schema === schema ? built.api : undefined;
 
@@ -53,21 +52,12 @@ export function createSchemaFirstService(source: SchemaSource, store: Collection
       if (built === undefined || built.version !== version) {
         faker ??= await loadFaker();
         built = { version, api: state.build(text, source.label, faker) };
-        documents = new Map();
-        shapes = new Set();
+        documents.clear();
       }
       return { derived: { schema: built.api.schema }, data };
     },
     prepare(schema, request) {
-      const key = `${request.operationName ?? ''}\u0000${request.query}`;
-      let hit = documents.get(key);
-      if (hit === undefined) {
-        hit = prepareDocument(schema, request, shapes);
-        if (documents.size >= MAX_DOCUMENTS) documents.delete(documents.keys().next().value!);
-        documents.set(key, hit);
-      }
-      if (hit instanceof DocumentError) throw hit;
-      return hit;
+      return documents.prepare(schema, request);
     },
     async execute(request, prepared, derived) {
       const api = run(derived.schema);

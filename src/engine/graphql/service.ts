@@ -78,9 +78,7 @@ export function createGraphqlService(store: CollectionStore): GraphqlService {
   let last: DerivedSchema | undefined;
   /** The arrays the last schema was checked against: the same arrays, the same schema. */
   let lastArrays: Map<string, readonly Item[]> | undefined;
-  let documents = new Map<string, Prepared | DocumentError>();
-  /** Shapes of documents that passed validation (see `shapeOf`). */
-  let shapes = new Set<string>();
+  const documents = new DocumentCache();
   /** Answers of queries over `lastArrays` (emptied when any collection changes). */
   let answers = new Map<string, string>();
   let answerBytes = 0;
@@ -101,23 +99,14 @@ export function createGraphqlService(store: CollectionStore): GraphqlService {
       const { signature, collections, relations } = signatureOf(store, arrays);
       if (last === undefined || last.signature !== signature) {
         last = deriveSchema(store, collections, relations, signature, streams);
-        documents = new Map();
-        shapes = new Set();
+        documents.clear();
       }
       lastArrays = new Map(arrays);
       return { derived: last, data: new RequestData(store, arrays) };
     },
 
     prepare(schema, request) {
-      const key = `${request.operationName ?? ''}\u0000${request.query}`;
-      let hit = documents.get(key);
-      if (hit === undefined) {
-        hit = prepareDocument(schema, request, shapes);
-        if (documents.size >= MAX_DOCUMENTS) documents.delete(documents.keys().next().value!);
-        documents.set(key, hit);
-      }
-      if (hit instanceof DocumentError) throw hit;
-      return hit;
+      return documents.prepare(schema, request);
     },
 
     execute(request, prepared, derived, data) {
@@ -159,6 +148,34 @@ function sameArrays(a: ReadonlyMap<string, readonly Item[]>, b: ReadonlyMap<stri
 const MAX_SHAPES = 500;
 const LITERAL_RULES = [ValuesOfCorrectTypeRule];
 const LITERALS = new Set<string>([TokenKind.INT, TokenKind.FLOAT, TokenKind.STRING, TokenKind.BLOCK_STRING]);
+
+/**
+ * Documents parsed and validated for one schema, by operation name and text (at most
+ * MAX_DOCUMENTS, oldest dropped), with the shapes that passed validation; cleared when the
+ * schema changes.
+ */
+export class DocumentCache {
+  private documents = new Map<string, Prepared | DocumentError>();
+  private shapes = new Set<string>();
+
+  /** The prepared document; throws its DocumentError. */
+  prepare(schema: GraphQLSchema, request: GraphqlRequest): Prepared {
+    const key = `${request.operationName ?? ''}\u0000${request.query}`;
+    let hit = this.documents.get(key);
+    if (hit === undefined) {
+      hit = prepareDocument(schema, request, this.shapes);
+      if (this.documents.size >= MAX_DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
+      this.documents.set(key, hit);
+    }
+    if (hit instanceof DocumentError) throw hit;
+    return hit;
+  }
+
+  clear(): void {
+    this.documents = new Map();
+    this.shapes = new Set();
+  }
+}
 
 /**
  * A document's shape: its tokens with number and string literals left out. Documents that
