@@ -8,6 +8,9 @@
 // --baseline DIR: also runs DIR/dist/node/cli.js (an earlier build: copy dist/ and package.json
 // there before changing the code) as target `before`, so before/after ratios come from one run.
 // --no-write: print the summary only (RESULTS.md untouched).
+// --default: one more target, `json-server@default`: the CLI as it ships with no config file (the
+// json-server preset on the folder; the yardstick sends it json-server's query syntax, which the
+// case files name under "json-server").
 // --variant NAME=SPEC (repeatable): one more mockyard target from the same build, measured in the
 // same run: SPEC starting with `{` is JSON merged into the config's `mock` options
 // (`nojournal={"journal":false}`), anything else is extra CLI arguments (`nocors=--no-cors`).
@@ -23,9 +26,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { values: a } = parseArgs({ options: {
   yardstick: { type: 'string', default: '/work/shared/bench' }, reps: { type: 'string', default: '3' },
   duration: { type: 'string', default: '3' }, warmup: { type: 'string', default: '1' },
-  only: { type: 'string', default: 'get-one,get-10k-full,query-10k,query-100k,patch-one' },
+  only: { type: 'string', default: 'get-one,get-100,get-10k-full,query-10k,query-10k-cold,query-100k,query-100k-cold,patch-one,post-delete' },
   baseline: { type: 'string' }, 'no-write': { type: 'boolean', default: false },
   variant: { type: 'string', multiple: true, default: [] },
+  default: { type: 'boolean', default: false },
 } });
 const ys = resolve(a.yardstick);
 if (!existsSync(join(ys, 'run-suite.mjs'))) {
@@ -96,8 +100,25 @@ try {
     const t = await start([cli, '--config', vConfig, '--port', '0', ...args], /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     extra.push('--target', `${name}=${t.url}/api`, '--pid', `${name}=${t.child.pid}`);
   }
+  if (a.default) {
+    run(process.execPath, [join(ys, 'gen-fixtures.mjs'), '--out', join(work, 'default')]);
+    const d = await start([cli, '--fs-dir', join(work, 'default'), '--prefix', '/api', '--port', '0', '--quiet'],
+      /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    extra.push('--target', `json-server@default=${d.url}/api`, '--pid', `json-server@default=${d.child.pid}`);
+  }
   const out = join(work, 'out');
   const cases = ['reads', 'queries', 'writes'].map((n) => ['--cases', join(ys, 'cases', `${n}.json`)]).flat();
+  if (a.default) {
+    // The cold-query cases carry no json-server form; give the default target the same filter in
+    // json-server's syntax (age_gte, _page/_limit: the same 20 items) in a copy of the case file.
+    const queries = JSON.parse(await readFile(join(ys, 'cases', 'queries.json'), 'utf8'));
+    for (const c of queries) {
+      if (c.targets?.['json-server']) continue;
+      c.targets = { ...c.targets, 'json-server': { path: c.path.replace('age=', 'age_gte=').replace('skip=100&limit=20', '_page=6&_limit=20') } };
+    }
+    await writeFile(join(work, 'queries.json'), JSON.stringify(queries));
+    cases.splice(cases.indexOf(join(ys, 'cases', 'queries.json')), 1, join(work, 'queries.json'));
+  }
   run(process.execPath, [join(ys, 'run-suite.mjs'), ...cases,
     '--target', `ref=${ref.url}`, '--target', `mockyard=${mine.url}/api`,
     '--pid', `ref=${ref.child.pid}`, '--pid', `mockyard=${mine.child.pid}`, ...extra, '--ref', 'ref',
