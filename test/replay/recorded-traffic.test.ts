@@ -48,18 +48,18 @@ function realApi() {
       return json(201, { id, ...sent }, { location: `/api/users/${id}` });
     }
     if (req.method === 'DELETE' && url === '/api/users/9') {
-      res.writeHead(204, { 'x-deleted': '1' });
-      return res.end();
+      res.writeHead(204, { 'x-deleted': '1' }).end();
+      return;
     }
     if (url === '/api/old') {
-      res.writeHead(302, { location: '/api/users' });
-      return res.end();
+      res.writeHead(302, { location: '/api/users' }).end();
+      return;
     }
     if (url === '/api/private') return json(401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer realm="api"' });
     if (url === '/api/users/404') return json(404, { error: 'no such user' });
     if (url === '/api/boom') {
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      return res.end('upstream exploded');
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded');
+      return;
     }
     json(418, { unexpected: url });
   });

@@ -48,6 +48,20 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
   const { files, fallback, logger, bodyLimit } = options;
   const located = new Map<string, Located | null>();
   const parsed = new WeakMap<FileEntry, ReplayEntry[] | Error>();
+  // One folder listing in flight per folder: requests that arrive together wait for the same one,
+  // so they reach the next layers in the order they came (concurrent writes keep their order).
+  const listing = new Map<string, Promise<ReadonlySet<string>>>();
+
+  function stemsOf(env: FsEnv, dir: string): ReadonlySet<string> | Promise<ReadonlySet<string>> {
+    const known = env.cache.peekVariantStems(dir);
+    if (known !== undefined) return known;
+    let pending = listing.get(dir);
+    if (pending === undefined) {
+      pending = env.cache.variantStems(dir, VARIANT_MARK).finally(() => listing.delete(dir));
+      listing.set(dir, pending);
+    }
+    return pending;
+  }
 
   /** Where the sub-path's recording would be; null for a path the files layer refuses (400). */
   function locate(subPath: string): Located | null {
@@ -119,7 +133,8 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
       const loc = locate(ctx.subPath);
       if (loc === null) return undefined;
       const env: FsEnv = mode.env;
-      const stems = await env.cache.variantStems(inFsDir(env, loc.dir), VARIANT_MARK);
+      const known = stemsOf(env, inFsDir(env, loc.dir));
+      const stems = known instanceof Promise ? await known : known;
       if (!stems.has(loc.stem)) return undefined;
       const entry = env.cache.peek(loc.key) ?? (await env.cache.resolveEntry(loc.key, { rel: loc.file, trailingSlash: false }, true));
       if (entry === null) return undefined;
