@@ -1,6 +1,6 @@
 /**
  * The browser tracker client: queues TrackerEvents and delivers them to the collector exactly
- * once as far as the platform allows (README "Delivery guarantees").
+ * once as far as the platform allows (docs/collector.md, "Delivery guarantees").
  *
  *   const tracker = createTrackerClient({ storage: { writeEndpoint: '/_tracker/events', apiKey } });
  *   tracker.track({ type: 'click', level: 'info', route: location.pathname });
