@@ -10,6 +10,7 @@
  * Not written: a stream the client left before its end (a partial recording would replay as
  * complete), one larger than the capture limit, a path the lookup could not find a file for.
  */
+import { concatBytes } from '../../core/body.js';
 import type { Logger } from '../../core/logger.js';
 import { parseMediaType } from '../../core/media-type.js';
 import { joinSafe, normalizeVfsPath, requestPathToVfs } from '../../vfs/path.js';
@@ -90,14 +91,7 @@ export function recordStream(ctx: RequestContext, response: Response, target: St
   let captured!: (got: { bytes: Uint8Array | null; size: number }) => void;
   const capturedPromise = new Promise<{ bytes: Uint8Array | null; size: number }>((resolve) => (captured = resolve));
   const got = () => {
-    if (tooLarge) return { bytes: null, size };
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const c of raw) {
-      bytes.set(c, at);
-      at += c.byteLength;
-    }
-    return { bytes, size };
+    return tooLarge ? { bytes: null, size } : { bytes: concatBytes(raw, size), size };
   };
   const decoder = new TextDecoder();
   const parts: RecordedPart[] = [];
