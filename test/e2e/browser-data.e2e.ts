@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initWorker } from '../../src/node/init-worker.js';
 import { removeUserApps, userApp } from '../helpers/user-app.js';
 import { launchChromium, type Browser } from './helpers/chromium.js';
+import { call } from './helpers/page-call.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 let browser: Browser;
@@ -38,14 +39,6 @@ startWorker({ mock: { endpointPrefix: '/api', fs, preset: 'json-server' } }).the
   Object.assign(window, { worker, appReady: true });
 });
 `;
-
-function call(page: Page, path: string, init: { method?: string; body?: unknown } = {}) {
-  return page.evaluate(async ([p, i]) => {
-    const res = await fetch(p, { method: i.method, headers: i.body === undefined ? {} : { 'content-type': 'application/json' }, body: i.body === undefined ? undefined : JSON.stringify(i.body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }, [path, init] as const);
-}
 
 const ready = (page: Page) => page.waitForFunction(() => (window as unknown as { appReady?: boolean }).appReady === true, undefined, { timeout: 45_000 });
 const names = async (page: Page) => ((await call(page, '/api/users')).body as Array<{ name: string }>).map((u) => u.name);

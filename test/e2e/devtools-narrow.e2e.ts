@@ -4,41 +4,31 @@
  * cut off), and so is the close button of the overlay in browser mode. The node host is the
  * real CLI (`mockyard db.json --tracker`: Requests, Routes, Scenarios, GraphQL, Events).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { startCli, stopCliProcesses } from '../helpers/cli-process.js';
 import { artifact } from './helpers/artifacts.js';
 import { launchChromium, type Browser } from './helpers/chromium.js';
 
 const cli = fileURLToPath(new URL('../../dist/node/cli.js', import.meta.url));
 const WIDTH = 420;
 let browser: Browser;
-let child: ChildProcess;
 let dir: string;
 let url: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mockyard-e2e-narrow-'));
   await writeFile(join(dir, 'db.json'), JSON.stringify({ posts: [{ id: 1, title: 'Lorem', user_id: 1 }], users: [{ id: 1, name: 'Ada' }] }));
-  child = spawn(process.execPath, [cli, 'db.json', '--tracker', '--port', '0', '--log-level', 'warn'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`mockyard exited (${code}): ${out}`)));
-  });
+  ({ url } = await startCli(cli, ['db.json', '--tracker', '--port', '0', '--log-level', 'warn'], dir));
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
-  child?.kill('SIGTERM');
+  await stopCliProcesses();
   await rm(dir, { recursive: true, force: true });
 });
 
