@@ -20,6 +20,7 @@ import { headersOf } from '../../core/flat-headers.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
 import type { RequestContext } from '../context.js';
 import { recordFiles, type CapturedExchange } from './record-files.js';
+import { recordStream, streamFormatOf } from '../streams/record.js';
 
 /** What the proxy did, as the recorder gets it: the exchange and the answer sent on. */
 export interface ProxiedExchange {
@@ -95,11 +96,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
   const keep = recordFiles({ vfs, fsDir, logger, overwrite: record.overwrite, redact: record.redact, captureLimit: record.captureLimit });
 
-  async function follow(x: ProxiedExchange, mine: ReadableStream<Uint8Array> | null, startedDateTime: string): Promise<void> {
+  async function follow(x: ProxiedExchange, mine: ReadableStream<Uint8Array> | null, startedDateTime: string, streamed?: Promise<{ bytes: Uint8Array | null; size: number }>): Promise<void> {
     const headersAt = performance.now();
     let got: { bytes: Uint8Array | null; size: number } = { bytes: new Uint8Array(0), size: 0 };
     try {
-      if (mine) got = await capture(mine, record.captureLimit);
+      if (streamed) got = await streamed; // an event stream: recorded (and written) by streams/record.ts
+      else if (mine) got = await capture(mine, record.captureLimit);
     } catch (err) {
       logger.warn(`record: reading ${x.ctx.pathname} from the target failed: ${(err as Error)?.message ?? String(err)}`);
       return;
@@ -136,6 +138,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         logger.error(`record: an entry listener failed: ${(err as Error)?.message ?? String(err)}`);
       }
     }
+    if (streamed) return; // an event stream is kept by streams/record.ts
     const captured: CapturedExchange = {
       method: x.ctx.method,
       subPath: x.ctx.subPath,
@@ -161,12 +164,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const startedDateTime = new Date(Date.now() - Math.max(0, performance.now() - x.started)).toISOString();
       let response = x.response;
       let mine: ReadableStream<Uint8Array> | null = null;
-      if (response.body) {
+      // An event stream goes on live and is written as a .sse / .ndjson file with its timing (streams/record.ts).
+      const stream = streamFormatOf(response.headers.get('content-type')) ? recordStream(x.ctx, response, { vfs, fsDir, logger, overwrite: record.overwrite, limit: record.captureLimit }) : undefined;
+      if (stream) response = stream.response;
+      else if (response.body) {
         const [client, copy] = response.body.tee();
         mine = copy;
         response = new Response(client, { status: response.status, statusText: response.statusText, headers: response.headers });
       }
-      track(follow({ ...x, response }, mine, startedDateTime));
+      track(follow({ ...x, response }, mine, startedDateTime, stream?.captured));
       return response;
     },
     tapRequest(body) {
