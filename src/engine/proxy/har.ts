@@ -8,6 +8,7 @@
  * `postData` (`text`; base64 for binary types, said in its `comment`).
  */
 import type { Content, Entry, Har, Header, PostData, QueryString } from 'har-format';
+import { bytesToBase64 } from '../../core/base64.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 
 export const REDACTED = '[redacted]';
@@ -30,11 +31,6 @@ function queryString(url: URL): QueryString[] {
   return [...url.searchParams].map(([name, value]) => ({ name, value }));
 }
 
-function base64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
 
 export function harContent(bytes: Uint8Array | null, size: number, mimeType: string): Content {
   const content: Content = { size, mimeType };
@@ -45,7 +41,7 @@ export function harContent(bytes: Uint8Array | null, size: number, mimeType: str
   const type = parseMediaType(mimeType).type;
   if (isTextual(type)) content.text = new TextDecoder().decode(bytes);
   else if (bytes.byteLength > 0) {
-    content.text = base64(bytes);
+    content.text = bytesToBase64(bytes);
     content.encoding = 'base64';
   }
   return content;

@@ -7,6 +7,8 @@
  *   - no body (zero bytes) is the key `''`.
  */
 
+import { bytesToBase64 } from '../../core/base64.js';
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** JSON text of `value` with every object's keys sorted. */
@@ -24,11 +26,6 @@ export function jsonBodyKey(value: unknown): string {
   return `json:${canonicalJson(value)}`;
 }
 
-function base64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
 
 /** The key of body bytes as a request carried them. */
 export function bodyKey(bytes: Uint8Array): string {
@@ -37,7 +34,7 @@ export function bodyKey(bytes: Uint8Array): string {
   try {
     text = decoder.decode(bytes);
   } catch {
-    return `bytes:${base64(bytes)}`;
+    return `bytes:${bytesToBase64(bytes)}`;
   }
   const start = text.trimStart()[0];
   if (start === '{' || start === '[' || start === '"' || (start !== undefined && /[-0-9tfn]/.test(start))) {

@@ -14,6 +14,7 @@
  *   - bodies kept outside the log (`content._file`, Playwright's `content: 'attach'`) are refused
  *     with a message: record with `content: 'embed'` (Playwright's default for a `.har` path).
  */
+import { base64ToBytes } from '../../core/base64.js';
 import { inflateBounded } from '../../core/inflate-bounded.js';
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { canonicalQuery } from '../fs/query-variant.js';
@@ -40,15 +41,11 @@ export interface HarIndex {
 }
 
 function base64Bytes(text: string, where: string, option: string): Uint8Array {
-  let s: string;
   try {
-    s = atob(text.replace(/\s+/g, ''));
+    return base64ToBytes(text);
   } catch {
     throw new OptionsError(option, `${where} is not valid base64`);
   }
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
 }
 
 function headerList(value: unknown, where: string, option: string): Array<[string, string]> {

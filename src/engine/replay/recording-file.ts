@@ -25,7 +25,7 @@
  * `=`), so `<name>@recorded.json` is never a query variant; and the plain lookup of `<name>`
  * looks at `<name>.<ext>` names only, so it never serves a recording as a body.
  */
-import { HttpError } from '../../core/errors.js';
+import { base64ToBytes, bytesToBase64 } from '../../core/base64.js';
 import { requestPathToVfs } from '../../vfs/path.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey, jsonBodyKey } from './body-key.js';
@@ -78,12 +78,6 @@ export interface RecordingDocument {
 const encoder = new TextEncoder();
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function base64Bytes(text: string): Uint8Array {
-  const s = atob(text);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
 
 /** The bytes of a recorded body (`body` as JSON text), or undefined when none is given. */
 function bodyBytes(b: RecordedBody, where: string): Uint8Array | undefined {
@@ -97,7 +91,7 @@ function bodyBytes(b: RecordedBody, where: string): Uint8Array | undefined {
   if (b.base64 !== undefined) {
     if (typeof b.base64 !== 'string') throw new Error(`${where}.base64 must be a string`);
     try {
-      return base64Bytes(b.base64);
+      return base64ToBytes(b.base64);
     } catch {
       throw new Error(`${where}.base64 is not base64`);
     }
@@ -206,12 +200,5 @@ export function recordedBody(bytes: Uint8Array, json: boolean, textual: boolean)
       return { text };
     }
   }
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return { base64: btoa(s) };
-}
-
-/** 400 for an unsafe path, as the files layer answers it. */
-export function isUnsafePath(err: unknown): err is HttpError {
-  return err instanceof HttpError && err.status === 400;
+  return { base64: bytesToBase64(bytes) };
 }
