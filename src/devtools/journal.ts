@@ -27,6 +27,7 @@ import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
 import type { AnsweredBy, Exchange } from '../core/exchange.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
+import { contractViolationsOf, type ContractViolations } from '../engine/openapi/violations.js';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const DEFAULT_JOURNAL_BODY_LIMIT = 4096;
@@ -77,6 +78,8 @@ export interface JournalEntry {
   readonly session: string | null;
   /** The fault that fired on this request (src/engine/faults/), or null. */
   readonly fault: FaultFired | null;
+  /** What the answer broke in the OpenAPI document (`openapi.validateResponses`), or null. */
+  readonly violations: ContractViolations | null;
   readonly request: { readonly headers: Record<string, string>; readonly body: CapturedBody | null };
   readonly response: { readonly headers: Record<string, string>; readonly body: CapturedBody | null } | null;
 }
@@ -94,6 +97,8 @@ export interface JournalFilter {
   limit?: number;
   /** Entries of this session only. */
   session?: string;
+  /** true: only answers that broke the OpenAPI document; false: only the others. */
+  violations?: boolean;
 }
 
 export interface JournalOptions {
@@ -182,6 +187,7 @@ class Raw {
   scenario: string | null = null;
   session: string | null = null;
   fault: FaultFired | null = null;
+  violations: ContractViolations | null = null;
   reqHeaders: readonly string[] | Headers | null = null;
   /** Request body bytes (short: by reference; long: the first `bodyLimit` copied), or undefined. */
   reqBody: Uint8Array | undefined = undefined;
@@ -258,6 +264,7 @@ function materialize(r: Raw, limit: number): JournalEntry {
     scenario: r.scenario,
     session: r.session,
     fault: r.fault,
+    violations: r.violations,
     request: { headers: reqHeaders, body: reqBody },
     response,
   };
@@ -276,6 +283,7 @@ function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean 
   }
   if (f.path !== undefined && !x.pathname.startsWith(f.path)) return false;
   if (f.session !== undefined && x.session !== f.session) return false;
+  if (f.violations !== undefined && (x.violations !== null) !== f.violations) return false;
   if (f.since !== undefined && !(r.time > f.since)) return false;
   return true;
 }
@@ -310,6 +318,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       r.scenario = scenario;
       r.session = session;
       r.fault = faultFiredOf(request) ?? null;
+      r.violations = contractViolationsOf(request) ?? null;
       r.reqHeaders = (request[kRawHeaders] as readonly string[] | undefined) ?? request.headers;
       r.reqBody = bytes === undefined ? undefined : keepBytes(bytes, bodyLimit);
       r.reqSize = bytes === undefined ? 0 : bytes.byteLength;
