@@ -6,7 +6,8 @@
  * What an entry captures (documented in the README, "Devtools"):
  *   - time (epoch ms), method, URL (path + query as sent), status (null = passed on / forwarded),
  *     duration (ms until the engine had its Response; the body is not yet sent), what answered
- *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`);
+ *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`), the fault that fired, what the
+ *     answer broke in the OpenAPI document (`violations`, openapi/violations.ts);
  *   - request and response headers, with the sensitive ones redacted (SENSITIVE_HEADERS: the
  *     value becomes `[redacted]`, the name stays so one sees it was sent);
  *   - bodies, at most `bodyLimit` bytes each (default 4 KiB), decoded as UTF-8 text when the

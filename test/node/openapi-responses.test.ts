@@ -50,6 +50,7 @@ interface Entry {
   status: number;
   answeredBy: { layer: string } | null;
   violations: { operation: string; status: number; problems: Array<{ pointer: string; message: string }> } | null;
+  response: { body: { captured: boolean; text?: string } | null } | null;
 }
 
 async function serveDoc(openapi: Record<string, unknown>, more: Partial<MockApiOptions> = {}) {
@@ -58,10 +59,7 @@ async function serveDoc(openapi: Record<string, unknown>, more: Partial<MockApiO
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(req.url === '/api/proxied/good' ? '{"id":5,"name":"Upstream"}' : '{"id":"five"}');
   });
-  const server = await startServer({
-    logLevel: 'warn',
-    logger: { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) },
-    mock: {
+  const mock: MockApiOptions = {
       endpointPrefix: '/api',
       fs: memoryFs({ 'pets/1.json': { id: 1, name: 'Rex' }, 'pets/2.json': { id: 2, owner: { name: 7 } }}),
       openapi: { document: DOC, ...openapi }, // with a proxy: no generated backend (mock: false)
@@ -84,7 +82,11 @@ async function serveDoc(openapi: Record<string, unknown>, more: Partial<MockApiO
         },
       ],
       ...more,
-    },
+  };
+  const server = await startServer({
+    logLevel: 'warn',
+    logger: { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) },
+    mock,
   } as never);
   const journal = async (query = '') => ((await (await fetch(`${server.url}/_mockyard/api/requests${query}`)).json()) as { entries: Entry[] }).entries;
   return { server, warnings, journal };
@@ -116,6 +118,7 @@ describe('OpenAPI response validation (validateResponses)', () => {
         { pointer: '/owner/name', message: 'must be string' },
       ],
     });
+    expect(marked[2]!.response!.body).toMatchObject({ captured: true, text: JSON.stringify({ id: 2, owner: { name: 7 } }, null, 2) }); // checking kept the answer as cheap to record as before
     expect(marked[0]!.violations!.problems).toEqual([
       { pointer: '/name', message: 'is required' },
       { pointer: '/id', message: 'must be integer' },

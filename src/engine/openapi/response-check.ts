@@ -15,7 +15,7 @@
  * Anything else is passed through untouched and unread: a stream (`text/event-stream`), a file
  * download, a proxied non-JSON body.
  */
-import { fastBodyBytes, fastState } from '../../core/fast-response.js';
+import { fastBodyBytes, fastState, responseHeader } from '../../core/fast-response.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { Operation } from '../openapi-backend/operations.js';
 import type { CompiledOperation, Problem } from './request-validator.js';
@@ -83,14 +83,14 @@ export async function checkAnswer(op: Operation, compiled: CompiledOperation | u
     if ((status >= 400 && !everyStatus) || op.responses.length === 0) return { response, problems: [] };
     return { response, problems: [{ pointer: '', message: `status ${status} is not documented (${op.responses.map((r) => r.code).join(', ')})` }] };
   }
-  const header = response.headers.get('content-type');
+  const header = responseHeader(response, 'content-type');
   const type = parseMediaType(header).type;
   const types = documented.contents.map((c) => c.type);
   if (header !== null && types.length > 0 && !types.some((t) => typeMatches(t, type))) {
     return { response, problems: [{ pointer: '', message: `content type ${type} is not documented for ${documented.code} (${types.join(', ')})` }] };
   }
   if (method === 'HEAD' || !isJsonMediaType(type) || compiled === undefined || !compiled.hasResponseSchema(documented.code)) return { response, problems: [] };
-  const coding = response.headers.get('content-encoding');
+  const coding = responseHeader(response, 'content-encoding');
   if (coding !== null && coding.trim().toLowerCase() !== 'identity') return { response, problems: [] };
   const read = await bodyOf(response);
   if (read.bytes === null || read.bytes.byteLength === 0) return { response: read.response, problems: [{ pointer: '', message: 'the body is empty (a JSON body is documented)' }] };
