@@ -28,7 +28,7 @@ export interface RecordedPart {
 
 const LINES = /\r\n|\r|\n/;
 const DELAY_FIELD = /^delay:\s?(.*)$/;
-const NDJSON_DELAY = /^\/\/\s*delay:?\s+(\S+)\s*(?:ms)?\s*$/;
+const NDJSON_DELAY = /^\/\/\s*delay:?\s*(\d+(?:\.\d+)?)\s*(?:ms)?\s*$/;
 
 function delayValue(raw: string): number {
   const n = Number(raw.trim());
