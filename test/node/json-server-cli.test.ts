@@ -208,7 +208,7 @@ describe('npx mockyard db.json from an empty folder holding only db.json', () =>
   // Through the real CLI the test cannot see when the kernel's watch report arrives, so it asks
   // until the edit is served (bounded by the test's timeout, never by a measured time). The exact
   // claims — the first read after the report serves the edit, and a lost report is caught by the
-  // 250 ms re-check — are tested on the driver (test/collections/json-db.test.ts).
+  // 250 ms re-check — are tested on the driver (test/vfs/json-db.test.ts).
   it('serves an edit of db.json made behind its back, without a restart', async () => {
     const dir = await dbFolder();
     const { url } = await start(['db.json', '--port', '0'], dir);

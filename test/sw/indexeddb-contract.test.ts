@@ -1,6 +1,0 @@
-/** The shared Vfs contract (test/vfs/contract.ts) on indexedDbFs over fake-indexeddb. */
-import 'fake-indexeddb/auto';
-import { freshIndexedDb } from '../helpers/indexeddb-contract-driver.js';
-import { vfsContract } from '../vfs/contract.js';
-
-vfsContract('indexeddb (fake-indexeddb)', freshIndexedDb);
