@@ -11,6 +11,9 @@
 export { startWorker, type StartWorkerOptions, type PageWorker } from '../sw/start-worker.js';
 export { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 export { defineHandler } from '../engine/define-handler.js';
+export { sse, ndjson, textStream, paced, type StreamInit, type Paced } from '../engine/streams/responses.js';
+export type { SseEvent } from '../engine/streams/sse-format.js';
+export type { StreamControl, StreamSource } from '../engine/streams/iterable-body.js';
 export { memoryFs, type MemoryVfs } from '../vfs/memory.js';
 export { overlayFs, type OverlayVfs } from '../vfs/overlay.js';
 // The db.json driver is loaded on demand (`mock: { db }`); a static export here would put it in every page's start-up chunk.

@@ -6,14 +6,16 @@
 import { lookup, mimes } from 'mrmime';
 
 const FALLBACK = 'application/octet-stream';
+/** Stream formats mrmime does not list (recorded streams, engine/streams/). */
+const STREAM_TYPES: Readonly<Record<string, string>> = { sse: 'text/event-stream', ndjson: 'application/x-ndjson' };
 
 /** The Content-Type of every JSON answer the engines build (bodies, errors, pages, ingest acks). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-const TEXTUAL = /^(text\/|application\/(json|ld\+json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|manifest\+json|geo\+json)|image\/svg\+xml)|\+json$|\+xml$/;
+const TEXTUAL = /^(text\/|application\/(json|x-ndjson|ld\+json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|manifest\+json|geo\+json)|image\/svg\+xml)|\+json$|\+xml$/;
 
 /** Content-Type header value for a file path (`users.json` → `application/json; charset=utf-8`). */
 export function contentTypeFor(path: string): string {
-  const type = lookup(path) ?? FALLBACK;
+  const type = lookup(path) ?? STREAM_TYPES[path.slice(path.lastIndexOf('.') + 1).toLowerCase()] ?? FALLBACK;
   return TEXTUAL.test(type) ? `${type}; charset=utf-8` : type;
 }
 
@@ -24,6 +26,7 @@ export function extensionFor(mediaType: string): string | undefined {
     reverse = new Map();
     for (const [ext, type] of Object.entries(mimes)) if (!reverse.has(type)) reverse.set(type, ext);
     // Prefer the common spellings where mrmime lists several extensions for one type.
+    for (const [ext, type] of Object.entries(STREAM_TYPES)) reverse.set(type, ext);
     for (const [type, ext] of [['image/jpeg', 'jpg'], ['text/plain', 'txt'], ['text/html', 'html'], ['application/json', 'json'], ['text/javascript', 'js'], ['application/xml', 'xml'], ['text/xml', 'xml']] as const) {
       reverse.set(type, ext);
     }

@@ -3,7 +3,7 @@
  * Host-neutral (no node:*): fed by the mock API's observer hook (`api.observe`), read by the
  * admin API (`/_mockyard/api/requests`) and its live stream.
  *
- * What an entry captures (documented in the README, "Devtools"):
+ * What an entry captures (documented in docs/devtools.md, "Request journal"):
  *   - time (epoch ms), method, URL (path + query as sent), status (null = passed on / forwarded),
  *     duration (ms until the engine had its Response; the body is not yet sent), what answered
  *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`);

@@ -12,7 +12,7 @@
  * bytes) or not at all (a streamed read: `captured: false`). Encoded (gzip) bodies keep only their
  * size. An engine assembled twice (the CLI's engines handed to `serve`) is journaled once.
  * WebSocket handshakes (`upgrade`) are not journaled, as for the mock API. Without a mock
- * API (collector only) there is no journal (README, "Devtools").
+ * API (collector only) there is no journal (docs/devtools.md, "Request journal").
  */
 import type { Engine } from '../core/engine.js';
 import { observeEngine } from '../core/observed-engine.js';

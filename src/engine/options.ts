@@ -26,6 +26,7 @@ import { resolveStatic } from './static/layer.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
 import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
+import { DEFAULT_STREAMS, resolveStreamsOptions, type ResolvedStreams } from './streams/options.js';
 import { isGraphqlHandler, type GraphqlOperationHandler } from './graphql/operation-handlers.js';
 import { resolveStoreOptions } from './store/options.js';
 import type { RelationNaming } from './store/relations.js';
@@ -104,6 +105,8 @@ export interface ResolvedMockApiOptions {
   graphql: ResolvedGraphql | null;
   /** The GraphQL handlers of `handlers` (graphql/operation-handlers.ts), in order. */
   graphqlHandlers: GraphqlOperationHandler[];
+  /** `streams`: how recorded streams replay (streams/options.ts). */
+  streams: ResolvedStreams;
   /** `db` option: the JSON file (as given), or null. */
   db: string | null;
   /** CORS policy, or undefined (off). */
@@ -170,7 +173,7 @@ const KNOWN_KEYS = [
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
   'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
   'routes', 'readOnly', 'static', 'middlewares',
-  'sessions', 'faults', 'store', 'graphql',
+  'sessions', 'faults', 'store', 'graphql', 'streams',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers. */
@@ -501,6 +504,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     relations: { convention: 'both', declared: {} },
     graphql: null,
     graphqlHandlers: [],
+    streams: DEFAULT_STREAMS,
     db: null,
     cors: undefined,
     journal: false,
@@ -576,6 +580,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
   base.relations = resolveStoreOptions(o.store, at('store'));
   base.graphql = resolveGraphqlOptions(o.graphql, at('graphql'), base.preset !== null);
+  base.streams = resolveStreamsOptions(o.streams, at('streams'));
   base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);
   if (o.db !== undefined) {
     const db = check.string(o.db, at('db'), undefined, { nonEmpty: true })!;

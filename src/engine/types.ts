@@ -5,6 +5,7 @@
 import type { CollectionStore } from './store/contract.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
+import type { StreamsOption } from './streams/options.js';
 import type { kGraphqlOperation } from './graphql/operation-symbol.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
@@ -346,6 +347,8 @@ export interface MockApiOptions {
   store?: StoreOptions;
   /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */
   graphql?: GraphqlOption;
+  /** How recorded streams (`.sse` / `.ndjson` files) replay (src/engine/streams/options.ts). */
+  streams?: StreamsOption;
   /**
    * Pass what no handler or file answers to a real API (the last layer of the pipeline).
    * In browser mode such requests go to the network instead (see docs/proxy.md).

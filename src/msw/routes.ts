@@ -66,7 +66,7 @@ export function httpRoutes(engines: Host | readonly Engine[], origin: string | u
           // A connection fault (core/connection-fault.ts) is the platform's network error here
           // (after the client gives up, for no-answer), or a throttled body.
           const fault = connectionFaultOf(request);
-          if (fault === undefined) return toPageResponse(response);
+          if (fault === undefined) return toPageResponse(response, request.signal);
           if (fault.type === 'slow-body') return throttledResponse(toPageResponse(response), fault.bytesPerSecond ?? 1024);
           if (fault.type === 'no-answer') await untilAborted(request.signal);
           return Response.error();

@@ -87,7 +87,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
   const requests: Request[] = [];
 
   /** The engines' answer as a network-like Response, or undefined when none answers. */
-  async function answer(request: Request, pathname: string): Promise<Response | undefined> {
+  async function answer(request: Request, pathname: string, signal?: AbortSignal | null): Promise<Response | undefined> {
     requests.push(request.body === null ? request : request.clone());
     const response = await host.answer(request, pathname);
     if (response === undefined) return undefined;
@@ -104,7 +104,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     // A FastResponse without Content-Encoding is handed on as it is (it is a Response; the
     // caller's json()/text() builds the native one once); encoded bodies are decoded first.
     const state = fastState(response);
-    const out = state !== undefined && !hasFastHeader(state.headers, 'content-encoding') ? response : toPageResponse(response);
+    const out = state !== undefined && !hasFastHeader(state.headers, 'content-encoding') ? response : toPageResponse(response, signal ?? undefined);
     Object.defineProperty(out, 'url', { value: request.url, configurable: true });
     return out;
   }
@@ -136,7 +136,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     }
     const signal = init?.signal ?? (typeof input === 'object' && !(input instanceof URL) ? input.signal : undefined);
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const answered = answer(request, url.pathname).then((response) => response ?? unhandled(request, method, url.href, input, init));
+    const answered = answer(request, url.pathname, signal).then((response) => response ?? unhandled(request, method, url.href, input, init));
     if (!signal) return answered;
     return new Promise<Response>((resolve, reject) => {
       const onAbort = () => reject(abortReason(signal));

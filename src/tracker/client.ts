@@ -1,6 +1,6 @@
 /**
  * The browser tracker client: queues TrackerEvents and delivers them to the collector exactly
- * once as far as the platform allows (README "Delivery guarantees").
+ * once as far as the platform allows (docs/collector.md, "Delivery guarantees").
  *
  *   const tracker = createTrackerClient({ storage: { writeEndpoint: '/_tracker/events', apiKey } });
  *   tracker.track({ type: 'click', level: 'info', route: location.pathname });
@@ -14,6 +14,7 @@
  *
  * Browser-only APIs are looked up when used, so the module also loads (and is tested) in Node.
  */
+import { CoalescedRun } from '../core/coalesced-run.js';
 import { Backoff } from './client/backoff.js';
 import { BatchQueue, type Batch } from './client/batch-queue.js';
 import { encodeEvent, utf8Length } from './client/event-encoding.js';
@@ -23,11 +24,25 @@ import { BatchStore } from './client/persistence.js';
 import type { SendResult, Transport } from './client/transport.js';
 import type { TrackerClient, TrackerClientOptions, TrackerState, TrackerStats } from './client/types.js';
 import { beaconBatches, beaconUrl, watchPageLifecycle, type BeaconSender } from './client/unload.js';
-import type { WsTransport } from './client/ws-transport.js';
 
 export type { TrackedEvent, TrackerClient, TrackerClientOptions, TrackerStats, TrackerStorageOptions, TrackerPersistOptions, TrackerState } from './client/types.js';
 
 type DropReason = keyof TrackerStats['droppedBy'];
+
+/**
+ * Where delivery stands (`stats().state` is its name):
+ *   running   sending: one batch at a time, oldest first, while the transport is ready
+ *   backoff   a send failed; sending resumes when the timer fires (at once on `flush()`)
+ *   offline   the WebSocket is down, or its transport still loading; its (re)connect resumes
+ *   stopped   the collector refused the key (401/403); `resume()` or `setApiKey()` resumes
+ *   closed    `stop()` was called: nothing is sent any more
+ */
+type Delivery =
+  | { name: Exclude<TrackerState, 'backoff'> }
+  | { name: 'backoff'; timer: ReturnType<typeof setTimeout> };
+
+/** Stands in for the WebSocket transport while it loads: not ready, so nothing is sent. */
+const loadingTransport: Transport = { ready: false, keepaliveInFlight: 0, send: async () => ({ kind: 'retry', message: 'WebSocket not connected' }), close() {} };
 
 export function createTrackerClient(options: TrackerClientOptions = {}): TrackerClient {
   const o = resolveClientOptions(options);
@@ -42,7 +57,12 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
   const backoff = new Backoff(o.backoffBase, o.backoffMax);
   const counters = { sent: 0, truncated: 0, retries: 0 };
   const droppedBy: Record<DropReason, number> = { queueFull: 0, oversize: 0, rejected: 0, invalid: 0, expired: 0 };
-  let state: TrackerState = 'running';
+  let delivery: Delivery = { name: 'running' };
+  /** Moves to `next` (leaving backoff cancels its timer). */
+  const enter = (next: Delivery) => {
+    if (delivery.name === 'backoff' && delivery !== next) clearTimeout(delivery.timer);
+    delivery = next;
+  };
   let lastError: string | undefined;
   const warned = new Set<string>();
 
@@ -71,35 +91,32 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     if (ls) storage = new BatchStore(ls, o.persist.key, o.persist.maxBytes, o.persist.maxAgeMs, (m) => warnOnce('storage', m));
   }
 
-  let pumping: Promise<void> | undefined;
-  let backoffTimer: ReturnType<typeof setTimeout> | undefined;
-
   // WebSocket mode loads its transport on demand (its own chunk in browser bundles, never fetched
   // by an HTTP client); until it is there the client is offline and only queues.
-  let ws: WsTransport | undefined;
   let transport: Transport;
   if (o.mode === 'websocket') {
-    transport = { ready: false, keepaliveInFlight: 0, send: async () => ({ kind: 'retry', message: 'WebSocket not connected' }), close() {} };
+    transport = loadingTransport;
+    delivery = { name: 'offline' };
     import('./client/ws-transport.js').then(
       (m) => {
-        if (state === 'closed') return;
-        transport = ws = new m.WsTransport({
+        if (delivery.name === 'closed') return;
+        transport = new m.WsTransport({
           url: o.wsEndpoint!,
           apiKey: () => apiKey,
           flushTimeout: o.flushTimeout,
           WebSocket: options.WebSocket,
           onReady: () => {
-            if (state === 'offline') state = 'running';
+            if (delivery.name === 'offline') enter({ name: 'running' });
             void pump();
           },
           onRefused: (message) => {
-            state = 'stopped';
+            enter({ name: 'stopped' });
             lastError = message;
             warnOnce('auth', `${message}; sending stopped, ${queue.size} events kept (call resume() or setApiKey())`);
           },
           onDown: (message) => {
             lastError = message;
-            if (state === 'running') state = 'offline';
+            if (delivery.name === 'running') enter({ name: 'offline' });
           },
         });
       },
@@ -111,8 +128,6 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
   } else {
     transport = new HttpTransport({ endpoint: o.endpoint, apiKey: () => apiKey, compress: o.compress, flushTimeout: o.flushTimeout, fetch: doFetch });
   }
-
-  if (o.mode === 'websocket' && !transport.ready) state = 'offline';
 
   /** Rewrites the persisted copy when an acknowledged batch was in it. */
   const acknowledge = (batch: Batch) => {
@@ -151,8 +166,8 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
         refused(batch, result);
         return true;
       case 'auth':
-        if (state === 'closed') return false; // stop() was called while this send was out
-        state = 'stopped';
+        if (delivery.name === 'closed') return false; // stop() was called while this send was out
+        enter({ name: 'stopped' });
         lastError = result.message;
         warnOnce('auth', `${result.message}; sending stopped, ${queue.size} events kept (call resume() or setApiKey())`);
         return false;
@@ -161,21 +176,21 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
         lastError = result.message;
         options.onError?.(new Error(`Tracker ingest failed: ${result.message}`));
         if (result.misconfigured) warnOnce('misconfigured', `${result.message} (is ${o.endpoint} the collector's ingest URL?); retrying with backoff`);
-        if (o.mode === 'websocket' || state === 'closed') return false; // the connection's own reconnect (fixed 3 s) paces it
+        if (o.mode === 'websocket' || delivery.name === 'closed') return false; // the connection's own reconnect (fixed 3 s) paces it
         const delay = backoff.fail(result.retryAfterMs);
-        state = 'backoff';
-        backoffTimer = setTimeout(() => {
-          backoffTimer = undefined;
-          if (state === 'backoff') state = 'running';
+        const timer = setTimeout(() => {
+          if (delivery.name === 'backoff' && delivery.timer === timer) enter({ name: 'running' });
           void pump();
         }, delay);
+        enter({ name: 'backoff', timer });
         return false;
       }
     }
   };
 
-  const loop = async () => {
-    while (state === 'running' && transport.ready) {
+  /** Sends batches, oldest first, until none is left or delivery is no longer running. */
+  const deliver = async () => {
+    while (delivery.name === 'running' && transport.ready) {
       const batch = queue.next();
       if (!batch) return;
       batch.inFlight = true;
@@ -192,31 +207,13 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     }
   };
 
-  /** Runs the delivery loop; asked while it runs (even in its last microtasks), it runs once more. */
-  let again = false;
-  const pump = (): Promise<void> => {
-    if (pumping) {
-      again = true;
-      return pumping;
-    }
-    pumping = (async () => {
-      do {
-        again = false;
-        await loop();
-      } while (again && state === 'running');
-    })().finally(() => {
-      pumping = undefined;
-    });
-    return pumping;
-  };
+  /** Runs the delivery loop; asked while it runs (new events, a reconnect), it runs once more. */
+  const delivering = new CoalescedRun(deliver, () => delivery.name === 'running');
+  const pump = () => delivering.run();
 
   const flush = async (): Promise<boolean> => {
-    if (state === 'backoff') {
-      // Asked explicitly: try now instead of waiting out the backoff.
-      clearTimeout(backoffTimer);
-      backoffTimer = undefined;
-      state = 'running';
-    }
+    // Asked explicitly: try now instead of waiting out the backoff.
+    if (delivery.name === 'backoff') enter({ name: 'running' });
     await pump();
     return queue.size === 0;
   };
@@ -229,7 +226,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
 
   const flushBeacon = (): boolean => {
     persistAll();
-    if (state === 'stopped' || state === 'closed' || o.mode === 'websocket' || !sendBeacon) return queue.size === 0;
+    if (delivery.name === 'stopped' || delivery.name === 'closed' || o.mode === 'websocket' || !sendBeacon) return queue.size === 0;
     return beaconBatches(queue.batches, beaconUrl(o.endpoint, apiKey), sendBeacon, transport.keepaliveInFlight);
   };
 
@@ -253,10 +250,10 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     : () => {};
 
   const resume = () => {
-    if (state !== 'stopped') return;
-    state = o.mode === 'websocket' && !transport.ready ? 'offline' : 'running';
+    if (delivery.name !== 'stopped') return;
+    enter({ name: o.mode === 'websocket' && !transport.ready ? 'offline' : 'running' });
     warned.delete('auth');
-    ws?.reconnectNow();
+    transport.reconnectNow?.();
     void pump();
   };
 
@@ -272,7 +269,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
         warnOnce('truncated', `event of ${encoded.truncatedFrom} bytes truncated to maxEventBytes (${o.maxEventBytes}), marked with _truncated (counted in stats().truncated; further truncations are not logged)`);
       }
       drop(queue.add(encoded.json, encoded.bytes, Date.now()), 'queueFull', `the queue is full (maxQueue ${o.maxQueue}): oldest events dropped`);
-      if (state === 'running' && queue.hasFullBatch) void pump();
+      if (delivery.name === 'running' && queue.hasFullBatch) void pump();
     },
     flush,
     flushBeacon,
@@ -281,7 +278,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     },
     stats() {
       const dropped = Object.values(droppedBy).reduce((a, b) => a + b, 0);
-      return { queued: queue.size, inFlight: queue.inFlightEvents, sent: counters.sent, dropped, droppedBy: { ...droppedBy }, truncated: counters.truncated, retries: counters.retries, state, lastError };
+      return { queued: queue.size, inFlight: queue.inFlightEvents, sent: counters.sent, dropped, droppedBy: { ...droppedBy }, truncated: counters.truncated, retries: counters.retries, state: delivery.name, lastError };
     },
     resume,
     setApiKey(key) {
@@ -299,9 +296,8 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
       }
     },
     stop() {
-      state = 'closed';
+      enter({ name: 'closed' });
       if (timer !== undefined) clearInterval(timer);
-      clearTimeout(backoffTimer);
       unwatch();
       transport.close();
     },

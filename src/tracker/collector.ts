@@ -25,7 +25,7 @@ import { partBatchId } from './batch-ids.js';
 import { decodeIngestBody, validateBatch, type ValidBatch } from './ingest-batch.js';
 import { resolveCollectorOptions } from './options.js';
 import type { CollectorRuntime } from './runtime.js';
-import type { ReadEncoder } from './read-encoder.js';
+import { loadReadEncoding, type ReadEncoding } from './read-encoding.js';
 import { parseReadQuery, selectEvents } from './read-query.js';
 import { selectionJson } from './selection-json.js';
 import { StorageState, unavailableError } from './storage-state.js';
@@ -53,45 +53,29 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
   const pingBody = JSON.stringify({ ok: true, appId: o.appId, mode: 'middleware', version: VERSION });
   let closed = false;
 
-  // Gzip reads: the encoder (read-encoder.ts, gzip-pieces.ts) and a deflater (the host's native
-  // one, else fflate) are imported here on demand, before `ready` resolves: their own chunks in
-  // browser bundles, never fetched by a collector with readCompression 'none' (the page's default).
-  // If the encoder cannot be loaded, reads answer plain JSON; if only fflate cannot, gzip reads
-  // are written without compression (stored blocks).
-  let gzip: typeof import('./read-encoder.js') | undefined;
-  let encoder: ReadEncoder | undefined;
-  // Stores that stream their reads (PostgreSQL) get their bodies from read-stream.ts instead.
-  let streamer: typeof import('./read-stream.js') | undefined;
-  let loadError: unknown;
-  const deflaterReady = !indexed
-    ? import('./read-stream.js').then(async (m) => {
-        if (o.gzipReads) await m.prepareDeflater((err) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`));
-        streamer = m;
-      }, (err: unknown) => {
-        loadError = err;
-        logger.error(`tracker: could not load the streamed read encoder: ${(err as Error)?.message ?? err}`);
-      })
-    : o.gzipReads
-    ? import('./read-encoder.js').then(
-        async (m) => {
-          await m.prepareDeflater((err) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`));
-          if (closed) return;
-          gzip = m;
-          encoder = new m.ReadEncoder(indexed);
-        },
-        (err: unknown) => logger.warn(`tracker: could not load the gzip read encoder, reads are plain JSON: ${(err as Error)?.message ?? err}`),
-      )
-    : undefined;
+  // How reads are encoded (read-encoding.ts), settled before the store's first load is over.
+  let reads: ReadEncoding | { name: 'loading' } = { name: 'loading' };
+  const readsLoaded = loadReadEncoding(indexed, o.gzipReads, logger).then((r) => {
+    if (closed && r.name === 'gzip') r.encoder.close();
+    reads = r;
+  });
+  /** The gzip encoder of the embedded store's reads, when there is one. */
+  const gzipEncoder = () => (reads.name === 'gzip' ? reads : undefined);
+  /** The streamed reads' module (a store that streams: loaded before the store is ready). */
+  const streamer = () => {
+    if (reads.name !== 'streamed') throw new Error(`the streamed read encoder is ${reads.name}`);
+    return reads.module;
+  };
 
   // The store is loaded (connected) in the background, again and again until it answers, and
   // watched afterwards (storage-state.ts); requests wait only for the first attempt.
   let warmed = false;
   const state = new StorageState(store, logger, store.label ?? (o.fs ? `the events folder ${[o.fs.root, o.dir].filter(Boolean).join('/') || '.'}` : 'the event store'), async () => {
     await store.applyRetention();
-    if (warmed || !deflaterReady) return;
+    if (warmed) return;
     warmed = true;
-    await deflaterReady;
-    encoder?.warmAllNow();
+    await readsLoaded;
+    gzipEncoder()?.encoder.warmAllNow();
   });
   const ready = state.firstAttempt;
   // Batches acknowledged while the store is unreachable wait in the spool (`storage.spool`).
@@ -99,7 +83,7 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
   const whenReady = async (spooling = false) => {
     await ready;
     if (closed) throw new HttpError(503, 'Collector is closed');
-    if (loadError) throw new HttpError(503, 'Event storage could not be loaded', { cause: loadError });
+    if (reads.name === 'broken') throw new HttpError(503, 'Event storage could not be loaded', { cause: reads.error });
     if (!spooling) state.assertReady();
   };
 
@@ -122,7 +106,7 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
   const stored = (lines: string[], from?: TrackerSocket) => {
     if (lines.length === 0) return;
     push(lines, from);
-    encoder?.scheduleWarm();
+    gzipEncoder()?.encoder.scheduleWarm();
   };
 
   /** Stores one atomic batch (or spools it while the store is unreachable). */
@@ -179,7 +163,7 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
       if (indexed) return selectionJson(selectEvents(indexed, q));
       try {
         const sel = await store.read(q);
-        return sel.kind === 'index' ? selectionJson(sel) : streamer!.selectionText(sel);
+        return sel.kind === 'index' ? selectionJson(sel) : streamer().selectionText(sel);
       } catch (err) {
         state.failed(err);
         throw err;
@@ -251,12 +235,12 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
           await whenReady();
           const vary = o.cors ? 'Origin, Accept-Encoding' : 'Accept-Encoding';
           if (!indexed) {
-            const zipped = o.gzipReads && streamer!.acceptsGzip(request.headers.get('accept-encoding'));
+            const zipped = o.gzipReads && streamer().acceptsGzip(request.headers.get('accept-encoding'));
             const streamed = await store.read(q, { gzip: zipped });
             if (streamed.kind === 'stream') {
               const headers: Record<string, string> = { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...cors, Vary: vary };
               if (zipped) headers['Content-Encoding'] = 'gzip';
-              const body = streamer!.selectionBody(streamed, zipped);
+              const body = streamer().selectionBody(streamed, zipped);
               if (head) {
                 void body.cancel();
                 return new Response(null, { status: 200, headers });
@@ -266,8 +250,9 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
             return FastResponse.json(selectionJson(streamed), 200, { 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
           }
           const sel = selectEvents(indexed, q);
-          if (encoder && gzip!.acceptsGzip(request.headers.get('accept-encoding'))) {
-            const bytes = encoder.gzip(sel);
+          const gzip = gzipEncoder();
+          if (gzip && gzip.module.acceptsGzip(request.headers.get('accept-encoding'))) {
+            const bytes = gzip.encoder.gzip(sel);
             return FastResponse.bytes(bytes, 200, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Encoding': 'gzip', 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
           }
           return FastResponse.json(selectionJson(sel), 200, { 'Cache-Control': 'no-store', ...cors, Vary: vary }, head);
@@ -337,7 +322,7 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
       closed = true;
       if (retentionTimer) clearInterval(retentionTimer);
       for (const s of [...sockets]) s.shutdown();
-      encoder?.close();
+      gzipEncoder()?.encoder.close();
       state.close();
       await ready;
       await spooled?.close();

@@ -72,14 +72,13 @@ function describeError(err: unknown): string {
 export class StorageState {
   private name: StorageStateName = 'connecting';
   private reason: string | undefined;
-  private loaded = false;
-  private everReady = false;
-  /** The store has been unavailable at least once. */
-  private troubled = false;
-  private retrying = false;
+  /** What an attempt does: `load()` until it has succeeded once, then `probe()` when the store has one. */
+  private attemptWith: 'load' | 'probe' = 'load';
+  /** What the store has been so far (how the log words the next `ready`). */
+  private readonly seen = { ready: false, unavailable: false };
+  /** The background retries while unavailable (one at a time): the wait for the next and how to end it. */
+  private retrying: { timer?: ReturnType<typeof setTimeout>; wake?: () => void } | undefined;
   private closed = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private wake: (() => void) | undefined;
   private readonly listeners = new Set<(status: StorageStatus) => void>();
   private lastProbe = 0;
   private probing: Promise<void> | undefined;
@@ -156,11 +155,11 @@ export class StorageState {
   /** One try: `load()` until it has succeeded once, then `probe()` (or `load()` again without one). */
   private async attempt(): Promise<boolean> {
     try {
-      if (!this.loaded || !this.store.probe) {
-        await this.store.load();
-        this.loaded = true;
-      } else {
+      if (this.attemptWith === 'probe' && this.store.probe) {
         await this.store.probe();
+      } else {
+        await this.store.load();
+        this.attemptWith = 'probe';
       }
       await this.onLoaded();
     } catch (err) {
@@ -176,23 +175,24 @@ export class StorageState {
 
   private retry(): void {
     if (this.retrying || this.closed) return;
-    this.retrying = true;
+    const retrying: NonNullable<StorageState['retrying']> = {};
+    this.retrying = retrying;
     void (async () => {
       let delay = RETRY_MIN_MS;
       try {
         while (!this.closed && this.name !== 'ready') {
           await new Promise<void>((resolve) => {
-            this.wake = resolve;
-            this.timer = setTimeout(resolve, delay);
-            (this.timer as { unref?: () => void }).unref?.();
+            retrying.wake = resolve;
+            retrying.timer = setTimeout(resolve, delay);
+            (retrying.timer as { unref?: () => void }).unref?.();
           });
-          this.wake = undefined;
+          retrying.wake = undefined;
           if (this.closed) return;
           if (await this.attempt()) return;
           delay = Math.min(RETRY_MAX_MS, delay * 2);
         }
       } finally {
-        this.retrying = false;
+        this.retrying = undefined;
       }
     })();
   }
@@ -208,10 +208,10 @@ export class StorageState {
       // A store with probe() is a connection (a database); the others are loaded (a folder).
       // An embedded store loading at once is not news; after trouble it is.
       const done = this.store.probe ? 'connected' : 'loaded';
-      if (this.store.probe || this.troubled) this.logger.info(`tracker: ${this.label} ${this.everReady ? `${done} again` : done}`);
-      this.everReady = true;
+      if (this.store.probe || this.seen.unavailable) this.logger.info(`tracker: ${this.label} ${this.seen.ready ? `${done} again` : done}`);
+      this.seen.ready = true;
     } else if (name === 'unavailable') {
-      this.troubled = true;
+      this.seen.unavailable = true;
       this.logger.warn(`tracker: ${this.label} ${reason}${detail ? ` (${detail})` : ''}; retrying`);
     }
     const status = this.status();
@@ -220,7 +220,7 @@ export class StorageState {
 
   close(): void {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.wake?.();
+    if (this.retrying?.timer) clearTimeout(this.retrying.timer);
+    this.retrying?.wake?.();
   }
 }

@@ -28,7 +28,9 @@
  * `a/b`, `..`); others are kept in the file untouched. Folders, non-JSON files and `append` are
  * refused with EINVAL (db.json holds JSON values only).
  */
+import { CoalescedRun } from '../core/coalesced-run.js';
 import { ChangeEmitter } from './change-emitter.js';
+import { JsonDocument, validKey } from './json-document.js';
 import { normalizeVfsPath } from './path.js';
 import { isVfsError, VfsError, type Vfs, type VfsDirent, type VfsStat } from './types.js';
 
@@ -50,30 +52,33 @@ export interface JsonDbVfs extends Vfs {
   keys(): string[];
 }
 
-interface Slot {
-  value: unknown;
-  /** The serialisation served by `read` (built on demand). */
-  bytes: Uint8Array | undefined;
-  mtimeMs: number;
-  /** Bumped on every change: the `ino` of the virtual file. */
-  version: number;
-}
+/**
+ * Where the document's changes stand against the file:
+ *   saved      the file holds every change
+ *   unsaved    changes wait, no rewrite planned (after `close()` began, or before its first change)
+ *   waiting    changes wait; the rewrite starts when the timer fires (`flushDelayMs`)
+ *   writing    a rewrite of the whole document is on its way; changes made meanwhile wait for
+ *              the next one, and watch reports meanwhile are our own write
+ */
+type SaveState =
+  | { name: 'saved' }
+  | { name: 'unsaved' }
+  | { name: 'waiting'; timer: ReturnType<typeof setTimeout> }
+  | { name: 'writing'; done: Promise<void> };
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 const decoder = /* @__PURE__ */ new TextDecoder();
 const SUFFIX = '.json';
 /** Reports within this long after our own rewrite may be its own echo: confirmed with a stat. */
 const ECHO_MS = 200;
+/** A file that stays empty (an editor's save in two steps) is read again this many times at most… */
+const EMPTY_READS = 20;
+/** …the first few at once, the others this long apart (then the re-check timer takes over). */
+const EMPTY_READ_PAUSE_MS = 5;
 
-function validKey(key: string): boolean {
-  if (key === '' || key === '.' || key === '..' || key.length > 200) return false;
-  return !/[\\/\0]/.test(key);
-}
-
-function indentOf(text: string): string | number {
-  const m = /\n([ \t]+)/.exec(text);
-  if (!m) return 2;
-  return m[1]![0] === '\t' ? '\t' : m[1]!.length;
+function sameStat(a: VfsStat | null, b: VfsStat | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }
 
 export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = {}): JsonDbVfs {
@@ -82,42 +87,27 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
   const recheckMs = options.recheckMs ?? 250;
   const warn = options.onWarning ?? ((m: string) => console.warn(`[mockyard] ${m}`));
   const changes = new ChangeEmitter();
-
-  /** The document: exposed keys and the others (kept as they are), in document order. */
-  let doc = new Map<string, Slot>();
-  let hidden = new Map<string, unknown>();
-  let indent: string | number = 2;
-  let version = 0;
-  /** The file's stat as we last read or wrote it (null: absent). */
-  let known: VfsStat | null = null;
-  /** Load or reload in progress: every operation waits for it. */
-  let pending: Promise<void> | undefined;
-  let loaded = false;
-  let dirty = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let flushing: Promise<void> | undefined;
-  let selfWriting = false;
-  let ownWriteAt = -Infinity;
-  let closed = false;
-
   const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-  function parseDocument(bytes: Uint8Array): { doc: Map<string, Slot>; hidden: Map<string, unknown>; indent: string | number } {
-    const text = decoder.decode(bytes);
-    const value: unknown = text.trim() === '' ? {} : JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new VfsError('EINVAL', filePath, `${filePath} must hold a JSON object whose keys are the resources (got ${Array.isArray(value) ? 'an array' : typeof value})`);
-    }
-    const d = new Map<string, Slot>();
-    const h = new Map<string, unknown>();
-    const t = Date.now();
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (validKey(k)) d.set(k, { value: v, bytes: undefined, mtimeMs: t, version: ++version });
-      else h.set(k, v);
-    }
-    return { doc: d, hidden: h, indent: indentOf(text) };
-  }
+  let versions = 0;
+  const nextVersion = () => ++versions;
+  /** What is served; replaced as a whole when the file is read. */
+  let doc = JsonDocument.empty(nextVersion);
+  /** Until the file has been read once, operations wait for (or retry) that read. */
+  let phase: 'unloaded' | 'loaded' = 'unloaded';
+  /** The file's stat as we last read or wrote it (null: absent). */
+  let known: VfsStat | null = null;
+  let save: SaveState = { name: 'saved' };
+  const writing = () => save.name === 'writing';
+  /** Changes not in the file yet. */
+  let unsaved = 0;
+  /** When our last rewrite ended (reports soon after may be its echo). */
+  let rewroteAt = -Infinity;
+  let closed = false;
 
+  // ---- reading the file ----------------------------------------------------------------------
+
+  /** One read of the file into `doc`. Asks for another round when it finds the file empty. */
   async function readFile(): Promise<void> {
     let bytes: Uint8Array;
     let stat: VfsStat | null;
@@ -129,67 +119,54 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
       stat = null;
       bytes = new Uint8Array(0);
     }
-    let parsed;
+    const text = decoder.decode(bytes);
+    let parsed: JsonDocument;
     try {
       // An empty file is an empty db only at start-up; later it is an editor mid-save (truncate,
       // then write): taking it would serve nothing and the next rewrite would save nothing.
-      if (loaded && decoder.decode(bytes).trim() === '') {
+      if (phase === 'loaded' && text.trim() === '') {
         // Routine (an editor's truncating save): no warning. The write that follows is reported,
         // but reports of one file can merge in the kernel: look again at once as well.
         known = stat;
-        readAgain = true;
+        reading.again();
         return;
       }
-      parsed = parseDocument(bytes);
+      parsed = JsonDocument.parse(text, filePath, nextVersion);
     } catch (err) {
-      if (!loaded) throw err instanceof VfsError ? err : new VfsError('EINVAL', filePath, `${filePath} is not valid JSON: ${(err as Error).message}`);
+      if (phase === 'unloaded') throw err instanceof VfsError ? err : new VfsError('EINVAL', filePath, `${filePath} is not valid JSON: ${(err as Error).message}`);
       warn(`${filePath} changed on disk but is not a valid JSON object (${(err as Error).message}); serving its last good content`);
       known = stat;
       return;
     }
-    if (loaded && dirty > 0) warn(`${filePath} changed on disk while ${dirty} write(s) waited to be saved; the file's content wins`);
-    const before = [...doc.keys()];
-    doc = parsed.doc;
-    hidden = parsed.hidden;
-    indent = parsed.indent;
+    if (phase === 'loaded' && unsaved > 0) warn(`${filePath} changed on disk while ${unsaved} write(s) waited to be saved; the file's content wins`);
+    const before = [...doc.slots.keys()];
+    doc = parsed;
     known = stat;
-    dirty = 0;
-    const wasLoaded = loaded;
-    loaded = true;
-    if (wasLoaded) {
-      for (const k of new Set([...before, ...doc.keys()])) changes.emit(`${k}${SUFFIX}`);
+    discardUnsaved();
+    const reloaded = phase === 'loaded';
+    phase = 'loaded';
+    if (reloaded) {
+      for (const k of new Set([...before, ...doc.slots.keys()])) changes.emit(`${k}${SUFFIX}`);
       changes.emit('');
     }
   }
 
-  /** Set by a report that comes while the file is being read: read it once more after. */
-  let readAgain = false;
-  function load(): Promise<void> {
-    if (pending) {
-      readAgain = true;
-      return pending;
-    }
-    pending = (async () => {
-      let rounds = 0;
-      do {
-        readAgain = false;
-        await readFile();
-        // A file that stays empty is re-read a few times only (then the re-check timer takes over).
-        if (readAgain && ++rounds > 3) await new Promise((r) => setTimeout(r, 5));
-      } while (readAgain && !closed && rounds < 20);
-    })().finally(() => {
-      pending = undefined;
-    });
-    return pending;
-  }
+  /** Reads the file; asked again while reading (a report, an empty file), reads it once more. */
+  const reading = new CoalescedRun(
+    async (round) => {
+      if (round > 3) await new Promise((r) => setTimeout(r, EMPTY_READ_PAUSE_MS));
+      await readFile();
+    },
+    (round) => !closed && round < EMPTY_READS,
+  );
 
-  const firstLoad = load();
+  const firstLoad = reading.run();
   firstLoad.catch(() => undefined);
 
-  /** Waits for a load/reload in progress (or the first one). */
+  /** Waits for a read under way (or makes the first one). */
   async function settled(): Promise<void> {
-    while (pending) await pending;
-    if (!loaded) await load();
+    while (reading.underWay) await reading.underWay;
+    if (phase === 'unloaded') await reading.run();
   }
 
   function keyOf(path: string): string | undefined {
@@ -203,80 +180,75 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     throw new VfsError('EINVAL', path, `${filePath} holds JSON values under top-level keys only: cannot ${what} ${path || '/'}`);
   }
 
-  function bytesOf(slot: Slot): Uint8Array {
-    return (slot.bytes ??= encoder.encode(`${JSON.stringify(slot.value, null, indent)}\n`));
+  // ---- saving the file -----------------------------------------------------------------------
+
+  /** A change of the document: the file is rewritten within `flushDelayMs`. */
+  function changed(key: string): void {
+    unsaved++;
+    if (save.name === 'saved') save = { name: 'unsaved' };
+    planRewrite();
+    changes.emit(`${key}${SUFFIX}`);
   }
 
-  // ---- persistence ---------------------------------------------------------------------------
-
-  function documentText(): string {
-    const out: Record<string, unknown> = {};
-    for (const [k, s] of doc) out[k] = s.value;
-    for (const [k, v] of hidden) if (!(k in out)) out[k] = v;
-    return `${JSON.stringify(out, null, indent)}\n`;
+  /** Starts the timer of the next rewrite unless one is planned or on its way. */
+  function planRewrite(): void {
+    if (save.name !== 'unsaved' || closed) return;
+    const timer = setTimeout(() => void rewrite(), flushDelayMs);
+    save = { name: 'waiting', timer };
   }
 
-  function schedule(): void {
-    if (timer !== undefined || flushing || closed) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void persist();
-    }, flushDelayMs);
+  /** The file's content won over the changes that waited (an outside edit): nothing to save. */
+  function discardUnsaved(): void {
+    unsaved = 0;
+    if (save.name === 'waiting') clearTimeout(save.timer);
+    if (save.name !== 'writing') save = { name: 'saved' };
   }
 
-  function persist(): Promise<void> {
-    if (flushing) return flushing;
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
+  /** Rewrites the file now (or returns the rewrite on its way). */
+  function rewrite(): Promise<void> {
+    if (save.name === 'writing') return save.done;
+    if (save.name === 'waiting') clearTimeout(save.timer);
+    if (unsaved === 0) {
+      save = { name: 'saved' };
+      return Promise.resolve();
     }
-    if (dirty === 0) return Promise.resolve();
-    flushing = (async () => {
-      const writes = dirty;
-      const text = documentText();
-      selfWriting = true;
+    const writes = unsaved;
+    const text = doc.text();
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    // `writing` before the inner write starts: the reports it causes are ours.
+    save = { name: 'writing', done };
+    void (async () => {
       try {
         await inner.write(filePath, text);
-        dirty -= Math.min(writes, dirty);
+        unsaved -= Math.min(writes, unsaved);
         known = await inner.stat(filePath).catch(() => null);
       } catch (err) {
         warn(`could not save ${filePath}: ${(err as Error)?.message ?? String(err)} (will retry)`);
       } finally {
-        selfWriting = false;
-        ownWriteAt = now();
+        rewroteAt = now();
       }
-    })().finally(() => {
-      flushing = undefined;
-      if (dirty > 0) {
-        if (closed) void persist();
-        else schedule();
+      save = { name: unsaved > 0 ? 'unsaved' : 'saved' };
+      if (unsaved > 0) {
+        if (closed) void rewrite();
+        else planRewrite();
       }
-    });
-    return flushing;
-  }
-
-  function changed(key: string): void {
-    dirty++;
-    schedule();
-    changes.emit(`${key}${SUFFIX}`);
+      finished();
+    })();
+    return done;
   }
 
   // ---- outside edits -------------------------------------------------------------------------
 
-  function sameStat(a: VfsStat | null, b: VfsStat | null): boolean {
-    if (a === null || b === null) return a === b;
-    return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-  }
-
   let checking: Promise<void> | undefined;
-  /** Re-reads the file when its stat differs from what we last read or wrote. */
+  /** Reads the file again when its stat differs from what we last read or wrote. */
   function check(): Promise<void> {
-    if (flushing || selfWriting) return Promise.resolve();
+    if (writing()) return Promise.resolve();
     checking ??= (async () => {
       try {
         await settled();
         const s = await inner.stat(filePath).catch(() => null);
-        if (!flushing && !sameStat(s, known)) await load();
+        if (!writing() && !sameStat(s, known)) await reading.run();
       } catch {
         // reported by the next operation
       }
@@ -288,15 +260,15 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
 
   /** A report that the file may have changed from outside. */
   function reported(): void {
-    if (closed || selfWriting || flushing) return;
-    if (now() - ownWriteAt < ECHO_MS) {
+    if (closed || writing()) return;
+    if (now() - rewroteAt < ECHO_MS) {
       void check();
       return;
     }
-    // Drop everything now (listeners forget synchronously); the next operation re-reads.
-    for (const k of doc.keys()) changes.emit(`${k}${SUFFIX}`);
+    // Drop everything now (listeners forget synchronously); the next operation reads again.
+    for (const k of doc.slots.keys()) changes.emit(`${k}${SUFFIX}`);
     changes.emit('');
-    load().catch(() => undefined);
+    reading.run().catch(() => undefined);
   }
 
   const stopInnerChanges = inner.onChange((p) => {
@@ -313,10 +285,10 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
   // started then still commit), so a reload right after a write does not lose it.
   const g = globalThis as { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void; document?: { visibilityState?: string } };
   const onHide = () => {
-    if (dirty > 0 && (g.document?.visibilityState === 'hidden' || g.document?.visibilityState === undefined)) void persist();
+    if (unsaved > 0 && (g.document?.visibilityState === 'hidden' || g.document?.visibilityState === undefined)) void rewrite();
   };
   const onPageHide = () => {
-    if (dirty > 0) void persist();
+    if (unsaved > 0) void rewrite();
   };
   const inPage = typeof g.addEventListener === 'function' && g.document !== undefined;
   if (inPage) {
@@ -327,6 +299,14 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
   // ---- the Vfs contract ----------------------------------------------------------------------
 
   const rootStat = (): VfsStat => ({ kind: 'dir', size: 0, mtimeMs: known?.mtimeMs ?? 0 });
+  /** Saves until nothing waits (or the inner Vfs refuses every rewrite). */
+  async function saveAll(giveUp: boolean): Promise<void> {
+    while (unsaved > 0 || writing()) {
+      const before = unsaved;
+      await rewrite();
+      if (giveUp && unsaved >= before && !writing()) break; // refused: give up rather than spin
+    }
+  }
 
   const vfs: JsonDbVfs = {
     driver: 'json-db',
@@ -338,28 +318,28 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     },
     flush: async () => {
       await settled();
-      while (dirty > 0 || flushing) await persist();
+      await saveAll(false);
     },
-    keys: () => [...doc.keys()],
+    keys: () => [...doc.slots.keys()],
 
     async stat(path) {
-      if (pending) await settled();
+      if (reading.running) await settled();
       const p = normalizeVfsPath(path);
       if (p === '') return rootStat();
       const key = keyOf(p);
-      const slot = key === undefined ? undefined : doc.get(key);
+      const slot = key === undefined ? undefined : doc.slots.get(key);
       if (!slot) return null;
-      return { kind: 'file', size: bytesOf(slot).byteLength, mtimeMs: slot.mtimeMs, ino: slot.version };
+      return { kind: 'file', size: doc.bytesOf(slot).byteLength, mtimeMs: slot.mtimeMs, ino: slot.version };
     },
 
     async read(path) {
-      if (pending) await settled();
+      if (reading.running) await settled();
       const p = normalizeVfsPath(path);
       if (p === '') throw new VfsError('EISDIR', p);
       const key = keyOf(p);
-      const slot = key === undefined ? undefined : doc.get(key);
+      const slot = key === undefined ? undefined : doc.slots.get(key);
       if (!slot) throw new VfsError('ENOENT', p);
-      return bytesOf(slot);
+      return doc.bytesOf(slot);
     },
 
     async write(path, data) {
@@ -373,28 +353,22 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
       } catch {
         throw new VfsError('EINVAL', path, `${path} must be valid JSON to be stored in ${filePath}`);
       }
-      doc.set(key, { value, bytes: undefined, mtimeMs: Date.now(), version: ++version });
+      doc.set(key, value);
       changed(key);
     },
 
     async writeJson(path, value) {
-      if (pending) await settled();
+      if (reading.running) await settled();
       const key = keyOf(path);
       if (key === undefined) refuse(path, 'write');
-      const slot = doc.get(key);
-      if (slot) {
-        slot.value = value;
-        slot.bytes = undefined;
-        slot.mtimeMs = Date.now();
-        slot.version = ++version;
-      } else doc.set(key, { value, bytes: undefined, mtimeMs: Date.now(), version: ++version });
+      doc.set(key, value);
       changed(key);
     },
 
     async create(path, data) {
       await settled();
       const key = keyOf(path);
-      if (key !== undefined && doc.has(key)) throw new VfsError('EEXIST', normalizeVfsPath(path));
+      if (key !== undefined && doc.slots.has(key)) throw new VfsError('EEXIST', normalizeVfsPath(path));
       await vfs.write(path, data);
     },
 
@@ -403,17 +377,17 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     },
 
     async readdir(path) {
-      if (pending) await settled();
+      if (reading.running) await settled();
       const p = normalizeVfsPath(path);
-      if (p === '') return [...doc.keys()].map((k): VfsDirent => ({ name: `${k}${SUFFIX}`, kind: 'file' })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (p === '') return [...doc.slots.keys()].map((k): VfsDirent => ({ name: `${k}${SUFFIX}`, kind: 'file' })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const key = keyOf(p);
-      throw new VfsError(key !== undefined && doc.has(key) ? 'ENOTDIR' : 'ENOENT', p);
+      throw new VfsError(key !== undefined && doc.slots.has(key) ? 'ENOTDIR' : 'ENOENT', p);
     },
 
     async remove(path) {
       await settled();
       const key = keyOf(path);
-      if (key === undefined || !doc.delete(key)) return false;
+      if (key === undefined || !doc.slots.delete(key)) return false;
       changed(key);
       return true;
     },
@@ -435,11 +409,7 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
       stopWatch?.();
       stopInnerChanges();
       await firstLoad.catch(() => undefined);
-      while (dirty > 0 || flushing) {
-        const before = dirty;
-        await persist();
-        if (dirty >= before && !flushing) break; // the inner Vfs refuses: give up rather than spin
-      }
+      await saveAll(true);
     },
   };
   return vfs;

@@ -10,7 +10,7 @@
 import type { Vfs } from '../../vfs/types.js';
 import { baseName, joinSafe, parentOf } from '../../vfs/path.js';
 
-/** The extensions tried after `.json`, in this order (documented in README and tests). */
+/** The extensions tried after `.json`, in this order (documented in docs/files.md, "Lookup order"; tested). */
 export const EXTENSION_ORDER: readonly string[] = [
   'xml', 'txt', 'html', 'htm', 'csv', 'tsv', 'yaml', 'yml', 'md', 'js', 'mjs', 'css', 'svg', 'png', 'jpg', 'jpeg', 'gif', 'webp',
   'avif', 'ico', 'pdf', 'zip', 'bin',

@@ -20,6 +20,7 @@ import { headersOf } from '../../core/flat-headers.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
 import type { RequestContext } from '../context.js';
 import { recordPath } from './record-path.js';
+import { recordStream, streamFormatOf } from '../streams/record.js';
 
 const NOT_RECORDED_STATUS = new Set([204, 205, 206]);
 
@@ -116,11 +117,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
     }
   }
 
-  async function follow(x: ProxiedExchange, mine: ReadableStream<Uint8Array> | null, startedDateTime: string): Promise<void> {
+  async function follow(x: ProxiedExchange, mine: ReadableStream<Uint8Array> | null, startedDateTime: string, streamed?: Promise<{ bytes: Uint8Array | null; size: number }>): Promise<void> {
     const headersAt = performance.now();
     let got: { bytes: Uint8Array | null; size: number } = { bytes: new Uint8Array(0), size: 0 };
     try {
-      if (mine) got = await capture(mine, record.captureLimit);
+      if (streamed) got = await streamed; // an event stream: recorded (and written) by streams/record.ts
+      else if (mine) got = await capture(mine, record.captureLimit);
     } catch (err) {
       logger.warn(`record: reading ${x.ctx.pathname} from the target failed: ${(err as Error)?.message ?? String(err)}`);
       return;
@@ -147,6 +149,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         logger.error(`record: an entry listener failed: ${(err as Error)?.message ?? String(err)}`);
       }
     }
+    if (streamed) return;
     if (x.ctx.method === 'GET' && response.ok && !NOT_RECORDED_STATUS.has(response.status) && got.bytes !== null) {
       await writeFile(x, got.bytes);
     } else if (x.ctx.method === 'GET' && response.ok && got.bytes === null) {
@@ -159,12 +162,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const startedDateTime = new Date(Date.now() - Math.max(0, performance.now() - x.started)).toISOString();
       let response = x.response;
       let mine: ReadableStream<Uint8Array> | null = null;
-      if (response.body) {
+      // An event stream goes on live and is written as a .sse / .ndjson file with its timing (streams/record.ts).
+      const stream = streamFormatOf(response.headers.get('content-type')) ? recordStream(x.ctx, response, { vfs, fsDir, logger, overwrite: record.overwrite, limit: record.captureLimit }) : undefined;
+      if (stream) response = stream.response;
+      else if (response.body) {
         const [client, copy] = response.body.tee();
         mine = copy;
         response = new Response(client, { status: response.status, statusText: response.statusText, headers: response.headers });
       }
-      const task = follow({ ...x, response }, mine, startedDateTime);
+      const task = follow({ ...x, response }, mine, startedDateTime, stream?.captured);
       pending.add(task);
       void task.finally(() => pending.delete(task));
       return response;

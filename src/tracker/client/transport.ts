@@ -17,6 +17,8 @@ export interface Transport {
   /** Keepalive body bytes in flight (they count against the page's 64 KiB budget). */
   readonly keepaliveInFlight: number;
   send(batch: Batch): Promise<SendResult>;
+  /** Connection-based transports (WebSocket): connect now instead of at the next reconnect. */
+  reconnectNow?(): void;
   close(): void;
 }
 

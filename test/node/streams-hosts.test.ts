@@ -1,0 +1,169 @@
+/**
+ * Streamed answers in the other hosts: the Vite dev server (the plugin, connect middleware),
+ * Express (createMiddleware), interceptFetch and handlersFor (msw's setupServer). Each proves
+ * live delivery with a gate (event 2 is yielded only once the client read event 1: a host that
+ * buffered the body would deadlock and fail by the test's timeout), a recorded `.sse` file
+ * replayed, and the client going away ending the generator (its `finally` runs).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import express from 'express';
+import { setupServer } from 'msw/node';
+import { createServer as createViteServer } from 'vite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockApi } from '../../src/engine/create-mock-api.js';
+import type { MockApiOptions, RestHandler } from '../../src/engine/types.js';
+import { sse } from '../../src/engine/streams/responses.js';
+import { handlersFor } from '../../src/msw/index.js';
+import { createMiddleware } from '../../src/node/middleware.js';
+import { mockyard } from '../../src/node/vite.js';
+import { interceptFetch } from '../../src/test/index.js';
+import { memoryFs } from '../../src/vfs/memory.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const f of cleanups.splice(0).reverse()) await f();
+  await removeTempDirs();
+});
+
+function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const RECORDED = 'delay: 0\nid: 1\ndata: first\n\ndelay: 20\nid: 2\ndata: second\n\n';
+
+/** The handlers every host serves: a gated stream and an endless one whose `finally` reports. */
+function streamHandlers() {
+  const gate = deferred();
+  const ended = deferred<boolean>();
+  const handlers: RestHandler[] = [
+    { pattern: '/gated', handle: () => sse(async function* () {
+      yield { id: 1, data: 'one' };
+      await gate.promise;
+      yield { id: 2, data: 'two' };
+    }) },
+    { pattern: '/endless', handle: () => sse(async function* ({ signal }) {
+      try {
+        for (let n = 1; ; n++) {
+          yield { data: String(n) };
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      } finally {
+        ended.resolve(signal.aborted);
+      }
+    }) },
+  ];
+  return { gate, ended, handlers };
+}
+
+/** Reads SSE events off a fetch body as they come. */
+function events(response: Response): { next(): Promise<string | undefined> } {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    async next() {
+      for (;;) {
+        const end = text.indexOf('\n\n');
+        if (end !== -1) {
+          const event = text.slice(0, end);
+          text = text.slice(end + 2);
+          return event;
+        }
+        const { done, value } = await reader.read();
+        if (done) return undefined;
+        text += decoder.decode(value, { stream: true });
+      }
+    },
+  };
+}
+
+/** The same three checks against a base URL served by some host. */
+async function checkHost(base: string, s: ReturnType<typeof streamHandlers>, doFetch: typeof fetch = fetch): Promise<void> {
+  const gated = await doFetch(`${base}/api/gated`);
+  expect(gated.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+  const e = events(gated);
+  expect(await e.next()).toBe('id: 1\ndata: one');
+  s.gate.resolve();
+  expect(await e.next()).toBe('id: 2\ndata: two');
+  expect(await e.next()).toBeUndefined();
+
+  expect(await (await doFetch(`${base}/api/chat?__speed=0`)).text()).toBe('id: 1\ndata: first\n\nid: 2\ndata: second\n\n');
+
+  const abort = new AbortController();
+  const endless = events(await doFetch(`${base}/api/endless`, { signal: abort.signal }));
+  expect(await endless.next()).toBe('data: 1');
+  expect(await endless.next()).toBe('data: 2');
+  abort.abort();
+  expect(await s.ended.promise).toBe(true);
+}
+
+async function mocksDir(): Promise<string> {
+  const root = await makeTempDir();
+  await mkdir(join(root, 'mocks'), { recursive: true });
+  await writeFile(join(root, 'mocks', 'chat.sse'), RECORDED);
+  return root;
+}
+
+describe('streams in every host', () => {
+  it('the Vite dev server (the mockyard plugin)', async () => {
+    const root = await mocksDir();
+    const s = streamHandlers();
+    const vite = await createViteServer({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      server: { port: 0, host: '127.0.0.1', strictPort: false },
+      plugins: [mockyard({ mock: { endpointPrefix: '/api', fsDir: 'mocks', handlers: s.handlers, logLevel: 'silent' }, logLevel: 'silent' })],
+    });
+    cleanups.push(() => vite.close());
+    await vite.listen();
+    await checkHost(`http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`, s);
+  });
+
+  it('Express with createMiddleware', async () => {
+    const root = await mocksDir();
+    const s = streamHandlers();
+    const mw = await createMiddleware({ mock: { endpointPrefix: '/api', fsDir: join(root, 'mocks'), handlers: s.handlers, logLevel: 'silent' }, logLevel: 'silent' });
+    cleanups.push(() => mw.close());
+    const app = express();
+    app.use(mw);
+    const server: Server = createServer(app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => {
+      server.closeAllConnections();
+      server.close(r);
+    }));
+    await checkHost(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, s);
+  });
+
+  const engineOptions = (s: ReturnType<typeof streamHandlers>): MockApiOptions => ({ endpointPrefix: '/api', fs: memoryFs({ 'chat.sse': RECORDED }), handlers: s.handlers, logLevel: 'silent' });
+
+  it('interceptFetch', async () => {
+    const s = streamHandlers();
+    const api = createMockApi(engineOptions(s));
+    const mocked = interceptFetch(api, { baseUrl: 'http://app.test' });
+    cleanups.push(async () => {
+      mocked.restore();
+      await api.close();
+    });
+    await checkHost('http://app.test', s);
+  });
+
+  it('handlersFor (msw setupServer)', async () => {
+    const s = streamHandlers();
+    const api = createMockApi(engineOptions(s));
+    const server = setupServer(...handlersFor(api, { baseUrl: 'http://api.test' }));
+    server.listen({ onUnhandledRequest: 'error' });
+    cleanups.push(async () => {
+      server.close();
+      await api.close();
+    });
+    await checkHost('http://api.test', s);
+  });
+});
