@@ -10,7 +10,10 @@
  * together), so a crash or a closed tab leaves the old state or the new one, never half of it.
  * The seed is written inside the upgrade transaction that creates the database: a new database
  * gets the seed, an existing one keeps the user's changes; `reset()` restores the seed in one
- * transaction.
+ * transaction. The database remembers per-file digests of the seed it was made from: opened with
+ * a seed whose files differ (a seed file edited under a dev server), it is re-seeded from the new
+ * files and one console line says which files changed and how to keep edits instead
+ * (`onSeedChange: 'keep'`). Opened without a seed, it never re-seeds.
  *
  * `exclusive: true`: changes made through this object raise `onChange`. Changes made by another
  * tab (another `indexedDbFs` on the same name) are announced on a BroadcastChannel
@@ -20,12 +23,19 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore } from 'idb';
 import { ChangeEmitter } from './change-emitter.js';
 import { baseName, normalizeVfsPath, parentOf } from './path.js';
-import { seedEntries, toBytes, type SeedTree } from './seed.js';
+import { check } from '../core/options.js';
+import { seedChanges, seedDigest, seedEntries, toBytes, type SeedDigest, type SeedTree } from './seed.js';
 import { VfsError, type Vfs, type VfsDirent, type VfsStat } from './types.js';
 
 export interface IndexedDbFsOptions {
   /** Files written when the database is created (and again by `reset()`). */
   seed?: SeedTree;
+  /**
+   * When the database was made from a different seed (a seed file changed since): `'reseed'`
+   * (default) replaces the data with the new seed, saying so in the console; `'keep'` keeps the
+   * data (edits included) and says once that `reset()` takes the new seed.
+   */
+  onSeedChange?: 'reseed' | 'keep';
 }
 
 export interface IndexedDbVfs extends Vfs {
@@ -45,7 +55,7 @@ interface Entry {
 
 interface Schema extends DBSchema {
   entries: { key: string; value: Entry; indexes: { parent: string } };
-  meta: { key: string; value: number };
+  meta: { key: string; value: number | SeedDigest };
 }
 
 type RwStore = IDBPObjectStore<Schema, ['entries', 'meta'], 'entries', 'readwrite' | 'versionchange'>;
@@ -88,7 +98,12 @@ function toStat(e: Entry): VfsStat {
  */
 export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): IndexedDbVfs {
   if (typeof name !== 'string' || name === '') throw new TypeError('indexedDbFs(name): name must be a non-empty string');
+  check.knownKeys(check.object(options, 'indexedDbFs options') ?? {}, '', ['seed', 'onSeedChange']);
+  const onSeedChange = check.oneOf(options.onSeedChange, 'onSeedChange', ['reseed', 'keep'], 'reseed');
   const seed = seedEntries(options.seed);
+  const digest = seedDigest(seed);
+  // A handle without a seed (another tab's, the tracker's storage) never speaks for the seed.
+  let seedChecked = options.seed === undefined;
   const changes = new ChangeEmitter();
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`mockyard-vfs:${name}`) : null;
   if (channel) channel.onmessage = (event: MessageEvent) => {
@@ -112,6 +127,7 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
     const database = await openDB<Schema>(name, DB_VERSION, {
       upgrade(database, oldVersion, _newVersion, tx) {
         if (oldVersion < 1) {
+          seedChecked = true;
           const entries = database.createObjectStore('entries', { keyPath: 'path' });
           entries.createIndex('parent', 'parent');
           database.createObjectStore('meta');
@@ -125,7 +141,44 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
         dbPromise = undefined;
       },
     });
+    if (!seedChecked) {
+      seedChecked = true;
+      await followSeed(database).catch((err: unknown) => {
+        database.close();
+        throw asVfsError(err, '');
+      });
+    }
     return database;
+  };
+
+  /**
+   * Compares the seed this handle was given with the one the database was made from (one
+   * transaction): re-seeds when files differ (unless `onSeedChange: 'keep'`). A database made
+   * before digests were kept gets the current digest and keeps its data.
+   */
+  const followSeed = async (database: IDBPDatabase<Schema>) => {
+    const tx = database.transaction(['entries', 'meta'], 'readwrite');
+    const entries = tx.objectStore('entries');
+    const meta = tx.objectStore('meta');
+    const [stored, lastIno] = await Promise.all([meta.get('seed'), meta.get('ino')]);
+    const changed = stored === undefined ? [] : seedChanges(stored as SeedDigest, digest);
+    if (stored === undefined || (changed.length > 0 && onSeedChange === 'keep')) {
+      void meta.put(digest, 'seed');
+    } else if (changed.length > 0) {
+      await entries.clear();
+      writeSeed(entries, meta, typeof lastIno === 'number' ? lastIno : 0);
+    }
+    await tx.done;
+    if (changed.length === 0) return;
+    const files = changed.length > 5 ? `${changed.slice(0, 5).join(', ')} and ${changed.length - 5} more` : changed.join(', ');
+    if (onSeedChange === 'keep') {
+      console.info(`[mockyard] indexedDbFs('${name}'): the seed changed (${files}); kept the data in the browser (onSeedChange: 'keep'); reset() loads the new seed.`);
+    } else {
+      announce('');
+      console.info(
+        `[mockyard] indexedDbFs('${name}'): the seed changed (${files}), so the data was re-seeded from the new files and edits made here are gone; pass { onSeedChange: 'keep' } to keep edits when the seed changes.`,
+      );
+    }
   };
 
   /** Queues the seed's puts (no awaits: usable inside the upgrade transaction). */
@@ -143,6 +196,7 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
       void entries.put({ path, parent: parentOf(path), kind: 'file', data, size: data.byteLength, mtimeMs: now, ino: ++ino });
     }
     void meta.put(ino, 'ino');
+    if (options.seed !== undefined) void meta.put(digest, 'seed');
   };
 
   const announce = (path: string) => {
@@ -198,7 +252,8 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
   };
 
   const nextIno = async (meta: MetaStore): Promise<number> => {
-    const ino = ((await meta.get('ino')) ?? 0) + 1;
+    const last = await meta.get('ino');
+    const ino = (typeof last === 'number' ? last : 0) + 1;
     void meta.put(ino, 'ino');
     return ino;
   };
@@ -312,7 +367,7 @@ export function indexedDbFs(name: string, options: IndexedDbFsOptions = {}): Ind
       await transact('', async (entries, meta) => {
         const [lastIno] = await Promise.all([meta.get('ino'), entries.clear()]);
         // Inode numbers keep growing across resets: a cache never mistakes a new file for an old one.
-        writeSeed(entries, meta, lastIno ?? 0);
+        writeSeed(entries, meta, typeof lastIno === 'number' ? lastIno : 0);
       });
       announce('');
     },

@@ -37,3 +37,29 @@ function ownRealm(bytes: Uint8Array): Uint8Array {
   const view = bytes as ArrayBufferView;
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
+
+/** Per-file content digests of a seed (`{ path: digest }`): what a database was seeded from. */
+export type SeedDigest = Record<string, string>;
+
+/**
+ * Digests of seed entries: FNV-1a (32 bit) of each file's bytes plus its length, as hex. Cheap,
+ * synchronous (usable before a transaction without awaiting anything else) and enough to tell
+ * a changed seed file from an unchanged one; not a security hash.
+ */
+export function seedDigest(entries: ReadonlyArray<readonly [string, Uint8Array]>): SeedDigest {
+  const out: SeedDigest = {};
+  for (const [path, bytes] of entries) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+    out[path] = `${(h >>> 0).toString(16)}-${bytes.length.toString(16)}`;
+  }
+  return out;
+}
+
+/** Paths added, removed or changed between two digests, sorted (empty when the seeds are equal). */
+export function seedChanges(before: SeedDigest, after: SeedDigest): string[] {
+  const changed = new Set<string>();
+  for (const path of Object.keys(after)) if (before[path] !== after[path]) changed.add(path);
+  for (const path of Object.keys(before)) if (!(path in after)) changed.add(path);
+  return [...changed].sort();
+}

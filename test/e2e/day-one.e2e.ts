@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initWorker } from '../../src/node/init-worker.js';
 import { markedBlock, removeUserApps, userApp } from '../helpers/user-app.js';
 import { launchChromium, type Browser } from './helpers/chromium.js';
+import { call } from './helpers/page-call.js';
 import { startStaticServer, type StaticServer } from './helpers/static-server.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -77,14 +78,6 @@ async function openPage(url: string): Promise<{ page: Page; errors: string[] }> 
   await page.goto(url);
   await page.waitForFunction(() => (window as unknown as { appReady?: boolean }).appReady === true || document.body.dataset.failed !== undefined, undefined, { timeout: 45_000 });
   return { page, errors };
-}
-
-function call(page: Page, path: string, init: { method?: string; body?: unknown } = {}) {
-  return page.evaluate(async ([p, i]) => {
-    const res = await fetch(p, { method: i.method, headers: i.body === undefined ? {} : { 'content-type': 'application/json' }, body: i.body === undefined ? undefined : JSON.stringify(i.body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }, [path, init] as const);
 }
 
 /** List, filter, create, toggle, delete on collection `name` (items with a boolean `done`). */

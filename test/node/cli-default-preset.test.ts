@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compileSources } from '../helpers/built-src.js';
 import { startCli, stopCliProcesses } from '../helpers/cli-process.js';
+import { listFiles } from '../helpers/cli-run.js';
+import { IN_CI, postgresBinaries, startPostgres } from '../helpers/postgres-server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 let cli: string;
@@ -75,6 +77,27 @@ describe('mockyard in a folder with mocks/ and no config file', () => {
     expect(output()).not.toContain('created');
     expect(existsSync(join(dir, 'mocks'))).toBe(false);
   });
+
+  it.skipIf(postgresBinaries() === undefined && !IN_CI)('--tracker-db postgres://… alone (a real PostgreSQL) does not create ./mocks in the current folder', async () => {
+    const pg = await startPostgres();
+    try {
+      const dir = await makeTempDir();
+      const { url, output } = await startCli(cli, ['--port', '0', '--tracker-db', pg.url], dir);
+      const ingest = await fetch(`${url}/_tracker/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'ingest', batchId: 'b1', events: [{ id: '', timestamp: '2026-03-01T10:00:00Z', type: 'click' }] }),
+      });
+      expect(ingest.status).toBe(200);
+      expect(output()).toContain('PostgreSQL at 127.0.0.1');
+      expect(output()).not.toMatch(/created .*mocks/);
+      expect(existsSync(join(dir, 'mocks'))).toBe(false);
+      expect(await listFiles(dir)).toEqual([]); // nothing at all written in the current folder
+      await stopCliProcesses(); // before the database goes away
+    } finally {
+      pg.stop();
+    }
+  }, 120_000);
 
   it('--preset none serves the spec\'s file mode and says how to get the REST API', async () => {
     const dir = await project();

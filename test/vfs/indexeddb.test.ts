@@ -5,7 +5,7 @@
  * IndexedDB in test/e2e.
  */
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { indexedDbFs, type IndexedDbVfs } from '../../src/vfs/indexeddb.js';
 import type { SeedTree } from '../../src/vfs/seed.js';
 import { isVfsError } from '../../src/vfs/types.js';
@@ -40,16 +40,83 @@ describe('indexedDbFs', () => {
     expect(fs.exclusive).toBe(true);
   });
 
-  it('writes the seed only when the database is new: a reopen keeps the changes', async () => {
+  it('writes the seed only when the database is new: a reopen with the same seed keeps the changes', async () => {
     const { fs, name } = fresh({ 'a.json': { v: 1 } });
     await fs.write('a.json', '{"v":2}');
     await fs.write('b.txt', 'new');
     await fs.close!();
-    const again = indexedDbFs(name, { seed: { 'a.json': { v: 1 }, 'c.txt': 'ignored' } });
-    open.push(again);
-    expect(text(await again.read('a.json'))).toBe('{"v":2}');
-    expect(text(await again.read('b.txt'))).toBe('new');
-    expect(await again.stat('c.txt')).toBeNull();
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
+    try {
+      const again = indexedDbFs(name, { seed: { 'a.json': { v: 1 } } });
+      open.push(again);
+      expect(text(await again.read('a.json'))).toBe('{"v":2}');
+      expect(text(await again.read('b.txt'))).toBe('new');
+      expect(info).not.toHaveBeenCalled();
+    } finally {
+      info.mockRestore();
+    }
+  });
+
+  it('a changed seed re-seeds the database and says which files changed in one console line', async () => {
+    const { fs, name } = fresh({ 'a.json': { v: 1 }, 'same.json': [1] });
+    await fs.write('a.json', '{"v":2}');
+    await fs.write('b.txt', 'new');
+    await fs.close!();
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
+    try {
+      const again = indexedDbFs(name, { seed: { 'a.json': { v: 3 }, 'same.json': [1], 'c.txt': 'added' } });
+      open.push(again);
+      const heard: string[] = [];
+      again.onChange((p) => heard.push(p));
+      expect(JSON.parse(text(await again.read('a.json')))).toEqual({ v: 3 });
+      expect(text(await again.read('c.txt'))).toBe('added');
+      expect(await again.stat('b.txt')).toBeNull();
+      expect(heard).toEqual(['']);
+      expect(info).toHaveBeenCalledTimes(1);
+      const line = String(info.mock.calls[0]![0]);
+      expect(line).not.toContain('\n');
+      expect(line).toContain(`indexedDbFs('${name}')`);
+      expect(line).toContain('(a.json, c.txt)');
+      expect(line).toContain("onSeedChange: 'keep'");
+      await again.write('a.json', '{"v":4}');
+      await again.close!();
+      // The database now remembers the new seed: the same seed again keeps the edit, silently.
+      const third = indexedDbFs(name, { seed: { 'a.json': { v: 3 }, 'same.json': [1], 'c.txt': 'added' } });
+      open.push(third);
+      expect(text(await third.read('a.json'))).toBe('{"v":4}');
+      expect(info).toHaveBeenCalledTimes(1);
+    } finally {
+      info.mockRestore();
+    }
+  });
+
+  it("onSeedChange: 'keep' keeps the data on a changed seed; reset() loads the new seed", async () => {
+    const { fs, name } = fresh({ 'a.json': { v: 1 } });
+    await fs.write('a.json', '{"v":2}');
+    await fs.close!();
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
+    try {
+      const again = indexedDbFs(name, { seed: { 'a.json': { v: 1 }, 'c.txt': 'new seed file' }, onSeedChange: 'keep' });
+      open.push(again);
+      expect(text(await again.read('a.json'))).toBe('{"v":2}');
+      expect(await again.stat('c.txt')).toBeNull();
+      expect(info).toHaveBeenCalledTimes(1);
+      expect(String(info.mock.calls[0]![0])).toMatch(/seed changed \(c\.txt\); kept the data/);
+      await again.reset();
+      expect(text(await again.read('c.txt'))).toBe('new seed file');
+      expect(() => indexedDbFs(name, { onSeedChange: 'never' as 'keep' })).toThrow(/onSeedChange/);
+    } finally {
+      info.mockRestore();
+    }
+  });
+
+  it('a handle opened without a seed never re-seeds (another tab, a storage folder)', async () => {
+    const { fs, name } = fresh({ 'a.json': { v: 1 } });
+    await fs.write('a.json', '{"v":2}');
+    await fs.close!();
+    const plain = indexedDbFs(name);
+    open.push(plain);
+    expect(text(await plain.read('a.json'))).toBe('{"v":2}');
   });
 
   it('reset() restores the seed, removes everything else and raises a change', async () => {
