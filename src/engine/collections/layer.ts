@@ -29,17 +29,26 @@ import type { FileEntry } from '../fs/file-cache.js';
 import { configFor, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import { MSG } from '../fs/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../fs/patch-document.js';
-import { enqueueMutation, type MutationScope } from '../store/writes.js';
+import { enqueueMutation, mutationPending, type MutationScope } from '../store/writes.js';
 import type { FilesLayer } from '../fs/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { idKeyOf, indexOf, nextId } from '../store/item-id.js';
+import { referencedIds } from '../store/references.js';
+import { queryEntry } from './json-server-scan.js';
 import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand, foreignKey, pluralCandidates } from './relations.js';
 
 const NAME = 'collections';
 
 const itemJson = new WeakMap<object, string>();
+
+/** The JSON text of an array of items: JSON.stringify's, from the items' memoised texts. */
+function arrayJson(items: readonly unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < items.length; i++) out += (i === 0 ? '' : ',') + jsonOf(items[i]);
+  return `${out}]`;
+}
 
 /** The JSON text of an item (memoised: stored items are never mutated, only replaced). */
 function jsonOf(item: unknown): string {
@@ -134,21 +143,21 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const link = linkHeader(ctx.request.url, q.page, r.total);
       if (link) headers.Link = link;
     }
-    const body = r.envelope ? { ...r.envelope, data: items } : items;
-    return FastResponse.json(JSON.stringify(body), 200, headers, head);
+    const body = r.envelope ? JSON.stringify({ ...r.envelope, data: items }) : arrayJson(items);
+    return FastResponse.json(body, 200, headers, head);
   }
 
-  /** A json-server query on `items` (sync part: filters, sort, page). */
-  function queryAnswer(ctx: RequestContext, items: readonly unknown[], q: JsonServerQuery, head: boolean): Response {
-    const r = runJsonServerQuery(items, q);
+  /** A json-server query on `items` (sync part: filters, sort, page); scanned when they are the entry's stored array. */
+  function queryAnswer(ctx: RequestContext, entry: FileEntry, items: readonly unknown[], q: JsonServerQuery, head: boolean): Response {
+    const r = items === entry.array ? queryEntry(entry, q) : runJsonServerQuery(items, q);
     return queryResponse(ctx, q, r, r.items, head);
   }
 
   async function queryCollection(ctx: RequestContext, env: FsEnv, key: string, entry: FileEntry, items: readonly unknown[], head: boolean): Promise<Response> {
     answered(ctx, env, entry, ctx.search);
     const q = parseJsonServerQuery(ctx.searchParams);
-    if (q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, items, q, head);
-    const r = runJsonServerQuery(items, q);
+    if (q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, entry, items, q, head);
+    const r = items === entry.array ? queryEntry(entry, q) : runJsonServerQuery(items, q);
     return queryResponse(ctx, q, r, await withRelations(env, key, r.items, q), head);
   }
 
@@ -279,6 +288,8 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
             const children = await collection(env, siblingKey(key, name));
             if (!children) continue;
             const fk = foreignKey(nameOf(key));
+            // No child of this item in the stored array, and no write queued that could add one: nothing to write.
+            if (!referencedIds(children.array!, fk).has(id) && !mutationPending(env, children.path)) continue;
             await enqueueMutation(env, children.path, idField, (scope) => {
               const kept = scope.items.filter((c) => idKeyOf(c, fk) !== id);
               if (kept.length !== scope.items.length) {
@@ -423,7 +434,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
           if (hasBody(ctx.request)) return undefined;
           const q = parseJsonServerQuery(ctx.searchParams);
           if (q.embed.length > 0 || q.expand.length > 0) return undefined;
-          const r = queryAnswer(ctx, entry.array, q, method === 'HEAD');
+          const r = queryAnswer(ctx, entry, entry.array, q, method === 'HEAD');
           answered(ctx, mode.env, entry, ctx.search);
           return r;
         } catch {

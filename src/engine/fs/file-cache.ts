@@ -205,8 +205,14 @@ export class FileCache {
   /** Paths being replaced in place by `write(…, existing)`. */
   private readonly overwriting = new Set<string>();
   private cachedBytes = 0;
-  /** Bumped on every change under fsDir: loads that started earlier are not stored. */
+  /** Bumped on every change under fsDir: a write's entry is stored only when nothing changed meanwhile. */
   private generation = 0;
+  /**
+   * Bumped on the changes that may move lookup results (not on a file overwritten in place):
+   * lookups that started earlier are not remembered. A steady stream of writes to one file thus
+   * never keeps other paths from being remembered.
+   */
+  private lookupGeneration = 0;
   /** Per folder: the names with query variants (variantStems), read once like a lookup. */
   private readonly variantDirs = new Map<string, { at: number; stems: ReadonlySet<string> }>();
   private readonly exclusive: boolean;
@@ -318,6 +324,7 @@ export class FileCache {
     if (dir && path && path !== dir && !path.startsWith(`${dir}/`) && !dir.startsWith(`${path}/`)) return;
     this.generation++;
     if (!this.overwriting.has(path)) {
+      this.lookupGeneration++;
       this.clearLookups();
       this.variantDirs.clear();
     }
@@ -419,7 +426,7 @@ export class FileCache {
   async variantStems(dir: string, mark: string): Promise<ReadonlySet<string>> {
     const known = this.variantStemsNow(dir);
     if (known !== undefined) return known;
-    const gen = this.generation;
+    const gen = this.lookupGeneration;
     const stems = new Set<string>();
     try {
       for (const e of await this.vfs.readdir(dir)) {
@@ -429,7 +436,7 @@ export class FileCache {
     } catch {
       // no such folder: no variants
     }
-    if (gen === this.generation) {
+    if (gen === this.lookupGeneration) {
       if (this.variantDirs.size >= MAX_LOOKUPS) this.variantDirs.clear();
       this.variantDirs.set(dir, { at: performance.now(), stems });
     }
@@ -444,7 +451,7 @@ export class FileCache {
   async lookup(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
     const hit = this.lookups.get(key);
     if (hit !== undefined && this.trusted(hit, trustMisses)) return hit.path;
-    const gen = this.generation;
+    const gen = this.lookupGeneration;
     // Watched before the lookup, so that no change after it goes unreported (miss-watch.ts).
     const watchedDir = this.exclusive || trustMisses ? undefined : await this.misses.watchBefore(target.rel, target.trailingSlash);
     const reports = this.misses.reports;
@@ -454,7 +461,7 @@ export class FileCache {
     // them (not for a path that is a folder: miss-watch.ts), or for the lookup TTL when the
     // caller accepts that (query variants: a file that appears is found within the TTL).
     const watched = path === null && !this.exclusive && !trustMisses;
-    let keep = gen === this.generation && (!watched || (watchedDir !== undefined && !seen.folder && reports === this.misses.reports));
+    let keep = gen === this.lookupGeneration && (!watched || (watchedDir !== undefined && !seen.folder && reports === this.misses.reports));
     if (keep) {
       if (this.lookups.size >= MAX_LOOKUPS) this.clearLookups();
       if (watched) keep = this.misses.keep(watchedDir!, key); // false: the watch ended meanwhile
@@ -522,7 +529,10 @@ export class FileCache {
     }
     const pending = this.loading.get(path);
     if (pending) return pending;
-    const load: Promise<FileEntry | null> = this.load(path).finally(() => {
+    // Stored only while it is still this path's load: a change to the path (or a folder above
+    // it) drops the registration (`drop`, `invalidate`), so a load that started before the
+    // change never serves later requests, while changes to other files do not void it.
+    const load: Promise<FileEntry | null> = this.load(path, () => this.loading.get(path) === load).finally(() => {
       if (this.loading.get(path) === load) this.loading.delete(path);
     });
     this.loading.set(path, load);
@@ -546,8 +556,7 @@ export class FileCache {
     });
   }
 
-  private async load(path: string): Promise<FileEntry | null> {
-    const gen = this.generation;
+  private async load(path: string, current: () => boolean): Promise<FileEntry | null> {
     this.watchFile(path);
     const reports = this.reports;
     const stat = await this.vfs.stat(path);
@@ -565,7 +574,7 @@ export class FileCache {
     // a different stat and reloads.
     const entry = buildEntry(path, stat, bytes, undefined, this.json.maxDepth);
     if (entry.problem !== undefined) this.json.onProblem?.(path, stat, bytes, entry.problem);
-    if (gen === this.generation) this.store(entry, reports);
+    if (current()) this.store(entry, reports);
     return entry;
   }
 
