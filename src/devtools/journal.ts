@@ -6,7 +6,8 @@
  * What an entry captures (documented in docs/devtools.md, "Request journal"):
  *   - time (epoch ms), method, URL (path + query as sent), status (null = passed on / forwarded),
  *     duration (ms until the engine had its Response; the body is not yet sent), what answered
- *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`);
+ *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`), the fault that fired, what the
+ *     answer broke in the OpenAPI document (`violations`, openapi/violations.ts);
  *   - request and response headers, with the sensitive ones redacted (SENSITIVE_HEADERS: the
  *     value becomes `[redacted]`, the name stays so one sees it was sent);
  *   - bodies, at most `bodyLimit` bytes each (default 4 KiB), decoded as UTF-8 text when the
@@ -16,7 +17,10 @@
  *       response body: only when it is at hand (a FastResponse's bytes/text: every answer of the
  *         files layer, the error bodies, `res.json`/`res.send` of handlers). A native Response
  *         (a stream, a proxied answer) is not cloned: recording must never tee or buffer a
- *         stream the host is sending. Such entries say `body: { captured: false, … }`.
+ *         stream the host is sending. Such entries say `body: { captured: false, … }`, except
+ *         streams whose producer keeps a bounded preview of what it sent (`sse()`, `ndjson()`,
+ *         `textStream()`, recorded-stream replays: core/stream-preview.ts): their first bytes so
+ *         far, `truncated` while the stream goes on (the entry is rebuilt on each read until then).
  * Recording is cheap: per request one small record holding references (the request's raw
  * header array or Headers, the response's header object, a body's bytes — copied only when
  * longer than `bodyLimit`); redaction, decoding and the entry object happen when the entry is
@@ -24,9 +28,11 @@
  */
 import { kBodyBytes, kRawHeaders } from '../core/body.js';
 import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
+import { streamPreview, type StreamPreview } from '../core/stream-preview.js';
 import type { AnsweredBy, Exchange } from '../core/exchange.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
+import { contractViolationsOf, type ContractViolations } from '../engine/openapi/violations.js';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const DEFAULT_JOURNAL_BODY_LIMIT = 4096;
@@ -77,6 +83,8 @@ export interface JournalEntry {
   readonly session: string | null;
   /** The fault that fired on this request (src/engine/faults/), or null. */
   readonly fault: FaultFired | null;
+  /** What the answer broke in the OpenAPI document (`openapi.validateResponses`), or null. */
+  readonly violations: ContractViolations | null;
   readonly request: { readonly headers: Record<string, string>; readonly body: CapturedBody | null };
   readonly response: { readonly headers: Record<string, string>; readonly body: CapturedBody | null } | null;
 }
@@ -94,6 +102,8 @@ export interface JournalFilter {
   limit?: number;
   /** Entries of this session only. */
   session?: string;
+  /** true: only answers that broke the OpenAPI document; false: only the others. */
+  violations?: boolean;
 }
 
 export interface JournalOptions {
@@ -182,6 +192,7 @@ class Raw {
   scenario: string | null = null;
   session: string | null = null;
   fault: FaultFired | null = null;
+  violations: ContractViolations | null = null;
   reqHeaders: readonly string[] | Headers | null = null;
   /** Request body bytes (short: by reference; long: the first `bodyLimit` copied), or undefined. */
   reqBody: Uint8Array | undefined = undefined;
@@ -189,6 +200,8 @@ class Raw {
   resHeaders: Record<string, string> | Headers | null = null;
   /** undefined: no body; null: a stream (not captured); a string: measured when read (size -1). */
   resBody: Uint8Array | string | null | undefined = undefined;
+  /** A stream whose producer keeps a preview (core/stream-preview.ts): what has gone out so far. */
+  resPreview: StreamPreview | undefined = undefined;
   resSize = 0;
   entry: JournalEntry | undefined = undefined;
 }
@@ -241,13 +254,18 @@ function materialize(r: Raw, limit: number): JournalEntry {
   if (r.resHeaders !== null) {
     const headers = redactHeaders(r.resHeaders);
     let body: CapturedBody | null = null;
-    if (r.resBody === null) {
+    if (r.resBody === null && r.resPreview !== undefined) {
+      // A stream with a preview: its first bytes so far; the entry is rebuilt until it ends.
+      const p = r.resPreview;
+      const c = capture({ data: p.bytes, size: p.size }, headers, limit);
+      body = c.text === undefined ? c : { ...c, truncated: c.truncated === true || !p.done };
+    } else if (r.resBody === null) {
       const declared = headers['content-length'];
       body = { captured: false, size: declared === undefined ? null : Number(declared) };
     } else if (r.resBody !== undefined) body = capture({ data: r.resBody, size: r.resSize }, headers, limit);
     response = { headers, body };
   }
-  r.entry = {
+  const entry: JournalEntry = {
     id: r.id,
     time: r.time,
     method: r.method,
@@ -258,10 +276,12 @@ function materialize(r: Raw, limit: number): JournalEntry {
     scenario: r.scenario,
     session: r.session,
     fault: r.fault,
+    violations: r.violations,
     request: { headers: reqHeaders, body: reqBody },
     response,
   };
-  return r.entry;
+  if (r.resPreview === undefined || r.resPreview.done) r.entry = entry; // a stream still going: built again next time
+  return entry;
 }
 
 /** Whether a record matches a filter (without making its entry). */
@@ -276,6 +296,7 @@ function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean 
   }
   if (f.path !== undefined && !x.pathname.startsWith(f.path)) return false;
   if (f.session !== undefined && x.session !== f.session) return false;
+  if (f.violations !== undefined && (x.violations !== null) !== f.violations) return false;
   if (f.since !== undefined && !(r.time > f.since)) return false;
   return true;
 }
@@ -310,12 +331,14 @@ export function createJournal(options: JournalOptions = {}): Journal {
       r.scenario = scenario;
       r.session = session;
       r.fault = faultFiredOf(request) ?? null;
+      r.violations = contractViolationsOf(request) ?? null;
       r.reqHeaders = (request[kRawHeaders] as readonly string[] | undefined) ?? request.headers;
       r.reqBody = bytes === undefined ? undefined : keepBytes(bytes, bodyLimit);
       r.reqSize = bytes === undefined ? 0 : bytes.byteLength;
       r.resHeaders = null;
       r.resBody = undefined;
       r.resSize = 0;
+      r.resPreview = undefined;
       r.entry = undefined;
       const response = x.response;
       if (response !== undefined) {
@@ -335,6 +358,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
         } else {
           r.resHeaders = response.headers;
           r.resBody = hasBody(response, x) ? null : undefined;
+          // A platform Response's body exists already: asking for its preview creates nothing.
+          if (r.resBody === null && Object.getPrototypeOf(response) === Response.prototype) r.resPreview = streamPreview(response.body);
         }
       }
       const raw = r;
