@@ -53,7 +53,7 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
   const listing = new Map<string, Promise<ReadonlySet<string>>>();
 
   function stemsOf(env: FsEnv, dir: string): ReadonlySet<string> | Promise<ReadonlySet<string>> {
-    const known = env.cache.peekVariantStems(dir);
+    const known = env.cache.variantStemsNow(dir);
     if (known !== undefined) return known;
     let pending = listing.get(dir);
     if (pending === undefined) {
@@ -112,18 +112,18 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
       const loc = locate(ctx.subPath);
       if (loc === null) return PASS;
       const env = mode.env;
-      const stems = env.cache.peekVariantStems(inFsDir(env, loc.dir));
+      const stems = env.cache.variantStemsNow(inFsDir(env, loc.dir));
       if (stems === undefined) return undefined;
       if (!stems.has(loc.stem)) return PASS;
-      const entry = env.cache.peek(loc.key);
-      if (entry === undefined) return env.cache.recentlyAbsent(loc.key) ? PASS : undefined;
+      const entry = env.cache.lookupEntryNow(loc.key);
+      if (entry === undefined) return env.cache.lookupNow(loc.key, true) === null ? PASS : undefined;
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return undefined;
       const entries = entriesOf(entry, loc);
       if (entries instanceof Error) return undefined;
       const e = pickEntry(entries, ctx.method, queryOf(ctx), undefined, ctx.request);
       if (e === undefined) return undefined;
       if (e.answer instanceof Uint8Array) return answered(ctx, loc, e, e.answer);
-      const file = env.cache.peekEntry(inFsDir(env, joinSafe(loc.dir, e.answer.file)));
+      const file = env.cache.entryNow(inFsDir(env, joinSafe(loc.dir, e.answer.file)));
       return file === undefined ? undefined : answered(ctx, loc, e, file.bytes);
     },
     async handle(ctx) {
@@ -136,7 +136,7 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
       const known = stemsOf(env, inFsDir(env, loc.dir));
       const stems = known instanceof Promise ? await known : known;
       if (!stems.has(loc.stem)) return undefined;
-      const entry = env.cache.peek(loc.key) ?? (await env.cache.resolveEntry(loc.key, { rel: loc.file, trailingSlash: false }, true));
+      const entry = env.cache.lookupEntryNow(loc.key) ?? (await env.cache.lookupEntry(loc.key, { rel: loc.file, trailingSlash: false }, true));
       if (entry === null) return undefined;
       const entries = entriesOf(entry, loc);
       if (entries instanceof Error) return broken(ctx, entries);
