@@ -87,6 +87,15 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
     return op;
   }
 
+  /** `api.use`'s GraphQL handlers (newest first), then this pipeline's; rebuilt when the list changes. */
+  let merged: { version: number; handlers: readonly GraphqlOperationHandler[] } = { version: -1, handlers };
+  function withOverrides(): readonly GraphqlOperationHandler[] {
+    const list = services.overrides;
+    if (!list || list.graphql.length === 0) return handlers;
+    if (merged.version !== list.version) merged = { version: list.version, handlers: [...list.graphql, ...handlers] };
+    return merged.handlers;
+  }
+
   async function read(ctx: RequestContext): Promise<GraphqlRequest> {
     if (ctx.method === 'GET') {
       if (hasBody(ctx.request)) throw new HttpError(400, 'A GET request must not have a body');
@@ -120,10 +129,12 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
     if (ctx.method === 'HEAD') throw new HttpError(405, 'HEAD is not allowed on the GraphQL endpoint', { headers: { Allow: ALLOW } });
     const request = await read(ctx);
     ctx.answered(NAME, operationLabel(request));
-    if (handlers.length > 0) {
-      // GraphQL handlers win over the schema derived from the data (operation-handlers.ts).
+    const all = withOverrides();
+    if (all.length > 0) {
+      // GraphQL handlers win over the schema derived from the data (operation-handlers.ts);
+      // those added with `api.use` win over the configured (and the scenario's) ones.
       const op = operationOf(request);
-      const h = op ? handlerFor(handlers, op.type, op.name) : undefined;
+      const h = op ? handlerFor(all, op.type, op.name) : undefined;
       if (h && op) {
         if (op.type === 'mutation' && ctx.method === 'GET') throw new HttpError(405, 'Mutations must be sent with POST', { headers: { Allow: 'POST' } });
         return answerWith(h, { query: request.query, variables: request.variables ?? {}, operationName: op.name ?? '', operationType: op.type as 'query' | 'mutation', request: ctx.request, app: services.app });
