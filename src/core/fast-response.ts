@@ -229,6 +229,14 @@ export function fastState(response: Response): FastState | undefined {
   return (response as unknown as FastResponse)[kState];
 }
 
+/** A header of any Response (`lowerName`), read from a FastResponse's plain state without making it native. */
+export function responseHeader(response: Response, lowerName: string): string | null {
+  const state = fastState(response);
+  if (state === undefined) return response.headers.get(lowerName);
+  for (const name in state.headers) if (name.length === lowerName.length && name.toLowerCase() === lowerName) return state.headers[name]!;
+  return null;
+}
+
 /** A real platform Response for hosts that hand responses to code they do not control (MSW). */
 export function toNativeResponse(response: Response): Response {
   if (!(kState in response)) return response;

@@ -16,7 +16,8 @@
  *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`),
  *                             and empties the journal; a filesystem without reset (disk) → 501
  *   …      sessions…          the sessions (admin-sessions.ts)
- * `requests` also takes ?session=<id> (that session's entries only).
+ * `requests` also takes ?session=<id> (that session's entries only) and ?violations=true|false
+ * (only the answers that broke the OpenAPI document, `openapi.validateResponses`; or the others).
  * */
 import type { Engine } from '../core/engine.js';
 import { underPrefix } from '../core/engine.js';
@@ -66,6 +67,11 @@ function filterFrom(params: URLSearchParams): JournalFilter {
   if (path) f.path = path;
   const session = params.get('session');
   if (session) f.session = session;
+  const violations = params.get('violations');
+  if (violations) {
+    if (violations !== 'true' && violations !== 'false') throw new HttpError(400, 'violations must be true or false');
+    f.violations = violations === 'true';
+  }
   f.since = parseSince(params.get('since'));
   const limit = params.get('limit');
   if (limit) {

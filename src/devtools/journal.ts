@@ -6,7 +6,8 @@
  * What an entry captures (documented in docs/devtools.md, "Request journal"):
  *   - time (epoch ms), method, URL (path + query as sent), status (null = passed on / forwarded),
  *     duration (ms until the engine had its Response; the body is not yet sent), what answered
- *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`);
+ *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`), the fault that fired, what the
+ *     answer broke in the OpenAPI document (`violations`, openapi/violations.ts);
  *   - request and response headers, with the sensitive ones redacted (SENSITIVE_HEADERS: the
  *     value becomes `[redacted]`, the name stays so one sees it was sent);
  *   - bodies, at most `bodyLimit` bytes each (default 4 KiB), decoded as UTF-8 text when the
@@ -27,6 +28,7 @@ import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
 import type { AnsweredBy, Exchange } from '../core/exchange.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
+import { contractViolationsOf, type ContractViolations } from '../engine/openapi/violations.js';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const DEFAULT_JOURNAL_BODY_LIMIT = 4096;
@@ -77,6 +79,8 @@ export interface JournalEntry {
   readonly session: string | null;
   /** The fault that fired on this request (src/engine/faults/), or null. */
   readonly fault: FaultFired | null;
+  /** What the answer broke in the OpenAPI document (`openapi.validateResponses`), or null. */
+  readonly violations: ContractViolations | null;
   readonly request: { readonly headers: Record<string, string>; readonly body: CapturedBody | null };
   readonly response: { readonly headers: Record<string, string>; readonly body: CapturedBody | null } | null;
 }
@@ -94,6 +98,8 @@ export interface JournalFilter {
   limit?: number;
   /** Entries of this session only. */
   session?: string;
+  /** true: only answers that broke the OpenAPI document; false: only the others. */
+  violations?: boolean;
 }
 
 export interface JournalOptions {
@@ -182,6 +188,7 @@ class Raw {
   scenario: string | null = null;
   session: string | null = null;
   fault: FaultFired | null = null;
+  violations: ContractViolations | null = null;
   reqHeaders: readonly string[] | Headers | null = null;
   /** Request body bytes (short: by reference; long: the first `bodyLimit` copied), or undefined. */
   reqBody: Uint8Array | undefined = undefined;
@@ -258,6 +265,7 @@ function materialize(r: Raw, limit: number): JournalEntry {
     scenario: r.scenario,
     session: r.session,
     fault: r.fault,
+    violations: r.violations,
     request: { headers: reqHeaders, body: reqBody },
     response,
   };
@@ -276,6 +284,7 @@ function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean 
   }
   if (f.path !== undefined && !x.pathname.startsWith(f.path)) return false;
   if (f.session !== undefined && x.session !== f.session) return false;
+  if (f.violations !== undefined && (x.violations !== null) !== f.violations) return false;
   if (f.since !== undefined && !(r.time > f.since)) return false;
   return true;
 }
@@ -310,6 +319,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       r.scenario = scenario;
       r.session = session;
       r.fault = faultFiredOf(request) ?? null;
+      r.violations = contractViolationsOf(request) ?? null;
       r.reqHeaders = (request[kRawHeaders] as readonly string[] | undefined) ?? request.headers;
       r.reqBody = bytes === undefined ? undefined : keepBytes(bytes, bodyLimit);
       r.reqSize = bytes === undefined ? 0 : bytes.byteLength;

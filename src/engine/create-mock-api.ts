@@ -31,7 +31,7 @@ import type { MockApiRuntime } from './runtime.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
-import type { Exchange, Observer } from '../core/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
 import { createScenarioSet } from './scenarios/pipelines.js';
 import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
@@ -187,14 +187,6 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   // Sessions (sessions/set.ts): a private pipeline per session id, over the base's or a scenario's.
   const sessions = createSessionSet({ settings: options.sessions, options, services, logger, scenarios });
   const pipelines = scenarios.pipelines;
-  // A layer may watch the answers (the openapi layer's validateResponses): an observer like any
-  // other, on the pipeline the layer belongs to (base and scenarios alike).
-  for (const p of pipelines) {
-    for (const layer of p.layers) {
-      const observer = (layer as { observer?: Observer }).observer;
-      if (typeof observer === 'function') p.observe(observer);
-    }
-  }
   const observeAll = (fn: SessionObserver): (() => void) => {
     const offs = [scenarios.observe((x, scenario) => fn(x, scenario, null)), sessions.observe(fn)];
     return () => offs.forEach((off) => off());

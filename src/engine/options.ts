@@ -87,7 +87,7 @@ export interface ResolvedMockApiOptions {
   bodyLimit: number;
   maxJsonDepth: number;
   /** `openapi`: the document (path/URL or object) requests are validated against, or null. */
-  openapi: { source: string | object; validateResponses: boolean; backend: BackendOptions } | null;
+  openapi: { source: string | object; validateResponses: boolean; strictResponses: boolean; backend: BackendOptions } | null;
   /** `proxy`, validated (null: no proxy layer). */
   proxy: ResolvedProxyOptions | null;
   /**
@@ -393,17 +393,17 @@ function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonl
   };
 }
 
-/** `openapi`: a path/URL, the document object, or `{ document, validateResponses? }`. */
+/** `openapi`: a path/URL, the document object, or `{ document, validateResponses?, strictResponses?, … }`. */
 function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions['openapi'] {
   if (value === undefined || value === null) return null;
   const isSource = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || isPlainObject(v);
   if (isPlainObject(value) && 'document' in value) {
-    check.knownKeys(value, option, ['document', 'validateResponses', ...BACKEND_KEYS]);
+    check.knownKeys(value, option, ['document', 'validateResponses', 'strictResponses', ...BACKEND_KEYS]);
     if (!isSource(value.document)) throw new OptionsError(`${option}.document`, `must be the path of an OpenAPI document or the document object (got ${describe(value.document)})`);
-    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false), backend: resolveBackendOptions(value, option) };
+    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false), strictResponses: check.boolean(value.strictResponses, `${option}.strictResponses`, false), backend: resolveBackendOptions(value, option) };
   }
   if (!isSource(value)) throw new OptionsError(option, `must be the path of an OpenAPI document, the document object or { document, validateResponses } (got ${describe(value)})`);
-  return { source: value as string | object, validateResponses: false, backend: resolveBackendOptions({}, option) };
+  return { source: value as string | object, validateResponses: false, strictResponses: false, backend: resolveBackendOptions({}, option) };
 }
 
 export interface ResolvedScenario {

@@ -337,12 +337,14 @@ export interface MockApiOptions {
    * Validate every request under the prefix against this OpenAPI 3.0/3.1 or Swagger 2 document
    * (a path or URL, relative to `root`/the working directory; or the document object) before any
    * handler or file runs: 400 with the problems, 404/405 for operations it does not have.
-   * `{ document, validateResponses: true }` also checks the answers (mismatches logged as warnings).
+   * `{ document, validateResponses: true }` also checks every answer against the documented
+   * response for its status and content type (violations logged with their JSON pointers and
+   * marked in the journal); `strictResponses: true` answers 500 listing them instead (for CI).
    * What no handler or file answers is answered from the document (docs/openapi.md): stateful
    * collections with generated data (`seed`, `count`), unless `mock: false` (default false
    * when a `proxy` is set).
    */
-  openapi?: string | object | { document: string | object; validateResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number> };
+  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number> };
   /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
   store?: StoreOptions;
   /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */

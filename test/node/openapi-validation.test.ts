@@ -110,7 +110,7 @@ describe('OpenAPI request validation', () => {
     const r = await engine.handle(new Request('http://x/v1/pets/7'));
     expect(await r!.json()).toEqual({ id: 'seven' });
     await vi.waitFor(() => expect(warnings).toHaveLength(1));
-    expect(warnings[0]).toBe('[mockyard] openapi: the answer to GET /v1/pets/7 (200) does not match GET /pets/{petId}: /name is required; /id must be integer'); // JSON pointers into the body
+    expect(warnings[0]).toBe('[mockyard] openapi: the answer to GET /v1/pets/7 (200, files) does not match GET /pets/{petId}: /name is required; /id must be integer'); // JSON pointers into the body
     expect((await engine.handle(new Request('http://x/v1/pets')))!.status).toBe(200); // a valid answer: no warning
     await engine.close();
     expect(warnings).toHaveLength(1);

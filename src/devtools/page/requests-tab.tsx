@@ -30,6 +30,8 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
   const [path, setPath] = useState('');
   /** '' = every request; NO_SESSION = requests without a session; else a session id. */
   const [session, setSession] = useState('');
+  /** Only the answers that broke the OpenAPI document (`openapi.validateResponses`). */
+  const [violations, setViolations] = useState(false);
   const [selected, setSelected] = useState<JournalEntry | null>(null);
   const pending = useRef<JournalEntry[]>([]);
   const frame = useRef(0);
@@ -83,16 +85,17 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
   const sessions = useMemo(() => [...new Set(entries.map((e) => e.session).filter((s): s is string => typeof s === 'string'))].sort(), [entries]);
 
   const shown = useMemo(() => {
-    if (!method && !status && !path && !session) return entries;
+    if (!method && !status && !path && !session && !violations) return entries;
     const p = path.toLowerCase();
     return entries.filter(
       (e) =>
         (!method || e.method === method) &&
         (!status || (status === 'pass' ? e.status === null : e.status !== null && String(e.status)[0] === status[0])) &&
         (!p || e.url.toLowerCase().includes(p)) &&
-        (!session || (session === NO_SESSION ? !e.session : e.session === session)),
+        (!session || (session === NO_SESSION ? !e.session : e.session === session)) &&
+        (!violations || !!e.violations),
     );
-  }, [entries, method, status, path, session]);
+  }, [entries, method, status, path, session, violations]);
 
   const clear = async () => {
     await transport(`${ADMIN}/requests`, { method: 'DELETE' });
@@ -125,6 +128,9 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
             <option value={id}>{id}</option>
           ))}
         </select>
+        <label class="check" title="Answers that do not match the OpenAPI document (openapi.validateResponses)">
+          <input type="checkbox" aria-label="Contract violations only" checked={violations} onChange={(e) => setViolations(e.currentTarget.checked)} /> Contract violations
+        </label>
         <span class={`live-dot ${live}`} title={live === 'live' ? 'Live' : live}>
           {live === 'live' ? 'live' : live}
         </span>
@@ -152,7 +158,10 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
           <div key={e.id} class={`grid-row req-cols ${selected?.id === e.id ? 'sel' : ''}`} role="row" data-id={e.id} tabIndex={0} onClick={() => setSelected(e)} onKeyDown={(k) => k.key === 'Enter' && setSelected(e)}>
             <span class="mono dim">{clockTime(e.time)}</span>
             <span class="mono">{e.method}</span>
-            <span class={`mono ${statusClass(e.status)}`}>{e.status ?? '→'}</span>
+            <span class={`mono ${statusClass(e.status)}`} title={e.violations ? `does not match ${e.violations.operation}` : undefined}>
+              {e.status ?? '→'}
+              {e.violations ? <span class="violation" aria-label="contract violation"> ⚠</span> : null}
+            </span>
             <span class="mono path" title={e.url}>
               {e.url}
             </span>
@@ -210,6 +219,18 @@ function RequestDrawer({ entry, onClose }: { entry: JournalEntry; onClose: () =>
         {entry.session ? ` · session ${entry.session}` : ''}
         {entry.fault ? ` · fault ${entry.fault.type}${entry.fault.status ? ` ${entry.fault.status}` : ''}${entry.fault.delay ? ` (+${entry.fault.delay} ms)` : ''}` : ''}
       </p>
+      {entry.violations && (
+        <>
+          <h3>Contract violations ({entry.violations.operation}, {entry.violations.status})</h3>
+          <ul class="violations mono">
+            {entry.violations.problems.map((p) => (
+              <li>
+                {p.pointer || '(answer)'} {p.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       <h3>Request headers</h3>
       <Headers headers={entry.request.headers} />
       <h3>Request body</h3>

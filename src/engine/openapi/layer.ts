@@ -9,6 +9,12 @@
  *                                          `errors: [{ in, at, message }]` (at most 10)
  *   otherwise                           → the next layer (PASS)
  *
+ * With `validateResponses` (or `strictResponses`) the layer also wraps the answer of the layers
+ * after it (`around`, pipeline/layer.ts): generated, file, handler, proxied or recorded, each is
+ * checked against the documented response for its status and content type (response-check.ts);
+ * a violation is logged with its JSON pointers and marked on the journal entry (violations.ts);
+ * strict mode answers 500 with the violations listed instead. Such requests leave the fast path.
+ *
  * The document (a path, read by the host's loader, openapi-backend/document-loader.ts; or the
  * document object) becomes a route table whose operations compile with Ajv on first use
  * (request-validator.ts); `ready` waits for the document. A document that cannot be loaded is
@@ -20,16 +26,18 @@
  */
 import { bufferedBody, hasBody, keepBody, readBody } from '../../core/body.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
+import { fastState } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import type { Exchange } from '../../core/exchange.js';
 import { sharedOpenApiDocument, type DocumentLoader } from '../openapi-backend/document-loader.js';
 import { readDocument, type Operation } from '../openapi-backend/operations.js';
 import { createDeref } from '../openapi-backend/refs.js';
 import { contractRefusal, invalidStatus } from './contract.js';
+import { checkAnswer } from './response-check.js';
+import { recordContractViolations } from './violations.js';
 import type { compileDocument, Match, Problem } from './request-validator.js';
 
 export const OPENAPI_LAYER = 'openapi';
@@ -40,27 +48,19 @@ export interface OpenApiLayerOptions {
   /** The option object the document belongs to (layers reading the same option load it once). */
   option?: object;
   root?: string;
-  /** The engine's prefixes (normalised), to find the path below the prefix of an answer. */
-  prefixes: readonly string[];
   bodyLimit: number;
   logger: Logger;
-  /** Check the answers too: a mismatch is logged as a warning (the answer is sent unchanged). */
+  /** Check the answers too: a mismatch is logged and marked in the journal (the answer is sent unchanged). */
   validateResponses?: boolean;
+  /** Check the answers, and answer 500 (listing the violations) instead of one that breaks the document. */
+  strictResponses?: boolean;
   /** The runtime's loader for a document given by its path (openapi-backend/document-loader.ts). */
   loadDocument?: DocumentLoader;
 }
 
-export interface OpenApiLayer extends Layer {
-  /** With `validateResponses`: the observer the engine registers (pipeline/run.ts Observer). */
-  readonly observer: ((exchange: Exchange) => void) | undefined;
-}
+export type OpenApiLayer = Layer;
 
 type Compiled = ReturnType<typeof compileDocument>;
-
-/** A problem of an answer as the JSON pointer into its body (`/owner/name`). */
-function answerPointer(p: Problem): string {
-  return `/${p.at.split('.').filter(Boolean).map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
-}
 
 function describeProblems(problems: Problem[]): string {
   return problems.map((p) => `${p.at ? `${p.in}.${p.at}` : p.in} ${p.message}`).join('; ');
@@ -122,34 +122,39 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     return isJsonMediaType(parseMediaType(ctx.request.headers.get('content-type')).type);
   }
 
-  /** validateResponses: reads a copy of the answer and logs what does not match. */
-  function checkAnswer(x: Exchange): void {
-    const response = x.response;
-    if (compiled === undefined || response === undefined || x.answeredBy?.layer === OPENAPI_LAYER) return;
-    const pathname = x.pathname;
-    const prefix = options.prefixes.find((p) => pathname === p || pathname.startsWith(`${p}/`)) ?? '';
-    const match = compiled.match(x.method, pathname.slice(prefix.length));
-    if (!('operation' in match) || !match.operation.hasResponseSchema(response.status)) return;
-    const op = match.operation;
-    const type = parseMediaType(response.headers.get('content-type')).type;
-    if (!isJsonMediaType(type) || x.method === 'HEAD') return;
-    response.clone().text().then((text) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        logger.warn(`openapi: the answer to ${x.method} ${pathname} (${response.status}) is not valid JSON (${op.label})`);
-        return;
-      }
-      const problems = op.checkResponse(response.status, body);
-      if (problems && problems.length) logger.warn(`openapi: the answer to ${x.method} ${pathname} (${response.status}) does not match ${op.label}: ${problems.map((p) => `${answerPointer(p)} ${p.message}`).join('; ')}`);
-    }, () => undefined);
+  /**
+   * validateResponses / strictResponses: the answer of the layers after this one, checked against
+   * the operation's documented response (response-check.ts). A violation is logged with its JSON
+   * pointers and kept for the journal (violations.ts); strict mode answers 500 listing them.
+   */
+  async function checked(ctx: RequestContext, next: () => Promise<Response | undefined>): Promise<Response | undefined> {
+    // Matched before next(): later layers may rewrite the path (json-server's routes).
+    const match = compiled?.match(ctx.method, ctx.subPath);
+    const answer = await next();
+    if (answer === undefined || match === undefined || !('operation' in match)) return answer;
+    const by = ctx.answeredBy?.layer;
+    if (by === OPENAPI_LAYER || by === 'not-found') return answer;
+    const op = operations.get(match.operation.label);
+    if (op === undefined) return answer;
+    const { response, problems } = await checkAnswer(op, match.operation, ctx.method, answer);
+    if (problems.length === 0) return response;
+    const list = problems.map((p) => `${p.pointer || '(answer)'} ${p.message}`).join('; ');
+    recordContractViolations(ctx.request, { operation: op.label, status: response.status, problems });
+    logger.warn(`openapi: the answer to ${ctx.method} ${ctx.pathname} (${response.status}, ${by ?? 'unknown'}) does not match ${op.label}: ${list}`);
+    if (!options.strictResponses) return response;
+    if (fastState(response) === undefined) response.body?.cancel().catch(() => undefined);
+    ctx.answered(OPENAPI_LAYER, `strict: the answer of ${by ?? 'a layer'} broke the document`);
+    return errorResponse(500, `The answer (${response.status}) does not match the OpenAPI document (${op.label}): ${list}`, ctx.pathname, {
+      details: { operation: op.label, answered: { status: response.status, layer: by ?? null }, violations: problems },
+      head: ctx.method === 'HEAD',
+    });
   }
+  const wraps = options.validateResponses === true || options.strictResponses === true;
 
   return {
     name: OPENAPI_LAYER,
-    observer: options.validateResponses ? checkAnswer : undefined,
     ready,
+    ...(wraps ? { around: checked } : {}),
     peek(ctx) {
       if (compiled === undefined) return undefined;
       const match = compiled.match(ctx.method, ctx.subPath);
@@ -159,7 +164,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       if (refusal) return refusal;
       if (op.jsonBody && (hasBody(ctx.request) || op.bodyRequired)) return undefined; // the body must be read
       const problems = op.check({ path: match.params, query: ctx.searchParams, headers: ctx.request.headers });
-      return problems.length ? invalid(ctx, problems, op.label) : PASS;
+      if (problems.length) return invalid(ctx, problems, op.label);
+      return wraps ? undefined : PASS; // checking the answer takes the promise path (`around`)
     },
     async handle(ctx) {
       await ready;

@@ -55,13 +55,13 @@ export interface CompiledOperation {
   readonly bodyRequired: boolean;
   check(parts: RequestParts): Problem[];
   /**
-   * Problems of an answer (`validateResponses`): the schema of its status (exact, then `2XX`,
-   * then `default`); a JSON body is checked, anything else only for a documented status.
-   * `undefined` = the document says nothing to check (no JSON schema for that status).
+   * Problems of an answer's JSON body against the schema of the documented response `code`
+   * (`200`, `2XX`, `default`, as response-check.ts picked it for the answer's status).
+   * `undefined` = the document says nothing to check (no JSON schema for that code).
    */
-  checkResponse(status: number, body: unknown): Problem[] | undefined;
-  /** The answer for `status` has a JSON schema (so the body is worth reading). */
-  hasResponseSchema(status: number): boolean;
+  checkResponse(code: string, body: unknown): Problem[] | undefined;
+  /** The documented response `code` has a JSON schema (so the body is worth reading). */
+  hasResponseSchema(code: string): boolean;
 }
 
 export type Match =
@@ -232,7 +232,6 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
       const responseChecks = new Map<string, ValidateFunction | undefined>();
       const paramsCheck = () => (validateParams === null ? (validateParams = compile(compilers().ajv, { type: 'object', properties: { path: group('path'), query: group('query'), headers: group('header') } })) : validateParams);
       const bodyCheck = () => (validateBody === null ? (validateBody = bodySchema === undefined ? undefined : compile(compilers().bodyAjv, { type: 'object', properties: { body: bodySchema } })) : validateBody);
-      const responseCode = (status: number) => [String(status), `${String(status)[0]}XX`, 'DEFAULT'].find((c) => responseSchemas.has(c));
       const responseCheck = (code: string) => {
         if (!responseChecks.has(code)) responseChecks.set(code, compile(compilers().bodyAjv, { type: 'object', properties: { body: responseSchemas.get(code) } }));
         return responseChecks.get(code);
@@ -263,10 +262,10 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
           }
           return problems;
         },
-        hasResponseSchema: (status) => responseCode(status) !== undefined,
-        checkResponse(status, body) {
-          const code = responseCode(status);
-          const validate = code === undefined ? undefined : responseCheck(code);
+        hasResponseSchema: (code) => responseSchemas.has(code.toUpperCase()),
+        checkResponse(code, body) {
+          const key = code.toUpperCase();
+          const validate = responseSchemas.has(key) ? responseCheck(key) : undefined;
           if (!validate) return undefined;
           return validate({ body }) ? [] : problemsOf(validate.errors);
         },

@@ -34,6 +34,17 @@ export interface Layer {
    */
   peek?(ctx: RequestContext): Response | Pass | undefined;
   /**
+   * Optional wrapper around the answer of the layers AFTER this one (promise path only), for a
+   * request this layer's `handle` passed on: `next()` walks the rest of the list and resolves
+   * with its answer (errors already turned into the JSON error body; undefined = passed on,
+   * 'forward'); what `around` returns is the answer. It may look at the answer, replace it, or
+   * return it unchanged; it must call `next()` at most once. A layer that wraps a request must not
+   * let the fast path skip it: its `peek` answers `undefined` (not PASS) for such requests.
+   * Only JSON answers should be read: a stream (`text/event-stream`, a proxied body) is passed
+   * through as it is.
+   */
+  around?(ctx: RequestContext, next: () => Promise<Response | undefined>): Promise<Response | undefined>;
+  /**
    * `true` when the layer applies `delay` itself (the handler layer: a handler's own delay
    * overrides the global one, and its gatewayTimeout starts after it). Otherwise the runner
    * applies the global `delay` to the layer's answers.

@@ -11,6 +11,8 @@
  *     (`responseForError`; 500s logged);
  *   - the end of the list: `noHandledRestFsRequestsAction` → the JSON 404, or `undefined`
  *     ('forward': the host forwards the request);
+ *   - wrapping: a layer with `around` (layer.ts) gets the answer of the layers after it for a
+ *     request its `handle` passed on, and may replace it (the openapi layer's response checks);
  *   - observation: after each request, every observer gets an `Exchange` (zero cost without
  *     observers: no clock read, no object built).
  *
@@ -103,8 +105,18 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return notFound(ctx);
   }
 
-  async function walk(ctx: RequestContext): Promise<Response | undefined> {
-    for (let i = ctx.resumeAt; i < n; i++) {
+  /** The walk from layer `from`, errors turned into the one JSON error body (never rejects). */
+  async function settle(ctx: RequestContext, from: number): Promise<Response | undefined> {
+    try {
+      return await walk(ctx, from);
+    } catch (err) {
+      logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
+      return responseForError(err, ctx.pathname, ctx.method === 'HEAD');
+    }
+  }
+
+  async function walk(ctx: RequestContext, from: number): Promise<Response | undefined> {
+    for (let i = from; i < n; i++) {
       const layer = layers[i]!;
       let r: Response | undefined;
       try {
@@ -127,6 +139,15 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         return r;
       }
       ctx.peeked = undefined; // what a layer's peek prepared is for that layer only
+      if (layer.around !== undefined) {
+        const after = i + 1;
+        let called = false;
+        return layer.around(ctx, () => {
+          if (called) throw new Error(`layer ${layer.name}: around() called next() twice`);
+          called = true;
+          return settle(ctx, after);
+        });
+      }
     }
     if (forward) return undefined;
     if (delayed) {
@@ -171,13 +192,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
 
     async handle(ctx) {
-      let response: Response | undefined;
-      try {
-        response = await walk(ctx);
-      } catch (err) {
-        logger.error(`${ctx.method} ${ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
-        response = responseForError(err, ctx.pathname, ctx.method === 'HEAD');
-      }
+      let response = await settle(ctx, ctx.resumeAt);
       if (response !== undefined && ctx.answerChanges) response = changed(ctx, response);
       if (observers.length > 0) notify(ctx, response);
       return response;

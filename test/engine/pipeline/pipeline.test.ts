@@ -225,3 +225,52 @@ describe('context hand-off between handleCached and handle', () => {
     expect(passer.peeks).toBe(3);
   });
 });
+
+describe('a layer wrapping the answer of the layers after it (around)', () => {
+  /** Wraps every request: records what the later layers answered, and replaces a 404 with a 418. */
+  function wrapper() {
+    const seen: Array<{ status: number | undefined; by: string | undefined }> = [];
+    const layer: Layer = {
+      name: 'wrapper',
+      peek: () => undefined, // a wrapped request must take the promise path
+      handle: () => undefined,
+      async around(ctx, next) {
+        const r = await next();
+        seen.push({ status: r?.status, by: ctx.answeredBy?.layer });
+        if (r?.status === 404) return FastResponse.json('{"replaced":true}', 418);
+        return r;
+      },
+    };
+    return { layer, seen };
+  }
+
+  it('sees the answer of every later layer (files, a throwing layer, the end of the list) and may replace it', async () => {
+    const { layer, seen } = wrapper();
+    const boom: Layer = { name: 'boom', handle: (ctx) => { if (ctx.subPath === '/boom') throw new Error('kaput'); return undefined; } };
+    const a = api({ logLevel: 'silent' }, (b) => [layer, boom, ...b.layers]);
+    const users = req('GET', '/api/users');
+    expect(a.handleCached(users)).toBeUndefined(); // the wrapper's peek sends it to the promise path
+    const ok = await see(await a.handle(users));
+    expect(ok.status).toBe(200);
+    expect(ok.json).toEqual([{ id: 1 }, { id: 2 }]);
+    const failed = await see(await a.handle(req('GET', '/api/boom')));
+    expect(failed.status).toBe(500); // the error body reaches the wrapper as an answer
+    const missing = await see(await a.handle(req('GET', '/api/nothing')));
+    expect(missing.status).toBe(418);
+    expect(missing.json).toEqual({ replaced: true });
+    expect(seen).toEqual([
+      { status: 200, by: 'files' },
+      { status: 500, by: 'boom' },
+      { status: 404, by: 'not-found' },
+    ]);
+  });
+
+  it('is not asked for a request its own handle answered, nor for one that ended before it', async () => {
+    const { layer, seen } = wrapper();
+    const first: Layer = { name: 'first', handle: (ctx) => (ctx.subPath === '/first' ? FastResponse.json('{"first":true}', 200) : undefined) };
+    const a = api({}, (b) => [first, { ...layer, handle: (ctx) => (ctx.subPath === '/own' ? FastResponse.json('{"own":true}', 200) : undefined) }, ...b.layers]);
+    expect((await see(await a.handle(req('GET', '/api/first')))).json).toEqual({ first: true });
+    expect((await see(await a.handle(req('GET', '/api/own')))).json).toEqual({ own: true });
+    expect(seen).toEqual([]);
+  });
+});
