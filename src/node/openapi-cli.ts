@@ -65,5 +65,9 @@ export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: 
   if (flags.fsDir === undefined && !flags.configFile) {
     mock.fsDir = null;
     delete mock.fs;
+    // No folder: no collections for the preset's collections and GraphQL layers to serve (their
+    // code, GraphQL's above all, is then not loaded at start-up).
+    mock.collections ??= false;
+    mock.graphql ??= false;
   }
 }
