@@ -6,7 +6,8 @@
 //   node bench/shared-suite.mjs [--yardstick /work/shared/bench] [--reps 3] [--duration 3]
 //       [--baseline DIR] [--no-write]
 // --baseline DIR: also runs DIR/dist/node/cli.js (an earlier build: copy dist/ and package.json
-// there before changing the code) as target `before`, so before/after ratios come from one run.
+// there before changing the code) as target `before` (with --default also `json-server@before`), so
+// before/after ratios come from one run.
 // --no-write: print the summary only (RESULTS.md untouched).
 // --default: one more target, `json-server@default`: the CLI as it ships with no config file (the
 // json-server preset on the folder; the yardstick sends it json-server's query syntax, which the
@@ -105,6 +106,12 @@ try {
     const d = await start([cli, '--fs-dir', join(work, 'default'), '--prefix', '/api', '--port', '0', '--quiet'],
       /listening on (http:\/\/127\.0\.0\.1:\d+)/);
     extra.push('--target', `json-server@default=${d.url}/api`, '--pid', `json-server@default=${d.child.pid}`);
+    if (baselineCli) {
+      run(process.execPath, [join(ys, 'gen-fixtures.mjs'), '--out', join(work, 'before-default')]);
+      const b = await start([baselineCli, '--fs-dir', join(work, 'before-default'), '--prefix', '/api', '--port', '0', '--quiet'],
+        /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      extra.push('--target', `json-server@before=${b.url}/api`, '--pid', `json-server@before=${b.child.pid}`);
+    }
   }
   const out = join(work, 'out');
   const cases = ['reads', 'queries', 'writes'].map((n) => ['--cases', join(ys, 'cases', `${n}.json`)]).flat();

@@ -402,7 +402,7 @@ export interface ScenarioOptions {
 }
 
 // GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts).
-export type GraphqlOperationType = 'query' | 'mutation';
+export type GraphqlOperationType = 'query' | 'mutation' | 'subscription';
 
 export interface GraphqlResolverInput {
   /** The document as sent. */
@@ -424,13 +424,22 @@ export interface GraphqlAnswer {
 
 export type GraphqlResolver = (input: GraphqlResolverInput) => GraphqlAnswer | Response | Promise<GraphqlAnswer | Response>;
 
+/**
+ * A subscription's resolver (`graphql.subscription('OnTick', async function* () { … })`): the
+ * events, each a `{ data, errors? }` answer sent to the subscriber as a `next` message; the
+ * subscription completes when the iterable ends, and the iterable is closed (`return()`, the
+ * generator's `finally`) when the client completes it or goes away.
+ */
+export type GraphqlSubscriptionResolver = (input: GraphqlResolverInput) => AsyncIterable<GraphqlAnswer> | Promise<AsyncIterable<GraphqlAnswer>>;
+
 export interface GraphqlOperationHandler {
   readonly [kGraphqlOperation]: true;
-  /** `query`, `mutation`, or `'*'` for both. */
+  /** `query`, `mutation`, `subscription`, or `'*'` for queries and mutations. */
   readonly operationType: GraphqlOperationType | '*';
   /** The operation name, a pattern, or `'*'` (any, anonymous operations included). */
   readonly operationName: string | RegExp;
-  readonly resolve: GraphqlResolver;
+  /** A `GraphqlSubscriptionResolver` when `operationType` is `subscription`. */
+  readonly resolve: GraphqlResolver | GraphqlSubscriptionResolver;
   /** `true` skips the handler. */
   readonly disabled?: boolean;
 }

@@ -9,6 +9,7 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Entry, Har } from 'har-format';
+import { CoalescedRun } from '../core/coalesced-run.js';
 import type { Recorder } from '../engine/proxy/recorder.js';
 
 /** The entries of the HAR log at `file` (none when there is no file); moves a file that is not one aside. */
@@ -38,43 +39,32 @@ export interface HarFile {
 }
 
 export function keepHarFile(recorder: Recorder, file: string, onError: (message: string) => void, options: { overwrite?: boolean } = {}): HarFile {
-  let running: Promise<void> | undefined;
-  let dirty = false;
   let seq = 0;
   const earlier: Promise<Entry[]> = options.overwrite ? Promise.resolve([]) : earlierEntries(file, onError).catch((err: unknown) => {
     onError(`could not read the HAR log ${file}: ${(err as Error)?.message ?? String(err)}; this session's log replaces it`);
     return [];
   });
   const save = async (): Promise<void> => {
-    const before = await earlier;
-    const har = recorder.har();
-    if (before.length > 0) har.log.entries = [...before, ...har.log.entries];
-    const tmp = `${file}.${process.pid}.${seq++}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(har, null, 2)}\n`);
-    await rename(tmp, file);
-  };
-  const kick = (): void => {
-    if (running) {
-      dirty = true;
-      return;
+    try {
+      const before = await earlier;
+      const har = recorder.har();
+      if (before.length > 0) har.log.entries = [...before, ...har.log.entries];
+      const tmp = `${file}.${process.pid}.${seq++}.tmp`;
+      await writeFile(tmp, `${JSON.stringify(har, null, 2)}\n`);
+      await rename(tmp, file);
+    } catch (err) {
+      onError(`could not save the HAR log ${file}: ${(err as Error)?.message ?? String(err)}`);
     }
-    running = save()
-      .catch((err: unknown) => onError(`could not save the HAR log ${file}: ${(err as Error)?.message ?? String(err)}`))
-      .finally(() => {
-        running = undefined;
-        if (dirty) {
-          dirty = false;
-          kick();
-        }
-      });
   };
-  const stop = recorder.onEntry(kick);
+  // One save at a time; entries that come during a save are in the next one.
+  const saving = new CoalescedRun(save);
+  const stop = recorder.onEntry(() => void saving.run());
   return {
     async close() {
       stop();
       await recorder.settled();
-      while (running) await running;
-      await save().catch((err: unknown) => onError(`could not save the HAR log ${file}: ${(err as Error)?.message ?? String(err)}`));
+      await saving.idle();
+      await save();
     },
   };
 }

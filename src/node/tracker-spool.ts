@@ -16,6 +16,7 @@
  */
 import { mkdir, open, readdir, readFile, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { CoalescedRun } from '../core/coalesced-run.js';
 import { HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { RETRY_AFTER_SECONDS } from '../tracker/storage-state.js';
@@ -91,7 +92,8 @@ export class DiskSpool implements IngestSpool {
   private readonly closed: ClosedFile[] = [];
   private current: { path: string; handle: FileHandle; count: number; size: number } | undefined;
   private pending: Pending[] = [];
-  private writing: Promise<void> | undefined;
+  /** The writer: one at a time; batches added while it finishes start it again. */
+  private readonly writer = new CoalescedRun(() => this.flush());
   private readonly ids = new Set<string>();
   private bytesHeld = 0;
   private count = 0;
@@ -197,16 +199,7 @@ export class DiskSpool implements IngestSpool {
           reject(new HttpError(503, `The event spool could not be written (${(err as NodeJS.ErrnoException)?.code ?? 'error'}); try again later`, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause: err }));
         },
       });
-      this.kick();
-    });
-  }
-
-  /** Starts the writer unless it runs; batches added while it finishes start it again. */
-  private kick(): void {
-    if (this.writing) return;
-    this.writing = this.flush().finally(() => {
-      this.writing = undefined;
-      if (this.pending.length) this.kick();
+      void this.writer.run();
     });
   }
 
@@ -250,7 +243,7 @@ export class DiskSpool implements IngestSpool {
 
   /** Closes the file being written (after its writes) so the drain can read it. */
   private async roll(): Promise<void> {
-    while (this.writing) await this.writing;
+    await this.writer.idle();
     const file = this.current;
     if (!file) return;
     this.current = undefined;
@@ -308,7 +301,7 @@ export class DiskSpool implements IngestSpool {
   }
 
   async close(): Promise<void> {
-    while (this.writing) await this.writing;
+    await this.writer.idle();
     const file = this.current;
     this.current = undefined;
     if (file) {

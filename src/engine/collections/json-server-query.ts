@@ -24,6 +24,7 @@
  * (json-server: a 500 and a silently ignored filter).
  */
 import { HttpError } from '../../core/errors.js';
+import type { Predicate, SimpleFilter } from '../fs/filters.js';
 
 type Test = (item: unknown) => boolean;
 
@@ -31,7 +32,14 @@ export interface JsonServerQuery {
   /** Filters that always apply (`q`, operators, `_where`). */
   readonly test: Test | undefined;
   /** Plain equality filters: dropped when no item has the field (json-server 0.17). */
-  readonly equals: ReadonlyArray<{ path: string[]; test: Test }>;
+  readonly equals: ReadonlyArray<{ path: string[]; test: Predicate }>;
+  /**
+   * The filters that always apply, one predicate each (`test` is their AND), those on a top-level
+   * field with what the compiled scan (fs/scan.ts) needs to inline them (`simple`).
+   */
+  readonly filters: readonly Predicate[];
+  /** The filter parameters as given (two queries with the same signature select the same items). */
+  readonly signature: string;
   readonly sort: ReadonlyArray<{ path: string[]; desc: boolean }>;
   /** As Array.prototype.slice (NaN → 0, negative from the end). */
   readonly slice: { start: number; end: number | undefined } | undefined;
@@ -165,6 +173,32 @@ function deepContains(v: unknown, needle: string, depth = 0): boolean {
   return false;
 }
 
+/** Keys that a plain object or array inherits: the compiled scan cannot read them as plain fields. */
+function inherited(key: string): boolean {
+  return key in Object.prototype || key in Array.prototype || key === '__proto__';
+}
+
+/**
+ * `test` with what the compiled scan needs to inline it, when the comparison on a top-level field
+ * settles the common item exactly as `test` does: equal strings match (`eq`/`ne`/`in` compare as
+ * text, and a string's text is itself), and numbers compare as numbers with a numeric bound (as
+ * compareRange does); every other stored type goes through `test` itself.
+ */
+function withSimple(test: Test, path: readonly string[], op: Op, given: string | readonly string[]): Predicate {
+  const pred: Predicate = test;
+  if (path.length !== 1 || inherited(path[0]!)) return pred;
+  const key = path[0]!;
+  let simple: SimpleFilter | undefined;
+  if (typeof given !== 'string') simple = { key, base: 'string', cmp: 'in', value: new Set(given), missing: false };
+  else if (op === 'eq' || op === 'ne') simple = { key, base: 'string', cmp: op === 'eq' ? 'eq' : 'neq', value: given, missing: op === 'ne' };
+  else if (op === 'gt' || op === 'gte' || op === 'lt' || op === 'lte') {
+    const n = Number(given);
+    if (given.trim() !== '' && !Number.isNaN(n)) simple = { key, base: 'number', cmp: op, value: n, missing: false };
+  }
+  if (simple) pred.simple = simple;
+  return pred;
+}
+
 /** `parseInt` as json-server reads its numbers (NaN when absent or not a number). */
 function int(params: URLSearchParams, name: string): number {
   const raw = params.get(name);
@@ -185,6 +219,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
   const tests: Test[] = [];
   const fieldTests: Test[] = [];
   let present = false;
+  const given: string[] = [];
   for (const [rawKey, value] of params) {
     if (RESERVED.has(rawKey)) {
       present = true;
@@ -192,6 +227,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
     }
     if (rawKey.startsWith('_') || value === '') continue;
     present = true;
+    given.push(rawKey, value);
     let field = rawKey;
     let op: Op = 'eq';
     const colon = rawKey.lastIndexOf(':');
@@ -200,7 +236,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
       op = rawKey.slice(colon + 1) as Op;
       if (op === 'eq') {
         const path = splitPath(field);
-        fieldTests.push((item) => matches(valueAt(item, path), 'eq', value));
+        fieldTests.push(withSimple((item) => matches(valueAt(item, path), 'eq', value), path, 'eq', value));
         continue;
       }
     } else {
@@ -220,7 +256,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
     }
     const path = splitPath(field);
     const like = op === 'like' ? regex(value, rawKey) : undefined;
-    fieldTests.push((item) => matches(valueAt(item, path), op, value, like));
+    fieldTests.push(withSimple((item) => matches(valueAt(item, path), op, value, like), path, op, value));
   }
   const whereRaw = params.get('_where');
   let where: Test | undefined;
@@ -237,10 +273,11 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
   // json-server 1.x: a valid `_where` replaces the field filters.
   if (where) tests.push(where);
   else tests.push(...fieldTests);
-  const equals: Array<{ path: string[]; test: Test }> = [];
+  const equals: Array<{ path: string[]; test: Predicate }> = [];
   for (const [field, values] of where ? [] : eq) {
     const path = splitPath(field);
-    equals.push({ path, test: (item) => values.some((v) => matches(valueAt(item, path), 'eq', v)) });
+    const test: Test = values.length === 1 ? (item) => matches(valueAt(item, path), 'eq', values[0]) : (item) => values.some((v) => matches(valueAt(item, path), 'eq', v));
+    equals.push({ path, test: withSimple(test, path, 'eq', values.length === 1 ? values[0]! : values) });
   }
   const q = params.get('q');
   if (q !== null && q !== '') {
@@ -285,6 +322,8 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
   return {
     test: tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (item) => tests.every((t) => t(item)),
     equals,
+    filters: tests,
+    signature: given.length === 0 && (whereRaw === null || whereRaw === '') && (q === null || q === '') ? '' : JSON.stringify([given, whereRaw, q]),
     sort,
     slice,
     page,
@@ -315,27 +354,19 @@ export interface QueryResult {
 /** Filters, sorts (stable) and slices `items` (never mutated). */
 export function runJsonServerQuery(items: readonly unknown[], q: JsonServerQuery): QueryResult {
   // 0.17: an equality filter on a field no item has is dropped.
-  const equals = q.equals.filter((e) => items.some((item) => hasPath(item, e.path)));
+  const equals = q.equals.filter((e) => anyHas(items, e.path));
   const test = equals.length === 0 ? q.test : (item: unknown) => (q.test === undefined || q.test(item)) && equals.every((e) => e.test(item));
   let out: unknown[] = test ? items.filter(test) : items.slice();
   const total = out.length;
   if (q.sort.length > 0) {
-    const keys = q.sort;
-    out = out
-      .map((item, i) => ({ item, i }))
-      .sort((x, y) => {
-        for (const k of keys) {
-          const c = compareValues(valueAt(x.item, k.path), valueAt(y.item, k.path));
-          if (c !== 0) {
-            // Missing values stay last in both directions.
-            const missing = valueAt(x.item, k.path) == null || valueAt(y.item, k.path) == null;
-            return k.desc && !missing ? -c : c;
-          }
-        }
-        return x.i - y.i;
-      })
-      .map((e) => e.item);
+    const sorted = out;
+    out = Array.from(sortIndices(sorted, q.sort), (i) => sorted[i]);
   }
+  return windowOf(out, total, q);
+}
+
+/** The page, slice or 1.x envelope of the matches `out` (all `total` of them, in order). */
+export function windowOf(out: unknown[], total: number, q: JsonServerQuery): QueryResult {
   if (q.envelope) {
     const per = q.envelope.perPage;
     const pages = Math.max(1, Math.ceil(total / per));
@@ -349,6 +380,32 @@ export function runJsonServerQuery(items: readonly unknown[], q: JsonServerQuery
   }
   if (q.slice) out = out.slice(q.slice.start, q.slice.end);
   return { items: out, total };
+}
+
+/**
+ * Indices of `items` in the order `_sort`/`_order` ask for: each key compared as compareValues
+ * does, missing values last in both directions, ties in the file's order.
+ */
+export function sortIndices(items: readonly unknown[], sort: JsonServerQuery['sort']): Uint32Array {
+  const n = items.length;
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  const columns = sort.map((k) => items.map((item) => valueAt(item, k.path)));
+  idx.sort((x, y) => {
+    for (let s = 0; s < columns.length; s++) {
+      const a = columns[s]![x];
+      const b = columns[s]![y];
+      const c = compareValues(a, b);
+      if (c !== 0) return sort[s]!.desc && a != null && b != null ? -c : c; // missing stays last
+    }
+    return x - y;
+  });
+  return idx;
+}
+
+/** Whether any item has the field at `path` (0.17 drops an equality filter on a field none has). */
+export function anyHas(items: readonly unknown[], path: readonly string[]): boolean {
+  return items.some((item) => hasPath(item, path));
 }
 
 /**

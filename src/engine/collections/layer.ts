@@ -29,17 +29,26 @@ import type { FileEntry } from '../fs/file-cache.js';
 import { configFor, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import { MSG } from '../fs/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../fs/patch-document.js';
-import { enqueueMutation, type MutationScope } from '../store/writes.js';
+import { enqueueMutation, mutationPending, type MutationScope } from '../store/writes.js';
 import type { FilesLayer } from '../fs/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { idKeyOf, indexOf, nextId } from '../store/item-id.js';
+import { referencedIds } from '../store/references.js';
+import { queryEntry } from './json-server-scan.js';
 import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand, foreignKey, pluralCandidates } from './relations.js';
 
 const NAME = 'collections';
 
 const itemJson = new WeakMap<object, string>();
+
+/** The JSON text of an array of items: JSON.stringify's, from the items' memoised texts. */
+function arrayJson(items: readonly unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < items.length; i++) out += (i === 0 ? '' : ',') + jsonOf(items[i]);
+  return `${out}]`;
+}
 
 /** The JSON text of an item (memoised: stored items are never mutated, only replaced). */
 function jsonOf(item: unknown): string {
@@ -98,7 +107,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   async function collection(env: FsEnv, key: string): Promise<FileEntry | null> {
     const target = safePath(key);
     if (!target || target.trailingSlash) return null;
-    const entry = env.cache.peek(key) ?? (await env.cache.resolveEntry(key, target));
+    const entry = env.cache.lookupEntryNow(key) ?? (await env.cache.lookupEntry(key, target));
     return entry !== null && entry.array !== undefined ? entry : null;
   }
 
@@ -134,21 +143,21 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const link = linkHeader(ctx.request.url, q.page, r.total);
       if (link) headers.Link = link;
     }
-    const body = r.envelope ? { ...r.envelope, data: items } : items;
-    return FastResponse.json(JSON.stringify(body), 200, headers, head);
+    const body = r.envelope ? JSON.stringify({ ...r.envelope, data: items }) : arrayJson(items);
+    return FastResponse.json(body, 200, headers, head);
   }
 
-  /** A json-server query on `items` (sync part: filters, sort, page). */
-  function queryAnswer(ctx: RequestContext, items: readonly unknown[], q: JsonServerQuery, head: boolean): Response {
-    const r = runJsonServerQuery(items, q);
+  /** A json-server query on `items` (sync part: filters, sort, page); scanned when they are the entry's stored array. */
+  function queryAnswer(ctx: RequestContext, entry: FileEntry, items: readonly unknown[], q: JsonServerQuery, head: boolean): Response {
+    const r = items === entry.array ? queryEntry(entry, q) : runJsonServerQuery(items, q);
     return queryResponse(ctx, q, r, r.items, head);
   }
 
   async function queryCollection(ctx: RequestContext, env: FsEnv, key: string, entry: FileEntry, items: readonly unknown[], head: boolean): Promise<Response> {
     answered(ctx, env, entry, ctx.search);
     const q = parseJsonServerQuery(ctx.searchParams);
-    if (q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, items, q, head);
-    const r = runJsonServerQuery(items, q);
+    if (q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, entry, items, q, head);
+    const r = items === entry.array ? queryEntry(entry, q) : runJsonServerQuery(items, q);
     return queryResponse(ctx, q, r, await withRelations(env, key, r.items, q), head);
   }
 
@@ -279,6 +288,8 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
             const children = await collection(env, siblingKey(key, name));
             if (!children) continue;
             const fk = foreignKey(nameOf(key));
+            // No child of this item in the stored array, and no write queued that could add one: nothing to write.
+            if (!referencedIds(children.array!, fk).has(id) && !mutationPending(env, children.path)) continue;
             await enqueueMutation(env, children.path, idField, (scope) => {
               const kept = scope.items.filter((c) => idKeyOf(c, fk) !== id);
               if (kept.length !== scope.items.length) {
@@ -339,7 +350,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       if (e.kind !== 'file' || !e.name.toLowerCase().endsWith('.json')) continue;
       const key = `/${encodeURIComponent(e.name.slice(0, -5))}`;
       const target = safePath(key);
-      const entry = target ? await env.cache.resolveEntry(key, target) : null;
+      const entry = target ? await env.cache.lookupEntry(key, target) : null;
       if (!entry || !entry.isJson) continue;
       try {
         out[e.name.slice(0, -5)] = entry.array ?? JSON.parse(new TextDecoder().decode(entry.bytes));
@@ -356,7 +367,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     const sub = ctx.subPath;
     const target = safePath(sub);
     if (!target || target.trailingSlash) return undefined;
-    const own = await env.cache.resolve(sub, target);
+    const own = await env.cache.lookup(sub, target);
     if (own !== null) {
       // The path names a file: file mode answers, except collection-level operations.
       if (method === 'POST') {
@@ -411,19 +422,19 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const mode = files.mode();
       if (!mode) return undefined;
       const cache = mode.env.cache;
-      const own = cache.peekResolve(sub);
+      const own = cache.lookupNow(sub);
       if (own === undefined) return undefined;
       const search = ctx.search.length > 1;
       if (own !== null) {
         if (!jsonServer || !search) return PASS;
-        const entry = cache.peek(sub);
+        const entry = cache.lookupEntryNow(sub);
         if (entry === undefined) return undefined;
         if (entry.array === undefined) return PASS;
         try {
           if (hasBody(ctx.request)) return undefined;
           const q = parseJsonServerQuery(ctx.searchParams);
           if (q.embed.length > 0 || q.expand.length > 0) return undefined;
-          const r = queryAnswer(ctx, entry.array, q, method === 'HEAD');
+          const r = queryAnswer(ctx, entry, entry.array, q, method === 'HEAD');
           answered(ctx, mode.env, entry, ctx.search);
           return r;
         } catch {
@@ -433,10 +444,10 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const cut = sub.lastIndexOf('/');
       if (cut <= 0) return jsonServer && sub === '/db' ? undefined : PASS; // GET /db: the promise path reads the folder
       const parentKey = sub.slice(0, cut);
-      const parentPath = cache.peekResolve(parentKey);
+      const parentPath = cache.lookupNow(parentKey);
       if (parentPath === undefined) return undefined;
       if (parentPath === null) return jsonServer ? undefined : PASS;
-      const entry = cache.peek(parentKey);
+      const entry = cache.lookupEntryNow(parentKey);
       if (entry === undefined) return undefined;
       if (entry.array === undefined) return jsonServer ? undefined : PASS;
       if (search && jsonServer) return undefined;

@@ -191,6 +191,13 @@ function sameStat(a: VfsStat, b: VfsStat): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && b.kind === 'file';
 }
 
+/**
+ * One vocabulary: a *lookup* is which file a request path names (request key → Vfs path, or null
+ * for none); an *entry* is a file's content. Each question has an async form that always
+ * answers (`lookup`, `entry`, `lookupEntry` = both, `variantStems`) and a synchronous `…Now`
+ * form (`lookupNow`, `entryNow`, `lookupEntryNow`, `variantStemsNow`) that answers from the
+ * caches or says `undefined` when only the async form can tell (the engine's fast path).
+ */
 export class FileCache {
   private readonly lookups = new Map<string, LookupHit>();
   private readonly files = new Map<string, FileEntry>();
@@ -198,8 +205,14 @@ export class FileCache {
   /** Paths being replaced in place by `write(…, existing)`. */
   private readonly overwriting = new Set<string>();
   private cachedBytes = 0;
-  /** Bumped on every change under fsDir: loads that started earlier are not stored. */
+  /** Bumped on every change under fsDir: a write's entry is stored only when nothing changed meanwhile. */
   private generation = 0;
+  /**
+   * Bumped on the changes that may move lookup results (not on a file overwritten in place):
+   * lookups that started earlier are not remembered. A steady stream of writes to one file thus
+   * never keeps other paths from being remembered.
+   */
+  private lookupGeneration = 0;
   /** Per folder: the names with query variants (variantStems), read once like a lookup. */
   private readonly variantDirs = new Map<string, { at: number; stems: ReadonlySet<string> }>();
   private readonly exclusive: boolean;
@@ -311,6 +324,7 @@ export class FileCache {
     if (dir && path && path !== dir && !path.startsWith(`${dir}/`) && !dir.startsWith(`${path}/`)) return;
     this.generation++;
     if (!this.overwriting.has(path)) {
+      this.lookupGeneration++;
       this.clearLookups();
       this.variantDirs.clear();
     }
@@ -337,14 +351,14 @@ export class FileCache {
   }
 
   /**
-   * Synchronous fast path for exclusive drivers: the cached entry for a request path when both
-   * the lookup and the content are cached; `undefined` when the async path must run.
+   * The cached entry for a request path when both the lookup and the content are cached and
+   * trusted; `undefined` when only `lookupEntry` can tell.
    */
-  peek(key: string): FileEntry | undefined {
+  lookupEntryNow(key: string): FileEntry | undefined {
     const hit = this.lookups.get(key);
     if (hit === undefined || hit.path === null) return undefined;
     const below = this.shared(hit.path);
-    if (below !== undefined) return this.trusted(hit) ? below.peekEntry(hit.path) : undefined;
+    if (below !== undefined) return this.trusted(hit) ? below.entryNow(hit.path) : undefined;
     const e = this.files.get(hit.path);
     if (e === undefined || this.exclusive) return e;
     // Non-exclusive: only while the lookup is trusted and the content needs no `stat`.
@@ -352,21 +366,22 @@ export class FileCache {
     return this.trusted(hit, false, now) && this.ownTrusted(e, now) ? e : undefined;
   }
 
-  /** The cached content of the file at `path` (a Vfs path) when it needs no `stat`, else undefined. Synchronous. */
-  peekEntry(path: string): FileEntry | undefined {
+  /** The cached content of the file at `path` (a Vfs path) when it needs no `stat`; `undefined` when only `entry` can tell. */
+  entryNow(path: string): FileEntry | undefined {
     const below = this.shared(path);
-    if (below !== undefined) return below.peekEntry(path);
+    if (below !== undefined) return below.entryNow(path);
     const e = this.files.get(path);
     return e === undefined || this.ownTrusted(e) ? e : undefined;
   }
 
   /**
-   * Synchronous lookup: the Vfs path a request path resolves to (string), no file (null), or
-   * `undefined` when only the async `resolve` can tell (not cached, or expired on disk).
+   * The Vfs path a request path resolves to (string), no file (null: a remembered miss — on
+   * exclusive drivers, where change events are complete, vouched for by a folder watch, or with
+   * `trustMisses` within the lookup TTL), or `undefined` when only `lookup` can tell.
    */
-  peekResolve(key: string): string | null | undefined {
+  lookupNow(key: string, trustMisses = false): string | null | undefined {
     const hit = this.lookups.get(key);
-    return hit !== undefined && this.trusted(hit) ? hit.path : undefined;
+    return hit !== undefined && this.trusted(hit, trustMisses) ? hit.path : undefined;
   }
 
   /**
@@ -396,20 +411,12 @@ export class FileCache {
     this.cachedBytes += weight;
   }
 
-  /**
-   * True when the request path is known to resolve to no file (a remembered miss: on exclusive
-   * drivers, where change events are complete, or vouched for by a folder watch). Synchronous.
-   */
-  knownAbsent(key: string): boolean {
-    const hit = this.lookups.get(key);
-    return hit !== undefined && hit.path === null && this.trusted(hit);
-  }
 
   /**
    * Synchronously: the names in folder `dir` (a Vfs path) that have query variants (`users` for
    * `users@a=1.json`, query-variant.ts), or undefined when not known (or expired on disk).
    */
-  peekVariantStems(dir: string): ReadonlySet<string> | undefined {
+  variantStemsNow(dir: string): ReadonlySet<string> | undefined {
     const known = this.variantDirs.get(dir);
     if (known === undefined) return undefined;
     return this.exclusive || performance.now() - known.at < LOOKUP_TTL_MS ? known.stems : undefined;
@@ -417,9 +424,9 @@ export class FileCache {
 
   /** The names in `dir` with query variants: one readdir, kept like a lookup (until a change; on disk for the TTL). */
   async variantStems(dir: string, mark: string): Promise<ReadonlySet<string>> {
-    const known = this.peekVariantStems(dir);
+    const known = this.variantStemsNow(dir);
     if (known !== undefined) return known;
-    const gen = this.generation;
+    const gen = this.lookupGeneration;
     const stems = new Set<string>();
     try {
       for (const e of await this.vfs.readdir(dir)) {
@@ -429,27 +436,22 @@ export class FileCache {
     } catch {
       // no such folder: no variants
     }
-    if (gen === this.generation) {
+    if (gen === this.lookupGeneration) {
       if (this.variantDirs.size >= MAX_LOOKUPS) this.variantDirs.clear();
       this.variantDirs.set(dir, { at: performance.now(), stems });
     }
     return stems;
   }
 
-  /** Like knownAbsent, also trusting a miss remembered with `trustMisses` within the lookup TTL. */
-  recentlyAbsent(key: string): boolean {
-    const hit = this.lookups.get(key);
-    return hit !== undefined && hit.path === null && this.trusted(hit, true);
-  }
 
   /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
    */
-  async resolve(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
+  async lookup(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
     const hit = this.lookups.get(key);
     if (hit !== undefined && this.trusted(hit, trustMisses)) return hit.path;
-    const gen = this.generation;
+    const gen = this.lookupGeneration;
     // Watched before the lookup, so that no change after it goes unreported (miss-watch.ts).
     const watchedDir = this.exclusive || trustMisses ? undefined : await this.misses.watchBefore(target.rel, target.trailingSlash);
     const reports = this.misses.reports;
@@ -459,7 +461,7 @@ export class FileCache {
     // them (not for a path that is a folder: miss-watch.ts), or for the lookup TTL when the
     // caller accepts that (query variants: a file that appears is found within the TTL).
     const watched = path === null && !this.exclusive && !trustMisses;
-    let keep = gen === this.generation && (!watched || (watchedDir !== undefined && !seen.folder && reports === this.misses.reports));
+    let keep = gen === this.lookupGeneration && (!watched || (watchedDir !== undefined && !seen.folder && reports === this.misses.reports));
     if (keep) {
       if (this.lookups.size >= MAX_LOOKUPS) this.clearLookups();
       if (watched) keep = this.misses.keep(watchedDir!, key); // false: the watch ended meanwhile
@@ -499,13 +501,13 @@ export class FileCache {
    * has gone (deleted behind our back on disk) is resolved again once, so the next candidate
    * (`users.xml` after `users.json` was removed) is found at once.
    */
-  async resolveEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<FileEntry | null> {
-    const path = await this.resolve(key, target, trustMisses);
+  async lookupEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<FileEntry | null> {
+    const path = await this.lookup(key, target, trustMisses);
     if (path === null) return null;
     const entry = await this.entry(path);
     if (entry !== null) return entry;
     this.lookups.delete(key);
-    const again = await this.resolve(key, target, trustMisses);
+    const again = await this.lookup(key, target, trustMisses);
     return again === null ? null : this.entry(again);
   }
 
@@ -527,7 +529,10 @@ export class FileCache {
     }
     const pending = this.loading.get(path);
     if (pending) return pending;
-    const load: Promise<FileEntry | null> = this.load(path).finally(() => {
+    // Stored only while it is still this path's load: a change to the path (or a folder above
+    // it) drops the registration (`drop`, `invalidate`), so a load that started before the
+    // change never serves later requests, while changes to other files do not void it.
+    const load: Promise<FileEntry | null> = this.load(path, () => this.loading.get(path) === load).finally(() => {
       if (this.loading.get(path) === load) this.loading.delete(path);
     });
     this.loading.set(path, load);
@@ -551,8 +556,7 @@ export class FileCache {
     });
   }
 
-  private async load(path: string): Promise<FileEntry | null> {
-    const gen = this.generation;
+  private async load(path: string, current: () => boolean): Promise<FileEntry | null> {
     this.watchFile(path);
     const reports = this.reports;
     const stat = await this.vfs.stat(path);
@@ -570,7 +574,7 @@ export class FileCache {
     // a different stat and reloads.
     const entry = buildEntry(path, stat, bytes, undefined, this.json.maxDepth);
     if (entry.problem !== undefined) this.json.onProblem?.(path, stat, bytes, entry.problem);
-    if (gen === this.generation) this.store(entry, reports);
+    if (current()) this.store(entry, reports);
     return entry;
   }
 

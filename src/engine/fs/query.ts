@@ -133,8 +133,8 @@ function allMatches(entry: FileEntry, items: readonly unknown[], predicates: rea
 }
 
 /** The memoised matches, or undefined the first time a filter is seen (the caller scans). */
-function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, signature: string): Uint32Array | undefined {
-  const key = page?.sort ? `${signature}|${page.desc ? '-' : '+'}${page.sortKey}` : signature;
+function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], order: Ordering | undefined, signature: string): Uint32Array | undefined {
+  const key = order ? `${signature}|${order.key}` : signature;
   let memos = memoOf(entry).matches;
   const hit = memos?.get(key);
   if (hit) return hit;
@@ -144,12 +144,17 @@ function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates
     seen.add(key);
     return undefined;
   }
-  const order = page?.sort ? sortedView(entry, items, page) : undefined;
-  const matches = allMatches(entry, items, predicates, order);
+  const matches = allMatches(entry, items, predicates, order?.indices());
   if (!memos) memos = memoOf(entry).matches = new Map();
   if (memos.size >= MAX_MATCH_MEMOS) memos.delete(memos.keys().next().value!);
   memos.set(key, matches);
   return matches;
+}
+
+/** An order to walk the items in: its memo key and the indices (built on first use by the caller's rule). */
+export interface Ordering {
+  readonly key: string;
+  indices(): Uint32Array;
 }
 
 /**
@@ -157,9 +162,18 @@ function memoizedMatches(entry: FileEntry, items: readonly unknown[], predicates
  * result feeds a write (DELETE), which replaces the entry anyway.
  */
 export function runQuery(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], page: Page | undefined, withIndices = false, signature = ''): QueryResult {
-  const skip = page?.skip ?? 0;
-  const limit = page?.limit ?? Infinity;
-  const matches = signature !== '' && predicates.length > 0 ? memoizedMatches(entry, items, predicates, page, signature) : undefined;
+  const order: Ordering | undefined = page?.sort ? { key: `${page.desc ? '-' : '+'}${page.sortKey}`, indices: () => sortedView(entry, items, page) } : undefined;
+  return scanInOrder(entry, items, predicates, order, page?.skip ?? 0, page?.limit ?? Infinity, withIndices, signature);
+}
+
+/**
+ * The page `skip`..`skip + limit` of the items that pass every predicate, walked in `order` (file
+ * order without one), and the count of all that pass: the compiled scan over the entry's columns,
+ * the match memo (with a `signature`: the same predicates always select the same items). `items`
+ * must be the entry's array when a signature is given (the memo lives on the entry).
+ */
+export function scanInOrder(entry: FileEntry, items: readonly unknown[], predicates: readonly Predicate[], ordering: Ordering | undefined, skip: number, limit: number, withIndices = false, signature = ''): QueryResult {
+  const matches = signature !== '' && predicates.length > 0 ? memoizedMatches(entry, items, predicates, ordering, signature) : undefined;
   if (matches !== undefined) {
     const end = Math.min(matches.length, skip + limit);
     const out: unknown[] = [];
@@ -170,7 +184,7 @@ export function runQuery(entry: FileEntry, items: readonly unknown[], predicates
     }
     return { page: out, total: matches.length, indices };
   }
-  const order = page?.sort ? sortedView(entry, items, page) : undefined;
+  const order = ordering?.indices();
   const n = items.length;
   const out: unknown[] = [];
   const indices: number[] | undefined = withIndices ? [] : undefined;

@@ -5,9 +5,10 @@
  * over one request's view of the data, and errors in the spec's shape with `extensions.code`.
  */
 import {
-  execute, GraphQLError, Lexer, parse, Source, subscribe, TokenKind, validate, ValuesOfCorrectTypeRule, type DocumentNode,
+  execute, GraphQLError, parse, subscribe, validate, ValuesOfCorrectTypeRule, type DocumentNode,
   type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode,
 } from 'graphql';
+import { buildTemplate, hoistedValues, tokenize, type Template } from './literal-template.js';
 import { HttpError } from '../../core/errors.js';
 import type { CollectionStore, Item, StoreChange } from '../store/store.js';
 import { deriveSchema, RequestData, signatureOf, type ChangeStreams, type DerivedSchema } from './schema.js';
@@ -22,6 +23,25 @@ export interface GraphqlRequest {
 export interface Prepared {
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode | undefined;
+  /**
+   * A document of a known shape (literal-template.ts): its literals' values, as the variables
+   * of the shape's template (`document`); `exact()` prepares the document itself, for a result
+   * with errors (their locations are the text's own).
+   */
+  readonly hoisted?: { readonly values: Readonly<Record<string, unknown>>; exact(): Prepared };
+}
+
+/** The variables to run a prepared document with: the request's, and the hoisted literals' values. */
+export function variablesOf(prepared: Prepared, request: GraphqlRequest): Record<string, unknown> | undefined {
+  return prepared.hoisted ? { ...request.variables, ...prepared.hoisted.values } : request.variables ?? undefined;
+}
+
+/** Runs `prepared` with `run`; a hoisted document whose result has errors runs again as itself. */
+export async function runPrepared(prepared: Prepared, request: GraphqlRequest, run: (p: Prepared, variables: Record<string, unknown> | undefined) => ExecutionResult | Promise<ExecutionResult>): Promise<ExecutionResult> {
+  const result = await run(prepared, variablesOf(prepared, request));
+  if (prepared.hoisted === undefined || result.errors === undefined || result.errors.length === 0) return result;
+  const exact = prepared.hoisted.exact();
+  return run(exact, request.variables ?? undefined);
 }
 
 /** A document that cannot run (syntax, validation, unknown operation): the answer's errors. */
@@ -78,7 +98,7 @@ export function createGraphqlService(store: CollectionStore): GraphqlService {
   let last: DerivedSchema | undefined;
   /** The arrays the last schema was checked against: the same arrays, the same schema. */
   let lastArrays: Map<string, readonly Item[]> | undefined;
-  const documents = new DocumentCache();
+  const documents = new DocumentCache(true);
   /** Answers of queries over `lastArrays` (emptied when any collection changes). */
   let answers = new Map<string, string>();
   let answerBytes = 0;
@@ -110,7 +130,7 @@ export function createGraphqlService(store: CollectionStore): GraphqlService {
     },
 
     execute(request, prepared, derived, data) {
-      return Promise.resolve(execute({ schema: derived.schema, document: prepared.document, contextValue: data, variableValues: request.variables ?? undefined, operationName: request.operationName ?? undefined }));
+      return runPrepared(prepared, request, (p, variableValues) => execute({ schema: derived.schema, document: p.document, contextValue: data, variableValues, operationName: request.operationName ?? undefined }));
     },
 
     async answer(request, prepared, derived, data) {
@@ -147,23 +167,29 @@ function sameArrays(a: ReadonlyMap<string, readonly Item[]>, b: ReadonlyMap<stri
 
 const MAX_SHAPES = 500;
 const LITERAL_RULES = [ValuesOfCorrectTypeRule];
-const LITERALS = new Set<string>([TokenKind.INT, TokenKind.FLOAT, TokenKind.STRING, TokenKind.BLOCK_STRING]);
 
 /**
  * Documents parsed and validated for one schema, by operation name and text (at most
- * MAX_DOCUMENTS, oldest dropped), with the shapes that passed validation; cleared when the
- * schema changes.
+ * MAX_DOCUMENTS, oldest dropped), with the shapes that passed validation and their templates
+ * (literal-template.ts); cleared when the schema changes.
  */
 export class DocumentCache {
   private documents = new Map<string, Prepared | DocumentError>();
   private shapes = new Set<string>();
+  private templates = new Map<string, Template | null>();
+
+  /**
+   * `hoist`: documents of a known shape come from its template (the service over the
+   * collections, whose query resolvers only read, so a query run again gives the same answer).
+   */
+  constructor(private readonly hoist = false) {}
 
   /** The prepared document; throws its DocumentError. */
   prepare(schema: GraphQLSchema, request: GraphqlRequest): Prepared {
     const key = `${request.operationName ?? ''}\u0000${request.query}`;
     let hit = this.documents.get(key);
     if (hit === undefined) {
-      hit = prepareDocument(schema, request, this.shapes);
+      hit = this.fromShape(schema, request);
       if (this.documents.size >= MAX_DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
       this.documents.set(key, hit);
     }
@@ -171,38 +197,60 @@ export class DocumentCache {
     return hit;
   }
 
+  /** A new text: from its shape's template when there is one, else parsed and validated. */
+  private fromShape(schema: GraphQLSchema, request: GraphqlRequest): Prepared | DocumentError {
+    const tokens = tokenize(request.query);
+    const exact = () => prepareDocument(schema, request, this.shapes, tokens?.shape);
+    if (tokens === undefined || !this.hoist) return exact();
+    const shapeKey = `${request.operationName ?? ''}\u0000${tokens.shape}`;
+    const template = this.templates.get(shapeKey);
+    if (template) {
+      const values = hoistedValues(template, tokens.literals);
+      if (values !== undefined) {
+        return {
+          document: template.document,
+          operation: template.operation,
+          hoisted: {
+            values,
+            exact: () => {
+              const p = exact();
+              if (p instanceof DocumentError) throw p;
+              return p;
+            },
+          },
+        };
+      }
+      return exact();
+    }
+    const prepared = exact();
+    if (template === undefined && !(prepared instanceof DocumentError)) {
+      // The first valid document of this shape: its template serves the next ones (null: none can).
+      if (this.templates.size >= MAX_SHAPES) this.templates.delete(this.templates.keys().next().value!);
+      this.templates.set(shapeKey, buildTemplate(schema, prepared.document, tokens.literals) ?? null);
+    }
+    return prepared;
+  }
+
   clear(): void {
     this.documents = new Map();
     this.shapes = new Set();
+    this.templates = new Map();
   }
 }
 
 /**
- * A document's shape: its tokens with number and string literals left out. Documents that
- * differ only in such literals (a list view asking page 3, then page 4) pass or fail every
- * validation rule alike except the one about literal values, so once a shape has passed, later
- * documents of that shape are checked with that rule alone (full validation costs more than
- * running the query). Undefined when the text does not tokenize (parse reports it).
+ * Documents that differ only in number and string literals (their shape: tokens with those left
+ * out; literal-template.ts) pass or fail every validation rule alike except the one about
+ * literal values, so once a shape has passed, later documents of that shape are checked with
+ * that rule alone (full validation costs more than running the query).
  */
-function shapeOf(query: string): string | undefined {
-  try {
-    const lexer = new Lexer(new Source(query));
-    let out = '';
-    for (let t = lexer.advance(); t.kind !== TokenKind.EOF; t = lexer.advance()) out += LITERALS.has(t.kind) ? '\u0001 ' : `${t.value ?? t.kind} `;
-    return out;
-  } catch {
-    return undefined;
-  }
-}
-
-export function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest, shapes: Set<string>): Prepared | DocumentError {
+export function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest, shapes: Set<string>, shape = tokenize(request.query)?.shape): Prepared | DocumentError {
   let document: DocumentNode;
   try {
     document = parse(request.query);
   } catch (err) {
     return new DocumentError([formatError(err as GraphQLError, 'GRAPHQL_PARSE_FAILED')]);
   }
-  const shape = shapeOf(request.query);
   const known = shape !== undefined && shapes.has(shape);
   const errors = validate(schema, document, known ? LITERAL_RULES : undefined);
   if (!known && shape !== undefined && errors.length === 0) {

@@ -36,6 +36,8 @@ interface Pending {
 }
 
 const open = new WeakMap<FsEnv, Map<string, Pending[]>>();
+/** Mutations per file queued or being stored (until their write has replaced the cached array). */
+const unsettled = new WeakMap<FsEnv, Map<string, number>>();
 
 export function enqueueMutation<T>(env: FsEnv, path: string, idField: string, mutate: Mutation<T>): Promise<T> {
   let batches = open.get(env);
@@ -49,7 +51,22 @@ export function enqueueMutation<T>(env: FsEnv, path: string, idField: string, mu
       void runExclusive(env, path, () => flush(env, batches!, path, idField, b));
     }
     batch.push({ mutate, resolve: resolve as (r: unknown) => void, reject });
+    let counts = unsettled.get(env);
+    if (!counts) unsettled.set(env, (counts = new Map()));
+    counts.set(path, (counts.get(path) ?? 0) + 1);
   });
+}
+
+function settle(env: FsEnv, path: string, n: number): void {
+  const counts = unsettled.get(env);
+  const left = (counts?.get(path) ?? 0) - n;
+  if (left > 0) counts!.set(path, left);
+  else counts?.delete(path);
+}
+
+/** Whether mutations of `path` are queued and not yet stored (what the cached array does not show yet). */
+export function mutationPending(env: FsEnv, path: string): boolean {
+  return unsettled.get(env)?.has(path) === true;
 }
 
 async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, idField: string, batch: Pending[]): Promise<void> {
@@ -94,5 +111,7 @@ async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, 
     });
   } catch (err) {
     for (const p of batch) p.reject(err);
+  } finally {
+    settle(env, path, batch.length);
   }
 }
