@@ -17,7 +17,10 @@
  *       response body: only when it is at hand (a FastResponse's bytes/text: every answer of the
  *         files layer, the error bodies, `res.json`/`res.send` of handlers). A native Response
  *         (a stream, a proxied answer) is not cloned: recording must never tee or buffer a
- *         stream the host is sending. Such entries say `body: { captured: false, … }`.
+ *         stream the host is sending. Such entries say `body: { captured: false, … }`, except
+ *         streams whose producer keeps a bounded preview of what it sent (`sse()`, `ndjson()`,
+ *         `textStream()`, recorded-stream replays: core/stream-preview.ts): their first bytes so
+ *         far, `truncated` while the stream goes on (the entry is rebuilt on each read until then).
  * Recording is cheap: per request one small record holding references (the request's raw
  * header array or Headers, the response's header object, a body's bytes — copied only when
  * longer than `bodyLimit`); redaction, decoding and the entry object happen when the entry is
@@ -25,6 +28,7 @@
  */
 import { kBodyBytes, kRawHeaders } from '../core/body.js';
 import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
+import { streamPreview, type StreamPreview } from '../core/stream-preview.js';
 import type { AnsweredBy, Exchange } from '../core/exchange.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
@@ -196,6 +200,8 @@ class Raw {
   resHeaders: Record<string, string> | Headers | null = null;
   /** undefined: no body; null: a stream (not captured); a string: measured when read (size -1). */
   resBody: Uint8Array | string | null | undefined = undefined;
+  /** A stream whose producer keeps a preview (core/stream-preview.ts): what has gone out so far. */
+  resPreview: StreamPreview | undefined = undefined;
   resSize = 0;
   entry: JournalEntry | undefined = undefined;
 }
@@ -248,13 +254,18 @@ function materialize(r: Raw, limit: number): JournalEntry {
   if (r.resHeaders !== null) {
     const headers = redactHeaders(r.resHeaders);
     let body: CapturedBody | null = null;
-    if (r.resBody === null) {
+    if (r.resBody === null && r.resPreview !== undefined) {
+      // A stream with a preview: its first bytes so far; the entry is rebuilt until it ends.
+      const p = r.resPreview;
+      const c = capture({ data: p.bytes, size: p.size }, headers, limit);
+      body = c.text === undefined ? c : { ...c, truncated: c.truncated === true || !p.done };
+    } else if (r.resBody === null) {
       const declared = headers['content-length'];
       body = { captured: false, size: declared === undefined ? null : Number(declared) };
     } else if (r.resBody !== undefined) body = capture({ data: r.resBody, size: r.resSize }, headers, limit);
     response = { headers, body };
   }
-  r.entry = {
+  const entry: JournalEntry = {
     id: r.id,
     time: r.time,
     method: r.method,
@@ -269,7 +280,8 @@ function materialize(r: Raw, limit: number): JournalEntry {
     request: { headers: reqHeaders, body: reqBody },
     response,
   };
-  return r.entry;
+  if (r.resPreview === undefined || r.resPreview.done) r.entry = entry; // a stream still going: built again next time
+  return entry;
 }
 
 /** Whether a record matches a filter (without making its entry). */
@@ -326,6 +338,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       r.resHeaders = null;
       r.resBody = undefined;
       r.resSize = 0;
+      r.resPreview = undefined;
       r.entry = undefined;
       const response = x.response;
       if (response !== undefined) {
@@ -345,6 +358,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
         } else {
           r.resHeaders = response.headers;
           r.resBody = hasBody(response, x) ? null : undefined;
+          // A platform Response's body exists already: asking for its preview creates nothing.
+          if (r.resBody === null && Object.getPrototypeOf(response) === Response.prototype) r.resPreview = streamPreview(response.body);
         }
       }
       const raw = r;

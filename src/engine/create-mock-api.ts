@@ -37,7 +37,7 @@ import { createScenarioSet } from './scenarios/pipelines.js';
 import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
-import type { MockApiApp, MockApiOptions, RestHandler } from './types.js';
+import type { GraphqlOperationHandler, MockApiApp, MockApiOptions, RestHandler } from './types.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
 
@@ -82,8 +82,9 @@ export interface MockApi extends Engine {
   /**
    * Adds handlers in front of everything (the same objects as the `handlers` option; newest
    * first), as msw's `server.use`: for one test. Validated like the option (OptionsError).
+   * GraphQL handlers (`graphql.query('GetUser', …)`) go in front of the GraphQL endpoint's.
    */
-  use(...handlers: RestHandler[]): void;
+  use(...handlers: Array<RestHandler | GraphqlOperationHandler>): void;
   /** Drops the handlers added with `use` (the configured ones stay), as msw's `resetHandlers`. */
   resetHandlers(): void;
   /**
@@ -310,9 +311,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return scenarios.current;
     },
     useScenario: (name: string | null) => scenarios.use(name),
-    use(...handlers: RestHandler[]) {
+    use(...handlers: Array<RestHandler | GraphqlOperationHandler>) {
       const warnings: string[] = [];
-      overrides.use(resolveHandlers(handlers, 'api.use', warnings));
+      resolveHandlers(handlers, 'api.use', warnings); // validates the REST ones (GraphQL handlers are checked when built)
+      overrides.use(handlers);
       for (const w of warnings) logger.warn(w);
     },
     resetHandlers: () => overrides.reset(),

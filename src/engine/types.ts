@@ -356,6 +356,11 @@ export interface MockApiOptions {
    * In browser mode such requests go to the network instead (see docs/proxy.md).
    */
   proxy?: ProxyOptions;
+  /**
+   * Serve a HAR log as recorded traffic (docs/proxy.md): the HAR object, or on Node the path of a
+   * `.har` file. Requests are matched by method, path, query and (writes) body.
+   */
+  har?: string | { log: { entries: unknown[] } & Record<string, unknown> };
 }
 
 export interface ProxyOptions {
@@ -402,7 +407,7 @@ export interface ScenarioOptions {
 }
 
 // GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts).
-export type GraphqlOperationType = 'query' | 'mutation';
+export type GraphqlOperationType = 'query' | 'mutation' | 'subscription';
 
 export interface GraphqlResolverInput {
   /** The document as sent. */
@@ -424,13 +429,22 @@ export interface GraphqlAnswer {
 
 export type GraphqlResolver = (input: GraphqlResolverInput) => GraphqlAnswer | Response | Promise<GraphqlAnswer | Response>;
 
+/**
+ * A subscription's resolver (`graphql.subscription('OnTick', async function* () { … })`): the
+ * events, each a `{ data, errors? }` answer sent to the subscriber as a `next` message; the
+ * subscription completes when the iterable ends, and the iterable is closed (`return()`, the
+ * generator's `finally`) when the client completes it or goes away.
+ */
+export type GraphqlSubscriptionResolver = (input: GraphqlResolverInput) => AsyncIterable<GraphqlAnswer> | Promise<AsyncIterable<GraphqlAnswer>>;
+
 export interface GraphqlOperationHandler {
   readonly [kGraphqlOperation]: true;
-  /** `query`, `mutation`, or `'*'` for both. */
+  /** `query`, `mutation`, `subscription`, or `'*'` for queries and mutations. */
   readonly operationType: GraphqlOperationType | '*';
   /** The operation name, a pattern, or `'*'` (any, anonymous operations included). */
   readonly operationName: string | RegExp;
-  readonly resolve: GraphqlResolver;
+  /** A `GraphqlSubscriptionResolver` when `operationType` is `subscription`. */
+  readonly resolve: GraphqlResolver | GraphqlSubscriptionResolver;
   /** `true` skips the handler. */
   readonly disabled?: boolean;
 }

@@ -52,4 +52,9 @@ describe('GraphQL in the page', () => {
       { data: { postCreated: { id: '4', title: 'by GraphQL' } } },
     ]);
   });
+
+  it('streams a subscription fed by a graphql.subscription handler over the page\'s WebSocket', async () => {
+    const got = await page.evaluate(() => (window as any).mockyard.collect('subscription Countdown($from: Int) { countdown }', { from: 3 }));
+    expect(got).toEqual([{ data: { countdown: 3 } }, { data: { countdown: 2 } }, { data: { countdown: 1 } }]);
+  });
 });

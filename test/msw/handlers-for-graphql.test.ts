@@ -8,6 +8,7 @@ import { createClient } from 'graphql-ws';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
+import { graphql } from '../../src/engine/graphql/operation-handlers.js';
 import { handlersFor } from '../../src/msw/index.js';
 import { interceptFetch } from '../../src/test/index.js';
 import { memoryFs } from '../../src/vfs/memory.js';
@@ -33,6 +34,23 @@ it('handlersFor: queries and mutations by fetch, subscriptions with graphql-ws',
   expect(await ask('mutation { createPost(title: "two", user_id: 1) { id } }')).toEqual({ data: { createPost: { id: '2' } } });
   expect(await got).toEqual({ data: { postCreated: { id: '2', title: 'two' } } });
   await client.dispose();
+});
+
+it('handlersFor: a subscription handler added with api.use streams over the intercepted socket', async () => {
+  api.use(
+    graphql.subscription('Countdown', async function* () {
+      for (const n of [3, 2, 1]) yield { data: { countdown: n } };
+    }),
+  );
+  try {
+    const client = createClient({ url: 'ws://api.test/api/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });
+    const got: unknown[] = [];
+    await new Promise((resolve, reject) => client.subscribe({ query: 'subscription Countdown { countdown }' }, { next: (v) => got.push(v), error: reject, complete: () => resolve(undefined) }));
+    expect(got).toEqual([{ data: { countdown: 3 } }, { data: { countdown: 2 } }, { data: { countdown: 1 } }]);
+    await client.dispose();
+  } finally {
+    api.resetHandlers();
+  }
 });
 
 it('interceptFetch: the same GraphQL endpoint in-process', async () => {

@@ -197,6 +197,28 @@ describe('handler streams on the node host', () => {
     expect(await w.next()).toBe('lo');
   });
 
+  it('the devtools journal shows a bounded preview of what went out, never holding the stream back', async () => {
+    const gate = deferred();
+    const url = await serveMock({
+      handlers: [{ pattern: '/gated', handle: () => sse(async function* () {
+        yield { id: 1, data: 'one' };
+        await gate.promise;
+        yield { id: 2, data: 'two' };
+      }) }],
+    });
+    const entry = async () => {
+      const { entries } = await (await fetch(`${url}/_mockyard/api/requests`)).json();
+      return entries.find((e: { url: string }) => e.url === '/api/gated').response.body;
+    };
+    const reader = chunks(await fetch(`${url}/api/gated`));
+    expect(await readEvents(reader, 1)).toEqual(['id: 1\ndata: one']);
+    expect(await entry()).toEqual({ captured: true, size: 17, text: 'id: 1\ndata: one\n\n', truncated: true }); // still going
+    gate.resolve();
+    expect(await readEvents(reader, 1)).toEqual(['id: 2\ndata: two']);
+    expect(await reader.next()).toBeUndefined();
+    expect(await entry()).toEqual({ captured: true, size: 34, text: 'id: 1\ndata: one\n\nid: 2\ndata: two\n\n', truncated: false });
+  });
+
   it('adds the CORS headers to a stream (mock.cors)', async () => {
     const url = await serveMock({ cors: true, handlers: [{ pattern: '/feed', handle: () => sse(['x']) }] });
     const response = await fetch(`${url}/api/feed`, { headers: { Origin: 'http://app.test' } });

@@ -109,7 +109,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   async function collection(env: FsEnv, key: string): Promise<FileEntry | null> {
     const target = safePath(key);
     if (!target || target.trailingSlash) return null;
-    const entry = env.cache.peek(key) ?? (await env.cache.resolveEntry(key, target));
+    const entry = env.cache.lookupEntryNow(key) ?? (await env.cache.lookupEntry(key, target));
     return entry !== null && entry.array !== undefined ? entry : null;
   }
 
@@ -381,7 +381,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       if (e.kind !== 'file' || !e.name.toLowerCase().endsWith('.json')) continue;
       const key = `/${encodeURIComponent(e.name.slice(0, -5))}`;
       const target = safePath(key);
-      const entry = target ? await env.cache.resolveEntry(key, target) : null;
+      const entry = target ? await env.cache.lookupEntry(key, target) : null;
       if (!entry || !entry.isJson) continue;
       try {
         out[e.name.slice(0, -5)] = entry.array ?? JSON.parse(new TextDecoder().decode(entry.bytes));
@@ -398,7 +398,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     const sub = ctx.subPath;
     const target = safePath(sub);
     if (!target || target.trailingSlash) return undefined;
-    const own = await env.cache.resolve(sub, target);
+    const own = await env.cache.lookup(sub, target);
     if (own !== null) {
       // The path names a file: file mode answers, except collection-level operations.
       if (method === 'POST') {
@@ -453,12 +453,12 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const mode = files.mode();
       if (!mode) return undefined;
       const cache = mode.env.cache;
-      const own = cache.peekResolve(sub);
+      const own = cache.lookupNow(sub);
       if (own === undefined) return undefined;
       const search = ctx.search.length > 1;
       if (own !== null) {
         if (!jsonServer || !search) return PASS;
-        const entry = cache.peek(sub);
+        const entry = cache.lookupEntryNow(sub);
         if (entry === undefined) return undefined;
         if (entry.array === undefined) return PASS;
         try {
@@ -480,10 +480,10 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const cut = sub.lastIndexOf('/');
       if (cut <= 0) return jsonServer && sub === '/db' ? undefined : PASS; // GET /db: the promise path reads the folder
       const parentKey = sub.slice(0, cut);
-      const parentPath = cache.peekResolve(parentKey);
+      const parentPath = cache.lookupNow(parentKey);
       if (parentPath === undefined) return undefined;
       if (parentPath === null) return jsonServer ? undefined : PASS;
-      const entry = cache.peek(parentKey);
+      const entry = cache.lookupEntryNow(parentKey);
       if (entry === undefined) return undefined;
       if (entry.array === undefined) return jsonServer ? undefined : PASS;
       if (search && jsonServer) return undefined;

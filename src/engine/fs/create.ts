@@ -21,7 +21,7 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   // An upload is checked first (the spec's 400s: more than one file, a file and a body), so an
   // existing path answers them too, with or without POST filters; never a 409 or a query.
   const upload = parseMediaType(contentType).type === 'multipart/form-data' ? await readPayload(call, env, 'POST', contentType) : undefined;
-  const entry = await env.cache.resolveEntry(call.key, call);
+  const entry = await env.cache.lookupEntry(call.key, call);
   if (entry !== null) {
     if (!entry.isJson) throw new HttpError(400, MSG.postNotJson);
     if (entry.array !== undefined && hasQueryConfig(call, 'POST')) {

@@ -191,6 +191,13 @@ function sameStat(a: VfsStat, b: VfsStat): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && b.kind === 'file';
 }
 
+/**
+ * One vocabulary: a *lookup* is which file a request path names (request key → Vfs path, or null
+ * for none); an *entry* is a file's content. Each question has an async form that always
+ * answers (`lookup`, `entry`, `lookupEntry` = both, `variantStems`) and a synchronous `…Now`
+ * form (`lookupNow`, `entryNow`, `lookupEntryNow`, `variantStemsNow`) that answers from the
+ * caches or says `undefined` when only the async form can tell (the engine's fast path).
+ */
 export class FileCache {
   private readonly lookups = new Map<string, LookupHit>();
   private readonly files = new Map<string, FileEntry>();
@@ -344,14 +351,14 @@ export class FileCache {
   }
 
   /**
-   * Synchronous fast path for exclusive drivers: the cached entry for a request path when both
-   * the lookup and the content are cached; `undefined` when the async path must run.
+   * The cached entry for a request path when both the lookup and the content are cached and
+   * trusted; `undefined` when only `lookupEntry` can tell.
    */
-  peek(key: string): FileEntry | undefined {
+  lookupEntryNow(key: string): FileEntry | undefined {
     const hit = this.lookups.get(key);
     if (hit === undefined || hit.path === null) return undefined;
     const below = this.shared(hit.path);
-    if (below !== undefined) return this.trusted(hit) ? below.peekEntry(hit.path) : undefined;
+    if (below !== undefined) return this.trusted(hit) ? below.entryNow(hit.path) : undefined;
     const e = this.files.get(hit.path);
     if (e === undefined || this.exclusive) return e;
     // Non-exclusive: only while the lookup is trusted and the content needs no `stat`.
@@ -359,21 +366,22 @@ export class FileCache {
     return this.trusted(hit, false, now) && this.ownTrusted(e, now) ? e : undefined;
   }
 
-  /** The cached content of the file at `path` (a Vfs path) when it needs no `stat`, else undefined. Synchronous. */
-  peekEntry(path: string): FileEntry | undefined {
+  /** The cached content of the file at `path` (a Vfs path) when it needs no `stat`; `undefined` when only `entry` can tell. */
+  entryNow(path: string): FileEntry | undefined {
     const below = this.shared(path);
-    if (below !== undefined) return below.peekEntry(path);
+    if (below !== undefined) return below.entryNow(path);
     const e = this.files.get(path);
     return e === undefined || this.ownTrusted(e) ? e : undefined;
   }
 
   /**
-   * Synchronous lookup: the Vfs path a request path resolves to (string), no file (null), or
-   * `undefined` when only the async `resolve` can tell (not cached, or expired on disk).
+   * The Vfs path a request path resolves to (string), no file (null: a remembered miss — on
+   * exclusive drivers, where change events are complete, vouched for by a folder watch, or with
+   * `trustMisses` within the lookup TTL), or `undefined` when only `lookup` can tell.
    */
-  peekResolve(key: string): string | null | undefined {
+  lookupNow(key: string, trustMisses = false): string | null | undefined {
     const hit = this.lookups.get(key);
-    return hit !== undefined && this.trusted(hit) ? hit.path : undefined;
+    return hit !== undefined && this.trusted(hit, trustMisses) ? hit.path : undefined;
   }
 
   /**
@@ -403,20 +411,12 @@ export class FileCache {
     this.cachedBytes += weight;
   }
 
-  /**
-   * True when the request path is known to resolve to no file (a remembered miss: on exclusive
-   * drivers, where change events are complete, or vouched for by a folder watch). Synchronous.
-   */
-  knownAbsent(key: string): boolean {
-    const hit = this.lookups.get(key);
-    return hit !== undefined && hit.path === null && this.trusted(hit);
-  }
 
   /**
    * Synchronously: the names in folder `dir` (a Vfs path) that have query variants (`users` for
    * `users@a=1.json`, query-variant.ts), or undefined when not known (or expired on disk).
    */
-  peekVariantStems(dir: string): ReadonlySet<string> | undefined {
+  variantStemsNow(dir: string): ReadonlySet<string> | undefined {
     const known = this.variantDirs.get(dir);
     if (known === undefined) return undefined;
     return this.exclusive || performance.now() - known.at < LOOKUP_TTL_MS ? known.stems : undefined;
@@ -424,7 +424,7 @@ export class FileCache {
 
   /** The names in `dir` with query variants: one readdir, kept like a lookup (until a change; on disk for the TTL). */
   async variantStems(dir: string, mark: string): Promise<ReadonlySet<string>> {
-    const known = this.peekVariantStems(dir);
+    const known = this.variantStemsNow(dir);
     if (known !== undefined) return known;
     const gen = this.lookupGeneration;
     const stems = new Set<string>();
@@ -443,17 +443,12 @@ export class FileCache {
     return stems;
   }
 
-  /** Like knownAbsent, also trusting a miss remembered with `trustMisses` within the lookup TTL. */
-  recentlyAbsent(key: string): boolean {
-    const hit = this.lookups.get(key);
-    return hit !== undefined && hit.path === null && this.trusted(hit, true);
-  }
 
   /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
    */
-  async resolve(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
+  async lookup(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
     const hit = this.lookups.get(key);
     if (hit !== undefined && this.trusted(hit, trustMisses)) return hit.path;
     const gen = this.lookupGeneration;
@@ -506,13 +501,13 @@ export class FileCache {
    * has gone (deleted behind our back on disk) is resolved again once, so the next candidate
    * (`users.xml` after `users.json` was removed) is found at once.
    */
-  async resolveEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<FileEntry | null> {
-    const path = await this.resolve(key, target, trustMisses);
+  async lookupEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<FileEntry | null> {
+    const path = await this.lookup(key, target, trustMisses);
     if (path === null) return null;
     const entry = await this.entry(path);
     if (entry !== null) return entry;
     this.lookups.delete(key);
-    const again = await this.resolve(key, target, trustMisses);
+    const again = await this.lookup(key, target, trustMisses);
     return again === null ? null : this.entry(again);
   }
 

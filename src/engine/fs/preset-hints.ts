@@ -63,7 +63,7 @@ export function itemRouteHints(files: FilesLayer): Layer {
       } catch {
         return undefined;
       }
-      const entry = env.cache.peek(key) ?? (await env.cache.resolveEntry(key, target).catch(() => null));
+      const entry = env.cache.lookupEntryNow(key) ?? (await env.cache.lookupEntry(key, target).catch(() => null));
       if (entry?.array === undefined) return undefined;
       return errorResponse(404, 'Not Found', ctx.pathname, { head: ctx.method === 'HEAD', details: { hint: PRESET_HINT } });
     },
@@ -71,9 +71,9 @@ export function itemRouteHints(files: FilesLayer): Layer {
       const key = parentKey(ctx);
       const cache = files.mode()?.env.cache;
       if (key === undefined || cache === undefined) return PASS;
-      const entry = cache.peek(key);
+      const entry = cache.lookupEntryNow(key);
       if (entry !== undefined) return entry.array === undefined ? PASS : undefined;
-      return cache.knownAbsent(key) ? PASS : undefined;
+      return cache.lookupNow(key) === null ? PASS : undefined;
     },
   };
 }

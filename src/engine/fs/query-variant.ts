@@ -96,7 +96,7 @@ export async function resolveVariant(call: FsCall, env: FsEnv): Promise<FileEntr
   const stems = await knowVariants(call, env);
   for (const t of variantTargets(call)) {
     if (!stems.has(t.stem)) continue;
-    const entry = env.cache.peek(t.key) ?? (await env.cache.resolveEntry(t.key, t, true));
+    const entry = env.cache.lookupEntryNow(t.key) ?? (await env.cache.lookupEntry(t.key, t, true));
     if (entry !== null) return entry;
   }
   return null;
@@ -106,13 +106,13 @@ export async function resolveVariant(call: FsCall, env: FsEnv): Promise<FileEntr
 export function peekVariant(call: FsCall, env: FsEnv): FileEntry | null | undefined {
   const targets = variantTargets(call);
   if (targets.length === 0) return null;
-  const stems = env.cache.peekVariantStems(inFsDir(env, folderOf(call)));
+  const stems = env.cache.variantStemsNow(inFsDir(env, folderOf(call)));
   if (stems === undefined) return undefined;
   for (const t of targets) {
     if (!stems.has(t.stem)) continue;
-    const entry = env.cache.peek(t.key);
+    const entry = env.cache.lookupEntryNow(t.key);
     if (entry !== undefined) return entry;
-    if (!env.cache.recentlyAbsent(t.key)) return undefined;
+    if (env.cache.lookupNow(t.key, true) !== null) return undefined;
   }
   return null;
 }

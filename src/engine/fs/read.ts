@@ -50,7 +50,7 @@ export async function read(call: FsCall, env: FsEnv, head: boolean): Promise<Res
     const variant = await resolveVariant(call, env);
     if (variant !== null) return asStored(call, env, variant, head);
   } else await knowVariants(call, env); // so a later query is decided on the fast path
-  const entry = env.cache.peek(call.key) ?? (await env.cache.resolveEntry(call.key, call));
+  const entry = env.cache.lookupEntryNow(call.key) ?? (await env.cache.lookupEntry(call.key, call));
   return entry === null ? undefined : answer(call, env, entry, head);
 }
 
@@ -66,8 +66,8 @@ export function readCached(call: FsCall, env: FsEnv, head: boolean): Response | 
     if (variant === undefined) return undefined;
     if (variant !== null) return asStored(call, env, variant, head);
   }
-  const entry = env.cache.peek(call.key);
-  if (entry === undefined) return env.cache.knownAbsent(call.key) ? PASS : undefined;
+  const entry = env.cache.lookupEntryNow(call.key);
+  if (entry === undefined) return env.cache.lookupNow(call.key) === null ? PASS : undefined;
   try {
     return answer(call, env, entry, head);
   } catch {

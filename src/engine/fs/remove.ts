@@ -17,7 +17,7 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
   if (call.body !== undefined ? call.body.byteLength > 0 : await carriesBody(call.ctx.request, env.bodyLimit)) {
     throw new HttpError(400, MSG.deleteWithBody);
   }
-  const path = await env.cache.resolve(call.key, call);
+  const path = await env.cache.lookup(call.key, call);
   if (path === null) throw new HttpError(404, MSG.deleteNotFound);
   const query = hasQueryConfig(call, 'DELETE') ? readQuery(call, 'DELETE') : undefined;
 

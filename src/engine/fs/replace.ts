@@ -21,7 +21,7 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   const payload = await readPayload(call, env, 'PUT', contentType);
   if (payload.kind === 'empty') throw new HttpError(400, MSG.noData);
 
-  const existing = await env.cache.resolve(call.key, call);
+  const existing = await env.cache.lookup(call.key, call);
   let path: string;
   if (existing !== null) path = existing;
   else if (payload.kind === 'json') path = inFsDir(env, jsonTarget(call.rel, call.trailingSlash));

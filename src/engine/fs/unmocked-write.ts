@@ -21,13 +21,13 @@ export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH
 
 /** Whether a write names nothing the mock files hold (then file mode passes it on). */
 export async function isUnmockedWrite(call: FsCall, env: FsEnv, method: string): Promise<boolean> {
-  if ((await env.cache.resolve(call.key, call)) !== null) return false;
+  if ((await env.cache.lookup(call.key, call)) !== null) return false;
   if (method === 'PATCH' || method === 'DELETE') return true;
   // The collection: the folder a new file goes into (`users` for `users/7`, and for `users/`).
   const collection = call.trailingSlash ? call.rel : parentOf(call.rel);
   if (collection === '') return true;
   const trimmed = call.key.replace(/\/+$/, '');
   const collectionKey = call.trailingSlash ? trimmed : trimmed.slice(0, Math.max(0, trimmed.lastIndexOf('/')));
-  if ((await env.cache.resolve(collectionKey, { rel: collection, trailingSlash: false })) !== null) return false;
+  if ((await env.cache.lookup(collectionKey, { rel: collection, trailingSlash: false })) !== null) return false;
   return (await env.vfs.stat(inFsDir(env, collection)))?.kind !== 'dir';
 }

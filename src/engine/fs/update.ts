@@ -17,7 +17,7 @@ export async function update(call: FsCall, env: FsEnv): Promise<Response> {
   assertKnownParams(call, 'PATCH');
   const kind = patchKindFor(parseMediaType(call.ctx.request.headers.get('content-type')).type);
   if (kind === undefined) throw new HttpError(415, MSG.patchUnsupported);
-  const path = await env.cache.resolve(call.key, call);
+  const path = await env.cache.lookup(call.key, call);
   if (path === null) throw new HttpError(404, MSG.patchNotFound);
   if (!isJsonPath(path)) throw new HttpError(400, MSG.patchNotJson);
   const bytes = await requestBody(call, env);

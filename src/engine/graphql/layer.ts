@@ -18,6 +18,12 @@
  *
  * The schema follows the data (schema.ts): a collection or a field added to the files is in the
  * schema of the next request, without a restart.
+ *
+ * GraphQL handlers (operation-handlers.ts; `api.use`'s first) answer by operation name before the
+ * schema, over HTTP and over the socket; subscription handlers feed subscriptions over the socket.
+ * Under `readOnly` (json-server's `--read-only`) queries are answered and mutations refused: 403
+ * `{ errors: [{ extensions: { code: 'FORBIDDEN' } }], data: null }` over HTTP, the same errors
+ * over the socket.
  */
 import { hasBody, readBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
@@ -35,7 +41,8 @@ import { graphqlWsSession } from './subscriptions.js';
 import { createSchemaFirstService, type SchemaSource } from './schema-first-service.js';
 
 export { schemaSource } from './schema-first-service.js';
-import { answerWith, handlerFor, type GraphqlOperationHandler } from './operation-handlers.js';
+import { answerWith, eventsOf, handlerFor, type GraphqlOperationHandler } from './operation-handlers.js';
+import type { GraphqlAnswer, GraphqlResolverInput } from '../types.js';
 import { parse, type OperationDefinitionNode } from 'graphql';
 
 const NAME = 'graphql';
@@ -65,7 +72,14 @@ function operationLabel(request: GraphqlRequest): string {
   return field ? `${kind} { ${field} }` : kind;
 }
 
-export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionStore, services: EngineServices, handlers: readonly GraphqlOperationHandler[] = [], schema?: SchemaSource): Layer {
+/** A mutation under `readOnly`: the errors entry (403 over HTTP, as the REST refusal). */
+const READ_ONLY: GraphqlAnswer = { errors: [{ message: 'Mutations are not allowed: the mock API is read-only', extensions: { code: 'FORBIDDEN' } }], data: null };
+
+async function* once(answer: GraphqlAnswer | Promise<GraphqlAnswer>): AsyncGenerator<GraphqlAnswer> {
+  yield await answer;
+}
+
+export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boolean }, store: CollectionStore, services: EngineServices, handlers: readonly GraphqlOperationHandler[] = [], schema?: SchemaSource): Layer {
   const service = schema ? createSchemaFirstService(schema, store) : createGraphqlService(store);
   /** The operation a document runs (type and name), memoised by text; null when it does not parse. */
   const operations = new Map<string, { type: string; name: string | undefined } | null>();
@@ -85,6 +99,33 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
       operations.set(key, op);
     }
     return op;
+  }
+
+  /** `api.use`'s GraphQL handlers (newest first), then this pipeline's; rebuilt when the list changes. */
+  let merged: { version: number; handlers: readonly GraphqlOperationHandler[] } = { version: -1, handlers };
+  function withOverrides(): readonly GraphqlOperationHandler[] {
+    const list = services.overrides;
+    if (!list || list.graphql.length === 0) return handlers;
+    if (merged.version !== list.version) merged = { version: list.version, handlers: [...list.graphql, ...handlers] };
+    return merged.handlers;
+  }
+
+  function inputOf(request: GraphqlRequest, op: { type: string; name: string | undefined }, http: Request): GraphqlResolverInput {
+    return { query: request.query, variables: request.variables ?? {}, operationName: op.name ?? '', operationType: op.type as GraphqlResolverInput['operationType'], request: http, app: services.app };
+  }
+
+  /**
+   * Over the socket: the answers of a handler (a subscription's events; a query's or mutation's
+   * one answer) or the read-only refusal; undefined when the schema answers.
+   */
+  function ownAnswers(request: GraphqlRequest, http: Request): AsyncIterableIterator<GraphqlAnswer> | undefined {
+    const op = operationOf(request);
+    if (!op) return undefined;
+    if (op.type === 'mutation' && options.readOnly) return once(READ_ONLY);
+    const h = handlerFor(withOverrides(), op.type, op.name);
+    if (!h) return undefined;
+    if (op.type === 'subscription') return eventsOf(h, inputOf(request, op, http));
+    return once(answerWith(h, inputOf(request, op, http)).then((r) => r.json() as Promise<GraphqlAnswer>));
   }
 
   async function read(ctx: RequestContext): Promise<GraphqlRequest> {
@@ -120,14 +161,16 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
     if (ctx.method === 'HEAD') throw new HttpError(405, 'HEAD is not allowed on the GraphQL endpoint', { headers: { Allow: ALLOW } });
     const request = await read(ctx);
     ctx.answered(NAME, operationLabel(request));
-    if (handlers.length > 0) {
-      // GraphQL handlers win over the schema derived from the data (operation-handlers.ts).
+    const all = withOverrides();
+    if (all.length > 0 || options.readOnly) {
       const op = operationOf(request);
-      const h = op ? handlerFor(handlers, op.type, op.name) : undefined;
-      if (h && op) {
-        if (op.type === 'mutation' && ctx.method === 'GET') throw new HttpError(405, 'Mutations must be sent with POST', { headers: { Allow: 'POST' } });
-        return answerWith(h, { query: request.query, variables: request.variables ?? {}, operationName: op.name ?? '', operationType: op.type as 'query' | 'mutation', request: ctx.request, app: services.app });
-      }
+      if (op?.type === 'mutation' && ctx.method === 'GET') throw new HttpError(405, 'Mutations must be sent with POST', { headers: { Allow: 'POST' } });
+      if (op?.type === 'mutation' && options.readOnly) return FastResponse.json(JSON.stringify(READ_ONLY), 403);
+      if (op?.type === 'subscription') throw new HttpError(400, 'Subscriptions run over WebSocket (graphql-transport-ws) at this path');
+      // GraphQL handlers win over the schema derived from the data (operation-handlers.ts);
+      // those added with `api.use` win over the configured (and the scenario's) ones.
+      const h = op ? handlerFor(all, op.type, op.name) : undefined;
+      if (h && op) return answerWith(h, inputOf(request, op, ctx.request));
     }
     const { derived, data } = await service.current();
     let prepared;
@@ -158,7 +201,8 @@ export function createGraphqlLayer(options: ResolvedGraphql, store: CollectionSt
     },
     upgrade(ctx): UpgradeResult {
       if (ctx.subPath !== options.path) return undefined;
-      return withMessageLimit((peer) => graphqlWsSession(peer, service, (request) => services.logger.debug(`graphql-ws ${operationLabel(request)}`)), 1024 * 1024);
+      const http = ctx.request;
+      return withMessageLimit((peer) => graphqlWsSession(peer, service, (request) => services.logger.debug(`graphql-ws ${operationLabel(request)}`), (request) => ownAnswers(request, http)), 1024 * 1024);
     },
   };
 }

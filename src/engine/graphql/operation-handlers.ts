@@ -15,17 +15,17 @@
  */
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
-import type { GraphqlAnswer, GraphqlOperationHandler, GraphqlResolver, GraphqlResolverInput } from '../types.js';
+import type { GraphqlAnswer, GraphqlOperationHandler, GraphqlResolver, GraphqlResolverInput, GraphqlSubscriptionResolver } from '../types.js';
 import { kGraphqlOperation } from './operation-symbol.js';
 
 export { kGraphqlOperation } from './operation-symbol.js';
-export type { GraphqlAnswer, GraphqlOperationHandler, GraphqlOperationType, GraphqlResolver, GraphqlResolverInput } from '../types.js';
+export type { GraphqlAnswer, GraphqlOperationHandler, GraphqlOperationType, GraphqlResolver, GraphqlResolverInput, GraphqlSubscriptionResolver } from '../types.js';
 
 export function isGraphqlHandler(value: unknown): value is GraphqlOperationHandler {
   return value !== null && typeof value === 'object' && (value as Record<symbol, unknown>)[kGraphqlOperation] === true;
 }
 
-function handler(operationType: GraphqlOperationHandler['operationType'], operationName: string | RegExp, resolve: GraphqlResolver): GraphqlOperationHandler {
+function handler(operationType: GraphqlOperationHandler['operationType'], operationName: string | RegExp, resolve: GraphqlResolver | GraphqlSubscriptionResolver): GraphqlOperationHandler {
   if (typeof operationName !== 'string' && !(operationName instanceof RegExp)) throw new TypeError('mockyard: graphql handlers need an operation name (a string or a RegExp)');
   if (typeof resolve !== 'function') throw new TypeError(`mockyard: the graphql handler for ${String(operationName)} needs a resolver function`);
   return { [kGraphqlOperation]: true, operationType, operationName, resolve };
@@ -37,13 +37,19 @@ export const graphql = {
   mutation: (operationName: string | RegExp, resolve: GraphqlResolver) => handler('mutation', operationName, resolve),
   /** Any query or mutation (msw's `graphql.operation`). */
   operation: (resolve: GraphqlResolver) => handler('*', '*', resolve),
+  /**
+   * A subscription over WebSocket (`graphql-transport-ws`): the resolver gives the events, e.g.
+   * `async function* ({ variables }) { yield { data: { onTick: { n: 1 } } }; }` (see
+   * GraphqlSubscriptionResolver). An SDL's `type Subscription` fields are fed this way.
+   */
+  subscription: (operationName: string | RegExp, resolve: GraphqlSubscriptionResolver) => handler('subscription', operationName, resolve),
 };
 
 /** The first handler for an operation, or undefined. */
 export function handlerFor(handlers: readonly GraphqlOperationHandler[], type: string, name: string | undefined): GraphqlOperationHandler | undefined {
   for (const h of handlers) {
     if (h.disabled === true) continue;
-    if (h.operationType !== '*' && h.operationType !== type) continue;
+    if (h.operationType === '*' ? type === 'subscription' : h.operationType !== type) continue;
     const n = h.operationName;
     if (n === '*' || (name !== undefined && (typeof n === 'string' ? n === name : n.test(name)))) return h;
   }
@@ -57,21 +63,49 @@ function errorOf(err: unknown): NonNullable<GraphqlAnswer['errors']>[number] {
   return { message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...(e?.extensions ?? {}) } };
 }
 
-/** Runs a handler: its answer as the HTTP response (200 `{ data?, errors? }`, or its own Response). */
+/** A resolver's answer as the body to send: `{ errors?, data?, extensions? }`, or the error saying it gave none. */
+function bodyOf(out: unknown, input: GraphqlResolverInput): GraphqlAnswer {
+  if (out === null || typeof out !== 'object' || Array.isArray(out) || !('data' in out || 'errors' in out)) {
+    return { errors: [{ message: `The GraphQL handler for ${input.operationType} ${input.operationName || '(anonymous)'} answered no { data, errors }`, extensions: { code: 'INTERNAL_SERVER_ERROR' } }], data: null };
+  }
+  const answer = out as GraphqlAnswer;
+  const body: GraphqlAnswer = {};
+  if (answer.errors !== undefined) body.errors = answer.errors;
+  if (answer.data !== undefined) body.data = answer.data;
+  if (answer.extensions !== undefined) body.extensions = answer.extensions;
+  return body;
+}
+
+/** Runs a query or mutation handler: its answer as the HTTP response (200 `{ data?, errors? }`, or its own Response). */
 export async function answerWith(h: GraphqlOperationHandler, input: GraphqlResolverInput): Promise<Response> {
   let out: GraphqlAnswer | Response;
   try {
-    out = await h.resolve(input);
+    out = await (h.resolve as GraphqlResolver)(input);
   } catch (err) {
     return FastResponse.json(JSON.stringify({ errors: [errorOf(err)], data: null }), 200);
   }
   if (out instanceof Response) return out;
-  if (out === null || typeof out !== 'object' || Array.isArray(out) || !('data' in out || 'errors' in out)) {
-    return FastResponse.json(JSON.stringify({ errors: [{ message: `The GraphQL handler for ${input.operationType} ${input.operationName || '(anonymous)'} answered no { data, errors }`, extensions: { code: 'INTERNAL_SERVER_ERROR' } }], data: null }), 200);
+  return FastResponse.json(JSON.stringify(bodyOf(out, input)), 200);
+}
+
+/**
+ * Runs a subscription handler: its events as answers to send one by one. A throw (at the start
+ * or between events) is one last `{ errors }` answer; closing this iterator closes the handler's.
+ */
+export async function* eventsOf(h: GraphqlOperationHandler, input: GraphqlResolverInput): AsyncGenerator<GraphqlAnswer> {
+  let events: AsyncIterable<GraphqlAnswer>;
+  try {
+    events = await (h.resolve as GraphqlSubscriptionResolver)(input);
+    if (events === null || typeof events !== 'object' || !(Symbol.asyncIterator in events)) {
+      throw new Error(`The GraphQL handler for subscription ${input.operationName || '(anonymous)'} gave no async iterable (an async generator function: async function* () { yield { data } })`);
+    }
+  } catch (err) {
+    yield { errors: [errorOf(err)] };
+    return;
   }
-  const body: GraphqlAnswer = {};
-  if (out.errors !== undefined) body.errors = out.errors;
-  if (out.data !== undefined) body.data = out.data;
-  if (out.extensions !== undefined) body.extensions = out.extensions;
-  return FastResponse.json(JSON.stringify(body), 200);
+  try {
+    for await (const event of events) yield bodyOf(event, input);
+  } catch (err) {
+    yield { errors: [errorOf(err)] };
+  }
 }

@@ -29,7 +29,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-export function graphqlWsSession(peer: SocketPeer, service: GraphqlService, label: (request: GraphqlRequest) => void): SocketSession {
+/**
+ * `own(request)`: answers that come before the schema (GraphQL handlers, a refusal), each sent
+ * as a `next`, then `complete`; undefined lets the schema answer.
+ */
+export function graphqlWsSession(
+  peer: SocketPeer,
+  service: GraphqlService,
+  label: (request: GraphqlRequest) => void,
+  own?: (request: GraphqlRequest) => AsyncIterableIterator<object> | undefined,
+): SocketSession {
   let acknowledged = false;
   let closed = false;
   const running = new Map<string, { stop(): void }>();
@@ -44,7 +53,7 @@ export function graphqlWsSession(peer: SocketPeer, service: GraphqlService, labe
 
   async function start(id: string, request: GraphqlRequest): Promise<void> {
     let stopped = false;
-    let iterator: AsyncIterableIterator<ExecutionResult> | undefined;
+    let iterator: AsyncIterableIterator<object> | undefined;
     running.set(id, {
       stop() {
         stopped = true;
@@ -53,6 +62,17 @@ export function graphqlWsSession(peer: SocketPeer, service: GraphqlService, labe
     });
     try {
       label(request);
+      const answers = own?.(request);
+      if (answers) {
+        iterator = answers;
+        if (stopped) void iterator.return?.();
+        for await (const answer of answers) {
+          if (stopped) break;
+          send({ type: 'next', id, payload: answer });
+        }
+        if (!stopped && running.get(id) !== undefined) send({ type: 'complete', id });
+        return;
+      }
       const { derived, data } = await service.current();
       const prepared = service.prepare(derived.schema, request);
       if (prepared.operation?.operation === 'subscription') {
@@ -62,7 +82,7 @@ export function graphqlWsSession(peer: SocketPeer, service: GraphqlService, labe
         } else {
           iterator = result;
           if (stopped) void iterator.return?.();
-          for await (const next of iterator) {
+          for await (const next of result) {
             if (stopped) break;
             send({ type: 'next', id, payload: formatResult(next) });
           }

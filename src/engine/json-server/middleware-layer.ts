@@ -2,7 +2,8 @@
  * Express-style middlewares on every request (`middlewares`, json-server's `--middlewares`) and
  * `readOnly` (json-server's `--read-only`), before the handlers:
  *
- *   - readOnly: a method other than GET, HEAD and OPTIONS answers 403;
+ *   - readOnly: a method other than GET, HEAD and OPTIONS answers 403, except a POST to the
+ *     GraphQL endpoint (`graphqlPath`): a query does not write, the GraphQL layer refuses mutations;
  *   - each middleware `(req, res, next)` gets the portable req/res handlers get
  *     (handlers/request.ts, handlers/response.ts): one that answers (`res.json`, `res.sendStatus`,
  *     `res.end`) answers the request; when every one called `next()`, the headers they set
@@ -29,12 +30,13 @@ export function resolveRequestMiddlewares(value: unknown, option: string): Middl
   return list as MiddlewareFunction[];
 }
 
-export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number): Layer {
+export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number, graphqlPath?: string): Layer {
   const deadlines = new Deadlines();
+  const refused = (ctx: { method: string; subPath: string }) => readOnly && !READS.has(ctx.method) && !(ctx.method === 'POST' && ctx.subPath === graphqlPath);
   return {
     name: 'middlewares',
     async handle(ctx) {
-      if (readOnly && !READS.has(ctx.method)) {
+      if (refused(ctx)) {
         ctx.answered('middlewares', 'read-only');
         return errorResponse(403, `${ctx.method} is not allowed: the mock API is read-only`, ctx.pathname);
       }
@@ -64,7 +66,7 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
     },
     peek(ctx) {
       if (middlewares.length > 0) return undefined;
-      return readOnly && !READS.has(ctx.method) ? undefined : PASS;
+      return refused(ctx) ? undefined : PASS;
     },
   };
 }

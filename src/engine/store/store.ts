@@ -65,7 +65,7 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
       return null;
     }
     const key = keyOf(name);
-    const entry = e.cache.peek(key) ?? (await e.cache.resolveEntry(key, target));
+    const entry = e.cache.lookupEntryNow(key) ?? (await e.cache.lookupEntry(key, target));
     return entry !== null && entry.array !== undefined && entry.path.endsWith('.json') ? entry : null;
   }
 

@@ -11,8 +11,10 @@
  *     calls the iterator's `return()`: a generator's `finally` runs (at its next `yield` when it is
  *     busy; use `signal` to stop a long wait inside the generator);
  *   - an error from the iterator errors the body: the host cuts the connection (a truncated
- *     stream, never a silently complete one).
+ *     stream, never a silently complete one);
+ *   - what went out is noted in a bounded preview (core/stream-preview.ts) for the journal.
  */
+import { previewOf } from '../../core/stream-preview.js';
 import { startTimer } from '../../core/timers.js';
 
 /** What a stream's source function is given. */
@@ -85,8 +87,10 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
   const control: StreamControl = { signal, lastEventId: options.lastEventId ?? null };
   let iterator: Iterator<T> | AsyncIterator<T> | undefined;
   let finished = false;
+  let preview: ReturnType<typeof previewOf> | undefined; // what observers (the journal) see of it
 
   const stop = (reason?: unknown) => {
+    preview?.end();
     if (!signal.aborted) abort.abort(reason);
     if (finished) return;
     finished = true;
@@ -109,7 +113,7 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
     }
   };
 
-  return new ReadableStream<Uint8Array>(
+  const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         ctl = controller;
@@ -127,6 +131,7 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
             const step = await iterator.next();
             if (step.done) {
               finished = true;
+              preview?.end();
               outer?.removeEventListener('abort', onOuterAbort);
               controller.close();
               return;
@@ -139,10 +144,12 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
             const bytes = typeof encoded === 'string' ? encoder.encode(encoded) : encoded;
             if (bytes.byteLength === 0) continue;
             controller.enqueue(bytes);
+            preview?.note(bytes);
             return;
           }
         } catch (err) {
           finished = true;
+          preview?.end();
           outer?.removeEventListener('abort', onOuterAbort);
           if (!signal.aborted) controller.error(err);
         }
@@ -154,4 +161,6 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
     },
     { highWaterMark: 0 },
   );
+  preview = previewOf(stream);
+  return stream;
 }

@@ -52,7 +52,7 @@ export function createStreamsLayer(files: FilesLayer, options: ResolvedStreams, 
     const call = new FsCall(ctx, ctx.subPath, null, null, undefined);
     let entry: FileEntry | null;
     try {
-      const path = await mode.env.cache.resolve(call.key, call);
+      const path = await mode.env.cache.lookup(call.key, call);
       if (path === null || streamFormatOfPath(path) === undefined) return undefined;
       entry = await mode.env.cache.entry(path);
     } catch {
@@ -77,7 +77,7 @@ export function createStreamsLayer(files: FilesLayer, options: ResolvedStreams, 
       if (!METHODS.has(ctx.method)) return PASS;
       const mode = files.mode();
       if (mode === undefined) return files.peek?.(ctx) === PASS ? PASS : undefined;
-      const path = mode.env.cache.peekResolve(ctx.subPath);
+      const path = mode.env.cache.lookupNow(ctx.subPath);
       if (path === undefined) return undefined;
       return path !== null && streamFormatOfPath(path) !== undefined ? undefined : PASS;
     },

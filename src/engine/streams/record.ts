@@ -12,6 +12,7 @@
  */
 import { concatBytes } from '../../core/body.js';
 import type { Logger } from '../../core/logger.js';
+import { previewOf } from '../../core/stream-preview.js';
 import { parseMediaType } from '../../core/media-type.js';
 import { joinSafe, normalizeVfsPath, requestPathToVfs } from '../../vfs/path.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
@@ -125,6 +126,7 @@ export function recordStream(ctx: RequestContext, response: Response, target: St
   };
 
   const reader = response.body.getReader();
+  let preview: ReturnType<typeof previewOf> | undefined; // what the journal sees of it
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -133,11 +135,13 @@ export function recordStream(ctx: RequestContext, response: Response, target: St
           step = await reader.read();
         } catch (err) {
           logger.warn(`record: ${what}: the stream failed before its end; not written`);
+          preview?.end();
           controller.error(err);
           captured(got());
           return;
         }
         if (step.done) {
+          preview?.end();
           controller.close();
           if (tooLarge) logger.warn(`record: ${what} streamed more than the capture limit (${target.limit} bytes); not written`);
           else await write();
@@ -146,6 +150,7 @@ export function recordStream(ctx: RequestContext, response: Response, target: St
         }
         const chunk = step.value;
         controller.enqueue(chunk); // the client's copy first: recording never delays it
+        preview?.note(chunk);
         size += chunk.byteLength;
         if (tooLarge) return;
         if (size > target.limit) {
@@ -160,11 +165,13 @@ export function recordStream(ctx: RequestContext, response: Response, target: St
       },
       cancel(reason) {
         logger.info(`record: ${what}: the client left before the stream ended; not written`);
+        preview?.end();
         captured(got());
         return reader.cancel(reason);
       },
     },
     { highWaterMark: 0 },
   );
+  preview = previewOf(body);
   return { response: new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }), captured: capturedPromise };
 }

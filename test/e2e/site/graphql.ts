@@ -4,7 +4,7 @@
  * WebSocket (intercepted by the worker host's socket support).
  */
 import { createClient } from 'graphql-ws';
-import { indexedDbFs, startWorker } from 'mockyard/sw';
+import { graphql, indexedDbFs, startWorker } from 'mockyard/browser';
 
 const db = {
   posts: [{ id: 1, title: 'json-server', views: 10, user_id: 1 }],
@@ -13,7 +13,19 @@ const db = {
 
 const fs = indexedDbFs('e2e-graphql', { seed: { 'db.json': db } });
 const started = startWorker({
-  mock: { endpointPrefix: '/api', fs, db: 'db.json', preset: 'json-server', logLevel: 'silent' },
+  mock: {
+    endpointPrefix: '/api',
+    fs,
+    db: 'db.json',
+    preset: 'json-server',
+    logLevel: 'silent',
+    // A subscription fed by a handler (not by the data).
+    handlers: [
+      graphql.subscription('Countdown', async function* ({ variables }) {
+        for (let n = Number(variables.from); n > 0; n--) yield { data: { countdown: n } };
+      }),
+    ],
+  },
   quiet: true,
 });
 
@@ -23,6 +35,13 @@ Object.assign(window, {
     started: started.then(() => 'ok', (err: Error) => err.message),
     reset: () => fs.reset(),
     events: () => events.slice(),
+    /** Every `next` of one operation over graphql-ws, once it completes. */
+    collect: (query: string, variables: Record<string, unknown>) =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const client = createClient({ url: `${location.origin.replace(/^http/, 'ws')}/api/graphql`, retryAttempts: 0 });
+        const got: unknown[] = [];
+        client.subscribe({ query, variables }, { next: (v) => got.push(v), error: reject, complete: () => (void client.dispose(), resolve(got)) });
+      }),
     /** Subscribes (graphql-ws over the page's WebSocket); resolves once the server has set it up. */
     subscribe: (query: string) =>
       new Promise<string>((resolve, reject) => {
