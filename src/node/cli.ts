@@ -33,7 +33,7 @@ import { nodeHost } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cli-tracker-storage.js';
-import { openApiPositional, serveOpenApi } from './openapi-cli.js';
+import { documentName, documentServing, openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
@@ -220,6 +220,7 @@ export async function buildConfig(
   if (dbFile !== undefined && values['fs-dir'] !== undefined) throw new UsageError('give either a .json file or --fs-dir, not both');
   if (values.preset !== undefined && values.preset !== 'json-server' && values.preset !== 'none') throw new UsageError(`--preset must be json-server or none (got "${values.preset}")`);
   if (values.cors !== undefined && values['no-cors']) throw new UsageError('give either --cors or --no-cors, not both');
+  if (values.seed !== undefined && !openapi) throw new UsageError('--seed sets the generated data of an OpenAPI document: give the document (mockyard openapi.yaml --seed 7)');
   if (values.cors !== undefined && values.cors.trim() === '') throw new UsageError('--cors must be \'*\' or a comma list of origins');
   const port = parseNumber('port', values.port, { integer: true, min: 0, max: 65535 });
   const delay = parseNumber('delay', values.delay, { min: 0 });
@@ -328,7 +329,9 @@ export function describeServing(url: string, engines: readonly Engine[], source:
     }
     const api = engine as Partial<MockApi>;
     for (const prefix of engine.prefixes) {
-      const what = !api.options ? 'engine' : fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : 'handlers only (no file folder)';
+      const files = api.options && fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : undefined;
+      const document = api.options ? documentServing(api.options) : undefined; // openapi-cli.ts
+      const what = !api.options ? 'engine' : [files, document].filter(Boolean).join(', then ') || 'handlers only (no file folder)';
       const proxy = api.options?.proxy;
       if (proxy?.record?.serveFiles === false) {
         lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${proxy.origin}${proxy.basePath}, recording every answer into ${source}${proxy.record.overwrite ? ' (overwriting)' : ''}`);
@@ -479,7 +482,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       const storage = collector && storageLine(collector);
       if (storage) io.out(storage);
       const openapi = config.mock?.openapi;
-      if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${typeof openapi === 'string' ? openapi : openapi instanceof URL ? openapi.href : '(given in the config)'}`);
+      if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${documentName(typeof openapi === 'object' && 'document' in openapi ? openapi.document : openapi)}`);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, served, true)) io.out(line);
       for (const note of parsed.notes) io.out(`  ${note}`);
       io.out('Press Ctrl+C to stop.');
