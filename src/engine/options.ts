@@ -23,6 +23,7 @@ import { NO_DELAY, resolveDelay, type DrawDelay } from './delay.js';
 import { resolveRoutes, type RewriteRule } from './json-server/routes.js';
 import { resolveRequestMiddlewares } from './json-server/middleware-layer.js';
 import { resolveStatic } from './static/layer.js';
+import { resolveHarOption, type HarOption } from './replay/har-option.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
 import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
@@ -130,6 +131,8 @@ export interface ResolvedMockApiOptions {
   sessions: ResolvedSessions;
   /** Fault rules of routes (src/engine/faults/), validated. */
   faults: FaultRule[];
+  /** `har`: a HAR log served as recorded traffic (replay/har-layer.ts), or null. */
+  har: HarOption | null;
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -173,7 +176,7 @@ const KNOWN_KEYS = [
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
   'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
   'routes', 'readOnly', 'static', 'middlewares',
-  'sessions', 'faults', 'store', 'graphql', 'streams',
+  'sessions', 'faults', 'store', 'graphql', 'streams', 'har',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers. */
@@ -516,6 +519,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     middlewares: [],
     sessions: resolveSessions(false, 'sessions'),
     faults: [],
+    har: null,
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -606,6 +610,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);
   base.sessions = resolveSessions(o.sessions, at('sessions'));
   base.faults = resolveFaultRules(o.faults, at('faults'));
+  base.har = resolveHarOption(o.har, at('har'));
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

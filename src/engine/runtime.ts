@@ -6,6 +6,7 @@
 import type { DefaultFsFactory, ScratchFsFactory } from '../vfs/default-fs.js';
 import type { DocumentLoader } from './openapi-backend/document-loader.js';
 import type { UpstreamTransportFactory } from './proxy/transport.js';
+import type { HarReader } from './replay/har-option.js';
 
 export interface MockApiRuntime {
   /** The filesystem for `fsDir` when the options give no `fs` (Node: a disk folder). Without it `fs` is required. */
@@ -16,4 +17,6 @@ export interface MockApiRuntime {
   readonly upstream?: UpstreamTransportFactory;
   /** Reads `mock.openapi` given by a path (Node: YAML or JSON files). Without it the document object is required. */
   readonly openApiDocument?: DocumentLoader;
+  /** Reads `mock.har` given by a path (Node: a JSON file). Without it the HAR object is required. */
+  readonly readHar?: HarReader;
 }

@@ -356,6 +356,11 @@ export interface MockApiOptions {
    * In browser mode such requests go to the network instead (see docs/proxy.md).
    */
   proxy?: ProxyOptions;
+  /**
+   * Serve a HAR log as recorded traffic (docs/proxy.md): the HAR object, or on Node the path of a
+   * `.har` file. Requests are matched by method, path, query and (writes) body.
+   */
+  har?: string | { log: { entries: unknown[] } & Record<string, unknown> };
 }
 
 export interface ProxyOptions {

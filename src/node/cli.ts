@@ -33,7 +33,7 @@ import { nodeHost } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cli-tracker-storage.js';
-import { openApiPositional, serveOpenApi } from './openapi-cli.js';
+import { documentName, documentServing, openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
@@ -41,6 +41,7 @@ import { modeLine } from './mode-line.js';
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
        mockyard openapi.yaml [--seed N] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
+       mockyard --har traffic.har [options]   (serve a HAR log as recorded traffic, docs/proxy.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document)
@@ -59,6 +60,9 @@ Options:
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
       --proxy URL      forward what no handler or file answers to the real API at URL
+      --har FILE       serve a HAR log (a browser's, Playwright's recordHar, mockyard record's):
+                       method + path + query (+ body for writes) as recorded; another query or
+                       body of a recorded path goes to --proxy, else a 404 naming what is recorded
       --tracker        also run the event collector (default options) when the config has none
       --tracker-db URL keep the collector's events in PostgreSQL (postgres://…; implies --tracker;
                        default: $MOCKYARD_TRACKER_DB); starts without the database and
@@ -75,10 +79,12 @@ Options:
   -v, --version        show the version
 
 Commands:
-  record               forward every request under the prefix to --target URL and write each
-                       2xx GET answer as a mock file in --fs-dir (default ./mocks); existing files
-                       are kept unless --overwrite; the session's HAR log goes to --har FILE
-                       (default: <fs-dir>.har next to the folder). Secrets are redacted.
+  record               forward every request under the prefix to --target URL and record every
+                       answer in --fs-dir (default ./mocks): a 2xx GET body as a mock file, and
+                       each status, meaningful headers and request body in <name>@recorded.json,
+                       replayed exactly by plain serving; existing files and answers are kept
+                       unless --overwrite; the session's HAR log (request bodies included) goes
+                       to --har FILE (default: <fs-dir>.har next to the folder). Secrets are redacted.
   import FILE          write a mock file per GET operation of an OpenAPI 3.0/3.1 or Swagger 2
                        document (YAML or JSON) into --fs-dir (default ./mocks): its example,
                        else a sample generated from its schema; existing files kept unless
@@ -91,6 +97,7 @@ Examples:
   mockyard --config playground/mockyard.config.mjs --port 0
   mockyard --fs-dir ./mocks --proxy https://staging.example.com
   mockyard record --target https://staging.example.com --fs-dir ./mocks
+  mockyard --har traffic.har --proxy https://staging.example.com
 `;
 
 export interface CliIo {
@@ -199,7 +206,7 @@ export async function buildConfig(
   const { values, positionals } = parse(js?.argv ?? argv);
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
-    for (const flag of ['target', 'overwrite', 'har'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
+    for (const flag of ['target', 'overwrite'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
     if (positionals.length > 1 || (positionals.length === 1 && !DATA_FILE.test(positionals[0]!))) {
       throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one data file, e.g. mockyard db.json; also .json5, .js, .cjs, .mjs)`);
     }
@@ -213,6 +220,7 @@ export async function buildConfig(
   if (dbFile !== undefined && values['fs-dir'] !== undefined) throw new UsageError('give either a .json file or --fs-dir, not both');
   if (values.preset !== undefined && values.preset !== 'json-server' && values.preset !== 'none') throw new UsageError(`--preset must be json-server or none (got "${values.preset}")`);
   if (values.cors !== undefined && values['no-cors']) throw new UsageError('give either --cors or --no-cors, not both');
+  if (values.seed !== undefined && !openapi) throw new UsageError('--seed sets the generated data of an OpenAPI document: give the document (mockyard openapi.yaml --seed 7)');
   if (values.cors !== undefined && values.cors.trim() === '') throw new UsageError('--cors must be \'*\' or a comma list of origins');
   const port = parseNumber('port', values.port, { integer: true, min: 0, max: 65535 });
   const delay = parseNumber('delay', values.delay, { min: 0 });
@@ -254,6 +262,10 @@ export async function buildConfig(
   if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
   if (delay !== undefined) mock.delay = delay;
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
+  if (mode === 'serve' && values.har !== undefined) {
+    mock.har = resolve(cwd, values.har); // served as recorded traffic (engine/replay/har-layer.ts)
+    if (!configFile && values['fs-dir'] === undefined && dbFile === undefined) mock.fsDir = null;
+  }
   let har: string | undefined;
   if (mode === 'record') {
     const previous = mock.proxy?.record;
@@ -284,7 +296,7 @@ export async function buildConfig(
   }
   if (config.tracker) config.tracker = withSpoolDefault(config.tracker, cwd);
   if (dbWait !== undefined && !(config.tracker && (config.tracker.storage?.postgres !== undefined || config.tracker.storage?.store !== undefined))) throw new UsageError('--tracker-db-wait needs --tracker-db (or a collector with a database store)');
-  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve', config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
+  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve' && values.har === undefined, config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -317,10 +329,12 @@ export function describeServing(url: string, engines: readonly Engine[], source:
     }
     const api = engine as Partial<MockApi>;
     for (const prefix of engine.prefixes) {
-      const what = !api.options ? 'engine' : fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : 'handlers only (no file folder)';
+      const files = api.options && fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : undefined;
+      const document = api.options ? documentServing(api.options) : undefined; // openapi-cli.ts
+      const what = !api.options ? 'engine' : [files, document].filter(Boolean).join(', then ') || 'handlers only (no file folder)';
       const proxy = api.options?.proxy;
       if (proxy?.record?.serveFiles === false) {
-        lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${proxy.origin}${proxy.basePath}, recording 2xx GET answers into ${source}${proxy.record.overwrite ? ' (overwriting)' : ''}`);
+        lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${proxy.origin}${proxy.basePath}, recording every answer into ${source}${proxy.record.overwrite ? ' (overwriting)' : ''}`);
         continue;
       }
       lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${what}${proxy ? `, else proxied to ${proxy.origin}${proxy.basePath}` : ''}`);
@@ -468,7 +482,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       const storage = collector && storageLine(collector);
       if (storage) io.out(storage);
       const openapi = config.mock?.openapi;
-      if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${typeof openapi === 'string' ? openapi : openapi instanceof URL ? openapi.href : '(given in the config)'}`);
+      if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${documentName(typeof openapi === 'object' && 'document' in openapi ? openapi.document : openapi)}`);
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, served, true)) io.out(line);
       for (const note of parsed.notes) io.out(`  ${note}`);
       io.out('Press Ctrl+C to stop.');

@@ -7,7 +7,9 @@
  * after its own (unless `overwrite`). A file there that is not a HAR log is moved aside to
  * `FILE.<time>.bak` (said on stderr), never overwritten.
  */
+import { readFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Entry, Har } from 'har-format';
 import { CoalescedRun } from '../core/coalesced-run.js';
 import type { Recorder } from '../engine/proxy/recorder.js';
@@ -67,4 +69,23 @@ export function keepHarFile(recorder: Recorder, file: string, onError: (message:
       await save();
     },
   };
+}
+
+/**
+ * `mock.har` given by a path (Node's runtime `readHar`): the file read and parsed at start-up, so
+ * a missing or malformed file stops the start with a message naming it.
+ */
+export function readHarFile(path: string, root: string | undefined): unknown {
+  const file = resolve(root ?? process.cwd(), path);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read the HAR file ${path}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`the HAR file ${path} is not JSON: ${(err as Error).message}`);
+  }
 }

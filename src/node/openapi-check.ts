@@ -14,8 +14,7 @@ import { parseArgs } from 'node:util';
 import type { Har } from 'har-format';
 import { NULL_BODY_STATUS } from '../core/fast-response.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
-import { readDocument } from '../engine/openapi-backend/operations.js';
-import { createDeref } from '../engine/openapi-backend/refs.js';
+import { documentModel } from '../engine/openapi-backend/document-loader.js';
 import { contractRefusal } from '../engine/openapi/contract.js';
 import { compileDocument, type Problem } from '../engine/openapi/request-validator.js';
 import { checkAnswer } from '../engine/openapi/response-check.js';
@@ -30,11 +29,10 @@ const pointer = (p: Problem) => `/${[p.in, ...(p.at ? p.at.split('.') : [])].map
 
 export async function checkTraffic(documentFile: string, harFile: string, options: { prefix?: string } = {}): Promise<CheckResult> {
   const doc = await loadDocumentFile(resolve(documentFile));
-  const deref = createDeref(doc);
-  const model = readDocument(doc, deref);
+  const { model } = documentModel(doc);
   const operations = new Map(model.operations.map((o) => [o.label, o]));
   const lines: string[] = [];
-  const compiled = compileDocument(doc, { deref, onUncompilable: (label, err) => lines.push(`warning: ${label} cannot be validated (${(err as Error).message})`) });
+  const compiled = compileDocument(doc, { onUncompilable: (label, err) => lines.push(`warning: ${label} cannot be validated (${(err as Error).message})`) });
   const har = JSON.parse(await readFile(resolve(harFile), 'utf8')) as Har;
   const prefix = (options.prefix ?? model.basePath).replace(/\/+$/, '');
   let drifted = 0;

@@ -8,6 +8,7 @@
  */
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { ResolvedMockApiOptions } from '../engine/options.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { readDocument } from '../engine/openapi-backend/operations.js';
 import { createDeref } from '../engine/openapi-backend/refs.js';
@@ -20,6 +21,27 @@ export interface OpenApiArgument {
 }
 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
+
+/** Documents read from the command line, by the path the user gave. */
+const documentNames = new WeakMap<object, string>();
+
+/** How the start-up lines name a document: its path or URL, the file it was read from, or "(given in the config)". */
+export function documentName(source: unknown): string {
+  if (typeof source === 'string') return source;
+  if (source instanceof URL) return source.href;
+  return (source !== null && typeof source === 'object' && documentNames.get(source)) || '(given in the config)';
+}
+
+/**
+ * What a mock API serves from its document, for the start-up map: the generated backend with its
+ * seed and population, or undefined when the document only validates (`mock: false`, a proxy).
+ */
+export function documentServing(options: ResolvedMockApiOptions): string | undefined {
+  const openapi = options.openapi;
+  if (!openapi || !(openapi.backend.mock ?? !options.proxy)) return undefined;
+  const { seed, count } = openapi.backend;
+  return `the OpenAPI document ${documentName(openapi.source)}: generated, stateful data (seed ${JSON.stringify(seed)}, ${count['*']} items per collection)`;
+}
 
 /** The positional argument as an OpenAPI document, or undefined (not one: a db, or no argument). */
 export async function openApiPositional(positionals: string[], cwd: string): Promise<OpenApiArgument | undefined> {
@@ -52,6 +74,7 @@ export async function openApiPositional(positionals: string[], cwd: string): Pro
     if (!yaml) return undefined;
     throw new Error(`mockyard: ${file} is not an OpenAPI document (no top-level "openapi" or "swagger")`);
   }
+  documentNames.set(document, positionals[0]!);
   positionals.length = 0;
   return { file, document, basePath: readDocument({ ...document, paths: {} }, createDeref(document)).basePath };
 }
@@ -65,5 +88,9 @@ export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: 
   if (flags.fsDir === undefined && !flags.configFile) {
     mock.fsDir = null;
     delete mock.fs;
+    // No folder: no collections for the preset's collections and GraphQL layers to serve (their
+    // code, GraphQL's above all, is then not loaded at start-up).
+    mock.collections ??= false;
+    mock.graphql ??= false;
   }
 }

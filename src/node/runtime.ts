@@ -9,7 +9,8 @@
  *   - the collector's PostgreSQL store (`storage.postgres`), its code imported on first use, and
  *     its ingest spool on disk (`storage.spool`);
  *   - the proxy layer's transport: an undici connection pool, answers piped;
- *   - `mock.openapi` given by a path: YAML or JSON files (and the files they refer to) read from disk.
+ *   - `mock.openapi` given by a path: YAML or JSON files (and the files they refer to) read from disk;
+ *   - `mock.har` given by a path: the HAR file read at start-up.
  */
 import { resolve } from 'node:path';
 import { constants, crc32, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
@@ -17,6 +18,7 @@ import type { Runtime } from '../host/runtime.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
 import { loadDocumentFile } from './openapi-document.js';
+import { readHarFile } from './har-file.js';
 import { postgresStore } from './postgres/index.js';
 import { DiskSpool } from './tracker-spool.js';
 import { undiciTransport } from './upstream-undici.js';
@@ -41,4 +43,5 @@ export const nodeRuntime: Runtime = {
   spool: (settings, { logger }) => new DiskSpool(settings, logger),
   upstream: undiciTransport,
   openApiDocument: loadDocumentFile,
+  readHar: readHarFile,
 };

@@ -27,9 +27,14 @@
  * Only top-level keys that are valid file names are exposed (`posts`, `user-settings`; not
  * `a/b`, `..`); others are kept in the file untouched. Folders, non-JSON files and `append` are
  * refused with EINVAL (db.json holds JSON values only).
+ *
+ * The parts: the document (json-document.ts); its saving (json-db-saver.ts, states saved |
+ * unsaved | waiting | writing); reading the file (here: `phase` unloaded | loaded, re-reads
+ * through one CoalescedRun); watching for outside edits (here).
  */
 import { CoalescedRun } from '../core/coalesced-run.js';
 import { ChangeEmitter } from './change-emitter.js';
+import { DocumentSaver } from './json-db-saver.js';
 import { JsonDocument, validKey } from './json-document.js';
 import { normalizeVfsPath } from './path.js';
 import { isVfsError, VfsError, type Vfs, type VfsDirent, type VfsStat } from './types.js';
@@ -51,20 +56,6 @@ export interface JsonDbVfs extends Vfs {
   /** The top-level keys, in document order. */
   keys(): string[];
 }
-
-/**
- * Where the document's changes stand against the file:
- *   saved      the file holds every change
- *   unsaved    changes wait, no rewrite planned (after `close()` began, or before its first change)
- *   waiting    changes wait; the rewrite starts when the timer fires (`flushDelayMs`)
- *   writing    a rewrite of the whole document is on its way; changes made meanwhile wait for
- *              the next one, and watch reports meanwhile are our own write
- */
-type SaveState =
-  | { name: 'saved' }
-  | { name: 'unsaved' }
-  | { name: 'waiting'; timer: ReturnType<typeof setTimeout> }
-  | { name: 'writing'; done: Promise<void> };
 
 const encoder = /* @__PURE__ */ new TextEncoder();
 const decoder = /* @__PURE__ */ new TextDecoder();
@@ -97,13 +88,16 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
   let phase: 'unloaded' | 'loaded' = 'unloaded';
   /** The file's stat as we last read or wrote it (null: absent). */
   let known: VfsStat | null = null;
-  let save: SaveState = { name: 'saved' };
-  const writing = () => save.name === 'writing';
-  /** Changes not in the file yet. */
-  let unsaved = 0;
-  /** When our last rewrite ended (reports soon after may be its echo). */
-  let rewroteAt = -Infinity;
   let closed = false;
+  const saver = new DocumentSaver({
+    delayMs: flushDelayMs,
+    text: () => doc.text(),
+    write: async (text) => {
+      await inner.write(filePath, text);
+      known = await inner.stat(filePath).catch(() => null);
+    },
+    onFailure: (err) => warn(`could not save ${filePath}: ${(err as Error)?.message ?? String(err)} (will retry)`),
+  });
 
   // ---- reading the file ----------------------------------------------------------------------
 
@@ -138,11 +132,11 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
       known = stat;
       return;
     }
-    if (phase === 'loaded' && unsaved > 0) warn(`${filePath} changed on disk while ${unsaved} write(s) waited to be saved; the file's content wins`);
+    if (phase === 'loaded' && saver.unsaved > 0) warn(`${filePath} changed on disk while ${saver.unsaved} write(s) waited to be saved; the file's content wins`);
     const before = [...doc.slots.keys()];
     doc = parsed;
     known = stat;
-    discardUnsaved();
+    saver.discard();
     const reloaded = phase === 'loaded';
     phase = 'loaded';
     if (reloaded) {
@@ -180,62 +174,10 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     throw new VfsError('EINVAL', path, `${filePath} holds JSON values under top-level keys only: cannot ${what} ${path || '/'}`);
   }
 
-  // ---- saving the file -----------------------------------------------------------------------
-
-  /** A change of the document: the file is rewritten within `flushDelayMs`. */
+  /** A change of the document: saved within `flushDelayMs` (json-db-saver.ts), told to listeners now. */
   function changed(key: string): void {
-    unsaved++;
-    if (save.name === 'saved') save = { name: 'unsaved' };
-    planRewrite();
+    saver.changed();
     changes.emit(`${key}${SUFFIX}`);
-  }
-
-  /** Starts the timer of the next rewrite unless one is planned or on its way. */
-  function planRewrite(): void {
-    if (save.name !== 'unsaved' || closed) return;
-    const timer = setTimeout(() => void rewrite(), flushDelayMs);
-    save = { name: 'waiting', timer };
-  }
-
-  /** The file's content won over the changes that waited (an outside edit): nothing to save. */
-  function discardUnsaved(): void {
-    unsaved = 0;
-    if (save.name === 'waiting') clearTimeout(save.timer);
-    if (save.name !== 'writing') save = { name: 'saved' };
-  }
-
-  /** Rewrites the file now (or returns the rewrite on its way). */
-  function rewrite(): Promise<void> {
-    if (save.name === 'writing') return save.done;
-    if (save.name === 'waiting') clearTimeout(save.timer);
-    if (unsaved === 0) {
-      save = { name: 'saved' };
-      return Promise.resolve();
-    }
-    const writes = unsaved;
-    const text = doc.text();
-    let finished!: () => void;
-    const done = new Promise<void>((resolve) => (finished = resolve));
-    // `writing` before the inner write starts: the reports it causes are ours.
-    save = { name: 'writing', done };
-    void (async () => {
-      try {
-        await inner.write(filePath, text);
-        unsaved -= Math.min(writes, unsaved);
-        known = await inner.stat(filePath).catch(() => null);
-      } catch (err) {
-        warn(`could not save ${filePath}: ${(err as Error)?.message ?? String(err)} (will retry)`);
-      } finally {
-        rewroteAt = now();
-      }
-      save = { name: unsaved > 0 ? 'unsaved' : 'saved' };
-      if (unsaved > 0) {
-        if (closed) void rewrite();
-        else planRewrite();
-      }
-      finished();
-    })();
-    return done;
   }
 
   // ---- outside edits -------------------------------------------------------------------------
@@ -243,12 +185,12 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
   let checking: Promise<void> | undefined;
   /** Reads the file again when its stat differs from what we last read or wrote. */
   function check(): Promise<void> {
-    if (writing()) return Promise.resolve();
+    if (saver.writing) return Promise.resolve();
     checking ??= (async () => {
       try {
         await settled();
         const s = await inner.stat(filePath).catch(() => null);
-        if (!writing() && !sameStat(s, known)) await reading.run();
+        if (!saver.writing && !sameStat(s, known)) await reading.run();
       } catch {
         // reported by the next operation
       }
@@ -260,8 +202,8 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
 
   /** A report that the file may have changed from outside. */
   function reported(): void {
-    if (closed || writing()) return;
-    if (now() - rewroteAt < ECHO_MS) {
+    if (closed || saver.writing) return;
+    if (now() - saver.rewroteAt < ECHO_MS) {
       void check();
       return;
     }
@@ -285,10 +227,10 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
   // started then still commit), so a reload right after a write does not lose it.
   const g = globalThis as { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void; document?: { visibilityState?: string } };
   const onHide = () => {
-    if (unsaved > 0 && (g.document?.visibilityState === 'hidden' || g.document?.visibilityState === undefined)) void rewrite();
+    if (saver.unsaved > 0 && (g.document?.visibilityState === 'hidden' || g.document?.visibilityState === undefined)) void saver.rewrite();
   };
   const onPageHide = () => {
-    if (unsaved > 0) void rewrite();
+    if (saver.unsaved > 0) void saver.rewrite();
   };
   const inPage = typeof g.addEventListener === 'function' && g.document !== undefined;
   if (inPage) {
@@ -299,15 +241,6 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
   // ---- the Vfs contract ----------------------------------------------------------------------
 
   const rootStat = (): VfsStat => ({ kind: 'dir', size: 0, mtimeMs: known?.mtimeMs ?? 0 });
-  /** Saves until nothing waits (or the inner Vfs refuses every rewrite). */
-  async function saveAll(giveUp: boolean): Promise<void> {
-    while (unsaved > 0 || writing()) {
-      const before = unsaved;
-      await rewrite();
-      if (giveUp && unsaved >= before && !writing()) break; // refused: give up rather than spin
-    }
-  }
-
   const vfs: JsonDbVfs = {
     driver: 'json-db',
     exclusive: true,
@@ -318,7 +251,7 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     },
     flush: async () => {
       await settled();
-      await saveAll(false);
+      await saver.saveAll(false);
     },
     keys: () => [...doc.slots.keys()],
 
@@ -401,6 +334,7 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
     async close() {
       if (closed) return;
       closed = true;
+      saver.close();
       if (poll !== undefined) clearInterval(poll);
       if (inPage) {
         g.removeEventListener?.('pagehide', onPageHide);
@@ -409,7 +343,7 @@ export function jsonDbFs(inner: Vfs, file = 'db.json', options: JsonDbOptions = 
       stopWatch?.();
       stopInnerChanges();
       await firstLoad.catch(() => undefined);
-      await saveAll(true);
+      await saver.saveAll(true);
     },
   };
   return vfs;

@@ -373,3 +373,81 @@ describe('security schemes (security-3.0.json, @readme/oas-examples)', () => {
     expect(await status('GET', '/anything/optional-auth')).toBe(200);
   });
 });
+
+describe('public documents of other styles', () => {
+  const GITHUB = join(FIXTURES, 'github-trimmed.json');
+
+  it("GitHub's REST description (trimmed, @octokit/openapi 23.0.2): cursor paging with before/after and per_page through Link, every item once", async () => {
+    const s = await serve([GITHUB]);
+    const seen: string[] = [];
+    let url: string | undefined = `${s.url}/advisories?per_page=6`;
+    let pages = 0;
+    while (url) {
+      const page = await getJson(url);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('x-total-count')).toBe('20');
+      const items = page.body as Obj[];
+      expect(items.length).toBeLessThanOrEqual(6);
+      seen.push(...items.map((a) => a.ghsa_id as string));
+      pages++;
+      const next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+      if (next) expect(next).toMatch(/[?&]after=/);
+      url = next ? `${s.url}${next}` : undefined;
+    }
+    expect(pages).toBe(4);
+    expect(new Set(seen).size).toBe(20);
+    const second = await getJson(`${s.url}/advisories?per_page=6&after=${encodeURIComponent(/after=([^&>]+)/.exec((await getJson(`${s.url}/advisories?per_page=6`)).headers.get('link')!)![1]!)}`);
+    expect((second.body as Obj[]).map((a) => a.ghsa_id)).toEqual(seen.slice(6, 12));
+    const advisory = await getJson(`${s.url}/advisories/${encodeURIComponent(seen[7]!)}`);
+    expect(advisory.status).toBe(200);
+    expect((advisory.body as Obj).ghsa_id).toBe(seen[7]);
+  });
+
+  it("GitHub's users: the item answer is a oneOf with a discriminator mapping (user_view_type public | private); each drawn user follows the branch it names", async () => {
+    const s = await serve([GITHUB]);
+    const logins = ((await getJson(`${s.url}/users?per_page=12`)).body as Obj[]).map((u) => u.login as string);
+    expect(logins[0]).toBe('octocat'); // the document's own example first
+    const kinds = new Set<string>();
+    for (const login of logins.slice(1)) {
+      const user = (await getJson(`${s.url}/users/${encodeURIComponent(login)}`)).body as Obj;
+      expect(user.login).toBe(login);
+      kinds.add(user.user_view_type as string);
+      // private-user requires what public-user does not document
+      if (user.user_view_type === 'private') expect(user).toEqual(expect.objectContaining({ two_factor_authentication: expect.any(Boolean), owned_private_repos: expect.any(Number) }));
+      else expect(user.user_view_type).toBe('public');
+    }
+    expect([...kinds].sort()).toEqual(['private', 'public']);
+  });
+
+  it('Prefer: example=name answers that named example of the documented response (response-examples.json, @readme/oas-examples)', async () => {
+    const s = await serve([join(FIXTURES, 'response-examples.json'), '--prefix', '/']);
+    const dog = await getJson(`${s.url}/examples`, { headers: { prefer: 'code=202, example=dog' } });
+    expect(dog.status).toBe(202);
+    expect(dog.body).toEqual({ name: 'Puma', petType: 'Dog', color: 'Black', gender: 'Female', breed: 'Mixed' });
+    const cat = await getJson(`${s.url}/examples`, { headers: { prefer: 'code=202, example=cat' } });
+    expect((cat.body as Obj).name).toBe('Fluffy');
+    const user = await getJson(`${s.url}/examples`, { headers: { prefer: 'example=user' } });
+    expect(user.status).toBe(201);
+    expect(user.body).toEqual({ user: { email: 'test@example.com', name: 'Test user name' } });
+  });
+});
+
+describe('start-up lines and flags', () => {
+  it('say what a document serves, by the name it was given', async () => {
+    const dir = await makeTempDir();
+    await writeFile(join(dir, 'petstore.yaml'), await (await import('node:fs/promises')).readFile(PETSTORE));
+    const r = await runCli(['petstore.yaml', '--port', '0', '--seed', '7'], dir);
+    expect(r.code).toBeUndefined();
+    expect(r.out).toMatch(/http:\/\/127\.0\.0\.1:\d+\/v2 {2}→ {2}the OpenAPI document petstore\.yaml: generated, stateful data \(seed 7, 20 items per collection\)/);
+    expect(r.out).toContain('Requests validated against the OpenAPI document petstore.yaml');
+    expect(r.out).not.toContain('handlers only');
+    expect(r.out).not.toContain('given in the config');
+  });
+
+  it('--seed without a document is a usage error (exit 2), not ignored', async () => {
+    const r = await runCli(['--seed', '7', '--port', '0'], await makeTempDir());
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--seed sets the generated data of an OpenAPI document: give the document');
+    expect(r.server).toBeUndefined();
+  });
+});

@@ -3,7 +3,7 @@
  * `<name>@<query>.<ext>` file is answered from it, before the plain file's pagination and
  * filters. Recorded from a real upstream, then replayed by plain serving from disk.
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeMockApi as createMockApi } from '../../src/node/engines.js'; // the `mockyard` entry under Node: fsDir on disk
@@ -22,7 +22,7 @@ const ALL = Array.from({ length: 30 }, (_, i) => ({ id: i + 1 }));
 const pagination = { GET: { type: 'query-param' as const, limit: 'limit', skip: 'skip' } };
 
 describe('query variants', () => {
-  it('recorded answers to queries are served for that exact query (any parameter order); other queries use the plain file', async () => {
+  it('recorded answers to queries are served for that exact query (any parameter order); other queries are not recorded (404), unless the files are hand-written', async () => {
     const upstream = await startUpstream((req, res) => {
       const url = new URL(req.url!, 'http://x');
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -35,7 +35,7 @@ describe('query variants', () => {
     await (await fetch(`${rec.url}/api/users`)).arrayBuffer();
     await (await fetch(`${rec.url}/api/users?skip=5&limit=2`)).arrayBuffer();
     await recording.recorder!.settled();
-    expect((await readdir(dir)).sort()).toEqual(['users.json', 'users@limit=2&skip=5.json']);
+    expect((await readdir(dir)).sort()).toEqual(['users.json', 'users@limit=2&skip=5.json', 'users@recorded.json']);
     await closeServers();
     await upstream.close();
 
@@ -49,9 +49,15 @@ describe('query variants', () => {
     const head = await fetch(`${server.url}/api/users?limit=2&skip=5`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
-    // Another query: the plain file, paginated as configured.
-    expect(await (await fetch(`${server.url}/api/users?skip=1&limit=2`)).json()).toEqual([{ id: 2 }, { id: 3 }]);
+    // Another query was not recorded: never another variant's answer (docs/proxy.md).
+    const other = await fetch(`${server.url}/api/users?skip=1&limit=2`);
+    expect(other.status).toBe(404);
+    expect(((await other.json()) as { recorded: string[] }).recorded).toEqual(['GET /api/users', 'GET /api/users?limit=2&skip=5']);
     expect(await (await fetch(`${server.url}/api/users`)).json()).toEqual(ALL);
+    // Without the recording, the files are plain mocks: another query is a page of users.json.
+    await rm(join(dir, 'users@recorded.json'));
+    await expect.poll(async () => (await fetch(`${server.url}/api/users?skip=1&limit=2`)).status).toBe(200);
+    expect(await (await fetch(`${server.url}/api/users?skip=1&limit=2`)).json()).toEqual([{ id: 2 }, { id: 3 }]);
   });
 
   it('variants of folder indexes and of names with an extension; a variant added later is served', async () => {

@@ -76,7 +76,9 @@ describe('record', () => {
     expect((await get(engine, url, '/api/broken')).status).toBe(500);
     expect((await get(engine, url, '/api/empty')).status).toBe(204);
 
-    expect(await files(dir)).toEqual(['index.json', 'logo.png', 'users', 'users.json', 'users@a=x%2Fy&page=2.json', 'zipped.json'].filter((f) => f !== 'users').concat('users/1.json').sort());
+    // Each path's answers (every status, meaningful headers) are in its <name>@recorded.json too.
+    expect(await files(dir)).toEqual(['index.json', 'logo.png', 'users.json', 'users@a=x%2Fy&page=2.json', 'zipped.json', 'users/1.json',
+      'broken@recorded.json', 'empty@recorded.json', 'index@recorded.json', 'logo@recorded.json', 'users/1@recorded.json', 'users@recorded.json', 'zipped@recorded.json'].sort());
     expect(await readFile(join(dir, 'users.json'), 'utf8')).toBe(`${JSON.stringify(USERS, null, 2)}\n`);
     expect(await readFile(join(dir, 'users', '1.json'), 'utf8')).toBe(`${JSON.stringify(USERS[0], null, 2)}\n`);
     expect(await readFile(join(dir, 'logo.png'))).toEqual(Buffer.from(PNG));
@@ -104,7 +106,7 @@ describe('record', () => {
     expect((await fetch(`${url}/api/users/1`)).status).toBe(200);
   });
 
-  it('never replaces an existing file unless overwrite is on; records GET answers only', async () => {
+  it('never replaces an existing file unless overwrite is on; a kept hand-written file gets no recording; writes are recorded', async () => {
     const upstream = await realApi();
     for (const overwrite of [false, true]) {
       const { dir, engine, url } = await api(upstream, { record: { overwrite, serveFiles: false } });
@@ -113,9 +115,9 @@ describe('record', () => {
       expect(JSON.parse(Buffer.from(r.body).toString())).toEqual(USERS); // serveFiles: false → proxied
       const onDisk = JSON.parse(await readFile(join(dir, 'users.json'), 'utf8'));
       expect(onDisk).toEqual(overwrite ? USERS : { hand: 'written' });
-      // Only GET answers are recorded: a proxied POST writes nothing.
+      // A proxied POST is recorded with its body and answer (no body file: only 2xx GETs get one).
       expect((await get(engine, url, '/api/orders', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(201);
-      expect(await files(dir)).toEqual(['users.json']);
+      expect(await files(dir)).toEqual(overwrite ? ['orders@recorded.json', 'users.json', 'users@recorded.json'] : ['orders@recorded.json', 'users.json']);
     }
   });
 

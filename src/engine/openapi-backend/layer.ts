@@ -25,13 +25,13 @@ import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
-import { sharedOpenApiDocument, type DocumentLoader } from './document-loader.js';
+import { documentModel, sharedOpenApiDocument, type DocumentLoader } from './document-loader.js';
 import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './list-query.js';
-import { isObj, readDocument, type Operation, type ResponseSpec } from './operations.js';
+import { isObj, type Operation, type ResponseSpec } from './operations.js';
 import type { BackendOptions } from './options.js';
-import { createDeref, type Deref } from './refs.js';
+import type { Deref } from './refs.js';
 import { envelopeOf, inferRoles, jsonContent, successCode, successSchemaOf, type Collection, type Role } from './resources.js';
-import { createRouter, type RouteMatch } from './routes.js';
+import type { RouteMatch } from './routes.js';
 import { createState, topLevelProperties, type BackendState } from './state.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
@@ -95,8 +95,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   const ready = (async () => {
     try {
       const [doc, faker] = await Promise.all([sharedOpenApiDocument(options.option ?? options, options.source, options.root, options.loadDocument), loadFaker()]);
-      const deref = createDeref(doc);
-      const model = readDocument(doc, deref);
+      const { deref, model, route } = documentModel(doc);
       const { roles, collections } = inferRoles(model.operations, deref);
       const state = createState({
         faker,
@@ -112,7 +111,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const fields = new Set(topLevelProperties(role.collection.itemSchema, deref).map(([name]) => name));
         lists.set(op, { paging, filters: filtersOf(op.parameters, paging, fields) });
       }
-      built = { faker, deref, route: createRouter(model.operations), roles, state, lists, envelopes: new Map() };
+      built = { faker, deref, route, roles, state, lists, envelopes: new Map() };
       return true;
     } catch (err) {
       logger.error(`openapi: the document could not be loaded for the mock backend: ${(err as Error)?.message ?? String(err)}`);

@@ -131,6 +131,19 @@ function listOf(s: unknown, deref: Deref): { shape: ListShape; items: unknown } 
   return { shape: { arrayProperty: prop, schema: o }, items: deref((deref(p) as Obj).items) };
 }
 
+/** The properties of a schema and of its oneOf/anyOf/allOf branches (one level). */
+export function topLevelProperties(schema: Obj, deref: Deref): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  const visit = (s0: unknown, depth: number) => {
+    const s = deref(s0);
+    if (!isObj(s) || depth > 3) return;
+    if (isObj(s.properties)) out.push(...Object.entries(s.properties));
+    for (const key of ['oneOf', 'anyOf', 'allOf']) if (Array.isArray(s[key])) for (const b of s[key] as unknown[]) visit(b, depth + 1);
+  };
+  visit(schema, 0);
+  return out;
+}
+
 const singular = (name: string) => name.replace(/[^a-z0-9]/gi, '').replace(/ies$/i, 'y').replace(/s$/i, '');
 const segmentsOf = (t: string) => t.split('/').filter(Boolean);
 const isParam = (seg: string) => /^\{[^}]+\}$/.test(seg);
@@ -169,12 +182,14 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     if (!itemSchema) return undefined;
     if (!itemTemplate && !(list && listOps?.get('POST'))) return undefined;
     const idParam = itemTemplate ? paramName(segmentsOf(itemTemplate).pop()!) : undefined;
-    const props = isObj(itemSchema.properties) ? itemSchema.properties : {};
+    // Its fields, those of oneOf/anyOf branches included (a discriminated item).
+    const props: Obj = Object.fromEntries(topLevelProperties(itemSchema, deref));
     // The id field: the parameter's name (`username`), that name without the collection's
-    // (`issue_number` of issues → `number`, `petId` → `id`), else `id`.
+    // (`issue_number` of issues → `number`, `petId` → `id`), a user's `login`, else `id`.
     const own = idParam?.replace(new RegExp(`^${singular(last)}[-_]?`, 'i'), '');
     const bare = own ? own[0]!.toLowerCase() + own.slice(1) : undefined;
-    const idField = idParam !== undefined && idParam in props ? idParam : bare && bare in props ? bare : 'id' in props ? 'id' : undefined;
+    const login = idParam !== undefined && /^user_?name$/i.test(idParam) && 'login' in props ? 'login' : undefined;
+    const idField = idParam !== undefined && idParam in props ? idParam : login ?? (bare && bare in props ? bare : 'id' in props ? 'id' : undefined);
     let idSchema = idField ? deref(props[idField]) : undefined;
     if (!isObj(idSchema) && idParam && itemOps) {
       const p = [...itemOps.values()][0]!.parameters.find((x) => x.in === 'path' && x.name === idParam);

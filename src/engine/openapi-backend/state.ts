@@ -9,7 +9,9 @@
 import type { Faker } from '@faker-js/faker';
 import { generate } from '../schema-faker/generate.js';
 import { seedOf } from '../schema-faker/faker.js';
-import type { Collection } from './resources.js';
+import { topLevelProperties, type Collection } from './resources.js';
+
+export { topLevelProperties };
 import type { Deref } from './refs.js';
 
 type Obj = Record<string, unknown>;
@@ -83,19 +85,6 @@ export interface BackendState {
   /** A value for a relation field (`ownerId`): an id that exists in the named collection. */
   relation(field: string, schema: Obj, self: Collection): unknown;
   reset(): void;
-}
-
-/** The properties of a schema and of its oneOf/anyOf/allOf branches (one level). */
-export function topLevelProperties(schema: Obj, deref: Deref): [string, unknown][] {
-  const out: [string, unknown][] = [];
-  const visit = (s0: unknown, depth: number) => {
-    const s = deref(s0);
-    if (!isObj(s) || depth > 3) return;
-    if (isObj(s.properties)) out.push(...Object.entries(s.properties));
-    for (const key of ['oneOf', 'anyOf', 'allOf']) if (Array.isArray(s[key])) for (const b of s[key] as unknown[]) visit(b, depth + 1);
-  };
-  visit(schema, 0);
-  return out;
 }
 
 /** A schema that says more than its type (a pattern, format, enum, lengths…). */

@@ -32,9 +32,8 @@ import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { sharedOpenApiDocument, type DocumentLoader } from '../openapi-backend/document-loader.js';
-import { readDocument, type Operation } from '../openapi-backend/operations.js';
-import { createDeref } from '../openapi-backend/refs.js';
+import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-backend/document-loader.js';
+import type { Operation } from '../openapi-backend/operations.js';
 import { contractRefusal, invalidStatus } from './contract.js';
 import { checkAnswer } from './response-check.js';
 import { recordContractViolations } from './violations.js';
@@ -78,10 +77,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
         import('./request-validator.js'),
         sharedOpenApiDocument(options.option ?? options, options.source, options.root, options.loadDocument),
       ]);
-      const deref = createDeref(doc);
-      operations = new Map(readDocument(doc, deref).operations.map((o) => [o.label, o]));
+      operations = new Map(documentModel(doc).model.operations.map((o) => [o.label, o]));
       compiled = compile(doc, {
-        deref,
         onUncompilable: (label, err) => logger.warn(`openapi: ${label} cannot be validated (${(err as Error)?.message ?? String(err)}); it is answered unvalidated`),
       });
       return true;

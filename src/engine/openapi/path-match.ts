@@ -2,8 +2,8 @@
  * THE walk over a document's path table: the first route (concrete segments before templates)
  * whose pattern matches and that has the method (HEAD falls back to GET) answers, with its path
  * parameters percent-decoded (kept raw when not decodable); a path matched only under other
- * methods is a 405 naming them; anything else a 404. The request validator and the generated
- * backend each build their table and share this walk.
+ * methods is a 405 naming them; anything else a 404. The table is built once per document
+ * (openapi-backend/routes.ts, document-loader.ts) for the request validator and the backend.
  */
 export interface PathRoute<Op> {
   regex: RegExp;

@@ -1,10 +1,12 @@
 /**
- * Request validation against an OpenAPI document (the `openapi` layer): the document becomes a
- * route table at once; each operation's parameters and JSON body schema are compiled with Ajv on
- * the operation's first use (Ajv2020 for OpenAPI 3.1, Ajv draft-07 for 3.0 / Swagger 2; strict
- * mode off: documents are taken as the tools that wrote them meant them). An operation's schemas
- * are gathered from the document by following its `$ref`s (openapi/schema-bundle.ts: each target
- * once, recursion as a `$ref` into the bundle, OpenAPI 3.0 `nullable` as a type union).
+ * Request validation against an OpenAPI document (the `openapi` layer): requests are matched on
+ * the document's one path table (document-loader.ts `documentModel`, shared with the generated
+ * backend); each operation's parameters and JSON body schema are built and compiled with Ajv on
+ * the operation's first request (Ajv2020 for OpenAPI 3.1, Ajv draft-07 for 3.0 / Swagger 2;
+ * strict mode and meta-schema validation off: documents are taken as the tools that wrote them
+ * meant them). An operation's schemas are gathered from the document by following its `$ref`s
+ * (openapi/schema-bundle.ts: each target once, recursion as a `$ref` into the bundle, OpenAPI
+ * 3.0 `nullable` as a type union).
  * An operation whose schemas cannot compile is reported once (`onUncompilable`) and answered
  * unvalidated; the rest of the API is not affected.
  *
@@ -21,15 +23,15 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
-import { bundleSchema, type Deref } from './schema-bundle.js';
-import { matchPath, type PathRoute } from './path-match.js';
+import { documentModel } from '../openapi-backend/document-loader.js';
+import type { Operation } from '../openapi-backend/operations.js';
+import { bundleSchema } from './schema-bundle.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
 export const MAX_LISTED_ERRORS = 10;
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export interface Problem {
   /** `query`, `path`, `header`, `body`. */
@@ -69,17 +71,11 @@ export type Match =
   | { status: 404 }
   | { status: 405; allow: string };
 
-type Route = PathRoute<CompiledOperation>;
-
 interface ParamSpec {
   name: string;
   in: 'path' | 'query' | 'header';
   required: boolean;
   schema: Obj;
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function problemsOf(errors: ErrorObject[] | null | undefined): Problem[] {
@@ -112,22 +108,23 @@ function swaggerParamSchema(p: Obj): Obj {
 }
 
 export interface CompileOptions {
-  /** Follows the document's `$ref`s (default: none, a dereferenced document). */
-  deref?: Deref;
   /** An operation whose schemas cannot compile (called once per operation). */
   onUncompilable?: (label: string, err: unknown) => void;
 }
 
-/** The route table of a document; operations compile on first use. */
+/** The checks of a document's operations, matched on its path table; each compiles on first use. */
 export function compileDocument(doc: Obj, options: CompileOptions = {}): { match(method: string, subPath: string): Match; operations: number } {
-  const deref: Deref = options.deref ?? ((n) => n);
+  const { deref } = documentModel(doc);
   const swagger = doc.swagger === '2.0';
   const v31 = typeof doc.openapi === 'string' && doc.openapi.startsWith('3.1');
   let ajvs: { ajv: Ajv; bodyAjv: Ajv } | undefined;
   const compilers = () => {
     if (ajvs) return ajvs;
     const make = (coerce: boolean) => {
-      const o = { strict: false, allErrors: true, logger: false as const, ...(coerce ? { coerceTypes: 'array' as const, useDefaults: false } : {}) };
+      // validateSchema off: the document's schemas are not checked against the JSON Schema
+      // meta-schema (compiling it costs more than a big document's first operation); a schema
+      // Ajv cannot compile is still reported (onUncompilable).
+      const o = { strict: false, allErrors: true, logger: false as const, validateSchema: false, ...(coerce ? { coerceTypes: 'array' as const, useDefaults: false } : {}) };
       const a = (v31 ? new Ajv2020(o) : new Ajv(o)) as Ajv;
       addFormats(a);
       for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) a.addFormat(f, true);
@@ -138,148 +135,138 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
   };
   const bundle = (schema: unknown) => bundleSchema(schema, deref, v31);
 
-  const routes: Route[] = [];
-  let count = 0;
-  const paths = isObj(doc.paths) ? doc.paths : {};
-  for (const [template, item0] of Object.entries(paths)) {
-    const item = deref(item0);
-    if (!isObj(item)) continue;
-    const names: string[] = [];
-    let templated = 0;
-    const pattern = template.split('/').filter(Boolean).map((seg) => {
-      if (/^\{[^}]+\}$/.test(seg)) {
-        names.push(seg.slice(1, -1));
-        templated++;
-        return '([^/]+)';
+  function compileOperation(item: Obj, op: Obj, method: string, template: string): CompiledOperation {
+    const specs = new Map<string, ParamSpec>();
+    let bodySchema: unknown;
+    let bodyRequired = false;
+    for (const list of [item.parameters, op.parameters]) {
+      if (!Array.isArray(list)) continue;
+      for (const p0 of list) {
+        const p = deref(p0);
+        if (!isObj(p) || typeof p.name !== 'string') continue;
+        if (swagger && p.in === 'body') {
+          bodySchema = p.schema ?? {};
+          bodyRequired = p.required === true;
+          continue;
+        }
+        if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
+        const schema = swagger ? swaggerParamSchema(p) : p.schema ?? {};
+        const name = p.in === 'header' ? p.name.toLowerCase() : p.name;
+        specs.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema: schema as Obj });
       }
-      // Literal segments as they arrive on the wire (percent-encoded).
-      return escapeRegex(encodeURI(seg));
-    }).join('/');
-    const route: Route = { regex: new RegExp(`^/${pattern}/?$`), names, templated, ops: new Map() };
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!isObj(op)) continue;
-      count++;
-      const specs = new Map<string, ParamSpec>();
-      let bodySchema: unknown;
-      let bodyRequired = false;
-      for (const list of [item.parameters, op.parameters]) {
-        if (!Array.isArray(list)) continue;
-        for (const p0 of list) {
-          const p = deref(p0);
-          if (!isObj(p) || typeof p.name !== 'string') continue;
-          if (swagger && p.in === 'body') {
-            bodySchema = p.schema ?? {};
-            bodyRequired = p.required === true;
-            continue;
-          }
-          if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
-          const schema = swagger ? swaggerParamSchema(p) : p.schema ?? {};
-          const name = p.in === 'header' ? p.name.toLowerCase() : p.name;
-          specs.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema: schema as Obj });
-        }
-      }
-      const requestBody = deref(op.requestBody);
-      if (!swagger && isObj(requestBody)) {
-        const content = isObj(requestBody.content) ? requestBody.content : {};
-        const key = Object.keys(content).find((t) => isJsonMediaType(parseMediaType(t).type));
-        const media = key === undefined ? undefined : deref(content[key]);
-        if (isObj(media)) {
-          bodySchema = media.schema ?? {};
-          bodyRequired = requestBody.required === true;
-        }
-      }
-      const group = (where: 'path' | 'query' | 'header') => {
-        const properties: Obj = {};
-        const required: string[] = [];
-        for (const s of specs.values()) {
-          if (s.in !== where) continue;
-          properties[s.name] = s.schema;
-          if (s.required) required.push(s.name);
-        }
-        return { type: 'object', properties, required };
-      };
-      const responseSchemas = new Map<string, unknown>();
-      if (isObj(op.responses)) {
-        for (const [code, r0] of Object.entries(op.responses)) {
-          const response = deref(r0);
-          if (!isObj(response)) continue;
-          let schema: unknown;
-          if (swagger) schema = response.schema;
-          else if (isObj(response.content)) {
-            const key = Object.keys(response.content).find((t) => isJsonMediaType(parseMediaType(t).type));
-            const media = key === undefined ? undefined : deref(response.content[key]);
-            if (isObj(media)) schema = media.schema;
-          }
-          if (isObj(schema)) responseSchemas.set(code.toUpperCase(), schema);
-        }
-      }
-      const label = `${method.toUpperCase()} ${template}`;
-      // Compiled on first use; a part that cannot compile is reported once and left unchecked.
-      let failed = false;
-      const compile = (ajv: Ajv, schema: unknown): ValidateFunction | undefined => {
-        if (failed) return undefined;
-        try {
-          return ajv.compile(bundle(schema));
-        } catch (err) {
-          failed = true;
-          options.onUncompilable?.(label, err);
-          return undefined;
-        }
-      };
-      let validateParams: ValidateFunction | undefined | null = null;
-      let validateBody: ValidateFunction | undefined | null = null;
-      const responseChecks = new Map<string, ValidateFunction | undefined>();
-      const paramsCheck = () => (validateParams === null ? (validateParams = compile(compilers().ajv, { type: 'object', properties: { path: group('path'), query: group('query'), headers: group('header') } })) : validateParams);
-      const bodyCheck = () => (validateBody === null ? (validateBody = bodySchema === undefined ? undefined : compile(compilers().bodyAjv, { type: 'object', properties: { body: bodySchema } })) : validateBody);
-      const responseCheck = (code: string) => {
-        if (!responseChecks.has(code)) responseChecks.set(code, compile(compilers().bodyAjv, { type: 'object', properties: { body: responseSchemas.get(code) } }));
-        return responseChecks.get(code);
-      };
-      const querySpecs = [...specs.values()].filter((s) => s.in === 'query');
-      const headerSpecs = [...specs.values()].filter((s) => s.in === 'header');
-      route.ops.set(method.toUpperCase(), {
-        label,
-        jsonBody: bodySchema !== undefined,
-        bodyRequired,
-        check(parts) {
-          const query: Obj = {};
-          for (const s of querySpecs) {
-            const all = parts.query.getAll(s.name);
-            if (all.length) query[s.name] = all.length === 1 ? all[0] : all;
-          }
-          const headers: Obj = {};
-          for (const s of headerSpecs) {
-            const v = parts.headers.get(s.name);
-            if (v !== null) headers[s.name] = v;
-          }
-          const data = { path: { ...parts.path }, query, headers };
-          const validate = paramsCheck();
-          const problems = !validate || validate(data) ? [] : problemsOf(validate.errors);
-          const body = parts.body !== undefined ? bodyCheck() : undefined;
-          if (body && problems.length < MAX_LISTED_ERRORS) {
-            if (!body({ body: parts.body })) problems.push(...problemsOf(body.errors).slice(0, MAX_LISTED_ERRORS - problems.length));
-          }
-          return problems;
-        },
-        hasResponseSchema: (code) => responseSchemas.has(code.toUpperCase()),
-        checkResponse(code, body) {
-          const key = code.toUpperCase();
-          const validate = responseSchemas.has(key) ? responseCheck(key) : undefined;
-          if (!validate) return undefined;
-          return validate({ body }) ? [] : problemsOf(validate.errors);
-        },
-      });
     }
-    routes.push(route);
+    const requestBody = deref(op.requestBody);
+    if (!swagger && isObj(requestBody)) {
+      const content = isObj(requestBody.content) ? requestBody.content : {};
+      const key = Object.keys(content).find((t) => isJsonMediaType(parseMediaType(t).type));
+      const media = key === undefined ? undefined : deref(content[key]);
+      if (isObj(media)) {
+        bodySchema = media.schema ?? {};
+        bodyRequired = requestBody.required === true;
+      }
+    }
+    const group = (where: 'path' | 'query' | 'header') => {
+      const properties: Obj = {};
+      const required: string[] = [];
+      for (const s of specs.values()) {
+        if (s.in !== where) continue;
+        properties[s.name] = s.schema;
+        if (s.required) required.push(s.name);
+      }
+      return { type: 'object', properties, required };
+    };
+    const responseSchemas = new Map<string, unknown>();
+    if (isObj(op.responses)) {
+      for (const [code, r0] of Object.entries(op.responses)) {
+        const response = deref(r0);
+        if (!isObj(response)) continue;
+        let schema: unknown;
+        if (swagger) schema = response.schema;
+        else if (isObj(response.content)) {
+          const key = Object.keys(response.content).find((t) => isJsonMediaType(parseMediaType(t).type));
+          const media = key === undefined ? undefined : deref(response.content[key]);
+          if (isObj(media)) schema = media.schema;
+        }
+        if (isObj(schema)) responseSchemas.set(code.toUpperCase(), schema);
+      }
+    }
+    const label = `${method.toUpperCase()} ${template}`;
+    // Compiled on first use; a part that cannot compile is reported once and left unchecked.
+    let failed = false;
+    const compile = (ajv: Ajv, schema: unknown): ValidateFunction | undefined => {
+      if (failed) return undefined;
+      try {
+        return ajv.compile(bundle(schema));
+      } catch (err) {
+        failed = true;
+        options.onUncompilable?.(label, err);
+        return undefined;
+      }
+    };
+    let validateParams: ValidateFunction | undefined | null = null;
+    let validateBody: ValidateFunction | undefined | null = null;
+    const responseChecks = new Map<string, ValidateFunction | undefined>();
+    const paramsCheck = () => (validateParams === null ? (validateParams = compile(compilers().ajv, { type: 'object', properties: { path: group('path'), query: group('query'), headers: group('header') } })) : validateParams);
+    const bodyCheck = () => (validateBody === null ? (validateBody = bodySchema === undefined ? undefined : compile(compilers().bodyAjv, { type: 'object', properties: { body: bodySchema } })) : validateBody);
+    const responseCheck = (code: string) => {
+      if (!responseChecks.has(code)) responseChecks.set(code, compile(compilers().bodyAjv, { type: 'object', properties: { body: responseSchemas.get(code) } }));
+      return responseChecks.get(code);
+    };
+    const querySpecs = [...specs.values()].filter((s) => s.in === 'query');
+    const headerSpecs = [...specs.values()].filter((s) => s.in === 'header');
+    return {
+      label,
+      jsonBody: bodySchema !== undefined,
+      bodyRequired,
+      check(parts) {
+        const query: Obj = {};
+        for (const s of querySpecs) {
+          const all = parts.query.getAll(s.name);
+          if (all.length) query[s.name] = all.length === 1 ? all[0] : all;
+        }
+        const headers: Obj = {};
+        for (const s of headerSpecs) {
+          const v = parts.headers.get(s.name);
+          if (v !== null) headers[s.name] = v;
+        }
+        const data = { path: { ...parts.path }, query, headers };
+        const validate = paramsCheck();
+        const problems = !validate || validate(data) ? [] : problemsOf(validate.errors);
+        const body = parts.body !== undefined ? bodyCheck() : undefined;
+        if (body && problems.length < MAX_LISTED_ERRORS) {
+          if (!body({ body: parts.body })) problems.push(...problemsOf(body.errors).slice(0, MAX_LISTED_ERRORS - problems.length));
+        }
+        return problems;
+      },
+      hasResponseSchema: (code) => responseSchemas.has(code.toUpperCase()),
+      checkResponse(code, body) {
+        const key = code.toUpperCase();
+        const validate = responseSchemas.has(key) ? responseCheck(key) : undefined;
+        if (!validate) return undefined;
+        return validate({ body }) ? [] : problemsOf(validate.errors);
+      },
+    };
   }
-  routes.sort((a, b) => a.templated - b.templated);
+
+  const paths = isObj(doc.paths) ? doc.paths : {};
+  const { model, route } = documentModel(doc);
+  /** Each operation's checks, built and compiled on its first request: a big document costs only its route table. */
+  const compiled = new Map<Operation, CompiledOperation>();
+  const compiledOf = (operation: Operation): CompiledOperation => {
+    let c = compiled.get(operation);
+    if (c === undefined) {
+      const item = deref(paths[operation.template]);
+      compiled.set(operation, (c = compileOperation(isObj(item) ? item : {}, operation.op, operation.method.toLowerCase(), operation.template)));
+    }
+    return c;
+  };
 
   return {
-    operations: count,
+    operations: model.operations.length,
     match(method, subPath) {
-      const found = matchPath(routes, method, subPath);
-      return 'allow' in found ? { status: 405, allow: found.allow.join(', ') } : found;
+      const found = route(method, subPath);
+      if ('allow' in found) return { status: 405, allow: found.allow.join(', ') };
+      return 'operation' in found ? { operation: compiledOf(found.operation), params: found.params } : found;
     },
   };
 }

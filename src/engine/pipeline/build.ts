@@ -3,8 +3,9 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   faults (with fault rules) → openapi (with `openapi`) → handlers → streams (with files)
- *          → graphql (when on) → collections (when on) → files → openapi-mock (with `openapi`) → proxy (with `proxy`)
+ * Today:   faults (with fault rules) → openapi (with `openapi`) → handlers → har (with `har`)
+ *          → recorded, streams (with files) → graphql (when on) → collections (when on) → files
+ *          → openapi-mock (with `openapi`) → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
  * line below where it belongs in the order (e.g. `collections` between handlers and files).
  *
@@ -31,6 +32,8 @@ import { lazyLayer } from './lazy-layer.js';
 import { createRewriteLayer } from '../json-server/rewrite-layer.js';
 import { createMiddlewareLayer } from '../json-server/middleware-layer.js';
 import { createStaticLayer } from '../static/layer.js';
+import { createHarLayer } from '../replay/har-layer.js';
+import { createRecordedLayer } from '../replay/recorded-layer.js';
 import { createStreamsLayer } from '../streams/layer.js';
 
 export interface LayerSources {
@@ -96,6 +99,8 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.routes, options.preset === 'json-server', options.routesSource)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
     ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(options.middlewares, options.readOnly, services.app, options.gatewayTimeout, options.graphql?.path)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
+    ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit })] : []), // a HAR log served as recorded (replay/har-layer.ts)
+    ...(serveFiles && vfs !== null && fsDir !== null ? [createRecordedLayer({ files, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit })] : []), // recorded answers in the mock folder, <name>@recorded.json (replay/recorded-layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createStreamsLayer(files, options.streams, options.bodyLimit)] : []), // recorded streams (.sse/.ndjson files) replayed with their timing (streams/layer.ts)
     ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)

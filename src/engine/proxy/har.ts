@@ -4,15 +4,22 @@
  * `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, the names in `proxy.headers`
  * (an API key the proxy adds) and `proxy.record.redact` become `[redacted]`, and the parsed
  * `cookies` lists stay empty. Bodies: text as text, anything else base64 (`encoding`), up to the
- * recorder's capture limit (past it `text` is omitted and a `comment` says so).
+ * recorder's capture limit (past it `text` is omitted and a `comment` says so). Request bodies are
+ * `postData` (`text`; base64 for binary types, said in its `comment`).
  */
-import type { Content, Entry, Har, Header, QueryString } from 'har-format';
+import type { Content, Entry, Har, Header, PostData, QueryString } from 'har-format';
+import { bytesToBase64 } from '../../core/base64.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 
 export const REDACTED = '[redacted]';
 export const ALWAYS_REDACTED: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
 
 const TEXTUAL = /^text\/|[+/](json|xml|javascript|x-www-form-urlencoded)$/;
+
+/** Whether a media type (parsed, lower case) is text a HAR log keeps as text. */
+export function isTextual(type: string): boolean {
+  return isJsonMediaType(type) || TEXTUAL.test(type);
+}
 
 export function harHeaders(headers: Headers, redact: ReadonlySet<string>): Header[] {
   const out: Header[] = [];
@@ -24,11 +31,6 @@ function queryString(url: URL): QueryString[] {
   return [...url.searchParams].map(([name, value]) => ({ name, value }));
 }
 
-function base64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
 
 export function harContent(bytes: Uint8Array | null, size: number, mimeType: string): Content {
   const content: Content = { size, mimeType };
@@ -37,9 +39,9 @@ export function harContent(bytes: Uint8Array | null, size: number, mimeType: str
     return content;
   }
   const type = parseMediaType(mimeType).type;
-  if (isJsonMediaType(type) || TEXTUAL.test(type)) content.text = new TextDecoder().decode(bytes);
+  if (isTextual(type)) content.text = new TextDecoder().decode(bytes);
   else if (bytes.byteLength > 0) {
-    content.text = base64(bytes);
+    content.text = bytesToBase64(bytes);
     content.encoding = 'base64';
   }
   return content;
@@ -55,9 +57,21 @@ export interface HarExchange {
   responseHeaders: Headers;
   body: Uint8Array | null;
   bodySize: number;
+  /** The request body (null: over the capture limit; empty: none) and its size. */
+  requestBody?: Uint8Array | null;
+  requestBodySize?: number;
   /** ms until the answer's headers, ms to read its body. */
   wait: number;
   receive: number;
+}
+
+/** A request body as HAR `postData`: text (base64 for binary types, said in `comment`). */
+function postData(bytes: Uint8Array | null, size: number, mimeType: string): PostData {
+  const content = harContent(bytes, size, mimeType);
+  const out: PostData = { mimeType, text: content.text ?? '' };
+  if (content.encoding === 'base64') out.comment = 'text is base64';
+  else if (content.comment) out.comment = content.comment;
+  return out;
 }
 
 export function harEntry(x: HarExchange, redact: ReadonlySet<string>): Entry {
@@ -74,7 +88,8 @@ export function harEntry(x: HarExchange, redact: ReadonlySet<string>): Entry {
       headers: harHeaders(x.requestHeaders, redact),
       queryString: queryString(url),
       headersSize: -1,
-      bodySize: -1, // request bodies are streamed to the target, not kept
+      bodySize: x.requestBodySize ?? 0,
+      ...(x.requestBodySize ? { postData: postData(x.requestBody ?? null, x.requestBodySize, x.requestHeaders.get('content-type') ?? '') } : {}),
     },
     response: {
       status: x.status,

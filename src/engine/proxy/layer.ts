@@ -30,7 +30,7 @@ import type { ResolvedProxyOptions } from '../options.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
-import { createRecorder, type ProxiedExchange, type Recorder } from './recorder.js';
+import { createRecorder, type Captured, type Recorder } from './recorder.js';
 import { answerHasBody, ClientGone, fetchTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
 
 export const PROXY_LAYER = 'proxy';
@@ -115,7 +115,10 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
       const url = upstreamUrl(proxy, ctx);
       const headers = upstreamRequestHeaders(request, proxy.headers, via);
       // A body an earlier layer read (the OpenAPI validator) is sent from its bytes; else streamed.
-      const body = method === 'GET' || method === 'HEAD' ? null : bufferedBody(request) ?? request.body;
+      let body: Uint8Array | ReadableStream<Uint8Array> | null = method === 'GET' || method === 'HEAD' ? null : bufferedBody(request) ?? request.body;
+      // Recording: the recorder keeps a copy of the body as it goes out (HAR postData, matched on replay).
+      let requestBody: Promise<Captured> | undefined;
+      if (recorder && body) ({ body, captured: requestBody } = recorder.tapRequest(body));
       const started = performance.now();
       let answer: UpstreamAnswer;
       try {
@@ -139,7 +142,7 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
       const withBody = answerHasBody(method, answer.status);
       let response = answer.respond(clientResponseHeaders(answer.headers, answer.decoded), withBody);
       ctx.answered(PROXY_LAYER, `${method} ${url}`);
-      if (onAnswer) response = onAnswer({ ctx, url, requestHeaders: headers, response, started });
+      if (onAnswer) response = onAnswer({ ctx, url, requestHeaders: headers, response, started, requestBody });
       return response;
     },
     close() {

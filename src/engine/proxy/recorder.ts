@@ -1,28 +1,26 @@
 /**
- * The recorder (`proxy.record`): sees every answer the proxy layer sends on (layer.ts
- * `onAnswer`), tees its body (the client's copy streams on untouched; the recorder reads the
- * other), and then
- *   - adds an entry to the session's HAR 1.2 log (har.ts, secrets redacted), every status;
- *   - for a GET answered 2xx with a full body (not 204/205/206), writes the body as a mock file at
- *     the path the files layer's lookup finds next time (record-path.ts): JSON pretty-printed,
- *     anything else byte for byte (the transport has already decoded gzip/br). Writes go through the Vfs
- *     (`create`: never replaces an existing file; with `overwrite`, `write`: atomic replace).
+ * The recorder (`proxy.record`): sees every exchange the proxy layer forwards, tees the request
+ * body (tapRequest, before it is sent) and the answer's body (onAnswer: the client's copy streams
+ * on untouched; the recorder reads the other), and once both are read (`follow`):
+ *   1. adds an entry to the session's HAR 1.2 log (har.ts: every status, request bodies as
+ *      `postData`, secrets redacted);
+ *   2. keeps the exchange in the mock folder (record-files.ts): a 2xx GET body as the file the
+ *      lookup finds, and every answer — any method, status and query, with its meaningful headers
+ *      — in the path's `<name>@recorded.json`, which the recordings layer replays exactly.
+ * Bodies are kept up to `captureLimit` (past it the HAR omits the text and nothing is written).
  * A failed capture or write is logged, never seen by the client.
  */
 import type { Entry, Har } from 'har-format';
 import type { Logger } from '../../core/logger.js';
 import { VERSION } from '../../core/version.js';
-import { joinSafe, normalizeVfsPath } from '../../vfs/path.js';
-import { isVfsError, type Vfs } from '../../vfs/types.js';
+import type { Vfs } from '../../vfs/types.js';
 import type { ResolvedRecordOptions } from '../options.js';
 import { harEntry, harLog } from './har.js';
 import { headersOf } from '../../core/flat-headers.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
 import type { RequestContext } from '../context.js';
-import { recordPath } from './record-path.js';
+import { recordFiles, type CapturedExchange } from './record-files.js';
 import { recordStream, streamFormatOf } from '../streams/record.js';
-
-const NOT_RECORDED_STATUS = new Set([204, 205, 206]);
 
 /** What the proxy did, as the recorder gets it: the exchange and the answer sent on. */
 export interface ProxiedExchange {
@@ -35,9 +33,19 @@ export interface ProxiedExchange {
   response: Response;
   /** performance.now() when the request to the target started. */
   started: number;
+  /** The request body as `tapRequest` captures it (absent: the request had none). */
+  requestBody?: Promise<Captured>;
+}
+
+/** A body as captured: its bytes (null past the capture limit) and its size. */
+export interface Captured {
+  bytes: Uint8Array | null;
+  size: number;
 }
 
 export interface Recorder {
+  /** For the proxy layer, before sending: the body to send instead, and the recorder's copy. */
+  tapRequest(body: ReadableStream<Uint8Array> | Uint8Array): { body: ReadableStream<Uint8Array> | Uint8Array; captured: Promise<Captured> };
   /** For the proxy layer: returns the Response to send (its body teed when there is one). */
   onAnswer(exchange: ProxiedExchange): Response;
   /** The session so far as a HAR 1.2 log. */
@@ -55,7 +63,7 @@ export interface RecorderOptions {
   logger: Logger;
 }
 
-async function capture(body: ReadableStream<Uint8Array>, limit: number): Promise<{ bytes: Uint8Array | null; size: number }> {
+async function capture(body: ReadableStream<Uint8Array>, limit: number): Promise<Captured> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let kept = true;
@@ -86,36 +94,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
   const pending = new Set<Promise<void>>();
   let listeners: Array<(entry: Entry) => void> = [];
 
-  async function writeFile(x: ProxiedExchange, bytes: Uint8Array): Promise<void> {
-    let target: ReturnType<typeof recordPath>;
-    try {
-      target = recordPath(x.ctx.subPath, x.ctx.search, x.response.headers.get('content-type'));
-    } catch {
-      logger.warn(`record: ${x.ctx.pathname} is not a safe file path; not written`);
-      return;
-    }
-    if (target === null) {
-      logger.info(`record: ${x.ctx.pathname}${x.ctx.search} has no file name the lookup would find; not written`);
-      return;
-    }
-    const path = normalizeVfsPath(joinSafe(fsDir, target.rel));
-    let data: Uint8Array | string = bytes;
-    if (target.json) {
-      try {
-        data = `${JSON.stringify(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)), null, 2)}\n`;
-      } catch {
-        logger.warn(`record: ${x.ctx.pathname} answered invalid JSON; written as received`);
-      }
-    }
-    try {
-      if (record.overwrite) await vfs.write(path, data);
-      else await vfs.create(path, data);
-      logger.info(`record: ${x.ctx.method} ${x.ctx.pathname}${x.ctx.search} → ${target.rel}`);
-    } catch (err) {
-      if (isVfsError(err, 'EEXIST')) logger.info(`record: ${target.rel} exists; kept (overwrite is off)`);
-      else logger.warn(`record: writing ${target.rel} failed: ${(err as Error)?.message ?? String(err)}`);
-    }
-  }
+  const keep = recordFiles({ vfs, fsDir, logger, overwrite: record.overwrite, redact: record.redact, captureLimit: record.captureLimit });
 
   async function follow(x: ProxiedExchange, mine: ReadableStream<Uint8Array> | null, startedDateTime: string, streamed?: Promise<{ bytes: Uint8Array | null; size: number }>): Promise<void> {
     const headersAt = performance.now();
@@ -127,12 +106,22 @@ export function createRecorder(options: RecorderOptions): Recorder {
       logger.warn(`record: reading ${x.ctx.pathname} from the target failed: ${(err as Error)?.message ?? String(err)}`);
       return;
     }
+    let sent: Captured = { bytes: new Uint8Array(0), size: 0 };
+    try {
+      if (x.requestBody) sent = await x.requestBody;
+    } catch (err) {
+      logger.warn(`record: reading the request body of ${x.ctx.pathname} failed: ${(err as Error)?.message ?? String(err)}`);
+      return;
+    }
     const response = x.response;
+    const requestHeaders = headersOf(x.requestHeaders);
     const entry = harEntry({
       startedDateTime,
       method: x.ctx.method,
       url: x.url,
-      requestHeaders: headersOf(x.requestHeaders),
+      requestHeaders,
+      requestBody: sent.bytes,
+      requestBodySize: sent.size,
       status: response.status,
       statusText: response.statusText,
       responseHeaders: response.headers,
@@ -149,12 +138,25 @@ export function createRecorder(options: RecorderOptions): Recorder {
         logger.error(`record: an entry listener failed: ${(err as Error)?.message ?? String(err)}`);
       }
     }
-    if (streamed) return;
-    if (x.ctx.method === 'GET' && response.ok && !NOT_RECORDED_STATUS.has(response.status) && got.bytes !== null) {
-      await writeFile(x, got.bytes);
-    } else if (x.ctx.method === 'GET' && response.ok && got.bytes === null) {
-      logger.warn(`record: ${x.ctx.pathname} is larger than the capture limit (${record.captureLimit} bytes); not written`);
-    }
+    if (streamed) return; // an event stream is kept by streams/record.ts
+    const captured: CapturedExchange = {
+      method: x.ctx.method,
+      subPath: x.ctx.subPath,
+      search: x.ctx.search,
+      pathname: x.ctx.pathname,
+      requestBody: sent.bytes,
+      requestType: requestHeaders.get('content-type'),
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      body: got.bytes,
+    };
+    await keep(captured);
+  }
+
+  function track(task: Promise<void>): void {
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
   }
 
   return {
@@ -170,10 +172,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
         mine = copy;
         response = new Response(client, { status: response.status, statusText: response.statusText, headers: response.headers });
       }
-      const task = follow({ ...x, response }, mine, startedDateTime, stream?.captured);
-      pending.add(task);
-      void task.finally(() => pending.delete(task));
+      track(follow({ ...x, response }, mine, startedDateTime, stream?.captured));
       return response;
+    },
+    tapRequest(body) {
+      if (body instanceof Uint8Array) return { body, captured: Promise.resolve({ bytes: body.byteLength > record.captureLimit ? null : body, size: body.byteLength }) };
+      const [out, copy] = body.tee();
+      const captured = capture(copy, record.captureLimit);
+      captured.catch(() => {}); // a failed upload is reported by the exchange itself
+      return { body: out, captured };
     },
     har: () => harLog(entries, VERSION),
     async settled() {

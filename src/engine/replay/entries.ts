@@ -1,0 +1,94 @@
+/**
+ * The replay model both replay layers share (a HAR served with `mock.har`, recordings in the mock
+ * folder, recorded-layer.ts): recorded exchanges of one path, how a request picks one, and the
+ * answer it gives.
+ *
+ * Matching (the same rules as Playwright's `routeFromHAR`, measured on playwright-core 1.65's
+ * HAR router, except where said):
+ *   - the method: equal (a HEAD takes a recorded HEAD, else the GET's status and headers);
+ *   - the query: equal after sorting the parameters (Playwright compares the URL text, so
+ *     `?b=1&a=2` misses `?a=2&b=1` there; here it matches);
+ *   - the body, for writes (POST, PUT, PATCH, DELETE): equal keys (body-key.ts: JSON compared
+ *     canonically). Playwright compares POST bodies only, byte for byte. A recording without a
+ *     body matches any body (hand-written answers);
+ *   - several candidates: the one with the most request headers equal to the request's (as
+ *     Playwright), then the first in recorded order. The same request always gets the same answer.
+ * A redirect (3xx + Location) is answered as recorded: the client follows it (Playwright
+ * follows it inside the HAR, because a routed browser request cannot answer a redirect).
+ */
+import { FastResponse, NULL_BODY_STATUS, type FastHeaders } from '../../core/fast-response.js';
+
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** What an answer's body is. */
+export type ReplayBody = Uint8Array | { file: string };
+
+export interface ReplayEntry {
+  method: string;
+  /** Canonical query (fs/query-variant.ts `canonicalQuery`), '' for none. */
+  query: string;
+  /** Body key (body-key.ts) a write must carry; undefined: any body. */
+  body?: string;
+  /** The recorded request's headers (lower-case names), for ties. */
+  requestHeaders?: ReadonlyArray<readonly [string, string]>;
+  status: number;
+  statusText?: string;
+  /** Kept headers (kept-headers.ts), lower-case names. */
+  headers: FastHeaders;
+  answer: ReplayBody;
+}
+
+/** `GET /api/users?page=2`: how a recorded request is named in messages. */
+export function entryLabel(pathname: string, e: Pick<ReplayEntry, 'method' | 'query'>): string {
+  return `${e.method} ${pathname}${e.query ? `?${e.query}` : ''}`;
+}
+
+function matchingHeaders(e: ReplayEntry, request: Request): number {
+  let n = 0;
+  for (const [name, value] of e.requestHeaders ?? []) if (request.headers.get(name) === value) n++;
+  return n;
+}
+
+/**
+ * The entry answering a request, or undefined. `bodyKey` is the request body's key for writes
+ * (undefined: not read yet — then only entries without a body can match).
+ */
+export function pickEntry(entries: readonly ReplayEntry[], method: string, query: string, bodyKey: string | undefined, request?: Request): ReplayEntry | undefined {
+  const wanted = method === 'HEAD' && !entries.some((e) => e.method === 'HEAD' && e.query === query) ? 'GET' : method;
+  const write = WRITE_METHODS.has(method);
+  let found: ReplayEntry[] = [];
+  let exactBody = false;
+  for (const e of entries) {
+    if (e.method !== wanted || e.query !== query) continue;
+    if (write && e.body !== undefined) {
+      if (e.body !== bodyKey) continue;
+      if (!exactBody) found = [];
+      exactBody = true;
+    } else if (exactBody) continue;
+    found.push(e);
+  }
+  if (found.length <= 1 || request === undefined) return found[0];
+  let best = found[0]!;
+  let bestCount = matchingHeaders(best, request);
+  for (let i = 1; i < found.length; i++) {
+    const count = matchingHeaders(found[i]!, request);
+    if (count > bestCount) {
+      best = found[i]!;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/** Whether a write would need its body read to pick among `entries`. */
+export function needsBody(entries: readonly ReplayEntry[], method: string, query: string): boolean {
+  return WRITE_METHODS.has(method) && entries.some((e) => e.method === method && e.query === query && e.body !== undefined);
+}
+
+/** The answer for an entry whose body bytes are at hand. */
+export function replayResponse(e: ReplayEntry, bytes: Uint8Array, head: boolean): Response {
+  const headers: FastHeaders = { ...e.headers };
+  if (NULL_BODY_STATUS.has(e.status)) return new FastResponse(null, { status: e.status, statusText: e.statusText, headers }) as unknown as Response;
+  headers['content-length'] = String(bytes.byteLength);
+  return new FastResponse(head ? null : bytes, { status: e.status, statusText: e.statusText, headers }) as unknown as Response;
+}

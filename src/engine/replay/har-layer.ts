@@ -1,0 +1,85 @@
+/**
+ * `mock.har`: serves a HAR log (`mockyard --har traffic.har`), as Playwright's `routeFromHAR`
+ * replays one in a browser, in every host (the CLI, `serve`, middleware, the worker,
+ * `interceptFetch`, `handlersFor`). The option is the HAR object, or (on Node) the path of a
+ * `.har` file (read at start-up through the runtime's `readHar`). A malformed log is an
+ * OptionsError at start-up (har-entries.ts).
+ *
+ * A request whose path has entries is answered by the matching entry (entries.ts: method, query
+ * in any parameter order, body for writes); another query, method or body goes to the proxy when
+ * one is configured, else the 404 naming what the HAR holds for the path (miss.ts). A path with
+ * no entry is not this layer's: handlers, files and the proxy answer it as without a HAR.
+ */
+import { describe, OptionsError } from '../../core/options.js';
+import type { HarOption, HarReader } from './har-option.js';
+import type { Logger } from '../../core/logger.js';
+import type { RequestContext } from '../context.js';
+import { canonicalQuery } from '../fs/query-variant.js';
+import { PASS, type Layer } from '../pipeline/layer.js';
+import { readBody, keepBody } from '../../core/body.js';
+import { bodyKey } from './body-key.js';
+import { needsBody, pickEntry, replayResponse } from './entries.js';
+import { harIndex, type HarIndex } from './har-entries.js';
+import { noRecording } from './miss.js';
+
+export const HAR_LAYER = 'har';
+
+export interface HarLayerOptions {
+  har: HarOption;
+  prefixes: readonly string[];
+  root?: string;
+  readHar?: HarReader;
+  /** Where a request the HAR has no entry for goes (the proxy layer), else the 404 naming the entries. */
+  fallback: Layer | undefined;
+  logger: Logger;
+  bodyLimit: number;
+}
+
+export function createHarLayer(options: HarLayerOptions): Layer {
+  const option = 'mock.har';
+  let log: unknown = options.har;
+  if (typeof log === 'string') {
+    if (!options.readHar) throw new OptionsError(option, `is a file path (${describe(log)}), which this runtime cannot read: give the HAR object`);
+    try {
+      log = options.readHar(log, options.root);
+    } catch (err) {
+      throw new OptionsError(option, (err as Error)?.message ?? String(err));
+    }
+  }
+  const index: HarIndex = harIndex(log, options.prefixes, option, options.bodyLimit);
+  options.logger.debug(`har: ${index.count} entries served${index.ignored ? `, ${index.ignored} left out (outside the prefix or without an answer)` : ''}`);
+  let ready = false;
+  const started = index.ready.then(() => {
+    ready = true;
+  });
+  const queryOf = (ctx: RequestContext) => (ctx.search.length > 1 ? canonicalQuery(ctx.search) : '');
+  return {
+    name: HAR_LAYER,
+    ready: started,
+    peek(ctx) {
+      const entries = index.byPath.get(ctx.pathname);
+      if (entries === undefined) return PASS;
+      if (!ready || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return undefined;
+      const e = pickEntry(entries, ctx.method, queryOf(ctx), undefined, ctx.request);
+      if (e === undefined) return undefined;
+      ctx.answered(HAR_LAYER, `${e.method} ${e.status}`);
+      return replayResponse(e, e.answer as Uint8Array, ctx.method === 'HEAD');
+    },
+    async handle(ctx) {
+      const entries = index.byPath.get(ctx.pathname);
+      if (entries === undefined) return undefined;
+      await started;
+      const query = queryOf(ctx);
+      let key: string | undefined;
+      if (needsBody(entries, ctx.method, query)) {
+        const bytes = await readBody(ctx.request, options.bodyLimit);
+        keepBody(ctx.request, bytes);
+        key = bodyKey(bytes);
+      }
+      const e = pickEntry(entries, ctx.method, query, key, ctx.request);
+      if (e === undefined) return noRecording(ctx, entries, HAR_LAYER, options.fallback);
+      ctx.answered(HAR_LAYER, `${e.method} ${e.status}`);
+      return replayResponse(e, e.answer as Uint8Array, ctx.method === 'HEAD');
+    },
+  };
+}
