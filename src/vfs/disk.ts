@@ -24,7 +24,7 @@
  * with `stat` only when a file enters the cache or is reported changed, so a cached GET pays no
  * `realpath`.
  */
-import { lstatSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { link, mkdir, open, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
@@ -67,8 +67,6 @@ const TEMP_PREFIX = '.mockyard-tmp-';
 const TEMP_NAME = /^\.mockyard-tmp-(\d+)-\d+$/;
 export const STALE_TEMP_MS = 60 * 60 * 1000;
 let tempSeq = 0;
-/** Files up to this size are written with synchronous calls (see `write`). */
-const SYNC_WRITE_MAX = 64 * 1024;
 const tempBeside = (file: string) => join(dirname(file), `${TEMP_PREFIX}${process.pid}-${++tempSeq}`);
 /** Whether a normalised path has a segment with the temp prefix. */
 const isReserved = (path: string) => path.includes(TEMP_PREFIX) && (path.startsWith(TEMP_PREFIX) || path.includes(`/${TEMP_PREFIX}`));
@@ -293,21 +291,12 @@ export function diskFs(rootDir: string): DiskVfs {
     },
 
     // Atomic replace: the bytes go to a temp file beside the target, then rename(2) swaps it in.
-    // Small files are written synchronously: two system calls of microseconds each, where the
-    // async form costs four thread-pool round trips (open, write, close, rename), each waiting
-    // for a pool thread and an event-loop turn. Same atomicity either way.
     write: (p, data) =>
       putFile(p, async (file) => {
         const tmp = tempBeside(file);
-        const bytes = toBytes(data);
         try {
-          if (bytes.byteLength <= SYNC_WRITE_MAX) {
-            writeFileSync(tmp, bytes);
-            renameSync(tmp, file);
-          } else {
-            await writeFile(tmp, bytes);
-            await rename(tmp, file);
-          }
+          await writeFile(tmp, toBytes(data));
+          await rename(tmp, file);
         } catch (err) {
           await unlink(tmp).catch(() => {});
           throw err;

@@ -1,7 +1,6 @@
 /**
- * The disk driver's atomic write takes two routes by size (small files with synchronous calls,
- * larger ones through the thread pool): both replace the file whole, create missing folders,
- * report the change and leave no temp file behind; a failed write leaves the old file.
+ * The disk driver's atomic write, small files and large: replaced whole, missing folders made,
+ * the change reported, no temp file left behind; a failed write leaves the old file.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

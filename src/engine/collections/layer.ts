@@ -42,6 +42,8 @@ import { embed, expand, foreignKey, pluralCandidates } from './relations.js';
 const NAME = 'collections';
 
 const itemJson = new WeakMap<object, string>();
+const MAX_REMEMBERED_ANSWERS = 32;
+const MAX_REMEMBERED_ANSWER = 256 * 1024;
 
 /** The JSON text of an array of items: JSON.stringify's, from the items' memoised texts. */
 function arrayJson(items: readonly unknown[]): string {
@@ -149,8 +151,37 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
 
   /** A json-server query on `items` (sync part: filters, sort, page); scanned when they are the entry's stored array. */
   function queryAnswer(ctx: RequestContext, entry: FileEntry, items: readonly unknown[], q: JsonServerQuery, head: boolean): Response {
-    const r = items === entry.array ? queryEntry(entry, q) : runJsonServerQuery(items, q);
-    return queryResponse(ctx, q, r, r.items, head);
+    if (items !== entry.array) {
+      const r = runJsonServerQuery(items, q);
+      return queryResponse(ctx, q, r, r.items, head);
+    }
+    const r = queryEntry(entry, q);
+    const headers: Record<string, string> = { 'X-Total-Count': String(r.total) };
+    if (q.page) {
+      const link = linkHeader(ctx.request.url, q.page, r.total);
+      if (link) headers.Link = link;
+    }
+    const body = r.envelope ? JSON.stringify({ ...r.envelope, data: r.items }) : arrayJson(r.items);
+    rememberAnswer(entry, ctx.request.url, body, Object.freeze(headers));
+    return FastResponse.json(body, 200, headers, head);
+  }
+
+  /**
+   * Answers to json-server queries of a stored array, by full URL (the Link header names it):
+   * the same query on the same version of the file is the same answer. They live and die with
+   * the cache entry (any change to the file makes a new one).
+   */
+  const answers = new WeakMap<FileEntry, Map<string, { body: string; headers: Readonly<Record<string, string>> }>>();
+  function rememberAnswer(entry: FileEntry, url: string, body: string, headers: Readonly<Record<string, string>>): void {
+    if (body.length > MAX_REMEMBERED_ANSWER) return;
+    let byUrl = answers.get(entry);
+    if (byUrl === undefined) answers.set(entry, (byUrl = new Map()));
+    if (byUrl.size >= MAX_REMEMBERED_ANSWERS) byUrl.delete(byUrl.keys().next().value!);
+    byUrl.set(url, { body, headers });
+  }
+  function rememberedAnswer(ctx: RequestContext, entry: FileEntry, head: boolean): Response | undefined {
+    const hit = answers.get(entry)?.get(ctx.request.url);
+    return hit === undefined ? undefined : FastResponse.json(hit.body, 200, hit.headers, head);
   }
 
   async function queryCollection(ctx: RequestContext, env: FsEnv, key: string, entry: FileEntry, items: readonly unknown[], head: boolean): Promise<Response> {
@@ -432,6 +463,11 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
         if (entry.array === undefined) return PASS;
         try {
           if (hasBody(ctx.request)) return undefined;
+          const remembered = rememberedAnswer(ctx, entry, method === 'HEAD');
+          if (remembered !== undefined) {
+            answered(ctx, mode.env, entry, ctx.search);
+            return remembered;
+          }
           const q = parseJsonServerQuery(ctx.searchParams);
           if (q.embed.length > 0 || q.expand.length > 0) return undefined;
           const r = queryAnswer(ctx, entry, entry.array, q, method === 'HEAD');

@@ -35,37 +35,59 @@ export interface WsTransportOptions {
   onDown: (message: string) => void;
 }
 
+/**
+ * Where the connection stands:
+ *   connecting      a socket is opening
+ *   authenticating  open, `auth` sent; no `auth_ok` within flushTimeout drops the socket
+ *   ready           open and authenticated (or no key needed): batches go out
+ *   waiting         no socket; the timer reconnects (fixed 3 s)
+ *   idle            no socket, no timer: before the first connect, or no WebSocket in this
+ *                   environment (`reconnectNow()` tries again)
+ *   refused         closed with 1008, the key refused: nothing until `reconnectNow()`
+ *   closed          `close()` was called
+ */
+type Connection =
+  | { name: 'connecting' | 'ready'; socket: WebSocketLike }
+  | { name: 'authenticating'; socket: WebSocketLike; timer: ReturnType<typeof setTimeout> }
+  | { name: 'waiting'; timer: ReturnType<typeof setTimeout> }
+  | { name: 'idle' | 'refused' | 'closed' };
+
+const socketOf = (c: Connection): WebSocketLike | undefined => ('socket' in c ? c.socket : undefined);
+
 export class WsTransport implements Transport {
   readonly keepaliveInFlight = 0;
-  private socket: WebSocketLike | undefined;
-  private authed = false;
+  private connection: Connection = { name: 'idle' };
   private waiting: Waiting[] = [];
-  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-  private authTimer: ReturnType<typeof setTimeout> | undefined;
-  private closed = false;
-  private refused = false;
 
   constructor(private readonly o: WsTransportOptions) {
     this.connect();
   }
 
   get ready(): boolean {
-    return this.socket !== undefined && this.socket.readyState === OPEN && this.authed;
+    return this.connection.name === 'ready' && this.connection.socket.readyState === OPEN;
   }
 
   /** After a refusal (close 1008) or to try at once instead of waiting for the 3 s. */
   reconnectNow(): void {
-    this.refused = false;
-    if (this.closed || this.socket) return;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = undefined;
+    const c = this.connection;
+    if (c.name === 'closed' || socketOf(c)) return;
+    this.enter({ name: 'idle' }); // leaves `waiting` or `refused`: connect() decides
     this.connect();
   }
 
+  /** Moves to `next`, cancelling the timer of the state it leaves. */
+  private enter(next: Connection): void {
+    const c = this.connection;
+    if ((c.name === 'waiting' || c.name === 'authenticating') && c !== next) clearTimeout(c.timer);
+    this.connection = next;
+  }
+
   private connect(): void {
-    if (this.closed || this.refused) return;
+    const state = this.connection.name;
+    if (state === 'closed' || state === 'refused') return;
     const Ctor = this.o.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketFactory | undefined);
     if (!Ctor) {
+      this.enter({ name: 'idle' });
       this.o.onDown('no WebSocket in this environment');
       return;
     }
@@ -76,25 +98,24 @@ export class WsTransport implements Transport {
       this.down(`cannot open ${this.o.url}: ${(err as Error)?.message ?? err}`);
       return;
     }
-    this.socket = socket;
-    this.authed = false;
+    this.enter({ name: 'connecting', socket });
     socket.onopen = () => {
+      if (socketOf(this.connection) !== socket) return;
       const key = this.o.apiKey();
       if (!key) {
-        this.authed = true;
+        this.enter({ name: 'ready', socket });
         this.o.onReady();
         return;
       }
       socket.send(JSON.stringify({ type: 'auth', key }));
-      this.authTimer = setTimeout(() => this.drop(socket, 'no auth_ok within flushTimeout'), this.o.flushTimeout);
+      this.enter({ name: 'authenticating', socket, timer: setTimeout(() => this.drop(socket, 'no auth_ok within flushTimeout'), this.o.flushTimeout) });
     };
     socket.onmessage = (ev) => this.message(socket, ev.data);
     socket.onerror = () => {};
     socket.onclose = (ev) => {
-      if (this.socket !== socket) return;
-      this.socket = undefined;
+      if (socketOf(this.connection) !== socket) return;
       if (ev.code === 1008) {
-        this.refused = true;
+        this.enter({ name: 'refused' });
         this.failAll({ kind: 'auth', status: 1008, message: `collector closed the WebSocket with 1008${ev.reason ? `: ${ev.reason}` : ''}` });
         this.o.onRefused(`collector closed the WebSocket with 1008${ev.reason ? `: ${ev.reason}` : ''} (check the apiKey)`);
         return;
@@ -104,7 +125,7 @@ export class WsTransport implements Transport {
   }
 
   private message(socket: WebSocketLike, data: unknown): void {
-    if (this.socket !== socket || typeof data !== 'string') return;
+    if (socketOf(this.connection) !== socket || typeof data !== 'string') return;
     let msg: Record<string, unknown>;
     try {
       msg = JSON.parse(data) as Record<string, unknown>;
@@ -113,10 +134,8 @@ export class WsTransport implements Transport {
     }
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'auth_ok') {
-      if (this.authTimer) clearTimeout(this.authTimer);
-      this.authTimer = undefined;
-      if (!this.authed) {
-        this.authed = true;
+      if (this.connection.name === 'authenticating') {
+        this.enter({ name: 'ready', socket });
         this.o.onReady();
       }
       return;
@@ -135,7 +154,7 @@ export class WsTransport implements Transport {
   }
 
   send(batch: Batch): Promise<SendResult> {
-    const socket = this.socket;
+    const socket = socketOf(this.connection);
     if (!socket || !this.ready) return Promise.resolve({ kind: 'retry', message: 'WebSocket not connected' });
     return new Promise<SendResult>((resolve) => {
       const timer = setTimeout(() => {
@@ -160,8 +179,7 @@ export class WsTransport implements Transport {
 
   /** Gives up on a connection that stopped answering: close it, forget it, reconnect in 3 s. */
   private drop(socket: WebSocketLike, why: string): void {
-    if (this.socket !== socket) return;
-    this.socket = undefined;
+    if (socketOf(this.connection) !== socket) return;
     socket.onclose = socket.onmessage = socket.onopen = null;
     try {
       socket.close(4000, why);
@@ -171,18 +189,15 @@ export class WsTransport implements Transport {
     this.down(why);
   }
 
+  /** The connection is lost (or could not be made): batches out are retried, reconnect in 3 s. */
   private down(message: string): void {
-    if (this.authTimer) clearTimeout(this.authTimer);
-    this.authTimer = undefined;
-    this.authed = false;
+    if (this.connection.name === 'closed') {
+      this.failAll({ kind: 'retry', message });
+      return;
+    }
+    this.enter({ name: 'waiting', timer: setTimeout(() => this.connect(), RECONNECT_DELAY) });
     this.failAll({ kind: 'retry', message });
-    if (this.closed) return;
     this.o.onDown(message);
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.connect();
-    }, RECONNECT_DELAY);
   }
 
   private failAll(result: SendResult): void {
@@ -190,11 +205,8 @@ export class WsTransport implements Transport {
   }
 
   close(): void {
-    this.closed = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    if (this.authTimer) clearTimeout(this.authTimer);
-    const socket = this.socket;
-    this.socket = undefined;
+    const socket = socketOf(this.connection);
+    this.enter({ name: 'closed' });
     this.failAll({ kind: 'retry', message: 'tracker stopped' });
     if (socket) {
       socket.onclose = socket.onmessage = socket.onopen = null;
