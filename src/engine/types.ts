@@ -114,6 +114,16 @@ export interface HandlerResponse {
   writeHead(status: number, statusMessage: string, headers?: Record<string, string | number | readonly string[]>): this;
   write(chunk: string | Uint8Array): boolean;
   end(chunk?: string | Uint8Array): this;
+  /**
+   * Sends the head now: what is written next streams to the client as it is written, until
+   * `end()` (as with a `Content-Type` of `text/event-stream` or `application/x-ndjson`, which
+   * stream without it). docs/streams.md.
+   */
+  flushHeaders(): void;
+  /** `'close'`: the answer ended, or the client went away (stop writing: clear timers there). */
+  on(event: 'close', listener: () => void): this;
+  once(event: 'close', listener: () => void): this;
+  off(event: 'close', listener: () => void): this;
   status(code: number): this;
   type(contentType: string): this;
   set(name: string, value: string | number | readonly string[]): this;

@@ -57,4 +57,14 @@ describe('GraphQL in the page', () => {
     const got = await page.evaluate(() => (window as any).mockyard.collect('subscription Countdown($from: Int) { countdown }', { from: 3 }));
     expect(got).toEqual([{ data: { countdown: 3 } }, { data: { countdown: 2 } }, { data: { countdown: 1 } }]);
   });
+
+  it('follows per-test overrides: worker.mock.use(graphql.query(…)) wins, resetHandlers drops it', async () => {
+    const titles = { query: 'query Titles { allPosts { title } }' };
+    const before = (await call('/api/graphql', titles)).body.data.allPosts[0];
+    expect(before).toEqual({ title: 'json-server' });
+    await page.evaluate(() => (window as any).mockyard.override(true));
+    expect((await call('/api/graphql', titles)).body).toEqual({ data: { allPosts: [{ title: 'overridden in the page' }] } });
+    await page.evaluate(() => (window as any).mockyard.override(false));
+    expect((await call('/api/graphql', titles)).body.data.allPosts[0]).toEqual(before);
+  });
 });

@@ -43,7 +43,7 @@ describe('streams in the page (worker host)', () => {
     expect(got).toEqual(['message 1 one', 'last 2 {"n":2}']);
   });
 
-  it('fetch streaming reads chunks as they come (gated), SSE and NDJSON', async () => {
+  it('fetch streaming reads chunks as they come (gated): SSE, NDJSON, Express-style res.write', async () => {
     const got = await page.evaluate(async () => {
       const read = async (path: string, gateName: string, until: (text: string) => boolean) => {
         const response = await fetch(path);
@@ -68,10 +68,12 @@ describe('streams in the page (worker host)', () => {
       return {
         sse: await read('/api/gated/fetch', 'fetch', (t) => t.includes('\n\n')),
         rows: await read('/api/rows', 'rows', (t) => t.includes('\n')),
+        written: await read('/api/written', 'written', (t) => t.includes('\n\n')),
       };
     });
     expect(got.sse).toEqual({ type: 'text/event-stream; charset=utf-8', first: 'id: 1\ndata: one\n\n', rest: 'id: 2\nevent: last\ndata: {"n":2}\n\n' });
     expect(got.rows).toEqual({ type: 'application/x-ndjson; charset=utf-8', first: '{"n":1}\n', rest: '{"n":2}\n' });
+    expect(got.written).toEqual({ type: 'text/event-stream', first: 'data: one\n\n', rest: 'data: two\n\n' });
   });
 
   it('EventSource replays a recorded .sse file in order (speed 0 per request)', async () => {

@@ -2,7 +2,8 @@
  * Streamed answers in the other hosts: the Vite dev server (the plugin, connect middleware),
  * Express (createMiddleware), interceptFetch and handlersFor (msw's setupServer). Each proves
  * live delivery with a gate (event 2 is yielded only once the client read event 1: a host that
- * buffered the body would deadlock and fail by the test's timeout), a recorded `.sse` file
+ * buffered the body would deadlock and fail by the test's timeout; the same for Express-style
+ * `res.write`), a recorded `.sse` file
  * replayed, and the client going away ending the generator (its `finally` runs).
  */
 import { createServer, type Server } from 'node:http';
@@ -40,8 +41,14 @@ const RECORDED = 'delay: 0\nid: 1\ndata: first\n\ndelay: 20\nid: 2\ndata: second
 /** The handlers every host serves: a gated stream and an endless one whose `finally` reports. */
 function streamHandlers() {
   const gate = deferred();
+  const writeGate = deferred();
   const ended = deferred<boolean>();
   const handlers: RestHandler[] = [
+    { pattern: '/written', handle: (_req, res) => {
+      res.setHeader('Content-Type', 'text/event-stream');
+      res.write('data: one\n\n');
+      void writeGate.promise.then(() => res.end('data: two\n\n'));
+    } },
     { pattern: '/gated', handle: () => sse(async function* () {
       yield { id: 1, data: 'one' };
       await gate.promise;
@@ -58,7 +65,7 @@ function streamHandlers() {
       }
     }) },
   ];
-  return { gate, ended, handlers };
+  return { gate, writeGate, ended, handlers };
 }
 
 /** Reads SSE events off a fetch body as they come. */
@@ -92,6 +99,12 @@ async function checkHost(base: string, s: ReturnType<typeof streamHandlers>, doF
   s.gate.resolve();
   expect(await e.next()).toBe('id: 2\ndata: two');
   expect(await e.next()).toBeUndefined();
+
+  const written = events(await doFetch(`${base}/api/written`)); // Express style: res.write
+  expect(await written.next()).toBe('data: one');
+  s.writeGate.resolve();
+  expect(await written.next()).toBe('data: two');
+  expect(await written.next()).toBeUndefined();
 
   expect(await (await doFetch(`${base}/api/chat?__speed=0`)).text()).toBe('id: 1\ndata: first\n\nid: 2\ndata: second\n\n');
 

@@ -247,6 +247,67 @@ describe('handler streams on the node host', () => {
   });
 });
 
+describe('Node/Express-style streaming handlers (res.write) on the node host', () => {
+  it('an event-stream type streams each res.write as it is made (gated), end() ends it; close tells the handler', async () => {
+    const gate = deferred();
+    const closed = deferred<string>();
+    const url = await serveMock({
+      handlers: [
+        { pattern: '/express', handle: (_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+          res.write('data: one\n\n');
+          res.on('close', () => closed.resolve('closed'));
+          void gate.promise.then(() => res.end('data: two\n\n'));
+        } },
+      ],
+    });
+    const response = await fetch(`${url}/api/express`);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('content-length')).toBeNull();
+    const reader = chunks(response);
+    expect(await readEvents(reader, 1)).toEqual(['data: one']);
+    gate.resolve();
+    expect(await readEvents(reader, 1)).toEqual(['data: two']);
+    expect(await reader.next()).toBeUndefined();
+    expect(await closed.promise).toBe('closed');
+  });
+
+  it('an async handler looping over res.write streams too; the client leaving emits close and drops later writes', async () => {
+    const left = deferred<boolean>();
+    const url = await serveMock({
+      handlers: [{ pattern: '/loop', handle: async (_req, res) => {
+        res.flushHeaders();
+        let gone = false;
+        res.on('close', () => (gone = true));
+        for (let n = 1; !gone; n++) {
+          res.write(`${n}\n`);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        left.resolve(res.write('after\n'));
+      } }],
+    });
+    const abort = new AbortController();
+    const reader = chunks(await fetch(`${url}/api/loop`, { signal: abort.signal }));
+    let text = '';
+    while (!text.includes('2\n')) text += (await reader.next()) ?? '';
+    abort.abort();
+    expect(await left.promise).toBe(false); // the write after the client left is dropped
+  });
+
+  it('other types keep buffering until end() (Content-Length set)', async () => {
+    const url = await serveMock({
+      handlers: [{ pattern: '/plain', handle: (_req, res) => {
+        res.setHeader('Content-Type', 'text/plain');
+        res.write('a');
+        setTimeout(() => res.end('b'), 5);
+      } }],
+    });
+    const response = await fetch(`${url}/api/plain`);
+    expect(response.headers.get('content-length')).toBe('2');
+    expect(await response.text()).toBe('ab');
+  });
+});
+
 describe('recorded stream files on the node host', () => {
   async function mocks(files: Record<string, string>): Promise<string> {
     const dir = join(await makeTempDir(), 'mocks');

@@ -5,7 +5,7 @@
  * over the collections (service.ts), so the layer, GraphQL handlers and subscriptions over
  * WebSocket work alike.
  */
-import { execute, subscribe, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, subscribe, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { HttpError } from '../../core/errors.js';
 import { joinSafe } from '../../vfs/path.js';
 import type { Vfs } from '../../vfs/types.js';
@@ -38,6 +38,16 @@ export function schemaSource(schema: string, vfs: Vfs | null, fsDir: string | nu
   };
 }
 
+/**
+ * An SDL's subscription fields have no data behind them: handlers feed them
+ * (`graphql.subscription`, answered before the schema). Without one, the error says so.
+ */
+const unfedSubscription: GraphQLFieldResolver<unknown, unknown> = (_source, _args, _context, info) => {
+  const name = info.operation.name?.value;
+  const how = name ? `graphql.subscription('${name}', async function* () { yield { data: { ${info.fieldName}: … } }; })` : 'a named subscription and a graphql.subscription handler for it';
+  throw new GraphQLError(`No handler feeds the subscription field ${info.fieldName}: add ${how} to the handlers`, { extensions: { code: 'NOT_IMPLEMENTED' } });
+};
+
 export function createSchemaFirstService(source: SchemaSource, store: CollectionStore): GraphqlService {
   const state = new SchemaFirstState();
   let faker: Faker | undefined;
@@ -68,7 +78,7 @@ export function createSchemaFirstService(source: SchemaSource, store: Collection
     },
     subscribe(request, prepared, derived) {
       const api = run(derived.schema);
-      return subscribe({ schema: derived.schema, document: prepared.document, variableValues: request.variables ?? undefined, operationName: request.operationName ?? undefined, fieldResolver: api?.fieldResolver, typeResolver: api?.typeResolver }) as Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
+      return subscribe({ schema: derived.schema, document: prepared.document, variableValues: request.variables ?? undefined, operationName: request.operationName ?? undefined, fieldResolver: api?.fieldResolver, typeResolver: api?.typeResolver, subscribeFieldResolver: unfedSubscription }) as Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
     },
   };
 }

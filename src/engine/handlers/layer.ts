@@ -200,7 +200,15 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     if (isThenable(returned)) {
       // Answer as soon as the response ends, even if the handler's promise settles later.
       const pending = Promise.resolve(returned);
-      const first = await Promise.race([pending.then((value) => ({ value })), res.finished.then(() => undefined)]);
+      const first = await Promise.race([pending.then((value) => ({ value })), res.finished.then(() => undefined), res.startedStreaming.then(() => 'streaming' as const)]);
+      if (first === 'streaming') {
+        // Node-style streaming from an async handler still writing: the stream goes out now.
+        pending.catch((err: unknown) => {
+          logger.error(`${route.label} failed while streaming: ${(err as Error)?.message ?? String(err)}`, err);
+          res.failStream(err);
+        });
+        return res.toStreamResponse(head);
+      }
       if (first === undefined) {
         pending.catch((err: unknown) => logger.debug(`${route.label}: error after the response ended ignored: ${(err as Error)?.message ?? String(err)}`));
         return res.toResponse(head);
@@ -209,9 +217,11 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     }
     const response = settleSync(route, res, head, result);
     if (response) return response;
-    // Written but not ended yet (Node style streaming): wait for end().
-    await res.finished;
-    return res.toResponse(head);
+    // Written but not ended yet: a stream (event stream, NDJSON, flushHeaders) goes out as it is
+    // written; anything else is buffered until end().
+    if (res.streaming) return res.toStreamResponse(head);
+    await Promise.race([res.finished, res.startedStreaming]);
+    return res.streaming ? res.toStreamResponse(head) : res.toResponse(head);
   }
 
 

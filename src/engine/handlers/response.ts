@@ -6,6 +6,11 @@
  *
  * Once `end()` ran, or the builder was sealed (gateway timeout answered for it), every further
  * write is dropped: a response is produced at most once.
+ *
+ * Node-style streaming: a handler that sets `Content-Type: text/event-stream` (or
+ * `application/x-ndjson`) or calls `flushHeaders()`, writes, and returns without `end()` is
+ * answered at once with a streaming body (`toStreamResponse`): each later `write` goes out as it
+ * is made, `end()` ends it, and the client going away emits `'close'` and drops later writes.
  */
 import { FastResponse, textBody, type FastHeaders } from '../../core/fast-response.js';
 import { concatBytes } from '../../core/body.js';
@@ -15,6 +20,8 @@ import { HttpError } from '../../core/errors.js';
 
 const encoder = new TextEncoder();
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
+/** Types a handler's writes stream as they are made (without `flushHeaders()`). */
+const STREAMED_TYPE = /^\s*(text\/event-stream|application\/(x-)?ndjson)\s*(;|$)/i;
 
 type HeaderValue = string | number | readonly string[];
 
@@ -49,6 +56,32 @@ export class ResponseBuilder implements HandlerResponse {
   private sealed = false;
   private finish: (() => void) | undefined;
   private finishedPromise: Promise<void> | undefined;
+  private flushed = false;
+  /** While streaming (toStreamResponse): the body's controller; writes go there. */
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private closeListeners: Array<() => void> = [];
+  private closed = false;
+  private onStreaming: (() => void) | undefined;
+  private streamingPromise: Promise<void> | undefined;
+
+  /** Resolves once the handler streams Node style (`streaming` turned true); created on first use. */
+  get startedStreaming(): Promise<void> {
+    if (!this.streamingPromise) {
+      this.streamingPromise = this.streaming
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            this.onStreaming = resolve;
+          });
+    }
+    return this.streamingPromise;
+  }
+
+  private checkStreaming(): void {
+    if (this.onStreaming !== undefined && this.streaming) {
+      this.onStreaming();
+      this.onStreaming = undefined;
+    }
+  }
 
   /** Resolves when `end()` runs or the builder is sealed (created on first use: hot path). */
   get finished(): Promise<void> {
@@ -79,6 +112,65 @@ export class ResponseBuilder implements HandlerResponse {
   seal(): void {
     this.sealed = true;
     this.finish?.();
+    this.emitClose();
+  }
+
+  /** Cuts a stream that failed (the host then ends the connection: a truncated answer, never a complete-looking one). */
+  failStream(err: unknown): void {
+    const controller = this.controller;
+    this.controller = undefined;
+    this.seal();
+    try {
+      controller?.error(err);
+    } catch {
+      // already closed
+    }
+  }
+
+  flushHeaders(): void {
+    if (this.done) return;
+    this.started = true;
+    this.flushed = true;
+    this.checkStreaming();
+  }
+
+  /**
+   * Whether the handler streams Node style: head started (flushHeaders, writeHead or a write),
+   * not ended, and flushed explicitly or of a streamed type.
+   */
+  get streaming(): boolean {
+    return !this.done && this.started && (this.flushed || STREAMED_TYPE.test(this.getHeader('content-type') ?? ''));
+  }
+
+  on(event: string, listener: () => void): this {
+    if (event === 'close') {
+      if (this.closed) queueMicrotask(listener);
+      else this.closeListeners.push(listener);
+    }
+    return this;
+  }
+
+  once(event: string, listener: () => void): this {
+    return this.on(event, listener);
+  }
+
+  off(event: string, listener: () => void): this {
+    if (event === 'close') this.closeListeners = this.closeListeners.filter((l) => l !== listener);
+    return this;
+  }
+
+  private emitClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const listeners = this.closeListeners;
+    this.closeListeners = [];
+    for (const l of listeners) {
+      try {
+        l();
+      } catch {
+        // a listener's failure must not break the answer
+      }
+    }
   }
 
   /**
@@ -138,8 +230,14 @@ export class ResponseBuilder implements HandlerResponse {
   write(chunk: string | Uint8Array): boolean {
     if (this.done) return false;
     this.started = true;
+    if (this.controller) {
+      const bytes = toBytes(chunk);
+      if (bytes.byteLength > 0) this.controller.enqueue(bytes);
+      return true;
+    }
     if (typeof chunk === 'string' && this.text === undefined && this.chunks.length === 0) {
       this.text = chunk;
+      this.checkStreaming();
       return true;
     }
     if (this.text !== undefined) {
@@ -151,6 +249,7 @@ export class ResponseBuilder implements HandlerResponse {
     const bytes = toBytes(chunk);
     this.chunks.push(bytes);
     this.size += bytes.byteLength;
+    this.checkStreaming();
     return true;
   }
 
@@ -159,6 +258,15 @@ export class ResponseBuilder implements HandlerResponse {
     if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') this.write(chunk);
     this.ended = true;
     this.finish?.();
+    if (this.controller) {
+      try {
+        this.controller.close();
+      } catch {
+        // cancelled meanwhile
+      }
+      this.controller = undefined;
+    }
+    this.emitClose();
     return this;
   }
 
@@ -266,5 +374,42 @@ export class ResponseBuilder implements HandlerResponse {
     if (body === null) return FastResponse.empty(status, headers);
     headers['Content-Length'] = String(length);
     return new FastResponse(head ? null : body, { status, statusText: this.statusMessage, headers }) as unknown as Response;
+  }
+
+  /**
+   * The Response of a Node-style stream (see `streaming`): what was written so far first, then
+   * each write as it is made, until `end()`. No Content-Length. `head` sends the head only.
+   */
+  toStreamResponse(head: boolean): Response {
+    const status = Number(this.statusCode);
+    if (!Number.isInteger(status) || status < 200 || status > 599) {
+      throw new HttpError(500, `Invalid response status ${JSON.stringify(this.statusCode)}: use an integer from 200 to 599`);
+    }
+    const headers = new Headers();
+    for (const [, [name, value]] of this.headerMap) {
+      if (name.toLowerCase() === 'content-length') continue;
+      if (Array.isArray(value)) for (const v of value) headers.append(name, String(v));
+      else headers.set(name, String(value));
+    }
+    if (head) {
+      this.seal();
+      return new Response(null, { status, statusText: this.statusMessage, headers });
+    }
+    const pending: Uint8Array[] = this.text !== undefined ? [encoder.encode(this.text)] : this.chunks.splice(0);
+    this.text = undefined;
+    this.size = 0;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        controller.enqueue(new Uint8Array(0)); // the head goes out now (a host that waits for the first bytes)
+        for (const c of pending) if (c.byteLength > 0) controller.enqueue(c);
+        if (this.ended) controller.close();
+        else this.controller = controller;
+      },
+      cancel: () => {
+        this.controller = undefined;
+        this.seal(); // the client went away: later writes are dropped, 'close' tells the handler
+      },
+    });
+    return new Response(body, { status, statusText: this.statusMessage, headers });
   }
 }

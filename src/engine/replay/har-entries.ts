@@ -15,7 +15,6 @@
  *     with a message: record with `content: 'embed'` (Playwright's default for a `.har` path).
  */
 import { base64ToBytes } from '../../core/base64.js';
-import { inflateBounded } from '../../core/inflate-bounded.js';
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey } from './body-key.js';
@@ -122,12 +121,13 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
     list.push(entry);
     count++;
   });
-  const ready = Promise.all(pending.map(async (p) => {
+  // The inflater is loaded on demand (its own chunk in browser bundles), only for such bodies.
+  const ready = pending.length === 0 ? Promise.resolve() : import('../../core/inflate-bounded.js').then(({ inflateBounded }) => Promise.all(pending.map(async (p) => {
     try {
       p.entry.answer = await inflateBounded(p.entry.answer as Uint8Array, p.format, inflateLimit);
     } catch {
       // not really compressed: replayed as stored
     }
-  })).then(() => undefined);
+  }))).then(() => undefined);
   return { byPath, count, ignored, ready };
 }

@@ -34,6 +34,12 @@ Object.assign(window, {
   mockyard: {
     started: started.then(() => 'ok', (err: Error) => err.message),
     reset: () => fs.reset(),
+    /** A per-test override of one query (api.use), or back to the configured handlers. */
+    override: async (on: boolean) => {
+      const { mock } = await started;
+      if (on) mock!.use(graphql.query('Titles', () => ({ data: { allPosts: [{ title: 'overridden in the page' }] } })));
+      else mock!.resetHandlers();
+    },
     events: () => events.slice(),
     /** Every `next` of one operation over graphql-ws, once it completes. */
     collect: (query: string, variables: Record<string, unknown>) =>

@@ -1,7 +1,7 @@
 /**
  * Streamed answers in the page through `mockyard/browser`: SSE handlers (one gated by the test, so
  * event 2 is produced only after the page received event 1), an endless one whose `finally`
- * reports, an NDJSON handler and a recorded `.sse` file, for Chromium's `EventSource` and
+ * reports, an Express-style `res.write` stream, an NDJSON handler and a recorded `.sse` file, for Chromium's `EventSource` and
  * `fetch` streaming (`response.body.getReader()`).
  */
 import { memoryFs, ndjson, sse, startWorker } from 'mockyard/browser';
@@ -33,6 +33,11 @@ const started = startWorker({
         await gate(req.params.name).promise;
         yield { id: 2, event: 'last', data: { n: 2 } };
       }) },
+      { pattern: '/written', handle: (_req, res) => {
+        res.setHeader('Content-Type', 'text/event-stream');
+        res.write('data: one\n\n');
+        void gate('written').promise.then(() => res.end('data: two\n\n'));
+      } },
       { pattern: '/rows', handle: () => ndjson(async function* () {
         yield { n: 1 };
         await gate('rows').promise;

@@ -135,6 +135,13 @@ describe('SDL subscriptions fed by graphql.subscription handlers (graphql-transp
     expect(await collect(c, 'subscription OnTick { onTick { n } }')).toHaveLength(3);
   });
 
+  it('an SDL subscription no handler feeds: one { errors } event naming the handler to add', async () => {
+    const { url } = await serve();
+    expect(await collect(client(url), 'subscription Unfed { onTick { n } }')).toEqual([
+      { errors: [{ message: "No handler feeds the subscription field onTick: add graphql.subscription('Unfed', async function* () { yield { data: { onTick: … } }; }) to the handlers", locations: [{ line: 1, column: 22 }], path: ['onTick'], extensions: { code: 'NOT_IMPLEMENTED' } }] },
+    ]);
+  });
+
   it('a subscription sent over HTTP is a 400 naming the WebSocket', async () => {
     const { url } = await serve();
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'subscription OnTick { onTick { n } }' }) });
