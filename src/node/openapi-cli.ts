@@ -39,8 +39,9 @@ export function documentName(source: unknown): string {
 export function documentServing(options: ResolvedMockApiOptions): string | undefined {
   const openapi = options.openapi;
   if (!openapi || !(openapi.backend.mock ?? !options.proxy)) return undefined;
-  const { seed, count } = openapi.backend;
-  return `the OpenAPI document ${documentName(openapi.source)}: generated, stateful data (seed ${JSON.stringify(seed)}, ${count['*']} items per collection)`;
+  const { seed, count, state } = openapi.backend;
+  const kept = state === undefined ? '' : `, collections kept in ${typeof state === 'string' ? state : 'the given filesystem'}`;
+  return `the OpenAPI document ${documentName(openapi.source)}: generated, stateful data (seed ${JSON.stringify(seed)}, ${count['*']} items per collection${kept})`;
 }
 
 /** The positional argument as an OpenAPI document, or undefined (not one: a db, or no argument). */
@@ -80,10 +81,10 @@ export async function openApiPositional(positionals: string[], cwd: string): Pro
 }
 
 /** The mock API options that serve the document (flags and config already applied to `mock`). */
-export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: { prefix?: string[]; fsDir?: string; seed?: string; configFile?: string }): void {
+export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: { prefix?: string[]; fsDir?: string; seed?: string; state?: string; configFile?: string }): void {
   const previous = mock.openapi && typeof mock.openapi === 'object' && 'document' in mock.openapi ? mock.openapi : {};
   const seed = flags.seed === undefined ? undefined : /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed;
-  mock.openapi = { ...previous, document: arg.document, ...(seed !== undefined ? { seed } : {}) };
+  mock.openapi = { ...previous, document: arg.document, ...(seed !== undefined ? { seed } : {}), ...(flags.state !== undefined ? { state: flags.state } : {}) };
   if (!flags.prefix?.length) mock.endpointPrefix = arg.basePath || '/';
   if (flags.fsDir === undefined && !flags.configFile) {
     mock.fsDir = null;

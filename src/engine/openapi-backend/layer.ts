@@ -19,7 +19,11 @@ import { bufferedBody, hasBody, keepBody, readBody } from '../../core/body.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import { FastResponse, type FastHeaders } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
+import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
+import { OptionsError } from '../../core/options.js';
+import type { DefaultFsFactory } from '../../vfs/default-fs.js';
+import type { Vfs } from '../../vfs/types.js';
 import { isJsonMediaType, JSON_CONTENT_TYPE, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
@@ -32,7 +36,8 @@ import type { BackendOptions } from './options.js';
 import type { Deref } from './refs.js';
 import { envelopeOf, inferRoles, jsonContent, successCode, successSchemaOf, type Collection, type Role } from './resources.js';
 import type { RouteMatch } from './routes.js';
-import { createState, topLevelProperties, type BackendState } from './state.js';
+import { createState, topLevelProperties, type BackendState, type Scope } from './state.js';
+import { createStateFolder, type StateFolder } from './state-folder.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 
@@ -46,6 +51,10 @@ export interface OpenApiBackendLayerOptions {
   logger: Logger;
   /** The runtime's loader for a document given by its path (document-loader.ts). */
   loadDocument?: DocumentLoader;
+  /** For `state` (a folder of collection files, state-folder.ts): the engine's write queue and limits, and the runtime's filesystem factory. */
+  queue: KeyedQueue;
+  maxJsonDepth: number;
+  defaultFs?: DefaultFsFactory;
 }
 
 type Obj = Record<string, unknown>;
@@ -89,9 +98,24 @@ function statusOf(code: string | undefined, fallback: number): number {
   return fallback;
 }
 
+/** The folder the collections live in with `state`, or undefined (memory). */
+function stateFolderOf(options: OpenApiBackendLayerOptions): StateFolder | undefined {
+  const state = options.backend.state;
+  if (state === undefined) return undefined;
+  let vfs: Vfs;
+  if (typeof state === 'string') {
+    if (!options.defaultFs) throw new OptionsError('mock.openapi.state', 'a folder path needs the Node entry (in a page, give a Vfs)');
+    vfs = options.defaultFs(state, options.root);
+  } else vfs = state;
+  return createStateFolder({ vfs, owned: typeof state === 'string', queue: options.queue, logger: options.logger, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth });
+}
+
+const FOLDER_WRITES = new Set<Role['kind']>(['create', 'replace', 'update', 'delete', 'write-by-body']);
+
 export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): Layer {
   const { logger, bodyLimit, backend } = options;
   let built: Built | undefined;
+  const folder = stateFolderOf(options);
   const ready = (async () => {
     try {
       const [doc, faker] = await Promise.all([sharedOpenApiDocument(options.option ?? options, options.source, options.root, options.loadDocument), loadFaker()]);
@@ -112,6 +136,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         lists.set(op, { paging, filters: filtersOf(op.parameters, paging, fields) });
       }
       built = { faker, deref, route, roles, state, lists, envelopes: new Map() };
+      await folder?.ready;
       return true;
     } catch (err) {
       logger.error(`openapi: the document could not be loaded for the mock backend: ${(err as Error)?.message ?? String(err)}`);
@@ -196,7 +221,9 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
 
   function createItem(b: Built, c: Collection, scope: ReturnType<BackendState['scope']>, values: string[], body: unknown): { item: Obj; id: unknown } | 'conflict' {
     const given = isObj(body) ? body : {};
-    const id = b.state.newId(c, scope, c.idField ? given[c.idField] : undefined);
+    let id = b.state.newId(c, scope, c.idField ? given[c.idField] : undefined);
+    // A drawn uuid may meet one kept from before (a state file): draw again.
+    for (let i = 0; i < 8 && c.idKind === 'uuid' && scope.items.has(String(id)); i++) id = b.state.newId(c, scope, undefined);
     if (scope.items.has(String(id))) return 'conflict';
     // Fields the client does not send (readOnly, required ones it left out) are drawn.
     b.faker.seed(seedOf(backend.seed, c.key, values.join('/'), 'created', String(id)));
@@ -347,6 +374,9 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   return {
     name: OPENAPI_MOCK_LAYER,
     ready,
+    async close() {
+      await folder?.close();
+    },
     peek(ctx) {
       const b = built;
       if (!b) return undefined;
@@ -354,6 +384,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
       if (!('operation' in match)) return PASS;
       const role = b.roles.get(match.operation);
       if (role && NEEDS_BODY.has(role.kind) && hasBody(ctx.request)) return undefined;
+      if (folder && role && 'collection' in role && folder.holds(role.collection)) return undefined; // the file is read on the promise path
       return respond(b, ctx, match, undefined) ?? PASS;
     },
     async handle(ctx) {
@@ -364,6 +395,18 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
       if (!('operation' in match)) return undefined;
       const role = b.roles.get(match.operation);
       const body = role && NEEDS_BODY.has(role.kind) && hasBody(ctx.request) ? await bodyOf(ctx) : undefined;
+      if (folder && role && 'collection' in role && folder.holds(role.collection)) {
+        // The scope as its state file holds it; a write stores what the answer changed.
+        const c = role.collection;
+        const values = scopeValues(c, match.params);
+        const name = folder.nameOf(c, values);
+        const population = () => b.state.scope(c, values).items.values();
+        const answer = (scope: Scope) => {
+          b.state.adopt(c, values, scope);
+          return respond(b, ctx, match, body);
+        };
+        return FOLDER_WRITES.has(role.kind) ? folder.write(name, c, population, answer) : folder.read(name, c, population, answer);
+      }
       return respond(b, ctx, match, body);
     },
   };

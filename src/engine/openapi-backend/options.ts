@@ -4,17 +4,25 @@
  *           false when a `proxy` is set: then what files and handlers leave goes to the proxy);
  *   seed    the data's seed (a number or a string; default 1): the same seed, the same data;
  *   count   items generated per collection: a number (default 20) or { <collection>: n, '*': n }
- *           (an `x-mockyard-count` extension in the document wins over the default).
+ *           (an `x-mockyard-count` extension in the document wins over the default);
+ *   state   where the collections live: in memory (default), or a folder of collection files
+ *           (a path, opened with the runtime's default filesystem: disk under Node; or a Vfs),
+ *           state-folder.ts.
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
+import type { Vfs } from '../../vfs/types.js';
 
 export interface BackendOptions {
   mock: boolean | undefined;
   seed: number | string;
   count: Record<string, number>;
+  /** A folder (path) or a Vfs holding the collections, or undefined (memory). */
+  state: string | Vfs | undefined;
 }
 
-export const BACKEND_KEYS = ['mock', 'seed', 'count'] as const;
+export const BACKEND_KEYS = ['mock', 'seed', 'count', 'state'] as const;
+
+const isVfs = (v: unknown): v is Vfs => v !== null && typeof v === 'object' && ['read', 'write', 'create', 'stat', 'readdir', 'mkdir', 'onChange'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
 export const DEFAULT_COUNT = 20;
 export const DEFAULT_SEED = 1;
 
@@ -27,5 +35,7 @@ export function resolveBackendOptions(value: Record<string, unknown>, option: st
   else if (isPlainObject(value.count)) {
     for (const [name, n] of Object.entries(value.count)) count[name] = check.number(n, `${option}.count.${name}`, DEFAULT_COUNT, { min: 0, max: 100_000, integer: true });
   } else if (value.count !== undefined) throw new OptionsError(`${option}.count`, `must be a number or { <collection>: number } (got ${describe(value.count)})`);
-  return { mock, seed, count };
+  const state = value.state;
+  if (state !== undefined && !(typeof state === 'string' && state.trim() !== '') && !isVfs(state)) throw new OptionsError(`${option}.state`, `must be a folder path or a Vfs (got ${describe(state)})`);
+  return { mock, seed, count, state: state as string | Vfs | undefined };
 }

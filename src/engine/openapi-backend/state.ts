@@ -79,6 +79,8 @@ export interface StateOptions {
 
 export interface BackendState {
   scope(c: Collection, scopeValues: string[]): Scope;
+  /** Makes `scope` the scope's state (one loaded from a state file, state-folder.ts). */
+  adopt(c: Collection, scopeValues: string[], scope: Scope): void;
   /** A new id for a created item (integer: the next one; uuid: drawn; string: from `hint`). */
   newId(c: Collection, scope: Scope, hint: unknown): unknown;
   singleton(key: string, make: () => unknown): { value: unknown };
@@ -196,10 +198,14 @@ export function createState(options: StateOptions): BackendState {
     return type === 'integer' || type === 'number' ? Number(id) : id;
   }
 
+  const keyOf = (c: Collection, values: string[]) => `${c.key}\u0000${values.join('\u0000')}`;
   const state: BackendState = {
     scope(c, values) {
-      const key = `${c.key}\u0000${values.join('\u0000')}`;
+      const key = keyOf(c, values);
       return scopes.get(key) ?? populate(c, values, key);
+    },
+    adopt(c, values, scope) {
+      scopes.set(keyOf(c, values), scope);
     },
     newId(c, scope, hint) {
       scope.created++;
