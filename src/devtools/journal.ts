@@ -220,8 +220,17 @@ function hasBody(response: Response, x: Exchange): boolean {
 
 /** A body as a slot keeps it: by reference when short, else its first `limit` bytes copied (a big buffer is not retained). */
 function keepBytes(body: Uint8Array, limit: number): Uint8Array {
-  return body.byteLength > limit ? body.slice(0, limit) : body;
+  if (body.byteLength <= limit) return body;
+  // A cached file's bytes come back request after request: their kept copy is made once.
+  const kept = keptCopies.get(body);
+  if (kept !== undefined && kept.byteLength === limit) return kept;
+  const copy = body.slice(0, limit);
+  keptCopies.set(body, copy);
+  return copy;
 }
+
+/** The kept first bytes of long bodies, by body (dropped with it). */
+const keptCopies = new WeakMap<Uint8Array, Uint8Array>();
 
 /** A kept body and its full size (-1: a string, measured when read). */
 interface KeptBody {

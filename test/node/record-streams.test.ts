@@ -5,6 +5,7 @@
  * read chunk 1) and is written as a `.sse` file with each event's delay, which then replays.
  */
 import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { createGzip } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeMockApi as createMockApi } from '../../src/node/engines.js';
@@ -115,5 +116,37 @@ describe('recording an upstream event stream', () => {
     await engine.recorder!.settled();
     expect(await readdir(dir)).toEqual([]);
     expect(engine.recorder!.har().log.entries).toHaveLength(1);
+  });
+});
+
+describe('proxying an upstream event stream (no record)', () => {
+  it('forwards it live, gzip from the target included (decoded event by event, never buffered)', async () => {
+    for (const compressed of [false, true]) {
+      const acked = deferred();
+      const upstream = await startUpstream(async (_req, res, body) => {
+        await body();
+        res.writeHead(200, { 'content-type': 'text/event-stream', ...(compressed ? { 'content-encoding': 'gzip' } : {}) });
+        const out = compressed ? createGzip() : undefined;
+        out?.pipe(res);
+        const send = (text: string) => (out ? (out.write(text), out.flush()) : res.write(text));
+        send(chunk('Hel'));
+        await acked.promise; // the client has event 1: a buffering proxy never gets here
+        send('data: [DONE]\n\n');
+        if (out) out.end();
+        else res.end();
+      });
+      const engine = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: upstream.url } });
+      const server = await startServer({ mock: engine });
+      const response = await fetch(`${server.url}/api/v1/chat/completions`, { method: 'POST', body: '{}' });
+      expect(response.headers.get('content-encoding')).toBeNull();
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value, { stream: true });
+      expect(text).toBe(chunk('Hel'));
+      acked.resolve();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value, { stream: true });
+      expect(text).toBe(`${chunk('Hel')}data: [DONE]\n\n`);
+    }
   });
 });

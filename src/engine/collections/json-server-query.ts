@@ -408,6 +408,8 @@ export function anyHas(items: readonly unknown[], path: readonly string[]): bool
   return items.some((item) => hasPath(item, path));
 }
 
+const PAGE_MARK = 'MOCKYARDPAGEMARK';
+
 /**
  * json-server 0.17's Link header for `_page` paging: first, prev, next, last (absolute URLs), or
  * undefined when the page holds every item or none (0.17 then sends an empty Link).
@@ -417,11 +419,18 @@ export function linkHeader(requestUrl: string, page: { page: number; limit: numb
   const shown = Math.max(0, Math.min(total, page.page * page.limit) - start);
   if (shown === 0 || shown === total) return undefined;
   const last = Math.ceil(total / page.limit);
+  // The request's URL with `_page` set, serialised as URLSearchParams does: once, with a marker
+  // where the page number goes, then each link is two concatenations.
   const url = new URL(requestUrl);
-  const at = (n: number) => {
-    url.searchParams.set('_page', String(n));
-    return url.href;
-  };
+  url.searchParams.set('_page', PAGE_MARK);
+  const href = url.href;
+  const cut = href.indexOf(PAGE_MARK);
+  const at = cut !== -1 && href.indexOf(PAGE_MARK, cut + 1) === -1
+    ? (n: number) => `${href.slice(0, cut)}${n}${href.slice(cut + PAGE_MARK.length)}`
+    : (n: number) => {
+      url.searchParams.set('_page', String(n));
+      return url.href;
+    };
   const links = [`<${at(1)}>; rel="first"`];
   if (page.page > 1) links.push(`<${at(page.page - 1)}>; rel="prev"`);
   if (page.page * page.limit < total) links.push(`<${at(page.page + 1)}>; rel="next"`);

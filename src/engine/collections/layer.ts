@@ -25,7 +25,7 @@ import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js
 import { parseMediaType } from '../../core/media-type.js';
 import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
 import type { RequestContext } from '../context.js';
-import type { FileEntry } from '../fs/file-cache.js';
+import { LOOKUP_TTL_MS, type FileEntry } from '../fs/file-cache.js';
 import { configFor, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import { MSG } from '../fs/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../fs/patch-document.js';
@@ -367,9 +367,40 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   async function siblingNames(env: FsEnv, entry: FileEntry, key: string): Promise<string[]> {
     const dir = entry.path.slice(0, Math.max(0, entry.path.lastIndexOf('/')));
     const own = nameOf(key);
+    return (await jsonNamesIn(env, dir)).filter((n) => n !== own);
+  }
+
+  /**
+   * The names of the JSON files in `dir`, kept between deletes: until the Vfs reports a file
+   * there that the list lacks (rewriting a listed file changes no name; a name that went is
+   * found missing when its collection is read), and on drivers whose files change behind our
+   * back (disk) for at most the lookup TTL, as file lookups are.
+   */
+  const listings = new WeakMap<FsEnv, { byDir: Map<string, { names: string[]; at: number }>; changes: number }>();
+  async function jsonNamesIn(env: FsEnv, dir: string): Promise<string[]> {
+    let kept = listings.get(env);
+    if (kept === undefined) {
+      const own = (kept = { byDir: new Map(), changes: 0 });
+      listings.set(env, own);
+      env.vfs.onChange((path) => {
+        const cut = path.lastIndexOf('/');
+        const at = cut === -1 ? '' : path.slice(0, cut);
+        const name = path.slice(cut + 1);
+        if (own.byDir.get(at)?.names.includes(name.toLowerCase().endsWith('.json') ? name.slice(0, -5) : '\u0000') === true) return;
+        own.byDir.delete(at);
+        own.changes++; // a listing read meanwhile may lack it
+      });
+    }
+    const known = kept.byDir.get(dir);
+    if (known !== undefined && (env.vfs.exclusive || performance.now() - known.at < LOOKUP_TTL_MS)) return known.names;
+    const before = kept.changes;
     const names: string[] = [];
     for (const e of await env.vfs.readdir(dir)) {
-      if (e.kind === 'file' && e.name.toLowerCase().endsWith('.json') && e.name.slice(0, -5) !== own) names.push(e.name.slice(0, -5));
+      if (e.kind === 'file' && e.name.toLowerCase().endsWith('.json')) names.push(e.name.slice(0, -5));
+    }
+    if (kept.changes === before) {
+      if (kept.byDir.size >= 256) kept.byDir.clear();
+      kept.byDir.set(dir, { names, at: performance.now() });
     }
     return names;
   }

@@ -264,10 +264,11 @@ export class FileCache {
    * a miss vouched for by a folder watch for WATCHED_RECHECK_MS; a found file for the lookup TTL,
    * and a plain miss too when the caller accepts that (`trustMisses`: query variants).
    */
-  private trusted(hit: LookupHit, trustMisses = false, now = performance.now()): boolean {
-    if (this.exclusive) return true;
-    if (hit.watched === true) return now - hit.at < WATCHED_RECHECK_MS;
-    return (hit.path !== null || trustMisses) && now - hit.at < LOOKUP_TTL_MS;
+  private trusted(hit: LookupHit, trustMisses = false, now?: number): boolean {
+    if (this.exclusive) return true; // before reading the clock: lookupNow is on the hot path
+    const at = now ?? performance.now();
+    if (hit.watched === true) return at - hit.at < WATCHED_RECHECK_MS;
+    return (hit.path !== null || trustMisses) && at - hit.at < LOOKUP_TTL_MS;
   }
 
   /** Drops every remembered lookup. */

@@ -45,6 +45,8 @@ export interface IterableBodyOptions<T> {
 }
 
 const encoder = new TextEncoder();
+/** The longest wait a timer can hold (≈ 24.8 days); a longer one would fire at once. */
+const MAX_WAIT = 2 ** 31 - 1;
 
 function timerSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -138,7 +140,7 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
             }
             const item = step.value;
             const delay = options.delayOf?.(item) ?? 0;
-            if (delay > 0 && speed > 0) await sleep(delay / speed, signal);
+            if (delay > 0 && speed > 0) await sleep(Math.min(delay / speed, MAX_WAIT), signal);
             if (signal.aborted) return;
             const encoded = options.encode(item);
             const bytes = typeof encoded === 'string' ? encoder.encode(encoded) : encoded;

@@ -24,7 +24,7 @@ import type { FilesLayer } from '../fs/layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { iterableBody } from './iterable-body.js';
 import type { ResolvedStreams } from './options.js';
-import { parseNdjsonFile, parseSseFile, streamFormatOfPath, type RecordedPart } from './recorded-format.js';
+import { isStreamPath, parseNdjsonFile, parseSseFile, streamFormatOfPath, type RecordedPart } from './recorded-format.js';
 import { resumeAfter, SSE_HEADERS } from './responses.js';
 import { requestedSpeed } from './speed.js';
 
@@ -79,7 +79,7 @@ export function createStreamsLayer(files: FilesLayer, options: ResolvedStreams, 
       if (mode === undefined) return files.peek?.(ctx) === PASS ? PASS : undefined;
       const path = mode.env.cache.lookupNow(ctx.subPath);
       if (path === undefined) return undefined;
-      return path !== null && streamFormatOfPath(path) !== undefined ? undefined : PASS;
+      return path !== null && isStreamPath(path) ? undefined : PASS;
     },
     handle(ctx) {
       if (!METHODS.has(ctx.method)) return undefined;

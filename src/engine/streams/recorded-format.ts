@@ -109,8 +109,15 @@ export function formatNdjsonFile(parts: readonly RecordedPart[]): string {
 /** Which recorded-stream format a file path or media type names, if any. */
 export type StreamFormat = 'sse' | 'ndjson';
 
+const STREAM_EXTENSION = /\.(sse|ndjson)$/i;
+
+/** Whether a file path names a recorded stream (the streams layer's fast path: no string built). */
+export function isStreamPath(path: string): boolean {
+  return STREAM_EXTENSION.test(path);
+}
+
 export function streamFormatOfPath(path: string): StreamFormat | undefined {
-  const dot = path.lastIndexOf('.');
-  const ext = dot === -1 ? '' : path.slice(dot + 1).toLowerCase();
-  return ext === 'sse' ? 'sse' : ext === 'ndjson' ? 'ndjson' : undefined;
+  const m = STREAM_EXTENSION.exec(path);
+  if (m === null) return undefined;
+  return m[1]!.length === 3 ? 'sse' : 'ndjson';
 }
