@@ -75,7 +75,8 @@ describe('a HAR written by Chromium (playwright-core recordHar)', () => {
   it('mockyard --har serves it: statuses, headers, bodies as the browser got them; the page outside the prefix is left out', async () => {
     const dir = await makeTempDir();
     await copyFile(FIXTURE, join(dir, 'traffic.har'));
-    const { url } = await startCli(cli, ['--har', 'traffic.har', '--port', '0', '--log-level', 'warn'], dir);
+    const { url, output } = await startCli(cli, ['--har', 'traffic.har', '--port', '0', '--log-level', 'warn'], dir);
+    expect(output()).toContain(`${url}/api  →  the HAR log traffic.har`);
     await replay(`${url}/api`);
     expect(await (await fetch(`${url}/`)).text()).not.toContain('<title>calling</title>'); // the recorded page is outside /api
   });

@@ -32,6 +32,8 @@ export const RECORDED_LAYER = 'recorded';
 interface Located extends RecordingLocation {
   /** Lookup-cache key of the recording (raw sub-path + a suffix no canonical query has). */
   key: string;
+  /** The folder as a Vfs path (set on first use: fsDir is fixed for the layer). */
+  vfsDir?: string;
 }
 
 const MAX_MEMO = 1000;
@@ -112,7 +114,7 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
       const loc = locate(ctx.subPath);
       if (loc === null) return PASS;
       const env = mode.env;
-      const stems = env.cache.variantStemsNow(inFsDir(env, loc.dir));
+      const stems = env.cache.variantStemsNow((loc.vfsDir ??= inFsDir(env, loc.dir)));
       if (stems === undefined) return undefined;
       if (!stems.has(loc.stem)) return PASS;
       const entry = env.cache.lookupEntryNow(loc.key);
@@ -133,7 +135,7 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
       const loc = locate(ctx.subPath);
       if (loc === null) return undefined;
       const env: FsEnv = mode.env;
-      const known = stemsOf(env, inFsDir(env, loc.dir));
+      const known = stemsOf(env, (loc.vfsDir ??= inFsDir(env, loc.dir)));
       const stems = known instanceof Promise ? await known : known;
       if (!stems.has(loc.stem)) return undefined;
       const entry = env.cache.lookupEntryNow(loc.key) ?? (await env.cache.lookupEntry(loc.key, { rel: loc.file, trailingSlash: false }, true));
