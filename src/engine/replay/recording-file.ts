@@ -50,8 +50,9 @@ export function recordingLocation(subPath: string): RecordingLocation {
   const { path, trailingSlash } = requestPathToVfs(subPath);
   if (path === '' || trailingSlash) return { dir: path, stem: 'index', file: `${path === '' ? '' : `${path}/`}index${RECORDING_SUFFIX}` };
   const slash = path.lastIndexOf('/');
-  const stem = path.slice(slash + 1);
-  return { dir: slash === -1 ? '' : path.slice(0, slash), stem, file: `${path}${RECORDING_SUFFIX}` };
+  const name = path.slice(slash + 1);
+  const at = name.indexOf('@');
+  return { dir: slash === -1 ? '' : path.slice(0, slash), stem: at > 0 ? name.slice(0, at) : name, file: `${path}${RECORDING_SUFFIX}` };
 }
 
 export interface RecordedBody {
