@@ -296,6 +296,23 @@ describe('Node/Express-style streaming handlers (res.write) on the node host', (
     expect(await closed.promise).toBe('closed');
   });
 
+  it('every NDJSON type the recorder knows streams res.write too (application/jsonl, gated)', async () => {
+    const gate = deferred();
+    const url = await serveMock({
+      handlers: [{ pattern: '/lines', handle: (_req, res) => {
+        res.setHeader('Content-Type', 'application/jsonl');
+        res.write('{"n":1}\n');
+        void gate.promise.then(() => res.end('{"n":2}\n'));
+      } }],
+    });
+    const response = await fetch(`${url}/api/lines`);
+    expect(response.headers.get('content-length')).toBeNull();
+    const reader = chunks(response);
+    expect(await reader.next()).toBe('{"n":1}\n'); // a buffering answer never sends line 1 before the gate
+    gate.resolve();
+    expect(await reader.next()).toBe('{"n":2}\n');
+  });
+
   it('an async handler looping over res.write streams too; the client leaving emits close and drops later writes', async () => {
     const left = deferred<boolean>();
     const url = await serveMock({
