@@ -125,6 +125,30 @@ describe('handler streams on the node host', () => {
     expect(await ended.promise).toBe('aborted'); // the test's timeout is the failure
   });
 
+  it('an item that cannot be encoded cuts the stream and still ends the generator (its finally runs)', async () => {
+    const ended = deferred();
+    const gate = deferred();
+    const url = await serveMock({
+      handlers: [{ pattern: '/unencodable', handle: () => ndjson(async function* () {
+        try {
+          yield { n: 1 };
+          await gate.promise; // the client has the head and line 1
+          yield { n: 2n }; // JSON.stringify throws on a BigInt
+          yield { n: 3 };
+        } finally {
+          ended.resolve();
+        }
+      }) }],
+    });
+    const response = await fetch(`${url}/api/unencodable`);
+    expect(response.status).toBe(200);
+    const reader = chunks(response);
+    expect(await reader.next()).toBe('{"n":1}\n');
+    gate.resolve();
+    await expect(reader.next()).rejects.toThrow(); // truncated, never a complete-looking stream
+    await ended.promise; // the test's timeout is the failure
+  });
+
   it('works with the eventsource package: ids, types, retry, comments, Last-Event-ID resumption', async () => {
     const events: SseEvent[] = [
       { comment: 'hello' },

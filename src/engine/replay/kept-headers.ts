@@ -11,6 +11,7 @@
  * the recording is told to redact, hop-by-hop headers, and the framing the host recomputes
  * (`Content-Length`, `Content-Encoding`: bodies are stored decoded), `X-Forwarded-*`.
  */
+import { isHeaderName } from '../../core/header-name.js';
 
 const KEPT = new Set([
   'content-type', 'x-total-count', 'link', 'location', 'cache-control', 'etag', 'last-modified', 'expires', 'vary', 'age',
@@ -21,7 +22,7 @@ const KEPT = new Set([
 export function keepsHeader(lowerName: string, redact?: ReadonlySet<string>): boolean {
   if (redact?.has(lowerName)) return false;
   if (KEPT.has(lowerName)) return true;
-  return lowerName.startsWith('x-') && !lowerName.startsWith('x-forwarded-');
+  return lowerName.startsWith('x-') && !lowerName.startsWith('x-forwarded-') && isHeaderName(lowerName);
 }
 
 /** The kept headers of an answer, names lower-case, in their order (repeated names joined with `, `). */

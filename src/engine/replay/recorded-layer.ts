@@ -25,7 +25,7 @@ import { PASS, type Layer } from '../pipeline/layer.js';
 import { bodyKey } from './body-key.js';
 import { needsBody, pickEntry, replayResponse, type ReplayEntry } from './entries.js';
 import { noRecording } from './miss.js';
-import { parseRecording, recordingLocation, type RecordingLocation } from './recording-file.js';
+import { parseRecording, RECORDING_MARK, recordingLocation, type RecordingLocation } from './recording-file.js';
 
 export const RECORDED_LAYER = 'recorded';
 
@@ -71,7 +71,7 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
     if (at !== undefined) return at;
     try {
       const loc = recordingLocation(subPath);
-      at = { ...loc, key: `${subPath}?${RECORDING_KEY}` };
+      at = { ...loc, key: `${subPath}?${RECORDING_MARK}` }; // `@` never occurs in a canonical query
     } catch {
       at = null;
     }
@@ -163,6 +163,3 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
     },
   };
 }
-
-/** The lookup-cache key suffix of recordings (`@` never occurs in a canonical query). */
-const RECORDING_KEY = '@recorded';

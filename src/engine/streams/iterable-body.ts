@@ -157,7 +157,10 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
             return;
           }
         } catch (err) {
+          // An item that failed to encode leaves the iterator open: close it too (its `finally` runs).
+          const it = finished ? undefined : iterator;
           finished = true;
+          if (it?.return) Promise.resolve().then(() => it.return!()).catch(() => {});
           ended();
           outer?.removeEventListener('abort', onOuterAbort);
           if (!signal.aborted) controller.error(err);
