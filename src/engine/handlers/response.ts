@@ -17,6 +17,7 @@ import { concatBytes } from '../../core/body.js';
 import { contentTypeFor, JSON_CONTENT_TYPE, parseMediaType, streamedFormatOf } from '../../core/media-type.js';
 import type { HandlerResponse } from '../types.js';
 import { HttpError } from '../../core/errors.js';
+import { registerStream } from '../streams/live-streams.js';
 
 const encoder = new TextEncoder();
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
@@ -408,6 +409,7 @@ export class ResponseBuilder implements HandlerResponse {
         this.seal(); // the client went away: later writes are dropped, 'close' tells the handler
       },
     });
+    registerStream(body, { stop: () => this.end(), onEnd: (listener) => this.on('close', listener) }); // ended when the engine closes
     return new Response(body, { status, statusText: this.statusMessage, headers });
   }
 }
