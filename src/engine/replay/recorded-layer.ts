@@ -2,8 +2,8 @@
  * The recordings layer: answers a request from `<name>@recorded.json` in the mock folder
  * (recording-file.ts) with the recorded status, headers and body, before the files layer would
  * answer the plain file for it. Paths without a recording are not this layer's (PASS), so
- * hand-written mocks and files recorded by earlier versions (a plain `users.json`) are served by
- * the files layer as before. A recorded path answers only what was recorded: another query,
+ * hand-written mocks and plain recorded files without a recording (`users.json`) are served by
+ * the files layer. A recorded path answers only what was recorded: another query,
  * method or body goes to the proxy, else a 404 naming what is recorded (miss.ts).
  *
  * It reads through the files layer's cache (files.mode(): the same lookups, change events and
