@@ -3,8 +3,9 @@
 //  1. Start-up on GitHub's REST description (npm @octokit/openapi, api.github.com.json, 13 MB):
 //     the time from spawning the command to the first 200 answer of
 //     `GET /repos/octocat/hello-world/issues/1` (polled every 20 ms), and the server's RSS then
-//     (the process tree's, from /proc). mockyard (`node dist/node/cli.js DOC --port P`) and,
-//     when PRISM is set (the path of Prism's `prism` binary, e.g. an install of
+//     (the process tree's, from /proc), and the CPU time it used until then (user + system, from
+//     /proc: unlike the wall time, not stretched by other processes on a loaded machine).
+//     mockyard (`node dist/node/cli.js DOC --port P`) and, when PRISM is set (the path of Prism's `prism` binary, e.g. an install of
 //     @stoplight/prism-cli@5 under /tmp), Prism (`prism mock DOC -p P`), alternating, REPS rounds.
 //  2. Throughput (wrk, 10 connections, one thread, DURATION s) of a generated GET
 //     (`GET /v2/pet/1`, Swagger Petstore 3.0) and a validated POST (`POST /v2/store/order`, a
@@ -57,6 +58,24 @@ async function treeRss(pid) {
   return total;
 }
 
+/** CPU seconds (user + system) a process and its descendants used so far, from /proc: a figure the machine's load does not stretch. */
+async function treeCpu(pid) {
+  let ticks = 0;
+  const walk = async (p) => {
+    try {
+      const stat = await readFile(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      const children = (await readFile(`/proc/${p}/task/${p}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean);
+      for (const c of children) await walk(c);
+    } catch {
+      // gone
+    }
+  };
+  await walk(pid);
+  return ticks / 100; // USER_HZ
+}
+
 async function firstAnswer(cmd, args, url, headers = {}) {
   const start = performance.now();
   const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'ignore'], detached: true });
@@ -74,7 +93,8 @@ async function firstAnswer(cmd, args, url, headers = {}) {
     }
     const ms = performance.now() - start;
     const rssMb = (await treeRss(child.pid)) / 1024;
-    return { ms, rssMb };
+    const cpuS = await treeCpu(child.pid);
+    return { ms, rssMb, cpuS };
   } finally {
     try {
       process.kill(-child.pid, 'SIGTERM');
@@ -96,7 +116,10 @@ async function startup() {
       else if (process.env.PRISM) runs.prism.push(await firstAnswer(process.env.PRISM, ['mock', values.doc, '-p', String(port), '-h', '127.0.0.1'], `http://127.0.0.1:${port}${path}`));
     }
   }
-  const summary = (xs) => (xs.length ? { firstAnswerMs: Math.round(median(xs.map((x) => x.ms))), rssMb: Math.round(median(xs.map((x) => x.rssMb))), runs: xs.map((x) => `${Math.round(x.ms)} ms / ${Math.round(x.rssMb)} MB`) } : null);
+  const summary = (xs) =>
+    xs.length
+      ? { firstAnswerMs: Math.round(median(xs.map((x) => x.ms))), cpuS: +median(xs.map((x) => x.cpuS)).toFixed(2), rssMb: Math.round(median(xs.map((x) => x.rssMb))), runs: xs.map((x) => `${Math.round(x.ms)} ms / ${x.cpuS.toFixed(2)} s CPU / ${Math.round(x.rssMb)} MB`) }
+      : null;
   return { mockyard: summary(runs.mockyard), prism: summary(runs.prism) };
 }
 

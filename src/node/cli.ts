@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../core/engine.js';
@@ -332,7 +332,8 @@ export function describeServing(url: string, engines: readonly Engine[], source:
     for (const prefix of engine.prefixes) {
       const files = api.options && fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : undefined;
       const document = api.options ? documentServing(api.options) : undefined; // openapi-cli.ts
-      const what = !api.options ? 'engine' : [files, document].filter(Boolean).join(', then ') || 'handlers only (no file folder)';
+      const har = api.options?.har ? (typeof api.options.har === 'string' ? `the HAR log ${basename(api.options.har)}` : 'a HAR log') : undefined;
+      const what = !api.options ? 'engine' : [har, files, document].filter(Boolean).join(', then ') || 'handlers only (no file folder)';
       const proxy = api.options?.proxy;
       if (proxy?.record?.serveFiles === false) {
         lines.push(`  ${url}${prefix === '/' ? '' : prefix}  →  ${proxy.origin}${proxy.basePath}, recording every answer into ${source}${proxy.record.overwrite ? ' (overwriting)' : ''}`);

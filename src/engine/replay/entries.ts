@@ -3,14 +3,15 @@
  * folder, recorded-layer.ts): recorded exchanges of one path, how a request picks one, and the
  * answer it gives.
  *
- * Matching (the same rules as Playwright's `routeFromHAR`, measured on playwright-core 1.65's
- * HAR router, except where said):
+ * Matching (the same rules as Playwright's `routeFromHAR`, except where said; measured with
+ * playwright-core 1.65.1 on the same log: test/fixtures/playwright/):
  *   - the method: equal (a HEAD takes a recorded HEAD, else the GET's status and headers);
  *   - the query: equal after sorting the parameters (Playwright compares the URL text, so
  *     `?b=1&a=2` misses `?a=2&b=1` there; here it matches);
  *   - the body, for writes (POST, PUT, PATCH, DELETE): equal keys (body-key.ts: JSON compared
- *     canonically). Playwright compares POST bodies only, byte for byte. A recording without a
- *     body matches any body (hand-written answers);
+ *     canonically). Playwright compares POST bodies only, byte for byte (a PUT with another
+ *     body gets the recorded PUT there). A recording without a body matches any body
+ *     (hand-written answers);
  *   - several candidates: the one with the most request headers equal to the request's (as
  *     Playwright), then the first in recorded order. The same request always gets the same answer.
  * A redirect (3xx + Location) is answered as recorded: the client follows it (Playwright

@@ -8,7 +8,7 @@
  *     file, `req.app.fs` writes, an editor or git behind the server's back, another tab on
  *     IndexedDB): the Vfs reports the path (`onChange`, and `watch` where files change behind
  *     our back); the file is read again in its queue, after the write in progress, and compared
- *     with the last version seen.
+ *     with the last version seen (a file caught half-written, not a JSON array, is skipped).
  *
  * Items are compared by id: an id that appears is `created`, one that goes `removed`, one whose
  * item is another object with other content `updated` (stored items are replaced, never
@@ -110,9 +110,13 @@ export class ChangeFeed {
       void this.env.queue.run(p, async () => {
         if (!this.listening) return;
         const entry = await this.env.cache.entry(p).catch(() => null);
+        // A file that is there but holds no array (an editor's write caught half-way: truncated,
+        // or cut mid-item) is no version of the collection: wait for its next change. A file
+        // that is gone has no items left.
+        if (entry !== null && entry.array === undefined) return;
         const after = entry?.array ?? [];
         const before = this.seen.get(p);
-        if (before === undefined && entry?.array === undefined) return;
+        if (before === undefined && entry === null) return;
         this.compare(p, before ?? [], after);
       });
     }

@@ -4,6 +4,8 @@
  * request-body keys (JSON canonical), the kept headers, and HAR logs (compressed and base64
  * bodies, failed entries, `_file`, tie-break by request headers, entries outside the prefix).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
@@ -135,5 +137,39 @@ describe('HAR logs (mock.har)', () => {
     expect(make({ log: { entries: [entry('GET', 'https://h/api/x', 200, { _file: 'abc.json' })] } })).toThrow(/content: 'embed'/);
     expect(make({ log: { entries: [entry('GET', 'https://h/api/x', 200, { text: '%%%', encoding: 'base64' })] } })).toThrow(/is not valid base64/);
     expect(make('traffic.har')).toThrow(/is a file path .* which this runtime cannot read: give the HAR object/);
+  });
+});
+
+describe('measured against Playwright\'s routeFromHAR (test/fixtures/playwright, playwright-core 1.65.1)', () => {
+  it('same answers where the rules agree; where they differ, mockyard matches reordered JSON and queries, and never answers another body\'s write', async () => {
+    const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'playwright');
+    const har = JSON.parse(readFileSync(join(dir, 'route-from-har.har'), 'utf8'));
+    const peer = JSON.parse(readFileSync(join(dir, 'route-from-har.json'), 'utf8')).results as Record<string, string>;
+    const api = createMockApi({ endpointPrefix: '/', fsDir: null, logLevel: 'silent', har });
+    const ours = async (path: string, init?: RequestInit) => {
+      const r = await call(api, path, init);
+      return `${r.status} ${r.status === 404 ? 'not recorded' : await r.text()}`;
+    };
+    const json = { 'content-type': 'application/json' };
+    // The same as the peer: repeated entries → the first, every time; ties → most request headers equal; POST bodies compared.
+    expect(await ours('/twice')).toBe(peer['GET /twice, first call']);
+    expect(await ours('/twice')).toBe(peer['GET /twice, second call']);
+    expect(await ours('/lang', { headers: { 'accept-language': 'fr' } })).toBe(peer['GET /lang, Accept-Language: fr']);
+    expect(await ours('/post', { method: 'POST', headers: json, body: '{"name":"Bob"}' })).toBe(peer['POST /post {"name":"Bob"}']);
+    // Differences, on purpose (docs/proxy.md):
+    expect(peer['POST /post {"role":"admin","name":"Ann"} (keys reordered)']).toMatch(/^failed/);
+    expect(await ours('/post', { method: 'POST', headers: json, body: '{"role":"admin","name":"Ann"}' })).toBe('200 posted ann'); // JSON compared canonically
+    expect(peer['PUT /put {"name":"Zed"} (another body)']).toBe('200 put ann'); // the peer compares POST bodies only
+    expect(await ours('/put', { method: 'PUT', headers: json, body: '{"name":"Zed"}' })).toBe('404 not recorded');
+    expect(peer['GET /q?b=1&a=2 (parameters reordered)']).toMatch(/^failed/);
+    expect(await ours('/q?b=1&a=2')).toBe('200 query a then b'); // the query in any parameter order
+  });
+});
+
+describe('recordings of names with an @', () => {
+  it('are found like any other (the folder index lists the name before the first @)', async () => {
+    const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs({ 'me@home@recorded.json': { recorded: [{ request: { method: 'GET' }, response: { status: 418, text: 'teapot' } }] } }), logLevel: 'silent' });
+    const r = await call(api, '/api/me@home');
+    expect([r.status, await r.text()]).toEqual([418, 'teapot']);
   });
 });

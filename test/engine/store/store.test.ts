@@ -134,6 +134,25 @@ describe('change events', () => {
     expect(got.map((e) => `${e.type} #${e.id}`).sort()).toEqual(['created #5', 'removed #2', 'updated #1']);
   });
 
+  it('a collection file caught half-written (not JSON yet) is not announced as emptied', async () => {
+    // An editor that truncates, then writes: a change report can land in between. The half-written
+    // file is no version of the collection; only the finished one is compared with the last.
+    const fs = memoryFs({ 'posts.json': posts } as never);
+    const api = track(createMockApi({ fs, logLevel: 'silent', endpointPrefix: '/api', collections: true }));
+    await api.ready();
+    const events: StoreChange[] = [];
+    await api.app.store.subscribe((c) => events.push(c));
+    await fs.write('posts.json', new TextEncoder().encode('[{"id":1,"title":"One","userId":1},{"id"'));
+    // The store's queue for the file runs after the report's comparison: once this settles, the
+    // half-written version has been seen.
+    await api.app.store.transaction('posts', () => undefined).catch(() => undefined);
+    await fs.write('posts.json', new TextEncoder().encode(JSON.stringify([posts[0], { id: 7, title: 'Seven' }])));
+    const got = await collect(events, 2);
+    expect(got.map((e) => `${e.type} #${e.id}`).sort()).toEqual(['created #7', 'removed #2']);
+    await api.app.store.transaction('posts', () => undefined);
+    expect(events).toHaveLength(2);
+  });
+
   it('db.json edited on disk is announced per collection', async () => {
     const dir = await makeTempDir();
     await writeFile(join(dir, 'db.json'), JSON.stringify({ posts, users: [{ id: 1, name: 'Ada' }] }, null, 2));

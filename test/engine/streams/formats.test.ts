@@ -9,6 +9,7 @@ import { contentTypeFor } from '../../../src/core/media-type.js';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
 import { formatNdjsonFile, formatSseFile, parseNdjsonFile, parseSseFile } from '../../../src/engine/streams/recorded-format.js';
 import { streamFilePath, streamFormatOf } from '../../../src/engine/streams/record.js';
+import { iterableBody } from '../../../src/engine/streams/iterable-body.js';
 import { resumeAfter, sse } from '../../../src/engine/streams/responses.js';
 import { formatSseEvent } from '../../../src/engine/streams/sse-format.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
@@ -36,6 +37,20 @@ describe('SSE events', () => {
     expect(resumeAfter(events, 'nope')).toEqual(events);
     const request = new Request('http://x/', { headers: { 'Last-Event-ID': '1' } });
     expect(await sse(events, { request }).text()).toBe('id: 2\ndata: b\n\nid: 3\ndata: c\n\n');
+  });
+
+  it('waits each item\'s delay divided by speed, capped at what a timer can hold', async () => {
+    const waits: number[] = [];
+    const body = iterableBody([{ d: 100 }, { d: 1e12 }, { d: 0 }], {
+      encode: (i) => `${i.d}\n`,
+      delayOf: (i) => i.d,
+      speed: 2,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    expect(await new Response(body).text()).toBe('100\n1000000000000\n0\n');
+    expect(waits).toEqual([50, 2 ** 31 - 1]); // 5e11 would overflow the timer and fire at once
   });
 
   it('a bad speed is refused', () => {
@@ -103,5 +118,34 @@ describe('the streams option', () => {
     expect(text).toBe('data: now\n\n'); // the next event waits 10 minutes
     await api.close();
     expect(await reader.read()).toEqual({ done: true, value: undefined });
+  });
+
+  it('closing the engine ends the streams its handlers answered with (sse() and res.write)', async () => {
+    const api = createMockApi({
+      endpointPrefix: '/api',
+      fs: memoryFs(),
+      logLevel: 'silent',
+      handlers: [
+        { pattern: '/sse', handle: () => sse(async function* ({ signal }) {
+          yield 'a';
+          await new Promise((resolve) => signal.addEventListener('abort', resolve)); // waits until stopped
+        }) },
+        { pattern: '/written', handle: (_req, res) => {
+          res.setHeader('Content-Type', 'text/event-stream');
+          res.write('data: w\n\n'); // never ends by itself
+        } },
+      ],
+    });
+    const readers = await Promise.all(['/api/sse', '/api/written'].map(async (path) => (await api.handle(new Request(`http://x${path}`)))!.body!.getReader()));
+    const decoder = new TextDecoder();
+    const firsts: string[] = [];
+    for (const reader of readers) {
+      let text = '';
+      while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value);
+      firsts.push(text);
+    }
+    expect(firsts).toEqual(['data: a\n\n', 'data: w\n\n']);
+    await api.close();
+    for (const reader of readers) expect(await reader.read()).toEqual({ done: true, value: undefined });
   });
 });
