@@ -137,8 +137,13 @@ function startServer(cmd, args, ready) {
   });
 }
 
-/** wrk against `url`; with the server's pid, also the server's CPU µs per request (load-independent). */
+/**
+ * wrk against `url` after a 1 s warm-up (JIT, first-use compilation); with the server's pid, also
+ * the server's CPU µs per request (load-independent).
+ */
 async function wrk(url, env, pid) {
+  const [wc, warm] = pin(1, 'wrk', ['-t1', '-c10', '-d1s', '-s', WRK_LUA, url]);
+  spawnSync(wc, warm, { encoding: 'utf8', env: { ...process.env, ...env } });
   const [c, full] = pin(1, 'wrk', ['-t1', '-c10', `-d${DURATION}s`, '-s', WRK_LUA, url]);
   const before = pid === undefined ? null : await cpuUs(pid);
   const out = spawnSync(c, full, { encoding: 'utf8', env: { ...process.env, ...env } });
