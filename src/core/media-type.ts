@@ -63,6 +63,17 @@ export function isJsonMediaType(type: string): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
+/**
+ * THE rule for the streamed media types (each event or line goes out, and is recorded, as it
+ * comes): `sse` for `text/event-stream`, `ndjson` for the line-delimited JSON types. `type` as
+ * parseMediaType gives it.
+ */
+export function streamedFormatOf(type: string): 'sse' | 'ndjson' | undefined {
+  if (type === 'text/event-stream') return 'sse';
+  if (type === 'application/x-ndjson' || type === 'application/ndjson' || type === 'application/jsonl' || type === 'application/json-seq') return 'ndjson';
+  return undefined;
+}
+
 /** Whether a file path holds JSON by its extension. */
 export function isJsonPath(path: string): boolean {
   return path.toLowerCase().endsWith('.json');

@@ -10,6 +10,7 @@
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
+import { isHeaderName } from '../core/header-name.js';
 import { BACKEND_KEYS, resolveBackendOptions, type BackendOptions } from './openapi-backend/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
@@ -346,9 +347,6 @@ export function resolveFilters(value: unknown, option: string): PerMethod<Filter
   return resolvePerMethod(value, option, resolveOneFilter);
 }
 
-/** A header name as RFC 9110 defines a token. */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
 /** Validates `proxy` (`{ target, rewrite?, headers?, timeout? }`). */
 export function resolveProxy(value: unknown, option: string): ResolvedProxyOptions | null {
   if (value === undefined || value === null) return null;
@@ -370,7 +368,7 @@ export function resolveProxy(value: unknown, option: string): ResolvedProxyOptio
   const headerMap = check.object(value.headers, `${option}.headers`) ?? {};
   const headers: Array<readonly [string, string]> = [];
   for (const [name, v] of Object.entries(headerMap)) {
-    if (!HEADER_NAME.test(name)) throw new OptionsError(`${option}.headers`, `has an invalid header name ${describe(name)}`);
+    if (!isHeaderName(name)) throw new OptionsError(`${option}.headers`, `has an invalid header name ${describe(name)}`);
     if (typeof v !== 'string' || /[\r\n\0]/.test(v)) throw new OptionsError(`${option}.headers.${name}`, `must be a string without CR, LF or NUL (got ${describe(v)})`);
     headers.push([name.toLowerCase(), v]);
   }
@@ -386,7 +384,7 @@ function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonl
   check.knownKeys(o, option, ['overwrite', 'redact', 'serveFiles', 'captureLimit']);
   const names = check.array<unknown>(o.redact, `${option}.redact`);
   names.forEach((n, i) => {
-    if (typeof n !== 'string' || !HEADER_NAME.test(n)) throw new OptionsError(`${option}.redact[${i}]`, `must be a header name (got ${describe(n)})`);
+    if (typeof n !== 'string' || !isHeaderName(n)) throw new OptionsError(`${option}.redact[${i}]`, `must be a header name (got ${describe(n)})`);
   });
   return {
     overwrite: check.boolean(o.overwrite, `${option}.overwrite`, false),

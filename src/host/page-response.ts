@@ -36,7 +36,11 @@ export function toPageResponse(response: Response, signal?: AbortSignal): Respon
 
 /** The response whose body ends (abort error, source cancelled) when `signal` aborts. */
 function followingSignal(response: Response, signal: AbortSignal): Response {
-  if (response.body === null || signal.aborted) return response;
+  if (response.body === null) return response;
+  if (signal.aborted) {
+    response.body.cancel(signal.reason).catch(() => {}); // the page left before the answer: the engine's stream ends now
+    return response;
+  }
   const reader = response.body.getReader();
   let onAbort = () => {};
   const body = new ReadableStream<Uint8Array>(

@@ -8,6 +8,8 @@
  * bodies decoded; a malformed log stops the start with a message.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { setupServer } from 'msw/node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { handlersFor } from '../../src/msw/index.js';
+import { createMiddleware } from '../../src/node/middleware.js';
 import { interceptFetch } from '../../src/test/index.js';
 import { compileSources } from '../helpers/built-src.js';
 import { startCli, stopCliProcesses } from '../helpers/cli-process.js';
@@ -93,6 +96,14 @@ describe('a HAR written by Chromium (playwright-core recordHar)', () => {
     server.listen({ onUnhandledRequest: 'error' });
     cleanups.push(() => b.close(), () => server.close());
     await replay('http://api.test/api');
+  });
+
+  it('mock.har as a file path in the connect/Vite middleware (read at start-up by Node\'s runtime)', async () => {
+    const mw = await createMiddleware({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', har: FIXTURE } });
+    const http = createServer((req, res) => mw(req, res, () => res.writeHead(418).end()));
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    cleanups.push(() => mw.close?.(), () => new Promise((r) => http.close(r)));
+    await replay(`http://127.0.0.1:${(http.address() as AddressInfo).port}/api`);
   });
 });
 

@@ -44,6 +44,7 @@ function realApi(): Promise<Upstream> {
     switch (url.pathname) {
       case '/api/users': return url.search ? send(200, 'application/json', JSON.stringify({ page: url.searchParams.get('page') })) : send(200, 'application/json; charset=utf-8', JSON.stringify(USERS), { 'set-cookie': ['session=s3cr3t-cookie; HttpOnly'] });
       case '/api/users/1': return send(200, 'application/json', JSON.stringify(USERS[0]));
+      case '/api/login': return send(200, 'application/json', '{"ok":true}', { 'x-csrf-token': 'csrf-999', 'x-session-id': 'sess-111', 'x-request-id': 'req-1' });
       case '/api/logo': return send(200, 'image/png', PNG);
       case '/api/zipped': return send(200, 'application/json', gzipSync(JSON.stringify({ zipped: true })), { 'content-encoding': 'gzip' });
       case '/api/': return send(200, 'application/json', '{"root":true}');
@@ -147,6 +148,17 @@ describe('record', () => {
     expect(Buffer.from(logo.text!, 'base64')).toEqual(Buffer.from(PNG));
     // The files hold bodies only: no header ever reaches them.
     for (const f of await files(dir)) expect(await readFile(join(dir, f), 'latin1')).not.toMatch(/tok-123|cookie-456|s3cr3t/);
+  });
+
+  it('headers named as credentials (X-Auth-Token, X-CSRF-Token, X-Session-Id…) are redacted in the HAR and never written to the folder', async () => {
+    const upstream = await realApi();
+    const { engine, url, dir } = await api(upstream);
+    await get(engine, url, '/api/login', { headers: { 'x-auth-token': 'tok-555', 'x-api-key': 'key-777', 'x-plain': 'visible' } });
+    const text = JSON.stringify(engine.recorder!.har());
+    for (const secret of ['tok-555', 'key-777', 'csrf-999', 'sess-111']) expect(text).not.toContain(secret);
+    expect(text).toContain('visible');
+    const recording = JSON.parse(await readFile(join(dir, 'login@recorded.json'), 'utf8'));
+    expect(recording.recorded[0].response.headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'req-1' });
   });
 
   it('record needs a file folder', () => {

@@ -168,6 +168,31 @@ describe('streams in every host', () => {
     await checkHost('http://app.test', s);
   });
 
+  it('interceptFetch: a request aborted before its streamed answer came cancels that answer (the handler hears close)', async () => {
+    const started = deferred();
+    const gate = deferred();
+    const closed = deferred();
+    const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent', handlers: [{ pattern: '/late', handle: async (_req, res) => {
+      started.resolve();
+      await gate.promise; // the page aborts meanwhile
+      res.on('close', () => closed.resolve());
+      res.setHeader('Content-Type', 'text/event-stream');
+      res.write('data: one\n\n');
+    } }] });
+    const mocked = interceptFetch(api, { baseUrl: 'http://app.test' });
+    cleanups.push(async () => {
+      mocked.restore();
+      await api.close();
+    });
+    const abort = new AbortController();
+    const call = fetch('http://app.test/api/late', { signal: abort.signal });
+    await started.promise;
+    abort.abort();
+    await expect(call).rejects.toThrow(/abort/i);
+    gate.resolve();
+    await closed.promise; // the test's timeout is the failure
+  });
+
   it('handlersFor (msw setupServer)', async () => {
     const s = streamHandlers();
     const api = createMockApi(engineOptions(s));

@@ -125,6 +125,30 @@ describe('handler streams on the node host', () => {
     expect(await ended.promise).toBe('aborted'); // the test's timeout is the failure
   });
 
+  it('an item that cannot be encoded cuts the stream and still ends the generator (its finally runs)', async () => {
+    const ended = deferred();
+    const gate = deferred();
+    const url = await serveMock({
+      handlers: [{ pattern: '/unencodable', handle: () => ndjson(async function* () {
+        try {
+          yield { n: 1 };
+          await gate.promise; // the client has the head and line 1
+          yield { n: 2n }; // JSON.stringify throws on a BigInt
+          yield { n: 3 };
+        } finally {
+          ended.resolve();
+        }
+      }) }],
+    });
+    const response = await fetch(`${url}/api/unencodable`);
+    expect(response.status).toBe(200);
+    const reader = chunks(response);
+    expect(await reader.next()).toBe('{"n":1}\n');
+    gate.resolve();
+    await expect(reader.next()).rejects.toThrow(); // truncated, never a complete-looking stream
+    await ended.promise; // the test's timeout is the failure
+  });
+
   it('works with the eventsource package: ids, types, retry, comments, Last-Event-ID resumption', async () => {
     const events: SseEvent[] = [
       { comment: 'hello' },
@@ -270,6 +294,23 @@ describe('Node/Express-style streaming handlers (res.write) on the node host', (
     expect(await readEvents(reader, 1)).toEqual(['data: two']);
     expect(await reader.next()).toBeUndefined();
     expect(await closed.promise).toBe('closed');
+  });
+
+  it('every NDJSON type the recorder knows streams res.write too (application/jsonl, gated)', async () => {
+    const gate = deferred();
+    const url = await serveMock({
+      handlers: [{ pattern: '/lines', handle: (_req, res) => {
+        res.setHeader('Content-Type', 'application/jsonl');
+        res.write('{"n":1}\n');
+        void gate.promise.then(() => res.end('{"n":2}\n'));
+      } }],
+    });
+    const response = await fetch(`${url}/api/lines`);
+    expect(response.headers.get('content-length')).toBeNull();
+    const reader = chunks(response);
+    expect(await reader.next()).toBe('{"n":1}\n'); // a buffering answer never sends line 1 before the gate
+    gate.resolve();
+    expect(await reader.next()).toBe('{"n":2}\n');
   });
 
   it('an async handler looping over res.write streams too; the client leaving emits close and drops later writes', async () => {

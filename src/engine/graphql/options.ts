@@ -26,7 +26,7 @@ export function resolveGraphqlOptions(value: unknown, option: string, preset: bo
   if (value === false) return null;
   if (value === true) return { path: DEFAULT_GRAPHQL_PATH };
   if (typeof value !== 'object' || Array.isArray(value)) throw new OptionsError(option, 'must be true, false or { path }');
-  for (const key of Object.keys(value)) if (key !== 'path' && key !== 'schema') throw new OptionsError(`${option}.${key}`, 'is not a known option (known: path, schema)');
+  check.knownKeys(value as Record<string, unknown>, option, ['path', 'schema']);
   const schema = check.string((value as { schema?: unknown }).schema, `${option}.schema`, undefined, { nonEmpty: true });
   const raw = check.string((value as { path?: unknown }).path, `${option}.path`, DEFAULT_GRAPHQL_PATH, { nonEmpty: true })!;
   const path = `/${raw.replace(/^\/+|\/+$/g, '')}`;

@@ -32,6 +32,7 @@ import { toHandlerError } from './handler-error.js';
 import { PortableRequest } from './request.js';
 import { ResponseBuilder } from './response.js';
 import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes.js';
+import { LiveStreams } from '../streams/live-streams.js';
 
 export interface HandlerLayer extends Layer {
   handle(ctx: RequestContext): Promise<Response | undefined>;
@@ -88,6 +89,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   if (routes.length === 0) return { name, ownDelay: true, peek: () => PASS, handle: async () => undefined };
   const { logger, app } = services;
   const deadlines = new Deadlines();
+  const streams = new LiveStreams(); // answers still streaming: ended by close()
   const { parser, bodyLimit, maxJsonDepth, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
   // Routes that can skip authenticate, parsing and middlewares when the request has no body.
   const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handler.body === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
@@ -185,7 +187,11 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   /** The response for what a handler returned (sync part; undefined = wait asynchronously). */
   function settleSync(route: Route, res: ResponseBuilder, head: boolean, result: unknown): Response | undefined {
     if (res.done) return res.toResponse(head);
-    if (result instanceof Response) return head ? withoutBody(result) : result;
+    if (result instanceof Response) {
+      if (head) return withoutBody(result);
+      streams.track(result);
+      return result;
+    }
     if (result !== undefined) return res.json(result).toResponse(head);
     if (res.headersSent) return undefined;
     throw new HttpError(
@@ -193,6 +199,11 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       `Handler ${route.label} did not send a response: call res.end() / res.json() / res.send(), or return a value or a Response (a handler that answers later must return a promise)`,
     );
   }
+
+  const tracked = (response: Response): Response => {
+    streams.track(response);
+    return response;
+  };
 
   /** Turns what the handler returned (a value, a Response, a promise, nothing) into the response. */
   async function settle(route: Route, res: ResponseBuilder, head: boolean, returned: unknown): Promise<Response> {
@@ -207,7 +218,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
           logger.error(`${route.label} failed while streaming: ${(err as Error)?.message ?? String(err)}`, err);
           res.failStream(err);
         });
-        return res.toStreamResponse(head);
+        return tracked(res.toStreamResponse(head));
       }
       if (first === undefined) {
         pending.catch((err: unknown) => logger.debug(`${route.label}: error after the response ended ignored: ${(err as Error)?.message ?? String(err)}`));
@@ -219,9 +230,9 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     if (response) return response;
     // Written but not ended yet: a stream (event stream, NDJSON, flushHeaders) goes out as it is
     // written; anything else is buffered until end().
-    if (res.streaming) return res.toStreamResponse(head);
+    if (res.streaming) return tracked(res.toStreamResponse(head));
     await Promise.race([res.finished, res.startedStreaming]);
-    return res.streaming ? res.toStreamResponse(head) : res.toResponse(head);
+    return res.streaming ? tracked(res.toStreamResponse(head)) : res.toResponse(head);
   }
 
 
@@ -329,6 +340,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     },
     async close() {
       deadlines.expireAll();
+      streams.closeAll();
     },
   };
 }

@@ -7,21 +7,20 @@
  * Once `end()` ran, or the builder was sealed (gateway timeout answered for it), every further
  * write is dropped: a response is produced at most once.
  *
- * Node-style streaming: a handler that sets `Content-Type: text/event-stream` (or
- * `application/x-ndjson`) or calls `flushHeaders()`, writes, and returns without `end()` is
+ * Node-style streaming: a handler that sets a streamed type (`text/event-stream`, NDJSON:
+ * core/media-type.ts streamedFormatOf) or calls `flushHeaders()`, writes, and returns without `end()` is
  * answered at once with a streaming body (`toStreamResponse`): each later `write` goes out as it
  * is made, `end()` ends it, and the client going away emits `'close'` and drops later writes.
  */
 import { FastResponse, textBody, type FastHeaders } from '../../core/fast-response.js';
 import { concatBytes } from '../../core/body.js';
-import { contentTypeFor, JSON_CONTENT_TYPE } from '../../core/media-type.js';
+import { contentTypeFor, JSON_CONTENT_TYPE, parseMediaType, streamedFormatOf } from '../../core/media-type.js';
 import type { HandlerResponse } from '../types.js';
 import { HttpError } from '../../core/errors.js';
+import { registerStream } from '../streams/live-streams.js';
 
 const encoder = new TextEncoder();
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
-/** Types a handler's writes stream as they are made (without `flushHeaders()`). */
-const STREAMED_TYPE = /^\s*(text\/event-stream|application\/(x-)?ndjson)\s*(;|$)/i;
 
 type HeaderValue = string | number | readonly string[];
 
@@ -139,7 +138,7 @@ export class ResponseBuilder implements HandlerResponse {
    * not ended, and flushed explicitly or of a streamed type.
    */
   get streaming(): boolean {
-    return !this.done && this.started && (this.flushed || STREAMED_TYPE.test(this.getHeader('content-type') ?? ''));
+    return !this.done && this.started && (this.flushed || streamedFormatOf(parseMediaType(this.getHeader('content-type')).type) !== undefined);
   }
 
   on(event: string, listener: () => void): this {
@@ -410,6 +409,7 @@ export class ResponseBuilder implements HandlerResponse {
         this.seal(); // the client went away: later writes are dropped, 'close' tells the handler
       },
     });
+    registerStream(body, { stop: () => this.end(), onEnd: (listener) => this.on('close', listener) }); // ended when the engine closes
     return new Response(body, { status, statusText: this.statusMessage, headers });
   }
 }

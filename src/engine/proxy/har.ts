@@ -21,9 +21,17 @@ export function isTextual(type: string): boolean {
   return isJsonMediaType(type) || TEXTUAL.test(type);
 }
 
+/** Names that say they carry a credential (`X-Auth-Token`, `X-Api-Key`, `X-CSRF-Token`, `X-Session-Id`, …). */
+const CREDENTIAL_NAME = /(^|-)(auth|token|secret|password|passwd|api-?key|apikey|session(-?id)?|csrf|xsrf|signature|credentials?)(-|$)/;
+
+/** Whether a recording never keeps a header's value (lower-case name): the redact list, or a credential by its name. */
+export function isRedacted(lowerName: string, redact: ReadonlySet<string>): boolean {
+  return redact.has(lowerName) || CREDENTIAL_NAME.test(lowerName);
+}
+
 export function harHeaders(headers: Headers, redact: ReadonlySet<string>): Header[] {
   const out: Header[] = [];
-  for (const [name, value] of headers) out.push({ name, value: redact.has(name) ? REDACTED : value });
+  for (const [name, value] of headers) out.push({ name, value: isRedacted(name, redact) ? REDACTED : value });
   return out;
 }
 

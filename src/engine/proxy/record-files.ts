@@ -1,14 +1,14 @@
 /**
  * What a recording session writes into the mock folder for one proxied exchange:
  *   - a `GET` answered 2xx with a whole body (not 204/205/206): the body as the file the plain
- *     lookup finds (record-path.ts: `users.json`, `users@page=2.json`), as before — JSON
+ *     lookup finds (record-path.ts: `users.json`, `users@page=2.json`) — JSON
  *     pretty-printed, anything else byte for byte;
  *   - every exchange, whatever its method and status: an entry in the path's recording,
  *     `<name>@recorded.json` (replay/recording-file.ts: the request's method, query and body; the
  *     answer's status, the headers that carry meaning (replay/kept-headers.ts) and its body, or
  *     the name of the body file above), which the recordings layer replays exactly.
  * An existing body file or recorded answer is never replaced unless `overwrite`; a body file kept
- * that way (written by hand) gets no recording entry, so it is served as before. Writes go
+ * that way (written by hand) gets no recording entry, so it stays a plain mock file. Writes go
  * through the Vfs (`create`, atomic `write`); one recording file's read-modify-write at a time.
  */
 import { KeyedQueue } from '../../core/keyed-queue.js';

@@ -8,9 +8,12 @@
  * `Content-Language`, `Content-Location`, `WWW-Authenticate`, `Retry-After`, `Allow`,
  * `Accept-Ranges`, and every custom `X-*` header.
  * Never: cookies and credentials (`Set-Cookie`, `Cookie`, `Authorization`, `Proxy-*`), the names
- * the recording is told to redact, hop-by-hop headers, and the framing the host recomputes
+ * the recording is told to redact and, when recording, names that say they carry a credential
+ * (`X-Auth-Token`, `X-CSRF-Token`: proxy/har.ts isRedacted), hop-by-hop headers, and the framing the host recomputes
  * (`Content-Length`, `Content-Encoding`: bodies are stored decoded), `X-Forwarded-*`.
  */
+import { isHeaderName } from '../../core/header-name.js';
+import { isRedacted } from '../proxy/har.js';
 
 const KEPT = new Set([
   'content-type', 'x-total-count', 'link', 'location', 'cache-control', 'etag', 'last-modified', 'expires', 'vary', 'age',
@@ -19,9 +22,9 @@ const KEPT = new Set([
 
 /** Whether an answer header (lower-case name) is recorded and replayed. */
 export function keepsHeader(lowerName: string, redact?: ReadonlySet<string>): boolean {
-  if (redact?.has(lowerName)) return false;
+  if (redact !== undefined && isRedacted(lowerName, redact)) return false;
   if (KEPT.has(lowerName)) return true;
-  return lowerName.startsWith('x-') && !lowerName.startsWith('x-forwarded-');
+  return lowerName.startsWith('x-') && !lowerName.startsWith('x-forwarded-') && isHeaderName(lowerName);
 }
 
 /** The kept headers of an answer, names lower-case, in their order (repeated names joined with `, `). */

@@ -2,8 +2,8 @@
  * The recordings layer: answers a request from `<name>@recorded.json` in the mock folder
  * (recording-file.ts) with the recorded status, headers and body, before the files layer would
  * answer the plain file for it. Paths without a recording are not this layer's (PASS), so
- * hand-written mocks and files recorded by earlier versions (a plain `users.json`) are served by
- * the files layer as before. A recorded path answers only what was recorded: another query,
+ * hand-written mocks and plain recorded files without a recording (`users.json`) are served by
+ * the files layer. A recorded path answers only what was recorded: another query,
  * method or body goes to the proxy, else a 404 naming what is recorded (miss.ts).
  *
  * It reads through the files layer's cache (files.mode(): the same lookups, change events and
@@ -25,7 +25,7 @@ import { PASS, type Layer } from '../pipeline/layer.js';
 import { bodyKey } from './body-key.js';
 import { needsBody, pickEntry, replayResponse, type ReplayEntry } from './entries.js';
 import { noRecording } from './miss.js';
-import { parseRecording, recordingLocation, type RecordingLocation } from './recording-file.js';
+import { parseRecording, RECORDING_MARK, recordingLocation, type RecordingLocation } from './recording-file.js';
 
 export const RECORDED_LAYER = 'recorded';
 
@@ -71,7 +71,7 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
     if (at !== undefined) return at;
     try {
       const loc = recordingLocation(subPath);
-      at = { ...loc, key: `${subPath}?${RECORDING_KEY}` };
+      at = { ...loc, key: `${subPath}?${RECORDING_MARK}` }; // `@` never occurs in a canonical query
     } catch {
       at = null;
     }
@@ -163,6 +163,3 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
     },
   };
 }
-
-/** The lookup-cache key suffix of recordings (`@` never occurs in a canonical query). */
-const RECORDING_KEY = '@recorded';

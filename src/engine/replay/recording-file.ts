@@ -26,9 +26,11 @@
  * looks at `<name>.<ext>` names only, so it never serves a recording as a body.
  */
 import { base64ToBytes, bytesToBase64 } from '../../core/base64.js';
+import { isHeaderName } from '../../core/header-name.js';
 import { requestPathToVfs } from '../../vfs/path.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey, jsonBodyKey } from './body-key.js';
+import { keepsHeader } from './kept-headers.js';
 import type { ReplayEntry } from './entries.js';
 
 export const RECORDING_MARK = '@recorded';
@@ -48,8 +50,9 @@ export function recordingLocation(subPath: string): RecordingLocation {
   const { path, trailingSlash } = requestPathToVfs(subPath);
   if (path === '' || trailingSlash) return { dir: path, stem: 'index', file: `${path === '' ? '' : `${path}/`}index${RECORDING_SUFFIX}` };
   const slash = path.lastIndexOf('/');
-  const stem = path.slice(slash + 1);
-  return { dir: slash === -1 ? '' : path.slice(0, slash), stem, file: `${path}${RECORDING_SUFFIX}` };
+  const name = path.slice(slash + 1);
+  const at = name.indexOf('@');
+  return { dir: slash === -1 ? '' : path.slice(0, slash), stem: at > 0 ? name.slice(0, at) : name, file: `${path}${RECORDING_SUFFIX}` };
 }
 
 export interface RecordedBody {
@@ -127,8 +130,10 @@ export function parseRecording(bytes: Uint8Array): ReplayEntry[] {
     if (res.headers !== undefined) {
       if (!isObj(res.headers)) throw new Error(`${at}.response.headers must be an object of names and values`);
       for (const [name, value] of Object.entries(res.headers)) {
+        if (!isHeaderName(name)) throw new Error(`${at}.response.headers has ${JSON.stringify(name)}, which is not a header name`);
         if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new Error(`${at}.response.headers.${name} must be a string without CR, LF or NUL`);
-        headers[name.toLowerCase()] = value;
+        // Framing (Content-Length, Transfer-Encoding, Content-Encoding) is the host's; the rest as recordings keep them.
+        if (keepsHeader(name.toLowerCase())) headers[name.toLowerCase()] = value;
       }
     }
     let answer: ReplayEntry['answer'];

@@ -18,7 +18,7 @@ export function resolveStoreOptions(value: unknown, option: string): RelationNam
   if (value === undefined || value === null) return { convention: 'both', declared: {} };
   if (typeof value !== 'object' || Array.isArray(value)) throw new OptionsError(option, 'must be an object ({ relations })');
   const rel = (value as StoreOptions).relations;
-  for (const key of Object.keys(value)) if (key !== 'relations') throw new OptionsError(`${option}.${key}`, 'is not a known option (known: relations)');
+  check.knownKeys(value as Record<string, unknown>, option, ['relations']);
   if (rel === undefined || typeof rel === 'string') {
     return { convention: check.oneOf(rel, `${option}.relations`, CONVENTIONS, 'both'), declared: {} };
   }

@@ -12,9 +12,11 @@
  *     busy; use `signal` to stop a long wait inside the generator);
  *   - an error from the iterator errors the body: the host cuts the connection (a truncated
  *     stream, never a silently complete one);
- *   - what went out is noted in a bounded preview (core/stream-preview.ts) for the journal.
+ *   - what went out is noted in a bounded preview (core/stream-preview.ts) for the journal;
+ *   - the engine closing ends it (`signal` option, or the handler layer through live-streams.ts).
  */
 import { previewOf } from '../../core/stream-preview.js';
+import { endSignal, registerStream } from './live-streams.js';
 import { startTimer } from '../../core/timers.js';
 
 /** What a stream's source function is given. */
@@ -90,9 +92,14 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
   let iterator: Iterator<T> | AsyncIterator<T> | undefined;
   let finished = false;
   let preview: ReturnType<typeof previewOf> | undefined; // what observers (the journal) see of it
+  const end = endSignal(); // for the handler layer's live streams (live-streams.ts)
+  const ended = () => {
+    preview?.end();
+    end.ended();
+  };
 
   const stop = (reason?: unknown) => {
-    preview?.end();
+    ended();
     if (!signal.aborted) abort.abort(reason);
     if (finished) return;
     finished = true;
@@ -133,7 +140,7 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
             const step = await iterator.next();
             if (step.done) {
               finished = true;
-              preview?.end();
+              ended();
               outer?.removeEventListener('abort', onOuterAbort);
               controller.close();
               return;
@@ -150,8 +157,11 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
             return;
           }
         } catch (err) {
+          // An item that failed to encode leaves the iterator open: close it too (its `finally` runs).
+          const it = finished ? undefined : iterator;
           finished = true;
-          preview?.end();
+          if (it?.return) Promise.resolve().then(() => it.return!()).catch(() => {});
+          ended();
           outer?.removeEventListener('abort', onOuterAbort);
           if (!signal.aborted) controller.error(err);
         }
@@ -164,5 +174,6 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
     { highWaterMark: 0 },
   );
   preview = previewOf(stream);
+  registerStream(stream, { stop: onOuterAbort, onEnd: end.onEnd });
   return stream;
 }

@@ -22,6 +22,6 @@ export const DEFAULT_STREAMS: ResolvedStreams = { speed: 1 };
 export function resolveStreamsOptions(value: unknown, option: string): ResolvedStreams {
   if (value === undefined || value === null) return DEFAULT_STREAMS;
   if (typeof value !== 'object' || Array.isArray(value)) throw new OptionsError(option, 'must be an object such as { speed: 0 }');
-  for (const key of Object.keys(value)) if (key !== 'speed') throw new OptionsError(`${option}.${key}`, 'is not a known option (known: speed)');
+  check.knownKeys(value as Record<string, unknown>, option, ['speed']);
   return { speed: check.number((value as StreamsOption).speed, `${option}.speed`, 1, { min: 0 })! };
 }

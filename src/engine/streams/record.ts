@@ -13,7 +13,7 @@
 import { concatBytes } from '../../core/body.js';
 import type { Logger } from '../../core/logger.js';
 import { previewOf } from '../../core/stream-preview.js';
-import { parseMediaType } from '../../core/media-type.js';
+import { parseMediaType, streamedFormatOf } from '../../core/media-type.js';
 import { joinSafe, normalizeVfsPath, requestPathToVfs } from '../../vfs/path.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
@@ -30,10 +30,7 @@ export interface StreamRecordTarget {
 
 /** The recorded-stream format of an answer's Content-Type, if it is one. */
 export function streamFormatOf(contentType: string | null): StreamFormat | undefined {
-  const type = parseMediaType(contentType).type;
-  if (type === 'text/event-stream') return 'sse';
-  if (type === 'application/x-ndjson' || type === 'application/jsonl' || type === 'application/json-seq' || type === 'application/ndjson') return 'ndjson';
-  return undefined;
+  return streamedFormatOf(parseMediaType(contentType).type);
 }
 
 /** The file below fsDir for a stream at this request path, or null (the prefix itself, a folder path). */

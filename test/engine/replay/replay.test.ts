@@ -165,3 +165,11 @@ describe('measured against Playwright\'s routeFromHAR (test/fixtures/playwright,
     expect(await ours('/q?b=1&a=2')).toBe('200 query a then b'); // the query in any parameter order
   });
 });
+
+describe('recordings of names with an @', () => {
+  it('are found like any other (the folder index lists the name before the first @)', async () => {
+    const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs({ 'me@home@recorded.json': { recorded: [{ request: { method: 'GET' }, response: { status: 418, text: 'teapot' } }] } }), logLevel: 'silent' });
+    const r = await call(api, '/api/me@home');
+    expect([r.status, await r.text()]).toEqual([418, 'teapot']);
+  });
+});

@@ -119,4 +119,33 @@ describe('the streams option', () => {
     await api.close();
     expect(await reader.read()).toEqual({ done: true, value: undefined });
   });
+
+  it('closing the engine ends the streams its handlers answered with (sse() and res.write)', async () => {
+    const api = createMockApi({
+      endpointPrefix: '/api',
+      fs: memoryFs(),
+      logLevel: 'silent',
+      handlers: [
+        { pattern: '/sse', handle: () => sse(async function* ({ signal }) {
+          yield 'a';
+          await new Promise((resolve) => signal.addEventListener('abort', resolve)); // waits until stopped
+        }) },
+        { pattern: '/written', handle: (_req, res) => {
+          res.setHeader('Content-Type', 'text/event-stream');
+          res.write('data: w\n\n'); // never ends by itself
+        } },
+      ],
+    });
+    const readers = await Promise.all(['/api/sse', '/api/written'].map(async (path) => (await api.handle(new Request(`http://x${path}`)))!.body!.getReader()));
+    const decoder = new TextDecoder();
+    const firsts: string[] = [];
+    for (const reader of readers) {
+      let text = '';
+      while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value);
+      firsts.push(text);
+    }
+    expect(firsts).toEqual(['data: a\n\n', 'data: w\n\n']);
+    await api.close();
+    for (const reader of readers) expect(await reader.read()).toEqual({ done: true, value: undefined });
+  });
 });
