@@ -139,7 +139,11 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     if (by === OPENAPI_LAYER || by === 'not-found') return answer;
     const op = operations.get(match.operation.label);
     if (op === undefined) return answer;
-    const { response, problems } = await checkAnswer(op, match.operation, ctx.method, answer);
+    const { response, problems, unchecked } = await checkAnswer(op, match.operation, ctx.method, answer, { readLimit: bodyLimit });
+    if (unchecked !== undefined && !uncheckedSaid.has(op.label)) {
+      uncheckedSaid.add(op.label); // once per operation
+      logger.warn(`openapi: the answer to ${ctx.method} ${ctx.pathname} (${response.status}, ${by ?? 'unknown'}) is ${unchecked}: its body is not checked against ${op.label}`);
+    }
     if (problems.length === 0) return response;
     const list = problems.map((p) => `${p.pointer || '(answer)'} ${p.message}`).join('; ');
     recordContractViolations(ctx.request, { operation: op.label, status: response.status, problems });
@@ -153,6 +157,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     });
   }
   const wraps = options.validateResponses === true || options.strictResponses === true;
+  /** Operations whose answer body could not be checked, already said in the log. */
+  const uncheckedSaid = new Set<string>();
 
   return {
     name: OPENAPI_LAYER,
