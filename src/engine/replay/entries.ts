@@ -39,6 +39,11 @@ export interface ReplayEntry {
   answer: ReplayBody;
 }
 
+/** A reason phrase as recorded, when it can be sent (RFC 9110: tab, space, visible characters); else undefined. */
+export function sendableStatusText(text: unknown): string | undefined {
+  return typeof text === 'string' && /^[\t\x20-\x7e\x80-\xff]*$/.test(text) ? text : undefined;
+}
+
 /** `GET /api/users?page=2`: how a recorded request is named in messages. */
 export function entryLabel(pathname: string, e: Pick<ReplayEntry, 'method' | 'query'>): string {
   return `${e.method} ${pathname}${e.query ? `?${e.query}` : ''}`;

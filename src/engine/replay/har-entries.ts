@@ -5,7 +5,8 @@
  *
  *   - the origin is ignored (a HAR of `https://staging.example.com/api/users` answers
  *     `/api/users` here); entries whose path is outside every prefix of the engine are ignored;
- *   - entries without an answer (status 0 or -1: failed, aborted or blocked requests) are skipped;
+ *   - entries without a final answer (status 0 or -1: failed, aborted or blocked requests; 1xx)
+ *     are skipped;
  *   - `content.text` with `encoding: 'base64'` is decoded; a body still compressed (its answer
  *     says `Content-Encoding: gzip` or `deflate` and the bytes are gzip / zlib data) is inflated
  *     when the layer starts; `Content-Encoding` and `Content-Length` are not replayed (the host
@@ -18,7 +19,7 @@ import { base64ToBytes } from '../../core/base64.js';
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey } from './body-key.js';
-import { WRITE_METHODS, type ReplayEntry } from './entries.js';
+import { sendableStatusText, WRITE_METHODS, type ReplayEntry } from './entries.js';
 import { keptHeaders } from './kept-headers.js';
 
 const encoder = new TextEncoder();
@@ -81,7 +82,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
       throw new OptionsError(option, `${at}.request.url must be an absolute URL (got ${describe(request.url)})`);
     }
     if (typeof response.status !== 'number' || !Number.isInteger(response.status)) throw new OptionsError(option, `${at}.response.status must be a number (got ${describe(response.status)})`);
-    if (response.status < 100 || response.status > 599 || !underPrefix(url.pathname, prefixes)) {
+    if (response.status < 200 || response.status > 599 || !underPrefix(url.pathname, prefixes)) {
       ignored++;
       return;
     }
@@ -95,6 +96,9 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
     const text = (content.text as string | undefined) ?? '';
     const answer = content.encoding === 'base64' ? base64Bytes(text, `${at}.response.content.text`, option) : encoder.encode(text);
     const responseHeaders = headerList(response.headers, `${at}.response.headers`, option);
+    responseHeaders.forEach(([name, value], j) => {
+      if (/[\r\n\0]/.test(value)) throw new OptionsError(option, `${at}.response.headers[${j}] (${name}) has a value with CR, LF or NUL, which cannot be sent`);
+    });
     const codings = responseHeaders.filter(([n]) => n.toLowerCase() === 'content-encoding').map(([, v]) => v.trim().toLowerCase());
     let format: Pending['format'] | undefined;
     if (codings.length === 1 && (codings[0] === 'gzip' || codings[0] === 'x-gzip') && answer[0] === 0x1f && answer[1] === 0x8b) format = 'gzip';
@@ -111,7 +115,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
       body,
       requestHeaders: headerList(request.headers, `${at}.request.headers`, option).filter(([n]) => !n.startsWith(':')).map(([n, v]) => [n.toLowerCase(), v] as const),
       status: response.status,
-      statusText: typeof response.statusText === 'string' ? response.statusText : undefined,
+      statusText: sendableStatusText(response.statusText),
       headers: keptHeaders(responseHeaders),
       answer,
     };

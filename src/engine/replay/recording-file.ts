@@ -31,7 +31,7 @@ import { requestPathToVfs } from '../../vfs/path.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey, jsonBodyKey } from './body-key.js';
 import { keepsHeader } from './kept-headers.js';
-import type { ReplayEntry } from './entries.js';
+import { sendableStatusText, type ReplayEntry } from './entries.js';
 
 export const RECORDING_MARK = '@recorded';
 export const RECORDING_SUFFIX = `${RECORDING_MARK}.json`;
@@ -125,7 +125,7 @@ export function parseRecording(bytes: Uint8Array): ReplayEntry[] {
     const res = x.response as unknown as RecordedResponse;
     if (typeof req.method !== 'string' || !/^[A-Za-z]+$/.test(req.method)) throw new Error(`${at}.request.method must be a method name`);
     if (req.query !== undefined && typeof req.query !== 'string') throw new Error(`${at}.request.query must be a string`);
-    if (!Number.isInteger(res.status) || res.status < 100 || res.status > 599) throw new Error(`${at}.response.status must be an HTTP status (100-599)`);
+    if (!Number.isInteger(res.status) || res.status < 200 || res.status > 599) throw new Error(`${at}.response.status must be a final HTTP status (200-599)`);
     const headers: Record<string, string> = {};
     if (res.headers !== undefined) {
       if (!isObj(res.headers)) throw new Error(`${at}.response.headers must be an object of names and values`);
@@ -154,7 +154,7 @@ export function parseRecording(bytes: Uint8Array): ReplayEntry[] {
       query: req.query ? canonicalQuery(req.query) : '',
       body,
       status: res.status,
-      statusText: typeof res.statusText === 'string' ? res.statusText : undefined,
+      statusText: sendableStatusText(res.statusText),
       headers,
       answer,
     };
