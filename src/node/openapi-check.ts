@@ -70,8 +70,9 @@ export async function checkTraffic(documentFile: string, harFile: string, option
         const type = entry.response.content?.mimeType ?? entry.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value;
         const recorded = entry.response.content?.text;
         const raw = recorded === undefined || recorded === '' || NULL_BODY_STATUS.has(status) ? null : entry.response.content?.encoding === 'base64' ? base64ToBytes(recorded) : recorded;
-        const answer = new Response(raw as BodyInit | null, { status, headers: raw !== null && type ? { 'content-type': type } : {} });
-        for (const p of (await checkAnswer(model, op, method, answer, { everyStatus: true })).problems) problems.push(p.pointer ? `response /body${p.pointer}: ${p.message}` : `response: ${p.message}`);
+        const length = raw === null ? 0 : typeof raw === 'string' ? new TextEncoder().encode(raw).byteLength : raw.byteLength;
+        const answer = new Response(raw as BodyInit | null, { status, headers: raw !== null && type ? { 'content-type': type, 'content-length': String(length) } : {} });
+        for (const p of (await checkAnswer(model, op, method, answer, { everyStatus: true, readLimit: Infinity })).problems) problems.push(p.pointer ? `response /body${p.pointer}: ${p.message}` : `response: ${p.message}`);
       }
     }
     if (problems.length) {
