@@ -167,7 +167,7 @@ describe('record', () => {
 });
 
 describe('record: a client that leaves', () => {
-  it('releases the target: an endless download the client gave up on is not read on for the recording (and not recorded): the proxy drops the exchange when the client goes away (watchClient), which ends the recorder'''s copy too', async () => {
+  it('releases the target: an endless download the client gave up on is not read on for the recording, nor recorded (the proxy drops the exchange when the client goes away, which ends the recorder copy too)', async () => {
     let upstreamClosed!: () => void;
     const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
     const upstream = await startUpstream((_req, res) => {
