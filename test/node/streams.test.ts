@@ -366,6 +366,21 @@ describe('Node/Express-style streaming handlers (res.write) on the node host', (
     expect(seen.drains).toBe(seen.falses);
   });
 
+  it('a close listener added after the end runs, and one that throws breaks nothing (no uncaught exception)', async () => {
+    const heard = deferred();
+    const url = await serveMock({
+      handlers: [{ pattern: '/ended', handle: (_req, res) => {
+        res.end('done');
+        res.on('close', () => {
+          throw new Error('a careless listener');
+        });
+        res.on('close', () => heard.resolve());
+      } }],
+    });
+    expect(await (await fetch(`${url}/api/ended`)).text()).toBe('done');
+    await heard.promise; // vitest fails the run on an uncaught exception
+  });
+
   it('other types keep buffering until end() (Content-Length set)', async () => {
     const url = await serveMock({
       handlers: [{ pattern: '/plain', handle: (_req, res) => {

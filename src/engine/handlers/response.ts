@@ -148,7 +148,7 @@ export class ResponseBuilder implements HandlerResponse {
 
   on(event: string, listener: () => void): this {
     if (event === 'close') {
-      if (this.closed) queueMicrotask(listener);
+      if (this.closed) queueMicrotask(() => this.callClose(listener));
       else this.closeListeners.push(listener);
     } else if (event === 'drain') this.drainListeners.push({ listener, once: false });
     return this;
@@ -181,18 +181,20 @@ export class ResponseBuilder implements HandlerResponse {
     }
   }
 
+  private callClose(listener: () => void): void {
+    try {
+      listener();
+    } catch {
+      // a listener's failure must not break the answer (nor the process)
+    }
+  }
+
   private emitClose(): void {
     if (this.closed) return;
     this.closed = true;
     const listeners = this.closeListeners;
     this.closeListeners = [];
-    for (const l of listeners) {
-      try {
-        l();
-      } catch {
-        // a listener's failure must not break the answer
-      }
-    }
+    for (const l of listeners) this.callClose(l);
   }
 
   /**
