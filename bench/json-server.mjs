@@ -140,7 +140,7 @@ async function main() {
       await writeFile(join(work, d, 'db.json'), db);
     }
     const raw = await start('raw', process.execPath, [fileURLToPath(import.meta.url), 'raw', '--dir', join(work, 'raw')]);
-    const mine = await start('mockyard', process.execPath, [join(a.dist, 'node', 'cli.js'), 'db.json', '--port', '0', '--quiet', '--no-cors', '--log-level', 'warn'], join(work, 'mockyard'));
+    const mine = await start('mockyard', process.execPath, [join(a.dist, 'node', 'cli.js'), 'db.json', '--prefix', '/api', '--port', '0', '--quiet', '--no-cors', '--log-level', 'warn'], join(work, 'mockyard'));
     const results = [];
     for (const c of CASES) {
       const pr = await probe(raw, c);

@@ -11,9 +11,11 @@
 //     (`GET /v2/pet/1`, Swagger Petstore 3.0) and a validated POST (`POST /v2/store/order`, a
 //     JSON body checked against the document, an item created) against the raw node:http
 //     reference server (/work/shared/bench/ref-server.mjs: a file from memory; the POST there is
-//     its exclusive create of a file), each pinned to core 0, wrk to core 1.
+//     its exclusive create of a file), each pinned to core 0, wrk to core 1; with each server's
+//     CPU µs per request (from /proc; `ratio` = the reference's CPU per request / ours, the
+//     throughput ratio a saturated core would give, whatever else the machine runs).
 //
-// Usage: node bench/openapi-start.mjs [--doc PATH] [--reps 3] [--duration 5]
+// Usage: node bench/openapi-start.mjs [--doc PATH] [--reps 3] [--duration 5] [--parts startup,throughput]
 //        PRISM=/tmp/prism5/node_modules/.bin/prism node bench/openapi-start.mjs
 // The machine is shared and noisy: the script prints `uptime` before and after.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -22,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median, parseWrk, pin } from './harness.mjs';
+import { cpuUs, median, parseWrk, pin } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     doc: { type: 'string', default: '/tmp/oasx/node_modules/@octokit/openapi/generated/api.github.com.json' },
     reps: { type: 'string', default: '3' },
     duration: { type: 'string', default: '5' },
+    parts: { type: 'string', default: 'startup,throughput' },
   },
 });
 const REPS = Number(values.reps);
@@ -60,12 +63,10 @@ async function treeRss(pid) {
 
 /** CPU seconds (user + system) a process and its descendants used so far, from /proc: a figure the machine's load does not stretch. */
 async function treeCpu(pid) {
-  let ticks = 0;
+  let us = 0;
   const walk = async (p) => {
+    us += (await cpuUs(p)) ?? 0;
     try {
-      const stat = await readFile(`/proc/${p}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
       const children = (await readFile(`/proc/${p}/task/${p}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean);
       for (const c of children) await walk(c);
     } catch {
@@ -73,7 +74,7 @@ async function treeCpu(pid) {
     }
   };
   await walk(pid);
-  return ticks / 100; // USER_HZ
+  return us / 1e6;
 }
 
 async function firstAnswer(cmd, args, url, headers = {}) {
@@ -136,10 +137,19 @@ function startServer(cmd, args, ready) {
   });
 }
 
-function wrk(url, env) {
+/**
+ * wrk against `url` after a 1 s warm-up (JIT, first-use compilation); with the server's pid, also
+ * the server's CPU µs per request (load-independent).
+ */
+async function wrk(url, env, pid) {
+  const [wc, warm] = pin(1, 'wrk', ['-t1', '-c10', '-d1s', '-s', WRK_LUA, url]);
+  spawnSync(wc, warm, { encoding: 'utf8', env: { ...process.env, ...env } });
   const [c, full] = pin(1, 'wrk', ['-t1', '-c10', `-d${DURATION}s`, '-s', WRK_LUA, url]);
+  const before = pid === undefined ? null : await cpuUs(pid);
   const out = spawnSync(c, full, { encoding: 'utf8', env: { ...process.env, ...env } });
-  return parseWrk(out.stdout);
+  const after = pid === undefined ? null : await cpuUs(pid);
+  const result = parseWrk(out.stdout);
+  return { ...result, cpuUsPerRequest: before === null || after === null ? null : +((after - before) / result.requests).toFixed(1) };
 }
 
 async function throughput() {
@@ -157,13 +167,18 @@ async function throughput() {
       const ref = await startServer('node', [REF, '--dir', dir, '--port', String(refPort), '--prefix', '/v2'], /"ready":true/);
       try {
         const headers = 'api_key: k\nAuthorization: Bearer t';
+        const getMock = await wrk(`http://127.0.0.1:${mockPort}/v2/pet/1`, { BENCH_HEADERS: headers }, mock.pid);
+        const getRef = await wrk(`http://127.0.0.1:${refPort}/v2/pet/1`, {}, ref.pid);
+        const postMock = await wrk(`http://127.0.0.1:${mockPort}/v2/store/order`, { BENCH_METHOD: 'POST', BENCH_BODY: order, BENCH_CTYPE: 'application/json', BENCH_HEADERS: headers }, mock.pid);
+        // The reference's POST is an exclusive create of one file: after the first it answers 409,
+        // which is the same work (parse, route, check) without the write.
+        const postRef = await wrk(`http://127.0.0.1:${refPort}/v2/store/order`, { BENCH_METHOD: 'POST', BENCH_BODY: order, BENCH_CTYPE: 'application/json' }, ref.pid);
         rounds.push({
-          getMock: wrk(`http://127.0.0.1:${mockPort}/v2/pet/1`, { BENCH_HEADERS: headers }).rps,
-          getRef: wrk(`http://127.0.0.1:${refPort}/v2/pet/1`, {}).rps,
-          postMock: wrk(`http://127.0.0.1:${mockPort}/v2/store/order`, { BENCH_METHOD: 'POST', BENCH_BODY: order, BENCH_CTYPE: 'application/json', BENCH_HEADERS: headers }).rps,
-          // The reference's POST is an exclusive create of one file: after the first it answers 409,
-          // which is the same work (parse, route, check) without the write.
-          postRef: wrk(`http://127.0.0.1:${refPort}/v2/store/order`, { BENCH_METHOD: 'POST', BENCH_BODY: order, BENCH_CTYPE: 'application/json' }).rps,
+          getMock: getMock.rps,
+          getRef: getRef.rps,
+          postMock: postMock.rps,
+          postRef: postRef.rps,
+          cpuUsPerRequest: { getMock: getMock.cpuUsPerRequest, getRef: getRef.cpuUsPerRequest, postMock: postMock.cpuUsPerRequest, postRef: postRef.cpuUsPerRequest },
         });
       } finally {
         mock.kill();
@@ -174,14 +189,16 @@ async function throughput() {
     await rm(dir, { recursive: true, force: true });
   }
   const m = (k) => Math.round(median(rounds.map((r) => r[k])));
+  const cpu = (k) => median(rounds.map((r) => r.cpuUsPerRequest[k]));
   return {
-    generatedGet: { mockyard: m('getMock'), reference: m('getRef'), ratio: +(m('getMock') / m('getRef')).toFixed(2) },
-    validatedPost: { mockyard: m('postMock'), reference: m('postRef'), ratio: +(m('postMock') / m('postRef')).toFixed(2) },
+    generatedGet: { mockyard: m('getMock'), reference: m('getRef'), ratio: +(m('getMock') / m('getRef')).toFixed(2), cpuUsPerRequest: { mockyard: cpu('getMock'), reference: cpu('getRef'), ratio: +(cpu('getRef') / cpu('getMock')).toFixed(2) } },
+    validatedPost: { mockyard: m('postMock'), reference: m('postRef'), ratio: +(m('postMock') / m('postRef')).toFixed(2), cpuUsPerRequest: { mockyard: cpu('postMock'), reference: cpu('postRef'), ratio: +(cpu('postRef') / cpu('postMock')).toFixed(2) } },
     rounds,
   };
 }
 
 console.log(`uptime before: ${uptime()}`);
-console.log(JSON.stringify({ startup: await startup() }, null, 2));
-console.log(JSON.stringify({ throughput: await throughput() }, null, 2));
+const parts = new Set(values.parts.split(','));
+if (parts.has('startup')) console.log(JSON.stringify({ startup: await startup() }, null, 2));
+if (parts.has('throughput')) console.log(JSON.stringify({ throughput: await throughput() }, null, 2));
 console.log(`uptime after: ${uptime()}`);

@@ -125,6 +125,23 @@ export function keepBody(request: Request, bytes: Uint8Array): void {
   Object.defineProperty(request, kBufferedBody, { value: bytes, configurable: true, writable: true });
 }
 
+/** Set by `keepJson`: the JSON value parsed from the kept bytes (with those bytes, to be sure it is theirs). */
+const kKeptJson = Symbol.for('mockyard.keptJson');
+
+/**
+ * After a layer has parsed the kept body as JSON (`parseJsonBytes`: the OpenAPI validator), keeps
+ * the value for the layers after it, so they need not parse it again. Never mutate it.
+ */
+export function keepJson(request: Request, bytes: Uint8Array, value: unknown): void {
+  Object.defineProperty(request, kKeptJson, { value: { bytes, value }, configurable: true, writable: true });
+}
+
+/** The JSON value `keepJson` kept for exactly these bytes, or undefined (not parsed yet). */
+export function keptJson(request: Request, bytes: Uint8Array): { value: unknown } | undefined {
+  const kept = (request as unknown as Record<symbol, { bytes: Uint8Array; value: unknown } | undefined>)[kKeptJson];
+  return kept !== undefined && kept.bytes === bytes ? kept : undefined;
+}
+
 /** The bytes `keepBody` kept, or undefined (the body is still unread). */
 export function bufferedBody(request: Request): Uint8Array | undefined {
   const kept = (request as unknown as Record<symbol, unknown>)[kBufferedBody];

@@ -11,7 +11,7 @@ const STREAM_TYPES: Readonly<Record<string, string>> = { sse: 'text/event-stream
 
 /** The Content-Type of every JSON answer the engines build (bodies, errors, pages, ingest acks). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-const TEXTUAL = /^(text\/|application\/(json|x-ndjson|ld\+json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|manifest\+json|geo\+json)|image\/svg\+xml)|\+json$|\+xml$/;
+const TEXTUAL = /^(text\/|application\/(json|x-ndjson|ld\+json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|manifest\+json|geo\+json|yaml|x-yaml)|image\/svg\+xml)|\+json$|\+xml$/;
 
 /** Content-Type header value for a file path (`users.json` → `application/json; charset=utf-8`). */
 export function contentTypeFor(path: string): string {
@@ -56,6 +56,11 @@ export function parseMediaType(header: string | null | undefined): MediaType {
     params[p.slice(0, eq).trim().toLowerCase()] = value;
   }
   return { type, params };
+}
+
+/** THE rule for a text media type (`type` as parseMediaType gives it): kept as text, sent with a charset. */
+export function isTextMediaType(type: string): boolean {
+  return TEXTUAL.test(type);
 }
 
 /** `application/json` and any `+json` type. */

@@ -30,6 +30,7 @@ import { kBodyBytes, kRawHeaders } from '../core/body.js';
 import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
 import { streamPreview, type StreamPreview } from '../core/stream-preview.js';
 import type { AnsweredBy, Exchange } from '../core/exchange.js';
+import { isTextMediaType, parseMediaType } from '../core/media-type.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
 import { contractViolationsOf, type ContractViolations } from '../engine/openapi/violations.js';
@@ -129,10 +130,8 @@ export interface Journal {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
-const TEXTUAL = /^(text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|javascript|x-www-form-urlencoded|graphql|yaml|x-ndjson)\b)/i;
-
 function isTextual(contentType: string | undefined): boolean {
-  return contentType !== undefined && TEXTUAL.test(contentType);
+  return contentType !== undefined && isTextMediaType(parseMediaType(contentType).type);
 }
 
 /** Copies headers into a plain object, redacting SENSITIVE_HEADERS. Works on Headers and plain records. */

@@ -120,10 +120,14 @@ export interface HandlerResponse {
    * stream without it). docs/streams.md.
    */
   flushHeaders(): void;
-  /** `'close'`: the answer ended, or the client went away (stop writing: clear timers there). */
-  on(event: 'close', listener: () => void): this;
-  once(event: 'close', listener: () => void): this;
-  off(event: 'close', listener: () => void): this;
+  /**
+   * `'close'`: the answer ended, or the client went away (stop writing: clear timers there).
+   * `'drain'`: while streaming, `write` returned false (the client is 16 KiB behind) and the
+   * client has caught up: write on (Node's backpressure contract).
+   */
+  on(event: 'close' | 'drain', listener: () => void): this;
+  once(event: 'close' | 'drain', listener: () => void): this;
+  off(event: 'close' | 'drain', listener: () => void): this;
   status(code: number): this;
   type(contentType: string): this;
   set(name: string, value: string | number | readonly string[]): this;

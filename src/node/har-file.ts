@@ -1,72 +1,139 @@
 /**
- * Keeps a record session's HAR log on disk (`mockyard record --har FILE`): saved after every
- * entry (at most one write in flight; entries arriving meanwhile are in the next save), each save
- * atomic (temp file + rename), and a last save on `close()`.
+ * Keeps a record session's HAR log on disk (`mockyard record --har FILE`), each entry appended as
+ * it comes: the file is laid out as a head line (`{"log":{…,"entries":[`), one entry per line and
+ * a tail (`]}}`), so adding entries is one write at the tail's place — the cost of a save is the
+ * new entries, not the whole log, and nothing but the entries not yet written is held in memory.
+ * At most one write in flight (entries arriving meanwhile go in the next); `close()` writes the
+ * last ones.
  *
- * A HAR log already at FILE is kept, like recorded files are: this session's entries are added
- * after its own (unless `overwrite`). A file there that is not a HAR log is moved aside to
- * `FILE.<time>.bak` (said on stderr), never overwritten.
+ * The first write puts the whole file in that layout (temp file + rename): a HAR log already at
+ * FILE is kept, like recorded files are, and this session's entries follow its own (unless
+ * `overwrite`); a log whose last write was cut short (a crash) keeps every whole entry; a file
+ * there that is not a HAR log is moved aside to `FILE.<time>.bak` (said on stderr), never
+ * overwritten.
  */
 import { readFileSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Entry, Har } from 'har-format';
+import type { Entry } from 'har-format';
 import { CoalescedRun } from '../core/coalesced-run.js';
 import type { Recorder } from '../engine/proxy/recorder.js';
 
-/** The entries of the HAR log at `file` (none when there is no file); moves a file that is not one aside. */
-async function earlierEntries(file: string, onError: (message: string) => void): Promise<Entry[]> {
+const TAIL = '\n]}}\n';
+
+type LogFields = Record<string, unknown>;
+
+/** The head line for a log's fields (every field but `entries`, which comes last and is left open). */
+function headLine(fields: LogFields): string {
+  const { entries: _entries, ...rest } = fields;
+  return JSON.stringify({ log: { ...rest, entries: [] } }).slice(0, -3);
+}
+
+/** An earlier log's fields and entries (as JSON lines): any HAR log, or one of ours cut short. */
+function parseEarlier(text: string): { fields: LogFields; entries: string[] } | null {
+  try {
+    const log = (JSON.parse(text) as { log?: LogFields }).log;
+    if (log && Array.isArray(log.entries)) return { fields: log, entries: (log.entries as unknown[]).map((e) => JSON.stringify(e)) };
+  } catch {
+    // not whole: below
+  }
+  // Our layout, its last append cut short: the head line, then every entry line that parses.
+  const lines = text.split('\n');
+  let fields: LogFields;
+  try {
+    fields = (JSON.parse(`${lines[0]}]}}`) as { log: LogFields }).log;
+  } catch {
+    return null;
+  }
+  const entries: string[] = [];
+  for (const line of lines.slice(1)) {
+    const entry = line.endsWith(',') ? line.slice(0, -1) : line;
+    try {
+      JSON.parse(entry);
+    } catch {
+      break;
+    }
+    entries.push(entry);
+  }
+  return { fields, entries };
+}
+
+/** The log at `file` to continue (null: none); moves a file that is not one aside. */
+async function earlierLog(file: string, onError: (message: string) => void): Promise<{ fields: LogFields; entries: string[] } | null> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') return [];
+    if ((err as { code?: string }).code === 'ENOENT') return null;
     throw err;
   }
-  try {
-    const entries = (JSON.parse(text) as Har).log.entries;
-    if (Array.isArray(entries)) return entries;
-  } catch {
-    // not JSON: below
-  }
+  const earlier = parseEarlier(text);
+  if (earlier !== null) return earlier;
   const aside = `${file}.${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
   await rename(file, aside);
   onError(`${file} was not a HAR log: moved to ${aside}`);
-  return [];
+  return null;
 }
 
 export interface HarFile {
-  /** Waits for pending saves, saves once more, stops following the recorder. */
+  /** Waits for the recorder's pending entries, writes them, stops following the recorder. */
   close(): Promise<void>;
 }
 
 export function keepHarFile(recorder: Recorder, file: string, onError: (message: string) => void, options: { overwrite?: boolean } = {}): HarFile {
-  let seq = 0;
-  const earlier: Promise<Entry[]> = options.overwrite ? Promise.resolve([]) : earlierEntries(file, onError).catch((err: unknown) => {
-    onError(`could not read the HAR log ${file}: ${(err as Error)?.message ?? String(err)}; this session's log replaces it`);
-    return [];
-  });
-  const save = async (): Promise<void> => {
+  const fail = (err: unknown) => onError(`could not save the HAR log ${file}: ${(err as Error)?.message ?? String(err)}`);
+  const waiting: Entry[] = [];
+  /** Bytes in the file and entries in it, once this session first wrote it. */
+  let at: { size: number; count: number } | undefined;
+  const earlier = options.overwrite
+    ? Promise.resolve(null)
+    : earlierLog(file, onError).catch((err: unknown) => {
+      onError(`could not read the HAR log ${file}: ${(err as Error)?.message ?? String(err)}; this session's log replaces it`);
+      return null;
+    });
+
+  /** The first write: the whole file in the layout (earlier entries, then `batch`), atomically. */
+  const writeWhole = async (batch: Entry[]): Promise<void> => {
+    const before = await earlier;
+    const fields = before?.fields ?? (recorder.har().log as unknown as LogFields);
+    const entries = [...(before?.entries ?? []), ...batch.map((e) => JSON.stringify(e))];
+    const text = `${headLine(fields)}${entries.length > 0 ? `\n${entries.join(',\n')}` : ''}${TAIL}`;
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, text);
+    await rename(tmp, file);
+    at = { size: Buffer.byteLength(text), count: entries.length };
+  };
+
+  const append = async (whole = false): Promise<void> => {
+    if (waiting.length === 0 && !(whole && at === undefined)) return;
+    const batch = waiting.splice(0);
     try {
-      const before = await earlier;
-      const har = recorder.har();
-      if (before.length > 0) har.log.entries = [...before, ...har.log.entries];
-      const tmp = `${file}.${process.pid}.${seq++}.tmp`;
-      await writeFile(tmp, `${JSON.stringify(har, null, 2)}\n`);
-      await rename(tmp, file);
+      if (at === undefined) return await writeWhole(batch);
+      const text = `${at.count === 0 ? '\n' : ',\n'}${batch.map((e) => JSON.stringify(e)).join(',\n')}${TAIL}`;
+      const handle = await open(file, 'r+');
+      try {
+        await handle.write(text, at.size - TAIL.length);
+      } finally {
+        await handle.close();
+      }
+      at = { size: at.size - TAIL.length + Buffer.byteLength(text), count: at.count + batch.length };
     } catch (err) {
-      onError(`could not save the HAR log ${file}: ${(err as Error)?.message ?? String(err)}`);
+      waiting.unshift(...batch); // written with the next entry (e.g. once the folder exists)
+      throw err;
     }
   };
-  // One save at a time; entries that come during a save are in the next one.
-  const saving = new CoalescedRun(save);
-  const stop = recorder.onEntry(() => void saving.run());
+  // One write at a time; entries that come during one are in the next.
+  const saving = new CoalescedRun(() => append().catch(fail));
+  const stop = recorder.onEntry((entry) => {
+    waiting.push(entry);
+    void saving.run();
+  });
   return {
     async close() {
-      stop();
       await recorder.settled();
+      stop();
       await saving.idle();
-      await save();
+      await append(true).catch(fail);
     },
   };
 }

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Har } from 'har-format';
+import { base64ToBytes } from '../core/base64.js';
 import { NULL_BODY_STATUS } from '../core/fast-response.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
 import { documentModel } from '../engine/openapi-backend/document-loader.js';
@@ -68,9 +69,10 @@ export async function checkTraffic(documentFile: string, harFile: string, option
         // Without a recorded body only the status is checked (the content type goes with the body).
         const type = entry.response.content?.mimeType ?? entry.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value;
         const recorded = entry.response.content?.text;
-        const raw = recorded === undefined || recorded === '' || NULL_BODY_STATUS.has(status) ? null : entry.response.content?.encoding === 'base64' ? Uint8Array.from(atob(recorded), (c) => c.charCodeAt(0)) : recorded;
-        const answer = new Response(raw, { status, headers: raw !== null && type ? { 'content-type': type } : {} });
-        for (const p of (await checkAnswer(model, op, method, answer, { everyStatus: true })).problems) problems.push(p.pointer ? `response /body${p.pointer}: ${p.message}` : `response: ${p.message}`);
+        const raw = recorded === undefined || recorded === '' || NULL_BODY_STATUS.has(status) ? null : entry.response.content?.encoding === 'base64' ? base64ToBytes(recorded) : recorded;
+        const length = raw === null ? 0 : typeof raw === 'string' ? new TextEncoder().encode(raw).byteLength : raw.byteLength;
+        const answer = new Response(raw as BodyInit | null, { status, headers: raw !== null && type ? { 'content-type': type, 'content-length': String(length) } : {} });
+        for (const p of (await checkAnswer(model, op, method, answer, { everyStatus: true, readLimit: Infinity })).problems) problems.push(p.pointer ? `response /body${p.pointer}: ${p.message}` : `response: ${p.message}`);
       }
     }
     if (problems.length) {

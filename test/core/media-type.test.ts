@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentTypeFor, extensionFor, isJsonMediaType, parseMediaType } from '../../src/core/media-type.js';
+import { contentTypeFor, extensionFor, isJsonMediaType, isTextMediaType, parseMediaType, streamedFormatOf } from '../../src/core/media-type.js';
+import { harContent } from '../../src/engine/proxy/har.js';
 
 describe('media types', () => {
   it('maps common extensions, text with charset', () => {
@@ -25,5 +26,15 @@ describe('media types', () => {
     expect(parseMediaType('multipart/form-data; boundary=abc').params.boundary).toBe('abc');
     expect(isJsonMediaType('application/merge-patch+json')).toBe(true);
     expect(isJsonMediaType('text/json')).toBe(false);
+  });
+
+  it('one rule for text types (served with a charset, kept as text by the journal, HAR logs and recordings) and streamed types', () => {
+    for (const t of ['text/plain', 'application/json', 'application/vnd.api+json', 'application/x-ndjson', 'application/graphql', 'application/yaml', 'image/svg+xml', 'application/xml']) expect(isTextMediaType(t), t).toBe(true);
+    for (const t of ['image/png', 'application/octet-stream', 'application/pdf', '']) expect(isTextMediaType(t), t).toBe(false);
+    expect(harContent(new TextEncoder().encode('<svg/>'), 6, 'image/svg+xml')).toEqual({ size: 6, mimeType: 'image/svg+xml', text: '<svg/>' });
+    expect(harContent(new Uint8Array([0xff]), 1, 'image/png').encoding).toBe('base64');
+    expect(streamedFormatOf('text/event-stream')).toBe('sse');
+    expect(streamedFormatOf('application/jsonl')).toBe('ndjson');
+    expect(streamedFormatOf('application/json')).toBeUndefined();
   });
 });

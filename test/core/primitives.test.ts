@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KeyedQueue } from '../../src/core/keyed-queue.js';
 import { OptionsError, check } from '../../src/core/options.js';
-import { kHasBody, kReadBody, hasBody, readBody } from '../../src/core/body.js';
+import { bufferedBody, kHasBody, kReadBody, hasBody, keepBody, keepJson, keptJson, readBody } from '../../src/core/body.js';
 import { HttpError } from '../../src/core/errors.js';
 import { createLogger } from '../../src/core/logger.js';
 
@@ -80,6 +80,21 @@ describe('readBody', () => {
     expect(hasBody(r)).toBe(true);
     expect(Array.from(await readBody(r, 7))).toEqual([7]);
     expect(hasBody(new Request('http://x/'))).toBe(false);
+  });
+});
+
+describe('keepBody / keepJson', () => {
+  it('a body read once is kept for the layers after, and its parsed JSON only for those same bytes', async () => {
+    const request = new Request('http://x/a', { method: 'POST', body: '{"a":1}' });
+    const bytes = await readBody(request, 100);
+    keepBody(request, bytes);
+    expect(bufferedBody(request)).toBe(bytes);
+    expect(await readBody(request, 100)).toBe(bytes); // not read from the (used) stream again
+    expect(keptJson(request, bytes)).toBeUndefined();
+    const value = { a: 1 };
+    keepJson(request, bytes, value);
+    expect(keptJson(request, bytes)?.value).toBe(value);
+    expect(keptJson(request, new Uint8Array(bytes))).toBeUndefined(); // other bytes: not theirs
   });
 });
 

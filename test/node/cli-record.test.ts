@@ -2,7 +2,7 @@
  * `mockyard record --target URL --fs-dir DIR [--overwrite] [--har FILE]`: a real upstream, the
  * CLI's server, real files; then `mockyard --fs-dir DIR` replays them with the upstream gone.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildConfig } from '../../src/node/cli.js';
@@ -86,6 +86,36 @@ describe('mockyard record', () => {
     const aside = (await readdir(root)).filter((f) => f.startsWith('m.har.') && f.endsWith('.bak'));
     expect(aside).toHaveLength(1);
     expect(await readFile(join(root, aside[0]!), 'utf8')).toBe('not a HAR');
+  });
+
+  it('the HAR log grows by appends (the file is not rewritten per entry), is a valid log after each, and a log cut short keeps its whole entries', async () => {
+    const upstream = await startUpstream((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ url: req.url }));
+    });
+    const root = await makeTempDir();
+    const file = join(root, 'm.har');
+    const rec = await run(['record', '--target', upstream.url, '--fs-dir', 'm', '--port', '0', '--log-level', 'silent'], root);
+    const paths = async () => (JSON.parse(await readFile(file, 'utf8')) as any).log.entries.map((e: any) => new URL(e.request.url).pathname);
+    await fetch(`${rec.server!.url}/api/one`);
+    await expect.poll(paths).toEqual(['/api/one']);
+    const inode = (await stat(file)).ino;
+    await fetch(`${rec.server!.url}/api/two`);
+    await expect.poll(paths).toEqual(['/api/one', '/api/two']);
+    await fetch(`${rec.server!.url}/api/three`);
+    await expect.poll(paths).toEqual(['/api/one', '/api/two', '/api/three']);
+    expect((await stat(file)).ino).toBe(inode); // written in place: appended, not replaced
+    await stopCli(rec);
+    expect(harErrors(JSON.parse(await readFile(file, 'utf8')))).toEqual([]);
+
+    // A crash in the middle of an append: the next session keeps every whole entry.
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, `${text.slice(0, text.lastIndexOf('\n]}}'))},\n{"startedDateTime":"2026-`);
+    const next = await run(['record', '--target', upstream.url, '--fs-dir', 'm', '--port', '0', '--log-level', 'silent'], root);
+    await fetch(`${next.server!.url}/api/four`);
+    await stopCli(next);
+    expect(await paths()).toEqual(['/api/one', '/api/two', '/api/three', '/api/four']);
+    expect(harErrors(JSON.parse(await readFile(file, 'utf8')))).toEqual([]);
   });
 
   it('usage errors: record without --target, record-only flags without record', async () => {

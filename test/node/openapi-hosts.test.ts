@@ -115,3 +115,29 @@ describe('documents as their writers meant them', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('created items', () => {
+  it('draw the readOnly and required fields the client left out (only those), and never take an id again', async () => {
+    const notes = {
+      openapi: '3.0.3',
+      info: { title: 'Notes', version: '1' },
+      paths: {
+        '/notes': { post: { requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } } }, responses: { 201: { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } } } } } },
+        '/notes/{id}': {
+          get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { 200: { description: 'a note', content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } } } } },
+          delete: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { 204: { description: 'gone' } } },
+        },
+      },
+      components: { schemas: { Note: { type: 'object', required: ['text'], properties: { id: { type: 'integer', readOnly: true }, text: { type: 'string' }, createdAt: { type: 'string', format: 'date-time', readOnly: true }, tag: { type: 'string' } } } } },
+    };
+    const api = createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', openapi: { document: notes, count: 2 } });
+    cleanups.push(() => api.close());
+    const post = async (body: object) => (await api.handle(new Request('http://x/api/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })))!.json() as Promise<Record<string, unknown>>;
+    const drawn = await post({ text: 'a' });
+    expect(drawn).toEqual({ id: 3, text: 'a', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }); // no tag: neither required nor readOnly
+    const given = await post({ text: 'b', createdAt: '2020-01-01T00:00:00Z' });
+    expect(given).toEqual({ id: 4, text: 'b', createdAt: '2020-01-01T00:00:00Z' });
+    expect((await api.handle(new Request('http://x/api/notes/4', { method: 'DELETE' })))!.status).toBe(204);
+    expect((await post({ text: 'c' })).id).toBe(5); // 4 was deleted: not given again
+  });
+});

@@ -165,3 +165,25 @@ describe('record', () => {
     expect(() => createMockApi({ endpointPrefix: '/api', fsDir: null, logLevel: 'silent', proxy: { target: 'http://127.0.0.1:9', record: true } })).toThrow(/mock\.proxy\.record/);
   });
 });
+
+describe('record: a client that leaves', () => {
+  it('releases the target: an endless download the client gave up on is not read on for the recording, nor recorded (the proxy drops the exchange when the client goes away, which ends the recorder copy too)', async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    const upstream = await startUpstream((_req, res) => {
+      res.on('close', () => upstreamClosed());
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write(new Uint8Array(1024)); // then never ends
+    }, { streaming: true });
+    const { dir, engine, url } = await api(upstream);
+    const leave = new AbortController();
+    const r = await fetch(`${url}/api/download`, { signal: leave.signal });
+    const reader = r.body!.getReader();
+    expect((await reader.read()).value!.byteLength).toBeGreaterThan(0);
+    leave.abort();
+    await closed; // without the client, nobody reads the target any more
+    await engine.recorder!.settled();
+    expect(engine.recorder!.har().log.entries).toEqual([]);
+    expect(await files(dir)).toEqual([]);
+  });
+});

@@ -335,6 +335,52 @@ describe('Node/Express-style streaming handlers (res.write) on the node host', (
     expect(await left.promise).toBe(false); // the write after the client left is dropped
   });
 
+  it('res.write says false once the client is behind, and drain follows when it caught up (backpressure)', async () => {
+    const seen = { falses: 0, drains: 0 };
+    const KIB = 'x'.repeat(1023) + '\n';
+    const url = await serveMock({
+      handlers: [{ pattern: '/big', handle: (_req, res) => {
+        res.setHeader('Content-Type', 'application/x-ndjson');
+        res.flushHeaders();
+        let n = 0;
+        const pump = () => {
+          while (n < 2048) {
+            n++;
+            if (!res.write(KIB)) {
+              seen.falses++;
+              res.once('drain', () => {
+                seen.drains++;
+                pump();
+              });
+              return;
+            }
+          }
+          res.end();
+        };
+        pump();
+      } }],
+    });
+    const text = await (await fetch(`${url}/api/big`)).text();
+    expect(text.length).toBe(2048 * 1024); // 2 MiB, written only as fast as it was read
+    expect(seen.falses).toBeGreaterThan(0);
+    expect(seen.drains).toBe(seen.falses);
+  });
+
+  it('a close listener added after the end runs, and one that throws breaks nothing (no uncaught exception)', async () => {
+    const heard = deferred();
+    const url = await serveMock({
+      handlers: [{ pattern: '/ended', handle: (_req, res) => {
+        res.end('done');
+        res.on('close', () => {
+          throw new Error('a careless listener');
+        });
+        res.on('close', () => heard.resolve());
+      } }],
+    });
+    expect(await (await fetch(`${url}/api/ended`)).text()).toBe('done');
+    await heard.promise; // vitest fails the run on an uncaught exception
+  });
+
   it('other types keep buffering until end() (Content-Length set)', async () => {
     const url = await serveMock({
       handlers: [{ pattern: '/plain', handle: (_req, res) => {

@@ -35,6 +35,7 @@ import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { idKeyOf, indexOf, nextId } from '../store/item-id.js';
 import { referencedIds } from '../store/references.js';
+import { collectionFile } from '../store/collection-file.js';
 import { queryEntry } from './json-server-scan.js';
 import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand, foreignKey, pluralCandidates } from './relations.js';
@@ -106,11 +107,8 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     ctx.answered(NAME, `${relativeToFsDir(env, entry.path)}${suffix}`);
 
   /** A collection (JSON array file) for a request key, or null. */
-  async function collection(env: FsEnv, key: string): Promise<FileEntry | null> {
-    const target = safePath(key);
-    if (!target || target.trailingSlash) return null;
-    const entry = env.cache.lookupEntryNow(key) ?? (await env.cache.lookupEntry(key, target));
-    return entry !== null && entry.array !== undefined ? entry : null;
+  function collection(env: FsEnv, key: string): Promise<FileEntry | null> {
+    return collectionFile(env, key);
   }
 
   /** A sibling collection of `key` named `name` (`/v1/posts` + `comments` → `/v1/comments`). */

@@ -9,10 +9,10 @@
  */
 import { errorResponse } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { requestPathToVfs } from '../../vfs/path.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { SCENARIO_PARAM } from '../scenarios/select.js';
+import { collectionFile } from '../store/collection-file.js';
 import type { FileEntry } from './file-cache.js';
 import type { FsCall } from './fs-call.js';
 import type { FilesLayer } from './layer.js';
@@ -56,15 +56,7 @@ export function itemRouteHints(files: FilesLayer): Layer {
       const key = parentKey(ctx);
       const env = files.mode()?.env;
       if (key === undefined || env === undefined) return undefined;
-      let target: { rel: string; trailingSlash: boolean };
-      try {
-        const p = requestPathToVfs(key);
-        target = { rel: p.path, trailingSlash: p.trailingSlash };
-      } catch {
-        return undefined;
-      }
-      const entry = env.cache.lookupEntryNow(key) ?? (await env.cache.lookupEntry(key, target).catch(() => null));
-      if (entry?.array === undefined) return undefined;
+      if ((await collectionFile(env, key).catch(() => null)) === null) return undefined;
       return errorResponse(404, 'Not Found', ctx.pathname, { head: ctx.method === 'HEAD', details: { hint: PRESET_HINT } });
     },
     peek(ctx) {

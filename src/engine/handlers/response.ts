@@ -20,6 +20,8 @@ import { HttpError } from '../../core/errors.js';
 import { registerStream } from '../streams/live-streams.js';
 
 const encoder = new TextEncoder();
+/** Bytes a streaming handler may be ahead of its client before `write` returns false (Node's default). */
+const STREAM_BUFFER = 16 * 1024;
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 type HeaderValue = string | number | readonly string[];
@@ -59,6 +61,9 @@ export class ResponseBuilder implements HandlerResponse {
   /** While streaming (toStreamResponse): the body's controller; writes go there. */
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private closeListeners: Array<() => void> = [];
+  private drainListeners: Array<{ listener: () => void; once: boolean }> = [];
+  /** A write while streaming returned false (the client is behind): 'drain' is due. */
+  private mustDrain = false;
   private closed = false;
   private onStreaming: (() => void) | undefined;
   private streamingPromise: Promise<void> | undefined;
@@ -143,19 +148,45 @@ export class ResponseBuilder implements HandlerResponse {
 
   on(event: string, listener: () => void): this {
     if (event === 'close') {
-      if (this.closed) queueMicrotask(listener);
+      if (this.closed) queueMicrotask(() => this.callClose(listener));
       else this.closeListeners.push(listener);
-    }
+    } else if (event === 'drain') this.drainListeners.push({ listener, once: false });
     return this;
   }
 
   once(event: string, listener: () => void): this {
-    return this.on(event, listener);
+    if (event === 'drain') this.drainListeners.push({ listener, once: true });
+    else this.on(event, listener); // 'close' happens once anyway
+    return this;
   }
 
   off(event: string, listener: () => void): this {
     if (event === 'close') this.closeListeners = this.closeListeners.filter((l) => l !== listener);
+    else if (event === 'drain') this.drainListeners = this.drainListeners.filter((l) => l.listener !== listener);
     return this;
+  }
+
+  /** The client read enough of what a streaming handler wrote: writing may go on ('drain', as Node's). */
+  private emitDrain(): void {
+    if (!this.mustDrain) return;
+    this.mustDrain = false;
+    const listeners = this.drainListeners;
+    this.drainListeners = listeners.filter((l) => !l.once);
+    for (const { listener } of listeners) {
+      try {
+        listener();
+      } catch {
+        // a listener's failure must not break the answer
+      }
+    }
+  }
+
+  private callClose(listener: () => void): void {
+    try {
+      listener();
+    } catch {
+      // a listener's failure must not break the answer (nor the process)
+    }
   }
 
   private emitClose(): void {
@@ -163,13 +194,7 @@ export class ResponseBuilder implements HandlerResponse {
     this.closed = true;
     const listeners = this.closeListeners;
     this.closeListeners = [];
-    for (const l of listeners) {
-      try {
-        l();
-      } catch {
-        // a listener's failure must not break the answer
-      }
-    }
+    for (const l of listeners) this.callClose(l);
   }
 
   /**
@@ -232,7 +257,10 @@ export class ResponseBuilder implements HandlerResponse {
     if (this.controller) {
       const bytes = toBytes(chunk);
       if (bytes.byteLength > 0) this.controller.enqueue(bytes);
-      return true;
+      // Node's contract: false once the client is STREAM_BUFFER bytes behind; 'drain' follows.
+      if ((this.controller.desiredSize ?? 0) > 0) return true;
+      this.mustDrain = true;
+      return false;
     }
     if (typeof chunk === 'string' && this.text === undefined && this.chunks.length === 0) {
       this.text = chunk;
@@ -249,7 +277,11 @@ export class ResponseBuilder implements HandlerResponse {
     this.chunks.push(bytes);
     this.size += bytes.byteLength;
     this.checkStreaming();
-    return true;
+    // A stream whose Response is not out yet (the handler is still in its first synchronous run):
+    // the same bound, the stream's first pull after it starts emits 'drain'.
+    if (this.size <= STREAM_BUFFER || !this.streaming) return true;
+    this.mustDrain = true;
+    return false;
   }
 
   end(chunk?: string | Uint8Array | (() => void), _encoding?: unknown, _cb?: unknown): this {
@@ -397,18 +429,22 @@ export class ResponseBuilder implements HandlerResponse {
     const pending: Uint8Array[] = this.text !== undefined ? [encoder.encode(this.text)] : this.chunks.splice(0);
     this.text = undefined;
     this.size = 0;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        controller.enqueue(new Uint8Array(0)); // the head goes out now (a host that waits for the first bytes)
-        for (const c of pending) if (c.byteLength > 0) controller.enqueue(c);
-        if (this.ended) controller.close();
-        else this.controller = controller;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          controller.enqueue(new Uint8Array(0)); // the head goes out now (a host that waits for the first bytes)
+          for (const c of pending) if (c.byteLength > 0) controller.enqueue(c);
+          if (this.ended) controller.close();
+          else this.controller = controller;
+        },
+        pull: () => this.emitDrain(), // the reader took enough: writes may go on
+        cancel: () => {
+          this.controller = undefined;
+          this.seal(); // the client went away: later writes are dropped, 'close' tells the handler
+        },
       },
-      cancel: () => {
-        this.controller = undefined;
-        this.seal(); // the client went away: later writes are dropped, 'close' tells the handler
-      },
-    });
+      { highWaterMark: STREAM_BUFFER, size: (chunk) => chunk.byteLength },
+    );
     registerStream(body, { stop: () => this.end(), onEnd: (listener) => this.on('close', listener) }); // ended when the engine closes
     return new Response(body, { status, statusText: this.statusMessage, headers });
   }

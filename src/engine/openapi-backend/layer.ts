@@ -15,7 +15,7 @@
  * a body to read is answered on the synchronous fast path (`peek`).
  */
 import type { Faker } from '@faker-js/faker';
-import { bufferedBody, hasBody, keepBody, readBody } from '../../core/body.js';
+import { bufferedBody, hasBody, keepBody, keptJson, readBody } from '../../core/body.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import { FastResponse, type FastHeaders } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
@@ -219,24 +219,38 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     return c.scopeParams.map((p) => params[p] ?? '');
   }
 
+  /** The fields a created item gets drawn when the client leaves them out: required and readOnly ones (the id apart). */
+  const drawables = new WeakMap<Collection, string[]>();
+  function drawableFields(b: Built, c: Collection): string[] {
+    let fields = drawables.get(c);
+    if (fields === undefined) {
+      const required = new Set(Array.isArray(c.itemSchema.required) ? (c.itemSchema.required as string[]) : []);
+      const props = isObj(c.itemSchema.properties) ? c.itemSchema.properties : {};
+      fields = [...new Set([...required, ...Object.keys(props)])].filter((k) => {
+        if (k === c.idField) return false;
+        const p = b.deref(props[k]);
+        return required.has(k) || (isObj(p) && p.readOnly === true);
+      });
+      drawables.set(c, fields);
+    }
+    return fields;
+  }
+
   function createItem(b: Built, c: Collection, scope: ReturnType<BackendState['scope']>, values: string[], body: unknown): { item: Obj; id: unknown } | 'conflict' {
     const given = isObj(body) ? body : {};
     let id = b.state.newId(c, scope, c.idField ? given[c.idField] : undefined);
     // A drawn uuid may meet one kept from before (a state file): draw again.
     for (let i = 0; i < 8 && c.idKind === 'uuid' && scope.items.has(String(id)); i++) id = b.state.newId(c, scope, undefined);
     if (scope.items.has(String(id))) return 'conflict';
-    // Fields the client does not send (readOnly, required ones it left out) are drawn.
-    b.faker.seed(seedOf(backend.seed, c.key, values.join('/'), 'created', String(id)));
-    const drawn = generate(c.itemSchema, { faker: b.faker, deref: b.deref, useExamples: false, field: (name, schema) => b.state.relation(name, schema, c) });
-    const required = new Set(Array.isArray(c.itemSchema.required) ? (c.itemSchema.required as string[]) : []);
     const props = isObj(c.itemSchema.properties) ? c.itemSchema.properties : {};
     const item: Obj = { ...given };
-    if (isObj(drawn)) {
-      for (const [k, v] of Object.entries(drawn)) {
-        if (k in item) continue;
-        const p = b.deref(props[k]);
-        if (required.has(k) || (isObj(p) && p.readOnly === true)) item[k] = v;
-      }
+    // Fields the client does not send (readOnly, required ones it left out) are drawn; nothing
+    // is drawn when it sent them all.
+    const drawable = drawableFields(b, c);
+    if (drawable.some((k) => !(k in item))) {
+      b.faker.seed(seedOf(backend.seed, c.key, values.join('/'), 'created', String(id)));
+      const drawn = generate(c.itemSchema, { faker: b.faker, deref: b.deref, useExamples: false, field: (name, schema) => b.state.relation(name, schema, c) });
+      if (isObj(drawn)) for (const k of drawable) if (!(k in item) && k in drawn) item[k] = drawn[k];
     }
     if (c.idField) item[c.idField] = id;
     c.scopeParams.forEach((p, i) => {
@@ -360,13 +374,14 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   }
 
   async function bodyOf(ctx: RequestContext): Promise<unknown> {
-    const bytes = bufferedBody(ctx.request) ?? (await readBody(ctx.request, bodyLimit));
-    keepBody(ctx.request, bytes);
+    const kept = bufferedBody(ctx.request);
+    const bytes = kept ?? (await readBody(ctx.request, bodyLimit));
+    if (kept === undefined) keepBody(ctx.request, bytes);
     if (bytes.byteLength === 0) return undefined;
     const type = parseMediaType(ctx.request.headers.get('content-type')).type;
     if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
     if (type !== '' && !isJsonMediaType(type)) return undefined;
-    const value = parseJsonBytes(bytes);
+    const value = keptJson(ctx.request, bytes)?.value ?? parseJsonBytes(bytes); // the validator's parse, when it made one
     assertNoForbiddenKeys(value);
     return value;
   }

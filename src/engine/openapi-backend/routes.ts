@@ -37,5 +37,13 @@ export function createRouter(operations: Operation[]): (method: string, subPath:
     route.ops.set(op.method, op);
   }
   const routes = [...byTemplate.values()].sort((a, b) => a.templated - b.templated);
-  return (method, subPath) => matchPath(routes, method, subPath);
+  // The last answer is kept: the request validator and the backend ask for the same request one
+  // after the other (and a client repeats its requests). A match is never changed by its readers.
+  let last: { method: string; subPath: string; match: RouteMatch } | undefined;
+  return (method, subPath) => {
+    if (last !== undefined && last.subPath === subPath && last.method === method) return last.match;
+    const match = matchPath(routes, method, subPath);
+    last = { method, subPath, match };
+    return match;
+  };
 }

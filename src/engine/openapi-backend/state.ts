@@ -25,6 +25,12 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 export class ScopeItems {
   private readonly map = new Map<string, unknown>();
   private readonly pending = new Map<string, () => unknown>();
+  /** The largest integer id ever kept here (0: none): a new integer id without a scan. */
+  maxInt = 0;
+
+  private saw(id: string): void {
+    if (id.length < 16 && /^\d+$/.test(id)) this.maxInt = Math.max(this.maxInt, Number(id));
+  }
 
   has(id: string): boolean {
     return this.map.has(id);
@@ -39,10 +45,12 @@ export class ScopeItems {
   }
   set(id: string, item: unknown): void {
     this.pending.delete(id);
+    if (!this.map.has(id)) this.saw(id);
     this.map.set(id, item);
   }
   /** An item drawn when first read. */
   later(id: string, make: () => unknown): void {
+    this.saw(id);
     this.map.set(id, undefined);
     this.pending.set(id, make);
   }
@@ -159,7 +167,7 @@ export function createState(options: StateOptions): BackendState {
         if (c.idField) item[c.idField] = id;
         scope.items.set(String(id), item);
       });
-      let nextInt = 1 + Math.max(0, ...scope.items.keys().filter((k) => /^\d+$/.test(k)).map(Number));
+      let nextInt = 1 + scope.items.maxInt;
       for (let i = examples.length; i < n; i++) {
         if (lazy) {
           let id = c.idKind === 'string' ? drawId(c, `${i}`) ?? `${c.name}-${i + 1}` : c.idKind === 'integer' ? nextInt++ : idFor(c, i, undefined);
@@ -210,8 +218,8 @@ export function createState(options: StateOptions): BackendState {
     newId(c, scope, hint) {
       scope.created++;
       if (c.idKind === 'integer') {
-        let max = scope.next - 1;
-        for (const k of scope.items.keys()) if (/^\d+$/.test(k)) max = Math.max(max, Number(k));
+        // Past every id the scope ever held (a deleted one is not given again).
+        const max = Math.max(scope.next - 1, scope.items.maxInt);
         scope.next = max + 2;
         return max + 1;
       }

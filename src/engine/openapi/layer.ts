@@ -24,7 +24,7 @@
  * validated GETs stay on the hosts' fast path. A JSON body is read once (bodyLimit, 413) and
  * kept for the layers after it (core/body.ts `keepBody`).
  */
-import { bufferedBody, hasBody, keepBody, readBody } from '../../core/body.js';
+import { bufferedBody, hasBody, keepBody, keepJson, readBody } from '../../core/body.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import { fastState } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
@@ -60,6 +60,12 @@ export interface OpenApiLayerOptions {
 export type OpenApiLayer = Layer;
 
 type Compiled = ReturnType<typeof compileDocument>;
+
+/** What `peek` prepared for `handle`: the match (past the contract's refusals), and whether its parameters were checked too. */
+interface Peeked {
+  match: Match;
+  checked: boolean;
+}
 
 function describeProblems(problems: Problem[]): string {
   return problems.map((p) => `${p.at ? `${p.in}.${p.at}` : p.in} ${p.message}`).join('; ');
@@ -133,7 +139,11 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     if (by === OPENAPI_LAYER || by === 'not-found') return answer;
     const op = operations.get(match.operation.label);
     if (op === undefined) return answer;
-    const { response, problems } = await checkAnswer(op, match.operation, ctx.method, answer);
+    const { response, problems, unchecked } = await checkAnswer(op, match.operation, ctx.method, answer, { readLimit: bodyLimit });
+    if (unchecked !== undefined && !uncheckedSaid.has(op.label)) {
+      uncheckedSaid.add(op.label); // once per operation
+      logger.warn(`openapi: the answer to ${ctx.method} ${ctx.pathname} (${response.status}, ${by ?? 'unknown'}) is ${unchecked}: its body is not checked against ${op.label}`);
+    }
     if (problems.length === 0) return response;
     const list = problems.map((p) => `${p.pointer || '(answer)'} ${p.message}`).join('; ');
     recordContractViolations(ctx.request, { operation: op.label, status: response.status, problems });
@@ -147,6 +157,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     });
   }
   const wraps = options.validateResponses === true || options.strictResponses === true;
+  /** Operations whose answer body could not be checked, already said in the log. */
+  const uncheckedSaid = new Set<string>();
 
   return {
     name: OPENAPI_LAYER,
@@ -159,25 +171,41 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const op = match.operation;
       const refusal = refused(ctx, op.label);
       if (refusal) return refusal;
-      if (op.jsonBody && (hasBody(ctx.request) || op.bodyRequired)) return undefined; // the body must be read
+      if (op.jsonBody && (hasBody(ctx.request) || op.bodyRequired)) {
+        ctx.peeked = { match, checked: false } satisfies Peeked; // the body must be read: handle goes on from here
+        return undefined;
+      }
       const problems = op.check({ path: match.params, query: ctx.searchParams, headers: ctx.request.headers });
       if (problems.length) return invalid(ctx, problems, op.label);
-      return wraps ? undefined : PASS; // checking the answer takes the promise path (`around`)
+      if (!wraps) return PASS;
+      ctx.peeked = { match, checked: true } satisfies Peeked; // checking the answer takes the promise path (`around`)
+      return undefined;
     },
     async handle(ctx) {
-      await ready;
-      if (failed || compiled === undefined) throw new HttpError(500, 'The OpenAPI document could not be loaded', { expose: true });
-      const match = compiled.match(ctx.method, ctx.subPath);
+      const peeked = ctx.peeked as Peeked | undefined;
+      if (peeked?.checked) return undefined; // peek found nothing to refuse
+      let match: Match;
+      if (peeked) match = peeked.match; // matched and past the contract in peek
+      else {
+        await ready;
+        if (failed || compiled === undefined) throw new HttpError(500, 'The OpenAPI document could not be loaded', { expose: true });
+        match = compiled.match(ctx.method, ctx.subPath);
+        if (!('operation' in match)) return refuse(ctx, match);
+        const refusal = refused(ctx, match.operation.label);
+        if (refusal) return refusal;
+      }
       if (!('operation' in match)) return refuse(ctx, match);
       const op = match.operation;
-      const refusal = refused(ctx, op.label);
-      if (refusal) return refusal;
       let body: unknown;
       const problems: Problem[] = [];
       if (op.jsonBody && hasBody(ctx.request) && takesJson(ctx)) {
-        const bytes = bufferedBody(ctx.request) ?? (await readBody(ctx.request, bodyLimit));
-        keepBody(ctx.request, bytes);
-        if (bytes.byteLength > 0) body = parseJsonBytes(bytes); // malformed → 400
+        const kept = bufferedBody(ctx.request);
+        const bytes = kept ?? (await readBody(ctx.request, bodyLimit));
+        if (kept === undefined) keepBody(ctx.request, bytes);
+        if (bytes.byteLength > 0) {
+          body = parseJsonBytes(bytes); // malformed → 400
+          keepJson(ctx.request, bytes, body); // parsed once for the layers after this one
+        }
       }
       if (op.jsonBody && op.bodyRequired && body === undefined && !(hasBody(ctx.request) && !takesJson(ctx))) {
         problems.push({ in: 'body', at: '', message: 'is required' });

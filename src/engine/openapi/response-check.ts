@@ -10,7 +10,9 @@
  *              one family: `application/json` answers `application/vnd.github+json`; `*∕*` and
  *              `type/*` match their kind) → a violation, found from the header alone;
  *   body       a JSON body (not HEAD, not encoded) is read and checked against the schema (Ajv,
- *              request-validator.ts); each problem as a JSON pointer into the body.
+ *              request-validator.ts); each problem as a JSON pointer into the body. A native
+ *              body is read only with a Content-Length up to `readLimit`: one without is a
+ *              stream and goes out as it comes (`unchecked` says why).
  *
  * Anything else is passed through untouched and unread: a stream (`text/event-stream`), a file
  * download, a proxied non-JSON body.
@@ -31,6 +33,8 @@ export interface CheckedAnswer {
   response: Response;
   /** Empty when the answer matches. */
   problems: AnswerProblem[];
+  /** Why the body was not checked although its schema is documented (a stream, too large). */
+  unchecked?: string;
 }
 
 const decoder = new TextDecoder();
@@ -58,11 +62,19 @@ function typeMatches(documented: string, actual: string): boolean {
   return isJsonMediaType(d) && isJsonMediaType(actual);
 }
 
-/** The bytes of an answer's body and the answer to send in its place (a native body can be read once). */
-async function bodyOf(response: Response): Promise<{ bytes: Uint8Array | null; response: Response }> {
+/**
+ * The bytes of an answer's body and the answer to send in its place (a native body can be read
+ * once), or why it is not read: a native body without a Content-Length is a stream (a handler
+ * writing JSON as it goes, a chunked proxied answer) and goes out as it comes; one longer than
+ * `limit` is not held in memory.
+ */
+async function bodyOf(response: Response, limit: number): Promise<{ bytes: Uint8Array | null; response: Response } | { unchecked: string }> {
   const state = fastState(response);
   if (state !== undefined) return { bytes: fastBodyBytes(state), response };
   if (response.body === null) return { bytes: null, response };
+  const declared = responseHeader(response, 'content-length');
+  if (declared === null) return { unchecked: 'a streamed body (no Content-Length)' };
+  if (Number(declared) > limit) return { unchecked: `a body of ${declared} bytes (over ${limit})` };
   const bytes = new Uint8Array(await response.arrayBuffer());
   return { bytes, response: new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers }) };
 }
@@ -73,7 +85,11 @@ export interface CheckOptions {
    * violation): answers of a real API (`mockyard check` on recorded traffic), not the mock's own.
    */
   everyStatus?: boolean;
+  /** The largest native body read to check it (bytes; default 1 MiB). */
+  readLimit?: number;
 }
+
+const DEFAULT_READ_LIMIT = 1024 * 1024;
 
 export async function checkAnswer(op: Operation, compiled: CompiledOperation | undefined, method: string, response: Response, options: CheckOptions = {}): Promise<CheckedAnswer> {
   const status = response.status;
@@ -92,7 +108,8 @@ export async function checkAnswer(op: Operation, compiled: CompiledOperation | u
   if (method === 'HEAD' || !isJsonMediaType(type) || compiled === undefined || !compiled.hasResponseSchema(documented.code)) return { response, problems: [] };
   const coding = responseHeader(response, 'content-encoding');
   if (coding !== null && coding.trim().toLowerCase() !== 'identity') return { response, problems: [] };
-  const read = await bodyOf(response);
+  const read = await bodyOf(response, options.readLimit ?? DEFAULT_READ_LIMIT);
+  if ('unchecked' in read) return { response, problems: [], unchecked: read.unchecked };
   if (read.bytes === null || read.bytes.byteLength === 0) return { response: read.response, problems: [{ pointer: '', message: 'the body is empty (a JSON body is documented)' }] };
   let body: unknown;
   try {

@@ -9,17 +9,11 @@
  */
 import type { Content, Entry, Har, Header, PostData, QueryString } from 'har-format';
 import { bytesToBase64 } from '../../core/base64.js';
-import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import { isTextMediaType, parseMediaType } from '../../core/media-type.js';
 
 export const REDACTED = '[redacted]';
 export const ALWAYS_REDACTED: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
 
-const TEXTUAL = /^text\/|[+/](json|xml|javascript|x-www-form-urlencoded)$/;
-
-/** Whether a media type (parsed, lower case) is text a HAR log keeps as text. */
-export function isTextual(type: string): boolean {
-  return isJsonMediaType(type) || TEXTUAL.test(type);
-}
 
 /** Names that say they carry a credential (`X-Auth-Token`, `X-Api-Key`, `X-CSRF-Token`, `X-Session-Id`, …). */
 const CREDENTIAL_NAME = /(^|-)(auth|token|secret|password|passwd|api-?key|apikey|session(-?id)?|csrf|xsrf|signature|credentials?)(-|$)/;
@@ -47,7 +41,7 @@ export function harContent(bytes: Uint8Array | null, size: number, mimeType: str
     return content;
   }
   const type = parseMediaType(mimeType).type;
-  if (isTextual(type)) content.text = new TextDecoder().decode(bytes);
+  if (isTextMediaType(type)) content.text = new TextDecoder().decode(bytes);
   else if (bytes.byteLength > 0) {
     content.text = bytesToBase64(bytes);
     content.encoding = 'base64';

@@ -13,13 +13,12 @@
  */
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
-import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import { isJsonMediaType, isTextMediaType, parseMediaType } from '../../core/media-type.js';
 import { baseName, joinSafe, normalizeVfsPath, parentOf } from '../../vfs/path.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { keptHeaders } from '../replay/kept-headers.js';
 import { addToRecording, recordedBody, recordingLocation, type RecordedExchange } from '../replay/recording-file.js';
-import { isTextual } from './har.js';
 import { recordPath } from './record-path.js';
 
 const NO_FILE_STATUS = new Set([204, 205, 206]);
@@ -120,7 +119,7 @@ export function recordFiles(options: RecordFilesOptions): (x: CapturedExchange) 
       request: {
         method: x.method,
         ...(query ? { query } : {}),
-        ...(x.method === 'GET' || x.method === 'HEAD' ? {} : recordedBody(x.requestBody, isJsonMediaType(requestType), isTextual(requestType))),
+        ...(x.method === 'GET' || x.method === 'HEAD' ? {} : recordedBody(x.requestBody, isJsonMediaType(requestType), isTextMediaType(requestType))),
       },
       response: { status: x.status, ...(x.statusText ? { statusText: x.statusText } : {}), headers: keptHeaders(x.headers, redact) },
     };
@@ -137,7 +136,7 @@ export function recordFiles(options: RecordFilesOptions): (x: CapturedExchange) 
         return addEntry(loc.file, exchange, x);
       }
     }
-    Object.assign(exchange.response, recordedBody(x.body, json, isTextual(type)));
+    Object.assign(exchange.response, recordedBody(x.body, json, isTextMediaType(type)));
     return addEntry(loc.file, exchange, x);
   };
 }

@@ -48,7 +48,7 @@ export interface Recorder {
   tapRequest(body: ReadableStream<Uint8Array> | Uint8Array): { body: ReadableStream<Uint8Array> | Uint8Array; captured: Promise<Captured> };
   /** For the proxy layer: returns the Response to send (its body teed when there is one). */
   onAnswer(exchange: ProxiedExchange): Response;
-  /** The session so far as a HAR 1.2 log. */
+  /** The session so far as a HAR 1.2 log (its latest entries, up to `keepInMemory` bytes; `comment` says how many were dropped). */
   har(): Har;
   /** Resolves once every capture and file write started so far has finished. */
   settled(): Promise<void>;
@@ -61,6 +61,16 @@ export interface RecorderOptions {
   vfs: Vfs;
   fsDir: string;
   logger: Logger;
+  /** Bytes of HAR entries `har()` keeps (default 64 MiB); past it the oldest are dropped from memory. */
+  keepInMemory?: number;
+}
+
+/** Default bound on the HAR entries kept in memory (`har()`); the CLI's file has them all. */
+export const HAR_MEMORY_LIMIT = 64 * 1024 * 1024;
+
+/** About what an entry holds in memory: its bodies' text plus a little for the rest. */
+function entryWeight(e: Entry): number {
+  return 1024 + (e.response.content.text?.length ?? 0) + (e.request.postData?.text?.length ?? 0);
 }
 
 async function capture(body: ReadableStream<Uint8Array>, limit: number): Promise<Captured> {
@@ -90,7 +100,11 @@ async function capture(body: ReadableStream<Uint8Array>, limit: number): Promise
 
 export function createRecorder(options: RecorderOptions): Recorder {
   const { record, vfs, fsDir, logger } = options;
+  // The session's HAR entries, the oldest dropped past `keepInMemory` (listeners saw every one).
   const entries: Entry[] = [];
+  const keepInMemory = options.keepInMemory ?? HAR_MEMORY_LIMIT;
+  let kept = 0;
+  let dropped = 0;
   const pending = new Set<Promise<void>>();
   let listeners: Array<(entry: Entry) => void> = [];
 
@@ -131,6 +145,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
       receive: Math.max(0, performance.now() - headersAt),
     }, record.redact);
     entries.push(entry);
+    kept += entryWeight(entry);
+    while (kept > keepInMemory && entries.length > 1) {
+      kept -= entryWeight(entries.shift()!);
+      dropped++;
+    }
     for (const l of listeners) {
       try {
         l(entry);
@@ -182,7 +201,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
       captured.catch(() => {}); // a failed upload is reported by the exchange itself
       return { body: out, captured };
     },
-    har: () => harLog(entries, VERSION),
+    har() {
+      const log = harLog(entries, VERSION);
+      if (dropped > 0) log.log.comment = `${dropped} earlier entries of this session are not kept in memory (over ${keepInMemory} bytes); a HAR file kept with the session has them`;
+      return log;
+    },
     async settled() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },

@@ -17,6 +17,7 @@
  * A redirect (3xx + Location) is answered as recorded: the client follows it (Playwright
  * follows it inside the HAR, because a routed browser request cannot answer a redirect).
  */
+import { isHeaderValue } from '../../core/header-name.js';
 import { FastResponse, NULL_BODY_STATUS, type FastHeaders } from '../../core/fast-response.js';
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -37,6 +38,11 @@ export interface ReplayEntry {
   /** Kept headers (kept-headers.ts), lower-case names. */
   headers: FastHeaders;
   answer: ReplayBody;
+}
+
+/** A reason phrase as recorded, when it can be sent (RFC 9110: tab, space, visible characters); else undefined. */
+export function sendableStatusText(text: unknown): string | undefined {
+  return typeof text === 'string' && isHeaderValue(text) ? text : undefined;
 }
 
 /** `GET /api/users?page=2`: how a recorded request is named in messages. */

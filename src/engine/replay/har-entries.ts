@@ -5,7 +5,8 @@
  *
  *   - the origin is ignored (a HAR of `https://staging.example.com/api/users` answers
  *     `/api/users` here); entries whose path is outside every prefix of the engine are ignored;
- *   - entries without an answer (status 0 or -1: failed, aborted or blocked requests) are skipped;
+ *   - entries without a final answer (status 0 or -1: failed, aborted or blocked requests; 1xx)
+ *     are skipped;
  *   - `content.text` with `encoding: 'base64'` is decoded; a body still compressed (its answer
  *     says `Content-Encoding: gzip` or `deflate` and the bytes are gzip / zlib data) is inflated
  *     when the layer starts; `Content-Encoding` and `Content-Length` are not replayed (the host
@@ -15,11 +16,12 @@
  *     with a message: record with `content: 'embed'` (Playwright's default for a `.har` path).
  */
 import { base64ToBytes } from '../../core/base64.js';
+import { isHeaderValue } from '../../core/header-name.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey } from './body-key.js';
-import { WRITE_METHODS, type ReplayEntry } from './entries.js';
+import { sendableStatusText, WRITE_METHODS, type ReplayEntry } from './entries.js';
 import { keptHeaders } from './kept-headers.js';
 
 const encoder = new TextEncoder();
@@ -82,7 +84,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
       throw new OptionsError(option, `${at}.request.url must be an absolute URL (got ${describe(request.url)})`);
     }
     if (typeof response.status !== 'number' || !Number.isInteger(response.status)) throw new OptionsError(option, `${at}.response.status must be a number (got ${describe(response.status)})`);
-    if (response.status < 100 || response.status > 599 || !underPrefix(url.pathname, prefixes)) {
+    if (response.status < 200 || response.status > 599 || !underPrefix(url.pathname, prefixes)) {
       ignored++;
       return;
     }
@@ -96,6 +98,11 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
     const text = (content.text as string | undefined) ?? '';
     const answer = content.encoding === 'base64' ? base64Bytes(text, `${at}.response.content.text`, option) : encoder.encode(text);
     const responseHeaders = headerList(response.headers, `${at}.response.headers`, option);
+    // Only what is replayed must be sendable (a browser's Set-Cookie lines are not replayed).
+    const headers = keptHeaders(responseHeaders);
+    for (const [name, value] of Object.entries(headers)) {
+      if (!isHeaderValue(value)) throw new OptionsError(option, `${at}.response.headers (${name}) has a value that cannot be sent (CR, LF or another control character, or a character past U+00FF)`);
+    }
     const codings = responseHeaders.filter(([n]) => n.toLowerCase() === 'content-encoding').map(([, v]) => v.trim().toLowerCase());
     let format: Pending['format'] | undefined;
     if (codings.length === 1 && (codings[0] === 'gzip' || codings[0] === 'x-gzip') && answer[0] === 0x1f && answer[1] === 0x8b) format = 'gzip';
@@ -112,8 +119,8 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
       body,
       requestHeaders: headerList(request.headers, `${at}.request.headers`, option).filter(([n]) => !n.startsWith(':')).map(([n, v]) => [n.toLowerCase(), v] as const),
       status: response.status,
-      statusText: typeof response.statusText === 'string' ? response.statusText : undefined,
-      headers: keptHeaders(responseHeaders),
+      statusText: sendableStatusText(response.statusText),
+      headers,
       answer,
     };
     if (format) pending.push({ entry, format });

@@ -26,12 +26,12 @@
  * looks at `<name>.<ext>` names only, so it never serves a recording as a body.
  */
 import { base64ToBytes, bytesToBase64 } from '../../core/base64.js';
-import { isHeaderName } from '../../core/header-name.js';
+import { isHeaderName, isHeaderValue } from '../../core/header-name.js';
 import { requestPathToVfs } from '../../vfs/path.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey, jsonBodyKey } from './body-key.js';
 import { keepsHeader } from './kept-headers.js';
-import type { ReplayEntry } from './entries.js';
+import { sendableStatusText, type ReplayEntry } from './entries.js';
 
 export const RECORDING_MARK = '@recorded';
 export const RECORDING_SUFFIX = `${RECORDING_MARK}.json`;
@@ -125,13 +125,13 @@ export function parseRecording(bytes: Uint8Array): ReplayEntry[] {
     const res = x.response as unknown as RecordedResponse;
     if (typeof req.method !== 'string' || !/^[A-Za-z]+$/.test(req.method)) throw new Error(`${at}.request.method must be a method name`);
     if (req.query !== undefined && typeof req.query !== 'string') throw new Error(`${at}.request.query must be a string`);
-    if (!Number.isInteger(res.status) || res.status < 100 || res.status > 599) throw new Error(`${at}.response.status must be an HTTP status (100-599)`);
+    if (!Number.isInteger(res.status) || res.status < 200 || res.status > 599) throw new Error(`${at}.response.status must be a final HTTP status (200-599)`);
     const headers: Record<string, string> = {};
     if (res.headers !== undefined) {
       if (!isObj(res.headers)) throw new Error(`${at}.response.headers must be an object of names and values`);
       for (const [name, value] of Object.entries(res.headers)) {
         if (!isHeaderName(name)) throw new Error(`${at}.response.headers has ${JSON.stringify(name)}, which is not a header name`);
-        if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new Error(`${at}.response.headers.${name} must be a string without CR, LF or NUL`);
+        if (typeof value !== 'string' || !isHeaderValue(value)) throw new Error(`${at}.response.headers.${name} must be a string a header can carry (no CR, LF or other control character, nothing past U+00FF)`);
         // Framing (Content-Length, Transfer-Encoding, Content-Encoding) is the host's; the rest as recordings keep them.
         if (keepsHeader(name.toLowerCase())) headers[name.toLowerCase()] = value;
       }
@@ -154,7 +154,7 @@ export function parseRecording(bytes: Uint8Array): ReplayEntry[] {
       query: req.query ? canonicalQuery(req.query) : '',
       body,
       status: res.status,
-      statusText: typeof res.statusText === 'string' ? res.statusText : undefined,
+      statusText: sendableStatusText(res.statusText),
       headers,
       answer,
     };

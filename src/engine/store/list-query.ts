@@ -59,11 +59,13 @@ function testFor(key: string, value: unknown): Test {
   for (const [suffix, cmp] of RANGES) {
     if (key.length > suffix.length && key.endsWith(suffix)) {
       const field = key.slice(0, -suffix.length);
+      const compare = cmp as (a: unknown, b: unknown) => boolean;
       return (item) => {
         const v = item[field];
         if (v === undefined || v === null) return false;
+        if (typeof v === 'number' && typeof value === 'number') return compare(v, value); // the common case, without a pair per item
         const [a, b] = ordered(v, value);
-        return (cmp as (a: unknown, b: unknown) => boolean)(a, b);
+        return compare(a, b);
       };
     }
   }

@@ -13,7 +13,6 @@
  * db.json). Ids are matched as the collections layer matches them (item-id.ts: `1` and `"1"`).
  */
 import { HttpError } from '../../core/errors.js';
-import { requestPathToVfs } from '../../vfs/path.js';
 import type { FileEntry } from '../fs/file-cache.js';
 import { inFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
@@ -25,6 +24,7 @@ import { isCollection, runListQuery } from './list-query.js';
 import { LOOKUP_TTL_MS } from '../fs/file-cache.js';
 import type { RelationNaming } from './relations.js';
 import { enqueueMutation, type MutationScope } from './writes.js';
+import { collectionFile } from './collection-file.js';
 
 export type { Item, StoreChange, ChangeListener, ListQuery, ListResult } from './contract.js';
 
@@ -57,16 +57,8 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
   }
 
   async function entryOf(e: FsEnv, name: string): Promise<FileEntry | null> {
-    let target;
-    try {
-      const p = requestPathToVfs(keyOf(name));
-      target = { rel: p.path, trailingSlash: p.trailingSlash };
-    } catch {
-      return null;
-    }
-    const key = keyOf(name);
-    const entry = e.cache.lookupEntryNow(key) ?? (await e.cache.lookupEntry(key, target));
-    return entry !== null && entry.array !== undefined && entry.path.endsWith('.json') ? entry : null;
+    const entry = await collectionFile(e, keyOf(name));
+    return entry !== null && entry.path.endsWith('.json') ? entry : null;
   }
 
   async function collection(name: string): Promise<{ env: FsEnv; entry: FileEntry }> {

@@ -83,7 +83,7 @@ describe('hand-written recordings', () => {
     await fs.write('a@recorded.json', JSON.stringify({ recorded: [{ request: { method: 'GET' }, response: { status: 99 } }] }));
     const broken = await call(api, '/api/a');
     expect(broken.status).toBe(500);
-    expect(((await broken.json()) as { message: string }).message).toBe('Invalid recording a@recorded.json: recorded[0].response.status must be an HTTP status (100-599)');
+    expect(((await broken.json()) as { message: string }).message).toBe('Invalid recording a@recorded.json: recorded[0].response.status must be a final HTTP status (200-599)');
     await fs.write('a@recorded.json', JSON.stringify({ recorded: [{ request: { method: 'GET' }, response: { status: 200, file: 'gone.json' } }] }));
     expect((await call(api, '/api/a')).status).toBe(500);
   });
@@ -136,6 +136,7 @@ describe('HAR logs (mock.har)', () => {
     expect(make({ log: { entries: [entry('GET', 'https://h/api/x', 'ok' as never, {})] } })).toThrow(/log\.entries\[0\]\.response\.status must be a number/);
     expect(make({ log: { entries: [entry('GET', 'https://h/api/x', 200, { _file: 'abc.json' })] } })).toThrow(/content: 'embed'/);
     expect(make({ log: { entries: [entry('GET', 'https://h/api/x', 200, { text: '%%%', encoding: 'base64' })] } })).toThrow(/is not valid base64/);
+    expect(make({ log: { entries: [entry('GET', 'https://h/api/x', 200, { text: 'x' }, { headers: [{ name: 'X-Bad', value: 'a\r\nSet-Cookie: s=1' }] })] } })).toThrow(/response\.headers \(x-bad\) has a value that cannot be sent/);
     expect(make('traffic.har')).toThrow(/is a file path .* which this runtime cannot read: give the HAR object/);
   });
 });
@@ -163,6 +164,16 @@ describe('measured against Playwright\'s routeFromHAR (test/fixtures/playwright,
     expect(await ours('/put', { method: 'PUT', headers: json, body: '{"name":"Zed"}' })).toBe('404 not recorded');
     expect(peer['GET /q?b=1&a=2 (parameters reordered)']).toMatch(/^failed/);
     expect(await ours('/q?b=1&a=2')).toBe('200 query a then b'); // the query in any parameter order
+  });
+});
+
+describe('what cannot be sent', () => {
+  it('a reason phrase with CR/LF is dropped; a 1xx HAR entry is skipped', async () => {
+    const fs = memoryFs({ 'a@recorded.json': { recorded: [{ request: { method: 'GET' }, response: { status: 200, statusText: 'OK\r\nX-Evil: 1', text: 'a' } }] } });
+    const api = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent', har: { log: { entries: [entry('GET', 'https://h/api/early', 103, {})] } } });
+    const a = await call(api, '/api/a');
+    expect([a.status, a.statusText, a.headers.get('x-evil')]).toEqual([200, '', null]);
+    expect((await call(api, '/api/early')).status).toBe(404);
   });
 });
 
