@@ -10,7 +10,7 @@
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
-import { isHeaderName } from '../core/header-name.js';
+import { isHeaderName, isHeaderValue } from '../core/header-name.js';
 import { BACKEND_KEYS, resolveBackendOptions, type BackendOptions } from './openapi-backend/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
@@ -369,7 +369,7 @@ export function resolveProxy(value: unknown, option: string): ResolvedProxyOptio
   const headers: Array<readonly [string, string]> = [];
   for (const [name, v] of Object.entries(headerMap)) {
     if (!isHeaderName(name)) throw new OptionsError(`${option}.headers`, `has an invalid header name ${describe(name)}`);
-    if (typeof v !== 'string' || /[\r\n\0]/.test(v)) throw new OptionsError(`${option}.headers.${name}`, `must be a string without CR, LF or NUL (got ${describe(v)})`);
+    if (typeof v !== 'string' || !isHeaderValue(v)) throw new OptionsError(`${option}.headers.${name}`, `must be a string a header can carry: no CR, LF or other control character, nothing past U+00FF (got ${describe(v)})`);
     headers.push([name.toLowerCase(), v]);
   }
   const timeout = check.number(value.timeout, `${option}.timeout`, DEFAULT_PROXY_TIMEOUT, { min: 1, max: 2_147_483_647 });

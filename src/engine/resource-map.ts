@@ -1,6 +1,6 @@
 /**
  * What a mock API serves, for people: the top-level resources under fsDir (JSON collections with
- * their item counts, JSON objects, other files, folders), the REST handler and WebSocket
+ * their item counts, JSON objects, other files, folders, recordings, recorded streams), the REST handler and WebSocket
  * patterns. Read by the CLI's start-up map and its home page (src/node/startup-map.ts,
  * home-page.ts). Host-neutral: it reads the engine's Vfs.
  *
@@ -10,6 +10,8 @@
  */
 import { isJsonPath } from '../core/media-type.js';
 import { VARIANT_MARK } from './fs/query-variant.js';
+import { RECORDING_SUFFIX } from './replay/recording-file.js';
+import { isStreamPath } from './streams/recorded-format.js';
 import { joinSafe } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import type { MockApi } from './create-mock-api.js';
@@ -19,8 +21,8 @@ export interface ResourceEntry {
   readonly url: string;
   /** Name below fsDir (`posts.json`, `uploads/`). */
   readonly name: string;
-  readonly kind: 'collection' | 'object' | 'json' | 'file' | 'folder';
-  /** Items of a collection, files in a folder. */
+  readonly kind: 'collection' | 'object' | 'json' | 'file' | 'folder' | 'recorded' | 'stream';
+  /** Items of a collection, files in a folder, answers of a recording. */
   readonly count?: number;
 }
 
@@ -59,6 +61,23 @@ async function readResources(vfs: Vfs, fsDir: string, prefix: string): Promise<R
         // gone meanwhile
       }
       out.push({ url: `${base}/${encodeURIComponent(e.name)}/`, name: `${e.name}/`, kind: 'folder', count });
+      continue;
+    }
+    if (isStreamPath(e.name)) {
+      // A recorded stream (`chat.sse`) answers at its name without the extension (streams/layer.ts).
+      out.push({ url: `${base}/${encodeURIComponent(e.name.slice(0, e.name.lastIndexOf('.')))}`, name: e.name, kind: 'stream' });
+      continue;
+    }
+    if (e.name.endsWith(RECORDING_SUFFIX)) {
+      // A recording (`users@recorded.json`) answers at its name (replay/recorded-layer.ts).
+      let count: number | undefined;
+      try {
+        const recorded = (JSON.parse(decoder.decode(await vfs.read(path))) as { recorded?: unknown }).recorded;
+        if (Array.isArray(recorded)) count = recorded.length;
+      } catch {
+        // not valid: its path answers 500 naming it
+      }
+      out.push({ url: `${base}/${encodeURIComponent(e.name.slice(0, -RECORDING_SUFFIX.length))}`, name: e.name, kind: count === undefined ? 'file' : 'recorded', count });
       continue;
     }
     if (!isJsonPath(e.name)) {

@@ -17,6 +17,8 @@ export function kindLabel(r: ResourceMap['resources'][number]): string {
     case 'collection': return `collection, ${plural(r.count ?? 0, 'item')}`;
     case 'folder': return `folder, ${plural(r.count ?? 0, 'entry', 'entries')}`;
     case 'object': return 'object';
+    case 'recorded': return `recorded, ${plural(r.count ?? 0, 'answer')}`;
+    case 'stream': return 'recorded stream';
     case 'json': return 'JSON value';
     default: return 'file';
   }

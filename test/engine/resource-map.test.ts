@@ -26,4 +26,17 @@ describe('resource map', () => {
     expect(await (await api.handle(new Request(`http://x${variant.url}`)))!.json()).toEqual([{ id: 3 }]);
     await api.close();
   });
+
+  it('lists a recording and a recorded stream under the URL that answers them', async () => {
+    const api = createMockApi({
+      endpointPrefix: '/api',
+      logLevel: 'silent',
+      fs: memoryFs({ 'users.json': [{ id: 1 }], 'users@recorded.json': { recorded: [{ request: { method: 'GET', query: 'page=2' }, response: { status: 200, body: [] } }] }, 'chat.sse': 'delay: 0\ndata: a\n\n' }),
+    });
+    const byName = Object.fromEntries((await createResourceMap(api).get()).resources.map((r) => [r.name, r]));
+    expect(byName['users@recorded.json']).toMatchObject({ url: '/api/users', kind: 'recorded', count: 1 });
+    expect(byName['chat.sse']).toMatchObject({ url: '/api/chat', kind: 'stream' });
+    expect((await api.handle(new Request('http://x/api/chat?__speed=0')))!.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    await api.close();
+  });
 });

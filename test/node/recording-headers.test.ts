@@ -34,4 +34,22 @@ describe('hand-written recording headers (node host)', () => {
     expect(((await bad.json()) as { message: string }).message).toBe('Invalid recording bad@recorded.json: recorded[0].response.headers has "x bad", which is not a header name');
     await mock.close();
   });
+
+  it('a value a header cannot carry (past U+00FF) is an invalid recording, and refuses a HAR at start-up; headers not replayed are not judged', async () => {
+    const fs = memoryFs({ 'name@recorded.json': { recorded: [{ request: { method: 'GET' }, response: { status: 200, headers: { 'x-name': '日本' }, text: 'hi' } }] } });
+    const mock = createMockApi({ endpointPrefix: '/api', fs, logLevel: 'silent' });
+    const server = await startServer({ mock });
+    const r = await fetch(`${server.url}/api/name`);
+    expect(r.status).toBe(500);
+    expect(((await r.json()) as { message: string }).message).toMatch(/^Invalid recording name@recorded\.json: recorded\[0\]\.response\.headers\.x-name must be a string a header can carry/);
+    await mock.close();
+
+    const har = (headers: Array<{ name: string; value: string }>) => ({ log: { entries: [{ request: { method: 'GET', url: 'https://h/api/h' }, response: { status: 200, headers, content: { text: 'hi' } } }] } });
+    expect(() => createMockApi({ endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent', har: har([{ name: 'X-Name', value: 'é日' }]) })).toThrow(/entries\[0\]\.response\.headers \(x-name\) has a value that cannot be sent/);
+    const ok = createMockApi({ endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent', har: har([{ name: 'Set-Cookie', value: 'a=1\nb=2' }, { name: 'X-Name', value: 'é' }]) });
+    const served = await startServer({ mock: ok });
+    const h = await fetch(`${served.url}/api/h`);
+    expect([h.status, h.headers.get('set-cookie'), await h.text()]).toEqual([200, null, 'hi']);
+    await ok.close();
+  });
 });

@@ -17,6 +17,7 @@
  * A redirect (3xx + Location) is answered as recorded: the client follows it (Playwright
  * follows it inside the HAR, because a routed browser request cannot answer a redirect).
  */
+import { isHeaderValue } from '../../core/header-name.js';
 import { FastResponse, NULL_BODY_STATUS, type FastHeaders } from '../../core/fast-response.js';
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -41,7 +42,7 @@ export interface ReplayEntry {
 
 /** A reason phrase as recorded, when it can be sent (RFC 9110: tab, space, visible characters); else undefined. */
 export function sendableStatusText(text: unknown): string | undefined {
-  return typeof text === 'string' && /^[\t\x20-\x7e\x80-\xff]*$/.test(text) ? text : undefined;
+  return typeof text === 'string' && isHeaderValue(text) ? text : undefined;
 }
 
 /** `GET /api/users?page=2`: how a recorded request is named in messages. */

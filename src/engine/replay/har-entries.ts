@@ -16,6 +16,7 @@
  *     with a message: record with `content: 'embed'` (Playwright's default for a `.har` path).
  */
 import { base64ToBytes } from '../../core/base64.js';
+import { isHeaderValue } from '../../core/header-name.js';
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey } from './body-key.js';
@@ -96,9 +97,11 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
     const text = (content.text as string | undefined) ?? '';
     const answer = content.encoding === 'base64' ? base64Bytes(text, `${at}.response.content.text`, option) : encoder.encode(text);
     const responseHeaders = headerList(response.headers, `${at}.response.headers`, option);
-    responseHeaders.forEach(([name, value], j) => {
-      if (/[\r\n\0]/.test(value)) throw new OptionsError(option, `${at}.response.headers[${j}] (${name}) has a value with CR, LF or NUL, which cannot be sent`);
-    });
+    // Only what is replayed must be sendable (a browser's Set-Cookie lines are not replayed).
+    const headers = keptHeaders(responseHeaders);
+    for (const [name, value] of Object.entries(headers)) {
+      if (!isHeaderValue(value)) throw new OptionsError(option, `${at}.response.headers (${name}) has a value that cannot be sent (CR, LF or another control character, or a character past U+00FF)`);
+    }
     const codings = responseHeaders.filter(([n]) => n.toLowerCase() === 'content-encoding').map(([, v]) => v.trim().toLowerCase());
     let format: Pending['format'] | undefined;
     if (codings.length === 1 && (codings[0] === 'gzip' || codings[0] === 'x-gzip') && answer[0] === 0x1f && answer[1] === 0x8b) format = 'gzip';
@@ -116,7 +119,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
       requestHeaders: headerList(request.headers, `${at}.request.headers`, option).filter(([n]) => !n.startsWith(':')).map(([n, v]) => [n.toLowerCase(), v] as const),
       status: response.status,
       statusText: sendableStatusText(response.statusText),
-      headers: keptHeaders(responseHeaders),
+      headers,
       answer,
     };
     if (format) pending.push({ entry, format });

@@ -26,7 +26,7 @@
  * looks at `<name>.<ext>` names only, so it never serves a recording as a body.
  */
 import { base64ToBytes, bytesToBase64 } from '../../core/base64.js';
-import { isHeaderName } from '../../core/header-name.js';
+import { isHeaderName, isHeaderValue } from '../../core/header-name.js';
 import { requestPathToVfs } from '../../vfs/path.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey, jsonBodyKey } from './body-key.js';
@@ -131,7 +131,7 @@ export function parseRecording(bytes: Uint8Array): ReplayEntry[] {
       if (!isObj(res.headers)) throw new Error(`${at}.response.headers must be an object of names and values`);
       for (const [name, value] of Object.entries(res.headers)) {
         if (!isHeaderName(name)) throw new Error(`${at}.response.headers has ${JSON.stringify(name)}, which is not a header name`);
-        if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new Error(`${at}.response.headers.${name} must be a string without CR, LF or NUL`);
+        if (typeof value !== 'string' || !isHeaderValue(value)) throw new Error(`${at}.response.headers.${name} must be a string a header can carry (no CR, LF or other control character, nothing past U+00FF)`);
         // Framing (Content-Length, Transfer-Encoding, Content-Encoding) is the host's; the rest as recordings keep them.
         if (keepsHeader(name.toLowerCase())) headers[name.toLowerCase()] = value;
       }

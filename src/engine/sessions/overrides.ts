@@ -23,7 +23,7 @@
 import { FastResponse } from '../../core/fast-response.js';
 import { HttpError } from '../../core/errors.js';
 import { contentTypeFor } from '../../core/media-type.js';
-import { isHeaderName } from '../../core/header-name.js';
+import { isHeaderName, isHeaderValue } from '../../core/header-name.js';
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { joinVfsPath, normalizeVfsPath } from '../../vfs/path.js';
 import { isVfsError } from '../../vfs/types.js';
@@ -67,7 +67,7 @@ export function checkOverride(value: unknown, at: string): SessionOverride {
   if (value.headers !== undefined) {
     if (!isPlainObject(value.headers)) throw new OptionsError(`${at}.headers`, `must be an object of header names to strings (got ${describe(value.headers)})`);
     for (const [k, v] of Object.entries(value.headers)) {
-      if (!isHeaderName(k) || typeof v !== 'string' || /[\r\n\0]/.test(v)) throw new OptionsError(`${at}.headers`, `has an invalid header ${describe(k)}: ${describe(v)}`);
+      if (!isHeaderName(k) || typeof v !== 'string' || !isHeaderValue(v)) throw new OptionsError(`${at}.headers`, `has an invalid header ${describe(k)}: ${describe(v)}`);
     }
     out.headers = { ...(value.headers as Record<string, string>) };
   }
