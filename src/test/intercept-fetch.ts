@@ -97,7 +97,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     if (fault !== undefined) {
       if (fault.type === 'no-answer') return new Promise<never>(() => {});
       if (fault.type !== 'slow-body') throw networkError();
-      const slow = throttledResponse(toPageResponse(response), fault.bytesPerSecond ?? 1024);
+      const slow = throttledResponse(toPageResponse(response, signal ?? undefined), fault.bytesPerSecond ?? 1024);
       Object.defineProperty(slow, 'url', { value: request.url, configurable: true });
       return slow;
     }

@@ -193,6 +193,31 @@ describe('streams in every host', () => {
     await closed.promise; // the test's timeout is the failure
   });
 
+  it('interceptFetch: a slowed stream (slow-body fault) still ends its generator when the page aborts', async () => {
+    const ended = deferred();
+    const api = createMockApi({
+      endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent',
+      faults: [{ path: '/slow', fault: { type: 'slow-body', bytesPerSecond: 100000 } }],
+      handlers: [{ pattern: '/slow', handle: () => sse(async function* () {
+        try {
+          for (let n = 1; ; n++) yield { data: String(n) };
+        } finally {
+          ended.resolve();
+        }
+      }) }],
+    });
+    const mocked = interceptFetch(api, { baseUrl: 'http://app.test' });
+    cleanups.push(async () => {
+      mocked.restore();
+      await api.close();
+    });
+    const abort = new AbortController();
+    const e = events(await fetch('http://app.test/api/slow', { signal: abort.signal }));
+    expect(await e.next()).toBe('data: 1');
+    abort.abort();
+    await ended.promise; // the test's timeout is the failure
+  });
+
   it('handlersFor (msw setupServer)', async () => {
     const s = streamHandlers();
     const api = createMockApi(engineOptions(s));
