@@ -419,21 +419,56 @@ export function linkHeader(requestUrl: string, page: { page: number; limit: numb
   const shown = Math.max(0, Math.min(total, page.page * page.limit) - start);
   if (shown === 0 || shown === total) return undefined;
   const last = Math.ceil(total / page.limit);
+  const at = plainPageLinks(requestUrl) ?? parsedPageLinks(requestUrl);
+  const links = [`<${at(1)}>; rel="first"`];
+  if (page.page > 1) links.push(`<${at(page.page - 1)}>; rel="prev"`);
+  if (page.page * page.limit < total) links.push(`<${at(page.page + 1)}>; rel="next"`);
+  links.push(`<${at(last)}>; rel="last"`);
+  return links.join(', ');
+}
+
+/** Origin and path that the URL parser gives back unchanged (lower-case host, no default port, plain segments). */
+const PLAIN_BASE = /^https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::[1-9]\d{0,4})?(?:(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+\/?|\/)$/;
+/** A query pair that URLSearchParams serialises back unchanged. */
+const PLAIN_PAIR = /^[A-Za-z0-9*._-]+=[A-Za-z0-9*._-]*$/;
+
+/**
+ * The page links of a URL that needs no parsing (the common `?role=admin&_page=2&_limit=20`):
+ * setting `_page` through URLSearchParams would change nothing but that value, so it is swapped
+ * in place. Undefined for any other URL.
+ */
+function plainPageLinks(requestUrl: string): ((n: number) => string) | undefined {
+  const q = requestUrl.indexOf('?');
+  if (q === -1 || requestUrl.includes('#')) return undefined;
+  const base = requestUrl.slice(0, q);
+  if (!PLAIN_BASE.test(base) || /^[^/]*\/\/[^/]*:(?:80|443)\//.test(base)) return undefined; // a default port would be dropped
+  const pairs = requestUrl.slice(q + 1).split('&');
+  let at = -1;
+  for (let i = 0; i < pairs.length; i++) {
+    const p = pairs[i]!;
+    if (!PLAIN_PAIR.test(p)) return undefined;
+    if (p.startsWith('_page=')) {
+      if (at !== -1) return undefined; // a repeated _page: set() drops the later ones
+      at = i;
+    }
+  }
+  if (at === -1) return undefined;
+  const before = `${base}?${pairs.slice(0, at).map((p) => `${p}&`).join('')}_page=`;
+  const after = pairs.slice(at + 1).map((p) => `&${p}`).join('');
+  return (n) => `${before}${n}${after}`;
+}
+
+function parsedPageLinks(requestUrl: string): (n: number) => string {
   // The request's URL with `_page` set, serialised as URLSearchParams does: once, with a marker
   // where the page number goes, then each link is two concatenations.
   const url = new URL(requestUrl);
   url.searchParams.set('_page', PAGE_MARK);
   const href = url.href;
   const cut = href.indexOf(PAGE_MARK);
-  const at = cut !== -1 && href.indexOf(PAGE_MARK, cut + 1) === -1
+  return cut !== -1 && href.indexOf(PAGE_MARK, cut + 1) === -1
     ? (n: number) => `${href.slice(0, cut)}${n}${href.slice(cut + PAGE_MARK.length)}`
     : (n: number) => {
       url.searchParams.set('_page', String(n));
       return url.href;
     };
-  const links = [`<${at(1)}>; rel="first"`];
-  if (page.page > 1) links.push(`<${at(page.page - 1)}>; rel="prev"`);
-  if (page.page * page.limit < total) links.push(`<${at(page.page + 1)}>; rel="next"`);
-  links.push(`<${at(last)}>; rel="last"`);
-  return links.join(', ');
 }

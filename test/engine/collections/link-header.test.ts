@@ -26,6 +26,21 @@ const urls = [
   'http://h.test:8080/api/us%C3%A9rs?name=%C3%A9t%C3%A9&tags:in=a,b&x=%2F&_page=2&_limit=5',
   'http://h.test/api/users?_page=2&_limit=5&note=MOCKYARDPAGEMARK',
   'http://h.test/api/users?_page=2&_limit=5&empty=&flag',
+  'http://127.0.0.1:3000/api/users10k?role=admin&age_gte=30.5&_page=6&_limit=20',
+  'http://127.0.0.1:80/api/users?_page=2&_limit=5',
+  'https://h.test:443/api/users?_page=2&_limit=5',
+  'http://h.test:8080/?_page=2&_limit=5',
+  'http://h.test?_page=2&_limit=5',
+  'http://H.Test/api/users?_page=2&_limit=5',
+  'http://h.test/api/./users/../users?_page=2&_limit=5',
+  'http://h.test/api/users/?_page=2&_limit=5&a*b=c.d-e_f',
+  'http://h.test/api/users?_page=2&&_limit=5',
+  'http://h.test/api/users?=x&_page=2&_limit=5',
+  'http://h.test/api/users?_page=2&_limit=5&t=~x',
+  'http://h.test/api/users?_page=2&_limit=5&_page=3',
+  'http://h.test/api/users?_pages=1&_page=2&_limit=5',
+  'http://h.test/api/users?_limit=5',
+  'http://[::1]:3000/api/users?_page=2&_limit=5',
 ];
 
 describe('linkHeader', () => {
