@@ -40,10 +40,12 @@ if (a.role) {
     };
   } else {
     const load = (p) => import(pathToFileURL(resolve(a.dist, p)).href);
-    // Node's codecs: the runtime object (src/node/runtime.ts), or, in older builds, the side-effect registration.
-    await Promise.all([load('host/codecs.js'), load('node/runtime.js')]).then(([h, n]) => h.useCodecs(n.nodeRuntime), () => load('node/register-runtime.js'));
+    // Node's codecs: the runtime object's inflate (src/node/runtime.ts), handed to the decoder;
+    // builds of other layouts installed them process-wide (host/codecs.js, node/register-runtime.js).
+    const { nodeRuntime } = await load('node/runtime.js').catch(() => ({}));
+    await load('host/codecs.js').then((h) => nodeRuntime && h.useCodecs(nodeRuntime), () => nodeRuntime ?? load('node/register-runtime.js'));
     const { decodeIngestBody } = await import(pathToFileURL(resolve(a.dist, 'tracker/ingest-batch.js')).href);
-    decode = () => decodeIngestBody(bomb, 'gzip', LIMIT).then(() => 200, (e) => e.status);
+    decode = () => decodeIngestBody(bomb, 'gzip', LIMIT, nodeRuntime?.inflate).then(() => 200, (e) => e.status);
   }
   const before = process.resourceUsage().maxRSS; // KiB
   const status = await decode();

@@ -11,6 +11,7 @@
  */
 import { readBody } from './body.js';
 import { HttpError } from './errors.js';
+import type { BoundedSyncInflate } from './inflate-bounded.js';
 
 /**
  * Host hint: `request[kBodyDecoded]` is true when the host already removed the content codings
@@ -47,12 +48,13 @@ export function requestCodings(request: Request): string[] {
 /**
  * Reads the whole body with its content codings undone: at most `limit` bytes on the wire and
  * `limit` bytes decoded (413 beyond either); unknown coding → 415; malformed data → 400.
+ * `inflate`: the runtime's native inflate (runtime object), else `DecompressionStream`.
  */
-export async function readDecodedBody(request: Request, limit: number): Promise<Uint8Array> {
+export async function readDecodedBody(request: Request, limit: number, inflate?: BoundedSyncInflate): Promise<Uint8Array> {
   const codings = requestCodings(request);
   let bytes = await readBody(request, limit);
   if (codings.length === 0 || bytes.byteLength === 0) return bytes;
   const { inflateBounded } = await import('./inflate-bounded.js');
-  for (let i = codings.length - 1; i >= 0; i--) bytes = await inflateBounded(bytes, codings[i] as 'gzip' | 'deflate', limit);
+  for (let i = codings.length - 1; i >= 0; i--) bytes = await inflateBounded(bytes, codings[i] as 'gzip' | 'deflate', limit, inflate);
   return bytes;
 }

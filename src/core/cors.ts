@@ -44,6 +44,13 @@ export interface CorsDefaults {
   methods: string;
   headers?: string;
   expose?: string;
+  /**
+   * Also expose every header (`*`) when the policy sends no credentials: a page on another origin
+   * then reads a handler's or a recording's own headers (`ETag`, `X-Request-Id`) as a same-origin
+   * page would. Browsers read `*` as a wildcard only on requests without credentials, which is
+   * all this policy lets through; `expose` stays listed for browsers that predate the wildcard.
+   */
+  exposeAll?: boolean;
   /** Whether `origins: '*'` may be combined with credentials (reflecting every origin). */
   allowAnyWithCredentials: boolean;
 }
@@ -85,7 +92,7 @@ export function resolveCors(input: unknown, name: string, defaults: CorsDefaults
     maxAge,
     methods: defaults.methods,
     headers: defaults.headers,
-    expose: defaults.expose,
+    expose: defaults.exposeAll && !credentials ? (defaults.expose ? `*, ${defaults.expose}` : '*') : defaults.expose,
     cacheable: typeof c.origins !== 'function',
   };
   return { ...policy, actual: actualHeaders(policy) };

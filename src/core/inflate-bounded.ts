@@ -28,19 +28,14 @@ export function decompressedTooLarge(limit: number): HttpError {
 }
 
 /**
- * Optional native bounded inflate a host may register (the `DecompressionStream` path is the
- * default and works everywhere): inflates `bytes` in `format` (all members, for gzip), returns
+ * Optional native bounded inflate a runtime may give (`inflate` in the runtime object, handed to
+ * the engines it makes; the `DecompressionStream` path is the default and works everywhere): inflates `bytes` in `format` (all members, for gzip), returns
  * `undefined` as soon as the output would exceed `maxOutput` bytes, throws on malformed or
  * truncated data. On Node, `zlib.gunzipSync(b, { maxOutputLength })` and its inflate siblings do
  * it synchronously, without the per-request cost of web streams (several times faster on small
  * bodies).
  */
 export type BoundedSyncInflate = (format: InflateFormat, bytes: Uint8Array, maxOutput: number) => Uint8Array | undefined;
-let hostInflate: BoundedSyncInflate | undefined;
-
-export function setBoundedSyncInflate(inflate: BoundedSyncInflate | undefined): void {
-  hostInflate = inflate;
-}
 
 /** The label used in messages: `gzip` or `deflate`. */
 function label(format: InflateFormat): string {
@@ -63,21 +58,22 @@ function deflateFormat(bytes: Uint8Array): InflateFormat {
 }
 
 /** Inflates a gzip body, at most `limit` output bytes (413 beyond); malformed/truncated → 400. */
-export function gunzipBounded(bytes: Uint8Array, limit: number): Promise<Uint8Array> {
-  return inflateBounded(bytes, 'gzip', limit);
+export function gunzipBounded(bytes: Uint8Array, limit: number, native?: BoundedSyncInflate): Promise<Uint8Array> {
+  return inflateBounded(bytes, 'gzip', limit, native);
 }
 
 /**
  * Inflates a body in `format` (`deflate` also accepts a raw deflate stream), at most `limit`
- * output bytes (413 beyond); malformed or truncated data → 400.
+ * output bytes (413 beyond); malformed or truncated data → 400. `native`: the runtime's inflate,
+ * else `DecompressionStream`.
  */
-export async function inflateBounded(bytes: Uint8Array, format: InflateFormat, limit: number): Promise<Uint8Array> {
+export async function inflateBounded(bytes: Uint8Array, format: InflateFormat, limit: number, native?: BoundedSyncInflate): Promise<Uint8Array> {
   if (bytes.byteLength === 0) throw new HttpError(400, `Malformed ${label(format)} body: unexpected end of data`);
   if (format === 'deflate') format = deflateFormat(bytes);
-  if (hostInflate) {
+  if (native) {
     let out: Uint8Array | undefined;
     try {
-      out = hostInflate(format, bytes, limit);
+      out = native(format, bytes, limit);
     } catch (err) {
       throw malformed(format, err);
     }

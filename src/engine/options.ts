@@ -180,7 +180,7 @@ const KNOWN_KEYS = [
   'sessions', 'faults', 'store', 'graphql', 'streams', 'har',
 ] as const;
 
-/** Headers the mock API lets browsers read on cross-origin answers. */
+/** Headers the mock API lets browsers read on cross-origin answers (with `*` when it sends no credentials: core/cors.ts). */
 export const MOCK_EXPOSED_HEADERS = 'X-Total-Count, X-Deleted-Count, Link, Location';
 export const MOCK_CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
@@ -583,7 +583,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.relations = resolveStoreOptions(o.store, at('store'));
   base.graphql = resolveGraphqlOptions(o.graphql, at('graphql'), base.preset !== null);
   base.streams = resolveStreamsOptions(o.streams, at('streams'));
-  base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, allowAnyWithCredentials: false }, false);
+  base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, exposeAll: true, allowAnyWithCredentials: false }, false);
   if (o.db !== undefined) {
     const db = check.string(o.db, at('db'), undefined, { nonEmpty: true })!;
     if (!db.toLowerCase().endsWith('.json')) throw new OptionsError(at('db'), `must name a .json file (got ${describe(db)})`);

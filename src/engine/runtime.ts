@@ -3,6 +3,7 @@
  * (`createMockApi(options, runtime)`; hosts pass their runtime object, src/host/runtime.ts).
  * Every part is optional: without it the engine uses the web-standard way or asks for an option.
  */
+import type { BoundedSyncInflate } from '../core/inflate-bounded.js';
 import type { DefaultFsFactory, ScratchFsFactory } from '../vfs/default-fs.js';
 import type { DocumentLoader } from './openapi-backend/document-loader.js';
 import type { UpstreamTransportFactory } from './proxy/transport.js';
@@ -19,4 +20,6 @@ export interface MockApiRuntime {
   readonly openApiDocument?: DocumentLoader;
   /** Reads `mock.har` given by a path (Node: a JSON file). Without it the HAR object is required. */
   readonly readHar?: HarReader;
+  /** A synchronous bounded inflate for compressed request bodies (Node: zlib); without it `DecompressionStream`. */
+  readonly inflate?: BoundedSyncInflate;
 }

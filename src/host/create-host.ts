@@ -28,7 +28,7 @@ import { createCollector } from '../tracker/collector.js';
 import type { CollectorOptions } from '../tracker/types.js';
 import { answerFrom, engineList, upgradeFrom } from './dispatch.js';
 import { assembleEngines, type EngineSet, type EngineSources } from './engine-set.js';
-import { hasCodecs, type Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
 
 export type Fallback = (request: Request) => Response | undefined | Promise<Response | undefined>;
 
@@ -68,7 +68,6 @@ export interface Host extends Engine {
 /** A host from `config`: its engines are created from options (and owned) or used as given. */
 export async function createHost(config: HostConfig = {}): Promise<Host> {
   const runtime = config.runtime ?? {};
-  if (hasCodecs(runtime)) (await import('./codecs.js')).useCodecs(runtime);
   const sink = config.logger;
   const withSink = <O extends { logger?: unknown }>(o: O): O => (sink && o.logger === undefined ? { ...o, logger: sink } : o);
   const set = await assembleEngines(config, {

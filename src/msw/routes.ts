@@ -68,6 +68,7 @@ export function httpRoutes(engines: Host | readonly Engine[], origin: string | u
           const fault = connectionFaultOf(request);
           if (fault === undefined) return toPageResponse(response, request.signal);
           if (fault.type === 'slow-body') return throttledResponse(toPageResponse(response, request.signal), fault.bytesPerSecond ?? 1024);
+          response.body?.cancel().catch(() => {}); // never read: a stream behind it ends
           if (fault.type === 'no-answer') await untilAborted(request.signal);
           return Response.error();
         },

@@ -6,7 +6,6 @@
 import type { LoggerSink } from '../core/logger.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import { createHost, type Host, type HostConfig } from '../host/create-host.js';
-import { useCodecs } from '../host/codecs.js';
 import { createCollector } from '../tracker/collector.js';
 import type { EngineSources as Sources } from '../host/engine-set.js';
 import type { MockApiOptions } from '../engine/types.js';
@@ -33,12 +32,10 @@ export function resolveEngines(sources: EngineSources, sink?: LoggerSink, local 
 
 /** `createMockApi` on Node's runtime: what the `mockyard` entry exports under Node (index.node.ts). */
 export function createNodeMockApi(options: MockApiOptions): MockApi {
-  useCodecs(nodeRuntime);
   return createMockApi(options, nodeRuntime);
 }
 
 /** `createCollector` on Node's runtime (index.node.ts). */
 export function createNodeCollector(options: CollectorOptions): Collector {
-  useCodecs(nodeRuntime);
   return createCollector(options, nodeRuntime);
 }

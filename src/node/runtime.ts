@@ -4,8 +4,8 @@
  * effect: nothing is registered by importing this module.
  *   - the mock API's default filesystem: `fsDir` on disk, resolved against `root` (default: cwd);
  *   - scratch space for `req.app.fs` when an engine has no filesystem: memory;
- *   - native zlib for the collector's gzip reads and for gzip/deflate request bodies of both
- *     engines (synchronous and bounded), instead of fflate and `DecompressionStream`;
+ *   - native zlib (zlib-codecs.ts) for the collector's gzip reads and for gzip/deflate request
+ *     bodies of both engines (synchronous and bounded), instead of fflate and `DecompressionStream`;
  *   - the collector's PostgreSQL store (`storage.postgres`), its code imported on first use, and
  *     its ingest spool on disk (`storage.spool`);
  *   - the proxy layer's transport: an undici connection pool, answers piped;
@@ -13,7 +13,6 @@
  *   - `mock.har` given by a path: the HAR file read at start-up.
  */
 import { resolve } from 'node:path';
-import { constants, crc32, deflateRawSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { Runtime } from '../host/runtime.js';
 import { diskFs } from '../vfs/disk.js';
 import { memoryFs } from '../vfs/memory.js';
@@ -22,23 +21,12 @@ import { readHarFile } from './har-file.js';
 import { postgresStore } from './postgres/index.js';
 import { DiskSpool } from './tracker-spool.js';
 import { undiciTransport } from './upstream-undici.js';
-
-const inflaters = { gzip: gunzipSync, deflate: inflateSync, 'deflate-raw': inflateRawSync } as const;
+import { zlibCodecs } from './zlib-codecs.js';
 
 export const nodeRuntime: Runtime = {
   defaultFs: (fsDir, root) => diskFs(resolve(root ?? process.cwd(), fsDir)),
   scratchFs: () => memoryFs(),
-  // zlib stops once the output would pass maxOutputLength.
-  inflate(format, bytes, maxOutput) {
-    try {
-      return inflaters[format](bytes, { maxOutputLength: maxOutput });
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return undefined;
-      throw err;
-    }
-  },
-  deflateRaw: (bytes) => deflateRawSync(bytes, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }),
-  crc32: (bytes, crc) => crc32(bytes, crc),
+  ...zlibCodecs,
   postgresStore: (options, name) => postgresStore(options as string, name),
   spool: (settings, { logger }) => new DiskSpool(settings, logger),
   upstream: undiciTransport,

@@ -95,6 +95,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     // until the caller aborts (the abort then rejects the call), or a throttled body.
     const fault = connectionFaultOf(request);
     if (fault !== undefined) {
+      if (fault.type !== 'slow-body') response.body?.cancel().catch(() => {}); // never read: a stream behind it ends
       if (fault.type === 'no-answer') return new Promise<never>(() => {});
       if (fault.type !== 'slow-body') throw networkError();
       const slow = throttledResponse(toPageResponse(response, signal ?? undefined), fault.bytesPerSecond ?? 1024);

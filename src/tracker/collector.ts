@@ -55,7 +55,7 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
 
   // How reads are encoded (read-encoding.ts), settled before the store's first load is over.
   let reads: ReadEncoding | { name: 'loading' } = { name: 'loading' };
-  const readsLoaded = loadReadEncoding(indexed, o.gzipReads, logger).then((r) => {
+  const readsLoaded = loadReadEncoding(indexed, o.gzipReads, logger, runtime).then((r) => {
     if (closed && r.name === 'gzip') r.encoder.close();
     reads = r;
   });
@@ -225,7 +225,7 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
         case 'events': {
           authorize(request, url);
           const bytes = await readBody(request, o.maxBodyBytes);
-          const body = await decodeIngestBody(bytes, request.headers.get('content-encoding'), o.maxDecompressedBytes);
+          const body = await decodeIngestBody(bytes, request.headers.get('content-encoding'), o.maxDecompressedBytes, runtime.inflate);
           const { saved, spooled: inSpool } = await storeBatch(body);
           return inSpool ? FastResponse.json(`{"ok":true,"saved":${saved},"spooled":true}`, 202, cors) : FastResponse.json(`{"ok":true,"saved":${saved}}`, 200, cors);
         }
@@ -240,7 +240,7 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
             if (streamed.kind === 'stream') {
               const headers: Record<string, string> = { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...cors, Vary: vary };
               if (zipped) headers['Content-Encoding'] = 'gzip';
-              const body = streamer().selectionBody(streamed, zipped);
+              const body = streamer().selectionBody(streamed, zipped, runtime);
               if (head) {
                 void body.cancel();
                 return new Response(null, { status: 200, headers });

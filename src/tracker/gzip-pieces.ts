@@ -1,6 +1,8 @@
 /**
- * Gzip output assembled from independently deflated pieces (level 1: a host's native deflater,
- * else fflate, pure JS, loaded on demand by `prepareDeflater()` so browser bundles split it out).
+ * Gzip output assembled from independently deflated pieces (level 1: the runtime's native
+ * deflater, else fflate, pure JS, loaded on demand by `prepareDeflater()` so browser bundles split
+ * it out). The native codecs come in as a `GzipCodecs` value (the collector's runtime object),
+ * never through module state: two collectors on different runtimes keep their own.
  *
  * Each piece is a raw DEFLATE stream ended with a sync flush (byte-aligned, not final), so pieces
  * concatenate into one valid stream (RFC 1951); the CRC-32 of the whole is combined from the
@@ -21,18 +23,14 @@ const CRC_TABLE = (() => {
 })();
 
 /**
- * Optional native CRC-32 a host may register (Node: `zlib.crc32`, continuing from `crc`); the
+ * Optional native CRC-32 a runtime may give (Node: `zlib.crc32`, continuing from `crc`); the
  * table-driven one below is the fallback (several times slower on the megabytes of a read).
  */
 export type Crc32 = (bytes: Uint8Array, crc: number) => number;
-let hostCrc32: Crc32 | undefined;
 
-export function setCrc32(fn: Crc32 | undefined): void {
-  hostCrc32 = fn;
-}
-
-export function crc32(bytes: Uint8Array, crc = 0): number {
-  if (hostCrc32) return hostCrc32(bytes, crc) >>> 0;
+/** CRC-32 of `bytes` continuing from `crc`; `native`: the runtime's, else the table. */
+export function crc32(bytes: Uint8Array, crc = 0, native?: Crc32): number {
+  if (native) return native(bytes, crc) >>> 0;
   let c = ~crc;
   for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;
@@ -86,17 +84,18 @@ export interface DeflatedPiece {
 }
 
 /**
- * Optional native deflater a host may register (the pure-JS fflate path is the default and works
+ * Optional native deflater a runtime may give (the pure-JS fflate path is the default and works
  * everywhere): raw DEFLATE at level 1 ending in a sync flush, e.g. on Node
  * `(b) => zlib.deflateRawSync(b, { level: 1, finishFlush: zlib.constants.Z_SYNC_FLUSH })`.
  * Each slice is then deflated on its own (sync-flushed streams concatenate), several times faster
  * than fflate for reads that find nothing deflated yet.
  */
 export type RawSyncDeflate = (bytes: Uint8Array) => Uint8Array;
-let hostDeflate: RawSyncDeflate | undefined;
 
-export function setRawSyncDeflate(deflate: RawSyncDeflate | undefined): void {
-  hostDeflate = deflate;
+/** The native codecs a runtime gives gzip pieces (the collector's runtime object); `{}`: fflate and the CRC table. */
+export interface GzipCodecs {
+  readonly deflateRaw?: RawSyncDeflate;
+  readonly crc32?: Crc32;
 }
 
 /** fflate's streaming Deflate once `prepareDeflater()` has loaded it. */
@@ -104,13 +103,13 @@ let JsDeflate: typeof Deflate | undefined;
 let loading: Promise<void> | undefined;
 
 /**
- * Makes a deflater available to PieceDeflater: nothing to do when a host registered a native one,
+ * Makes a deflater available to PieceDeflater: nothing to do when `codecs` has a native one,
  * else fflate is imported (once; a dynamic import, so bundlers put it in its own chunk, fetched
  * only by collectors that gzip their reads). Never rejects: if the import fails, pieces are
  * written as stored blocks (valid gzip, uncompressed) and the failure is reported to `onError`.
  */
-export function prepareDeflater(onError?: (err: unknown) => void): Promise<void> {
-  if (hostDeflate || JsDeflate) return Promise.resolve();
+export function prepareDeflater(codecs: GzipCodecs, onError?: (err: unknown) => void): Promise<void> {
+  if (codecs.deflateRaw || JsDeflate) return Promise.resolve();
   loading ??= import('fflate').then(
     (m) => {
       JsDeflate = m.Deflate;
@@ -162,6 +161,8 @@ export class PieceDeflater {
   private storedOnly = false;
   private static readonly encoder = new TextEncoder();
 
+  constructor(private readonly codecs: GzipCodecs = {}) {}
+
   push(text: string): void {
     if (text === '') return;
     if (this.native) {
@@ -174,8 +175,8 @@ export class PieceDeflater {
       if (this.storedOnly || this.small.length < STORED_MAX_CHARS) return;
       text = this.small;
       this.small = '';
-      if (hostDeflate) {
-        this.native = hostDeflate;
+      if (this.codecs.deflateRaw) {
+        this.native = this.codecs.deflateRaw;
         this.small = text;
         return;
       }
@@ -192,7 +193,7 @@ export class PieceDeflater {
       });
     }
     const bytes = PieceDeflater.encoder.encode(text);
-    this.crc = crc32(bytes, this.crc);
+    this.crc = crc32(bytes, this.crc, this.codecs.crc32);
     this.size += bytes.byteLength;
     this.deflate.push(bytes);
   }
@@ -201,7 +202,7 @@ export class PieceDeflater {
     if (this.small === '') return;
     const bytes = PieceDeflater.encoder.encode(this.small);
     this.small = '';
-    this.crc = crc32(bytes, this.crc);
+    this.crc = crc32(bytes, this.crc, this.codecs.crc32);
     this.size += bytes.byteLength;
     const out = this.native!(bytes);
     this.out.push(out);
@@ -218,7 +219,7 @@ export class PieceDeflater {
       const bytes = PieceDeflater.encoder.encode(this.small);
       if (bytes.byteLength === 0) return { bytes: [], crc: 0, size: 0, deflatedSize: 0 };
       const blocks = storedBlocks(bytes);
-      return { bytes: blocks, crc: crc32(bytes), size: bytes.byteLength, deflatedSize: blocks.reduce((n, b) => n + b.byteLength, 0) };
+      return { bytes: blocks, crc: crc32(bytes, 0, this.codecs.crc32), size: bytes.byteLength, deflatedSize: blocks.reduce((n, b) => n + b.byteLength, 0) };
     }
     // fflate 0.8.3's flush(true) writes a broken empty stored block whenever the last output byte
     // is partial (it passes its packed state as a bit position), so the sync marker is written
@@ -237,8 +238,8 @@ export class PieceDeflater {
 }
 
 /** Deflates one text into a piece. */
-export function deflatePiece(text: string): DeflatedPiece {
-  const d = new PieceDeflater();
+export function deflatePiece(text: string, codecs: GzipCodecs = {}): DeflatedPiece {
+  const d = new PieceDeflater(codecs);
   d.push(text);
   return d.finish();
 }
@@ -246,14 +247,14 @@ export function deflatePiece(text: string): DeflatedPiece {
 const utf8 = new TextDecoder();
 
 /**
- * Deflates UTF-8 text given as bytes into a piece: a host's native deflater takes them as they
- * are (no string made and encoded again: a store's rows can go from the socket to the deflater),
- * else they are decoded and deflated as text.
+ * Deflates UTF-8 text given as bytes into a piece: a native deflater takes them as they are (no
+ * string made and encoded again: a store's rows can go from the socket to the deflater), else
+ * they are decoded and deflated as text.
  */
-export function deflateBytesPiece(bytes: Uint8Array): DeflatedPiece {
-  if (!hostDeflate || bytes.byteLength < STORED_MAX_CHARS) return deflatePiece(utf8.decode(bytes));
-  const out = hostDeflate(bytes);
-  return { bytes: [out], crc: crc32(bytes), size: bytes.byteLength, deflatedSize: out.byteLength };
+export function deflateBytesPiece(bytes: Uint8Array, codecs: GzipCodecs = {}): DeflatedPiece {
+  if (!codecs.deflateRaw || bytes.byteLength < STORED_MAX_CHARS) return deflatePiece(utf8.decode(bytes), codecs);
+  const out = codecs.deflateRaw(bytes);
+  return { bytes: [out], crc: crc32(bytes, 0, codecs.crc32), size: bytes.byteLength, deflatedSize: out.byteLength };
 }
 
 const HEADER = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff);

@@ -7,6 +7,7 @@
  * is a 422 naming the index and the reason. All-or-nothing: nothing is stored unless every event
  * passes.
  */
+import type { BoundedSyncInflate } from '../core/inflate-bounded.js';
 import { HttpError } from '../core/errors.js';
 import { exceedsDepth } from '../core/json-depth.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
@@ -26,13 +27,16 @@ function isGzipMagic(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-/** Decodes a body according to its Content-Encoding (or gzip magic bytes); 415 for other codings. */
-export async function decodeIngestBody(bytes: Uint8Array, contentEncoding: string | null, maxDecompressed: number): Promise<unknown> {
+/**
+ * Decodes a body according to its Content-Encoding (or gzip magic bytes); 415 for other codings.
+ * `inflate`: the runtime's native inflate (inflate-bounded.ts), else `DecompressionStream`.
+ */
+export async function decodeIngestBody(bytes: Uint8Array, contentEncoding: string | null, maxDecompressed: number, inflate?: BoundedSyncInflate): Promise<unknown> {
   const coding = (contentEncoding ?? '').trim().toLowerCase();
   let json = bytes;
   if (coding === 'gzip' || coding === 'x-gzip' || ((coding === '' || coding === 'identity') && isGzipMagic(bytes))) {
     // Imported on the first gzip body (its own chunk in browser bundles).
-    json = await (await import('../core/inflate-bounded.js')).gunzipBounded(bytes, maxDecompressed);
+    json = await (await import('../core/inflate-bounded.js')).gunzipBounded(bytes, maxDecompressed, inflate);
   } else if (coding !== '' && coding !== 'identity') {
     throw new HttpError(415, `Unsupported Content-Encoding "${coding}" (use gzip or none)`, { headers: { 'Accept-Encoding': 'gzip' } });
   } else if (bytes.byteLength > maxDecompressed) {

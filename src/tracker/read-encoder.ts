@@ -2,7 +2,7 @@
  * Turns a Selection into the read response body without re-serialising events: the stored JSON
  * lines are joined as they are.
  *
- * Gzip (level 1; the host's native deflater, else fflate loaded on demand): the body is deflated
+ * Gzip (level 1; the runtime's native deflater, else fflate loaded on demand): the body is deflated
  * in pieces (gzip-pieces.ts). An hour
  * whose events are all in the selection is deflated once and kept until that hour changes
  * (store.version), so repeated dashboard reads of a day mostly copy ready bytes and only deflate
@@ -16,7 +16,7 @@
  */
 import type { VfsEventStore } from './event-store.js';
 import { HOUR_MS, hourOf, lowerBoundOf, type Entry } from './time-index.js';
-import { GzipAssembler, PieceDeflater, type DeflatedPiece } from './gzip-pieces.js';
+import { GzipAssembler, PieceDeflater, type DeflatedPiece, type GzipCodecs } from './gzip-pieces.js';
 import type { Selection } from './read-query.js';
 import { joinLines, trailerOf } from './selection-json.js';
 
@@ -49,14 +49,18 @@ export class ReadEncoder {
   private readonly seen = new Map<number, { version: number; at: number }>();
   private closed = false;
 
-  constructor(private readonly store: VfsEventStore) {}
+  /** `codecs`: the runtime's native deflater and CRC-32 (gzip-pieces.ts), else fflate and the table. */
+  constructor(
+    private readonly store: VfsEventStore,
+    private readonly codecs: GzipCodecs = {},
+  ) {}
 
   /** The whole hour `h` (entries [a, b)), deflated, from the cache when still valid. */
   private hourPiece(h: number, entries: Entry[], a: number, b: number): DeflatedPiece {
     const version = this.store.version(h);
     const hit = this.cache.get(h);
     if (hit && hit.version === version) return hit.piece;
-    const d = new PieceDeflater();
+    const d = new PieceDeflater(this.codecs);
     feed(d, entries, b, a, false);
     const piece = d.finish();
     this.cache.set(h, { version, piece });
@@ -67,7 +71,7 @@ export class ReadEncoder {
   gzip(sel: Selection): Uint8Array {
     const { entries, end } = sel;
     const out = new GzipAssembler();
-    let fresh = new PieceDeflater();
+    let fresh = new PieceDeflater(this.codecs);
     fresh.push('{"events":[');
     let first = true;
     let i = sel.start;
@@ -80,7 +84,7 @@ export class ReadEncoder {
         if (!first) fresh.push(',');
         out.add(fresh.finish());
         out.add(this.hourPiece(h, entries, a, i));
-        fresh = new PieceDeflater();
+        fresh = new PieceDeflater(this.codecs);
       } else {
         feed(fresh, entries, i, a, !first);
       }

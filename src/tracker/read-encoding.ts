@@ -9,11 +9,12 @@
  *   streamed  a store that streams its reads (PostgreSQL): read-stream.ts
  *   broken    read-stream.ts could not be loaded: the collector answers 503
  *
- * If only the deflater (the host's native one, else fflate) cannot be loaded, gzip reads are
+ * If only the deflater (the runtime's native one, else fflate) cannot be loaded, gzip reads are
  * written without compression (stored blocks).
  */
 import type { Logger } from '../core/logger.js';
 import type { VfsEventStore } from './event-store.js';
+import type { GzipCodecs } from './gzip-pieces.js';
 import type { ReadEncoder } from './read-encoder.js';
 
 export type ReadEncoding =
@@ -24,12 +25,15 @@ export type ReadEncoding =
 
 const noDeflater = (logger: Logger) => (err: unknown) => logger.warn(`tracker: could not load the gzip deflater, reads are gzip without compression: ${(err as Error)?.message ?? err}`);
 
-/** `indexed`: the embedded store (its reads are synchronous selections), else the store streams. */
-export async function loadReadEncoding(indexed: VfsEventStore | undefined, gzipReads: boolean, logger: Logger): Promise<ReadEncoding> {
+/**
+ * `indexed`: the embedded store (its reads are synchronous selections), else the store streams.
+ * `codecs`: the runtime's native deflater and CRC-32, if it has them.
+ */
+export async function loadReadEncoding(indexed: VfsEventStore | undefined, gzipReads: boolean, logger: Logger, codecs: GzipCodecs = {}): Promise<ReadEncoding> {
   if (!indexed) {
     try {
       const m = await import('./read-stream.js');
-      if (gzipReads) await m.prepareDeflater(noDeflater(logger));
+      if (gzipReads) await m.prepareDeflater(codecs, noDeflater(logger));
       return { name: 'streamed', module: m };
     } catch (error) {
       logger.error(`tracker: could not load the streamed read encoder: ${(error as Error)?.message ?? error}`);
@@ -44,6 +48,6 @@ export async function loadReadEncoding(indexed: VfsEventStore | undefined, gzipR
     logger.warn(`tracker: could not load the gzip read encoder, reads are plain JSON: ${(err as Error)?.message ?? err}`);
     return { name: 'plain' };
   }
-  await m.prepareDeflater(noDeflater(logger));
-  return { name: 'gzip', module: m, encoder: new m.ReadEncoder(indexed) };
+  await m.prepareDeflater(codecs, noDeflater(logger));
+  return { name: 'gzip', module: m, encoder: new m.ReadEncoder(indexed, codecs) };
 }

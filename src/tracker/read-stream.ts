@@ -8,7 +8,7 @@
  * The collector imports this module on demand, only for such stores (its own chunk in browser
  * bundles, which never have one).
  */
-import { crc32Combine, PieceDeflater, type DeflatedPiece } from './gzip-pieces.js';
+import { crc32Combine, PieceDeflater, type DeflatedPiece, type GzipCodecs } from './gzip-pieces.js';
 import type { StreamedSelection } from './store.js';
 
 export { acceptsGzip } from './accept-encoding.js';
@@ -55,8 +55,11 @@ export async function selectionText(sel: StreamedSelection): Promise<string> {
   return out;
 }
 
-/** The response body as a byte stream, gzip level 1 or plain. Cancelling it ends the read. */
-export function selectionBody(sel: StreamedSelection, gzip: boolean): ReadableStream<Uint8Array> {
+/**
+ * The response body as a byte stream, gzip level 1 (with the runtime's `codecs`, gzip-pieces.ts)
+ * or plain. Cancelling it ends the read.
+ */
+export function selectionBody(sel: StreamedSelection, gzip: boolean, codecs: GzipCodecs = {}): ReadableStream<Uint8Array> {
   const pieces = textPieces(sel);
   let crc = 0;
   let size = 0;
@@ -91,7 +94,7 @@ export function selectionBody(sel: StreamedSelection, gzip: boolean): ReadableSt
       }
       let piece: DeflatedPiece;
       if (typeof next.value === 'string') {
-        const d = new PieceDeflater();
+        const d = new PieceDeflater(codecs);
         d.push(next.value);
         piece = d.finish();
       } else piece = next.value;

@@ -153,9 +153,9 @@ describe('record', () => {
   it('headers named as credentials (X-Auth-Token, X-CSRF-Token, X-Session-Id…) are redacted in the HAR and never written to the folder', async () => {
     const upstream = await realApi();
     const { engine, url, dir } = await api(upstream);
-    await get(engine, url, '/api/login', { headers: { 'x-auth-token': 'tok-555', 'x-api-key': 'key-777', 'x-plain': 'visible' } });
+    await get(engine, url, '/api/login', { headers: { 'x-auth-token': 'tok-555', 'x-api-key': 'key-777', 'x-authorization': 'az-333', 'x_api_key': 'key-888', 'x-plain': 'visible' } });
     const text = JSON.stringify(engine.recorder!.har());
-    for (const secret of ['tok-555', 'key-777', 'csrf-999', 'sess-111']) expect(text).not.toContain(secret);
+    for (const secret of ['tok-555', 'key-777', 'az-333', 'key-888', 'csrf-999', 'sess-111']) expect(text).not.toContain(secret);
     expect(text).toContain('visible');
     const recording = JSON.parse(await readFile(join(dir, 'login@recorded.json'), 'utf8'));
     expect(recording.recorded[0].response.headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'req-1' });

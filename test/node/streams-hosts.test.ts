@@ -218,6 +218,36 @@ describe('streams in every host', () => {
     await ended.promise; // the test's timeout is the failure
   });
 
+  it('interceptFetch and handlersFor: a stream dropped by a network-error fault is cancelled (the handler hears close)', async () => {
+    for (const host of ['interceptFetch', 'handlersFor'] as const) {
+      const closed = deferred();
+      const api = createMockApi({
+        endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent',
+        faults: [{ path: '/cut', fault: 'truncated-body' }],
+        handlers: [{ pattern: '/cut', handle: (_req, res) => {
+          res.on('close', () => closed.resolve());
+          res.setHeader('Content-Type', 'text/event-stream');
+          res.write('data: one\n\n');
+        } }],
+      });
+      const base = host === 'interceptFetch' ? 'http://app.test' : 'http://api.test';
+      let stop: () => void;
+      if (host === 'interceptFetch') stop = interceptFetch(api, { baseUrl: base }).restore;
+      else {
+        const server = setupServer(...handlersFor(api, { baseUrl: base }));
+        server.listen({ onUnhandledRequest: 'error' });
+        stop = () => server.close();
+      }
+      cleanups.push(async () => {
+        stop();
+        await api.close();
+      });
+      await expect(fetch(`${base}/api/cut`)).rejects.toThrow();
+      await closed.promise; // the test's timeout is the failure
+      for (const f of cleanups.splice(0).reverse()) await f();
+    }
+  });
+
   it('handlersFor (msw setupServer)', async () => {
     const s = streamHandlers();
     const api = createMockApi(engineOptions(s));

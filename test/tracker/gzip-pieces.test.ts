@@ -1,12 +1,13 @@
-import { gunzipSync, crc32 as nodeCrc32 } from 'node:zlib';
+import { constants, deflateRawSync, gunzipSync, crc32 as nodeCrc32 } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { crc32, crc32Combine, deflateBytesPiece, deflatePiece, GzipAssembler, PieceDeflater, prepareDeflater } from '../../src/tracker/gzip-pieces.js';
 
 const enc = new TextEncoder();
+const deflateRawSyncFlush = (b: Uint8Array) => deflateRawSync(b, { level: 1, finishFlush: constants.Z_SYNC_FLUSH });
 
 describe('gzip pieces', () => {
   // fflate is loaded on demand (the collector does this at creation when it gzips its reads).
-  beforeAll(() => prepareDeflater());
+  beforeAll(() => prepareDeflater({}));
 
   it('once prepared, pieces are really deflated (fflate), not stored', () => {
     const text = '{"type":"click","page":"/home"},'.repeat(2000);
@@ -40,13 +41,12 @@ describe('gzip pieces', () => {
   });
 
   it('deflateBytesPiece gives the same text as deflatePiece for UTF-8 bytes (native deflater and fallback)', async () => {
-    const { setRawSyncDeflate } = await import('../../src/tracker/gzip-pieces.js');
     const { deflateRawSync, constants } = await import('node:zlib');
     const text = '{"n":"é ✓ 😀","i":1},'.repeat(3000) + '{"end":true}';
     for (const native of [true, false]) {
-      setRawSyncDeflate(native ? (b) => deflateRawSync(b, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }) : undefined);
+      const codecs = native ? { deflateRaw: (b: Uint8Array) => deflateRawSync(b, { level: 1, finishFlush: constants.Z_SYNC_FLUSH }) } : {};
       const g = new GzipAssembler();
-      const piece = deflateBytesPiece(enc.encode(text));
+      const piece = deflateBytesPiece(enc.encode(text), codecs);
       expect(piece.size).toBe(enc.encode(text).byteLength);
       expect(piece.crc).toBe(crc32(enc.encode(text)));
       g.add(piece);
@@ -98,37 +98,59 @@ describe('gzip pieces', () => {
   });
 });
 
-describe('host-registered native deflater', () => {
+describe("a runtime's native deflater", () => {
   it('pieces from zlib (sync flush) mix with fflate and stored pieces into valid gzip', async () => {
     const { deflateRawSync, constants } = await import('node:zlib');
-    const { setRawSyncDeflate } = await import('../../src/tracker/gzip-pieces.js');
     const fflatePiece = (() => {
       const d = new PieceDeflater();
       d.push('a'.repeat(5000));
       return d.finish();
     })();
     let calls = 0;
-    setRawSyncDeflate((b) => {
-      calls++;
-      return deflateRawSync(b, { level: 1, finishFlush: constants.Z_SYNC_FLUSH });
-    });
-    try {
-      const d = new PieceDeflater();
-      const parts: string[] = [];
-      for (let i = 0; i < 3000; i++) {
-        const s = `${i ? ',' : ''}{"i":${i},"s":"hello ${i}"}`;
-        parts.push(s);
-        d.push(s);
-      }
+    let crcCalls = 0;
+    const codecs = {
+      deflateRaw: (b: Uint8Array) => {
+        calls++;
+        return deflateRawSync(b, { level: 1, finishFlush: constants.Z_SYNC_FLUSH });
+      },
+      crc32: (b: Uint8Array, crc: number) => {
+        crcCalls++;
+        return nodeCrc32(b, crc);
+      },
+    };
+    const d = new PieceDeflater(codecs);
+    const parts: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const s = `${i ? ',' : ''}{"i":${i},"s":"hello ${i}"}`;
+      parts.push(s);
+      d.push(s);
+    }
+    const g = new GzipAssembler();
+    g.add(deflatePiece('{"x":['));
+    g.add(d.finish());
+    g.add(fflatePiece);
+    g.add(deflatePiece(']}'));
+    expect(gunzipSync(g.finish()).toString()).toBe(`{"x":[${parts.join('')}${'a'.repeat(5000)}]}`);
+    expect(calls).toBeGreaterThan(0);
+    expect(crcCalls).toBeGreaterThan(0);
+  });
+
+  it('is the one of the deflater it was given: another deflater in the same process keeps fflate', () => {
+    let calls = 0;
+    const counted = { deflateRaw: (b: Uint8Array) => (calls++, deflateRawSyncFlush(b)) };
+    const text = '{"type":"click","page":"/home"},'.repeat(2000);
+    const native = new PieceDeflater(counted);
+    native.push(text);
+    const own = native.finish();
+    expect(calls).toBe(1);
+    const plain = new PieceDeflater();
+    plain.push(text);
+    const fflate = plain.finish();
+    expect(calls).toBe(1);
+    for (const piece of [own, fflate]) {
       const g = new GzipAssembler();
-      g.add(deflatePiece('{"x":['));
-      g.add(d.finish());
-      g.add(fflatePiece);
-      g.add(deflatePiece(']}'));
-      expect(gunzipSync(g.finish()).toString()).toBe(`{"x":[${parts.join('')}${'a'.repeat(5000)}]}`);
-      expect(calls).toBeGreaterThan(0);
-    } finally {
-      setRawSyncDeflate(undefined);
+      g.add(piece);
+      expect(gunzipSync(g.finish()).toString()).toBe(text);
     }
   });
 });

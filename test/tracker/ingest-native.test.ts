@@ -2,11 +2,10 @@
 // exactly as the default DecompressionStream path does (ingest.test.ts).
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { useCodecs } from '../../src/host/codecs.js';
 import { nodeRuntime } from '../../src/node/runtime.js';
-import { decodeIngestBody } from '../../src/tracker/ingest-batch.js';
+import { decodeIngestBody as decode } from '../../src/tracker/ingest-batch.js';
 
-useCodecs(nodeRuntime);
+const decodeIngestBody = (bytes: Uint8Array, coding: string | null, limit: number) => decode(bytes, coding, limit, nodeRuntime.inflate);
 
 const text = JSON.stringify({ type: 'ingest', events: [{ timestamp: '2026-03-01T10:00:00Z', n: 1 }] });
 const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: { status: number; message: string }) => [e.status, e.message]);

@@ -3,6 +3,7 @@
  * (filesystem, caches, queue, limits) and small shared steps (body, config, Location).
  */
 import { readDecodedBody } from '../../core/content-encoding.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
 import { joinSafe, requestPathToVfs, type RequestPath } from '../../vfs/path.js';
@@ -26,6 +27,8 @@ export interface FsEnv {
   readonly cache: FileCache;
   readonly queue: KeyedQueue;
   readonly bodyLimit: number;
+  /** The runtime's native inflate for compressed request bodies (content-encoding.ts). */
+  readonly inflate?: BoundedSyncInflate;
   /** Deepest JSON nesting accepted (bodies and files; core/json-depth.ts). */
   readonly maxJsonDepth: number;
   readonly logger: Logger;
@@ -69,7 +72,7 @@ export class FsCall {
 
 /** The request body (content codings undone), at most `bodyLimit` bytes (413 beyond). */
 export function requestBody(call: FsCall, env: FsEnv): Promise<Uint8Array> {
-  return call.body !== undefined ? Promise.resolve(call.body) : readDecodedBody(call.ctx.request, env.bodyLimit);
+  return call.body !== undefined ? Promise.resolve(call.body) : readDecodedBody(call.ctx.request, env.bodyLimit, env.inflate);
 }
 
 /** The config for a method: its own, HEAD falls back to GET's, then `ALL`. */

@@ -6,6 +6,7 @@
  * `noHandledRestFsRequestsAction` answers. Errors become the JSON error body here.
  */
 import { HttpError, responseForError } from '../../core/errors.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
@@ -30,6 +31,8 @@ export interface FsModeOptions {
   vfs: Vfs;
   fsDir: string;
   bodyLimit: number;
+  /** The runtime's native inflate for compressed request bodies (runtime.ts). */
+  inflate?: BoundedSyncInflate;
   maxJsonDepth: number;
   logger: Logger;
   queue: KeyedQueue;
@@ -64,7 +67,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
     onProblem: jsonProblemReporter(options.logger, options.fsDir, options.maxJsonDepth),
     below: options.below,
   });
-  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, logger: options.logger, onUnreadQuery: options.onUnreadQuery };
+  const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, inflate: options.inflate, maxJsonDepth: options.maxJsonDepth, logger: options.logger, onUnreadQuery: options.onUnreadQuery };
 
   function dispatch(ctx: RequestContext, overrides: FsServeOverrides | undefined): Promise<Response | undefined> | undefined {
     const method = ctx.method;

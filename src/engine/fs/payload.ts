@@ -48,7 +48,7 @@ function fieldsPayload(entries: Array<[string, string]>): Payload {
  */
 /** multipart/form-data: the shared parser (host hook, e.g. busboy on node; else the platform's formData()). */
 async function readMultipart(call: FsCall, env: FsEnv, contentType: string): Promise<MultipartResult> {
-  if (call.body === undefined) return parseMultipart(call.ctx.request, contentType, env.bodyLimit);
+  if (call.body === undefined) return parseMultipart(call.ctx.request, contentType, env.bodyLimit, env.inflate);
   // Body already read by the handler layer: parse those bytes.
   return parseMultipart(new Request('http://local/', { method: 'POST', body: call.body as BodyInit }), contentType, env.bodyLimit);
 }

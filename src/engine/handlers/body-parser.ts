@@ -18,6 +18,7 @@
  */
 import { hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { HttpError } from '../../core/errors.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
@@ -46,17 +47,17 @@ async function multipartFromBytes(bytes: Uint8Array, contentType: string): Promi
  * The built-in parser. With `raw` (already-read bytes: `handle: 'FS'` routes read the body once
  * and pass it on) nothing is read from the request again.
  */
-export async function parseBuiltin(req: PortableRequest, limit: number, raw: Uint8Array | undefined, maxDepth: number): Promise<void> {
+export async function parseBuiltin(req: PortableRequest, limit: number, raw: Uint8Array | undefined, maxDepth: number, inflate?: BoundedSyncInflate): Promise<void> {
   if (raw === undefined && !hasBody(req.request)) return;
   const header = req.request.headers.get('content-type');
   const { type, params } = parseMediaType(header);
   if (type === 'multipart/form-data') {
-    const { fields, files } = raw ? await multipartFromBytes(raw, header!) : await parseMultipart(req.request, header!, limit);
+    const { fields, files } = raw ? await multipartFromBytes(raw, header!) : await parseMultipart(req.request, header!, limit, inflate);
     req.body = collectFields(fields);
     req.files = files;
     return;
   }
-  const bytes = raw ?? (await readDecodedBody(req.request, limit));
+  const bytes = raw ?? (await readDecodedBody(req.request, limit, inflate));
   if (bytes.byteLength === 0) return;
   if (isJsonMediaType(type)) req.body = parseJsonBytes(bytes, 'JSON body', maxDepth);
   else if (type.startsWith('text/')) req.body = decodeText(bytes, params.charset);
@@ -65,10 +66,10 @@ export async function parseBuiltin(req: PortableRequest, limit: number, raw: Uin
 }
 
 /** Runs the configured parser. Resolves 'responded' when a custom parser function answered. */
-export async function runParser(parser: boolean | ParserConfig, req: PortableRequest, res: ResponseBuilder, limit: number, raw: Uint8Array | undefined, maxDepth: number): Promise<'next' | 'responded'> {
+export async function runParser(parser: boolean | ParserConfig, req: PortableRequest, res: ResponseBuilder, limit: number, raw: Uint8Array | undefined, maxDepth: number, inflate?: BoundedSyncInflate): Promise<'next' | 'responded'> {
   if (parser === false) return 'next';
   if (parser === true) {
-    await parseBuiltin(req, limit, raw, maxDepth);
+    await parseBuiltin(req, limit, raw, maxDepth, inflate);
     return 'next';
   }
   const fns = Array.isArray(parser.parser) ? parser.parser : [parser.parser];

@@ -91,6 +91,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
   const deadlines = new Deadlines();
   const streams = new LiveStreams(); // answers still streaming: ended by close()
   const { parser, bodyLimit, maxJsonDepth, handlerMiddlewares, errorMiddlewares, gatewayTimeout } = options;
+  const { inflate } = services.runtime;
   // Routes that can skip authenticate, parsing and middlewares when the request has no body.
   const fastRoutes = new Set(routes.filter((r) => r.authenticate === undefined && r.handler.body === undefined && r.handle !== 'FS' && handlerMiddlewares.length === 0 && (parser === true || parser === false)));
 
@@ -144,7 +145,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       const withBody = hasBody(ctx.request);
       if (route.handle === 'FS' && withBody) {
         // File mode needs the bytes after the parser and middlewares looked at them: read once.
-        raw = await readDecodedBody(ctx.request, bodyLimit);
+        raw = await readDecodedBody(ctx.request, bodyLimit, inflate);
         if (typeof parser === 'object' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
           // Custom parser functions read `req.request`: give them a copy holding the (decoded) bytes.
           const r = ctx.request;
@@ -156,7 +157,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
       // The built-in parser has nothing to do without a body (hot path: small GETs).
       if (parser !== false && (parser !== true || withBody)) {
         state.stage = 'parser';
-        if ((await runParser(parser, req, res, bodyLimit, raw, maxJsonDepth)) === 'responded') return res.toResponse(head);
+        if ((await runParser(parser, req, res, bodyLimit, raw, maxJsonDepth, inflate)) === 'responded') return res.toResponse(head);
       }
       if (route.handler.body !== undefined) {
         state.stage = 'body';

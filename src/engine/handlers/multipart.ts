@@ -11,6 +11,7 @@
  * more than `limit` bytes arrived, and 400 on a malformed body.
  */
 import { readDecodedBody, requestCodings } from '../../core/content-encoding.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { HttpError } from '../../core/errors.js';
 import type { UploadedFile } from '../types.js';
 
@@ -25,12 +26,13 @@ export interface MultipartResult {
 
 export type MultipartParser = (limit: number) => Promise<MultipartResult>;
 
-export async function parseMultipart(request: Request, contentType: string, limit: number): Promise<MultipartResult> {
+/** `inflate`: the runtime's native inflate for a compressed body (content-encoding.ts). */
+export async function parseMultipart(request: Request, contentType: string, limit: number, inflate?: BoundedSyncInflate): Promise<MultipartResult> {
   // A compressed body is decoded first (the host's streaming parser sees the bytes as sent).
   const hook = requestCodings(request).length === 0 ? (request as unknown as Record<symbol, unknown>)[kParseMultipart] : undefined;
   if (typeof hook === 'function') return (hook as MultipartParser).call(request, limit);
 
-  const bytes = await readDecodedBody(request, limit);
+  const bytes = await readDecodedBody(request, limit, inflate);
   let form: FormData;
   try {
     form = await new Response(bytes as BodyInit, { headers: { 'Content-Type': contentType } }).formData();

@@ -78,6 +78,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     fsDir: serveFiles ? fsDir : null,
     fsDirLabel: options.fsDirOption ?? '',
     bodyLimit: options.bodyLimit,
+    inflate: services.runtime.inflate,
     maxJsonDepth: options.maxJsonDepth,
     logger: services.logger,
     queue: services.queue,
@@ -99,7 +100,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.routes, options.preset === 'json-server', options.routesSource)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
     ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(options.middlewares, options.readOnly, services.app, options.gatewayTimeout, options.graphql?.path)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
-    ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit })] : []), // a HAR log served as recorded (replay/har-layer.ts)
+    ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit, inflate: services.runtime.inflate })] : []), // a HAR log served as recorded (replay/har-layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createRecordedLayer({ files, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit })] : []), // recorded answers in the mock folder, <name>@recorded.json (replay/recorded-layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createStreamsLayer(files, options.streams, options.bodyLimit)] : []), // recorded streams (.sse/.ndjson files) replayed with their timing (streams/layer.ts)
     ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)

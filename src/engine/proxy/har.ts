@@ -16,7 +16,7 @@ export const ALWAYS_REDACTED: readonly string[] = ['authorization', 'proxy-autho
 
 
 /** Names that say they carry a credential (`X-Auth-Token`, `X-Api-Key`, `X-CSRF-Token`, `X-Session-Id`, …). */
-const CREDENTIAL_NAME = /(^|-)(auth|token|secret|password|passwd|api-?key|apikey|session(-?id)?|csrf|xsrf|signature|credentials?)(-|$)/;
+const CREDENTIAL_NAME = /(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session([-_]?id)?|csrf|xsrf|signature|credentials?)([-_]|$)/;
 
 /** Whether a recording never keeps a header's value (lower-case name): the redact list, or a credential by its name. */
 export function isRedacted(lowerName: string, redact: ReadonlySet<string>): boolean {

@@ -17,6 +17,7 @@
  */
 import { base64ToBytes } from '../../core/base64.js';
 import { isHeaderValue } from '../../core/header-name.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { bodyKey } from './body-key.js';
@@ -63,7 +64,7 @@ function underPrefix(path: string, prefixes: readonly string[]): boolean {
 }
 
 /** The index of a HAR log; `option` names the option in errors (`mock.har`). */
-export function harIndex(har: unknown, prefixes: readonly string[], option: string, inflateLimit: number): HarIndex {
+export function harIndex(har: unknown, prefixes: readonly string[], option: string, inflateLimit: number, inflate?: BoundedSyncInflate): HarIndex {
   if (!isPlainObject(har) || !isPlainObject(har.log) || !Array.isArray(har.log.entries)) {
     throw new OptionsError(option, `is not a HAR log: it needs { "log": { "entries": [ … ] } } (got ${describe(har)})`);
   }
@@ -131,7 +132,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
   // The inflater is loaded on demand (its own chunk in browser bundles), only for such bodies.
   const ready = pending.length === 0 ? Promise.resolve() : import('../../core/inflate-bounded.js').then(({ inflateBounded }) => Promise.all(pending.map(async (p) => {
     try {
-      p.entry.answer = await inflateBounded(p.entry.answer as Uint8Array, p.format, inflateLimit);
+      p.entry.answer = await inflateBounded(p.entry.answer as Uint8Array, p.format, inflateLimit, inflate);
     } catch {
       // not really compressed: replayed as stored
     }

@@ -10,6 +10,7 @@
  * one is configured, else the 404 naming what the HAR holds for the path (miss.ts). A path with
  * no entry is not this layer's: handlers, files and the proxy answer it as without a HAR.
  */
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { describe, OptionsError } from '../../core/options.js';
 import type { HarOption, HarReader } from './har-option.js';
 import type { Logger } from '../../core/logger.js';
@@ -33,6 +34,8 @@ export interface HarLayerOptions {
   fallback: Layer | undefined;
   logger: Logger;
   bodyLimit: number;
+  /** The runtime's native inflate for recorded compressed answers (runtime.ts). */
+  inflate?: BoundedSyncInflate;
 }
 
 export function createHarLayer(options: HarLayerOptions): Layer {
@@ -46,7 +49,7 @@ export function createHarLayer(options: HarLayerOptions): Layer {
       throw new OptionsError(option, (err as Error)?.message ?? String(err));
     }
   }
-  const index: HarIndex = harIndex(log, options.prefixes, option, options.bodyLimit);
+  const index: HarIndex = harIndex(log, options.prefixes, option, options.bodyLimit, options.inflate);
   options.logger.debug(`har: ${index.count} entries served${index.ignored ? `, ${index.ignored} left out (outside the prefix or without an answer)` : ''}`);
   let ready = false;
   const started = index.ready.then(() => {

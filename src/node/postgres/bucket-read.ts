@@ -16,6 +16,7 @@
 import type { ReadQuery } from '../../tracker/read-query.js';
 import type { StreamedSelection } from '../../tracker/store.js';
 import { crc32Combine, deflateBytesPiece, deflatePiece, type DeflatedPiece } from '../../tracker/gzip-pieces.js';
+import { zlibCodecs } from '../zlib-codecs.js';
 import { BUCKET_MS, bucketOf, type BucketPieces, type HeldBucket } from './bucket-pieces.js';
 import type { Queryable } from './sql-client.js';
 
@@ -48,7 +49,7 @@ let commaPiece: DeflatedPiece | undefined;
  */
 function joinPieces(pieces: DeflatedPiece[]): DeflatedPiece {
   if (pieces.length === 1) return pieces[0]!;
-  const comma = (commaPiece ??= deflatePiece(','));
+  const comma = (commaPiece ??= deflatePiece(',', zlibCodecs));
   const bytes: Uint8Array[] = [];
   let small: Uint8Array[] = [];
   let smallBytes = 0;
@@ -162,7 +163,7 @@ export async function selectBuckets(
       // generate_series drives the nested loop, so rows come newest bucket first.
       if (b !== expect) throw new Error(`bucket read out of order: ${b} after ${expect + 1}`);
       expect--;
-      const piece = row.n === 0 ? undefined : typeof row.text === 'string' || row.text === null ? deflatePiece(row.text ?? '') : deflateBytesPiece(row.text);
+      const piece = row.n === 0 ? undefined : typeof row.text === 'string' || row.text === null ? deflatePiece(row.text ?? '', zlibCodecs) : deflateBytesPiece(row.text, zlibCodecs);
       // The window held the whole bucket: keep it.
       if (cache && row.n === row.nall) cache.pieces.set(b, { n: row.n, first: row.t0, last: row.t1, piece }, cache.since);
       total += row.n;
