@@ -33,14 +33,14 @@ import { nodeHost } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cli-tracker-storage.js';
-import { documentName, documentServing, openApiPositional, serveOpenApi } from './openapi-cli.js';
+import { documentFlagAlone, documentName, documentServing, openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
-       mockyard openapi.yaml [--seed N] [--state DIR] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
+       mockyard openapi.yaml [--seed N] [--state DIR] [--strict-responses] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
        mockyard --har traffic.har [options]   (serve a HAR log as recorded traffic, docs/proxy.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
@@ -154,6 +154,7 @@ const FLAGS = {
   delay: { type: 'string' },
   seed: { type: 'string' },
   state: { type: 'string' },
+  'strict-responses': { type: 'boolean' },
   proxy: { type: 'string' },
   target: { type: 'string' },
   overwrite: { type: 'boolean' },
@@ -221,7 +222,8 @@ export async function buildConfig(
   if (dbFile !== undefined && values['fs-dir'] !== undefined) throw new UsageError('give either a .json file or --fs-dir, not both');
   if (values.preset !== undefined && values.preset !== 'json-server' && values.preset !== 'none') throw new UsageError(`--preset must be json-server or none (got "${values.preset}")`);
   if (values.cors !== undefined && values['no-cors']) throw new UsageError('give either --cors or --no-cors, not both');
-  for (const flag of ['seed', 'state'] as const) if (values[flag] !== undefined && !openapi) throw new UsageError(`--${flag} ${flag === 'seed' ? 'sets the generated data' : 'keeps the generated backend\'s collections in a folder'} of an OpenAPI document: give the document (mockyard openapi.yaml --${flag} ${flag === 'seed' ? '7' : 'state'})`);
+  const documentFlag = openapi ? undefined : documentFlagAlone(values); // openapi-cli.ts
+  if (documentFlag) throw new UsageError(documentFlag);
   if (values.cors !== undefined && values.cors.trim() === '') throw new UsageError('--cors must be \'*\' or a comma list of origins');
   const port = parseNumber('port', values.port, { integer: true, min: 0, max: 65535 });
   const delay = parseNumber('delay', values.delay, { min: 0 });
@@ -279,7 +281,7 @@ export async function buildConfig(
     if (typeof mock.fsDir !== 'string') mock.fsDir = folder;
     har = values.har !== undefined ? resolve(cwd, values.har) : `${folder.replace(/[\\/]+$/, '')}.har`;
   }
-  if (openapi) serveOpenApi(mock, openapi, { prefix: values.prefix, fsDir: values['fs-dir'], seed: values.seed, state: values.state === undefined ? undefined : resolve(cwd, values.state), configFile });
+  if (openapi) serveOpenApi(mock, openapi, { prefix: values.prefix, fsDir: values['fs-dir'], seed: values.seed, state: values.state === undefined ? undefined : resolve(cwd, values.state), strictResponses: values['strict-responses'], configFile });
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
   if (mock.logLevel === undefined) mock.logLevel = logLevel;
   const config: MockyardConfig = {

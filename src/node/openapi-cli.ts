@@ -80,11 +80,30 @@ export async function openApiPositional(positionals: string[], cwd: string): Pro
   return { file, document, basePath: readDocument({ ...document, paths: {} }, createDeref(document)).basePath };
 }
 
+/** The flags that only mean something with a document, and what each does (for the usage error). */
+const DOCUMENT_FLAGS = {
+  seed: 'sets the generated data of an OpenAPI document (mockyard openapi.yaml --seed 7)',
+  state: "keeps an OpenAPI document's generated collections in a folder (mockyard openapi.yaml --state state)",
+  'strict-responses': 'answers 500 instead of an answer that breaks an OpenAPI document (mockyard openapi.yaml --strict-responses)',
+} as const;
+
+/** The usage error for a document flag given without a document, or undefined. */
+export function documentFlagAlone(values: Partial<Record<keyof typeof DOCUMENT_FLAGS, unknown>>): string | undefined {
+  const flag = (Object.keys(DOCUMENT_FLAGS) as (keyof typeof DOCUMENT_FLAGS)[]).find((f) => values[f] !== undefined);
+  return flag === undefined ? undefined : `--${flag} ${DOCUMENT_FLAGS[flag].replace(' (', ': give the document (')}`;
+}
+
 /** The mock API options that serve the document (flags and config already applied to `mock`). */
-export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: { prefix?: string[]; fsDir?: string; seed?: string; state?: string; configFile?: string }): void {
+export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: { prefix?: string[]; fsDir?: string; seed?: string; state?: string; strictResponses?: boolean; configFile?: string }): void {
   const previous = mock.openapi && typeof mock.openapi === 'object' && 'document' in mock.openapi ? mock.openapi : {};
   const seed = flags.seed === undefined ? undefined : /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed;
-  mock.openapi = { ...previous, document: arg.document, ...(seed !== undefined ? { seed } : {}), ...(flags.state !== undefined ? { state: flags.state } : {}) };
+  mock.openapi = {
+    ...previous,
+    document: arg.document,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(flags.state !== undefined ? { state: flags.state } : {}),
+    ...(flags.strictResponses ? { strictResponses: true } : {}),
+  };
   if (!flags.prefix?.length) mock.endpointPrefix = arg.basePath || '/';
   if (flags.fsDir === undefined && !flags.configFile) {
     mock.fsDir = null;

@@ -444,6 +444,23 @@ describe('start-up lines and flags', () => {
     expect(r.out).not.toContain('given in the config');
   });
 
+  it('--strict-responses: an answer that breaks the document is a 500 listing the violations (for CI)', async () => {
+    const dir = await makeTempDir();
+    await mkdir(join(dir, 'mocks', 'pet'), { recursive: true });
+    await writeFile(join(dir, 'mocks', 'pet', '1.json'), JSON.stringify({ id: 'one', photoUrls: [] }));
+    const s = await serve([PETSTORE, '--fs-dir', 'mocks', '--strict-responses'], dir);
+    const bad = await fetch(`${s.url}/v2/pet/1`, authed());
+    expect(bad.status).toBe(500);
+    expect(((await bad.json()) as { violations: unknown }).violations).toEqual([
+      { pointer: '/name', message: 'is required' },
+      { pointer: '/id', message: 'must be integer' },
+    ]);
+    expect((await fetch(`${s.url}/v2/pet/2`, authed())).status).toBe(200); // generated: matches
+    const alone = await runCli(['--strict-responses', '--port', '0'], dir);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain('--strict-responses answers 500 instead of an answer that breaks an OpenAPI document: give the document');
+  });
+
   it('--seed without a document is a usage error (exit 2), not ignored', async () => {
     const r = await runCli(['--seed', '7', '--port', '0'], await makeTempDir());
     expect(r.code).toBe(2);

@@ -84,7 +84,7 @@ describe('the generated backend with its state in a folder', () => {
   it('--state without a document is a usage error; a state option that is neither a path nor a Vfs is an OptionsError', async () => {
     const r = await runCli(['--state', 'state', '--port', '0'], await makeTempDir());
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--state keeps the generated backend');
+    expect(r.err).toContain("--state keeps an OpenAPI document's generated collections in a folder: give the document");
     expect(() => createNodeMockApi({ endpointPrefix: '/v2', fsDir: null, openapi: { document: PETSTORE, state: 42 as never } })).toThrow(/mock\.openapi\.state/);
   });
 
