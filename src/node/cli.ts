@@ -37,6 +37,7 @@ import { documentFlagAlone, documentName, documentServing, openApiPositional, se
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
+import { lineBatch } from './line-batch.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
@@ -570,11 +571,15 @@ function isMainModule(): boolean {
 }
 
 if (isMainModule()) {
+  const stdout = lineBatch(process.stdout);
   const io: CliIo = {
     cwd: process.cwd(),
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
+    out: (line) => stdout.write(line),
+    err: (line) => {
+      stdout.flush();
+      process.stderr.write(`${line}\n`);
+    },
   };
   const result = await main(process.argv.slice(2), io);
   if (result.code !== undefined) process.exit(result.code);
