@@ -18,7 +18,8 @@
  * name no file (file mode's lookup cache), is answered synchronously; so is a json-server query
  * without `_embed`/`_expand`.
  */
-import { carriesBody, hasBody, readBody } from '../../core/body.js';
+import { carriesBody, hasBody } from '../../core/body.js';
+import { readDecodedBody } from '../../core/content-encoding.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
@@ -191,7 +192,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   }
 
   async function jsonBody(ctx: RequestContext, env: FsEnv, what: string): Promise<unknown> {
-    const bytes = await readBody(ctx.request, env.bodyLimit);
+    const bytes = await readDecodedBody(ctx.request, env.bodyLimit, env.inflate); // Content-Encoding as file mode reads it
     if (bytes.byteLength === 0) throw new HttpError(400, MSG.noData);
     if (jsonServer && parseMediaType(ctx.request.headers.get('content-type')).type === 'application/x-www-form-urlencoded') {
       // json-server 0.17 stores a form's fields (as strings; a repeated field as a list).
