@@ -52,7 +52,18 @@ export function requestCodings(request: Request): string[] {
  */
 export async function readDecodedBody(request: Request, limit: number, inflate?: BoundedSyncInflate): Promise<Uint8Array> {
   const codings = requestCodings(request);
-  let bytes = await readBody(request, limit);
+  return decodeCodings(await readBody(request, limit), codings, limit, inflate);
+}
+
+/**
+ * The body bytes `readBody` gave (as sent: what a layer keeps for the ones after it, the proxy
+ * included) with the request's content codings undone, as `readDecodedBody` does.
+ */
+export async function decodedBody(request: Request, bytes: Uint8Array, limit: number, inflate?: BoundedSyncInflate): Promise<Uint8Array> {
+  return decodeCodings(bytes, requestCodings(request), limit, inflate);
+}
+
+async function decodeCodings(bytes: Uint8Array, codings: string[], limit: number, inflate?: BoundedSyncInflate): Promise<Uint8Array> {
   if (codings.length === 0 || bytes.byteLength === 0) return bytes;
   const { inflateBounded } = await import('./inflate-bounded.js');
   for (let i = codings.length - 1; i >= 0; i--) bytes = await inflateBounded(bytes, codings[i] as 'gzip' | 'deflate', limit, inflate);

@@ -15,7 +15,7 @@ import { BACKEND_KEYS, resolveBackendOptions, type BackendOptions } from './open
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
-import type { Vfs } from '../vfs/types.js';
+import { isVfs, type Vfs } from '../vfs/types.js';
 import { ALWAYS_REDACTED } from './proxy/har.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
@@ -450,11 +450,6 @@ function resolveScenarios(value: unknown, option: string, insideFs: boolean, war
 }
 
 
-function isVfsLike(value: unknown): value is Vfs {
-  if (!value || typeof value !== 'object') return false;
-  const v = value as Record<string, unknown>;
-  return ['stat', 'read', 'write', 'create', 'readdir', 'remove', 'mkdir', 'onChange'].every((k) => typeof v[k] === 'function');
-}
 
 function resolveCollections(value: unknown, name: string, preset: boolean): { idField: string } | null {
   if (value === undefined) return preset ? { idField: 'id' } : null;
@@ -539,7 +534,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   }
   base.fsDirOption = fsDirOption as string | null | undefined;
   if (o.fs !== undefined) {
-    if (!isVfsLike(o.fs)) throw new OptionsError(at('fs'), `must be a Vfs (memoryFs(), diskFs(dir), …) (got ${describe(o.fs)})`);
+    if (!isVfs(o.fs)) throw new OptionsError(at('fs'), `must be a Vfs (memoryFs(), diskFs(dir), …) (got ${describe(o.fs)})`);
     base.fs = o.fs;
   }
   base.root = check.string(o.root, at('root'), undefined, { nonEmpty: true });

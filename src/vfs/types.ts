@@ -109,6 +109,13 @@ export class VfsError extends Error {
   }
 }
 
+/** Whether `value` looks like a Vfs an engine can serve and write through (for option checks). */
+export function isVfs(value: unknown): value is Vfs {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return ['stat', 'read', 'write', 'create', 'readdir', 'remove', 'mkdir', 'onChange'].every((k) => typeof v[k] === 'function');
+}
+
 export function isVfsError(err: unknown, code?: VfsErrorCode): err is VfsError {
   return err instanceof VfsError && (code === undefined || err.code === code);
 }

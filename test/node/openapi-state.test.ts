@@ -69,6 +69,32 @@ describe('the generated backend with its state in a folder', () => {
     expect((await stateFile(dir, 'pet.json')).map((p) => p.id)).toEqual(afterWrites.map((p) => p.id)); // not populated again
   });
 
+  it('a nested collection has a file per parent (/users/{userId}/orders of user 7 → users/7/orders.json)', async () => {
+    const dir = await makeTempDir();
+    const order = { type: 'object', properties: { id: { type: 'integer', readOnly: true }, item: { type: 'string' } } };
+    const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+    const user = { name: 'userId', in: 'path', required: true, schema: { type: 'integer' } };
+    await writeFile(join(dir, 'shop.json'), JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'shop', version: '1' },
+      paths: {
+        '/users/{userId}/orders': { parameters: [user], get: { responses: { 200: { description: 'orders', ...json({ type: 'array', items: order }) } } }, post: { requestBody: json(order), responses: { 201: { description: 'created', ...json(order) } } } },
+        '/users/{userId}/orders/{orderId}': { parameters: [user, { name: 'orderId', in: 'path', required: true, schema: { type: 'integer' } }], get: { responses: { 200: { description: 'an order', ...json(order) } } } },
+      },
+    }));
+    const r = await runCli(['shop.json', '--state', 'state', '--port', '0', '--log-level', 'warn', '--prefix', '/'], dir);
+    const url = r.server!.url;
+    const created = await fetch(`${url}/users/7/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ item: 'tea' }) });
+    expect(created.status).toBe(201);
+    const seven = JSON.parse(await readFile(join(dir, 'state', 'users', '7', 'orders.json'), 'utf8')) as Array<{ id: number; item: string }>;
+    expect(seven).toHaveLength(21);
+    expect(seven.at(-1)).toEqual({ item: 'tea', id: 21 });
+    expect(existsSync(join(dir, 'state', 'users', '8'))).toBe(false); // another parent: not used yet
+    expect((await (await fetch(`${url}/users/8/orders`)).json() as unknown[]).length).toBe(20);
+    expect(existsSync(join(dir, 'state', 'users', '8', 'orders.json'))).toBe(true);
+    expect(await (await fetch(`${url}/users/7/orders/21`)).json()).toEqual({ item: 'tea', id: 21 });
+  });
+
   it('memory stays the default: nothing is written and a restart starts from the population again', async () => {
     const dir = await makeTempDir();
     const a = await runCli([PETSTORE, '--port', '0', '--log-level', 'silent'], dir);

@@ -138,3 +138,29 @@ describe('OpenAPI request validation', () => {
     await engine.close();
   });
 });
+
+describe('compressed request bodies', () => {
+  it('a gzip JSON body is validated and served decoded; the proxy still gets it as sent', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const doc = join(FIXTURES, 'petstore-3.0.yaml');
+    const generated = await startServer({ mock: { endpointPrefix: '/v1', fsDir: null, logLevel: 'silent', openapi: doc } });
+    const post = (url: string, body: object) => fetch(`${url}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(JSON.stringify(body)) });
+    const created = await post(generated.url, { id: 5, name: 'Zip' });
+    expect(created.status).toBe(201);
+    const bad = await post(generated.url, { id: 'five' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toContain('body.id must be integer');
+
+    const upstream = await startUpstream((req, res, body) => {
+      void body().then((b) => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ encoding: req.headers['content-encoding'] ?? null, size: b.byteLength }));
+      });
+    });
+    const proxied = await startServer({ mock: { endpointPrefix: '/v1', fsDir: null, logLevel: 'silent', openapi: doc, proxy: { target: upstream.url } } });
+    const sent = gzipSync(JSON.stringify({ id: 6, name: 'Zap' }));
+    const forwarded = await fetch(`${proxied.url}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: sent });
+    expect(forwarded.status).toBe(201);
+    expect(await forwarded.json()).toEqual({ encoding: 'gzip', size: sent.byteLength });
+  });
+});

@@ -25,7 +25,8 @@
  * `{ errors: [{ extensions: { code: 'FORBIDDEN' } }], data: null }` over HTTP, the same errors
  * over the socket.
  */
-import { hasBody, readBody } from '../../core/body.js';
+import { hasBody } from '../../core/body.js';
+import { readDecodedBody } from '../../core/content-encoding.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
@@ -145,7 +146,7 @@ export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boole
       return { query, variables: variablesOf(variables), operationName: ctx.searchParams.get('operationName') };
     }
     const type = parseMediaType(ctx.request.headers.get('content-type')).type;
-    const bytes = await readBody(ctx.request, 1024 * 1024);
+    const bytes = await readDecodedBody(ctx.request, 1024 * 1024, services.runtime.inflate); // Content-Encoding as every layer reads it
     if (type === 'application/graphql') return { query: decoder.decode(bytes) };
     if (type !== 'application/json' && type !== '' && !type.endsWith('+json')) throw new HttpError(415, 'A GraphQL request must be sent as JSON (Content-Type: application/json)');
     if (bytes.byteLength === 0) throw new HttpError(400, 'Missing GraphQL request body');

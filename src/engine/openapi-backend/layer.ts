@@ -16,6 +16,8 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { bufferedBody, hasBody, keepBody, keptJson, readBody } from '../../core/body.js';
+import { decodedBody } from '../../core/content-encoding.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import { FastResponse, type FastHeaders } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
@@ -55,6 +57,8 @@ export interface OpenApiBackendLayerOptions {
   queue: KeyedQueue;
   maxJsonDepth: number;
   defaultFs?: DefaultFsFactory;
+  /** The runtime's native inflate for compressed request bodies (runtime.ts). */
+  inflate?: BoundedSyncInflate;
 }
 
 type Obj = Record<string, unknown>;
@@ -379,9 +383,11 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     if (kept === undefined) keepBody(ctx.request, bytes);
     if (bytes.byteLength === 0) return undefined;
     const type = parseMediaType(ctx.request.headers.get('content-type')).type;
-    if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
-    if (type !== '' && !isJsonMediaType(type)) return undefined;
-    const value = keptJson(ctx.request, bytes)?.value ?? parseJsonBytes(bytes); // the validator's parse, when it made one
+    const parsed = keptJson(ctx.request, bytes); // the validator's parse, when it made one
+    if (parsed === undefined && type !== 'application/x-www-form-urlencoded' && type !== '' && !isJsonMediaType(type)) return undefined;
+    const decoded = parsed === undefined ? await decodedBody(ctx.request, bytes, bodyLimit, options.inflate) : bytes; // gzip/deflate undone
+    if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(decoded)));
+    const value = parsed !== undefined ? parsed.value : parseJsonBytes(decoded);
     assertNoForbiddenKeys(value);
     return value;
   }

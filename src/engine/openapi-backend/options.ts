@@ -10,7 +10,7 @@
  *           state-folder.ts.
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
-import type { Vfs } from '../../vfs/types.js';
+import { isVfs, type Vfs } from '../../vfs/types.js';
 
 export interface BackendOptions {
   mock: boolean | undefined;
@@ -22,7 +22,6 @@ export interface BackendOptions {
 
 export const BACKEND_KEYS = ['mock', 'seed', 'count', 'state'] as const;
 
-const isVfs = (v: unknown): v is Vfs => v !== null && typeof v === 'object' && ['read', 'write', 'create', 'stat', 'readdir', 'mkdir', 'onChange'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
 export const DEFAULT_COUNT = 20;
 export const DEFAULT_SEED = 1;
 

@@ -25,6 +25,8 @@
  * kept for the layers after it (core/body.ts `keepBody`).
  */
 import { bufferedBody, hasBody, keepBody, keepJson, readBody } from '../../core/body.js';
+import { decodedBody } from '../../core/content-encoding.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import { fastState } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
@@ -55,6 +57,8 @@ export interface OpenApiLayerOptions {
   strictResponses?: boolean;
   /** The runtime's loader for a document given by its path (openapi-backend/document-loader.ts). */
   loadDocument?: DocumentLoader;
+  /** The runtime's native inflate for compressed request bodies (runtime.ts). */
+  inflate?: BoundedSyncInflate;
 }
 
 export type OpenApiLayer = Layer;
@@ -201,9 +205,9 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       if (op.jsonBody && hasBody(ctx.request) && takesJson(ctx)) {
         const kept = bufferedBody(ctx.request);
         const bytes = kept ?? (await readBody(ctx.request, bodyLimit));
-        if (kept === undefined) keepBody(ctx.request, bytes);
+        if (kept === undefined) keepBody(ctx.request, bytes); // as sent: the proxy forwards them with their Content-Encoding
         if (bytes.byteLength > 0) {
-          body = parseJsonBytes(bytes); // malformed → 400
+          body = parseJsonBytes(await decodedBody(ctx.request, bytes, bodyLimit, options.inflate)); // gzip/deflate undone; malformed → 400
           keepJson(ctx.request, bytes, body); // parsed once for the layers after this one
         }
       }

@@ -91,7 +91,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   const store = lazyCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
   const handlers = createHandlerLayer(options, services, files);
   const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir, services.runtime.upstream) : undefined;
-  const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument }) : undefined;
+  const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, inflate: services.runtime.inflate }) : undefined;
   const faults = faultRulesOf(options.faults, options.handlers);
   const layers: Layer[] = [
     ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
@@ -106,7 +106,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer(options, files)))] : []), // json-server collections over files (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
-    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, maxJsonDepth: options.maxJsonDepth, defaultFs: services.runtime.defaultFs })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
+    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, maxJsonDepth: options.maxJsonDepth, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
     ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root, services.runtime.defaultFs)] : []), // static files nothing above answered (static/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (fs/preset-hints.ts)
