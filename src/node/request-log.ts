@@ -35,9 +35,19 @@ function statusColor(status: number | undefined): string {
   return C.green;
 }
 
-function clock(d = new Date()): string {
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+/** Local `HH:MM:SS.` of the current second (one Date per second under load; zone offsets are whole seconds). */
+let clockSecond = -1;
+let clockPrefix = '';
+function clock(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== clockSecond) {
+    const d = new Date(now);
+    const p = (n: number) => String(n).padStart(2, '0');
+    clockPrefix = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.`;
+    clockSecond = second;
+  }
+  return clockPrefix + String(now - second * 1000).padStart(3, '0');
 }
 
 /** Control characters of a request path never reach the terminal as such. */

@@ -1,6 +1,6 @@
 /**
- * The CLI's output lines are written once per turn of the event loop: the lines queued in one
- * turn reach the stream in one write, in order; `flush()` writes at once. Through the built CLI
+ * The CLI's output lines are written together: the lines queued before the batch's timer reach
+ * the stream in one write, in order; `flush()` and a full batch write at once. Through the built CLI
  * as a real process: every request's log line is printed once, and the lines of the requests
  * answered just before a SIGTERM are printed before its "closing" line (flushed on exit).
  */
@@ -13,20 +13,32 @@ import { startCli, stopCliProcesses } from '../helpers/cli-process.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 describe('lineBatch', () => {
-  it('writes the lines of one turn in one write, in order', async () => {
+  it('writes the lines queued before its timer in one write, in order; flush() writes at once', () => {
     const writes: string[] = [];
-    const batch = lineBatch({ write: (chunk: string) => (writes.push(chunk), true) } as never);
+    const timers: (() => void)[] = [];
+    const batch = lineBatch({ write: (chunk: string) => (writes.push(chunk), true) } as never, (run) => timers.push(run));
     batch.write('one');
     batch.write('two');
     batch.write('three');
     expect(writes).toEqual([]);
-    await new Promise((r) => setImmediate(r));
+    expect(timers).toHaveLength(1);
+    timers.shift()!();
     expect(writes).toEqual(['one\ntwo\nthree\n']);
     batch.write('four');
     batch.flush();
     expect(writes).toEqual(['one\ntwo\nthree\n', 'four\n']);
-    await new Promise((r) => setImmediate(r));
+    timers.shift()!();
     expect(writes).toHaveLength(2);
+  });
+
+  it('writes at once past 64 KiB queued', () => {
+    const writes: string[] = [];
+    const batch = lineBatch({ write: (chunk: string) => (writes.push(chunk), true) } as never, () => {});
+    const line = 'x'.repeat(1023);
+    for (let i = 0; i < 64; i++) batch.write(line);
+    expect(writes).toEqual([]);
+    batch.write('last');
+    expect(writes).toEqual([`${line}\n`.repeat(64) + 'last\n']);
   });
 });
 
