@@ -5,12 +5,13 @@
 // answered) moves much less than req/s when other work shares the machine: a server that waits
 // for its core does not count that wait. Same targets as shared-suite.mjs.
 //   node bench/cpu-per-request.mjs [--yardstick /work/shared/bench] [--reps 3] [--duration 3]
-//       [--only get-one,get-100,...] [--baseline DIR] [--no-mockyard] [--variant NAME=SPEC ...]
+//       [--only get-one,get-100,...] [--baseline DIR] [--no-mockyard] [--variant NAME=SPEC ...] [--log]
 // Targets: `ref` (ref-server --mode memory), `json-server@default` (the CLI as it ships, no
 // config), `mockyard` (the yardstick's config: file mode, pagination and filter options; left out
 // with --no-mockyard), with --baseline DIR also `json-server@before` / `before` (DIR/dist's CLI),
 // and --variant NAME=SPEC (as shared-suite.mjs: `{json}` merged into `mock`, else CLI arguments)
-// on the default target. Servers on core 0, wrk on core 1, targets alternating per rep, medians.
+// on the default target. --log: the default targets keep their request log (stdout, one line per
+// request, read and dropped), as `mockyard` runs without -q/--quiet. Servers on core 0, wrk on core 1, targets alternating per rep, medians.
 // Prints a Markdown table (nothing is written).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -25,7 +26,7 @@ const { values: a } = parseArgs({ options: {
   yardstick: { type: 'string', default: '/work/shared/bench' }, reps: { type: 'string', default: '3' },
   duration: { type: 'string', default: '3' },
   only: { type: 'string', default: 'get-one,get-100,get-10k-full,query-10k,query-10k-cold,query-100k,query-100k-cold,patch-one,post-delete' },
-  baseline: { type: 'string' }, 'no-mockyard': { type: 'boolean', default: false },
+  baseline: { type: 'string' }, 'no-mockyard': { type: 'boolean', default: false }, log: { type: 'boolean', default: false },
   variant: { type: 'string', multiple: true, default: [] },
 } });
 const ys = resolve(a.yardstick);
@@ -47,11 +48,15 @@ function start(args, ready) {
   children.push(child);
   return new Promise((res, rej) => {
     let out = '';
-    child.stdout.on('data', (d) => {
+    const onData = (d) => {
       out += d;
       const m = ready.exec(out);
-      if (m) res({ pid: child.pid, url: m[1] });
-    });
+      if (!m) return;
+      child.stdout.off('data', onData);
+      child.stdout.resume(); // what it prints next (the request log, with --log) is read and dropped
+      res({ pid: child.pid, url: m[1] });
+    };
+    child.stdout.on('data', onData);
     child.once('exit', (code) => rej(new Error(`exited ${code}: ${out}`)));
   });
 }
@@ -66,10 +71,11 @@ const config = (dir, extra = {}) => `export default { mock: { endpointPrefix: '/
   ...${JSON.stringify(extra)} }, logLevel: 'warn' };\n`;
 const defaultTarget = (bin, name, args = [], mock = undefined) => {
   const dir = fixtures(name);
-  if (mock === undefined) return start([bin, '--fs-dir', dir, '--prefix', '/api', '--port', '0', '--quiet', ...args], LISTEN);
+  const quiet = a.log ? [] : ['--quiet'];
+  if (mock === undefined) return start([bin, '--fs-dir', dir, '--prefix', '/api', '--port', '0', ...quiet, ...args], LISTEN);
   // Options the CLI has no flag for: a config holding them, with the preset the CLI defaults to.
   return writeFile(join(work, `${name}.config.mjs`), `export default { mock: { endpointPrefix: '/api', fsDir: ${JSON.stringify(dir)}, preset: 'json-server', logLevel: 'error', ...${JSON.stringify(mock)} }, logLevel: 'warn' };\n`)
-    .then(() => start([bin, '--config', join(work, `${name}.config.mjs`), '--port', '0', '--quiet', ...args], LISTEN));
+    .then(() => start([bin, '--config', join(work, `${name}.config.mjs`), '--port', '0', ...quiet, ...args], LISTEN));
 };
 const rows = [];
 try {
