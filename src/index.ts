@@ -16,43 +16,7 @@ export { sse, ndjson, textStream, paced, type StreamInit, type Paced } from './e
 export type { SseEvent } from './engine/streams/sse-format.js';
 export type { StreamControl, StreamSource } from './engine/streams/iterable-body.js';
 export { graphql, type GraphqlOperationHandler, type GraphqlOperationType, type GraphqlResolver, type GraphqlResolverInput, type GraphqlSubscriptionResolver, type GraphqlAnswer } from './engine/graphql/operation-handlers.js';
-export type {
-  AuthenticateOption,
-  BodySchema,
-  DelayOption,
-  DelayPercentiles,
-  DelayRange,
-  ErrorHandlerFunction,
-  FaultOptions,
-  FaultRule,
-  FilterComparison,
-  FilterConfig,
-  FilterEntry,
-  FilterValueType,
-  FsHandlerOptions,
-  HandlerError,
-  HandlerFunction,
-  HandlerRequest,
-  HandlerResponse,
-  HttpMethod,
-  MiddlewareFunction,
-  MockApiApp,
-  MockApiOptions,
-  NextFunction,
-  PaginationConfig,
-  ParserConfig,
-  PathParamNames,
-  PathParams,
-  PerMethod,
-  ProxyOptions,
-  RecordOptions,
-  RestHandler,
-  ScenarioOptions,
-  StandardSchemaV1,
-  UploadedFile,
-  WsConnection,
-  WsHandler,
-} from './engine/types.js';
+export type * from './engine/public-types.js';
 export type { Exchange, Observer, AnsweredBy } from './core/exchange.js';
 export type { CorsOptions } from './core/cors.js';
 export type { LogLevel, LoggerSink } from './core/logger.js';

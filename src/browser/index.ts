@@ -27,41 +27,5 @@ export type { Engine } from '../core/engine.js';
 export type { Exchange, Observer } from '../core/exchange.js';
 export type { Vfs, VfsStat, VfsDirent, VfsKind } from '../vfs/types.js';
 export type { SeedTree } from '../vfs/seed.js';
-export type {
-  AuthenticateOption,
-  BodySchema,
-  DelayOption,
-  DelayPercentiles,
-  DelayRange,
-  ErrorHandlerFunction,
-  FaultOptions,
-  FaultRule,
-  FilterComparison,
-  FilterConfig,
-  FilterEntry,
-  FilterValueType,
-  FsHandlerOptions,
-  HandlerError,
-  HandlerFunction,
-  HandlerRequest,
-  HandlerResponse,
-  HttpMethod,
-  MiddlewareFunction,
-  MockApiApp,
-  MockApiOptions,
-  NextFunction,
-  PaginationConfig,
-  ParserConfig,
-  PathParamNames,
-  PathParams,
-  PerMethod,
-  ProxyOptions,
-  RecordOptions,
-  RestHandler,
-  ScenarioOptions,
-  StandardSchemaV1,
-  UploadedFile,
-  WsConnection,
-  WsHandler,
-} from '../engine/types.js';
+export type * from '../engine/public-types.js';
 export type { Collector, CollectorOptions } from '../tracker/types.js';
