@@ -126,6 +126,32 @@ export function floorViolations(graph = importGraph()): string[] {
   return out;
 }
 
+/** The files a user can reach: the package's entries (exports, bin), the devtools page's bundle. */
+export function entryFiles(root = resolve(SRC, '..')): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
+  const targets: string[] = [...Object.values(pkg.bin)];
+  const collect = (v: unknown) => {
+    if (typeof v === 'string') targets.push(v);
+    else if (v && typeof v === 'object') for (const [k, w] of Object.entries(v)) if (k !== 'types') collect(w);
+  };
+  collect(pkg.exports);
+  const files = targets.filter((t) => t.startsWith('./dist/') && t.endsWith('.js')).map((t) => t.slice('./dist/'.length).replace(/\.js$/, '.ts'));
+  // Bundled by scripts/build-devtools-page.mjs, not imported: its module is the page's entry.
+  return [...new Set([...files, 'devtools/page/main.tsx'])];
+}
+
+/** Files no entry reaches through imports of any kind: dead code, or an entry package.json lacks. */
+export function unreachableFiles(graph = importGraph(), entries = entryFiles()): string[] {
+  const seen = new Set<string>();
+  const walk = (file: string) => {
+    if (seen.has(file) || !graph.has(file)) return;
+    seen.add(file);
+    for (const target of graph.get(file)!.files) walk(target);
+  };
+  for (const e of entries) walk(e);
+  return [...graph.keys()].filter((f) => !seen.has(f)).sort();
+}
+
 /** The circles among files: strongly connected components of more than one file (Tarjan). */
 export function fileCircles(graph = importGraph()): string[][] {
   let index = 0;
@@ -188,6 +214,18 @@ describe('import direction (ARCHITECTURE.md, "Floors")', () => {
 
   it('no files import each other in a circle', () => {
     expect(fileCircles(graph)).toEqual([]);
+  });
+
+  it('every file is reached from a package entry (no orphans)', () => {
+    const entries = entryFiles();
+    expect(entries).toContain('index.node.ts');
+    expect(entries).toContain('node/cli.ts');
+    for (const e of entries) expect(graph.has(e), `${e} (package.json) exists in src/`).toBe(true);
+    expect(unreachableFiles(graph, entries)).toEqual([]);
+    // An extra file nobody imports is named.
+    const g = new Map(graph);
+    g.set('tracker/orphan.ts', { files: ['core/engine.ts'], packages: [] });
+    expect(unreachableFiles(g, entries)).toEqual(['tracker/orphan.ts']);
   });
 
   it('catches an upward import and a circle', () => {
