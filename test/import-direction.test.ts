@@ -11,9 +11,10 @@
  * above. Files at the root of src/ are placed on a floor one by one, and so is an entry file that
  * stands apart from its folder (`sw/index.ts`, the deprecated alias of `mockyard/browser`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, tokens } from './helpers/source-files.js';
 
 const SRC = resolve(import.meta.dirname, '../src');
 
@@ -34,44 +35,6 @@ export const FLOORS: readonly (readonly string[])[] = [
 /** Where Node-only packages may be imported (everything else runs in every host). */
 const NODE_ONLY = /^(node:|ws$|busboy$|undici$|postgres$)/;
 const NODE_ALLOWED = (file: string) => file.startsWith('node/') || file === 'vfs/disk.ts' || file === 'vfs/disk-watch.ts';
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) sourceFiles(path, out);
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-/**
- * The code without comments, each string literal replaced by `'#n'` (its text is `strings[n]`),
- * so that neither a comment nor a string that mentions an import reads as one.
- */
-function tokens(code: string): { code: string; strings: string[] } {
-  const strings: string[] = [];
-  let out = '';
-  let i = 0;
-  while (i < code.length) {
-    const c = code[i]!;
-    const next = code[i + 1];
-    if (c === '/' && next === '/') {
-      while (i < code.length && code[i] !== '\n') i++;
-    } else if (c === '/' && next === '*') {
-      const end = code.indexOf('*/', i + 2);
-      i = end === -1 ? code.length : end + 2;
-    } else if (c === "'" || c === '"' || c === '`') {
-      let j = i + 1;
-      while (j < code.length && code[j] !== c) j += code[j] === '\\' ? 2 : 1;
-      out += `'#${strings.push(code.slice(i + 1, j)) - 1}'`;
-      i = j + 1;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return { code: out, strings };
-}
 
 const IMPORT =
   /\b(?:import|export)\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\}|\w+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+\w+))?)\s*from\s*'#(\d+)'|\bimport\s*'#(\d+)'|\bimport\s*\(\s*'#(\d+)'\s*\)/g;
