@@ -39,7 +39,8 @@ import { referencedIds } from '../store/references.js';
 import { collectionFile } from '../store/collection-file.js';
 import { queryEntry } from './json-server-scan.js';
 import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
-import { embed, expand, foreignKey, pluralCandidates } from './relations.js';
+import { embed, expand } from './relations.js';
+import { expandField, relationField } from '../store/relations.js';
 
 const NAME = 'collections';
 
@@ -91,9 +92,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Name of a collection from its request key (`/v1/posts` → `posts`). */
+/** Name of a collection from its request key (`/v1/posts` → `v1/posts`, the store's name). */
 function nameOf(key: string): string {
-  return decodeSegment(key.slice(key.lastIndexOf('/') + 1)) ?? '';
+  return key.slice(1).split('/').map((seg) => decodeSegment(seg) ?? '').join('/');
 }
 
 /**
@@ -103,6 +104,7 @@ function nameOf(key: string): string {
 export function createCollectionsLayer(options: ResolvedMockApiOptions, files: FilesLayer): Layer {
   const idField = options.collections?.idField ?? 'id';
   const jsonServer = options.preset === 'json-server';
+  const naming = options.relations;
   /** What answered, for observers: the file below fsDir, `#id` for an item, `?` for a query. */
   const answered = (ctx: RequestContext, env: FsEnv, entry: FileEntry, suffix: string) =>
     ctx.answered(NAME, `${relativeToFsDir(env, entry.path)}${suffix}`);
@@ -120,16 +122,21 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   async function withRelations(env: FsEnv, key: string, items: unknown[], q: JsonServerQuery): Promise<unknown[]> {
     let out = items;
     const parentsToo: string[] = [];
+    const own = nameOf(key);
     for (const name of q.embed) {
-      const children = await collection(env, siblingKey(key, name));
-      if (children) out = embed(out, name, children.array!, nameOf(key), idField);
-      else parentsToo.push(name); // json-server 1.x: `_embed=post` on comments embeds the parent
+      const childKey = siblingKey(key, name);
+      const children = await collection(env, childKey);
+      const fk = children ? relationField(naming, nameOf(childKey), own) : undefined;
+      if (children) {
+        if (fk !== undefined) out = embed(out, name, children.array!, fk, idField);
+      } else parentsToo.push(name); // json-server 1.x: `_embed=post` on comments embeds the parent
     }
     for (const name of [...q.expand, ...parentsToo]) {
-      for (const candidate of pluralCandidates(name)) {
+      const rel = expandField(naming, own, name);
+      for (const candidate of rel?.parents ?? []) {
         const parents = await collection(env, siblingKey(key, candidate));
         if (parents) {
-          out = expand(out, name, parents.array!, idField);
+          out = expand(out, name, parents.array!, rel!.field, idField);
           break;
         }
       }
@@ -317,7 +324,8 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
           for (const name of named.length > 0 ? named : await siblingNames(env, entry, key)) {
             const children = await collection(env, siblingKey(key, name));
             if (!children) continue;
-            const fk = foreignKey(nameOf(key));
+            const fk = relationField(naming, nameOf(siblingKey(key, name)), nameOf(key));
+            if (fk === undefined) continue;
             // No child of this item in the stored array, and no write queued that could add one: nothing to write.
             if (!referencedIds(children.array!, fk).has(id) && !mutationPending(env, children.path)) continue;
             await enqueueMutation(env, children.path, idField, (scope) => {
@@ -352,7 +360,8 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     const childKey = siblingKey(parentKey, childName);
     const children = await collection(env, childKey);
     if (!children) return undefined;
-    const fk = foreignKey(nameOf(parentKey));
+    const fk = relationField(naming, nameOf(childKey), nameOf(parentKey));
+    if (fk === undefined) return undefined;
     if (ctx.method === 'POST') {
       const p = indexOf(parents.array!, idField).find(parents.array!, parentId);
       if (p === -1) throw new HttpError(404, `No item with ${idField} ${JSON.stringify(parentId)}`);
@@ -365,7 +374,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   /** The other JSON files next to a collection's (`posts.json` → `comments`, `profile`, …). */
   async function siblingNames(env: FsEnv, entry: FileEntry, key: string): Promise<string[]> {
     const dir = entry.path.slice(0, Math.max(0, entry.path.lastIndexOf('/')));
-    const own = nameOf(key);
+    const own = decodeSegment(key.slice(key.lastIndexOf('/') + 1)) ?? '';
     return (await jsonNamesIn(env, dir)).filter((n) => n !== own);
   }
 
@@ -428,8 +437,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     const sub = ctx.subPath;
     const target = safePath(sub);
     if (!target || target.trailingSlash) return undefined;
-    const own = await env.cache.lookup(sub, target);
-    if (own !== null) {
+    if (await files.namesFile(sub, target)) {
       // The path names a file: file mode answers, except collection-level operations.
       if (method === 'POST') {
         if (configFor(options.pagination, 'POST') || configFor(options.filters, 'POST')) return undefined;
@@ -483,10 +491,10 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const mode = files.mode();
       if (!mode) return undefined;
       const cache = mode.env.cache;
-      const own = cache.lookupNow(sub);
+      const own = files.namesFileNow(sub);
       if (own === undefined) return undefined;
       const search = ctx.search.length > 1;
-      if (own !== null) {
+      if (own) {
         if (!jsonServer || !search) return PASS;
         const entry = cache.lookupEntryNow(sub);
         if (entry === undefined) return undefined;
@@ -510,9 +518,9 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const cut = sub.lastIndexOf('/');
       if (cut <= 0) return jsonServer && sub === '/db' ? undefined : PASS; // GET /db: the promise path reads the folder
       const parentKey = sub.slice(0, cut);
-      const parentPath = cache.lookupNow(parentKey);
-      if (parentPath === undefined) return undefined;
-      if (parentPath === null) return jsonServer ? undefined : PASS;
+      const parentIsFile = files.namesFileNow(parentKey);
+      if (parentIsFile === undefined) return undefined;
+      if (!parentIsFile) return jsonServer ? undefined : PASS;
       const entry = cache.lookupEntryNow(parentKey);
       if (entry === undefined) return undefined;
       if (entry.array === undefined) return jsonServer ? undefined : PASS;

@@ -1,6 +1,7 @@
 /**
- * json-server's relations (`preset: 'json-server'`), by its naming convention: an item of
- * `comments` with `postId: 1` belongs to the item `1` of `posts`.
+ * json-server's relations (`preset: 'json-server'`), by the store's relation naming
+ * (store/relations.ts: json-server's `postId` convention by default, or declared in
+ * `mock.store.relations`): an item of `comments` with `postId: 1` belongs to the item `1` of `posts`.
  *   _embed=comments   on posts:     each post gets `comments: [...]` (the comments with postId = its id)
  *   _expand=post      on comments:  each comment gets `post: {...}` (the post whose id = its postId)
  *   GET  /posts/1/comments          the comments with postId = 1 (then the query applies)
@@ -10,35 +11,13 @@
  */
 import { idKeyOf } from '../store/item-id.js';
 
-/** `posts` → `post`, `categories` → `category`, `boxes` → `box` (English plurals json-server meets). */
-export function singular(name: string): string {
-  if (/ies$/i.test(name) && name.length > 3) return `${name.slice(0, -3)}y`;
-  if (/(ss|x|z|ch|sh)es$/i.test(name)) return name.slice(0, -2);
-  if (/s$/i.test(name) && !/ss$/i.test(name)) return name.slice(0, -1);
-  return name;
-}
-
-/** Names a parent collection may have for `_expand=post`: posts, post, postes; category → categories. */
-export function pluralCandidates(name: string): string[] {
-  const out = [`${name}s`, name];
-  if (/[^aeiou]y$/i.test(name)) out.unshift(`${name.slice(0, -1)}ies`);
-  if (/(s|x|z|ch|sh)$/i.test(name)) out.unshift(`${name}es`);
-  return out;
-}
-
-/** The foreign key children of collection `parentName` carry: `posts` → `postId`. */
-export function foreignKey(parentName: string): string {
-  return `${singular(parentName)}Id`;
-}
-
 /** Whether `child[fk]` names the parent id `key` (compared as text, like ids). */
 export function refersTo(child: unknown, fk: string, key: string): boolean {
   return idKeyOf(child, fk) === key;
 }
 
 /** Items with their children embedded under `name` (copies). */
-export function embed(items: readonly unknown[], name: string, children: readonly unknown[], parentName: string, idField: string): unknown[] {
-  const fk = foreignKey(parentName);
+export function embed(items: readonly unknown[], name: string, children: readonly unknown[], fk: string, idField: string): unknown[] {
   const byParent = new Map<string, unknown[]>();
   for (const c of children) {
     const k = idKeyOf(c, fk);
@@ -54,14 +33,13 @@ export function embed(items: readonly unknown[], name: string, children: readonl
   });
 }
 
-/** Items with their parent expanded under `name` (copies); `parents` is the parent collection. */
-export function expand(items: readonly unknown[], name: string, parents: readonly unknown[], idField: string): unknown[] {
+/** Items with their parent (named by `fk`) expanded under `name` (copies); `parents` is the parent collection. */
+export function expand(items: readonly unknown[], name: string, parents: readonly unknown[], fk: string, idField: string): unknown[] {
   const byId = new Map<string, unknown>();
   for (const p of parents) {
     const k = idKeyOf(p, idField);
     if (k !== undefined && !byId.has(k)) byId.set(k, p);
   }
-  const fk = `${name}Id`;
   return items.map((item) => {
     const k = idKeyOf(item, fk);
     if (k === undefined || !byId.has(k)) return item;

@@ -10,6 +10,7 @@
  * folder is certainly still missing (no change event on an exclusive Vfs), else leaves the
  * request to `handle`.
  */
+import { requestPathToVfs } from '../../vfs/path.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
@@ -41,8 +42,16 @@ export interface FilesLayer extends Layer {
    * matches.
    */
   serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response>;
-  /** File mode once the fsDir check passed (its caches, for layers built on files: collections). */
+  /** File mode once the fsDir check passed (its caches, for the collection store built on files). */
   mode(): FsMode | undefined;
+  /**
+   * Whether the request path `key` (raw, below the prefix) names a file, which this layer then
+   * answers (a layer below it, such as collections, takes only the paths that name none):
+   * undefined when that cannot be told at once (file routing not on yet, or not cached).
+   */
+  namesFileNow(key: string): boolean | undefined;
+  /** As `namesFileNow`, looked up when needed (`target`: the path's safe form, when the caller has it). */
+  namesFile(key: string, target?: { readonly rel: string; readonly trailingSlash: boolean }): Promise<boolean>;
 }
 
 export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
@@ -83,6 +92,24 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
     name,
     ready,
     mode: () => mode,
+    namesFileNow(key) {
+      if (mode === undefined) return undefined;
+      const path = mode.env.cache.lookupNow(key);
+      return path === undefined ? undefined : path !== null;
+    },
+    async namesFile(key, target) {
+      const files = await current();
+      if (files === undefined) return false;
+      if (target === undefined) {
+        try {
+          const p = requestPathToVfs(key);
+          target = { rel: p.path, trailingSlash: p.trailingSlash };
+        } catch {
+          return false;
+        }
+      }
+      return (await files.env.cache.lookup(key, target)) !== null;
+    },
     peek(ctx) {
       if (mode !== undefined) return mode.serveCached(ctx);
       return checked && (probe === undefined || probe.knownMissing()) ? PASS : undefined;

@@ -4,7 +4,7 @@
  * (to one) and `Posts` (to many), subscriptions `postCreated`… Names GraphQL cannot hold are
  * cleaned (`blog-posts` → `BlogPost`); a collection whose name gives no valid type is left out.
  */
-import { singular } from '../collections/relations.js';
+import { singular } from '../store/plurals.js';
 
 const IRREGULAR_SINGULAR: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman' };
 const IRREGULAR_PLURAL: Record<string, string> = { person: 'people', child: 'children', man: 'men', woman: 'women' };

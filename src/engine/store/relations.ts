@@ -10,8 +10,12 @@
  * A convention field links only when the collection it names exists (`userId` with no `users`
  * is a plain field). Plurals are guessed the way json-server and json-graphql-server meet them
  * (`category_id` → categories, `box_id` → boxes, `person_id` → people or persons).
+ *
+ * REST routes need ONE field per pair of collections (`_embed`, `_expand`, nested routes, the
+ * delete cascade): `relationField` / `expandField` give it — a declared field first, else the
+ * convention's (`<singular>Id`, also under 'both'; `<singular>_id` under 'json-graphql-server').
  */
-import { pluralCandidates } from '../collections/relations.js';
+import { pluralCandidates, singular } from './plurals.js';
 
 export type RelationConvention = 'json-server' | 'json-graphql-server' | 'both';
 
@@ -59,4 +63,47 @@ export function findRelations(naming: RelationNaming, collections: ReadonlyMap<s
     }
   }
   return out;
+}
+
+/** The last segment of a collection name (`v1/posts` → `posts`): conventions name it alone. */
+function baseName(collection: string): string {
+  return collection.slice(collection.lastIndexOf('/') + 1);
+}
+
+/** The declared fields of `child` (by its full name, else its last segment). */
+function declaredOf(naming: RelationNaming, child: string): { readonly [field: string]: string } {
+  return naming.declared[child] ?? naming.declared[baseName(child)] ?? {};
+}
+
+function conventionField(naming: RelationNaming, stem: string): string | undefined {
+  if (naming.convention === 'none') return undefined;
+  return naming.convention === 'json-graphql-server' ? `${stem}_id` : `${stem}Id`;
+}
+
+/**
+ * The field of `child`'s items that holds the id of a `parent` item (`comments`, `posts` →
+ * `postId`), or undefined when none is named (convention 'none', nothing declared).
+ */
+export function relationField(naming: RelationNaming, child: string, parent: string): string | undefined {
+  const declared = declaredOf(naming, child);
+  for (const field of Object.keys(declared)) {
+    const p = declared[field]!;
+    if (p === parent || p === baseName(parent)) return field;
+  }
+  return conventionField(naming, singular(baseName(parent)));
+}
+
+/**
+ * What `_expand=<name>` on `child` follows: the field holding the parent's id and the names the
+ * parent collection may have, most likely first (`post` → `postId` in posts, post, …; a declared
+ * field named `<name>`, or pointing to `<name>`'s collection, first).
+ */
+export function expandField(naming: RelationNaming, child: string, name: string): { field: string; parents: string[] } | undefined {
+  const declared = declaredOf(naming, child);
+  for (const field of Object.keys(declared)) {
+    const p = declared[field]!;
+    if (field === name || p === name || singular(baseName(p)) === name) return { field, parents: [p] };
+  }
+  const field = conventionField(naming, name);
+  return field === undefined ? undefined : { field, parents: pluralCandidates(name) };
 }
