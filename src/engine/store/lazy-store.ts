@@ -7,10 +7,19 @@ import type { CollectionStore, StoreSources } from './store.js';
 
 export function lazyCollectionStore(sources: StoreSources): CollectionStore {
   let loading: Promise<CollectionStore> | undefined;
-  const store = () => (loading ??= import('./store.js').then((m) => m.createCollectionStore(sources)));
+  let loaded: CollectionStore | undefined;
+  const store = () =>
+    (loading ??= import('./store.js').then((m) => {
+      loaded = m.createCollectionStore(sources);
+      return loaded;
+    }));
   return {
     idField: sources.idField,
     relations: sources.relations,
+    peek: (name) => (loaded === undefined ? undefined : loaded.peek(name)), // undefined until loaded: `open` loads it
+    open: (name) => store().then((s) => s.open(name)),
+    namesNextTo: (name) => store().then((s) => s.namesNextTo(name)),
+    documents: () => store().then((s) => s.documents()),
     names: () => store().then((s) => s.names()),
     all: (name) => store().then((s) => s.all(name)),
     get: (name, id) => store().then((s) => s.get(name, id)),

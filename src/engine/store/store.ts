@@ -14,17 +14,20 @@
  */
 import { HttpError } from '../../core/errors.js';
 import type { FileEntry } from '../fs/file-cache.js';
-import { inFsDir, type FsEnv } from '../fs/fs-call.js';
+import { inFsDir, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
 import { idKeyOf, indexOf, nextId } from './item-id.js';
 import { assertNoForbiddenKeys } from '../../core/json-safety.js';
 import { ChangeFeed } from './change-feed.js';
 import type { ChangeListener, CollectionStore, Item, ListQuery, ListResult, StoreTransaction } from './contract.js';
-import { isCollection, runListQuery } from './list-query.js';
+import { isCollection } from './list-query.js';
 import { LOOKUP_TTL_MS } from '../fs/file-cache.js';
 import type { RelationNaming } from './relations.js';
-import { enqueueMutation, type MutationScope } from './writes.js';
+import { enqueueMutation, mutationPending, type MutationScope } from './writes.js';
 import { collectionFile } from './collection-file.js';
+import { createFolderListings } from './folder-listings.js';
+import { CollectionVersion } from './version.js';
+import { requestPathToVfs } from '../../vfs/path.js';
 
 export type { Item, StoreChange, ChangeListener, ListQuery, ListResult } from './contract.js';
 
@@ -56,16 +59,52 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     return mode.env;
   }
 
-  async function entryOf(e: FsEnv, name: string): Promise<FileEntry | null> {
-    const entry = await collectionFile(e, keyOf(name));
-    return entry !== null && entry.path.endsWith('.json') ? entry : null;
+  /** One version object per cached entry (version.ts): what `peek`/`open` hand out. */
+  const versions = new WeakMap<FileEntry, CollectionVersion>();
+  function versionOf(e: FsEnv, entry: FileEntry): CollectionVersion {
+    let v = versions.get(entry);
+    if (v === undefined) {
+      const file = relativeToFsDir(e, entry.path);
+      const path = entry.path;
+      v = new CollectionVersion(file.endsWith('.json') ? file.slice(0, -5) : file, file, entry, idField, () => mutationPending(e, path));
+      versions.set(entry, v);
+    }
+    return v;
   }
 
-  async function collection(name: string): Promise<{ env: FsEnv; entry: FileEntry }> {
-    const e = await env();
-    const entry = await entryOf(e, name);
-    if (!entry) throw new HttpError(404, `No collection ${JSON.stringify(name)}`);
-    return { env: e, entry };
+  /** Whether `entry` may stand for `name`: a request key takes any JSON array, a name its `.json` file. */
+  const fits = (name: string, key: string, entry: FileEntry) => entry.array !== undefined && (key === name || entry.path.endsWith('.json'));
+
+  function peekVersion(name: string): CollectionVersion | null | undefined {
+    const mode = files.mode();
+    if (mode === undefined) return undefined;
+    const key = name.charCodeAt(0) === 47 ? name : keyOf(name); // '/': a request key
+    const cache = mode.env.cache;
+    const path = cache.lookupNow(key);
+    if (path === undefined) return undefined;
+    if (path === null) return null;
+    const entry = cache.lookupEntryNow(key);
+    if (entry === undefined) return undefined;
+    return fits(name, key, entry) ? versionOf(mode.env, entry) : null;
+  }
+
+  async function openVersion(name: string): Promise<CollectionVersion | null> {
+    let mode = files.mode();
+    if (mode === undefined) {
+      await files.ready;
+      mode = files.mode();
+      if (mode === undefined) return null;
+    }
+    const key = name.charCodeAt(0) === 47 ? name : keyOf(name);
+    const entry = await collectionFile(mode.env, key);
+    return entry !== null && fits(name, key, entry) ? versionOf(mode.env, entry) : null;
+  }
+
+  async function collection(name: string): Promise<CollectionVersion> {
+    await env();
+    const v = await openVersion(name);
+    if (!v) throw new HttpError(404, `No collection ${JSON.stringify(name)}`);
+    return v;
   }
 
   /**
@@ -75,7 +114,7 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
   let known: { names: string[]; at: number } | undefined;
   let watching: (() => void) | undefined;
   function remember(e: FsEnv, names: string[]): void {
-    watching ??= e.vfs.onChange((path) => {
+    watching ??= e.cache.onChange((path) => {
       const rel = e.fsDir === '' ? path : path.startsWith(`${e.fsDir}/`) ? path.slice(e.fsDir.length + 1) : path === e.fsDir ? '' : undefined;
       if (rel !== undefined && !rel.includes('/')) known = undefined;
     });
@@ -92,8 +131,27 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     return list.filter((d) => d.kind === 'file' && d.name.endsWith('.json') && d.name.length > 5).map((d) => inFsDir(e, d.name));
   }
 
+  let feedMade: ChangeFeed | undefined;
   function feed(e: FsEnv): ChangeFeed {
-    return ChangeFeed.for(e, idField, () => paths(e));
+    return (feedMade ??= ChangeFeed.for(e, idField, () => paths(e)));
+  }
+
+  const listings = createFolderListings();
+
+  /** Runs `fn` on `v`'s collection in its write queue. */
+  function write<T>(v: CollectionVersion, fn: (tx: StoreTransaction) => T): Promise<T> {
+    const e = files.mode()!.env;
+    feed(e); // writes are announced from the first one on
+    return enqueueMutation(e, v.entry.path, idField, (scope) => {
+      const undo: Array<() => void> = [];
+      try {
+        return fn(scopeTx(scope, undo));
+      } catch (err) {
+        for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+        if (undo.length > 0) scope.changed(true); // positions may have moved and back: rebuild the id index
+        throw err;
+      }
+    });
   }
 
   /**
@@ -147,12 +205,34 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
         undo.push(() => scope.items.splice(i, 0, removed));
         return removed as Item;
       },
+      removeWhere(test) {
+        const items = scope.items;
+        const before = items.slice();
+        const removed: Item[] = [];
+        let kept = 0;
+        for (let i = 0; i < before.length; i++) {
+          const item = before[i];
+          if (test(item as Item)) removed.push(item as Item);
+          else items[kept++] = item;
+        }
+        if (removed.length === 0) return removed;
+        items.length = kept;
+        scope.changed(true);
+        undo.push(() => {
+          items.length = 0;
+          for (let i = 0; i < before.length; i++) items.push(before[i]);
+        });
+        return removed;
+      },
     };
   }
 
   const store: CollectionStore = {
     idField,
     relations,
+
+    peek: peekVersion,
+    open: openVersion,
 
     async names() {
       const e = await env();
@@ -167,41 +247,60 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
       return out.slice();
     },
 
-    async all(name) {
+    async namesNextTo(name) {
+      const v = await openVersion(name);
+      if (v === null) return [];
+      const e = files.mode()!.env;
+      const path = v.entry.path;
+      const base = path.slice(path.lastIndexOf('/') + 1);
+      const own = base.toLowerCase().endsWith('.json') ? base.slice(0, -5) : base;
+      return (await listings.jsonNamesIn(e, path.slice(0, Math.max(0, path.lastIndexOf('/'))))).filter((n) => n !== own);
+    },
+
+    async documents() {
       const e = await env();
-      const entry = await entryOf(e, name);
-      return entry ? (entry.array as Item[]) : undefined;
+      const out: Record<string, unknown> = {};
+      for (const d of await e.vfs.readdir(e.fsDir)) {
+        if (d.kind !== 'file' || !d.name.toLowerCase().endsWith('.json')) continue;
+        const key = `/${encodeURIComponent(d.name.slice(0, -5))}`;
+        let target: { rel: string; trailingSlash: boolean } | undefined;
+        try {
+          const p = requestPathToVfs(key);
+          target = { rel: p.path, trailingSlash: p.trailingSlash };
+        } catch {
+          target = undefined;
+        }
+        const entry = target ? await e.cache.lookupEntry(key, target) : null;
+        if (!entry || !entry.isJson) continue;
+        try {
+          out[d.name.slice(0, -5)] = entry.array ?? JSON.parse(new TextDecoder().decode(entry.bytes));
+        } catch {
+          // malformed JSON on disk: left out
+        }
+      }
+      return out;
+    },
+
+    async all(name) {
+      await env();
+      return (await openVersion(name))?.items;
     },
 
     async get(name, id) {
-      const { entry } = await collection(name);
-      const items = entry.array!;
-      const i = indexOf(items, idField).find(items, String(id));
-      return i === -1 ? undefined : (items[i] as Item);
+      return (await collection(name)).get(id);
     },
 
     async list(name, query) {
-      const { entry } = await collection(name);
-      return runListQuery(entry.array!, idField, query);
+      return (await collection(name)).list(query);
     },
 
     insert: (name, item) => store.transaction(name, (tx) => tx.insert(item)),
     update: (name, id, changes, options) => store.transaction(name, (tx) => tx.update(id, changes, options)),
     remove: (name, id) => store.transaction(name, (tx) => tx.remove(id)),
 
-    async transaction(name, fn) {
-      const { env: e, entry } = await collection(name);
-      feed(e); // writes are announced from the first one on
-      return enqueueMutation(e, entry.path, idField, (scope) => {
-        const undo: Array<() => void> = [];
-        try {
-          return fn(scopeTx(scope, undo));
-        } catch (err) {
-          for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
-          if (undo.length > 0) scope.changed(true); // positions may have moved and back: rebuild the id index
-          throw err;
-        }
-      });
+    transaction(name, fn) {
+      const v = peekVersion(name);
+      return v ? write(v, fn) : collection(name).then((found) => write(found, fn));
     },
 
     onChange(listener) {
