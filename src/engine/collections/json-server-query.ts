@@ -25,7 +25,7 @@
  */
 import { HttpError } from '../../core/errors.js';
 import type { Predicate, SimpleFilter } from '../fs/filters.js';
-import { hasPath, runQuery, text, valueAt, type CollectionQuery, type QueryResult } from '../store/query.js';
+import { runQuery, text, valueAt, type CollectionQuery, type QueryResult } from '../store/query.js';
 
 export type { QueryResult } from '../store/query.js';
 

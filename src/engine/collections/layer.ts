@@ -39,7 +39,7 @@ import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '.
 import type { FilesLayer } from '../fs/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import type { CollectionSnapshot, CollectionStore, Item } from '../store/contract.js';
+import type { CollectionSnapshot, CollectionStore } from '../store/contract.js';
 import { idKeyOf } from '../store/item-id.js';
 import { runQuery } from '../store/query.js';
 import { referencedIds } from '../store/references.js';
@@ -124,6 +124,12 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
   /** What answered, for observers: the file below fsDir, `#id` for an item, `?` for a query. */
   const answered = (ctx: RequestContext, c: CollectionSnapshot, suffix: string) => ctx.answered(NAME, `${c.file}${suffix}`);
 
+  /** The collection at request path `key`: at once when the store has it at hand, else read. */
+  function collection(key: string): CollectionSnapshot | null | Promise<CollectionSnapshot | null> {
+    const c = store.peek(key);
+    return c === undefined ? store.open(key) : c;
+  }
+
   /** A sibling collection of `key` named `name` (`/v1/posts` + `comments` → `/v1/comments`). */
   function siblingKey(key: string, name: string): string {
     return `${key.slice(0, key.lastIndexOf('/'))}/${encodeURIComponent(name)}`;
@@ -135,7 +141,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     const own = nameOf(key);
     for (const name of q.embed) {
       const childKey = siblingKey(key, name);
-      const children = await store.open(childKey);
+      const children = await collection(childKey);
       if (children) {
         const fk = relationField(naming, nameOf(childKey), own);
         if (fk !== undefined) out = embed(out, name, children.items, fk, idField);
@@ -144,7 +150,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     for (const name of [...q.expand, ...parentsToo]) {
       const rel = expandField(naming, own, name);
       for (const candidate of rel?.parents ?? []) {
-        const parents = await store.open(siblingKey(key, candidate));
+        const parents = await collection(siblingKey(key, candidate));
         if (parents) {
           out = expand(out, name, parents.items, rel!.field, idField);
           break;
@@ -309,7 +315,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
           const parentName = nameOf(key);
           for (const name of named.length > 0 ? named : await store.namesNextTo(key)) {
             const childKey = siblingKey(key, name);
-            const children = await store.open(childKey);
+            const children = await collection(childKey);
             if (!children) continue;
             const fk = relationField(naming, nameOf(childKey), parentName);
             if (fk === undefined) continue;
@@ -334,10 +340,10 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     const parentId = decodeSegment(parentPath.slice(cut + 1));
     const childName = decodeSegment(childSeg);
     if (parentId === undefined || childName === undefined) return undefined;
-    const parents = await store.open(parentKey);
+    const parents = await collection(parentKey);
     if (!parents) return undefined;
     const childKey = siblingKey(parentKey, childName);
-    const children = await store.open(childKey);
+    const children = await collection(childKey);
     if (!children) return undefined;
     const fk = relationField(naming, nameOf(childKey), nameOf(parentKey));
     if (fk === undefined) return undefined;
@@ -361,16 +367,16 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     const sub = ctx.subPath;
     const target = safePath(sub);
     if (!target || target.trailingSlash) return undefined;
-    if (await files.namesFile(sub, target)) {
+    if (files.namesFileNow(sub) ?? (await files.namesFile(sub, target))) {
       // The path names a file: file mode answers, except collection-level operations.
       if (method === 'POST') {
         if (configFor(options.pagination, 'POST') || configFor(options.filters, 'POST')) return undefined;
-        const c = await store.open(sub);
+        const c = await collection(sub);
         return c ? append(ctx, c, sub) : undefined;
       }
       if (jsonServer && ctx.search.length > 1 && (method === 'GET' || method === 'HEAD')) {
         if (hasBody(ctx.request)) return undefined;
-        const c = await store.open(sub);
+        const c = await collection(sub);
         return c ? queryCollection(ctx, sub, c, undefined, method === 'HEAD') : undefined;
       }
       return undefined;
@@ -380,7 +386,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     if (cut <= 0) return undefined;
     const parentKey = sub.slice(0, cut);
     const seg = sub.slice(cut + 1);
-    const parent = await store.open(parentKey);
+    const parent = await collection(parentKey);
     if (parent) {
       if (method === 'POST') return undefined;
       const id = decodeSegment(seg);

@@ -17,8 +17,8 @@ export function lazyCollectionStore(sources: StoreSources): CollectionStore {
     idField: sources.idField,
     relations: sources.relations,
     peek: (name) => (loaded === undefined ? undefined : loaded.peek(name)), // undefined until loaded: `open` loads it
-    open: (name) => store().then((s) => s.open(name)),
-    namesNextTo: (name) => store().then((s) => s.namesNextTo(name)),
+    open: (name) => (loaded === undefined ? store().then((s) => s.open(name)) : loaded.open(name)),
+    namesNextTo: (name) => (loaded === undefined ? store().then((s) => s.namesNextTo(name)) : loaded.namesNextTo(name)),
     documents: () => store().then((s) => s.documents()),
     names: () => store().then((s) => s.names()),
     all: (name) => store().then((s) => s.all(name)),
@@ -27,7 +27,7 @@ export function lazyCollectionStore(sources: StoreSources): CollectionStore {
     insert: (name, item) => store().then((s) => s.insert(name, item)),
     update: (name, id, changes, options) => store().then((s) => s.update(name, id, changes, options)),
     remove: (name, id) => store().then((s) => s.remove(name, id)),
-    transaction: (name, fn) => store().then((s) => s.transaction(name, fn)),
+    transaction: (name, fn) => (loaded === undefined ? store().then((s) => s.transaction(name, fn)) : loaded.transaction(name, fn)),
     onChange(listener) {
       let stop: (() => void) | undefined;
       let stopped = false;

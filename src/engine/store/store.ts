@@ -4,40 +4,45 @@
  * use — get, list with a query, insert, update, remove, a transaction, change events.
  *
  * It sits on the files layer's caches and per-file write queue (file mode's `FsEnv`), so it
- * always agrees with what REST serves, and its writes are the collections layer's writes
- * (writes.ts): one queue per file, grouped, atomic; nothing races. Handlers get it as
- * `req.app.store`; the GraphQL layer resolves every query and mutation with it.
+ * always agrees with what file mode serves. It is the one data service of the mock API: the
+ * collections layer (REST, json-server) reads through its snapshots and writes through its
+ * transactions; handlers get it as `req.app.store`; GraphQL, the OpenAPI backend's state folder
+ * and sessions use it. Writes go through writes.ts: one queue per file, grouped, atomic; nothing
+ * races.
+ *
+ *   peek / open        a collection version (version.ts): items, get by id, the query run through
+ *                      the compiled scan (scan.ts); the same object until the collection changes
+ *   list               a ListQuery on that same scan
+ *   transaction        insert/update/remove/removeWhere in the collection's write queue (transaction.ts)
+ *   namesNextTo        the JSON files next to a collection (folder-listings.ts; json-server's cascade)
+ *   documents          every top-level JSON file parsed (json-server's `GET /db`)
+ *   onChange/subscribe change events (change-feed.ts)
  *
  * Names: a collection is named by its file below the mocks folder without `.json` (`posts`,
- * `v1/users`). `names()` lists the JSON array files at the top of the folder (the keys of a
- * db.json). Ids are matched as the collections layer matches them (item-id.ts: `1` and `"1"`).
+ * `v1/users`); a request path below the prefix (`/v1/posts`, percent-encoded) names the same
+ * collection. `names()` lists the JSON array files at the top of the folder (the keys of a
+ * db.json). Ids are matched as item-id.ts says (`1` and `"1"` alike).
  */
 import { HttpError } from '../../core/errors.js';
-import type { FileEntry } from '../fs/file-cache.js';
+import { requestPathToVfs } from '../../vfs/path.js';
+import { LOOKUP_TTL_MS, type FileEntry } from '../fs/file-cache.js';
 import { inFsDir, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
-import { idKeyOf, indexOf, nextId } from './item-id.js';
-import { assertNoForbiddenKeys } from '../../core/json-safety.js';
 import { ChangeFeed } from './change-feed.js';
-import type { ChangeListener, CollectionStore, Item, ListQuery, ListResult, StoreTransaction } from './contract.js';
-import { isCollection } from './list-query.js';
-import { LOOKUP_TTL_MS } from '../fs/file-cache.js';
-import type { RelationNaming } from './relations.js';
-import { enqueueMutation, mutationPending, type MutationScope } from './writes.js';
 import { collectionFile } from './collection-file.js';
+import type { CollectionStore, StoreTransaction } from './contract.js';
 import { createFolderListings } from './folder-listings.js';
+import { isCollection } from './list-query.js';
+import type { RelationNaming } from './relations.js';
+import { ScopedTransaction } from './transaction.js';
 import { CollectionVersion } from './version.js';
-import { requestPathToVfs } from '../../vfs/path.js';
+import { enqueueMutation, mutationPending } from './writes.js';
 
 export type { Item, StoreChange, ChangeListener, ListQuery, ListResult } from './contract.js';
 
-export type { CollectionStore, StoreTransaction } from './contract.js';
+export type { CollectionSnapshot, CollectionStore, StoreTransaction } from './contract.js';
 
-function isItem(v: unknown): v is Item {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-
+/** The request path of a collection name (`v1/posts` → `/v1/posts`). */
 function keyOf(name: string): string {
   return `/${name.split('/').map(encodeURIComponent).join('/')}`;
 }
@@ -143,88 +148,14 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     const e = files.mode()!.env;
     feed(e); // writes are announced from the first one on
     return enqueueMutation(e, v.entry.path, idField, (scope) => {
-      const undo: Array<() => void> = [];
+      const tx = new ScopedTransaction(scope, idField);
       try {
-        return fn(scopeTx(scope, undo));
+        return fn(tx);
       } catch (err) {
-        for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
-        if (undo.length > 0) scope.changed(true); // positions may have moved and back: rebuild the id index
+        tx.rollback();
         throw err;
       }
     });
-  }
-
-  /**
-   * The operations of one transaction on the batch's working copy, each with its undo: a
-   * transaction that throws is rolled back before the next one in the batch runs.
-   */
-  function scopeTx(scope: MutationScope, undo: Array<() => void>): StoreTransaction {
-    const find = (id: string | number) => scope.ids.find(scope.items, String(id));
-    return {
-      get items() {
-        return scope.items as Item[];
-      },
-      get(id) {
-        const i = find(id);
-        return i === -1 ? undefined : (scope.items[i] as Item);
-      },
-      insert(input) {
-        if (!isItem(input)) throw new HttpError(400, 'A collection item must be a JSON object');
-        assertNoForbiddenKeys(input, 'item');
-        let item: Item = { ...input };
-        if (item[idField] === undefined || item[idField] === null) {
-          const assigned = nextId(scope.items, idField);
-          item = { [idField]: assigned, ...item, [idField]: assigned }; // the id first, as json-server writes it
-        }
-        const id = idKeyOf(item, idField);
-        if (id === undefined) throw new HttpError(400, `The "${idField}" of an item must be a string or a number`);
-        if (scope.ids.find(scope.items, id) !== -1) throw new HttpError(409, `An item with ${idField} ${JSON.stringify(id)} already exists`);
-        scope.items.push(item);
-        scope.ids.appended(id, scope.items.length - 1);
-        scope.changed();
-        undo.push(() => scope.items.pop());
-        return item;
-      },
-      update(id, changes, options) {
-        if (!isItem(changes)) throw new HttpError(400, 'A collection item must be a JSON object');
-        assertNoForbiddenKeys(changes, 'item');
-        const i = find(id);
-        if (i === -1) return undefined;
-        const current = scope.items[i] as Item;
-        const item = options?.replace ? { ...changes, [idField]: current[idField] } : { ...current, ...changes, [idField]: current[idField] };
-        scope.items[i] = item;
-        scope.changed();
-        undo.push(() => (scope.items[i] = current));
-        return item;
-      },
-      remove(id) {
-        const i = find(id);
-        if (i === -1) return undefined;
-        const [removed] = scope.items.splice(i, 1);
-        scope.changed(true);
-        undo.push(() => scope.items.splice(i, 0, removed));
-        return removed as Item;
-      },
-      removeWhere(test) {
-        const items = scope.items;
-        const before = items.slice();
-        const removed: Item[] = [];
-        let kept = 0;
-        for (let i = 0; i < before.length; i++) {
-          const item = before[i];
-          if (test(item as Item)) removed.push(item as Item);
-          else items[kept++] = item;
-        }
-        if (removed.length === 0) return removed;
-        items.length = kept;
-        scope.changed(true);
-        undo.push(() => {
-          items.length = 0;
-          for (let i = 0; i < before.length; i++) items.push(before[i]);
-        });
-        return removed;
-      },
-    };
   }
 
   const store: CollectionStore = {
@@ -248,7 +179,7 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     },
 
     async namesNextTo(name) {
-      const v = await openVersion(name);
+      const v = peekVersion(name) ?? (await openVersion(name));
       if (v === null) return [];
       const e = files.mode()!.env;
       const path = v.entry.path;

@@ -10,13 +10,15 @@
  */
 import type { FileEntry } from '../fs/file-cache.js';
 import type { CollectionSnapshot, Item, ListQuery, ListResult } from './contract.js';
-import { idKeyOf, indexOf } from './item-id.js';
+import { idKeyOf, indexOf, type IdIndex } from './item-id.js';
 import type { CollectionQuery, QueryResult } from './query.js';
 import { listEntry, queryEntry } from './scan.js';
 
 export class CollectionVersion implements CollectionSnapshot {
   /** The items as stored (never mutate them). */
   readonly items: readonly Item[];
+  /** The id index of `items` (item-id.ts: one per stored array), taken on first use. */
+  private ids: IdIndex | undefined;
 
   constructor(
     /** The collection's name: its file below the mocks folder without `.json` (`posts`, `v1/users`). */
@@ -30,12 +32,13 @@ export class CollectionVersion implements CollectionSnapshot {
     private readonly pending: () => boolean,
   ) {
     this.items = entry.array as Item[];
+    this.ids = undefined;
   }
 
   /** The item with this id (`1` and `"1"` alike), or undefined. */
   get(id: string | number): Item | undefined {
     const items = this.items;
-    const i = indexOf(items, this.idField).find(items, typeof id === 'string' ? id : String(id));
+    const i = (this.ids ??= indexOf(items, this.idField)).find(items, typeof id === 'string' ? id : String(id));
     return i === -1 ? undefined : items[i];
   }
 
