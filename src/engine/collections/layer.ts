@@ -111,10 +111,6 @@ function nameOf(key: string): string {
   return key.slice(1).split('/').map((seg) => decodeSegment(seg) ?? '').join('/');
 }
 
-/**
- * The layer for `options.collections` (and `options.preset`), over the files layer's caches and
- * write queue (`files.mode()`): collections are files, so both always agree.
- */
 /** The layer for `options.collections` (and `options.preset`), over the collection store. */
 export function createCollectionsLayer({ options, files, store, inflate }: CollectionsSources): Layer {
   const idField = options.collections?.idField ?? 'id';
@@ -405,6 +401,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
       const method = ctx.method;
       if (method === 'OPTIONS' || ctx.subPath.length < 2 || ctx.subPath.endsWith('/')) return undefined;
       if (!files.mode()) {
+        // File routing not on (yet): the store has no collections to answer from.
         await files.ready;
         if (!files.mode()) return undefined;
       }
