@@ -11,9 +11,10 @@
  * above. Files at the root of src/ are placed on a floor one by one, and so is an entry file that
  * stands apart from its folder (`sw/index.ts`, the deprecated alias of `mockyard/browser`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, tokens } from './helpers/source-files.js';
 
 const SRC = resolve(import.meta.dirname, '../src');
 
@@ -34,44 +35,6 @@ export const FLOORS: readonly (readonly string[])[] = [
 /** Where Node-only packages may be imported (everything else runs in every host). */
 const NODE_ONLY = /^(node:|ws$|busboy$|undici$|postgres$)/;
 const NODE_ALLOWED = (file: string) => file.startsWith('node/') || file === 'vfs/disk.ts' || file === 'vfs/disk-watch.ts';
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) sourceFiles(path, out);
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-/**
- * The code without comments, each string literal replaced by `'#n'` (its text is `strings[n]`),
- * so that neither a comment nor a string that mentions an import reads as one.
- */
-function tokens(code: string): { code: string; strings: string[] } {
-  const strings: string[] = [];
-  let out = '';
-  let i = 0;
-  while (i < code.length) {
-    const c = code[i]!;
-    const next = code[i + 1];
-    if (c === '/' && next === '/') {
-      while (i < code.length && code[i] !== '\n') i++;
-    } else if (c === '/' && next === '*') {
-      const end = code.indexOf('*/', i + 2);
-      i = end === -1 ? code.length : end + 2;
-    } else if (c === "'" || c === '"' || c === '`') {
-      let j = i + 1;
-      while (j < code.length && code[j] !== c) j += code[j] === '\\' ? 2 : 1;
-      out += `'#${strings.push(code.slice(i + 1, j)) - 1}'`;
-      i = j + 1;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return { code: out, strings };
-}
 
 const IMPORT =
   /\b(?:import|export)\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\}|\w+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+\w+))?)\s*from\s*'#(\d+)'|\bimport\s*'#(\d+)'|\bimport\s*\(\s*'#(\d+)'\s*\)/g;
@@ -124,6 +87,32 @@ export function floorViolations(graph = importGraph()): string[] {
     for (const p of packages) if (NODE_ONLY.test(p) && !NODE_ALLOWED(file)) out.push(`${file} → ${p}: a Node-only import outside src/node and the disk driver`);
   }
   return out;
+}
+
+/** The files a user can reach: the package's entries (exports, bin), the devtools page's bundle. */
+export function entryFiles(root = resolve(SRC, '..')): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
+  const targets: string[] = [...Object.values(pkg.bin)];
+  const collect = (v: unknown) => {
+    if (typeof v === 'string') targets.push(v);
+    else if (v && typeof v === 'object') for (const [k, w] of Object.entries(v)) if (k !== 'types') collect(w);
+  };
+  collect(pkg.exports);
+  const files = targets.filter((t) => t.startsWith('./dist/') && t.endsWith('.js')).map((t) => t.slice('./dist/'.length).replace(/\.js$/, '.ts'));
+  // Bundled by scripts/build-devtools-page.mjs, not imported: its module is the page's entry.
+  return [...new Set([...files, 'devtools/page/main.tsx'])];
+}
+
+/** Files no entry reaches through imports of any kind: dead code, or an entry package.json lacks. */
+export function unreachableFiles(graph = importGraph(), entries = entryFiles()): string[] {
+  const seen = new Set<string>();
+  const walk = (file: string) => {
+    if (seen.has(file) || !graph.has(file)) return;
+    seen.add(file);
+    for (const target of graph.get(file)!.files) walk(target);
+  };
+  for (const e of entries) walk(e);
+  return [...graph.keys()].filter((f) => !seen.has(f)).sort();
 }
 
 /** The circles among files: strongly connected components of more than one file (Tarjan). */
@@ -188,6 +177,18 @@ describe('import direction (ARCHITECTURE.md, "Floors")', () => {
 
   it('no files import each other in a circle', () => {
     expect(fileCircles(graph)).toEqual([]);
+  });
+
+  it('every file is reached from a package entry (no orphans)', () => {
+    const entries = entryFiles();
+    expect(entries).toContain('index.node.ts');
+    expect(entries).toContain('node/cli.ts');
+    for (const e of entries) expect(graph.has(e), `${e} (package.json) exists in src/`).toBe(true);
+    expect(unreachableFiles(graph, entries)).toEqual([]);
+    // An extra file nobody imports is named.
+    const g = new Map(graph);
+    g.set('tracker/orphan.ts', { files: ['core/engine.ts'], packages: [] });
+    expect(unreachableFiles(g, entries)).toEqual(['tracker/orphan.ts']);
   });
 
   it('catches an upward import and a circle', () => {

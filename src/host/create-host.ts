@@ -11,7 +11,7 @@
  * worker → the network); `answer(request, pathname)` is the node host's fast path (a Response at
  * once when an engine has it cached). A Host is itself an Engine (prefixes, handle, upgrade,
  * close), so anything that takes engines takes a host.
- * The node server and middleware (src/node/host.ts), the worker (src/sw/), `interceptFetch`
+ * The node server and middleware (`nodeHost`, src/node/engines.ts), the worker (src/sw/), `interceptFetch`
  * (src/test/) and `handlersFor` (src/msw/) all dispatch through one; CORS is each engine's own
  * (`mock.cors`, `tracker.cors`; the devtools follow the mock API's).
  */

@@ -4,10 +4,12 @@
  * asked, in order, and the first answer that is not `undefined` wins. With a single candidate
  * that has the answer at once (`handleCached`, a cached file), no promise is made: `answerFrom`
  * then returns the Response itself, which the node host writes synchronously.
- * Upgrades (WebSocket handshakes) ask every engine that has `upgrade`, in order.
+ * Upgrades (WebSocket handshakes) ask, in order, the engines that have `upgrade` and whose prefixes
+ * cover the path: the node host's, the page's and `handlersFor`'s sockets alike.
  */
 import { isEngine, underPrefix, type Engine } from '../core/engine.js';
 import type { UpgradeResult } from '../core/socket.js';
+import { splitUrl } from '../core/exchange.js';
 
 /** Whether an engine's prefixes cover `pathname`. */
 export function covers(engine: Engine, pathname: string): boolean {
@@ -46,11 +48,14 @@ export function answerFrom(engines: readonly Engine[], request: Request, pathnam
   })();
 }
 
-/** The first engine's answer to a WebSocket handshake that is not `undefined`. */
-export async function upgradeFrom(engines: readonly Engine[], request: Request): Promise<UpgradeResult> {
+/**
+ * The first answer to a WebSocket handshake that is not `undefined`, from the engines with
+ * `upgrade` whose prefixes cover the handshake's path (as for requests).
+ */
+export async function upgradeFrom(engines: readonly Engine[], request: Request, pathname = splitUrl(request.url)[0]): Promise<UpgradeResult> {
   for (let i = 0; i < engines.length; i++) {
     const upgrade = engines[i]!.upgrade;
-    if (upgrade === undefined) continue;
+    if (upgrade === undefined || !covers(engines[i]!, pathname)) continue;
     const result = await upgrade.call(engines[i], request);
     if (result !== undefined) return result;
   }

@@ -2,8 +2,8 @@
  * The WebSocket seam (src/core/socket.ts) over a socket intercepted by msw (the worker host in a
  * page, `handlersFor` wherever the app runs msw).
  *
- * A connection under an engine's prefix is offered to each matching engine's `upgrade(request)`
- * in order: `undefined` → next engine (none left → the real server), a Response → refused (the
+ * A connection is offered to the engines through THE dispatch (host/dispatch.ts `upgradeFrom`:
+ * each engine with `upgrade` whose prefixes cover the path, in order): `undefined` → next engine (none left → the real server), a Response → refused (the
  * page sees close 1006, as after a failed handshake), a SocketAccept → accepted. Messages the
  * page sends before the engine has answered are buffered and delivered in order.
  *
@@ -14,7 +14,7 @@
 import type { Engine } from '../core/engine.js';
 import type { SocketPeer, SocketSession } from '../core/socket.js';
 import type { PageSocket, SocketRoute } from './routes.js';
-import { underPrefix } from '../core/engine.js';
+import { coveredBy, upgradeFrom } from '../host/dispatch.js';
 
 type Incoming = string | ArrayBuffer | ArrayBufferView | Blob;
 
@@ -80,25 +80,20 @@ function connectTo(engines: readonly Engine[], socket: PageSocket): Promise<void
 
   return (async () => {
     const request = handshakeRequest(socket.url);
-    for (const engine of engines) {
-      if (!engine.upgrade || !engine.prefixes.some((p) => underPrefix(socket.url.pathname, p))) continue;
-      const result = await engine.upgrade(request);
-      if (result === undefined) continue;
-      if (typeof result !== 'function') {
-        // A refused handshake: the browser reports 1006 (abnormal closure), never the status.
-        socket.close(1006, `Handshake refused with HTTP ${result.status}`);
-        ended = true;
-        return;
-      }
-      session = result(peer);
-      for (const data of pending.splice(0)) deliver(data);
-      if (closeInfo) {
-        const [code, reason] = closeInfo;
-        chain = chain.then(() => session!.close(code, reason));
-      }
+    const result = await upgradeFrom(engines, request, socket.url.pathname);
+    if (result === undefined) return 'passthrough';
+    if (typeof result !== 'function') {
+      // A refused handshake: the browser reports 1006 (abnormal closure), never the status.
+      socket.close(1006, `Handshake refused with HTTP ${result.status}`);
+      ended = true;
       return;
     }
-    return 'passthrough';
+    session = result(peer);
+    for (const data of pending.splice(0)) deliver(data);
+    if (closeInfo) {
+      const [code, reason] = closeInfo;
+      chain = chain.then(() => session!.close(code, reason));
+    }
   })();
 }
 
@@ -120,7 +115,7 @@ export function socketRoute(engines: readonly Engine[], origin: string | undefin
   const pattern = new RegExp(`^wss?://${hostPattern}(?:${prefixes.map((p) => escapeRegExp(p.replace(/\/$/, ''))).join('|')})(?:[/?#]|$)`);
   return {
     pattern,
-    test: (url) => (host === undefined || url.host === host) && withWs.some((e) => e.prefixes.some((p) => underPrefix(url.pathname, p))),
+    test: (url) => (host === undefined || url.host === host) && coveredBy(withWs, url.pathname),
     connect: (socket) => connectTo(withWs, socket),
   };
 }

@@ -21,6 +21,7 @@ import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
 import type { MockyardConfig } from '../define-config.js';
 import { errorResponse } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 import { findConfigFile, loadConfigFile } from './config.js';
 import { createHomePage } from './home-page.js';
@@ -125,14 +126,6 @@ function prefixed(err: unknown): string {
 /** A usage error: message printed with a hint, exit code 2. */
 class UsageError extends Error {}
 
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 function parseNumber(flag: string, raw: string | undefined, opts: { integer?: boolean; min?: number; max?: number }): number | undefined {
   if (raw === undefined) return undefined;
@@ -395,7 +388,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return { code: 0 };
     }
     if (values.version) {
-      io.out(version());
+      io.out(VERSION);
       return { code: 0 };
     }
     parsed = await buildConfig(argv, io.cwd, process.env, record ? 'record' : 'serve', js);
@@ -459,7 +452,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     if (collector && typeof collector.status === 'function' && tracker && parsed.dbWait !== undefined) await waitForStorage(collector, parsed.dbWait, storageName(tracker));
     const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e));
     map = api ? createResourceMap(api) : undefined;
-    homePage = createHomePage({ map, engines: served, version: version(), devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
+    homePage = createHomePage({ map, engines: served, version: VERSION, devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
     const fallback = async (request: Request): Promise<Response> => {
       const start = performance.now();
       const answer = await homePage!.handle(request);
@@ -479,7 +472,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       await hostApp!.close();
     };
     if (config.logLevel !== 'silent') {
-      io.out(`mockyard ${version()} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
+      io.out(`mockyard ${VERSION} listening on ${server.url}${configFile ? `  (config: ${configFile})` : ''}`);
       const source = (db ?? parsed.db) !== undefined ? `${db ?? parsed.db} (json-server layout${config.mock?.preset === 'json-server' ? ', json-server preset' : ''})` : typeof config.mock?.fsDir === 'string' ? config.mock.fsDir : null;
       for (const line of describeServing(server.url, hostApp.engines, source, fileRouting)) io.out(line);
       if (api && fileRouting) io.out(modeLine(api, configFile));

@@ -1,8 +1,8 @@
 /**
  * WebSocket upgrades on a node:http server, routed to engines through the socket seam.
  *
- * For each 'upgrade' event the handshake becomes a lazy Request and every engine with an
- * `upgrade()` is asked in order:
+ * For each 'upgrade' event the handshake becomes a lazy Request and the engines with an
+ * `upgrade()` whose prefixes cover its path are asked in order (host/dispatch.ts):
  *   - a SocketAccept → `ws` completes the handshake (`noServer`, `handleUpgrade`) on the same
  *     port and the engine's session receives the connection's events;
  *   - a Response → the handshake is refused with it (status, headers, body), connection closed;

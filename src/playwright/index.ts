@@ -21,6 +21,7 @@
  */
 import { test as base, expect } from '@playwright/test';
 import type { JournalEntry } from '../devtools/journal.js';
+import { ADMIN_BASE } from '../devtools/paths.js';
 import type { SessionOverride } from '../engine/sessions/overrides.js';
 import type { SessionInfo } from '../engine/sessions/set.js';
 
@@ -68,7 +69,7 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
     const root = mockyardURL ?? baseURL;
     if (!root) throw new Error('mockyard/playwright: set use.baseURL (or use.mockyardURL) to the mockyard server');
     const id = sessionIdFor(testInfo.testId, testInfo.retry);
-    const admin = `${root.replace(/\/+$/, '')}/_mockyard/api/sessions/${encodeURIComponent(id)}`;
+    const admin = `${root.replace(/\/+$/, '')}${ADMIN_BASE}/sessions/${encodeURIComponent(id)}`;
     const call = async (path: string, init: RequestInit = {}): Promise<unknown> => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (mockyardToken) headers.authorization = `Bearer ${mockyardToken}`;

@@ -1,5 +1,5 @@
 /**
- * The collector's requests in the request journal (issue 11 item 1; src/devtools/journaled-engine.ts),
+ * The collector's requests in the request journal (src/devtools/journaled-engine.ts),
  * through a real node:http server: an ingest (plain and gzip) and a read show up in
  * `GET /_mockyard/api/requests` answered by the collector, with `X-Tracker-Key` redacted, the body
  * the collector read shown (the gzip one by size only), the CLI's double assembly journaling once,

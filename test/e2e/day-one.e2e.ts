@@ -4,7 +4,7 @@
  * build, real Chromium, msw's real worker.
  *  - `handlersFor` in the app's own `setupWorker` (README block `handlersFor-browser`), from
  *    `mockyard/browser`: no Node polyfill, no crash.
- *  - `startWorker` (README's examples/browser-dev-only files): a working list app (list, filter,
+ *  - `startWorker` (examples/browser-dev-only, shown in README.md and docs/browser.md): a working list app (list, filter,
  *    create, toggle, delete) with the options the snippet shows and nothing else.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';

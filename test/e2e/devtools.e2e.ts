@@ -1,5 +1,5 @@
 /**
- * The devtools page (issue 11) in real Chromium, in both hosts:
+ * The devtools page in real Chromium, in both hosts:
  *   - node host: the mockyard CLI on the playground config serves `/_mockyard/` (a host of these
  *     tests' own: global-setup.ts); the playground app (proxied to that host) makes the requests
  *     and sends events with the tracker client;

@@ -1,5 +1,5 @@
 /**
- * The tracker client's delivery in real Chromium, each situation of issue 17's table repeated
+ * The tracker client's delivery in real Chromium, each delivery situation repeated
  * RUNS times with the stored count asserted exact (no loss, no duplicate):
  *   - against the real node host (serve() with a collector and an apiKey) on another origin, through a proxy
  *     that adds latency, goes down, or loses the collector's WebSocket acks;

@@ -168,7 +168,7 @@ describe('disable and fsDir', () => {
     expect((await api.handle(req('POST', '/api/users', { json: {} })))!.status).toBe(404);
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0]![0]).toMatch(/fsDir "nope" does not exist/);
-    // issue 15 item 11: the folder appears (here through the same Vfs) → file routing is on
+    // the folder appears (here through the same Vfs) → file routing is on
     await f.write('nope/users.json', JSON.stringify([{ id: 1 }]));
     expect((await see(await api.handle(req('GET', '/api/users')))).json).toEqual([{ id: 1 }]);
     expect((await api.handle(req('POST', '/api/more', { json: { a: 1 } })))!.status).toBe(201);

@@ -293,7 +293,7 @@ describe('built CLI process', () => {
     expect(await exited(child)).toBe(0);
   });
 
-  it('a config with a syntax error names the file, line and column, with the line and a caret (issue 15 item 12)', async () => {
+  it('a config with a syntax error names the file, line and column, with the line and a caret', async () => {
     const root = await makeTempDir();
     const file = join(root, 'mockyard.config.mjs');
     const runIn = () => spawnSync(process.execPath, [cli, '--port', '0'], { cwd: root, encoding: 'utf8' });
@@ -326,7 +326,7 @@ describe('built CLI process', () => {
     expect(r.stderr).not.toMatch(/\u001b\[/); // no terminal colours
   });
 
-  it('--fs-dir naming a missing folder creates it at start-up, says so, and PUT/POST work at once (issue 15 item 11)', async () => {
+  it('--fs-dir naming a missing folder creates it at start-up, says so, and PUT/POST work at once', async () => {
     const root = await makeTempDir();
     const dir = join(root, 'data', 'mocks');
     const { child, url, output } = await start(['--fs-dir', 'data/mocks', '--port', '0'], root);

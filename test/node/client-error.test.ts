@@ -1,5 +1,5 @@
 /**
- * Requests Node's HTTP parser refuses (issue 15 item 6): an over-long URL, oversized headers, a
+ * Requests Node's HTTP parser refuses: an over-long URL, oversized headers, a
  * malformed request line get the one JSON error body from the node host instead of Node's bare
  * status line, and the client reads it whole (no reset). Real server, raw sockets (fetch cannot
  * send malformed requests).

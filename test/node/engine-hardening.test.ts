@@ -1,5 +1,5 @@
 /**
- * Issue 15, the mock API's sharp edges, through a real node:http server on real temp dirs:
+ * The mock API's sharp edges, through a real node:http server on real temp dirs:
  * JSON nesting depth (item 3), query parameters on whole-file writes (4), upload validation
  * before the existence check (8), compressed request bodies (9), warnings for malformed JSON
  * files (13).

@@ -1,6 +1,6 @@
 /**
- * The real connect middleware behind Express 5's body parsers, on a real node:http server
- * (issue 15, item 10): the mock API must read the same fields whether or not
+ * The real connect middleware behind Express 5's body parsers, on a real node:http server:
+ * the mock API must read the same fields whether or not
  * `express.urlencoded()` / `express.json()` ran first, for both `extended` settings.
  */
 import type { Server } from 'node:http';

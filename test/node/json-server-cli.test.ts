@@ -1,5 +1,5 @@
 /**
- * `mockyard db.json` as a json-server user runs it (issue 10): the built CLI as a real process,
+ * `mockyard db.json` as a json-server user runs it: the built CLI as a real process,
  * started from an empty folder holding only json-server's README db.json, answering the
  * requests json-server's README documents (0.17, and the 1.x forms), with CORS, the request log,
  * the start-up map and the home page; writes land in db.json.

@@ -146,7 +146,7 @@ describe('mock API over HTTP', () => {
   });
 });
 
-describe('a missing fsDir (issue 15 item 11)', () => {
+describe('a missing fsDir', () => {
   it('library/serve(): file routing is off while the folder is missing and on once it appears on disk', async () => {
     const root = await makeTempDir();
     const dir = join(root, 'later', 'mocks');

@@ -1,5 +1,5 @@
 /**
- * A client streaming a body far over the limit always reads the 413 (issue 15 item 6b): the node
+ * A client streaming a body far over the limit always reads the 413: the node
  * host answers as soon as the limit is crossed, then keeps reading and discarding (lingering
  * close) instead of closing a socket with unread input, which makes the kernel reset the
  * connection and can destroy the answer before the client reads it. Real server, real sockets.

@@ -1,6 +1,6 @@
 /**
  * WebSocket upgrades no engine claims, when mockyard is embedded (createMiddleware, the Vite
- * plugin, Express): never left hanging (issue 15 item 7). Real servers on 127.0.0.1:0, real `ws`
+ * plugin, Express): never left hanging. Real servers on 127.0.0.1:0, real `ws`
  * clients, real Express 5 and Vite.
  */
 import { createServer, type Server } from 'node:http';

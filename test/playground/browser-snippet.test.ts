@@ -1,7 +1,7 @@
 /**
- * The README's browser-mode snippet, as a user copies it: the blocks in README.md are the files
- * of examples/browser-dev-only, which compile under create-vite's strict tsconfig (noUnusedLocals,
- * erasableSyntaxOnly, …) and whose production build holds no mockyard or msw code.
+ * The browser-mode snippets, as a user copies them: the blocks in README.md and docs/browser.md
+ * are the files of examples/browser-dev-only, which compile under create-vite's strict tsconfig
+ * (noUnusedLocals, erasableSyntaxOnly, …) and whose production build holds no mockyard or msw code.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,11 +17,17 @@ const example = join(repo, 'examples/browser-dev-only');
 
 afterAll(removeTempDirs);
 
-it('README.md shows the example files verbatim', async () => {
-  const readme = await readFile(join(repo, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/<!-- file: (examples\/browser-dev-only\/[^ ]+) -->\n```ts\n([\s\S]*?)```/g)];
-  expect(blocks.map((b) => b[1])).toEqual(['examples/browser-dev-only/src/main.ts', 'examples/browser-dev-only/src/mocks/browser.ts']);
-  for (const [, file, code] of blocks) expect(code, file).toBe(await readFile(join(repo, file!), 'utf8'));
+/** The `<!-- file: examples/browser-dev-only/… -->` blocks of a Markdown file: each its file verbatim. */
+async function expectVerbatim(doc: string, files: string[]): Promise<void> {
+  const text = await readFile(join(repo, doc), 'utf8');
+  const blocks = [...text.matchAll(/<!-- file: (examples\/browser-dev-only\/[^ ]+) -->\n```ts\n([\s\S]*?)```/g)];
+  expect(blocks.map((b) => b[1]), doc).toEqual(files);
+  for (const [, file, code] of blocks) expect(code, `${doc}: ${file}`).toBe(await readFile(join(repo, file!), 'utf8'));
+}
+
+it('README.md shows the mocks module verbatim, docs/browser.md both files', async () => {
+  await expectVerbatim('README.md', ['examples/browser-dev-only/src/mocks/browser.ts']);
+  await expectVerbatim('docs/browser.md', ['examples/browser-dev-only/src/main.ts', 'examples/browser-dev-only/src/mocks/browser.ts']);
 });
 
 it("compiles under create-vite's strict tsconfig", () => {

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
 import { memoryFs, type MemoryVfs } from '../../src/vfs/memory.js';
+import { sse } from '../../src/engine/streams/responses.js';
 import { interceptFetch, type FetchInterception } from '../../src/test/index.js';
 
 const seed = {
@@ -31,6 +32,7 @@ export function interceptFetchContract(environment: 'node' | 'happy-dom' | 'jsdo
   let fs: MemoryVfs;
   let api: MockApi;
   let mocked: FetchInterception | undefined;
+  let endlessEnded: () => void = () => {};
   const realFetch = globalThis.fetch;
 
   beforeEach(async () => {
@@ -41,7 +43,22 @@ export function interceptFetchContract(environment: 'node' | 'happy-dom' | 'jsdo
       logLevel: 'silent',
       pagination: { GET: { type: 'query-param', limit: '_limit', skip: '_skip' } },
       filters: { GET: { type: 'query-param', filters: [{ key: 'role', comparison: 'eq' }] } },
-      handlers: [{ pattern: '/slow', delay: 40, handle: () => ({ slow: true }) }],
+      handlers: [
+        { pattern: '/slow', delay: 40, handle: () => ({ slow: true }) },
+        {
+          pattern: '/endless',
+          // Sends one event, then waits for the client to go away (the stream's signal).
+          handle: (req) =>
+            sse(async function* ({ signal }) {
+              try {
+                yield { data: 'first' };
+                await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+              } finally {
+                endlessEnded();
+              }
+            }, { request: req }),
+        },
+      ],
     });
   });
 
@@ -173,6 +190,20 @@ export function interceptFetchContract(environment: 'node' | 'happy-dom' | 'jsdo
         vi.spyOn(console, 'error').mockImplementation(() => {});
         mocked = interceptFetch(api);
         expect(await xhr('GET', '/elsewhere')).toBe('error');
+      });
+
+      it("an XMLHttpRequest's abort() reaches the engine: the request's signal aborts and a stream it answered with ends", async () => {
+        mocked = interceptFetch(api);
+        const ended = new Promise<void>((resolve) => (endlessEnded = resolve));
+        const x = new XMLHttpRequest();
+        x.open('GET', '/api/endless');
+        x.send();
+        await vi.waitFor(() => expect(mocked!.requests).toHaveLength(1));
+        const seen = mocked.requests[0]!;
+        expect(seen.signal.aborted).toBe(false);
+        x.abort();
+        expect(seen.signal.aborted).toBe(true);
+        await ended; // the generator's finally ran (bounded by the test's timeout, not a measured time)
       });
 
       it('stops intercepting XMLHttpRequest after restore()', async () => {

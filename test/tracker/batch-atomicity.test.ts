@@ -1,5 +1,5 @@
 /**
- * Issue 15 items 5 and 15 at engine level: batch markers in the segments and what recovery does
+ * The collector at engine level: batch markers in the segments and what recovery does
  * with a batch cut short by a crash; `batchId` idempotency (HTTP, concurrent retries, after a
  * restart, shape and length); WebSocket messages of more than maxEvents events.
  */
@@ -130,7 +130,7 @@ describe('batchId', () => {
   });
 });
 
-describe('WebSocket messages of more than maxEvents events (issue 15 item 15)', () => {
+describe('WebSocket messages of more than maxEvents events', () => {
   const socket = (c: Collector): Promise<FakePeer> => connect(c, 'http://collector.test/_tracker/ws');
 
   it('are stored whole, in order, as batches of at most maxEvents, with one ack carrying the total', async () => {

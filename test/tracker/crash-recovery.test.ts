@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 5: an ingest batch is all-or-nothing on disk, and a retried batch with the same
+ * An ingest batch is all-or-nothing on disk, and a retried batch with the same
  * `batchId` is stored once. A real collector process on a real temp dir is killed with SIGKILL
  * while batches spanning two hourly segments are in flight, ten rounds in a row; after each
  * restart every acknowledged batch is readable whole, no batch is partly visible, and the batches
@@ -116,7 +116,7 @@ function loadThenKill(proc: CollectorProcess, dir: string, round: number, ackedB
   });
 }
 
-describe('collector process killed with SIGKILL mid-ingest (issue 15 item 5)', () => {
+describe('collector process killed with SIGKILL mid-ingest', () => {
   it(`over ${ROUNDS} kill rounds: every acknowledged batch readable, none partial, retried batches stored once`, async () => {
     const dir = await makeTempDir();
     const options = { appId: 'crash', storageDir: dir, logLevel: 'silent' };

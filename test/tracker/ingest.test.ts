@@ -237,7 +237,7 @@ describe('ingest', () => {
 
   it('other methods on the ingest route → 405 with Allow', async () => {
     make();
-    // GET/HEAD read (issue 15 item 14: a GET without a window is the read's 400)
+    // GET/HEAD read (a GET without a window is the read's 400)
     expect((await c.handle(new Request(`${BASE}/_tracker/events`)))!.status).toBe(400);
     const r = await c.handle(new Request(`${BASE}/_tracker/events`, { method: 'DELETE' }));
     expect(r!.status).toBe(405);

@@ -1,5 +1,5 @@
 /**
- * Issue 13, the PostgreSQL store's deflated buckets (bucket-pieces.ts, bucket-read.ts,
+ * The PostgreSQL store's deflated buckets (bucket-pieces.ts, bucket-read.ts,
  * change-barrier.ts): a bucket a collector holds is dropped when any collector on the same
  * database stores into it (a late event) or retention drops its day, so every read is current.
  * Two collectors on one PGlite database, and two on a real server (separate pools, separate

@@ -1,5 +1,5 @@
 /**
- * Configuration of the PostgreSQL store (issue 13): `tracker.storage.postgres`, `storage.store`,
+ * Configuration of the PostgreSQL store: `tracker.storage.postgres`, `storage.store`,
  * `--tracker-db URL`, `MOCKYARD_TRACKER_DB`; validation names the option; the store's code stays
  * out of src/tracker (host-neutral) and out of what the Node entry loads at start-up.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13, many processes on one store: real collector processes on a real throwaway PostgreSQL
+ * Many processes on one store: real collector processes on a real throwaway PostgreSQL
  * server. A batch stored through process A is pushed to a WebSocket client of process B; two
  * processes ingesting at once lose and duplicate nothing (batchIds hold across processes); a
  * process killed with SIGKILL mid-ingest leaves every acknowledged batch whole and no partial one.

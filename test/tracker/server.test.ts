@@ -161,7 +161,7 @@ describe('collector over real HTTP', () => {
     expect(r.headers.get('vary')).toMatch(/Origin/);
   });
 
-  it('GET {base}/events reads like GET {base}: the tracker client configured with a keyed write URL (issue 15 item 14)', async () => {
+  it('GET {base}/events reads like GET {base}: the tracker client configured with a keyed write URL', async () => {
     // The client's dashboard derives its read URL from `…/_tracker/events?key=K` by stripping a
     // trailing `/events`, which no longer matches, so it reads the write URL itself.
     const { url } = await start({ apiKey: 'K', cors: { origins: ['https://app.test'] } });

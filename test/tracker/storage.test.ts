@@ -27,7 +27,7 @@ for (const [name, setup] of drivers) {
       expect(names).toEqual(['2026-03-01T10.jsonl', '2026-03-01T11.jsonl']);
       const lines = new TextDecoder().decode(await fs.read('events/2026-03-01T10.jsonl')).split('\n');
       expect(lines.at(-1)).toBe('');
-      // batch markers (issue 15) are JSON lines without an id; the events are the lines with one
+      // batch markers are JSON lines without an id; the events are the lines with one
       expect(lines.slice(0, -1).map((l) => JSON.parse(l)).filter((e) => e.id).map((e) => e.n)).toEqual([1, 3]);
     });
 

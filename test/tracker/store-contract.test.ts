@@ -1,5 +1,5 @@
 /**
- * The EventStore contract (issue 13), one suite run against every store behind the collector:
+ * The EventStore contract, one suite run against every store behind the collector:
  * the embedded store (memory and disk), PostgreSQL on PGlite (in-process, no server), and a real
  * PostgreSQL server started for this file (skipped locally when the binaries are missing; a
  * failure under CI). Through the collector's own routes: ordering (timestamp, then ingest order),

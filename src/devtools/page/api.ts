@@ -4,9 +4,11 @@
  * token (given once as `/_mockyard/#token=…`, kept in sessionStorage). In the page host
  * (`mockyard/sw`) it is the app tab's own engines, called in-process.
  */
+import { ADMIN_BASE } from '../paths.js';
+
 export type Transport = (path: string, init?: RequestInit) => Promise<Response>;
 
-export const ADMIN = '/_mockyard/api';
+export const ADMIN = ADMIN_BASE;
 const TOKEN_KEY = 'mockyard-devtools-token';
 
 export function httpTransport(): Transport {

@@ -206,6 +206,14 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
     return response;
   };
 
+  /**
+   * An answer that reaches nobody (it came after the 504, or after the handler ended the response
+   * through `res`): its body is cancelled, so a stream behind it ends instead of staying open.
+   */
+  const discardLate = (response: unknown) => {
+    if (response instanceof Response && fastState(response) === undefined) response.body?.cancel().catch(() => {});
+  };
+
   /** Turns what the handler returned (a value, a Response, a promise, nothing) into the response. */
   async function settle(route: Route, res: ResponseBuilder, head: boolean, returned: unknown): Promise<Response> {
     let result: unknown = returned;
@@ -222,7 +230,7 @@ export function createHandlerLayer(options: ResolvedMockApiOptions, services: En
         return tracked(res.toStreamResponse(head));
       }
       if (first === undefined) {
-        pending.catch((err: unknown) => logger.debug(`${route.label}: error after the response ended ignored: ${(err as Error)?.message ?? String(err)}`));
+        pending.then(discardLate, (err: unknown) => logger.debug(`${route.label}: error after the response ended ignored: ${(err as Error)?.message ?? String(err)}`));
         return res.toResponse(head);
       }
       result = first.value;

@@ -1,5 +1,5 @@
 /**
- * json-server's db.json in the page (issue 10): `db: 'db.json'` over IndexedDB with the
+ * json-server's db.json in the page: `db: 'db.json'` over IndexedDB with the
  * json-server preset, through `mockyard/sw` — collections, the query syntax, writes kept across
  * a reload (the whole db.json lives in one IndexedDB file).
  */

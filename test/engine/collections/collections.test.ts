@@ -1,5 +1,5 @@
 /**
- * Collections (issue 10) on the engine with memoryFs: item routes, POST append with ids, merge
+ * Collections on the engine with memoryFs: item routes, POST append with ids, merge
  * and JSON Patch into an item, files and handlers winning, the fast path, serialised writes.
  */
 import { afterEach, describe, expect, it } from 'vitest';

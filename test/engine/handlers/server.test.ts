@@ -281,6 +281,28 @@ describe('REST handlers on a real server', () => {
     agent.destroy();
   });
 
+  it('a streamed answer that comes after the 504 is cancelled: its source is told, nothing is left open', async () => {
+    const gate = deferred();
+    const cancelled = deferred();
+    const s = await start({
+      gatewayTimeout: 50,
+      handlers: [
+        {
+          pattern: '/late-stream',
+          handle: async () => {
+            await gate.promise;
+            return new Response(new ReadableStream({ pull: () => new Promise(() => {}), cancel: () => cancelled.resolve() }), { headers: { 'content-type': 'text/plain' } });
+          },
+        },
+      ],
+    });
+    const r = await fetch(`${s.url}/api/late-stream`);
+    expect(r.status).toBe(504);
+    await r.text();
+    gate.resolve();
+    await cancelled.promise; // the late body's source was cancelled (bounded by the test's timeout, not a measured time)
+  });
+
   it("forward unhandled requests to the next engine with 'forward', answer 404 with '404'", async () => {
     const next: Engine = { prefixes: ['/'], handle: async () => new Response('from next engine', { status: 299 }) };
     const fwd = await start({ noHandledRestFsRequestsAction: 'forward', handlers: [{ pattern: '/known', handle: () => 'known' }] }, {}, [next]);

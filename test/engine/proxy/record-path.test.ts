@@ -1,4 +1,4 @@
-/** The recorder's naming scheme (README "Proxy and record"): the name the lookup finds. */
+/** The recorder's naming scheme (docs/proxy.md): the name the lookup finds. */
 import { describe, expect, it } from 'vitest';
 import { recordPath } from '../../../src/engine/proxy/record-path.js';
 
