@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The collector's memory on PostgreSQL with 10M events stored (issue 13): RSS ≤ 150 MB, flat while
+// The collector's memory on PostgreSQL with 10M events stored: RSS ≤ 150 MB, flat while
 // reading a 24 h window, restart → first answer ≤ 1 s.
 //   1. a throwaway cluster (postgres-cluster.mjs); the schema and the day partitions created by
 //      the store's own code (dist/node/postgres/schema.js); N events (default 10M) spread evenly

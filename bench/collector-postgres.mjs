@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The collector on PostgreSQL vs the embedded store, in one run (issue 13). Each collector runs in
+// The collector on PostgreSQL vs the embedded store, in one run. Each collector runs in
 // its own process (collector-server.mjs), the PostgreSQL one on a throwaway cluster started here
 // (postgres-cluster.mjs: fsync on, in a temp folder) unless MOCKYARD_BENCH_DB names a server.
 //   1. ingest: N events (default 100k: 20% in the last hour, the rest over the 23 h before) as gzip

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Collector speed vs a raw node:http reference, in one run (issue 4).
+// Collector speed vs a raw node:http reference, in one run.
 //   1. ingest: gzip batches of 25 events (events/s), concurrency 8, until the store holds N events
 //      spread over the last 24 h;
 //   2. read: the 24 h window holding those N events (ms to the last byte, bytes on the wire,

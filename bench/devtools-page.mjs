@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The devtools page's speed goals (issue 11), in real Chromium against the node host (dist/):
+// The devtools page's speed goals, in real Chromium against the node host (dist/):
 //
 //  1. Events tab, 100k events in the window: time to first render — from navigation to
 //     `/_mockyard/#events` until the table shows rows and the count of all 100,000 events (wall

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Programmable layer speed vs raw references, in one run (issue 3):
+// Programmable layer speed vs raw references, in one run:
 //   1. HTTP: a REST handler returning a small JSON object, served by `serve()`, against a raw
 //      node:http server answering the same JSON (requests/s over keep-alive connections);
 //   2. WebSocket: echo round trips/s through a wsHandler (`onMessage: (c, m) => c.send(m)`)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Oversized uploads (issue 15 item 6b): clients stream 50 MB chunked bodies at a server whose
+// Oversized uploads: clients stream 50 MB chunked bodies at a server whose
 // limit is 1 MiB. mockyard answers 413 at once and then lingers (reads and discards the rest
 // before closing), so every client reads the 413; this checks that memory stays flat while it
 // discards and what the discarding costs, next to a raw node:http baseline in the same run that

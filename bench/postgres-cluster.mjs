@@ -1,4 +1,4 @@
-// A throwaway PostgreSQL cluster for the collector benches (issue 13): initdb / pg_ctl from
+// A throwaway PostgreSQL cluster for the collector benches: initdb / pg_ctl from
 // /usr/lib/postgresql/<v>/bin in a temp folder (as the `postgres` user when run as root), on a
 // free loopback port, fsync on; or the server named by MOCKYARD_BENCH_DB.
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Proxy overhead and OpenAPI validation cost (issue 12 item 5), each against its baseline in the
+// Proxy overhead and OpenAPI validation cost, each against its baseline in the
 // same run. Run inside `flock /tmp/mockyard-bench.lock` (npm run build first; wrk required).
 //
 //   proxy, a 1 KB JSON answer, three targets: a raw node:http server answering at once, and the

@@ -1,5 +1,5 @@
 // `node bench/test-kit.mjs` (after `npm run build`): the in-process hosts of a test runner, on
-// 1,000 filtered-page requests in one process (issue 16), each case in the same run:
+// 1,000 filtered-page requests in one process, each case in the same run:
 //   direct       api.handle(new Request(url)) + json()              (the engine alone: baseline)
 //   intercept    interceptFetch(api); fetch('/api/users?…') + json() (mockyard/test)
 //   msw-trivial  msw setupServer with ONE trivial handler answering the same bytes

@@ -24,7 +24,11 @@
  * Recording is cheap: per request one small record holding references (the request's raw
  * header array or Headers, the response's header object, a body's bytes — copied only when
  * longer than `bodyLimit`); redaction, decoding and the entry object happen when the entry is
- * first read (list, the live stream), never on the request path.
+ * first read (list, the live stream), never on the request path. What a record would hold that
+ * equals what the record before it holds (the raw header list, URL parts, what answered, the
+ * session id: a client repeats them request after request) is taken from that record instead,
+ * so the ring keeps the older, already-surviving copy and the request's own objects die young:
+ * a ring that kept each request's header strings would make every garbage collection copy them.
  */
 import { kBodyBytes, kRawHeaders } from '../core/body.js';
 import { fastState, NULL_BODY_STATUS } from '../core/fast-response.js';
@@ -231,6 +235,18 @@ function keepBytes(body: Uint8Array, limit: number): Uint8Array {
 /** The kept first bytes of long bodies, by body (dropped with it). */
 const keptCopies = new WeakMap<Uint8Array, Uint8Array>();
 
+/** `list` when it holds the same strings as `before` (then `before`, which the ring keeps already), else `list`. */
+function sameList(list: readonly string[], before: Raw['reqHeaders']): readonly string[] {
+  if (!Array.isArray(before) || before.length !== list.length) return list;
+  for (let i = 0; i < list.length; i++) if (list[i] !== (before as readonly string[])[i]) return list;
+  return before as readonly string[];
+}
+
+/** `by`, or `before` when it says the same. */
+function sameAnswerer(by: AnsweredBy | undefined, before: AnsweredBy | undefined): AnsweredBy | undefined {
+  return by !== undefined && before !== undefined && by.layer === before.layer && by.detail === before.detail ? before : by;
+}
+
 /** A kept body and its full size (-1: a string, measured when read). */
 interface KeptBody {
   data: Uint8Array | string;
@@ -315,6 +331,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
   const ring: (Raw | undefined)[] = new Array(Math.max(0, size));
   let next = 0; // slot of the next write
   let count = 0;
+  let last: Raw | undefined; // the slot written last
   let lastId = 0;
   let listeners: JournalListener[] = [];
 
@@ -326,21 +343,35 @@ export function createJournal(options: JournalOptions = {}): Journal {
       if (size <= 0) return;
       const request = x.request as Request & Record<symbol, unknown>;
       const bytes = request[kBodyBytes] as Uint8Array | undefined;
+      const rawHeaders = request[kRawHeaders] as readonly string[] | undefined;
       let r = ring[next];
       if (r === undefined) ring[next] = r = new Raw();
+      // What equals the record before this one is taken from it (see the top of this file); read
+      // before `r` is written: with a ring of one, `r` is that record.
+      const before = last;
+      if (before === undefined) {
+        r.method = x.method;
+        r.pathname = x.pathname;
+        r.search = x.search;
+        r.answeredBy = x.answeredBy;
+        r.session = session;
+        r.reqHeaders = rawHeaders ?? request.headers;
+      } else {
+        r.method = x.method === before.method ? before.method : x.method;
+        r.pathname = x.pathname === before.pathname ? before.pathname : x.pathname;
+        r.search = x.search === before.search ? before.search : x.search;
+        r.answeredBy = sameAnswerer(x.answeredBy, before.answeredBy);
+        r.session = session === before.session ? before.session : session;
+        r.reqHeaders = rawHeaders === undefined ? request.headers : sameList(rawHeaders, before.reqHeaders);
+      }
+      last = r;
       r.id = ++lastId;
       r.time = Date.now();
-      r.method = x.method;
-      r.pathname = x.pathname;
-      r.search = x.search;
       r.status = x.status;
       r.ms = x.ms;
-      r.answeredBy = x.answeredBy;
       r.scenario = scenario;
-      r.session = session;
       r.fault = faultFiredOf(request) ?? null;
       r.violations = contractViolationsOf(request) ?? null;
-      r.reqHeaders = (request[kRawHeaders] as readonly string[] | undefined) ?? request.headers;
       r.reqBody = bytes === undefined ? undefined : keepBytes(bytes, bodyLimit);
       r.reqSize = bytes === undefined ? 0 : bytes.byteLength;
       r.resHeaders = null;
@@ -371,7 +402,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
         }
       }
       const raw = r;
-      next = (next + 1) % size;
+      if (++next === size) next = 0;
       if (count < size) count++;
       if (listeners.length === 0) return;
       const entry = materialize(raw, bodyLimit);
@@ -397,6 +428,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
 
     clear() {
       ring.fill(undefined); // the slots' references go with them
+      last = undefined;
       next = 0;
       count = 0;
     },

@@ -2,12 +2,17 @@
  * The request journal (src/devtools/journal.ts): the ring bound, redaction of sensitive headers,
  * body truncation, filters, and its feeding by the mock API's observer hook.
  */
+import { request as httpRequest } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { kRawHeaders } from '../../src/core/body.js';
 import { FastResponse } from '../../src/core/fast-response.js';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
 import type { Exchange } from '../../src/core/exchange.js';
 import { createJournal, REDACTED } from '../../src/devtools/journal.js';
 import { journalFor } from '../../src/host/journal.js';
+import { serve, type RunningServer as Server } from '../../src/node/serve.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { req } from '../helpers/engine-request.js';
 
@@ -206,3 +211,114 @@ describe('journal the host feeds from the mock API (src/host/journal.ts)', () =>
     expect(j.list()[0]!.response!.body).toBeNull();
   });
 });
+
+/** A string equal to `s` but its own object, as a request parser makes one per request. */
+const fresh = (s: string) => s.split('').join('');
+
+/** An exchange whose request carries a raw header list, as the node host's requests do. */
+function rawExchange(path: string, raw: string[]): Exchange {
+  const x = exchange(path);
+  Object.defineProperty(x.request, kRawHeaders, { value: raw });
+  return { ...x, answeredBy: { layer: fresh('files'), detail: fresh('x.json') } };
+}
+
+describe('what the ring keeps of a request', () => {
+  // The collector runs on demand; a new heap object is kept alive until the job that made it ends.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it("keeps a record's header list and answerer from the record before it when they say the same, so the request's own die with it", async () => {
+    const j = createJournal({ size: 10 });
+    j.record(rawExchange('/api/a', [fresh('Host'), fresh('127.0.0.1'), fresh('Accept'), fresh('*/*')]));
+    const refs = ((): { list: WeakRef<object>; by: WeakRef<object> } => {
+      const x = rawExchange('/api/a', [fresh('Host'), fresh('127.0.0.1'), fresh('Accept'), fresh('*/*')]);
+      j.record(x);
+      return { list: new WeakRef((x.request as unknown as Record<symbol, object>)[kRawHeaders]!), by: new WeakRef(x.answeredBy!) };
+    })();
+    // A list that differs is the record's own, and stays while the ring holds it.
+    const differs = ((): WeakRef<object> => {
+      const x = rawExchange('/api/b', [fresh('Host'), fresh('127.0.0.1'), fresh('Accept'), fresh('text/html')]);
+      j.record(x);
+      return new WeakRef((x.request as unknown as Record<symbol, object>)[kRawHeaders]!);
+    })();
+    await settle();
+    gc();
+    expect(refs.list.deref()).toBeUndefined();
+    expect(refs.by.deref()).toBeUndefined();
+    expect(differs.deref()).toBeDefined();
+    expect(j.list().map((e) => [e.url, e.request.headers, e.answeredBy])).toEqual([
+      ['/api/b', { host: '127.0.0.1', accept: 'text/html' }, { layer: 'files', detail: 'x.json' }],
+      ['/api/a', { host: '127.0.0.1', accept: '*/*' }, { layer: 'files', detail: 'x.json' }],
+      ['/api/a', { host: '127.0.0.1', accept: '*/*' }, { layer: 'files', detail: 'x.json' }],
+    ]);
+  });
+
+  it('shows each request as sent when neighbours differ in one value, in length, or the ring holds one entry', () => {
+    for (const size of [1, 2, 5]) {
+      const j = createJournal({ size });
+      const lists = [
+        ['Host', 'h', 'Accept', '*/*'],
+        ['Host', 'h', 'Accept', '*/*', 'Origin', 'http://localhost:5173'],
+        ['Host', 'h', 'Accept', 'text/html'],
+        ['Host', 'h', 'Accept', 'text/html'],
+        ['Host', 'h'],
+      ];
+      for (const [i, list] of lists.entries()) {
+        j.record(rawExchange(i % 2 ? '/api/x?q=1' : '/api/x', list.map(fresh)));
+        const seen = j.list({ limit: 1 })[0]!;
+        expect([seen.url, seen.request.headers]).toEqual([i % 2 ? '/api/x?q=1' : '/api/x', Object.fromEntries(Array.from({ length: list.length / 2 }, (_, k) => [list[2 * k]!.toLowerCase(), list[2 * k + 1]]))]);
+      }
+      expect(j.list()).toHaveLength(Math.min(size, lists.length));
+    }
+  });
+});
+
+describe('the journal through the node host', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('shows each request with its own headers, session and URL when consecutive requests differ in one of them', async () => {
+    server = await serve({ port: 0, logLevel: 'silent', mock: { endpointPrefix: '/api', fs: memoryFs({ 'users/1.json': { id: 1 }, 'users/2.json': { id: 2 } }), logLevel: 'silent' } });
+    const url = new URL(server.url);
+    const send = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const r = httpRequest({ host: url.hostname, port: url.port, path, headers, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        r.on('error', reject);
+        r.end();
+      });
+    const sent: Array<[string, Record<string, string>]> = [
+      ['/api/users/1', { 'x-demo': 'a' }],
+      ['/api/users/1', { 'x-demo': 'a' }],
+      ['/api/users/1', { 'x-demo': 'b' }],
+      ['/api/users/2', { 'x-demo': 'b' }],
+      ['/api/users/2', { 'x-demo': 'b', 'x-mockyard-session': 'one' }],
+      ['/api/users/2', { 'x-demo': 'b', 'x-mockyard-session': 'two' }],
+      ['/api/users/2?v=1', { 'x-demo': 'b' }],
+    ];
+    for (const [path, headers] of sent) expect(await send(path, headers)).toBe(200);
+    const { entries } = (await (await fetch(`${server.url}/_mockyard/api/requests`)).json()) as { entries: JournalEntryLike[] };
+    expect(entries.reverse().map((e) => [e.url, e.request.headers['x-demo'], e.session, e.answeredBy?.detail])).toEqual([
+      ['/api/users/1', 'a', null, 'users/1.json'],
+      ['/api/users/1', 'a', null, 'users/1.json'],
+      ['/api/users/1', 'b', null, 'users/1.json'],
+      ['/api/users/2', 'b', null, 'users/2.json'],
+      ['/api/users/2', 'b', 'one', 'users/2.json'],
+      ['/api/users/2', 'b', 'two', 'users/2.json'],
+      ['/api/users/2?v=1', 'b', null, 'users/2.json'],
+    ]);
+  });
+});
+
+interface JournalEntryLike {
+  url: string;
+  session: string | null;
+  answeredBy: { detail?: string } | null;
+  request: { headers: Record<string, string> };
+}
