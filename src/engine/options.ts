@@ -10,13 +10,12 @@
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
-import { isHeaderName, isHeaderValue } from '../core/header-name.js';
 import { BACKEND_KEYS, resolveBackendOptions, type BackendOptions } from './openapi-backend/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import { isVfs, type Vfs } from '../vfs/types.js';
-import { ALWAYS_REDACTED } from './proxy/har.js';
+import { resolveProxy, type ResolvedProxyOptions } from './proxy/options.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { lintPattern } from './handlers/pattern-lint.js';
 import { checkBodySchema } from './body-schema.js';
@@ -138,39 +137,12 @@ export interface ResolvedMockApiOptions {
   warnings: string[];
 }
 
-export const DEFAULT_PROXY_TIMEOUT = 30_000;
-
 /**
  * Set by the browser host on the page's options when they had a `proxy` (src/sw/engines.ts
  * `pageMockOptions`): no proxy layer there, the worker lets what the engine passes go to the
  * network, and file mode treats writes as it does in front of a proxy.
  */
 export const kNetworkBehind = Symbol.for('mockyard.networkBehind');
-
-export interface ResolvedProxyOptions {
-  /** The target's origin (`https://staging.example.com`). */
-  origin: string;
-  /** The target's path without a trailing `/` (`''` or `/v2`). */
-  basePath: string;
-  rewrite: ((path: string) => string) | undefined;
-  /** Extra request headers, names lower-cased. */
-  headers: ReadonlyArray<readonly [string, string]>;
-  timeout: number;
-  /** `proxy.record`, validated (null: not recording). */
-  record: ResolvedRecordOptions | null;
-}
-
-export const DEFAULT_CAPTURE_LIMIT = 50 * 1024 * 1024;
-
-export interface ResolvedRecordOptions {
-  overwrite: boolean;
-  /** Header names (lower-case) whose values the HAR log never holds. */
-  redact: ReadonlySet<string>;
-  /** false: existing files are not served, every request goes to the target (`mockyard record`). */
-  serveFiles: boolean;
-  /** Largest body kept (file and HAR text), in bytes. */
-  captureLimit: number;
-}
 
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
@@ -345,53 +317,6 @@ export function resolvePagination(value: unknown, option: string): PerMethod<Pag
 /** Validates a per-method filter map (also used for handler-level `filters`); fills `field`, `valueType`, `comparison`. */
 export function resolveFilters(value: unknown, option: string): PerMethod<FilterConfig> | null {
   return resolvePerMethod(value, option, resolveOneFilter);
-}
-
-/** Validates `proxy` (`{ target, rewrite?, headers?, timeout? }`). */
-export function resolveProxy(value: unknown, option: string): ResolvedProxyOptions | null {
-  if (value === undefined || value === null) return null;
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object { target, rewrite?, headers?, timeout? } (got ${describe(value)})`);
-  check.knownKeys(value, option, ['target', 'rewrite', 'headers', 'timeout', 'record']);
-  const raw = check.string(value.target, `${option}.target`, undefined, { nonEmpty: true });
-  if (raw === undefined) throw new OptionsError(`${option}.target`, 'is required (an absolute http(s) URL)');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new OptionsError(`${option}.target`, `must be an absolute http(s) URL (got ${describe(raw)})`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OptionsError(`${option}.target`, `must be an http: or https: URL (got ${describe(raw)})`);
-  if (url.search || url.hash || url.username || url.password) {
-    throw new OptionsError(`${option}.target`, `must not carry a query, a fragment or credentials (put credentials in ${option}.headers) (got ${describe(raw)})`);
-  }
-  const rewrite = check.fn<(path: string) => string>(value.rewrite, `${option}.rewrite`);
-  const headerMap = check.object(value.headers, `${option}.headers`) ?? {};
-  const headers: Array<readonly [string, string]> = [];
-  for (const [name, v] of Object.entries(headerMap)) {
-    if (!isHeaderName(name)) throw new OptionsError(`${option}.headers`, `has an invalid header name ${describe(name)}`);
-    if (typeof v !== 'string' || !isHeaderValue(v)) throw new OptionsError(`${option}.headers.${name}`, `must be a string a header can carry: no CR, LF or other control character, nothing past U+00FF (got ${describe(v)})`);
-    headers.push([name.toLowerCase(), v]);
-  }
-  const timeout = check.number(value.timeout, `${option}.timeout`, DEFAULT_PROXY_TIMEOUT, { min: 1, max: 2_147_483_647 });
-  const record = resolveRecord(value.record, `${option}.record`, headers.map(([name]) => name));
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), rewrite, headers, timeout, record };
-}
-
-function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonly string[]): ResolvedRecordOptions | null {
-  if (value === undefined || value === false || value === null) return null;
-  const o = value === true ? {} : value;
-  if (!isPlainObject(o)) throw new OptionsError(option, `must be true, false or { overwrite?, redact?, serveFiles?, captureLimit? } (got ${describe(value)})`);
-  check.knownKeys(o, option, ['overwrite', 'redact', 'serveFiles', 'captureLimit']);
-  const names = check.array<unknown>(o.redact, `${option}.redact`);
-  names.forEach((n, i) => {
-    if (typeof n !== 'string' || !isHeaderName(n)) throw new OptionsError(`${option}.redact[${i}]`, `must be a header name (got ${describe(n)})`);
-  });
-  return {
-    overwrite: check.boolean(o.overwrite, `${option}.overwrite`, false),
-    redact: new Set([...ALWAYS_REDACTED, ...proxyHeaderNames, ...(names as string[]).map((n) => n.toLowerCase())]),
-    serveFiles: check.boolean(o.serveFiles, `${option}.serveFiles`, true),
-    captureLimit: check.number(o.captureLimit, `${option}.captureLimit`, DEFAULT_CAPTURE_LIMIT, { min: 0, integer: true }),
-  };
 }
 
 /** `openapi`: a path/URL, the document object, or `{ document, validateResponses?, strictResponses?, … }`. */

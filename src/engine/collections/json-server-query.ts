@@ -25,28 +25,20 @@
  */
 import { HttpError } from '../../core/errors.js';
 import type { Predicate, SimpleFilter } from '../fs/filters.js';
+import { runQuery, text, valueAt, type CollectionQuery, type QueryResult } from '../store/query.js';
+
+export type { QueryResult } from '../store/query.js';
+
+/** Filters, sorts (stable) and slices `items` (never mutated): the store's query run (store/query.ts). */
+export const runJsonServerQuery: (items: readonly unknown[], q: JsonServerQuery) => QueryResult = runQuery;
 
 type Test = (item: unknown) => boolean;
 
-export interface JsonServerQuery {
-  /** Filters that always apply (`q`, operators, `_where`). */
-  readonly test: Test | undefined;
-  /** Plain equality filters: dropped when no item has the field (json-server 0.17). */
-  readonly equals: ReadonlyArray<{ path: string[]; test: Predicate }>;
-  /**
-   * The filters that always apply, one predicate each (`test` is their AND), those on a top-level
-   * field with what the compiled scan (fs/scan.ts) needs to inline them (`simple`).
-   */
-  readonly filters: readonly Predicate[];
-  /** The filter parameters as given (two queries with the same signature select the same items). */
-  readonly signature: string;
+/** json-server's query syntax parsed: the store's query (filters, sort, slice, envelope) and what the layer answers itself. */
+export interface JsonServerQuery extends CollectionQuery {
   readonly sort: ReadonlyArray<{ path: string[]; desc: boolean }>;
-  /** As Array.prototype.slice (NaN → 0, negative from the end). */
-  readonly slice: { start: number; end: number | undefined } | undefined;
   /** `_page` / `_limit` when paging by page (for the Link header). */
   readonly page: { page: number; limit: number } | undefined;
-  /** `_page` with `_per_page` (1.x): answer the envelope. */
-  readonly envelope: { page: number; perPage: number } | undefined;
   readonly embed: string[];
   readonly expand: string[];
   /** Whether any parameter of this syntax was given. */
@@ -58,29 +50,6 @@ const SUFFIX_OPS: ReadonlyArray<[string, Op]> = [['_gte', 'gte'], ['_lte', 'lte'
 const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'in', 'contains', 'startsWith', 'endsWith'] as const;
 type Op = (typeof OPS)[number];
 const COLON_OPS = new Set<string>(OPS);
-
-function valueAt(item: unknown, path: readonly string[]): unknown {
-  let v: unknown = item;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(v, k)) return undefined;
-    v = (v as Record<string, unknown>)[k];
-  }
-  return v;
-}
-
-function hasPath(item: unknown, path: readonly string[]): boolean {
-  let v: unknown = item;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, k)) return false;
-    v = (v as Record<string, unknown>)[k];
-  }
-  return true;
-}
-
-function text(v: unknown): string {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : String(v);
-}
 
 function compareRange(stored: unknown, given: unknown, op: 'gt' | 'gte' | 'lt' | 'lte'): boolean {
   if (stored === undefined || stored === null) return false;
@@ -332,80 +301,6 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
     expand: list(params, '_expand'),
     present,
   };
-}
-
-function compareValues(a: unknown, b: unknown): number {
-  const an = a === undefined || a === null;
-  const bn = b === undefined || b === null;
-  if (an || bn) return an && bn ? 0 : an ? 1 : -1; // missing last
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const x = typeof a === 'string' ? a : text(a);
-  const y = typeof b === 'string' ? b : text(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-export interface QueryResult {
-  items: unknown[];
-  total: number;
-  /** 1.x's page envelope (`_page` with `_per_page`), when asked for. */
-  envelope?: { first: number; prev: number | null; next: number | null; last: number; pages: number; items: number; data: unknown[] };
-}
-
-/** Filters, sorts (stable) and slices `items` (never mutated). */
-export function runJsonServerQuery(items: readonly unknown[], q: JsonServerQuery): QueryResult {
-  // 0.17: an equality filter on a field no item has is dropped.
-  const equals = q.equals.filter((e) => anyHas(items, e.path));
-  const test = equals.length === 0 ? q.test : (item: unknown) => (q.test === undefined || q.test(item)) && equals.every((e) => e.test(item));
-  let out: unknown[] = test ? items.filter(test) : items.slice();
-  const total = out.length;
-  if (q.sort.length > 0) {
-    const sorted = out;
-    out = Array.from(sortIndices(sorted, q.sort), (i) => sorted[i]);
-  }
-  return windowOf(out, total, q);
-}
-
-/** The page, slice or 1.x envelope of the matches `out` (all `total` of them, in order). */
-export function windowOf(out: unknown[], total: number, q: JsonServerQuery): QueryResult {
-  if (q.envelope) {
-    const per = q.envelope.perPage;
-    const pages = Math.max(1, Math.ceil(total / per));
-    const current = Math.max(1, Math.min(q.envelope.page, pages));
-    const start = (current - 1) * per;
-    return {
-      items: out.slice(start, start + per),
-      total,
-      envelope: { first: 1, prev: current > 1 ? current - 1 : null, next: current < pages ? current + 1 : null, last: pages, pages, items: total, data: out.slice(start, start + per) },
-    };
-  }
-  if (q.slice) out = out.slice(q.slice.start, q.slice.end);
-  return { items: out, total };
-}
-
-/**
- * Indices of `items` in the order `_sort`/`_order` ask for: each key compared as compareValues
- * does, missing values last in both directions, ties in the file's order.
- */
-export function sortIndices(items: readonly unknown[], sort: JsonServerQuery['sort']): Uint32Array {
-  const n = items.length;
-  const idx = new Uint32Array(n);
-  for (let i = 0; i < n; i++) idx[i] = i;
-  const columns = sort.map((k) => items.map((item) => valueAt(item, k.path)));
-  idx.sort((x, y) => {
-    for (let s = 0; s < columns.length; s++) {
-      const a = columns[s]![x];
-      const b = columns[s]![y];
-      const c = compareValues(a, b);
-      if (c !== 0) return sort[s]!.desc && a != null && b != null ? -c : c; // missing stays last
-    }
-    return x - y;
-  });
-  return idx;
-}
-
-/** Whether any item has the field at `path` (0.17 drops an equality filter on a field none has). */
-export function anyHas(items: readonly unknown[], path: readonly string[]): boolean {
-  return items.some((item) => hasPath(item, path));
 }
 
 const PAGE_MARK = 'MOCKYARDPAGEMARK';

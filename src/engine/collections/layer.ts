@@ -10,13 +10,19 @@
  *   GET/POST <prefix>/<parent>/<id>/<name>           nested children (relations.ts)
  *   DELETE <prefix>/<name>/<id>?_dependent=children  the item and its children
  *
- * Files and handlers keep winning: an item route is taken only when the full path names no file
- * (handlers run before this layer). A path this layer does not take goes on to file mode, which
- * answers as the spec says (a missing item ends as the JSON 404).
+ * An HTTP layer over the collection store (store/store.ts): the store finds collections (a
+ * request path `/v1/posts` is the collection `v1/posts`), gets items, runs queries (its compiled
+ * scan), lists the files next to a collection, and takes every write in its transaction (the
+ * per-file queue: REST, handlers' `req.app.store` and GraphQL never race). Relations are named as
+ * the store names them (`mock.store.relations`; json-server's `postId` ⇄ `posts` by default).
  *
- * Fast path (`peek`): a GET/HEAD of an item of a cached collection, whose own path is known to
- * name no file (file mode's lookup cache), is answered synchronously; so is a json-server query
- * without `_embed`/`_expand`.
+ * Files and handlers keep winning: an item route is taken only when the full path names no file
+ * (the files layer says: `namesFile`; handlers run before this layer). A path this layer does not
+ * take goes on to file mode, which answers as the spec says (a missing item ends as the JSON 404).
+ *
+ * Fast path (`peek`): a GET/HEAD of an item of a collection the store has at hand (`store.peek`),
+ * whose own path is known to name no file, is answered synchronously; so is a json-server query
+ * without `_embed`/`_expand` (answers remembered per collection version and URL).
  */
 import { carriesBody, hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
@@ -25,20 +31,19 @@ import { FastResponse } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
 import { parseMediaType } from '../../core/media-type.js';
 import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import type { RequestContext } from '../context.js';
-import { LOOKUP_TTL_MS, type FileEntry } from '../fs/file-cache.js';
-import { configFor, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
+import { configFor } from '../fs/fs-call.js';
 import { MSG } from '../fs/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../fs/patch-document.js';
-import { enqueueMutation, mutationPending, type MutationScope } from '../store/writes.js';
 import type { FilesLayer } from '../fs/layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { idKeyOf, indexOf, nextId } from '../store/item-id.js';
+import type { CollectionSnapshot, CollectionStore } from '../store/contract.js';
+import { idKeyOf } from '../store/item-id.js';
+import { runQuery } from '../store/query.js';
 import { referencedIds } from '../store/references.js';
-import { collectionFile } from '../store/collection-file.js';
-import { queryEntry } from './json-server-scan.js';
-import { linkHeader, parseJsonServerQuery, runJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
+import { linkHeader, parseJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand } from './relations.js';
 import { expandField, relationField } from '../store/relations.js';
 
@@ -66,6 +71,15 @@ function jsonOf(item: unknown): string {
 interface Target {
   readonly rel: string;
   readonly trailingSlash: boolean;
+}
+
+/** What the layer is built from: the options, the files layer (which paths name files), the store. */
+export interface CollectionsSources {
+  readonly options: ResolvedMockApiOptions;
+  readonly files: FilesLayer;
+  readonly store: CollectionStore;
+  /** The runtime's native inflate for compressed request bodies (content-encoding.ts). */
+  readonly inflate?: BoundedSyncInflate;
 }
 
 /** The safe decoded form of a request key (file mode's lookup input), or undefined (400 there). */
@@ -97,21 +111,19 @@ function nameOf(key: string): string {
   return key.slice(1).split('/').map((seg) => decodeSegment(seg) ?? '').join('/');
 }
 
-/**
- * The layer for `options.collections` (and `options.preset`), over the files layer's caches and
- * write queue (`files.mode()`): collections are files, so both always agree.
- */
-export function createCollectionsLayer(options: ResolvedMockApiOptions, files: FilesLayer): Layer {
+/** The layer for `options.collections` (and `options.preset`), over the collection store. */
+export function createCollectionsLayer({ options, files, store, inflate }: CollectionsSources): Layer {
   const idField = options.collections?.idField ?? 'id';
   const jsonServer = options.preset === 'json-server';
-  const naming = options.relations;
+  const naming = store.relations;
+  const bodyLimit = options.bodyLimit;
   /** What answered, for observers: the file below fsDir, `#id` for an item, `?` for a query. */
-  const answered = (ctx: RequestContext, env: FsEnv, entry: FileEntry, suffix: string) =>
-    ctx.answered(NAME, `${relativeToFsDir(env, entry.path)}${suffix}`);
+  const answered = (ctx: RequestContext, c: CollectionSnapshot, suffix: string) => ctx.answered(NAME, `${c.file}${suffix}`);
 
-  /** A collection (JSON array file) for a request key, or null. */
-  function collection(env: FsEnv, key: string): Promise<FileEntry | null> {
-    return collectionFile(env, key);
+  /** The collection at request path `key`: at once when the store has it at hand, else read. */
+  function collection(key: string): CollectionSnapshot | null | Promise<CollectionSnapshot | null> {
+    const c = store.peek(key);
+    return c === undefined ? store.open(key) : c;
   }
 
   /** A sibling collection of `key` named `name` (`/v1/posts` + `comments` → `/v1/comments`). */
@@ -119,24 +131,24 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     return `${key.slice(0, key.lastIndexOf('/'))}/${encodeURIComponent(name)}`;
   }
 
-  async function withRelations(env: FsEnv, key: string, items: unknown[], q: JsonServerQuery): Promise<unknown[]> {
-    let out = items;
+  async function withRelations(key: string, items: readonly unknown[], q: JsonServerQuery): Promise<unknown[]> {
+    let out = items as unknown[];
     const parentsToo: string[] = [];
     const own = nameOf(key);
     for (const name of q.embed) {
       const childKey = siblingKey(key, name);
-      const children = await collection(env, childKey);
-      const fk = children ? relationField(naming, nameOf(childKey), own) : undefined;
+      const children = await collection(childKey);
       if (children) {
-        if (fk !== undefined) out = embed(out, name, children.array!, fk, idField);
+        const fk = relationField(naming, nameOf(childKey), own);
+        if (fk !== undefined) out = embed(out, name, children.items, fk, idField);
       } else parentsToo.push(name); // json-server 1.x: `_embed=post` on comments embeds the parent
     }
     for (const name of [...q.expand, ...parentsToo]) {
       const rel = expandField(naming, own, name);
       for (const candidate of rel?.parents ?? []) {
-        const parents = await collection(env, siblingKey(key, candidate));
+        const parents = await collection(siblingKey(key, candidate));
         if (parents) {
-          out = expand(out, name, parents.array!, rel!.field, idField);
+          out = expand(out, name, parents.items, rel!.field, idField);
           break;
         }
       }
@@ -145,7 +157,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   }
 
   /** The answer to a json-server query: the items (0.17, with X-Total-Count and Link) or 1.x's page envelope. */
-  function queryResponse(ctx: RequestContext, q: JsonServerQuery, r: QueryResult, items: unknown[], head: boolean): Response {
+  function queryResponse(ctx: RequestContext, q: JsonServerQuery, r: QueryResult, items: readonly unknown[], head: boolean): Response {
     const headers: Record<string, string> = { 'X-Total-Count': String(r.total) };
     if (q.page) {
       const link = linkHeader(ctx.request.url, q.page, r.total);
@@ -155,51 +167,48 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     return FastResponse.json(body, 200, headers, head);
   }
 
-  /** A json-server query on `items` (sync part: filters, sort, page); scanned when they are the entry's stored array. */
-  function queryAnswer(ctx: RequestContext, entry: FileEntry, items: readonly unknown[], q: JsonServerQuery, head: boolean): Response {
-    if (items !== entry.array) {
-      const r = runJsonServerQuery(items, q);
-      return queryResponse(ctx, q, r, r.items, head);
-    }
-    const r = queryEntry(entry, q);
+  /** A json-server query on a whole collection (sync part: filters, sort, page), through the store's scan; the answer is remembered. */
+  function queryAnswer(ctx: RequestContext, c: CollectionSnapshot, q: JsonServerQuery, head: boolean): Response {
+    const r = c.query(q);
     const headers: Record<string, string> = { 'X-Total-Count': String(r.total) };
     if (q.page) {
       const link = linkHeader(ctx.request.url, q.page, r.total);
       if (link) headers.Link = link;
     }
     const body = r.envelope ? JSON.stringify({ ...r.envelope, data: r.items }) : arrayJson(r.items);
-    rememberAnswer(entry, ctx.request.url, body, Object.freeze(headers));
+    rememberAnswer(c, ctx.request.url, body, Object.freeze(headers));
     return FastResponse.json(body, 200, headers, head);
   }
 
   /**
-   * Answers to json-server queries of a stored array, by full URL (the Link header names it):
-   * the same query on the same version of the file is the same answer. They live and die with
-   * the cache entry (any change to the file makes a new one).
+   * Answers to json-server queries of a collection, by full URL (the Link header names it): the
+   * same query on the same version of the collection is the same answer. They live and die with
+   * the store's snapshot (any change to the collection makes a new one).
    */
-  const answers = new WeakMap<FileEntry, Map<string, { body: string; headers: Readonly<Record<string, string>> }>>();
-  function rememberAnswer(entry: FileEntry, url: string, body: string, headers: Readonly<Record<string, string>>): void {
+  const answers = new WeakMap<CollectionSnapshot, Map<string, { body: string; headers: Readonly<Record<string, string>> }>>();
+  function rememberAnswer(c: CollectionSnapshot, url: string, body: string, headers: Readonly<Record<string, string>>): void {
     if (body.length > MAX_REMEMBERED_ANSWER) return;
-    let byUrl = answers.get(entry);
-    if (byUrl === undefined) answers.set(entry, (byUrl = new Map()));
+    let byUrl = answers.get(c);
+    if (byUrl === undefined) answers.set(c, (byUrl = new Map()));
     if (byUrl.size >= MAX_REMEMBERED_ANSWERS) byUrl.delete(byUrl.keys().next().value!);
     byUrl.set(url, { body, headers });
   }
-  function rememberedAnswer(ctx: RequestContext, entry: FileEntry, head: boolean): Response | undefined {
-    const hit = answers.get(entry)?.get(ctx.request.url);
+  function rememberedAnswer(ctx: RequestContext, c: CollectionSnapshot, head: boolean): Response | undefined {
+    const hit = answers.get(c)?.get(ctx.request.url);
     return hit === undefined ? undefined : FastResponse.json(hit.body, 200, hit.headers, head);
   }
 
-  async function queryCollection(ctx: RequestContext, env: FsEnv, key: string, entry: FileEntry, items: readonly unknown[], head: boolean): Promise<Response> {
-    answered(ctx, env, entry, ctx.search);
+  /** A json-server query on collection `c` (`within`: only these of its items, a nested route's children). */
+  async function queryCollection(ctx: RequestContext, key: string, c: CollectionSnapshot, within: readonly unknown[] | undefined, head: boolean): Promise<Response> {
+    answered(ctx, c, ctx.search);
     const q = parseJsonServerQuery(ctx.searchParams);
-    if (q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, entry, items, q, head);
-    const r = items === entry.array ? queryEntry(entry, q) : runJsonServerQuery(items, q);
-    return queryResponse(ctx, q, r, await withRelations(env, key, r.items, q), head);
+    if (within === undefined && q.embed.length === 0 && q.expand.length === 0) return queryAnswer(ctx, c, q, head);
+    const r = within === undefined ? c.query(q) : runQuery(within, q);
+    return queryResponse(ctx, q, r, await withRelations(key, r.items, q), head);
   }
 
-  async function jsonBody(ctx: RequestContext, env: FsEnv, what: string): Promise<unknown> {
-    const bytes = await readDecodedBody(ctx.request, env.bodyLimit, env.inflate); // Content-Encoding as file mode reads it
+  async function jsonBody(ctx: RequestContext, what: string): Promise<unknown> {
+    const bytes = await readDecodedBody(ctx.request, bodyLimit, inflate); // Content-Encoding as file mode reads it
     if (bytes.byteLength === 0) throw new HttpError(400, MSG.noData);
     if (jsonServer && parseMediaType(ctx.request.headers.get('content-type')).type === 'application/x-www-form-urlencoded') {
       // json-server 0.17 stores a form's fields (as strings; a repeated field as a list).
@@ -211,7 +220,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       assertNoForbiddenKeys(form, what);
       return form;
     }
-    const value = parseJsonBytes(bytes, what, env.maxJsonDepth);
+    const value = parseJsonBytes(bytes, what, options.maxJsonDepth);
     assertNoForbiddenKeys(value, what);
     return value;
   }
@@ -227,116 +236,88 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     return `${ctx.prefix}${key}/${encodeURIComponent(id)}`;
   }
 
+  const noItem = (id: string) => new HttpError(404, `No item with ${idField} ${JSON.stringify(id)}`);
+
   /** POST <collection>: append (id assigned when missing). `extra` sets a foreign key (nested). */
-  async function append(ctx: RequestContext, env: FsEnv, entry: FileEntry, key: string, extra?: Record<string, unknown>): Promise<Response> {
+  async function append(ctx: RequestContext, c: CollectionSnapshot, key: string, extra?: Record<string, unknown>): Promise<Response> {
     requireJsonType(ctx);
-    const body = await jsonBody(ctx, env, 'POST body');
+    const body = await jsonBody(ctx, 'POST body');
     if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
-    answered(ctx, env, entry, '');
-    return enqueueMutation(env, entry.path, idField, (scope) => {
-      let item: Record<string, unknown> = extra ? { ...body, ...extra } : { ...body };
-      const given = item[idField];
-      if (given === undefined || given === null) {
-        const assigned = nextId(scope.items, idField);
-        item = { [idField]: assigned, ...item }; // the id first, as json-server writes it
-        item[idField] = assigned;
+    answered(ctx, c, '');
+    const item = await store.transaction(key, (tx) => {
+      const input = extra ? { ...body, ...extra } : body;
+      const given = input[idField];
+      if (given !== undefined && given !== null) {
+        const id = idKeyOf(input, idField);
+        if (id === undefined) throw new HttpError(400, `The "${idField}" of an item must be a string or a number`);
+        if (tx.get(id) !== undefined) throw new HttpError(409, `An item with ${idField} ${JSON.stringify(id)} already exists in ${ctx.prefix}${key}`);
       }
-      const id = idKeyOf(item, idField);
-      if (id === undefined) throw new HttpError(400, `The "${idField}" of an item must be a string or a number`);
-      if (scope.ids.find(scope.items, id) !== -1) throw new HttpError(409, `An item with ${idField} ${JSON.stringify(id)} already exists in ${ctx.prefix}${key}`);
-      scope.items.push(item);
-      scope.ids.appended(id, scope.items.length - 1);
-      scope.changed();
-      return FastResponse.json(jsonOf(item), 201, { Location: itemUrl(ctx, key, id) });
+      return tx.insert(input);
     });
+    return FastResponse.json(jsonOf(item), 201, { Location: itemUrl(ctx, key, idKeyOf(item, idField)!) });
   }
 
-  function findItem(scope: MutationScope, id: string): number {
-    const i = scope.ids.find(scope.items, id);
-    if (i === -1) throw new HttpError(404, `No item with ${idField} ${JSON.stringify(id)}`);
-    return i;
-  }
-
-  /** GET/HEAD/PUT/PATCH/DELETE of an item of `entry`. */
-  async function itemRoute(ctx: RequestContext, env: FsEnv, entry: FileEntry, key: string, id: string): Promise<Response | undefined> {
-    const items = entry.array!;
+  /** GET/HEAD/PUT/PATCH/DELETE of an item of collection `c`. */
+  async function itemRoute(ctx: RequestContext, c: CollectionSnapshot, key: string, id: string): Promise<Response | undefined> {
     switch (ctx.method) {
       case 'GET':
       case 'HEAD': {
         const head = ctx.method === 'HEAD';
-        if (await carriesBody(ctx.request, env.bodyLimit)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
-        const i = indexOf(items, idField).find(items, id);
-        if (i === -1) return undefined;
+        if (await carriesBody(ctx.request, bodyLimit)) throw new HttpError(400, head ? MSG.headWithBody : MSG.getWithBody);
+        const item = c.get(id);
+        if (item === undefined) return undefined;
         if (jsonServer && ctx.search.length > 1) {
           const q = parseJsonServerQuery(ctx.searchParams);
           if (q.embed.length > 0 || q.expand.length > 0) {
-            const [one] = await withRelations(env, key, [items[i]], q);
+            const [one] = await withRelations(key, [item], q);
             return FastResponse.json(JSON.stringify(one), 200, undefined, head);
           }
         }
-        return FastResponse.json(jsonOf(items[i]), 200, undefined, head);
+        return FastResponse.json(jsonOf(item), 200, undefined, head);
       }
       case 'PUT': {
         requireJsonType(ctx);
-        const body = await jsonBody(ctx, env, 'PUT body');
+        const body = await jsonBody(ctx, 'PUT body');
         if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
-        return enqueueMutation(env, entry.path, idField, (scope) => {
-          const i = findItem(scope, id);
-          // The item keeps its id whatever the body says (json-server's rule).
-          const item = { ...body, [idField]: (scope.items[i] as Record<string, unknown>)[idField] };
-          scope.items[i] = item;
-          scope.changed();
-          return FastResponse.json(jsonOf(item), 200);
-        });
+        // The item keeps its id whatever the body says (json-server's rule).
+        const item = await store.transaction(key, (tx) => tx.update(id, body, { replace: true }) ?? throwError(noItem(id)));
+        return FastResponse.json(jsonOf(item), 200);
       }
       case 'PATCH': {
         const type = parseMediaType(ctx.request.headers.get('content-type')).type;
         const kind = jsonServer && type === 'application/x-www-form-urlencoded' ? 'merge' : patchKindFor(type);
         if (kind === undefined) throw new HttpError(415, MSG.patchUnsupported);
-        const patch = await jsonBody(ctx, env, 'PATCH body');
+        const patch = await jsonBody(ctx, 'PATCH body');
         validatePatch(kind, patch);
         await preparePatch(kind);
-        return enqueueMutation(env, entry.path, idField, (scope) => {
-          const i = findItem(scope, id);
-          const current = scope.items[i] as Record<string, unknown>;
+        const item = await store.transaction(key, (tx) => {
+          const current = tx.get(id) ?? throwError(noItem(id));
           const result = applyPatchDocument(kind, JSON.parse(jsonOf(current)) as unknown, patch); // a deep copy (the patch mutates it): one parse of the memoised text
           if (!isObject(result)) throw new HttpError(409, 'A collection item must stay a JSON object');
           // The item keeps its id (json-server's rule); a patch cannot move it.
-          const item = { ...result, [idField]: current[idField] };
-          scope.items[i] = item;
-          scope.changed();
-          return FastResponse.json(jsonOf(item), 200);
+          return tx.update(id, result, { replace: true })!;
         });
+        return FastResponse.json(jsonOf(item), 200);
       }
       case 'DELETE': {
-        if (await carriesBody(ctx.request, env.bodyLimit)) throw new HttpError(400, MSG.deleteWithBody);
-        const res = await enqueueMutation(env, entry.path, idField, (scope) => {
-          const i = findItem(scope, id);
-          const [removed] = scope.items.splice(i, 1);
-          scope.changed(true);
-          return FastResponse.json(jsonOf(removed), 200, { 'X-Deleted-Count': '1' });
-        });
+        if (await carriesBody(ctx.request, bodyLimit)) throw new HttpError(400, MSG.deleteWithBody);
+        const removed = await store.transaction(key, (tx) => tx.remove(id) ?? throwError(noItem(id)));
+        const res = FastResponse.json(jsonOf(removed), 200, { 'X-Deleted-Count': '1' });
         // The children of the deleted item go too (each collection in one write of its own, after
         // the item): those `?_dependent=comments` names (json-server 1.x), else, under the preset,
         // every other collection's (json-server 0.17 removes the dependants of a deleted parent).
         if (jsonServer) {
           const named = ctx.search.length > 1 ? ctx.searchParams.getAll('_dependent').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : [];
-          for (const name of named.length > 0 ? named : await siblingNames(env, entry, key)) {
-            const children = await collection(env, siblingKey(key, name));
+          const parentName = nameOf(key);
+          for (const name of named.length > 0 ? named : await store.namesNextTo(key)) {
+            const childKey = siblingKey(key, name);
+            const children = await collection(childKey);
             if (!children) continue;
-            const fk = relationField(naming, nameOf(siblingKey(key, name)), nameOf(key));
+            const fk = relationField(naming, nameOf(childKey), parentName);
             if (fk === undefined) continue;
             // No child of this item in the stored array, and no write queued that could add one: nothing to write.
-            if (!referencedIds(children.array!, fk).has(id) && !mutationPending(env, children.path)) continue;
-            await enqueueMutation(env, children.path, idField, (scope) => {
-              const kept = scope.items.filter((c) => idKeyOf(c, fk) !== id);
-              if (kept.length !== scope.items.length) {
-                scope.items.length = 0;
-                scope.items.push(...kept);
-                scope.changed(true);
-              }
-              return res;
-            });
+            if (!referencedIds(children.items, fk).has(id) && children.settled) continue;
+            await store.transaction(childKey, (tx) => tx.removeWhere((child) => idKeyOf(child, fk) === id));
           }
         }
         return res;
@@ -347,7 +328,7 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
   }
 
   /** GET/POST <parent>/<id>/<name>: the children of one parent item (json-server's nested routes). */
-  async function nested(ctx: RequestContext, env: FsEnv, parentPath: string, childSeg: string): Promise<Response | undefined> {
+  async function nested(ctx: RequestContext, parentPath: string, childSeg: string): Promise<Response | undefined> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'POST') return undefined;
     const cut = parentPath.lastIndexOf('/');
     if (cut <= 0) return undefined;
@@ -355,117 +336,62 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     const parentId = decodeSegment(parentPath.slice(cut + 1));
     const childName = decodeSegment(childSeg);
     if (parentId === undefined || childName === undefined) return undefined;
-    const parents = await collection(env, parentKey);
+    const parents = await collection(parentKey);
     if (!parents) return undefined;
     const childKey = siblingKey(parentKey, childName);
-    const children = await collection(env, childKey);
+    const children = await collection(childKey);
     if (!children) return undefined;
     const fk = relationField(naming, nameOf(childKey), nameOf(parentKey));
     if (fk === undefined) return undefined;
     if (ctx.method === 'POST') {
-      const p = indexOf(parents.array!, idField).find(parents.array!, parentId);
-      if (p === -1) throw new HttpError(404, `No item with ${idField} ${JSON.stringify(parentId)}`);
-      return append(ctx, env, children, childKey, { [fk]: (parents.array![p] as Record<string, unknown>)[idField] });
+      const parent = parents.get(parentId);
+      if (parent === undefined) throw noItem(parentId);
+      return append(ctx, children, childKey, { [fk]: parent[idField] });
     }
-    const mine = children.array!.filter((c) => idKeyOf(c, fk) === parentId);
-    return queryCollection(ctx, env, childKey, children, mine, ctx.method === 'HEAD');
-  }
-
-  /** The other JSON files next to a collection's (`posts.json` → `comments`, `profile`, …). */
-  async function siblingNames(env: FsEnv, entry: FileEntry, key: string): Promise<string[]> {
-    const dir = entry.path.slice(0, Math.max(0, entry.path.lastIndexOf('/')));
-    const own = decodeSegment(key.slice(key.lastIndexOf('/') + 1)) ?? '';
-    return (await jsonNamesIn(env, dir)).filter((n) => n !== own);
-  }
-
-  /**
-   * The names of the JSON files in `dir`, kept between deletes: until the Vfs reports a file
-   * there that the list lacks (rewriting a listed file changes no name; a name that went is
-   * found missing when its collection is read), and on drivers whose files change behind our
-   * back (disk) for at most the lookup TTL, as file lookups are.
-   */
-  const listings = new WeakMap<FsEnv, { byDir: Map<string, { names: string[]; at: number }>; changes: number }>();
-  async function jsonNamesIn(env: FsEnv, dir: string): Promise<string[]> {
-    let kept = listings.get(env);
-    if (kept === undefined) {
-      const own = (kept = { byDir: new Map(), changes: 0 });
-      listings.set(env, own);
-      env.vfs.onChange((path) => {
-        const cut = path.lastIndexOf('/');
-        const at = cut === -1 ? '' : path.slice(0, cut);
-        const name = path.slice(cut + 1);
-        if (own.byDir.get(at)?.names.includes(name.toLowerCase().endsWith('.json') ? name.slice(0, -5) : '\u0000') === true) return;
-        own.byDir.delete(at);
-        own.changes++; // a listing read meanwhile may lack it
-      });
-    }
-    const known = kept.byDir.get(dir);
-    if (known !== undefined && (env.vfs.exclusive || performance.now() - known.at < LOOKUP_TTL_MS)) return known.names;
-    const before = kept.changes;
-    const names: string[] = [];
-    for (const e of await env.vfs.readdir(dir)) {
-      if (e.kind === 'file' && e.name.toLowerCase().endsWith('.json')) names.push(e.name.slice(0, -5));
-    }
-    if (kept.changes === before) {
-      if (kept.byDir.size >= 256) kept.byDir.clear();
-      kept.byDir.set(dir, { names, at: performance.now() });
-    }
-    return names;
+    return queryCollection(ctx, childKey, children, children.referring(fk, parentId), ctx.method === 'HEAD');
   }
 
   /** json-server's `GET /db`: every top-level JSON file of the folder as one object (when no file is named db). */
-  async function wholeDb(ctx: RequestContext, env: FsEnv): Promise<Response> {
-    const out: Record<string, unknown> = {};
-    for (const e of await env.vfs.readdir(env.fsDir)) {
-      if (e.kind !== 'file' || !e.name.toLowerCase().endsWith('.json')) continue;
-      const key = `/${encodeURIComponent(e.name.slice(0, -5))}`;
-      const target = safePath(key);
-      const entry = target ? await env.cache.lookupEntry(key, target) : null;
-      if (!entry || !entry.isJson) continue;
-      try {
-        out[e.name.slice(0, -5)] = entry.array ?? JSON.parse(new TextDecoder().decode(entry.bytes));
-      } catch {
-        // malformed JSON on disk: left out
-      }
-    }
+  async function wholeDb(ctx: RequestContext): Promise<Response> {
+    const out = await store.documents();
     ctx.answered(NAME, 'db');
     return FastResponse.json(JSON.stringify(out), 200, undefined, ctx.method === 'HEAD');
   }
 
-  async function handleAsync(ctx: RequestContext, env: FsEnv): Promise<Response | undefined> {
+  async function handleAsync(ctx: RequestContext): Promise<Response | undefined> {
     const method = ctx.method;
     const sub = ctx.subPath;
     const target = safePath(sub);
     if (!target || target.trailingSlash) return undefined;
-    if (await files.namesFile(sub, target)) {
+    if (files.namesFileNow(sub) ?? (await files.namesFile(sub, target))) {
       // The path names a file: file mode answers, except collection-level operations.
       if (method === 'POST') {
         if (configFor(options.pagination, 'POST') || configFor(options.filters, 'POST')) return undefined;
-        const entry = await collection(env, sub);
-        return entry ? append(ctx, env, entry, sub) : undefined;
+        const c = await collection(sub);
+        return c ? append(ctx, c, sub) : undefined;
       }
       if (jsonServer && ctx.search.length > 1 && (method === 'GET' || method === 'HEAD')) {
         if (hasBody(ctx.request)) return undefined;
-        const entry = await collection(env, sub);
-        return entry ? queryCollection(ctx, env, sub, entry, entry.array!, method === 'HEAD') : undefined;
+        const c = await collection(sub);
+        return c ? queryCollection(ctx, sub, c, undefined, method === 'HEAD') : undefined;
       }
       return undefined;
     }
     const cut = sub.lastIndexOf('/');
-    if (jsonServer && cut === 0 && sub === '/db' && (method === 'GET' || method === 'HEAD')) return wholeDb(ctx, env);
+    if (jsonServer && cut === 0 && sub === '/db' && (method === 'GET' || method === 'HEAD')) return wholeDb(ctx);
     if (cut <= 0) return undefined;
     const parentKey = sub.slice(0, cut);
     const seg = sub.slice(cut + 1);
-    const parent = await collection(env, parentKey);
+    const parent = await collection(parentKey);
     if (parent) {
       if (method === 'POST') return undefined;
       const id = decodeSegment(seg);
       if (id === undefined) return undefined;
-      const r = await itemRoute(ctx, env, parent, parentKey, id);
-      if (r !== undefined) answered(ctx, env, parent, `#${id}`);
+      const r = await itemRoute(ctx, parent, parentKey, id);
+      if (r !== undefined) answered(ctx, parent, `#${id}`);
       return r;
     }
-    return jsonServer ? nested(ctx, env, parentKey, seg) : undefined;
+    return jsonServer ? nested(ctx, parentKey, seg) : undefined;
   }
 
   return {
@@ -474,13 +400,12 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
     async handle(ctx) {
       const method = ctx.method;
       if (method === 'OPTIONS' || ctx.subPath.length < 2 || ctx.subPath.endsWith('/')) return undefined;
-      let mode = files.mode();
-      if (!mode) {
+      if (!files.mode()) {
+        // File routing not on (yet): the store has no collections to answer from.
         await files.ready;
-        mode = files.mode();
-        if (!mode) return undefined;
+        if (!files.mode()) return undefined;
       }
-      return handleAsync(ctx, mode.env);
+      return handleAsync(ctx);
     },
 
     peek(ctx) {
@@ -488,28 +413,25 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       if (method !== 'GET' && method !== 'HEAD') return undefined;
       const sub = ctx.subPath;
       if (sub.length < 2 || sub.endsWith('/')) return PASS;
-      const mode = files.mode();
-      if (!mode) return undefined;
-      const cache = mode.env.cache;
       const own = files.namesFileNow(sub);
       if (own === undefined) return undefined;
       const search = ctx.search.length > 1;
       if (own) {
         if (!jsonServer || !search) return PASS;
-        const entry = cache.lookupEntryNow(sub);
-        if (entry === undefined) return undefined;
-        if (entry.array === undefined) return PASS;
+        const c = store.peek(sub);
+        if (c === undefined) return undefined;
+        if (c === null) return PASS;
         try {
           if (hasBody(ctx.request)) return undefined;
-          const remembered = rememberedAnswer(ctx, entry, method === 'HEAD');
+          const remembered = rememberedAnswer(ctx, c, method === 'HEAD');
           if (remembered !== undefined) {
-            answered(ctx, mode.env, entry, ctx.search);
+            answered(ctx, c, ctx.search);
             return remembered;
           }
           const q = parseJsonServerQuery(ctx.searchParams);
           if (q.embed.length > 0 || q.expand.length > 0) return undefined;
-          const r = queryAnswer(ctx, entry, entry.array, q, method === 'HEAD');
-          answered(ctx, mode.env, entry, ctx.search);
+          const r = queryAnswer(ctx, c, q, method === 'HEAD');
+          answered(ctx, c, ctx.search);
           return r;
         } catch {
           return undefined; // a 400: the promise path answers it
@@ -518,21 +440,21 @@ export function createCollectionsLayer(options: ResolvedMockApiOptions, files: F
       const cut = sub.lastIndexOf('/');
       if (cut <= 0) return jsonServer && sub === '/db' ? undefined : PASS; // GET /db: the promise path reads the folder
       const parentKey = sub.slice(0, cut);
-      const parentIsFile = files.namesFileNow(parentKey);
-      if (parentIsFile === undefined) return undefined;
-      if (!parentIsFile) return jsonServer ? undefined : PASS;
-      const entry = cache.lookupEntryNow(parentKey);
-      if (entry === undefined) return undefined;
-      if (entry.array === undefined) return jsonServer ? undefined : PASS;
+      const parent = store.peek(parentKey);
+      if (parent === undefined) return undefined;
+      if (parent === null) return jsonServer ? undefined : PASS;
       if (search && jsonServer) return undefined;
       const id = decodeSegment(sub.slice(cut + 1));
       if (id === undefined) return PASS;
-      const items = entry.array;
-      const i = indexOf(items, idField).find(items, id);
-      if (i === -1) return PASS;
+      const item = parent.get(id);
+      if (item === undefined) return PASS;
       if (hasBody(ctx.request)) return undefined;
-      answered(ctx, mode.env, entry, `#${id}`);
-      return FastResponse.json(jsonOf(items[i]), 200, undefined, method === 'HEAD');
+      answered(ctx, parent, `#${id}`);
+      return FastResponse.json(jsonOf(item), 200, undefined, method === 'HEAD');
     },
   };
+}
+
+function throwError(err: Error): never {
+  throw err;
 }

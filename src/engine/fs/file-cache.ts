@@ -227,6 +227,8 @@ export class FileCache {
   /** Bumped by every watch report: a check or load that saw it change may not grant trust. */
   private reports = 0;
   private readonly below: SharedBelow | undefined;
+  /** Told of every change the Vfs reports, after the cache dropped what it made stale (`onChange`). */
+  private readonly followers = new Set<(path: string) => void>();
 
   /** The cache below that answers for `path` (a path this layer does not own), or undefined. */
   private shared(path: string): FileCache | undefined {
@@ -253,7 +255,10 @@ export class FileCache {
   ) {
     this.exclusive = vfs.exclusive;
     this.below = json.below;
-    this.unsubscribe = vfs.onChange((p) => this.invalidate(p));
+    this.unsubscribe = vfs.onChange((p) => {
+      this.invalidate(p);
+      for (const f of this.followers) f(p);
+    });
     this.misses = new MissWatches(vfs, fsDir, (key) => {
       if (this.lookups.get(key)?.watched === true) this.lookups.delete(key);
     });
@@ -277,8 +282,20 @@ export class FileCache {
     this.misses.clearKeys();
   }
 
+  /**
+   * Calls `listener` with each path the Vfs reports changed, once the cache has dropped what it
+   * made stale, until the returned stop function is called or the cache closes (its users' own
+   * memos — folder listings — go with the engine that made them).
+   */
+  onChange(listener: (path: string) => void): () => void {
+    const own = (path: string) => listener(path);
+    this.followers.add(own);
+    return () => this.followers.delete(own);
+  }
+
   close(): void {
     this.unsubscribe();
+    this.followers.clear();
     this.misses.close();
     for (const stop of this.watches.values()) stop();
     this.watches.clear();

@@ -1,8 +1,8 @@
 /**
  * The collection a request key names (`/posts`, `/v1/users`): the file mode cache's entry of
- * that file when it holds a JSON array, else null. The one lookup the store (by name) and the
- * collections layer (by request path) both use, so both always see the same version of a
- * collection: parsed once per file version, its id index and query memos kept with it.
+ * that file when it holds a JSON array, else null. The store's lookup (`open`, by name or request
+ * path), also the one file mode's preset hints ask, so all see the same version of a collection:
+ * parsed once per file version, its id index and query memos kept with it.
  */
 import { requestPathToVfs } from '../../vfs/path.js';
 import type { FileEntry } from '../fs/file-cache.js';

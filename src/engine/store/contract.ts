@@ -3,6 +3,7 @@
  * program against. Types only, importing no implementation, so that `engine/types.ts` can name
  * the store without reaching the files layer the store is built on (store.ts).
  */
+import type { CollectionQuery, QueryResult } from './query.js';
 import type { RelationNaming } from './relations.js';
 
 export type Item = Record<string, unknown>;
@@ -41,6 +42,30 @@ export interface StoreTransaction {
   insert(item: Item): Item;
   update(id: string | number, changes: Item, options?: { replace?: boolean }): Item | undefined;
   remove(id: string | number): Item | undefined;
+  /** Removes every item `test` picks (one pass); returns them. */
+  removeWhere(test: (item: Item) => boolean): Item[];
+}
+
+/**
+ * One version of a collection (`peek`/`open`): never changes; any write makes a new one, so an
+ * answer computed from it may be kept with it (compare the objects).
+ */
+export interface CollectionSnapshot {
+  /** The collection's name (`posts`, `v1/users`). */
+  readonly name: string;
+  /** Its file below the mocks folder (`posts.json`). */
+  readonly file: string;
+  /** The items as stored (never mutate them). */
+  readonly items: readonly Item[];
+  get(id: string | number): Item | undefined;
+  /** The items whose `field` holds `id` (the children of one parent item), in stored order. */
+  referring(field: string, id: string): Item[];
+  /** A parsed query (json-server's syntax: collections/json-server-query.ts) through the compiled scan. */
+  query(q: CollectionQuery): QueryResult;
+  /** As `store.list` on this version. */
+  list(query?: ListQuery): ListResult;
+  /** False while writes to the collection are queued that this version does not show yet. */
+  readonly settled: boolean;
 }
 
 export interface CollectionStore {
@@ -48,6 +73,18 @@ export interface CollectionStore {
   readonly idField: string;
   /** How relation fields are named (`mock.store.relations`). */
   readonly relations: RelationNaming;
+  /**
+   * The collection `name` now, without waiting: its snapshot; null when there is certainly none;
+   * undefined when only `open` can tell (not read yet). `name` is a collection name (`v1/posts`)
+   * or a request path below the prefix (`/v1/posts`, percent-encoded as in the URL).
+   */
+  peek(name: string): CollectionSnapshot | null | undefined;
+  /** The collection `name` (as `peek` takes it), read when needed; null when there is none. */
+  open(name: string): Promise<CollectionSnapshot | null>;
+  /** The names (without `.json`) of the other JSON files in collection `name`'s folder. */
+  namesNextTo(name: string): Promise<string[]>;
+  /** Every JSON file at the top of the mocks folder, parsed, by name (json-server's `GET /db`). */
+  documents(): Promise<Record<string, unknown>>;
   /** The collections (JSON arrays of objects) at the top of the mocks folder, sorted. */
   names(): Promise<string[]>;
   /** The items of a collection as stored (never mutate them), or undefined when there is none. */

@@ -7,10 +7,19 @@ import type { CollectionStore, StoreSources } from './store.js';
 
 export function lazyCollectionStore(sources: StoreSources): CollectionStore {
   let loading: Promise<CollectionStore> | undefined;
-  const store = () => (loading ??= import('./store.js').then((m) => m.createCollectionStore(sources)));
+  let loaded: CollectionStore | undefined;
+  const store = () =>
+    (loading ??= import('./store.js').then((m) => {
+      loaded = m.createCollectionStore(sources);
+      return loaded;
+    }));
   return {
     idField: sources.idField,
     relations: sources.relations,
+    peek: (name) => (loaded === undefined ? undefined : loaded.peek(name)), // undefined until loaded: `open` loads it
+    open: (name) => (loaded === undefined ? store().then((s) => s.open(name)) : loaded.open(name)),
+    namesNextTo: (name) => (loaded === undefined ? store().then((s) => s.namesNextTo(name)) : loaded.namesNextTo(name)),
+    documents: () => store().then((s) => s.documents()),
     names: () => store().then((s) => s.names()),
     all: (name) => store().then((s) => s.all(name)),
     get: (name, id) => store().then((s) => s.get(name, id)),
@@ -18,7 +27,7 @@ export function lazyCollectionStore(sources: StoreSources): CollectionStore {
     insert: (name, item) => store().then((s) => s.insert(name, item)),
     update: (name, id, changes, options) => store().then((s) => s.update(name, id, changes, options)),
     remove: (name, id) => store().then((s) => s.remove(name, id)),
-    transaction: (name, fn) => store().then((s) => s.transaction(name, fn)),
+    transaction: (name, fn) => (loaded === undefined ? store().then((s) => s.transaction(name, fn)) : loaded.transaction(name, fn)),
     onChange(listener) {
       let stop: (() => void) | undefined;
       let stopped = false;

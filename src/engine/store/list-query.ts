@@ -103,8 +103,19 @@ function count(n: unknown, what: string): number | undefined {
   return n;
 }
 
-/** Runs `query` over `items` (never mutated). 400 on a bad offset or limit. */
-export function runListQuery(items: readonly unknown[], idField: string, query: ListQuery = {}): ListResult {
+/** What a ListQuery asks, ready to run: its tests, its window and its sort. */
+export interface CompiledListQuery {
+  /** The filters, one test each (none: every item). */
+  readonly tests: Array<(item: Item) => boolean>;
+  /** What selects the items, for the scan's match memo ('' when nothing is filtered). */
+  readonly signature: string;
+  readonly offset: number;
+  readonly limit: number | undefined;
+  readonly sort: ListQuery['sort'];
+}
+
+/** The tests, window and sort of `query`. 400 on a bad offset or limit. */
+export function compileListQuery(idField: string, query: ListQuery = {}): CompiledListQuery {
   const offset = count(query.offset, 'offset') ?? 0;
   const limit = count(query.limit, 'limit');
   const tests: Test[] = [];
@@ -122,6 +133,31 @@ export function runListQuery(items: readonly unknown[], idField: string, query: 
       tests.push((item) => textContains(item, needle));
     }
   }
+  return { tests, signature: tests.length === 0 ? '' : `ls:${idField}:${JSON.stringify(filter)}`, offset, limit, sort: query.sort };
+}
+
+/** The filtered items in the order `sort` asks for (stable; missing values last both ways). */
+export function sortListed(out: Item[], sort: NonNullable<ListQuery['sort']>): Item[] {
+  const { field } = sort;
+  const desc = sort.order === 'desc';
+  return out
+    .map((item, i) => ({ item, i }))
+    .sort((x, y) => {
+      const c = compare(x.item[field], y.item[field]);
+      if (c === 0) return x.i - y.i;
+      const missing = x.item[field] == null || y.item[field] == null;
+      return desc && !missing ? -c : c;
+    })
+    .map((e) => e.item);
+}
+
+/**
+ * Runs `query` over `items` (never mutated), filtering in full. 400 on a bad offset or limit.
+ * The store runs the same query on a stored collection through the compiled scan (scan.ts
+ * `listEntry`): the same answers.
+ */
+export function runListQuery(items: readonly unknown[], idField: string, query: ListQuery = {}): ListResult {
+  const { tests, offset, limit, sort } = compileListQuery(idField, query);
   let out: Item[];
   if (tests.length === 0) out = isCollection(items) ? (items as Item[]) : (items.filter(isItem) as Item[]);
   else if (tests.length === 1) {
@@ -129,19 +165,7 @@ export function runListQuery(items: readonly unknown[], idField: string, query: 
     out = (items as Item[]).filter((item) => isItem(item) && t(item));
   } else out = (items as Item[]).filter((item) => isItem(item) && tests.every((t) => t(item)));
   const total = out.length;
-  if (query.sort) {
-    const { field } = query.sort;
-    const desc = query.sort.order === 'desc';
-    out = out
-      .map((item, i) => ({ item, i }))
-      .sort((x, y) => {
-        const c = compare(x.item[field], y.item[field]);
-        if (c === 0) return x.i - y.i;
-        const missing = x.item[field] == null || y.item[field] == null;
-        return desc && !missing ? -c : c;
-      })
-      .map((e) => e.item);
-  }
+  if (sort) out = sortListed(out, sort);
   if (offset > 0 || limit !== undefined) out = out.slice(offset, limit === undefined ? undefined : offset + limit);
   else if (out === items) out = out.slice(); // the caller's copy, never the stored array
   return { items: out, total };

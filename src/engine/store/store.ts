@@ -4,37 +4,45 @@
  * use — get, list with a query, insert, update, remove, a transaction, change events.
  *
  * It sits on the files layer's caches and per-file write queue (file mode's `FsEnv`), so it
- * always agrees with what REST serves, and its writes are the collections layer's writes
- * (writes.ts): one queue per file, grouped, atomic; nothing races. Handlers get it as
- * `req.app.store`; the GraphQL layer resolves every query and mutation with it.
+ * always agrees with what file mode serves. It is the one data service of the mock API: the
+ * collections layer (REST, json-server) reads through its snapshots and writes through its
+ * transactions; handlers get it as `req.app.store`; GraphQL, the OpenAPI backend's state folder
+ * and sessions use it. Writes go through writes.ts: one queue per file, grouped, atomic; nothing
+ * races.
+ *
+ *   peek / open        a collection version (version.ts): items, get by id, the query run through
+ *                      the compiled scan (scan.ts); the same object until the collection changes
+ *   list               a ListQuery on that same scan
+ *   transaction        insert/update/remove/removeWhere in the collection's write queue (transaction.ts)
+ *   namesNextTo        the JSON files next to a collection (folder-listings.ts; json-server's cascade)
+ *   documents          every top-level JSON file parsed (json-server's `GET /db`)
+ *   onChange/subscribe change events (change-feed.ts)
  *
  * Names: a collection is named by its file below the mocks folder without `.json` (`posts`,
- * `v1/users`). `names()` lists the JSON array files at the top of the folder (the keys of a
- * db.json). Ids are matched as the collections layer matches them (item-id.ts: `1` and `"1"`).
+ * `v1/users`); a request path below the prefix (`/v1/posts`, percent-encoded) names the same
+ * collection. `names()` lists the JSON array files at the top of the folder (the keys of a
+ * db.json). Ids are matched as item-id.ts says (`1` and `"1"` alike).
  */
 import { HttpError } from '../../core/errors.js';
-import type { FileEntry } from '../fs/file-cache.js';
-import { inFsDir, type FsEnv } from '../fs/fs-call.js';
+import { requestPathToVfs } from '../../vfs/path.js';
+import { LOOKUP_TTL_MS, type FileEntry } from '../fs/file-cache.js';
+import { inFsDir, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
-import { idKeyOf, indexOf, nextId } from './item-id.js';
-import { assertNoForbiddenKeys } from '../../core/json-safety.js';
 import { ChangeFeed } from './change-feed.js';
-import type { ChangeListener, CollectionStore, Item, ListQuery, ListResult, StoreTransaction } from './contract.js';
-import { isCollection, runListQuery } from './list-query.js';
-import { LOOKUP_TTL_MS } from '../fs/file-cache.js';
-import type { RelationNaming } from './relations.js';
-import { enqueueMutation, type MutationScope } from './writes.js';
 import { collectionFile } from './collection-file.js';
+import type { CollectionStore, StoreTransaction } from './contract.js';
+import { createFolderListings } from './folder-listings.js';
+import { isCollection } from './list-query.js';
+import type { RelationNaming } from './relations.js';
+import { ScopedTransaction } from './transaction.js';
+import { CollectionVersion } from './version.js';
+import { enqueueMutation, mutationPending } from './writes.js';
 
 export type { Item, StoreChange, ChangeListener, ListQuery, ListResult } from './contract.js';
 
-export type { CollectionStore, StoreTransaction } from './contract.js';
+export type { CollectionSnapshot, CollectionStore, StoreTransaction } from './contract.js';
 
-function isItem(v: unknown): v is Item {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-
+/** The request path of a collection name (`v1/posts` → `/v1/posts`). */
 function keyOf(name: string): string {
   return `/${name.split('/').map(encodeURIComponent).join('/')}`;
 }
@@ -56,16 +64,52 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     return mode.env;
   }
 
-  async function entryOf(e: FsEnv, name: string): Promise<FileEntry | null> {
-    const entry = await collectionFile(e, keyOf(name));
-    return entry !== null && entry.path.endsWith('.json') ? entry : null;
+  /** One version object per cached entry (version.ts): what `peek`/`open` hand out. */
+  const versions = new WeakMap<FileEntry, CollectionVersion>();
+  function versionOf(e: FsEnv, entry: FileEntry): CollectionVersion {
+    let v = versions.get(entry);
+    if (v === undefined) {
+      const file = relativeToFsDir(e, entry.path);
+      const path = entry.path;
+      v = new CollectionVersion(file.endsWith('.json') ? file.slice(0, -5) : file, file, entry, idField, () => mutationPending(e, path));
+      versions.set(entry, v);
+    }
+    return v;
   }
 
-  async function collection(name: string): Promise<{ env: FsEnv; entry: FileEntry }> {
-    const e = await env();
-    const entry = await entryOf(e, name);
-    if (!entry) throw new HttpError(404, `No collection ${JSON.stringify(name)}`);
-    return { env: e, entry };
+  /** Whether `entry` may stand for `name`: a request key takes any JSON array, a name its `.json` file. */
+  const fits = (name: string, key: string, entry: FileEntry) => entry.array !== undefined && (key === name || entry.path.endsWith('.json'));
+
+  function peekVersion(name: string): CollectionVersion | null | undefined {
+    const mode = files.mode();
+    if (mode === undefined) return undefined;
+    const key = name.charCodeAt(0) === 47 ? name : keyOf(name); // '/': a request key
+    const cache = mode.env.cache;
+    const path = cache.lookupNow(key);
+    if (path === undefined) return undefined;
+    if (path === null) return null;
+    const entry = cache.lookupEntryNow(key);
+    if (entry === undefined) return undefined;
+    return fits(name, key, entry) ? versionOf(mode.env, entry) : null;
+  }
+
+  async function openVersion(name: string): Promise<CollectionVersion | null> {
+    let mode = files.mode();
+    if (mode === undefined) {
+      await files.ready;
+      mode = files.mode();
+      if (mode === undefined) return null;
+    }
+    const key = name.charCodeAt(0) === 47 ? name : keyOf(name);
+    const entry = await collectionFile(mode.env, key);
+    return entry !== null && fits(name, key, entry) ? versionOf(mode.env, entry) : null;
+  }
+
+  async function collection(name: string): Promise<CollectionVersion> {
+    await env();
+    const v = await openVersion(name);
+    if (!v) throw new HttpError(404, `No collection ${JSON.stringify(name)}`);
+    return v;
   }
 
   /**
@@ -75,7 +119,7 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
   let known: { names: string[]; at: number } | undefined;
   let watching: (() => void) | undefined;
   function remember(e: FsEnv, names: string[]): void {
-    watching ??= e.vfs.onChange((path) => {
+    watching ??= e.cache.onChange((path) => {
       const rel = e.fsDir === '' ? path : path.startsWith(`${e.fsDir}/`) ? path.slice(e.fsDir.length + 1) : path === e.fsDir ? '' : undefined;
       if (rel !== undefined && !rel.includes('/')) known = undefined;
     });
@@ -92,67 +136,34 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     return list.filter((d) => d.kind === 'file' && d.name.endsWith('.json') && d.name.length > 5).map((d) => inFsDir(e, d.name));
   }
 
+  let feedMade: ChangeFeed | undefined;
   function feed(e: FsEnv): ChangeFeed {
-    return ChangeFeed.for(e, idField, () => paths(e));
+    return (feedMade ??= ChangeFeed.for(e, idField, () => paths(e)));
   }
 
-  /**
-   * The operations of one transaction on the batch's working copy, each with its undo: a
-   * transaction that throws is rolled back before the next one in the batch runs.
-   */
-  function scopeTx(scope: MutationScope, undo: Array<() => void>): StoreTransaction {
-    const find = (id: string | number) => scope.ids.find(scope.items, String(id));
-    return {
-      get items() {
-        return scope.items as Item[];
-      },
-      get(id) {
-        const i = find(id);
-        return i === -1 ? undefined : (scope.items[i] as Item);
-      },
-      insert(input) {
-        if (!isItem(input)) throw new HttpError(400, 'A collection item must be a JSON object');
-        assertNoForbiddenKeys(input, 'item');
-        let item: Item = { ...input };
-        if (item[idField] === undefined || item[idField] === null) {
-          const assigned = nextId(scope.items, idField);
-          item = { [idField]: assigned, ...item, [idField]: assigned }; // the id first, as json-server writes it
-        }
-        const id = idKeyOf(item, idField);
-        if (id === undefined) throw new HttpError(400, `The "${idField}" of an item must be a string or a number`);
-        if (scope.ids.find(scope.items, id) !== -1) throw new HttpError(409, `An item with ${idField} ${JSON.stringify(id)} already exists`);
-        scope.items.push(item);
-        scope.ids.appended(id, scope.items.length - 1);
-        scope.changed();
-        undo.push(() => scope.items.pop());
-        return item;
-      },
-      update(id, changes, options) {
-        if (!isItem(changes)) throw new HttpError(400, 'A collection item must be a JSON object');
-        assertNoForbiddenKeys(changes, 'item');
-        const i = find(id);
-        if (i === -1) return undefined;
-        const current = scope.items[i] as Item;
-        const item = options?.replace ? { ...changes, [idField]: current[idField] } : { ...current, ...changes, [idField]: current[idField] };
-        scope.items[i] = item;
-        scope.changed();
-        undo.push(() => (scope.items[i] = current));
-        return item;
-      },
-      remove(id) {
-        const i = find(id);
-        if (i === -1) return undefined;
-        const [removed] = scope.items.splice(i, 1);
-        scope.changed(true);
-        undo.push(() => scope.items.splice(i, 0, removed));
-        return removed as Item;
-      },
-    };
+  const listings = createFolderListings();
+
+  /** Runs `fn` on `v`'s collection in its write queue. */
+  function write<T>(v: CollectionVersion, fn: (tx: StoreTransaction) => T): Promise<T> {
+    const e = files.mode()!.env;
+    feed(e); // writes are announced from the first one on
+    return enqueueMutation(e, v.entry.path, idField, (scope) => {
+      const tx = new ScopedTransaction(scope, idField);
+      try {
+        return fn(tx);
+      } catch (err) {
+        tx.rollback();
+        throw err;
+      }
+    });
   }
 
   const store: CollectionStore = {
     idField,
     relations,
+
+    peek: peekVersion,
+    open: openVersion,
 
     async names() {
       const e = await env();
@@ -167,41 +178,60 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
       return out.slice();
     },
 
-    async all(name) {
+    async namesNextTo(name) {
+      const v = peekVersion(name) ?? (await openVersion(name));
+      if (v === null) return [];
+      const e = files.mode()!.env;
+      const path = v.entry.path;
+      const base = path.slice(path.lastIndexOf('/') + 1);
+      const own = base.toLowerCase().endsWith('.json') ? base.slice(0, -5) : base;
+      return (await listings.jsonNamesIn(e, path.slice(0, Math.max(0, path.lastIndexOf('/'))))).filter((n) => n !== own);
+    },
+
+    async documents() {
       const e = await env();
-      const entry = await entryOf(e, name);
-      return entry ? (entry.array as Item[]) : undefined;
+      const out: Record<string, unknown> = {};
+      for (const d of await e.vfs.readdir(e.fsDir)) {
+        if (d.kind !== 'file' || !d.name.toLowerCase().endsWith('.json')) continue;
+        const key = `/${encodeURIComponent(d.name.slice(0, -5))}`;
+        let target: { rel: string; trailingSlash: boolean } | undefined;
+        try {
+          const p = requestPathToVfs(key);
+          target = { rel: p.path, trailingSlash: p.trailingSlash };
+        } catch {
+          target = undefined;
+        }
+        const entry = target ? await e.cache.lookupEntry(key, target) : null;
+        if (!entry || !entry.isJson) continue;
+        try {
+          out[d.name.slice(0, -5)] = entry.array ?? JSON.parse(new TextDecoder().decode(entry.bytes));
+        } catch {
+          // malformed JSON on disk: left out
+        }
+      }
+      return out;
+    },
+
+    async all(name) {
+      await env();
+      return (await openVersion(name))?.items;
     },
 
     async get(name, id) {
-      const { entry } = await collection(name);
-      const items = entry.array!;
-      const i = indexOf(items, idField).find(items, String(id));
-      return i === -1 ? undefined : (items[i] as Item);
+      return (await collection(name)).get(id);
     },
 
     async list(name, query) {
-      const { entry } = await collection(name);
-      return runListQuery(entry.array!, idField, query);
+      return (await collection(name)).list(query);
     },
 
     insert: (name, item) => store.transaction(name, (tx) => tx.insert(item)),
     update: (name, id, changes, options) => store.transaction(name, (tx) => tx.update(id, changes, options)),
     remove: (name, id) => store.transaction(name, (tx) => tx.remove(id)),
 
-    async transaction(name, fn) {
-      const { env: e, entry } = await collection(name);
-      feed(e); // writes are announced from the first one on
-      return enqueueMutation(e, entry.path, idField, (scope) => {
-        const undo: Array<() => void> = [];
-        try {
-          return fn(scopeTx(scope, undo));
-        } catch (err) {
-          for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
-          if (undo.length > 0) scope.changed(true); // positions may have moved and back: rebuild the id index
-          throw err;
-        }
-      });
+    transaction(name, fn) {
+      const v = peekVersion(name);
+      return v ? write(v, fn) : collection(name).then((found) => write(found, fn));
     },
 
     onChange(listener) {

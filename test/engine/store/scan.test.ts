@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseJsonServerQuery, runJsonServerQuery } from '../../../src/engine/collections/json-server-query.js';
-import { queryEntry } from '../../../src/engine/collections/json-server-scan.js';
+import { queryEntry } from '../../../src/engine/store/scan.js';
 import { buildEntry } from '../../../src/engine/fs/file-cache.js';
 import { setScanCodegen } from '../../../src/engine/fs/scan.js';
 

@@ -1,0 +1,131 @@
+/**
+ * A query on one collection, as the store runs it: filters (each a predicate; plain equality
+ * filters apart, dropped when no item has the field, as json-server 0.17 does), a stable sort
+ * on one or more fields, then a slice or 1.x's page envelope. The collections layer builds one
+ * from json-server's query syntax (collections/json-server-query.ts); the store runs it on a
+ * stored collection through the compiled column scan (scan.ts), or on any array here
+ * (`runQuery`: the same answers, by filtering and sorting in full).
+ */
+/**
+ * A filter on one item. The compiled scan may inline it when it carries `simple` (fs/filters.ts
+ * `Predicate` says what it holds; typed loosely here so that the store's contract names no
+ * file-mode type).
+ */
+export type ItemTest = ((item: unknown) => boolean) & { readonly simple?: unknown };
+
+export interface CollectionQuery {
+  /** Filters that always apply, as one test (the AND of `filters`). */
+  readonly test: ((item: unknown) => boolean) | undefined;
+  /** Plain equality filters: dropped when no item has the field (json-server 0.17). */
+  readonly equals: ReadonlyArray<{ readonly path: readonly string[]; readonly test: ItemTest }>;
+  /**
+   * The filters that always apply, one predicate each (`test` is their AND), those on a top-level
+   * field with what the compiled scan (fs/scan.ts) needs to inline them (`simple`).
+   */
+  readonly filters: readonly ItemTest[];
+  /** What selects the items (two queries with the same signature select the same items; '' = no filter). */
+  readonly signature: string;
+  readonly sort: ReadonlyArray<{ readonly path: readonly string[]; readonly desc: boolean }>;
+  /** As Array.prototype.slice (NaN → 0, negative from the end). */
+  readonly slice: { readonly start: number; readonly end: number | undefined } | undefined;
+  /** `_page` with `_per_page` (1.x): answer the envelope. */
+  readonly envelope: { readonly page: number; readonly perPage: number } | undefined;
+}
+
+export function valueAt(item: unknown, path: readonly string[]): unknown {
+  let v: unknown = item;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    if (!Object.prototype.hasOwnProperty.call(v, k)) return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+export function hasPath(item: unknown, path: readonly string[]): boolean {
+  let v: unknown = item;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, k)) return false;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return true;
+}
+
+export function text(v: unknown): string {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : String(v);
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  const an = a === undefined || a === null;
+  const bn = b === undefined || b === null;
+  if (an || bn) return an && bn ? 0 : an ? 1 : -1; // missing last
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = typeof a === 'string' ? a : text(a);
+  const y = typeof b === 'string' ? b : text(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export interface QueryResult {
+  items: unknown[];
+  total: number;
+  /** 1.x's page envelope (`_page` with `_per_page`), when asked for. */
+  envelope?: { first: number; prev: number | null; next: number | null; last: number; pages: number; items: number; data: unknown[] };
+}
+
+/** Filters, sorts (stable) and slices `items` (never mutated). */
+export function runQuery(items: readonly unknown[], q: CollectionQuery): QueryResult {
+  // 0.17: an equality filter on a field no item has is dropped.
+  const equals = q.equals.filter((e) => anyHas(items, e.path));
+  const test = equals.length === 0 ? q.test : (item: unknown) => (q.test === undefined || q.test(item)) && equals.every((e) => e.test(item));
+  let out: unknown[] = test ? items.filter(test) : items.slice();
+  const total = out.length;
+  if (q.sort.length > 0) {
+    const sorted = out;
+    out = Array.from(sortIndices(sorted, q.sort), (i) => sorted[i]);
+  }
+  return windowOf(out, total, q);
+}
+
+/** The page, slice or 1.x envelope of the matches `out` (all `total` of them, in order). */
+export function windowOf(out: unknown[], total: number, q: CollectionQuery): QueryResult {
+  if (q.envelope) {
+    const per = q.envelope.perPage;
+    const pages = Math.max(1, Math.ceil(total / per));
+    const current = Math.max(1, Math.min(q.envelope.page, pages));
+    const start = (current - 1) * per;
+    return {
+      items: out.slice(start, start + per),
+      total,
+      envelope: { first: 1, prev: current > 1 ? current - 1 : null, next: current < pages ? current + 1 : null, last: pages, pages, items: total, data: out.slice(start, start + per) },
+    };
+  }
+  if (q.slice) out = out.slice(q.slice.start, q.slice.end);
+  return { items: out, total };
+}
+
+/**
+ * Indices of `items` in the order `_sort`/`_order` ask for: each key compared as compareValues
+ * does, missing values last in both directions, ties in the file's order.
+ */
+export function sortIndices(items: readonly unknown[], sort: CollectionQuery['sort']): Uint32Array {
+  const n = items.length;
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  const columns = sort.map((k) => items.map((item) => valueAt(item, k.path)));
+  idx.sort((x, y) => {
+    for (let s = 0; s < columns.length; s++) {
+      const a = columns[s]![x];
+      const b = columns[s]![y];
+      const c = compareValues(a, b);
+      if (c !== 0) return sort[s]!.desc && a != null && b != null ? -c : c; // missing stays last
+    }
+    return x - y;
+  });
+  return idx;
+}
+
+/** Whether any item has the field at `path` (0.17 drops an equality filter on a field none has). */
+export function anyHas(items: readonly unknown[], path: readonly string[]): boolean {
+  return items.some((item) => hasPath(item, path));
+}
+
