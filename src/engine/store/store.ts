@@ -178,8 +178,8 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
       return out.slice();
     },
 
-    async namesNextTo(name) {
-      const v = peekVersion(name) ?? (await openVersion(name));
+    async namesNextTo(of) {
+      const v = of instanceof CollectionVersion ? of : typeof of === 'string' ? (peekVersion(of) ?? (await openVersion(of))) : await openVersion(of.name);
       if (v === null) return [];
       const e = files.mode()!.env;
       const path = v.entry.path;
@@ -229,7 +229,9 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     update: (name, id, changes, options) => store.transaction(name, (tx) => tx.update(id, changes, options)),
     remove: (name, id) => store.transaction(name, (tx) => tx.remove(id)),
 
-    transaction(name, fn) {
+    transaction(of, fn) {
+      if (of instanceof CollectionVersion) return write(of, fn);
+      const name = typeof of === 'string' ? of : of.name;
       const v = peekVersion(name);
       return v ? write(v, fn) : collection(name).then((found) => write(found, fn));
     },
