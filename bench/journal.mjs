@@ -19,6 +19,8 @@
 //     DIR/dist run in the same rounds, so a change is measured against what it replaces.
 // --origin URL sends `Origin: URL` with every request (the yardstick sends none; a browser page
 // on another origin does); default http://localhost:5173 in-process, none with wrk unless given.
+// --browser adds the other headers Chromium sends with a page's fetch() (user agent, client
+// hints, Sec-Fetch-*, Referer, Accept-*: 13 more), as a page's requests reach the server.
 //   npm run build && node bench/journal.mjs [--rounds 5] [--seconds 3] [--origin http://localhost:5173]
 //   npm run build && node bench/journal.mjs --in-process [--rounds 9] [--calls 200000] [--baseline /work/main] [--no-origin]
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,8 +34,16 @@ const { values: a } = parseArgs({
     rounds: { type: 'string' }, seconds: { type: 'string', default: '3' }, child: { type: 'string' },
     'in-process': { type: 'boolean', default: false }, calls: { type: 'string', default: '200000' },
     baseline: { type: 'string' }, origin: { type: 'string' }, 'no-origin': { type: 'boolean', default: false },
+    browser: { type: 'boolean', default: false },
   },
 });
+/** What Chromium 131 sends with a page's fetch() besides Host and Origin. */
+const BROWSER = a.browser ? [
+  ['Connection', 'keep-alive'], ['sec-ch-ua-platform', '"Linux"'], ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'],
+  ['sec-ch-ua', '"Chromium";v="131", "Not_A Brand";v="24"'], ['sec-ch-ua-mobile', '?0'], ['Accept', '*/*'],
+  ['Sec-Fetch-Site', 'same-site'], ['Sec-Fetch-Mode', 'cors'], ['Sec-Fetch-Dest', 'empty'], ['Referer', 'http://localhost:5173/'],
+  ['Accept-Encoding', 'gzip, deflate, br, zstd'], ['Accept-Language', 'en-US,en;q=0.9'],
+] : [['Accept', 'application/json']];
 const BODY = JSON.stringify({ id: 1, name: 'Ada', role: 'admin', age: 36 }, null, 2);
 /** The CLI's default CORS policy (src/node/cli.ts LOCAL_ORIGINS). */
 const LOCAL_ORIGINS = [/^http:\/\/localhost(:\d+)?$/, /^http:\/\/127\.0\.0\.1(:\d+)?$/, /^http:\/\/\[::1\](:\d+)?$/];
@@ -73,7 +83,7 @@ if (a.child) {
 async function overWrk() {
   const rounds = Number(a.rounds ?? 5);
   const origin = a['no-origin'] ? undefined : a.origin;
-  const header = origin ? ['-H', `Origin: ${origin}`] : [];
+  const header = [...(origin ? ['-H', `Origin: ${origin}`] : []), ...(a.browser ? BROWSER.flatMap(([n, v]) => ['-H', `${n}: ${v}`]) : [])];
   const kinds = ['raw', ...Object.keys(CONFIGS)];
   const rps = Object.fromEntries(kinds.map((k) => [k, []]));
   const cpu = Object.fromEntries(kinds.map((k) => [k, []]));
@@ -101,7 +111,7 @@ async function overWrk() {
       await new Promise((res) => child.once('exit', res));
     }
   }
-  console.log(`get-one through serve(), wrk -c32 ${a.seconds} s × ${rounds} interleaved rounds, ${origin ? `Origin: ${origin}` : 'no Origin header'}`);
+  console.log(`get-one through serve(), wrk -c32 ${a.seconds} s × ${rounds} interleaved rounds, ${origin ? `Origin: ${origin}` : 'no Origin header'}${a.browser ? ', a browser\'s headers' : ''}`);
   console.log(`uptime before: ${before}\nuptime after:  ${uptime()}\n`);
   console.log('| configuration | req/s (median) | runs | CPU µs/request (median) | runs | CPU vs neither |');
   console.log('|---|---:|---|---:|---|---:|');
@@ -140,7 +150,8 @@ async function inProcess() {
   };
   const target = '/api/users/1';
   const incoming = () => {
-    const raw = [fresh('Host'), fresh('127.0.0.1:3000'), fresh('Accept'), fresh('application/json')];
+    const raw = [fresh('Host'), fresh('127.0.0.1:3000')];
+    for (const [n, v] of BROWSER) raw.push(fresh(n), fresh(v));
     if (origin) raw.push(fresh('Origin'), fresh(origin));
     const m = new IncomingMessage(socket);
     m.method = 'GET';
@@ -177,7 +188,7 @@ async function inProcess() {
     setup.push(((t.user + t.system) * 1000) / calls);
   }
   const base = median(setup);
-  console.log(`get-one in-process (IncomingMessage → createNodeRequest → host.answer), ${calls} calls × ${rounds} interleaved rounds, ${origin ? `Origin: ${origin}` : 'no Origin header'}`);
+  console.log(`get-one in-process (IncomingMessage → createNodeRequest → host.answer), ${calls} calls × ${rounds} interleaved rounds, ${origin ? `Origin: ${origin}` : 'no Origin header'}${a.browser ? ', a browser\'s headers' : ''}`);
   console.log(`uptime before: ${before}\nuptime after:  ${uptime()}\n`);
   console.log(`| configuration | CPU ns/request, host part (median) | runs (with the message: ${base.toFixed(0)} ns) | vs neither |`);
   console.log('|---|---:|---|---:|');

@@ -114,10 +114,18 @@ function actualHeaders(p: Omit<CorsPolicy, 'actual'> & { cacheable: boolean }): 
     return () => any;
   }
   const known = new Map<string, FastHeaders>();
+  // The origin asked last and its set (a page asks from one origin): compared, not hashed.
+  let lastOrigin: string | undefined;
+  let lastSet: FastHeaders = VARY_ONLY;
   return (origin) => {
     if (origin === null) return VARY_ONLY;
+    if (origin === lastOrigin) return lastSet;
     const hit = known.get(origin);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      lastOrigin = origin;
+      lastSet = hit;
+      return hit;
+    }
     if (!p.allow(origin)) return VARY_ONLY;
     const h: FastHeaders = { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
     if (p.credentials) h['Access-Control-Allow-Credentials'] = 'true';

@@ -256,15 +256,23 @@ const merges = new WeakMap<FastHeaders, WeakMap<FastHeaders, FastHeaders>>();
  * path then allocates nothing and Node sees one stable object shape.
  */
 export function mergeHeaders(base: FastHeaders, extra: FastHeaders): FastHeaders {
+  // The same two as last time (one file asked for again and again, from one origin): no lookup.
+  if (base === lastMerge.base && extra === lastMerge.extra) return lastMerge.merged;
   if (Object.isFrozen(base) && Object.isFrozen(extra)) {
     let byExtra = merges.get(base);
     if (byExtra === undefined) merges.set(base, (byExtra = new WeakMap()));
     let merged = byExtra.get(extra);
     if (merged === undefined) byExtra.set(extra, (merged = Object.freeze(merged2(base, extra))));
+    lastMerge.base = base;
+    lastMerge.extra = extra;
+    lastMerge.merged = merged;
     return merged;
   }
   return merged2(base, extra);
 }
+
+/** The last merge of two frozen header objects (frozen: they cannot have changed since). */
+const lastMerge: { base: FastHeaders | undefined; extra: FastHeaders | undefined; merged: FastHeaders } = { base: undefined, extra: undefined, merged: {} };
 
 /**
  * `base` and `extra` in a new object. Names match in any case (a proxied answer keeps its

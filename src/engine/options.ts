@@ -10,16 +10,13 @@
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
-import { isHeaderName, isHeaderValue } from '../core/header-name.js';
 import { BACKEND_KEYS, resolveBackendOptions, type BackendOptions } from './openapi-backend/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
 import { normalizeVfsPath } from '../vfs/path.js';
 import { isVfs, type Vfs } from '../vfs/types.js';
-import { ALWAYS_REDACTED } from './proxy/har.js';
+import { resolveProxy, type ResolvedProxyOptions } from './proxy/options.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
-import { lintPattern } from './handlers/pattern-lint.js';
-import { checkBodySchema } from './body-schema.js';
 import { NO_DELAY, resolveDelay, type DrawDelay } from './delay.js';
 import { resolveRoutes, type RewriteRule } from './json-server/routes.js';
 import { resolveRequestMiddlewares } from './json-server/middleware-layer.js';
@@ -29,15 +26,16 @@ import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
 import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
 import { DEFAULT_STREAMS, resolveStreamsOptions, type ResolvedStreams } from './streams/options.js';
-import { isGraphqlHandler, type GraphqlOperationHandler } from './graphql/operation-handlers.js';
+import type { GraphqlOperationHandler } from './graphql/operation-handlers.js';
+import { resolveFilters, resolvePagination } from './fs/options.js';
+import { graphqlHandlersIn, resolveFunctions, resolveHandlers, resolveParser } from './handlers/options.js';
+import { resolveScenarios, type ResolvedScenario } from './scenarios/options.js';
+import { resolveWsHandlers } from './ws/options.js';
 import { resolveStoreOptions } from './store/options.js';
 import type { RelationNaming } from './store/relations.js';
 import type {
   ErrorHandlerFunction,
-  FilterComparison,
   FilterConfig,
-  FilterEntry,
-  FilterValueType,
   MiddlewareFunction,
   MockApiOptions,
   PaginationConfig,
@@ -138,39 +136,12 @@ export interface ResolvedMockApiOptions {
   warnings: string[];
 }
 
-export const DEFAULT_PROXY_TIMEOUT = 30_000;
-
 /**
  * Set by the browser host on the page's options when they had a `proxy` (src/sw/engines.ts
  * `pageMockOptions`): no proxy layer there, the worker lets what the engine passes go to the
  * network, and file mode treats writes as it does in front of a proxy.
  */
 export const kNetworkBehind = Symbol.for('mockyard.networkBehind');
-
-export interface ResolvedProxyOptions {
-  /** The target's origin (`https://staging.example.com`). */
-  origin: string;
-  /** The target's path without a trailing `/` (`''` or `/v2`). */
-  basePath: string;
-  rewrite: ((path: string) => string) | undefined;
-  /** Extra request headers, names lower-cased. */
-  headers: ReadonlyArray<readonly [string, string]>;
-  timeout: number;
-  /** `proxy.record`, validated (null: not recording). */
-  record: ResolvedRecordOptions | null;
-}
-
-export const DEFAULT_CAPTURE_LIMIT = 50 * 1024 * 1024;
-
-export interface ResolvedRecordOptions {
-  overwrite: boolean;
-  /** Header names (lower-case) whose values the HAR log never holds. */
-  redact: ReadonlySet<string>;
-  /** false: existing files are not served, every request goes to the target (`mockyard record`). */
-  serveFiles: boolean;
-  /** Largest body kept (file and HAR text), in bytes. */
-  captureLimit: number;
-}
 
 const KNOWN_KEYS = [
   'disable', 'logLevel', 'logger', 'endpointPrefix', 'fsDir', 'fs', 'root', 'enableWs', 'delay', 'gatewayTimeout',
@@ -183,13 +154,6 @@ const KNOWN_KEYS = [
 /** Headers the mock API lets browsers read on cross-origin answers (with `*` when it sends no credentials: core/cors.ts). */
 export const MOCK_EXPOSED_HEADERS = 'X-Total-Count, X-Deleted-Count, Link, Location';
 export const MOCK_CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
-
-/** Scenario names: what a header or query parameter can carry without escaping. */
-const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,63}$/;
-
-const METHOD_KEYS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'ALL'] as const;
-const COMPARISONS: readonly FilterComparison[] = ['eq', 'neq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains'];
-const VALUE_TYPES: readonly FilterValueType[] = ['string', 'number', 'boolean', 'date', 'string[]', 'number[]', 'boolean[]', 'date[]'];
 
 /** Characters allowed in a prefix: RFC 3986 path characters without `%`, `?`, `#`, plus non-ASCII (encoded). */
 const PREFIX_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/\u0080-\uffff]+$/;
@@ -226,174 +190,6 @@ function resolvePrefixes(value: unknown, warnings: string[]): string[] {
   return [...out].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
 }
 
-function resolveFunctions<T>(value: unknown, option: string): T[] {
-  const arr = check.array<unknown>(value, option);
-  arr.forEach((fn, i) => check.fn(fn, `${option}[${i}]`) ?? fail(option, i, 'a function', fn));
-  return arr as T[];
-}
-
-function fail(option: string, index: number | string, expected: string, value: unknown): never {
-  throw new OptionsError(`${option}[${index}]`, `must be ${expected} (got ${describe(value)})`);
-}
-
-function resolveParser(value: unknown, option: string): boolean | ParserConfig {
-  if (value === undefined) return true;
-  if (typeof value === 'boolean') return value;
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be true, false or { parser, transform } (got ${describe(value)})`);
-  check.knownKeys(value, option, ['parser', 'transform']);
-  const p = value.parser;
-  if (Array.isArray(p)) p.forEach((fn, i) => { if (typeof fn !== 'function') fail(`${option}.parser`, i, 'a function', fn); });
-  else if (typeof p !== 'function') throw new OptionsError(`${option}.parser`, `must be a function or an array of functions (got ${describe(p)})`);
-  check.fn(value.transform, `${option}.transform`);
-  return value as unknown as ParserConfig;
-}
-
-/** The GraphQL handlers of a `handlers` list (the GraphQL layer asks them; the REST layer never sees them). */
-function graphqlHandlersIn(value: unknown): GraphqlOperationHandler[] {
-  return Array.isArray(value) ? value.filter(isGraphqlHandler) : [];
-}
-
-export function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
-  const arr = check.array<unknown>(value, option);
-  arr.forEach((h, i) => {
-    if (isGraphqlHandler(h)) return;
-    const at = `${option}[${i}]`;
-    if (!isPlainObject(h) && !(h && typeof h === 'object' && !Array.isArray(h))) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
-    const o = h as Record<string, unknown>;
-    if (check.string(o.pattern, `${at}.pattern`, undefined, { nonEmpty: true }) === undefined) throw new OptionsError(`${at}.pattern`, 'is required');
-    const foreign = lintPattern(o.pattern as string, `${at}.pattern`);
-    if (foreign && o.disabled !== true) warnings.push(foreign);
-    check.string(o.method, `${at}.method`, undefined, { nonEmpty: true });
-    resolveDelay(o.delay, `${at}.delay`);
-    if (o.handle !== 'FS' && typeof o.handle !== 'function') throw new OptionsError(`${at}.handle`, `must be a function or "FS" (got ${describe(o.handle)})`);
-    if (o.pagination !== undefined) resolvePagination(o.pagination, `${at}.pagination`);
-    if (o.filters !== undefined) resolveFilters(o.filters, `${at}.filters`);
-    check.fn(o.rewrite, `${at}.rewrite`);
-    checkBodySchema(o.body, `${at}.body`);
-  });
-  return arr.filter((h) => !isGraphqlHandler(h)) as RestHandler[];
-}
-
-function resolveWsHandlers(value: unknown, option: string, warnings: string[]): WsHandler[] {
-  const arr = check.array<unknown>(value, option);
-  arr.forEach((h, i) => {
-    const at = `${option}[${i}]`;
-    if (!h || typeof h !== 'object' || Array.isArray(h)) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
-    const o = h as Record<string, unknown>;
-    if (typeof o.pattern !== 'string' || o.pattern === '') throw new OptionsError(`${at}.pattern`, `must be a non-empty string (got ${describe(o.pattern)})`);
-    const foreign = lintPattern(o.pattern, `${at}.pattern`);
-    if (foreign && o.disabled !== true) warnings.push(foreign);
-    if (typeof o.onMessage !== 'function') throw new OptionsError(`${at}.onMessage`, `must be a function (got ${describe(o.onMessage)})`);
-    check.number(o.heartbeat, `${at}.heartbeat`, 0, { min: 0 });
-  });
-  return arr as WsHandler[];
-}
-
-function resolvePerMethod<T>(value: unknown, option: string, one: (v: unknown, option: string) => T): PerMethod<T> | null {
-  if (value === undefined || value === null) return null;
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object keyed by HTTP method (got ${describe(value)})`);
-  const out: PerMethod<T> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const method = key.toUpperCase();
-    if (!(METHOD_KEYS as readonly string[]).includes(method)) {
-      throw new OptionsError(`${option}.${key}`, `is not an HTTP method (known: ${METHOD_KEYS.join(', ')})`);
-    }
-    if (v === undefined || v === null) continue;
-    out[method as (typeof METHOD_KEYS)[number]] = one(v, `${option}.${key}`);
-  }
-  return Object.keys(out).length ? out : null;
-}
-
-function resolveOnePagination(value: unknown, option: string): PaginationConfig {
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object (got ${describe(value)})`);
-  check.knownKeys(value, option, ['type', 'limit', 'skip', 'sort', 'order', 'root']);
-  const out: PaginationConfig = { type: check.oneOf(value.type, `${option}.type`, ['query-param', 'body'] as const, 'query-param') };
-  for (const k of ['limit', 'skip', 'sort', 'order', 'root'] as const) {
-    const s = check.string(value[k], `${option}.${k}`, undefined, { nonEmpty: true });
-    if (s !== undefined) out[k] = s;
-  }
-  return out;
-}
-
-function resolveOneFilter(value: unknown, option: string): FilterConfig {
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object (got ${describe(value)})`);
-  check.knownKeys(value, option, ['type', 'root', 'filters']);
-  const type = check.oneOf(value.type, `${option}.type`, ['query-param', 'body'] as const, 'query-param');
-  const root = check.string(value.root, `${option}.root`, undefined, { nonEmpty: true });
-  const entries = check.array<unknown>(value.filters, `${option}.filters`);
-  const filters: FilterEntry[] = entries.map((e, i) => {
-    const at = `${option}.filters[${i}]`;
-    if (!isPlainObject(e)) throw new OptionsError(at, `must be an object (got ${describe(e)})`);
-    check.knownKeys(e, at, ['key', 'field', 'valueType', 'comparison']);
-    const key = check.string(e.key, `${at}.key`, undefined, { nonEmpty: true });
-    if (key === undefined) throw new OptionsError(`${at}.key`, 'is required');
-    const field = check.string(e.field, `${at}.field`, key, { nonEmpty: true })!;
-    const valueType = check.oneOf(e.valueType, `${at}.valueType`, VALUE_TYPES, 'string');
-    const comparison = check.oneOf(e.comparison, `${at}.comparison`, COMPARISONS, 'eq');
-    return { key, field, valueType, comparison };
-  });
-  const out: FilterConfig = { type, filters };
-  if (root !== undefined) out.root = root;
-  return out;
-}
-
-/** Validates a per-method pagination map (also used for handler-level `pagination`). */
-export function resolvePagination(value: unknown, option: string): PerMethod<PaginationConfig> | null {
-  return resolvePerMethod(value, option, resolveOnePagination);
-}
-
-/** Validates a per-method filter map (also used for handler-level `filters`); fills `field`, `valueType`, `comparison`. */
-export function resolveFilters(value: unknown, option: string): PerMethod<FilterConfig> | null {
-  return resolvePerMethod(value, option, resolveOneFilter);
-}
-
-/** Validates `proxy` (`{ target, rewrite?, headers?, timeout? }`). */
-export function resolveProxy(value: unknown, option: string): ResolvedProxyOptions | null {
-  if (value === undefined || value === null) return null;
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object { target, rewrite?, headers?, timeout? } (got ${describe(value)})`);
-  check.knownKeys(value, option, ['target', 'rewrite', 'headers', 'timeout', 'record']);
-  const raw = check.string(value.target, `${option}.target`, undefined, { nonEmpty: true });
-  if (raw === undefined) throw new OptionsError(`${option}.target`, 'is required (an absolute http(s) URL)');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new OptionsError(`${option}.target`, `must be an absolute http(s) URL (got ${describe(raw)})`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OptionsError(`${option}.target`, `must be an http: or https: URL (got ${describe(raw)})`);
-  if (url.search || url.hash || url.username || url.password) {
-    throw new OptionsError(`${option}.target`, `must not carry a query, a fragment or credentials (put credentials in ${option}.headers) (got ${describe(raw)})`);
-  }
-  const rewrite = check.fn<(path: string) => string>(value.rewrite, `${option}.rewrite`);
-  const headerMap = check.object(value.headers, `${option}.headers`) ?? {};
-  const headers: Array<readonly [string, string]> = [];
-  for (const [name, v] of Object.entries(headerMap)) {
-    if (!isHeaderName(name)) throw new OptionsError(`${option}.headers`, `has an invalid header name ${describe(name)}`);
-    if (typeof v !== 'string' || !isHeaderValue(v)) throw new OptionsError(`${option}.headers.${name}`, `must be a string a header can carry: no CR, LF or other control character, nothing past U+00FF (got ${describe(v)})`);
-    headers.push([name.toLowerCase(), v]);
-  }
-  const timeout = check.number(value.timeout, `${option}.timeout`, DEFAULT_PROXY_TIMEOUT, { min: 1, max: 2_147_483_647 });
-  const record = resolveRecord(value.record, `${option}.record`, headers.map(([name]) => name));
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), rewrite, headers, timeout, record };
-}
-
-function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonly string[]): ResolvedRecordOptions | null {
-  if (value === undefined || value === false || value === null) return null;
-  const o = value === true ? {} : value;
-  if (!isPlainObject(o)) throw new OptionsError(option, `must be true, false or { overwrite?, redact?, serveFiles?, captureLimit? } (got ${describe(value)})`);
-  check.knownKeys(o, option, ['overwrite', 'redact', 'serveFiles', 'captureLimit']);
-  const names = check.array<unknown>(o.redact, `${option}.redact`);
-  names.forEach((n, i) => {
-    if (typeof n !== 'string' || !isHeaderName(n)) throw new OptionsError(`${option}.redact[${i}]`, `must be a header name (got ${describe(n)})`);
-  });
-  return {
-    overwrite: check.boolean(o.overwrite, `${option}.overwrite`, false),
-    redact: new Set([...ALWAYS_REDACTED, ...proxyHeaderNames, ...(names as string[]).map((n) => n.toLowerCase())]),
-    serveFiles: check.boolean(o.serveFiles, `${option}.serveFiles`, true),
-    captureLimit: check.number(o.captureLimit, `${option}.captureLimit`, DEFAULT_CAPTURE_LIMIT, { min: 0, integer: true }),
-  };
-}
-
 /** `openapi`: a path/URL, the document object, or `{ document, validateResponses?, strictResponses?, … }`. */
 function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions['openapi'] {
   if (value === undefined || value === null) return null;
@@ -406,50 +202,6 @@ function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions[
   if (!isSource(value)) throw new OptionsError(option, `must be the path of an OpenAPI document, the document object or { document, validateResponses } (got ${describe(value)})`);
   return { source: value as string | object, validateResponses: false, strictResponses: false, backend: resolveBackendOptions({}, option) };
 }
-
-export interface ResolvedScenario {
-  name: string;
-  /** Handlers tried before the base ones. */
-  handlers: RestHandler[];
-  /** GraphQL handlers tried before the base ones. */
-  graphqlHandlers: GraphqlOperationHandler[];
-  /**
-   * The scenario's mock folder: inside `fs` (normalised) when `fs` is given, else relative to
-   * `root` like the base fsDir; undefined = the base files only.
-   */
-  fsDir: string | undefined;
-  /** Global delay for this scenario, ms or a range (undefined = the base delay). */
-  delay: DrawDelay | undefined;
-  /** Base handlers switched off in this scenario: `pattern` or `METHOD pattern`. */
-  disabled: string[];
-  /** Fault rules tried before the base ones (src/engine/faults/). */
-  faults: FaultRule[];
-}
-
-function resolveScenarios(value: unknown, option: string, insideFs: boolean, warnings: string[]): ResolvedScenario[] {
-  if (value === undefined || value === null) return [];
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object keyed by scenario name (got ${describe(value)})`);
-  return Object.entries(value).map(([name, v]) => {
-    const at = `${option}.${name}`;
-    if (!SCENARIO_NAME.test(name)) throw new OptionsError(at, 'is not a valid scenario name (letters, digits, ".", "_", "~", "-"; at most 64; starting with a letter or digit)');
-    if (!isPlainObject(v)) throw new OptionsError(at, `must be an object { handlers, fsDir, delay, disabled, faults } (got ${describe(v)})`);
-    check.knownKeys(v, at, ['handlers', 'fsDir', 'delay', 'disabled', 'faults']);
-    let fsDir = check.string(v.fsDir, `${at}.fsDir`, undefined, { nonEmpty: true });
-    if (fsDir !== undefined && insideFs) {
-      try {
-        fsDir = normalizeVfsPath(fsDir);
-      } catch {
-        throw new OptionsError(`${at}.fsDir`, `must be a folder inside "fs" without "..", "\\" or NUL (got ${describe(v.fsDir)})`);
-      }
-    }
-    const disabled = check.array<unknown>(v.disabled, `${at}.disabled`);
-    disabled.forEach((d, i) => { if (typeof d !== 'string' || d.trim() === '') fail(`${at}.disabled`, i, 'a handler pattern ("/users/:id" or "GET /users/:id")', d); });
-    const delay = resolveDelay(v.delay, `${at}.delay`);
-    return { name, handlers: resolveHandlers(v.handlers, `${at}.handlers`, warnings), graphqlHandlers: graphqlHandlersIn(v.handlers), fsDir, delay, disabled: (disabled as string[]).map((d) => d.trim()), faults: resolveFaultRules(v.faults, `${at}.faults`) };
-  });
-}
-
-
 
 function resolveCollections(value: unknown, name: string, preset: boolean): { idField: string } | null {
   if (value === undefined) return preset ? { idField: 'id' } : null;

@@ -3,7 +3,6 @@
  * Node's runtime (runtime.ts: the disk default, zlib, undici, PostgreSQL). Engines created from
  * options inherit the host's logger unless their options name one.
  */
-import type { LoggerSink } from '../core/logger.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import { createHost, type Host, type HostConfig } from '../host/create-host.js';
 import { createCollector } from '../tracker/collector.js';
@@ -18,16 +17,6 @@ export type EngineSources = Sources<MockApiOptions, CollectorOptions>;
 /** A host on Node's runtime. */
 export function nodeHost(config: HostConfig): Promise<Host> {
   return createHost({ runtime: nodeRuntime, ...config });
-}
-
-export type ResolvedEngines = Host;
-
-/**
- * The engines from host options, on Node's runtime (`local`: the host listens on loopback only,
- * devtools on by default). Kept for callers of the earlier API; `nodeHost` says the same.
- */
-export function resolveEngines(sources: EngineSources, sink?: LoggerSink, local = false): Promise<ResolvedEngines> {
-  return nodeHost({ ...sources, logger: sink, local });
 }
 
 /** `createMockApi` on Node's runtime: what the `mockyard` entry exports under Node (index.node.ts). */

@@ -6,7 +6,8 @@
  */
 import { OptionsError } from '../core/options.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
-import { kNetworkBehind, resolveProxy } from '../engine/options.js';
+import { kNetworkBehind } from '../engine/options.js';
+import { resolveProxy } from '../engine/proxy/options.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';

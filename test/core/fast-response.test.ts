@@ -103,6 +103,18 @@ describe('FastResponse', () => {
     expect(mergeHeaders(Object.freeze({ Vary: 'Accept' }), vary)).toEqual({ Vary: 'Accept, Origin' });
     expect(mergeHeaders({ vary: 'origin, Accept-Encoding' }, vary)).toEqual({ Vary: 'origin, Accept-Encoding' });
     expect(mergeHeaders({ vary: '*' }, vary)).toEqual({ Vary: '*' });
+    // frozen pairs one after another: each pair its own merge (the last pair is remembered)
+    const other = Object.freeze({ 'Content-Type': 'text/plain' });
+    const pairs: Array<[typeof shared | typeof other, typeof vary | typeof acao]> = [[shared, vary], [shared, vary], [shared, acao], [other, acao], [other, vary], [shared, vary]];
+    expect(pairs.map(([base, extra]) => mergeHeaders(base, extra))).toEqual([
+      { 'Content-Type': 'application/json', 'Content-Length': '2', Vary: 'Origin' },
+      { 'Content-Type': 'application/json', 'Content-Length': '2', Vary: 'Origin' },
+      { 'Content-Type': 'application/json', 'Content-Length': '2', 'Access-Control-Allow-Origin': 'http://app.example' },
+      { 'Content-Type': 'text/plain', 'Access-Control-Allow-Origin': 'http://app.example' },
+      { 'Content-Type': 'text/plain', Vary: 'Origin' },
+      { 'Content-Type': 'application/json', 'Content-Length': '2', Vary: 'Origin' },
+    ]);
+    expect(mergeHeaders(shared, vary)).toBe(fastState(b)!.headers);
   });
 
   it('CORS header sets are frozen and reused per origin, except when an origin function decides', () => {
@@ -114,6 +126,12 @@ describe('FastResponse', () => {
     expect(corsHeaders(list, 'http://a.test')).toBe(first);
     expect(corsHeaders(list, 'http://b.test')).toEqual({ Vary: 'Origin' });
     expect(corsHeaders(list, null)).toEqual({ Vary: 'Origin' });
+    // origins one after another, each its own set (the last one asked is remembered)
+    const two = resolveCors({ origins: ['http://a.test', /^http:\/\/localhost(:\d+)?$/] }, 'cors', defaults, false)!;
+    const asked = ['', 'http://a.test', 'http://a.test', 'http://localhost:5173', '', 'http://b.test', 'http://localhost:5173', 'http://a.test', 'http://b.test'];
+    expect(asked.map((o) => corsHeaders(two, o.split('').join(''))['Access-Control-Allow-Origin'] ?? null)).toEqual(
+      [null, 'http://a.test', 'http://a.test', 'http://localhost:5173', null, null, 'http://localhost:5173', 'http://a.test', null],
+    );
     let allowed = true;
     const fn = resolveCors({ origins: () => allowed }, 'cors', defaults, false)!;
     expect(corsHeaders(fn, 'http://c.test')).toEqual({ 'Access-Control-Allow-Origin': 'http://c.test', Vary: 'Origin' });

@@ -8,7 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryFs } from '../../src/vfs/memory.js';
-import { resolveEngines } from '../../src/node/engines.js';
+import { nodeHost } from '../../src/node/engines.js';
 import { closeServers, startServer } from '../helpers/server.js';
 
 afterEach(() => closeServers());
@@ -54,8 +54,8 @@ describe('the collector in the request journal', () => {
     expect((await entries(s.url, '?path=/_tracker&status=4xx')).map((e) => e.status)).toEqual([401]);
   });
 
-  it('an engine set assembled twice (the CLI hands its engines to serve) journals each request once', async () => {
-    const resolved = await resolveEngines({ mock: mock(), tracker: { appId: 'j', logLevel: 'silent' } });
+  it("one host's engines served by another host journal each request once", async () => {
+    const resolved = await nodeHost({ mock: mock(), tracker: { appId: 'j', logLevel: 'silent' } });
     try {
       const s = await startServer({ engines: resolved.engines });
       await fetch(`${s.url}/_tracker/ping`);

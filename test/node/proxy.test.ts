@@ -62,11 +62,6 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** 'done' when `promise` settles within `ms`, else 'timed out'. */
-function within(promise: Promise<unknown>, ms: number): Promise<string> {
-  return Promise.race([promise.then(() => 'done'), new Promise<string>((resolve) => setTimeout(() => resolve('timed out'), ms))]);
-}
-
 const json = (body: unknown, status = 200, headers: Record<string, string | string[]> = {}): UpstreamHandler => (_req, res) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
@@ -178,15 +173,10 @@ describe.each(transports)('proxy (%s transport)', (_name, each) => {
     const req = openGet(server.url, '/api/slow');
     await until(() => upstream.seen.length === 1);
     req.destroy();
-    await expect(within(targetClosed, 2000)).resolves.toBe('done');
+    await targetClosed; // bounded by the test's timeout, not a measured time
     // The journal shows what happened: 499 (client closed request), not a failing target.
     const journal = async () => ((await (await fetch(`${server.url}/_mockyard/api/requests`)).json()) as { entries: Array<{ url: string; status: number }> }).entries;
-    let entry: { status: number } | undefined;
-    for (let i = 0; i < 100 && entry === undefined; i++) {
-      entry = (await journal()).find((e) => e.url.startsWith('/api/slow'));
-      if (entry === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(entry?.status).toBe(499);
+    await vi.waitFor(async () => expect((await journal()).find((e) => e.url.startsWith('/api/slow'))?.status).toBe(499), { timeout: 10_000, interval: 20 });
   });
 
   it('the client going away while the answer streams closes the exchange with the target', async () => {
@@ -210,7 +200,7 @@ describe.each(transports)('proxy (%s transport)', (_name, each) => {
       req.end();
     });
     expect(first).toBe('first;');
-    await expect(within(targetClosed, 2000)).resolves.toBe('done');
+    await targetClosed; // bounded by the test's timeout, not a measured time
   });
 
   it("passes the target's reason phrase on, for a short answer and for one that streams", async () => {
@@ -284,7 +274,7 @@ describe.each(transports)('proxy (%s transport)', (_name, each) => {
       const req = openGet(server.url, '/api/slow');
       await until(() => delays.length === 1); // the head and first chunk are in; the delay runs
       req.destroy();
-      await expect(within(targetClosed, 2000)).resolves.toBe('done');
+      await targetClosed; // bounded by the test's timeout, not a measured time
       await delays[0]; // the delay is over: the engine hands its (dropped) answer to the host
       await until(() => exchanges.length === 1);
       expect(answers).toHaveLength(1);

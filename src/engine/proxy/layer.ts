@@ -26,7 +26,7 @@ import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
-import type { ResolvedProxyOptions } from '../options.js';
+import type { ResolvedProxyOptions } from './options.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';

@@ -14,7 +14,7 @@ import type { Entry, Har } from 'har-format';
 import type { Logger } from '../../core/logger.js';
 import { VERSION } from '../../core/version.js';
 import type { Vfs } from '../../vfs/types.js';
-import type { ResolvedRecordOptions } from '../options.js';
+import type { ResolvedRecordOptions } from './options.js';
 import { harEntry, harLog } from './har.js';
 import { headersOf } from '../../core/flat-headers.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';

@@ -9,7 +9,8 @@ import type { Vfs } from '../../vfs/types.js';
 import { overlayFs } from '../../vfs/overlay.js';
 import { subFs } from '../../vfs/sub.js';
 import type { LayerSources } from '../pipeline/build.js';
-import type { ResolvedMockApiOptions, ResolvedScenario } from '../options.js';
+import type { ResolvedMockApiOptions } from '../options.js';
+import type { ResolvedScenario } from './options.js';
 import type { RestHandler } from '../types.js';
 
 export interface ScenarioVfs {

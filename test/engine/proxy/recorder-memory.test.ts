@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger.js';
 import type { RequestContext } from '../../../src/engine/context.js';
-import { resolveProxy } from '../../../src/engine/options.js';
+import { resolveProxy } from '../../../src/engine/proxy/options.js';
 import { createRecorder } from '../../../src/engine/proxy/recorder.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 

@@ -7,15 +7,15 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStore } from '../../src/node/postgres/index.js';
-import { BucketPieces, bucketOf } from '../../src/node/postgres/bucket-pieces.js';
-import { ChangeBarrier } from '../../src/node/postgres/change-barrier.js';
+import { postgresStore } from '../../../src/node/postgres/index.js';
+import { BucketPieces, bucketOf } from '../../../src/node/postgres/bucket-pieces.js';
+import { ChangeBarrier } from '../../../src/node/postgres/change-barrier.js';
 // The collector as the `mockyard` entry makes it under Node (Node's runtime: PostgreSQL, zlib).
-import { createNodeCollector as createCollector } from '../../src/node/engines.js';
-import { deflatePiece } from '../../src/tracker/gzip-pieces.js';
-import type { Collector, CollectorOptions } from '../../src/tracker/types.js';
-import { postgresBinaries, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
-import { batch, ev, ingest, read } from './collector-client.js';
+import { createNodeCollector as createCollector } from '../../../src/node/engines.js';
+import { deflatePiece } from '../../../src/tracker/gzip-pieces.js';
+import type { Collector, CollectorOptions } from '../../../src/tracker/types.js';
+import { postgresBinaries, startPostgres, type PostgresServer } from '../../helpers/postgres-server.js';
+import { batch, ev, ingest, read } from '../../tracker/collector-client.js';
 
 let pglite: PGlite | undefined;
 let server: PostgresServer | undefined;

@@ -7,14 +7,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildConfig } from '../../src/node/cli.js';
-import { postgresStore } from '../../src/node/postgres/index.js';
-import { createCollector } from '../../src/tracker/collector.js';
-import { nodeRuntime } from '../../src/node/runtime.js';
-import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { buildConfig } from '../../../src/node/cli.js';
+import { postgresStore } from '../../../src/node/postgres/index.js';
+import { createCollector } from '../../../src/tracker/collector.js';
+import { nodeRuntime } from '../../../src/node/runtime.js';
+import { makeTempDir, removeTempDirs } from '../../helpers/temp-dir.js';
 
 afterAll(removeTempDirs);
-const repo = resolve(import.meta.dirname, '..', '..');
+const repo = resolve(import.meta.dirname, '..', '..', '..');
 
 describe('tracker.storage.postgres', () => {
   it('is validated at start-up, naming the option', () => {

@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildForProcesses, killHard, startCollectorProcess, stopCollectorProcesses } from '../helpers/collector-process.js';
-import { postgresBinaries, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
+import { buildForProcesses, killHard, startCollectorProcess, stopCollectorProcesses } from '../../helpers/collector-process.js';
+import { postgresBinaries, startPostgres, type PostgresServer } from '../../helpers/postgres-server.js';
 
 const hasServer = postgresBinaries() !== undefined;
 let server: PostgresServer | undefined;
