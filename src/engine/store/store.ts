@@ -85,12 +85,9 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     if (mode === undefined) return undefined;
     const key = name.charCodeAt(0) === 47 ? name : keyOf(name); // '/': a request key
     const cache = mode.env.cache;
-    const path = cache.lookupNow(key);
-    if (path === undefined) return undefined;
-    if (path === null) return null;
     const entry = cache.lookupEntryNow(key);
-    if (entry === undefined) return undefined;
-    return fits(name, key, entry) ? versionOf(mode.env, entry) : null;
+    if (entry !== undefined) return fits(name, key, entry) ? versionOf(mode.env, entry) : null;
+    return cache.lookupNow(key) === null ? null : undefined; // a remembered miss, or only `open` can tell
   }
 
   async function openVersion(name: string): Promise<CollectionVersion | null> {
