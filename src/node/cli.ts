@@ -19,6 +19,8 @@ import type { Engine } from '../core/engine.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
+import { isCollector } from '../tracker/is-collector.js';
+import { isMockApi } from '../engine/is-mock-api.js';
 import type { MockyardConfig } from '../define-config.js';
 import { errorResponse } from '../core/errors.js';
 import { splitUrl } from '../core/exchange.js';
@@ -320,12 +322,11 @@ export function describeServing(url: string, engines: readonly Engine[], source:
       lines.push(`  ${url}${DEVTOOLS_BASE}/  →  devtools page (admin API at ${ADMIN_BASE}/)`);
       continue;
     }
-    const collector = engine as Partial<Collector>;
-    if (typeof collector.basePath === 'string') {
-      lines.push(`  ${url}${collector.basePath}  →  event collector`);
+    if (isCollector(engine)) {
+      lines.push(`  ${url}${engine.basePath}  →  event collector`);
       continue;
     }
-    const api = engine as Partial<MockApi>;
+    const api: Partial<MockApi> = isMockApi(engine) ? engine : {};
     for (const prefix of engine.prefixes) {
       const files = api.options && fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : undefined;
       const document = api.options ? documentServing(api.options) : undefined; // openapi-cli.ts
