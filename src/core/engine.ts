@@ -27,6 +27,12 @@ export interface Engine {
    * listeners instead of answering 404.
    */
   readonly forwardsUnmatched?: boolean;
+  /**
+   * Optional: what the engine is, for a host that treats some engines apart (the mock API is
+   * `'mock-api'`, the collector `'collector'`: engine/is-mock-api.ts and tracker/is-collector.ts
+   * are the one test of each). A wrapper made with `Object.create(engine)` keeps it.
+   */
+  readonly kind?: string;
   /** Releases timers, sockets and file handles. */
   close?(): Promise<void>;
 }

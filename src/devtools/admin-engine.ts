@@ -15,6 +15,7 @@ import type { MockApi } from '../engine/create-mock-api.js';
 import { withMockCors } from '../engine/cors.js';
 import type { AdminApi, AdminOptions } from './admin.js';
 import { ADMIN_BASE, collectorBase, DEVTOOLS_BASE } from './paths.js';
+import { isMockApi } from '../engine/is-mock-api.js';
 
 export function createAdminEngine(options: AdminOptions): Engine & { close(): Promise<void> } {
   const collector = collectorBase(options.tracker);
@@ -42,7 +43,7 @@ export function createAdminEngine(options: AdminOptions): Engine & { close(): Pr
       (err: unknown) => responseForError(err, path),
     );
   };
-  const cors = (options.mock as Partial<MockApi> | undefined)?.options?.cors;
+  const cors = isMockApi(options.mock) ? options.mock.options.cors : undefined;
   const entry = cors ? withMockCors(cors, [DEVTOOLS_BASE], { handle, handleCached: () => undefined }) : { handle };
   return {
     prefixes: [DEVTOOLS_BASE],

@@ -29,7 +29,8 @@ import type { MockApi } from '../engine/create-mock-api.js';
 import { ADMIN_BASE } from './paths.js';
 import { bearerMatches } from './guard.js';
 import type { Journal, JournalFilter } from './journal.js';
-import { describeCollector, describeMock, isMockApi } from './routes-info.js';
+import { describeCollector, describeMock } from './routes-info.js';
+import { isMockApi } from '../engine/is-mock-api.js';
 import { sessionRoute } from './admin-sessions.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 

@@ -55,9 +55,6 @@ export async function filesTree(vfs: Vfs, dir: string): Promise<FilesTree> {
   return { tree, truncated };
 }
 
-export function isMockApi(engine: Engine | undefined): engine is MockApi {
-  return engine !== undefined && typeof (engine as Partial<MockApi>).useScenario === 'function' && 'layers' in engine;
-}
 
 /** `resources`: the engine's resource map (engine/resource-map.ts: the collections and their counts). */
 export async function describeMock(api: MockApi, resources: ResourceMapSource) {

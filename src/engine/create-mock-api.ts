@@ -43,6 +43,7 @@ import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
 
 export interface MockApi extends Engine {
+  readonly kind: 'mock-api';
   handle(request: Request): Promise<Response | undefined>;
   handleCached(request: Request): Response | undefined;
   upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult;
@@ -276,6 +277,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   const entry = options.cors === undefined ? inner : withMockCors(options.cors, prefixes, inner);
 
   return {
+    kind: 'mock-api',
     prefixes: options.publicPrefixes,
     forwardsUnmatched: options.noHandledRestFsRequestsAction === 'forward',
     options,

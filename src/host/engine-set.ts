@@ -14,6 +14,8 @@
  * default; the page requires `mock.fs` and a plain-JSON collector).
  */
 import { isEngine, type Engine } from '../core/engine.js';
+import { isMockApi } from '../engine/is-mock-api.js';
+import { isCollector } from '../tracker/is-collector.js';
 import { OptionsError } from '../core/options.js';
 import { createAdminEngine } from '../devtools/admin-engine.js';
 import { resolveDevtoolsGuard, type DevtoolsOption } from '../devtools/guard.js';
@@ -106,8 +108,8 @@ export async function assembleEngines<M extends object, T extends object>(source
     throw err;
   }
   // Ready-made engines passed as `engines` (the CLI's) count too.
-  const mockLike = mockEngine ?? extra.find((e) => typeof (e as { useScenario?: unknown }).useScenario === 'function');
-  const trackerLike = trackerEngine ?? extra.find((e) => typeof (e as { basePath?: unknown }).basePath === 'string');
+  const mockLike = mockEngine ?? extra.find(isMockApi);
+  const trackerLike = trackerEngine ?? extra.find(isCollector);
   // The mock API's requests go into the journal through its observer hook (journal.ts); the
   // collector's through journaled() (src/devtools/journaled-engine.ts). With no mock API (or
   // `journal: false`) there is no journal.

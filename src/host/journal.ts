@@ -6,23 +6,14 @@
  * One journal per mock API engine: a ready-made engine assembled by two hosts shares it.
  */
 import type { Engine } from '../core/engine.js';
-import type { Exchange } from '../core/exchange.js';
+import { isMockApi } from '../engine/is-mock-api.js';
 import { createJournal, resolveJournalOptions, type Journal } from '../devtools/journal.js';
-
-/** What of a mock API the journal needs: its `journal` option and its observer hook. */
-interface Observable extends Engine {
-  readonly options: { readonly journal?: unknown };
-  observe(observer: (exchange: Exchange, scenario: string | null, session: string | null) => void): () => void;
-}
 
 const journals = new WeakMap<Engine, Journal | null>();
 
-const isObservable = (e: Engine): e is Observable =>
-  typeof (e as Partial<Observable>).observe === 'function' && typeof (e as Partial<Observable>).options === 'object';
-
 /** The journal fed by `mock`'s requests (made on first call), or null when its option says off. */
 export function journalFor(mock: Engine | undefined): Journal | null {
-  if (mock === undefined || !isObservable(mock)) return null;
+  if (!isMockApi(mock)) return null;
   let journal = journals.get(mock);
   if (journal !== undefined) return journal;
   const options = resolveJournalOptions(mock.options.journal, 'mock.journal');

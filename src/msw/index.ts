@@ -25,6 +25,7 @@ import { check } from '../core/options.js';
 import { httpHandler, socketHandler, type MswHttpHandler, type MswWebSocketHandler } from './handlers.js';
 import { httpRoutes } from './routes.js';
 import { socketRoute } from './sockets.js';
+import { isMockApi } from '../engine/is-mock-api.js';
 
 export type { MswHttpHandler, MswWebSocketHandler } from './handlers.js';
 
@@ -58,7 +59,7 @@ export function handlersFor(engines: Engine | readonly Engine[], options: Handle
   const origin = originOf(options);
   const handlers: Array<MswHttpHandler | MswWebSocketHandler> = httpRoutes(host, origin).map((route) => httpHandler(route, 'next'));
   // A mock API answers upgrades only with enableWs or GraphQL (subscriptions); the collector always has its socket.
-  const sockets = socketRoute(list.filter((e) => { const o = (e as { options?: { enableWs?: unknown; graphql?: unknown } }).options; return o?.enableWs !== false || !!o?.graphql; }), origin);
+  const sockets = socketRoute(list.filter((e) => !isMockApi(e) || e.options.enableWs !== false || !!e.options.graphql), origin);
   if (sockets) handlers.push(socketHandler([sockets]));
   return handlers;
 }

@@ -19,8 +19,11 @@ import type { Engine } from '../core/engine.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import type { Collector } from '../tracker/types.js';
+import { isCollector } from '../tracker/is-collector.js';
+import { isMockApi } from '../engine/is-mock-api.js';
 import type { MockyardConfig } from '../define-config.js';
 import { errorResponse } from '../core/errors.js';
+import { splitUrl } from '../core/exchange.js';
 import { VERSION } from '../core/version.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 import { findConfigFile, loadConfigFile } from './config.js';
@@ -319,12 +322,11 @@ export function describeServing(url: string, engines: readonly Engine[], source:
       lines.push(`  ${url}${DEVTOOLS_BASE}/  →  devtools page (admin API at ${ADMIN_BASE}/)`);
       continue;
     }
-    const collector = engine as Partial<Collector>;
-    if (typeof collector.basePath === 'string') {
-      lines.push(`  ${url}${collector.basePath}  →  event collector`);
+    if (isCollector(engine)) {
+      lines.push(`  ${url}${engine.basePath}  →  event collector`);
       continue;
     }
-    const api = engine as Partial<MockApi>;
+    const api: Partial<MockApi> = isMockApi(engine) ? engine : {};
     for (const prefix of engine.prefixes) {
       const files = api.options && fileRouting && source ? (api.options.db !== null ? source : `files in ${source}`) : undefined;
       const document = api.options ? documentServing(api.options) : undefined; // openapi-cli.ts
@@ -456,7 +458,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const fallback = async (request: Request): Promise<Response> => {
       const start = performance.now();
       const answer = await homePage!.handle(request);
-      const [pathname, search] = splitPath(request.url);
+      const [pathname, search] = splitUrl(request.url);
       const res = answer ?? errorResponse(404, 'Not Found', pathname, { head: request.method.toUpperCase() === 'HEAD' });
       if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: answer ? 'home page' : 'nothing matched' });
       return res;
@@ -516,11 +518,6 @@ function checkDbFile(file: string): string | undefined {
   return undefined;
 }
 
-function splitPath(url: string): [string, string] {
-  const u = new URL(url);
-  return [u.pathname, u.search];
-}
-
 /**
  * The mock API as the CLI host serves it: with `home`, browsers' `GET /` get the home page first
  * (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
@@ -531,11 +528,11 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
   const wantsHome = (request: Request) => {
     if (!home) return false;
     const m = request.method.toUpperCase();
-    return (m === 'GET' || m === 'HEAD') && splitPath(request.url)[0] === '/' && (request.headers.get('accept') ?? '').includes('text/html');
+    return (m === 'GET' || m === 'HEAD') && splitUrl(request.url)[0] === '/' && (request.headers.get('accept') ?? '').includes('text/html');
   };
   const log = (request: Request, res: Response | undefined, start: number, what: string) => {
     if (!report || !res) return;
-    const [pathname, search] = splitPath(request.url);
+    const [pathname, search] = splitUrl(request.url);
     report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what });
   };
   wrapped.handle = async (request) => {

@@ -6,7 +6,7 @@
 import type { Engine } from '../core/engine.js';
 import { FastResponse } from '../core/fast-response.js';
 import type { ResourceMapSource } from '../engine/resource-map.js';
-import type { Collector } from '../tracker/types.js';
+import { isCollector } from '../tracker/is-collector.js';
 import { collectorRoutes, kindLabel } from './startup-map.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -46,8 +46,8 @@ export async function renderHomePage(o: HomePageOptions): Promise<string> {
     if (map.websockets.length > 0) parts.push('<h2>WebSocket</h2><ul>', ...map.websockets.map((w) => `<li><code>${escapeHtml(w)}</code></li>`), '</ul>');
   }
   for (const e of o.engines) {
-    const basePath = (e as Partial<Collector>).basePath;
-    if (typeof basePath !== 'string') continue;
+    if (!isCollector(e)) continue;
+    const basePath = e.basePath;
     parts.push('<h2>Event collector</h2><ul>', ...collectorRoutes(basePath).map((r) => `<li><code>${escapeHtml(r)}</code></li>`), '</ul>');
   }
   parts.push('</body></html>\n');

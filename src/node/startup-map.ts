@@ -5,7 +5,7 @@
  */
 import type { Engine } from '../core/engine.js';
 import type { ResourceMap } from '../engine/resource-map.js';
-import type { Collector } from '../tracker/types.js';
+import { isCollector } from '../tracker/is-collector.js';
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -46,8 +46,8 @@ export function startupMap(url: string, map: ResourceMap | undefined, engines: r
     }
   }
   for (const e of engines) {
-    const basePath = (e as Partial<Collector>).basePath;
-    if (typeof basePath !== 'string') continue;
+    if (!isCollector(e)) continue;
+    const basePath = e.basePath;
     lines.push('', '  Event collector');
     for (const r of collectorRoutes(basePath)) lines.push(`    ${r}`);
   }

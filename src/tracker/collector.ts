@@ -302,6 +302,7 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
   }
 
   return {
+    kind: 'collector',
     basePath,
     prefixes: [basePath],
     ready,

@@ -127,6 +127,7 @@ export interface ReadResponse {
 }
 
 export interface Collector extends Engine {
+  readonly kind: 'collector';
   readonly basePath: string;
   /** Resolves once stored segments are loaded (requests wait for it on their own). */
   readonly ready: Promise<void>;

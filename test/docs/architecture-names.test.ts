@@ -1,7 +1,7 @@
 /**
  * ARCHITECTURE.md, and the comments in src/, name only files that exist: every `src/…` path
- * they give, and every source file ARCHITECTURE.md names in backticks (by its name, wherever it
- * lives). Templates (`src/engine/<feature>/layer.ts`) and `utils.ts` (named as what must not
+ * they give, every source file ARCHITECTURE.md names in backticks, and every source file a src/
+ * comment names (by its name, wherever it lives). Templates (`src/engine/<feature>/layer.ts`) and `utils.ts` (named as what must not
  * exist) are not file names.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -30,6 +30,20 @@ describe('names of files in ARCHITECTURE.md and in src/ comments', () => {
         .map((f): [string, string] => [relative(ROOT, f), readFileSync(f, 'utf8')]),
     ];
     const missing = texts.flatMap(([where, text]) => srcPaths(text).filter((p) => !existsSync(resolve(ROOT, p))).map((p) => `${where}: ${p}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('every source file a comment in src/ names exists', () => {
+    const missing = sourceFiles(resolve(ROOT, 'src'))
+      .filter((f) => !f.includes('.generated.'))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((line) => /^\s*(\*|\/\/|\/\*)/.test(line))
+          .flatMap((line) => [...line.matchAll(/(?<![\w./<>-])([a-z][\w-]*\.tsx?)\b/g)].map((m) => m[1]!))
+          .filter((name) => !sourceNames.has(name) && !NOT_FILES.has(name))
+          .map((name) => `${relative(ROOT, f)}: ${name}`),
+      );
     expect(missing).toEqual([]);
   });
 

@@ -223,12 +223,12 @@ describe.skipIf(!hasServer)('the collector through a database outage (real CLI, 
     expect(await early.json()).toEqual({ ok: true, saved: 3, spooled: true });
 
     pg.up();
-    const upAt = Date.now();
-    const storedAt = await until('a stored ingest', async () => {
+    // Reconnected in the background (the retry schedule itself: test/tracker/storage-state.test.ts,
+    // on a fake clock); bounded here by `until`, not by a measured time.
+    await until('a stored ingest', async () => {
       const res = await post(c.url, `probe-${Date.now()}`, 1);
-      return res.status === 200 ? Date.now() : undefined;
+      return res.status === 200 ? true : undefined;
     });
-    expect(storedAt - upAt).toBeLessThan(5000);
     expect(await pingStatus(c.url)).toBe(200);
     await c.waitFor('spool drained');
     expect((await stored(c.url)).get('early')).toBe(3);

@@ -26,7 +26,7 @@
  */
 import { carriesBody, hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
-import { HttpError } from '../../core/errors.js';
+import { HttpError, isHttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
 import { parseMediaType } from '../../core/media-type.js';
@@ -244,15 +244,14 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     const body = await jsonBody(ctx, 'POST body');
     if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
     answered(ctx, c, '');
-    const item = await store.transaction(key, (tx) => {
-      const input = extra ? { ...body, ...extra } : body;
-      const given = input[idField];
-      if (given !== undefined && given !== null) {
-        const id = idKeyOf(input, idField);
-        if (id === undefined) throw new HttpError(400, `The "${idField}" of an item must be a string or a number`);
-        if (tx.get(id) !== undefined) throw new HttpError(409, `An item with ${idField} ${JSON.stringify(id)} already exists in ${ctx.prefix}${key}`);
+    const item = await store.transaction(c, (tx) => {
+      try {
+        return tx.insert(extra ? { ...body, ...extra } : body);
+      } catch (err) {
+        // A taken id: the store's 409, naming the collection's URL.
+        if (isHttpError(err) && err.status === 409) throw new HttpError(409, `${err.message} in ${ctx.prefix}${key}`);
+        throw err;
       }
-      return tx.insert(input);
     });
     return FastResponse.json(jsonOf(item), 201, { Location: itemUrl(ctx, key, idKeyOf(item, idField)!) });
   }
@@ -280,7 +279,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
         const body = await jsonBody(ctx, 'PUT body');
         if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
         // The item keeps its id whatever the body says (json-server's rule).
-        const item = await store.transaction(key, (tx) => tx.update(id, body, { replace: true }) ?? throwError(noItem(id)));
+        const item = await store.transaction(c, (tx) => tx.update(id, body, { replace: true }) ?? throwError(noItem(id)));
         return FastResponse.json(jsonOf(item), 200);
       }
       case 'PATCH': {
@@ -290,7 +289,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
         const patch = await jsonBody(ctx, 'PATCH body');
         validatePatch(kind, patch);
         await preparePatch(kind);
-        const item = await store.transaction(key, (tx) => {
+        const item = await store.transaction(c, (tx) => {
           const current = tx.get(id) ?? throwError(noItem(id));
           const result = applyPatchDocument(kind, JSON.parse(jsonOf(current)) as unknown, patch); // a deep copy (the patch mutates it): one parse of the memoised text
           if (!isObject(result)) throw new HttpError(409, 'A collection item must stay a JSON object');
@@ -301,7 +300,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
       }
       case 'DELETE': {
         if (await carriesBody(ctx.request, bodyLimit)) throw new HttpError(400, MSG.deleteWithBody);
-        const removed = await store.transaction(key, (tx) => tx.remove(id) ?? throwError(noItem(id)));
+        const removed = await store.transaction(c, (tx) => tx.remove(id) ?? throwError(noItem(id)));
         const res = FastResponse.json(jsonOf(removed), 200, { 'X-Deleted-Count': '1' });
         // The children of the deleted item go too (each collection in one write of its own, after
         // the item): those `?_dependent=comments` names (json-server 1.x), else, under the preset,
@@ -309,7 +308,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
         if (jsonServer) {
           const named = ctx.search.length > 1 ? ctx.searchParams.getAll('_dependent').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : [];
           const parentName = nameOf(key);
-          for (const name of named.length > 0 ? named : await store.namesNextTo(key)) {
+          for (const name of named.length > 0 ? named : await store.namesNextTo(c)) {
             const childKey = siblingKey(key, name);
             const children = await collection(childKey);
             if (!children) continue;
@@ -317,7 +316,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
             if (fk === undefined) continue;
             // No child of this item in the stored array, and no write queued that could add one: nothing to write.
             if (!referencedIds(children.items, fk).has(id) && children.settled) continue;
-            await store.transaction(childKey, (tx) => tx.removeWhere((child) => idKeyOf(child, fk) === id));
+            await store.transaction(children, (tx) => tx.removeWhere((child) => idKeyOf(child, fk) === id));
           }
         }
         return res;

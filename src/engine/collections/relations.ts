@@ -11,11 +11,6 @@
  */
 import { idKeyOf } from '../store/item-id.js';
 
-/** Whether `child[fk]` names the parent id `key` (compared as text, like ids). */
-export function refersTo(child: unknown, fk: string, key: string): boolean {
-  return idKeyOf(child, fk) === key;
-}
-
 /** Items with their children embedded under `name` (copies). */
 export function embed(items: readonly unknown[], name: string, children: readonly unknown[], fk: string, idField: string): unknown[] {
   const byParent = new Map<string, unknown[]>();

@@ -204,7 +204,7 @@ export interface CompiledFilters {
   predicates: Predicate[];
   /**
    * Identifies this config and these request values: two requests with the same signature
-   * select the same items (match-memo.ts reuses the matches). Empty when no filter is given.
+   * select the same items (query.ts's match memo reuses the matches). Empty when no filter is given.
    */
   signature: string;
 }

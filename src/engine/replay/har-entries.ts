@@ -16,6 +16,7 @@
  *     with a message: record with `content: 'embed'` (Playwright's default for a `.har` path).
  */
 import { base64ToBytes } from '../../core/base64.js';
+import { underPrefix } from '../../core/engine.js';
 import { isHeaderValue } from '../../core/header-name.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
@@ -59,8 +60,9 @@ function headerList(value: unknown, where: string, option: string): Array<[strin
   });
 }
 
-function underPrefix(path: string, prefixes: readonly string[]): boolean {
-  return prefixes.some((p) => p === '' || path === p || path.startsWith(`${p}/`));
+/** Whether `path` is under one of the engine's prefixes (THE routing rule, core/engine.ts). */
+function underPrefixes(path: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((p) => underPrefix(path, p));
 }
 
 /** The index of a HAR log; `option` names the option in errors (`mock.har`). */
@@ -84,7 +86,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
       throw new OptionsError(option, `${at}.request.url must be an absolute URL (got ${describe(request.url)})`);
     }
     if (typeof response.status !== 'number' || !Number.isInteger(response.status)) throw new OptionsError(option, `${at}.response.status must be a number (got ${describe(response.status)})`);
-    if (response.status < 200 || response.status > 599 || !underPrefix(url.pathname, prefixes)) {
+    if (response.status < 200 || response.status > 599 || !underPrefixes(url.pathname, prefixes)) {
       ignored++;
       return;
     }

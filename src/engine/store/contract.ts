@@ -81,8 +81,8 @@ export interface CollectionStore {
   peek(name: string): CollectionSnapshot | null | undefined;
   /** The collection `name` (as `peek` takes it), read when needed; null when there is none. */
   open(name: string): Promise<CollectionSnapshot | null>;
-  /** The names (without `.json`) of the other JSON files in collection `name`'s folder. */
-  namesNextTo(name: string): Promise<string[]>;
+  /** The names (without `.json`) of the other JSON files in the folder of a collection (named, or a snapshot of it). */
+  namesNextTo(collection: string | CollectionSnapshot): Promise<string[]>;
   /** Every JSON file at the top of the mocks folder, parsed, by name (json-server's `GET /db`). */
   documents(): Promise<Record<string, unknown>>;
   /** The collections (JSON arrays of objects) at the top of the mocks folder, sorted. */
@@ -97,8 +97,12 @@ export interface CollectionStore {
   /** Merges `changes` into the item (or replaces it with `replace: true`); the id never moves. */
   update(name: string, id: string | number, changes: Item, options?: { replace?: boolean }): Promise<Item | undefined>;
   remove(name: string, id: string | number): Promise<Item | undefined>;
-  /** Runs `fn` in the collection's write queue: everything it does is stored in one write. */
-  transaction<T>(name: string, fn: (tx: StoreTransaction) => T): Promise<T>;
+  /**
+   * Runs `fn` in the collection's write queue: everything it does is stored in one write. The
+   * collection is named, or given as a snapshot of it (`peek`/`open`: no second lookup); `fn`
+   * sees the collection as it stands when its turn comes, whatever version the snapshot was.
+   */
+  transaction<T>(collection: string | CollectionSnapshot, fn: (tx: StoreTransaction) => T): Promise<T>;
   /**
    * Calls `listener` for every item created, updated or removed, whatever made the change (REST,
    * GraphQL, handlers, files edited behind the server's back). Returns the stop function.

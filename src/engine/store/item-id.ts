@@ -20,9 +20,17 @@ export function idKeyOf(item: unknown, idField: string): IdKey | undefined {
  * Id → position, built on first use. Shared by the arrays of successive versions of one
  * collection while positions stay valid (an item replaced in place, items appended): every hit
  * is checked against the array asked about, and a miss on a stale index rebuilds it.
+ *
+ * A miss costs nothing more when the map is known to be exact: built from (or carried over to)
+ * the very array asked about, which has since grown only by the appends announced here. Then an
+ * id the map lacks is in no item, and a POST's "is this id taken?" or a GET of a missing item does
+ * not rescan the collection.
  */
 export class IdIndex {
   private map: Map<IdKey, number> | undefined;
+  /** The array the map is exact for, and its length then (undefined: not known to be exact). */
+  private exactFor: readonly unknown[] | undefined;
+  private exactLength = 0;
   constructor(private readonly idField: string) {}
 
   private build(items: readonly unknown[]): Map<IdKey, number> {
@@ -31,6 +39,8 @@ export class IdIndex {
       const k = idKeyOf(items[i], this.idField);
       if (k !== undefined && !m.has(k)) m.set(k, i);
     }
+    this.exactFor = items;
+    this.exactLength = items.length;
     return (this.map = m);
   }
 
@@ -39,19 +49,28 @@ export class IdIndex {
     const m = this.map ?? this.build(items);
     const i = m.get(key);
     if (i !== undefined && i < items.length && idKeyOf(items[i], this.idField) === key) return i;
+    if (i === undefined && this.exactFor === items && this.exactLength === items.length) return -1;
     // Stale (or a first-wins shadow that moved): rebuild once.
     const again = this.build(items).get(key);
     return again === undefined ? -1 : again;
   }
 
-  /** An item was appended at `position`. */
+  /** An item was appended at `position` (of the array the index is exact for, when it is). */
   appended(key: IdKey, position: number): void {
     if (this.map && !this.map.has(key)) this.map.set(key, position);
+    if (position === this.exactLength) this.exactLength++;
+    else this.exactFor = undefined;
+  }
+
+  /** `copy` is a copy of `items` (same ids at the same positions): exact for one, exact for the other. */
+  copied(items: readonly unknown[], copy: readonly unknown[]): void {
+    if (this.exactFor === items && this.exactLength === items.length && copy.length === items.length) this.exactFor = copy;
   }
 
   /** Positions moved (an item was removed). */
   invalidate(): void {
     this.map = undefined;
+    this.exactFor = undefined;
   }
 }
 

@@ -71,7 +71,7 @@ export function queryEntry(entry: FileEntry, q: CollectionQuery): QueryResult {
     const r = scanInOrder(entry, items, predicates, order, 0, Infinity, false, signature);
     return { items: r.page, total: r.total };
   }
-  // Negative or empty slices, 1.x's envelope: every match, then the window as runJsonServerQuery takes it.
+  // Negative or empty slices, 1.x's envelope: every match, then the window as runQuery takes it.
   const all = scanInOrder(entry, items, predicates, order, 0, Infinity, false, signature);
   return windowOf(all.page, all.total, q);
 }

@@ -85,12 +85,9 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     if (mode === undefined) return undefined;
     const key = name.charCodeAt(0) === 47 ? name : keyOf(name); // '/': a request key
     const cache = mode.env.cache;
-    const path = cache.lookupNow(key);
-    if (path === undefined) return undefined;
-    if (path === null) return null;
     const entry = cache.lookupEntryNow(key);
-    if (entry === undefined) return undefined;
-    return fits(name, key, entry) ? versionOf(mode.env, entry) : null;
+    if (entry !== undefined) return fits(name, key, entry) ? versionOf(mode.env, entry) : null;
+    return cache.lookupNow(key) === null ? null : undefined; // a remembered miss, or only `open` can tell
   }
 
   async function openVersion(name: string): Promise<CollectionVersion | null> {
@@ -178,8 +175,8 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
       return out.slice();
     },
 
-    async namesNextTo(name) {
-      const v = peekVersion(name) ?? (await openVersion(name));
+    async namesNextTo(of) {
+      const v = of instanceof CollectionVersion ? of : typeof of === 'string' ? (peekVersion(of) ?? (await openVersion(of))) : await openVersion(of.name);
       if (v === null) return [];
       const e = files.mode()!.env;
       const path = v.entry.path;
@@ -229,7 +226,9 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     update: (name, id, changes, options) => store.transaction(name, (tx) => tx.update(id, changes, options)),
     remove: (name, id) => store.transaction(name, (tx) => tx.remove(id)),
 
-    transaction(name, fn) {
+    transaction(of, fn) {
+      if (of instanceof CollectionVersion) return write(of, fn);
+      const name = typeof of === 'string' ? of : of.name;
       const v = peekVersion(name);
       return v ? write(v, fn) : collection(name).then((found) => write(found, fn));
     },

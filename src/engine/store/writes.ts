@@ -81,7 +81,10 @@ async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, 
     let moved = false;
     const results: Array<{ ok: unknown } | { error: unknown }> = [];
     for (const p of batch) {
-      items ??= before.slice();
+      if (items === undefined) {
+        items = before.slice();
+        ids.copied(before, items);
+      }
       const scope: MutationScope = {
         items,
         ids,
