@@ -15,11 +15,16 @@ export interface EntryPoints {
   handleCached(request: Request): Response | undefined;
 }
 
+/** OPTIONS in any case, without upper-casing every other method (a GET is the common case). */
+function isOptions(method: string): boolean {
+  return method === 'OPTIONS' || (method.length === 7 && method.toUpperCase() === 'OPTIONS');
+}
+
 export function withMockCors(cors: CorsPolicy, prefixes: readonly string[], inner: EntryPoints): EntryPoints {
   return {
     async handle(request) {
       const origin = request.headers.get('origin');
-      if (origin !== null && isPreflight(request, request.method.toUpperCase())) {
+      if (origin !== null && isOptions(request.method) && isPreflight(request, 'OPTIONS')) {
         const pathname = contextUnder(request, prefixes, 0)?.pathname;
         if (pathname === undefined) return undefined;
         const headers = preflightHeaders(cors, request, origin);
@@ -32,7 +37,7 @@ export function withMockCors(cors: CorsPolicy, prefixes: readonly string[], inne
       const origin = request.headers.get('origin');
       // A preflight is answered by `handle` alone, before any layer: never by a layer's fast path
       // (a handler matching OPTIONS would run there).
-      if (origin !== null && isPreflight(request, request.method.toUpperCase())) return undefined;
+      if (origin !== null && isOptions(request.method) && isPreflight(request, 'OPTIONS')) return undefined;
       const res = inner.handleCached(request);
       return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
     },
