@@ -42,7 +42,7 @@ export interface FsModeOptions {
   passUnmockedWrites?: boolean;
   /** A cache below whose entries are shared (a session's files over the base's, file-cache.ts). */
   below?: SharedBelow;
-  /** GET query parameters no option reads (preset-hints.ts). */
+  /** GET query parameters no option reads (preset-hints/layer.ts). */
   onUnreadQuery?: FsEnv['onUnreadQuery'];
 }
 

@@ -18,7 +18,7 @@ import { createFaultLayer } from '../faults/layer.js';
 import { faultRulesOf } from '../faults/rules.js';
 import type { SharedBelow } from '../fs/file-cache.js';
 import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
-import { itemRouteHints, unreadQueryWarning } from '../collections/preset-hints.js';
+import { itemRouteHints, unreadQueryWarning } from '../preset-hints/layer.js';
 import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
 import { createOverridesLayer } from '../handlers/overrides-layer.js';
 import type { ResolvedMockApiOptions } from '../options.js';
@@ -109,7 +109,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(mockBackend ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, maxJsonDepth: options.maxJsonDepth, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
     ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root, services.runtime.defaultFs)] : []), // static files nothing above answered (static/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
-    ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (collections/preset-hints.ts)
+    ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (preset-hints/layer.ts)
   ];
   return { layers, handlers, files, proxy, openapi, store };
 }
