@@ -30,10 +30,10 @@ import { HttpError, isHttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
 import { parseMediaType } from '../../core/media-type.js';
-import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import type { RequestContext } from '../context.js';
 import { configFor } from '../fs/fs-call.js';
+import { lookupTarget } from '../fs/lookup.js';
 import { MSG } from '../fs/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../fs/patch-document.js';
 import type { FilesLayer } from '../fs/layer.js';
@@ -68,10 +68,6 @@ function jsonOf(item: unknown): string {
   return text;
 }
 
-interface Target {
-  readonly rel: string;
-  readonly trailingSlash: boolean;
-}
 
 /** What the layer is built from: the options, the files layer (which paths name files), the store. */
 export interface CollectionsSources {
@@ -82,16 +78,6 @@ export interface CollectionsSources {
   readonly inflate?: BoundedSyncInflate;
 }
 
-/** The safe decoded form of a request key (file mode's lookup input), or undefined (400 there). */
-function safePath(key: string): Target | undefined {
-  let p: RequestPath;
-  try {
-    p = requestPathToVfs(key);
-  } catch {
-    return undefined;
-  }
-  return { rel: p.path, trailingSlash: p.trailingSlash };
-}
 
 function decodeSegment(seg: string): string | undefined {
   if (seg === '') return undefined;
@@ -360,7 +346,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
   async function handleAsync(ctx: RequestContext): Promise<Response | undefined> {
     const method = ctx.method;
     const sub = ctx.subPath;
-    const target = safePath(sub);
+    const target = lookupTarget(sub);
     if (!target || target.trailingSlash) return undefined;
     if (files.namesFileNow(sub) ?? (await files.namesFile(sub, target))) {
       // The path names a file: file mode answers, except collection-level operations.

@@ -16,7 +16,7 @@ import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
 import { detectIndent, serializeJson } from './json-format.js';
 import type { JsonProblem } from './json-problem.js';
-import { lookupFile } from './lookup.js';
+import { lookupFile, type LookupTarget } from './lookup.js';
 import { MissWatches } from './miss-watch.js';
 
 /** How long a lookup result is trusted on a non-exclusive driver before it is resolved again. */
@@ -466,7 +466,7 @@ export class FileCache {
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
    */
-  async lookup(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<string | null> {
+  async lookup(key: string, target: LookupTarget, trustMisses = false): Promise<string | null> {
     const hit = this.lookups.get(key);
     if (hit !== undefined && this.trusted(hit, trustMisses)) return hit.path;
     const gen = this.lookupGeneration;
@@ -519,7 +519,7 @@ export class FileCache {
    * has gone (deleted behind our back on disk) is resolved again once, so the next candidate
    * (`users.xml` after `users.json` was removed) is found at once.
    */
-  async lookupEntry(key: string, target: { readonly rel: string; readonly trailingSlash: boolean }, trustMisses = false): Promise<FileEntry | null> {
+  async lookupEntry(key: string, target: LookupTarget, trustMisses = false): Promise<FileEntry | null> {
     const path = await this.lookup(key, target, trustMisses);
     if (path === null) return null;
     const entry = await this.entry(path);

@@ -10,7 +10,7 @@
  * folder is certainly still missing (no change event on an exclusive Vfs), else leaves the
  * request to `handle`.
  */
-import { requestPathToVfs } from '../../vfs/path.js';
+import { lookupTarget, type LookupTarget } from './lookup.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
@@ -51,7 +51,7 @@ export interface FilesLayer extends Layer {
    */
   namesFileNow(key: string): boolean | undefined;
   /** As `namesFileNow`, looked up when needed (`target`: the path's safe form, when the caller has it). */
-  namesFile(key: string, target?: { readonly rel: string; readonly trailingSlash: boolean }): Promise<boolean>;
+  namesFile(key: string, target?: LookupTarget): Promise<boolean>;
 }
 
 export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
@@ -100,14 +100,8 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
     async namesFile(key, target) {
       const files = await current();
       if (files === undefined) return false;
-      if (target === undefined) {
-        try {
-          const p = requestPathToVfs(key);
-          target = { rel: p.path, trailingSlash: p.trailingSlash };
-        } catch {
-          return false;
-        }
-      }
+      target ??= lookupTarget(key);
+      if (target === undefined) return false;
       return (await files.env.cache.lookup(key, target)) !== null;
     },
     peek(ctx) {

@@ -8,7 +8,23 @@
  * A directory without `index.json` does not hide `users.json` (step 2 misses, step 3 hits).
  */
 import type { Vfs } from '../../vfs/types.js';
-import { baseName, joinSafe, parentOf } from '../../vfs/path.js';
+import { baseName, joinSafe, parentOf, requestPathToVfs } from '../../vfs/path.js';
+
+/** What the file cache's `lookup` takes besides the key: the request path's safe decoded form (vfs/path.ts). */
+export interface LookupTarget {
+  readonly rel: string;
+  readonly trailingSlash: boolean;
+}
+
+/** The lookup target of a request key, or undefined when the path is unsafe (file mode answers it 400). */
+export function lookupTarget(key: string): LookupTarget | undefined {
+  try {
+    const p = requestPathToVfs(key);
+    return { rel: p.path, trailingSlash: p.trailingSlash };
+  } catch {
+    return undefined;
+  }
+}
 
 /** The extensions tried after `.json`, in this order (documented in docs/files.md, "Lookup order"; tested). */
 export const EXTENSION_ORDER: readonly string[] = [

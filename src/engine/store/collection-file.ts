@@ -4,20 +4,14 @@
  * path), also the one file mode's preset hints ask, so all see the same version of a collection:
  * parsed once per file version, its id index and query memos kept with it.
  */
-import { requestPathToVfs } from '../../vfs/path.js';
 import type { FileEntry } from '../fs/file-cache.js';
+import { lookupTarget } from '../fs/lookup.js';
 import type { FsEnv } from '../fs/fs-call.js';
 
 /** The collection at `key` (a raw request sub-path); null when the path is unsafe, a folder, or no JSON array. */
 export async function collectionFile(env: FsEnv, key: string): Promise<FileEntry | null> {
-  let target: { rel: string; trailingSlash: boolean };
-  try {
-    const p = requestPathToVfs(key);
-    target = { rel: p.path, trailingSlash: p.trailingSlash };
-  } catch {
-    return null;
-  }
-  if (target.trailingSlash) return null;
+  const target = lookupTarget(key);
+  if (target === undefined || target.trailingSlash) return null;
   const entry = env.cache.lookupEntryNow(key) ?? (await env.cache.lookupEntry(key, target));
   return entry !== null && entry.array !== undefined ? entry : null;
 }

@@ -24,8 +24,8 @@
  * db.json). Ids are matched as item-id.ts says (`1` and `"1"` alike).
  */
 import { HttpError } from '../../core/errors.js';
-import { requestPathToVfs } from '../../vfs/path.js';
 import { LOOKUP_TTL_MS, type FileEntry } from '../fs/file-cache.js';
+import { lookupTarget } from '../fs/lookup.js';
 import { inFsDir, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
 import { ChangeFeed } from './change-feed.js';
@@ -42,9 +42,9 @@ export type { Item, StoreChange, ChangeListener, ListQuery, ListResult } from '.
 
 export type { CollectionSnapshot, CollectionStore, StoreTransaction } from './contract.js';
 
-/** The request path of a collection name (`v1/posts` → `/v1/posts`). */
+/** The request path of a collection: a request path as given, a name encoded (`v1/posts` → `/v1/posts`). */
 function keyOf(name: string): string {
-  return `/${name.split('/').map(encodeURIComponent).join('/')}`;
+  return name.charCodeAt(0) === 47 ? name : `/${name.split('/').map(encodeURIComponent).join('/')}`; // 47: '/'
 }
 
 export interface StoreSources {
@@ -83,7 +83,7 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
   function peekVersion(name: string): CollectionVersion | null | undefined {
     const mode = files.mode();
     if (mode === undefined) return undefined;
-    const key = name.charCodeAt(0) === 47 ? name : keyOf(name); // '/': a request key
+    const key = keyOf(name);
     const cache = mode.env.cache;
     const entry = cache.lookupEntryNow(key);
     if (entry !== undefined) return fits(name, key, entry) ? versionOf(mode.env, entry) : null;
@@ -97,7 +97,7 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
       mode = files.mode();
       if (mode === undefined) return null;
     }
-    const key = name.charCodeAt(0) === 47 ? name : keyOf(name);
+    const key = keyOf(name);
     const entry = await collectionFile(mode.env, key);
     return entry !== null && fits(name, key, entry) ? versionOf(mode.env, entry) : null;
   }
@@ -191,13 +191,7 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
       for (const d of await e.vfs.readdir(e.fsDir)) {
         if (d.kind !== 'file' || !d.name.toLowerCase().endsWith('.json')) continue;
         const key = `/${encodeURIComponent(d.name.slice(0, -5))}`;
-        let target: { rel: string; trailingSlash: boolean } | undefined;
-        try {
-          const p = requestPathToVfs(key);
-          target = { rel: p.path, trailingSlash: p.trailingSlash };
-        } catch {
-          target = undefined;
-        }
+        const target = lookupTarget(key);
         const entry = target ? await e.cache.lookupEntry(key, target) : null;
         if (!entry || !entry.isJson) continue;
         try {
