@@ -142,26 +142,25 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     return out;
   }
 
-  /** The answer to a json-server query: the items (0.17, with X-Total-Count and Link) or 1.x's page envelope. */
-  function queryResponse(ctx: RequestContext, q: JsonServerQuery, r: QueryResult, items: readonly unknown[], head: boolean): Response {
+  /** The text and headers of a json-server query's answer: the items (0.17, with X-Total-Count and Link) or 1.x's page envelope. */
+  function queryText(ctx: RequestContext, q: JsonServerQuery, r: QueryResult, items: readonly unknown[]): { body: string; headers: Record<string, string> } {
     const headers: Record<string, string> = { 'X-Total-Count': String(r.total) };
     if (q.page) {
       const link = linkHeader(ctx.request.url, q.page, r.total);
       if (link) headers.Link = link;
     }
-    const body = r.envelope ? JSON.stringify({ ...r.envelope, data: items }) : arrayJson(items);
+    return { body: r.envelope ? JSON.stringify({ ...r.envelope, data: items }) : arrayJson(items), headers };
+  }
+
+  function queryResponse(ctx: RequestContext, q: JsonServerQuery, r: QueryResult, items: readonly unknown[], head: boolean): Response {
+    const { body, headers } = queryText(ctx, q, r, items);
     return FastResponse.json(body, 200, headers, head);
   }
 
   /** A json-server query on a whole collection (sync part: filters, sort, page), through the store's scan; the answer is remembered. */
   function queryAnswer(ctx: RequestContext, c: CollectionSnapshot, q: JsonServerQuery, head: boolean): Response {
     const r = c.query(q);
-    const headers: Record<string, string> = { 'X-Total-Count': String(r.total) };
-    if (q.page) {
-      const link = linkHeader(ctx.request.url, q.page, r.total);
-      if (link) headers.Link = link;
-    }
-    const body = r.envelope ? JSON.stringify({ ...r.envelope, data: r.items }) : arrayJson(r.items);
+    const { body, headers } = queryText(ctx, q, r, r.items);
     rememberAnswer(c, ctx.request.url, body, Object.freeze(headers));
     return FastResponse.json(body, 200, headers, head);
   }
