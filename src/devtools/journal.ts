@@ -235,6 +235,9 @@ function keepBytes(body: Uint8Array, limit: number): Uint8Array {
 /** The kept first bytes of long bodies, by body (dropped with it). */
 const keptCopies = new WeakMap<Uint8Array, Uint8Array>();
 
+/** What the first record is compared with: nothing to take from (its header list is no list). */
+const NO_RECORD = new Raw();
+
 /** `list` when it holds the same strings as `before` (then `before`, which the ring keeps already), else `list`. */
 function sameList(list: readonly string[], before: Raw['reqHeaders']): readonly string[] {
   if (!Array.isArray(before) || before.length !== list.length) return list;
@@ -348,22 +351,13 @@ export function createJournal(options: JournalOptions = {}): Journal {
       if (r === undefined) ring[next] = r = new Raw();
       // What equals the record before this one is taken from it (see the top of this file); read
       // before `r` is written: with a ring of one, `r` is that record.
-      const before = last;
-      if (before === undefined) {
-        r.method = x.method;
-        r.pathname = x.pathname;
-        r.search = x.search;
-        r.answeredBy = x.answeredBy;
-        r.session = session;
-        r.reqHeaders = rawHeaders ?? request.headers;
-      } else {
-        r.method = x.method === before.method ? before.method : x.method;
-        r.pathname = x.pathname === before.pathname ? before.pathname : x.pathname;
-        r.search = x.search === before.search ? before.search : x.search;
-        r.answeredBy = sameAnswerer(x.answeredBy, before.answeredBy);
-        r.session = session === before.session ? before.session : session;
-        r.reqHeaders = rawHeaders === undefined ? request.headers : sameList(rawHeaders, before.reqHeaders);
-      }
+      const before = last ?? NO_RECORD;
+      r.method = x.method === before.method ? before.method : x.method;
+      r.pathname = x.pathname === before.pathname ? before.pathname : x.pathname;
+      r.search = x.search === before.search ? before.search : x.search;
+      r.answeredBy = sameAnswerer(x.answeredBy, before.answeredBy);
+      r.session = session === before.session ? before.session : session;
+      r.reqHeaders = rawHeaders === undefined ? request.headers : sameList(rawHeaders, before.reqHeaders);
       last = r;
       r.id = ++lastId;
       r.time = Date.now();
