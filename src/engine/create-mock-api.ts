@@ -1,6 +1,6 @@
 /**
  * createMockApi(options): the mock API engine, assembled: options → filesystem (mock-fs.ts) →
- * services → layers (pipeline/build.ts) → pipeline (pipeline/run.ts) → scenario pipelines
+ * services → layers (layers.ts) → pipeline (pipeline/run.ts) → scenario pipelines
  * (scenarios/pipelines.ts) → CORS around the entry points (cors.ts) → Engine. Features live in
  * their own rooms; this file only assembles them. A request whose path is under a
  * prefix (longest first, on a segment boundary) gets a RequestContext and walks the layer list;
@@ -29,7 +29,7 @@ import { resolveHandlers } from './handlers/options.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import { createOverrideList } from './handlers/override-list.js';
 import type { MockApiRuntime } from './runtime.js';
-import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
+import { buildLayers, type BuiltLayers, type LayerSources } from './layers.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
 import type { Exchange } from '../core/exchange.js';
@@ -114,11 +114,11 @@ export function createMockApi<Api = {}>(options: MockApiOptions<Api>, runtime: M
 }
 
 /**
- * Internal assembly seam (not exported by the package): `arrange` gets the layers build.ts made
+ * Internal assembly seam (not exported by the package): `arrange` gets the layers layers.ts made
  * and returns the list the engine walks, e.g. with a test layer inserted; `more` builds another
  * set of the same parts over another Vfs (a scenario's). The engine starts, awaits (`ready()`)
  * and closes the layers in the returned list only: leave nothing built out of it. Features add
- * their layer in build.ts, not here.
+ * their layer in layers.ts, not here.
  */
 export interface MockApiAssembly {
   /** What the runtime provides (default: nothing, the web-standard ways). */
