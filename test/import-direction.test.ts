@@ -23,7 +23,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['core'],
   ['vfs'],
   ['engine', 'tracker'],
-  ['devtools'],
+  ['devtools', 'contract'],
   ['host', 'define-config.ts'],
   ['node', 'msw', 'test', 'fetch', 'playwright'],
   ['sw'],

@@ -38,11 +38,13 @@ import { createScenarioSet } from './scenarios/pipelines.js';
 import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
-import type { GraphqlOperationHandler, MockApiApp, MockApiOptions, RestHandler } from './types.js';
+import type { GraphqlOperationHandler, HandlerFor, MockApiApp, MockApiOptions, RestHandler } from './types.js';
+import { isGraphqlHandler } from './graphql/operation-handlers.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
 
-export interface MockApi extends Engine {
+/** `Api`: the generated types of docs/contract.md (`{}`: untyped, as always). */
+export interface MockApi<Api = {}> extends Engine {
   readonly kind: 'mock-api';
   handle(request: Request): Promise<Response | undefined>;
   handleCached(request: Request): Response | undefined;
@@ -52,7 +54,7 @@ export interface MockApi extends Engine {
   /** `broadcast(pattern, data)` to the clients of a WebSocket handler; returns how many got it. */
   readonly ws: MockApiApp['ws'];
   /** The services handlers see as `req.app`. */
-  readonly app: MockApiApp;
+  readonly app: MockApiApp<Api>;
   /** The validated options. */
   readonly options: ResolvedMockApiOptions;
   /**
@@ -86,7 +88,7 @@ export interface MockApi extends Engine {
    * first), as msw's `server.use`: for one test. Validated like the option (OptionsError).
    * GraphQL handlers (`graphql.query('GetUser', …)`) go in front of the GraphQL endpoint's.
    */
-  use(...handlers: Array<RestHandler | GraphqlOperationHandler>): void;
+  use(...handlers: Array<HandlerFor<Api> | GraphqlOperationHandler>): void;
   /** Drops the handlers added with `use` (the configured ones stay), as msw's `resetHandlers`. */
   resetHandlers(): void;
   /**
@@ -107,8 +109,8 @@ export interface MockApi extends Engine {
  * the runtime provides, e.g. Node's disk default for `fsDir`; the `mockyard` entry under Node
  * passes Node's).
  */
-export function createMockApi(options: MockApiOptions, runtime: MockApiRuntime = {}): MockApi {
-  return assembleMockApi(options, { runtime });
+export function createMockApi<Api = {}>(options: MockApiOptions<Api>, runtime: MockApiRuntime = {}): MockApi<Api> {
+  return assembleMockApi(options as MockApiOptions, { runtime }) as unknown as MockApi<Api>;
 }
 
 /**
@@ -314,10 +316,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return scenarios.current;
     },
     useScenario: (name: string | null) => scenarios.use(name),
-    use(...handlers: Array<RestHandler | GraphqlOperationHandler>) {
+    use(...handlers: Array<RestHandler | GraphqlOperationHandler>) { // typed by MockApi<Api>; the REST ones by route or pattern
       const warnings: string[] = [];
-      resolveHandlers(handlers, 'api.use', warnings); // validates the REST ones (GraphQL handlers are checked when built)
-      overrides.use(handlers);
+      const rest = resolveHandlers(handlers, 'api.use', warnings); // validates the REST ones (GraphQL handlers are checked when built)
+      overrides.use([...rest, ...handlers.filter(isGraphqlHandler)]);
       for (const w of warnings) logger.warn(w);
     },
     resetHandlers: () => overrides.reset(),
