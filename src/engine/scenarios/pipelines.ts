@@ -11,7 +11,7 @@ import type { RequestContext } from '../context.js';
 import type { DefaultFsFactory } from '../../vfs/default-fs.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { Exchange } from '../../core/exchange.js';
-import { buildLayers, type BuiltLayers, type LayerSources } from '../pipeline/build.js';
+import { buildLayers, type BuiltLayers, type LayerSources } from '../layers.js';
 import { createPipeline, type Pipeline } from '../pipeline/run.js';
 import type { EngineServices } from '../services.js';
 import { requestedScenario } from './select.js';

@@ -26,7 +26,7 @@ import { overlayFs } from '../../vfs/overlay.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
-import { buildLayers, type BuiltLayers } from '../pipeline/build.js';
+import { buildLayers, type BuiltLayers } from '../layers.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { Exchange, Observer } from '../../core/exchange.js';
 import { createPipeline, type Pipeline } from '../pipeline/run.js';
