@@ -159,7 +159,7 @@ export function fileCircles(graph = importGraph()): string[][] {
  */
 export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; units: readonly string[] }[] = [
   // The Layer type and the walk, the request context, the shared types.
-  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'public-types.ts', 'define-handler.ts', 'services.ts', 'runtime.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts'] },
+  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'public-types.ts', 'define-handler.ts', 'services.ts', 'runtime.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'selection'] },
   // What every layer uses: the file cache, the store, the per-file queue (services.ts), data generation.
   { name: 'services', units: ['fs', 'store', 'schema-faker'] },
   // One folder per surface.
@@ -176,8 +176,6 @@ const ENGINE_KNOWN: ReadonlySet<string> = new Set([
   'collections → options.ts',
   'faults → handlers',
   'fs → handlers',
-  'fs → scenarios',
-  'fs → sessions',
   'handlers → graphql',
   'handlers → options.ts',
   'handlers → streams',
@@ -185,7 +183,6 @@ const ENGINE_KNOWN: ReadonlySet<string> = new Set([
   'openapi → openapi-backend',
   'openapi-backend → openapi',
   'layers.ts → options.ts',
-  'preset-hints → scenarios',
   'proxy → replay',
   'proxy → streams',
   'replay → proxy',
