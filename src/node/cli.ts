@@ -268,7 +268,11 @@ export async function buildConfig(
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   if (mode === 'serve' && values.har !== undefined) {
     mock.har = resolve(cwd, values.har); // served as recorded traffic (engine/replay/har-layer.ts)
-    if (!configFile && values['fs-dir'] === undefined && dbFile === undefined) mock.fsDir = null;
+    if (!configFile && values['fs-dir'] === undefined && dbFile === undefined) {
+      mock.fsDir = null;
+      // The HAR alone: its entries answer at the paths they were recorded at (a browser's HAR of a whole site).
+      if (!values.prefix?.length && !openapi) mock.endpointPrefix = '/';
+    }
   }
   let har: string | undefined;
   if (mode === 'record') {
