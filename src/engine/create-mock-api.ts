@@ -40,6 +40,7 @@ import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { GraphqlOperationHandler, MockApiApp, MockApiOptions, RestHandler } from './types.js';
 import type { WsLayer } from './ws/layer.js';
+import { createWebhooks, type WebhooksControl } from './webhooks/layer.js';
 import { broadcastRoute } from './ws/routes.js';
 
 export interface MockApi extends Engine {
@@ -99,6 +100,11 @@ export interface MockApi extends Engine {
   readonly layers: readonly string[];
   /** The sessions (src/engine/sessions/, docs/sessions.md): create, reset, drop, set a scenario, add overrides, list. */
   readonly sessions: SessionControl;
+  /**
+   * Webhooks (webhooks/layer.ts, docs/webhooks.md): send one now, the document's 3.1 webhooks
+   * (list, send to a URL), observe every delivery attempt, wait until all are settled.
+   */
+  readonly webhooks: WebhooksControl;
   close(): Promise<void>;
 }
 
@@ -160,10 +166,14 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       }
       return fallbackFs;
     },
+    webhook: (url, init) => webhooks.control.send(url, init),
   };
 
   const overrides = createOverrideList();
   const services: EngineServices = {
+    get webhooks() {
+      return webhooks;
+    },
     logger,
     app,
     overrides,
@@ -175,6 +185,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     },
   };
 
+  const webhooks = createWebhooks(options, services);
   const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir });
   const pipeline = createPipeline({
     layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,
@@ -328,6 +339,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (typeof resettable?.reset === 'function') await resettable.reset();
     },
     sessions,
+    webhooks: webhooks.control,
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
@@ -335,6 +347,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (closed) return;
       closed = true;
       sleeper.close();
+      webhooks.close();
       await sessions.close();
       await scenarios.close();
       await wsReady;

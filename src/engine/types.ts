@@ -6,6 +6,7 @@ import type { CollectionStore } from './store/contract.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
 import type { StreamsOption } from './streams/options.js';
+import type { WebhookInit, WebhookOption } from './webhooks/options.js';
 import type { kGraphqlOperation } from './graphql/operation-symbol.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
@@ -237,6 +238,12 @@ export interface MockApiApp {
    * read and written through the same queue as REST and GraphQL, with change events.
    */
   store: CollectionStore;
+  /**
+   * Sends a webhook now through the engine's delivery queue (retries, signing, the journal's
+   * outgoing rows): `req.app.webhook('http://127.0.0.1:3000/hook', { body: { paid: true } })`.
+   * Returns the delivery id (undefined when the queue is full). docs/webhooks.md.
+   */
+  webhook(url: string, init?: WebhookInit): string | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,6 +382,11 @@ export interface MockApiOptions {
    * `.har` file. Requests are matched by method, path, query and (writes) body.
    */
   har?: string | { log: { entries: unknown[] } & Record<string, unknown> };
+  /**
+   * Webhooks the mock sends after a request pattern's answer (`'POST /api/orders'`) or a store
+   * change (`'orders.created'`): signed, retried, in order per receiver (docs/webhooks.md).
+   */
+  webhooks?: WebhookOption[];
 }
 
 export interface ProxyOptions {

@@ -240,6 +240,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       get store() {
         return sessionStore ?? services.app.store;
       },
+      webhook: services.app.webhook,
     };
     const own: EngineServices = {
       logger: services.logger,
@@ -251,6 +252,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
         return services.closed;
       },
       overrides: services.overrides,
+      webhooks: services.webhooks,
     };
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,
