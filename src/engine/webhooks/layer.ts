@@ -56,6 +56,11 @@ export interface WebhooksControl {
   settled(): Promise<void>;
   /** Deliveries waiting or in flight. */
   readonly pending: number;
+  /**
+   * Where the document's webhooks bound to requests (`x-mockyard-on`) are sent (an http(s) URL;
+   * null: not sent). Set once (admin API, devtools, a test).
+   */
+  target: string | null;
 }
 
 export interface Webhooks {
@@ -263,7 +268,10 @@ export function createWebhooks(options: ResolvedMockApiOptions, services: Engine
         }
         fromDocument(cb, h, url, token, label);
       }
-      for (const b of boundNow) logger.debug(`openapi: webhook "${b.request.name}" follows ${b.trigger.method} (x-mockyard-on): send it with api.webhooks.sendDocumentWebhook or the devtools to a URL`);
+      for (const b of boundNow) {
+        if (target === null) logger.debug(`openapi: webhook "${b.request.name}" (x-mockyard-on) not sent: no target URL (api.webhooks.target, the devtools)`);
+        else fromDocument(b.request, h, target, token, label);
+      }
     }
   }
 
@@ -297,7 +305,7 @@ export function createWebhooks(options: ResolvedMockApiOptions, services: Engine
     delivery?.close();
   }
 
-  // Pending: the document's bound webhooks need a URL, given when they are sent (admin API).
+  let target: string | null = null;
   const control: WebhooksControl = {
     send(url, init = {}) {
       const at = 'app.webhook';
@@ -342,6 +350,13 @@ export function createWebhooks(options: ResolvedMockApiOptions, services: Engine
     settled: () => (delivery ? delivery.settled() : Promise.resolve()),
     get pending() {
       return delivery?.pending ?? 0;
+    },
+    get target() {
+      return target;
+    },
+    set target(url: string | null) {
+      if (url !== null && (typeof url !== 'string' || !/^https?:\/\//i.test(url))) throw new HttpError(400, `the webhooks' target must be an absolute http(s) URL or null (got ${JSON.stringify(url)})`);
+      target = url;
     },
   };
 

@@ -47,7 +47,8 @@ export interface WebhookOption {
   url: WebhookValue<string | undefined>;
   method?: string;
   headers?: Record<string, string>;
-  body?: WebhookValue<unknown>;
+  /** A JSON value, or a function of the cause returning one (default: the changed item, else the answer's body). */
+  body?: string | number | boolean | null | object | ((cause: WebhookCause) => unknown);
   /** Milliseconds before the first attempt (default 0). */
   delay?: number;
   retry?: false | number | WebhookRetry;

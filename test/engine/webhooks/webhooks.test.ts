@@ -215,3 +215,51 @@ describe('delivery: retries, order, a receiver that is down', () => {
     expect(lines.every((l) => l.startsWith('[mockyard] webhooks:'))).toBe(true);
   });
 });
+
+describe('see them: the journal (admin API), sessions (the Playwright fixture\'s source), the document webhooks admin routes', () => {
+  it('every attempt is an outgoing row linked to the entry of the request that caused it, in its session', async () => {
+    const recv = await receiver([503, 200]);
+    const dir = await ordersFolder();
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: dir, preset: 'json-server', logLevel: 'silent', webhooks: [{ on: 'POST /api/orders', url: `${recv.url}/j`, retry: { attempts: 2, delays: [10] } }] } });
+    const res = await fetch(`${server.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-mockyard-session': 'pw-one' }, body: JSON.stringify({ item: 'jam' }) });
+    expect(res.status).toBe(201);
+    await recv.next(2);
+    await mockOf(server).webhooks.settled();
+    const { entries } = (await (await fetch(`${server.url}/_mockyard/api/requests`)).json()) as { entries: Array<Record<string, any>> };
+    const cause = entries.find((e) => e.method === 'POST' && e.url === '/api/orders')!;
+    const out = entries.filter((e) => e.outgoing).reverse();
+    expect(out.map((e) => [e.outgoing.attempt, e.status, e.outgoing.outcome])).toEqual([[1, 503, 'retrying'], [2, 200, 'delivered']]);
+    for (const e of out) {
+      expect(e.url).toBe(`${recv.url}/j`);
+      expect(e.outgoing.causeId).toBe(cause.id);
+      expect(e.outgoing.cause).toBe('POST /api/orders');
+      expect(e.session).toBe('pw-one');
+      expect(JSON.parse(e.request.body.text)).toMatchObject({ item: 'jam' });
+    }
+    const onlyOut = (await (await fetch(`${server.url}/_mockyard/api/requests?outgoing=true`)).json()) as { entries: unknown[] };
+    expect(onlyOut.entries).toHaveLength(2);
+    const session = (await (await fetch(`${server.url}/_mockyard/api/sessions/pw-one/requests?outgoing=true`)).json()) as { entries: Array<Record<string, any>> };
+    expect(session.entries.map((e) => e.outgoing.outcome)).toEqual(['delivered', 'retrying']);
+  });
+
+  it('the document webhooks on demand: GET webhooks, PUT webhooks/target, POST webhooks/send (edited payload)', async () => {
+    const recv = await receiver();
+    const doc = JSON.parse(await readFile(new URL('../../fixtures/openapi/webhooks-3.1.json', import.meta.url), 'utf8'));
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', openapi: doc, webhooks: [{ on: 'POST /api/x', url: 'http://127.0.0.1:9/never' }] } });
+    const admin = `${server.url}/_mockyard/api/webhooks`;
+    const info = (await (await fetch(admin)).json()) as { target: null; configured: unknown[]; document: Array<{ name: string; method: string }> };
+    expect(info.target).toBeNull();
+    expect(info.configured).toEqual([{ on: 'POST /api/x', url: 'http://127.0.0.1:9/never' }]);
+    expect(info.document.map((d) => `${d.method} ${d.name}`)).toEqual(['POST newPet', 'DELETE newPet']);
+    expect((await fetch(`${admin}/send`, { method: 'POST', body: JSON.stringify({ name: 'newPet' }) })).status).toBe(400); // no url, no target
+    expect((await fetch(`${admin}/target`, { method: 'PUT', body: JSON.stringify({ url: 'ftp://x' }) })).status).toBe(400);
+    expect((await fetch(`${admin}/target`, { method: 'PUT', body: JSON.stringify({ url: `${recv.url}/t` }) })).status).toBe(200);
+    const sent = await fetch(`${admin}/send`, { method: 'POST', body: JSON.stringify({ name: 'newPet', method: 'POST', body: { id: 1, name: 'Edited' } }) });
+    expect(sent.status).toBe(202);
+    expect((await sent.json()).deliveryId).toMatch(/^[0-9a-f-]{36}$/);
+    const [hook] = await recv.next(1);
+    expect(hook!.url).toBe('/t');
+    expect(hook!.json()).toEqual({ id: 1, name: 'Edited' });
+    expect((await fetch(`${admin}/send`, { method: 'POST', body: JSON.stringify({ name: 'nope' }) })).status).toBe(404);
+  });
+});
