@@ -40,7 +40,8 @@ import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { GraphqlOperationHandler, MockApiApp, MockApiOptions, RestHandler } from './types.js';
 import type { WsLayer } from './ws/layer.js';
-import { createWebhooks, type WebhooksControl } from './webhooks/layer.js';
+import { createWebhooks } from './webhooks/layer.js';
+import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
 
 export interface MockApi extends Engine {

@@ -7,7 +7,7 @@ import type { OverrideList } from './handlers/override-list.js';
 import type { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
 import type { MockApiRuntime } from './runtime.js';
-import type { Webhooks } from './webhooks/layer.js';
+import type { Webhooks } from './webhooks/control.js';
 import type { FilterConfig, MockApiApp, PaginationConfig, PerMethod } from './types.js';
 
 /** Per-call overrides for file-system mode (a handler with `handle: 'FS'`). */
