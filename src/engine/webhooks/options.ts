@@ -52,7 +52,7 @@ export interface WebhookOption {
   /** Milliseconds before the first attempt (default 0). */
   delay?: number;
   retry?: false | number | WebhookRetry;
-  /** Signs the exact bytes sent (signature.ts). */
+  /** Signs the exact bytes sent (core/webhook-signature.ts). */
   secret?: string;
   /** `github` (default: X-Hub-Signature-256) or `stripe` (Stripe-Signature). */
   signature?: SignatureStyle;
