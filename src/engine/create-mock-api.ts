@@ -42,6 +42,7 @@ import type { GraphqlOperationHandler, HandlerFor, MockApiApp, MockApiOptions, R
 import { isGraphqlHandler } from './graphql/operation-handlers.js';
 import type { WsLayer } from './ws/layer.js';
 import { createWebhooks } from './webhooks/layer.js';
+import { documentModel, sharedOpenApiDocument } from './openapi-backend/document-loader.js';
 import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
 
@@ -174,8 +175,8 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
   const overrides = createOverrideList();
   const services: EngineServices = {
-    get webhooks() {
-      return webhooks;
+    get webhooksLayer() {
+      return webhooks.layer;
     },
     logger,
     app,
@@ -188,7 +189,27 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     },
   };
 
-  const webhooks = createWebhooks(options, services);
+  // Webhooks (webhooks/layer.ts): one surface per engine (its queue, its store listener), the same
+  // layer heading every pipeline; with `openapi` it reads the document the OpenAPI layers share.
+  const openapi = options.openapi;
+  const webhooks = createWebhooks(
+    {
+      rules: options.webhooks,
+      bodyLimit: options.bodyLimit,
+      document: openapi
+        ? async () => {
+            const doc = await sharedOpenApiDocument(openapi, openapi.source, options.root, runtime.openApiDocument);
+            const { deref, model, route } = documentModel(doc);
+            const routeOf = (method: string, subPath: string) => {
+              const m = route(method, subPath);
+              return 'operation' in m ? { label: m.operation.label, params: m.params } : undefined;
+            };
+            return { doc, deref, seed: openapi.backend.seed, operations: model.operations, route: routeOf };
+          }
+        : null,
+    },
+    services,
+  );
   const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir });
   const pipeline = createPipeline({
     layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,

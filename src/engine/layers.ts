@@ -94,7 +94,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, inflate: services.runtime.inflate }) : undefined;
   const faults = faultRulesOf(options.faults, options.handlers);
   const layers: Layer[] = [
-    ...(services.webhooks.layer ? [services.webhooks.layer] : []), // webhooks and OpenAPI callbacks after the answers of everything below (webhooks/layer.ts)
+    ...(services.webhooksLayer ? [services.webhooksLayer] : []), // webhooks and OpenAPI callbacks after the answers of everything below (webhooks/layer.ts)
     ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)

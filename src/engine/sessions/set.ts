@@ -262,7 +262,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
         return services.closed;
       },
       overrides: services.overrides,
-      webhooks: services.webhooks,
+      webhooksLayer: services.webhooksLayer,
     };
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,

@@ -10,15 +10,32 @@
  * value of its own sequence: the same run sends the same payloads). Header parameters the
  * callback declares are sent with their example (or a drawn value).
  */
-import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-backend/document-loader.js';
-import { isObj, METHODS } from '../openapi-backend/operations.js';
-import type { Deref } from '../openapi-backend/refs.js';
 import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
 import { parseTemplate, type Template } from './runtime-expression.js';
 import type { Logger } from '../../core/logger.js';
 
 type Obj = Record<string, unknown>;
+type Deref = (node: unknown) => unknown;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * The document as the assembly hands it over (create-mock-api.ts, from the document the OpenAPI
+ * layers share): a layer never imports another layer, so this surface never reads the OpenAPI
+ * layers' model itself.
+ */
+export interface WebhookDocument {
+  doc: Obj;
+  /** Follows `$ref`s of `doc`. */
+  deref: Deref;
+  /** The operations: label (`POST /streams`) and the operation object as written. */
+  operations: Array<{ label: string; op: Obj }>;
+  /** (method, path below the prefix) → the operation's label and path parameters, or undefined. */
+  route(method: string, subPath: string): { label: string; params: Record<string, string> } | undefined;
+  /** The document's data seed (`openapi.seed`). */
+  seed: number | string;
+}
 
 /** One request a document describes (a callback's or a webhook's operation). */
 export interface DocumentRequest {
@@ -101,12 +118,11 @@ function requestsOf(name: string, item0: unknown, deref: Deref, key: string | un
   return out;
 }
 
-/** The callbacks and webhooks of the document of `option` (loaded once for every layer that reads it). */
-export async function loadDocumentHooks(option: { source: string | object; backend: { seed: number | string } }, root: string | undefined, loader: DocumentLoader | undefined, logger: Logger): Promise<DocumentHooks> {
-  const [doc, faker] = await Promise.all([sharedOpenApiDocument(option, option.source, root, loader), loadFaker()]);
-  const { deref, model, route } = documentModel(doc);
+/** The callbacks and webhooks of the document. */
+export async function loadDocumentHooks(load: () => Promise<WebhookDocument>, logger: Logger): Promise<DocumentHooks> {
+  const [{ doc, deref, operations, route, seed }, faker] = await Promise.all([load(), loadFaker()]);
   const callbacks = new Map<string, DocumentRequest[]>();
-  for (const op of model.operations) {
+  for (const op of operations) {
     const cbs = deref(op.op.callbacks);
     if (!isObj(cbs)) continue;
     const list: DocumentRequest[] = [];
@@ -119,7 +135,6 @@ export async function loadDocumentHooks(option: { source: string | object; backe
   }
   const webhooks: DocumentRequest[] = [];
   if (isObj(doc.webhooks)) for (const [name, item] of Object.entries(doc.webhooks)) webhooks.push(...requestsOf(name, item, deref, undefined, logger));
-  const seed = option.backend.seed;
   const drawn = new Map<string, number>();
   const draw = (what: string, schema: unknown): unknown => {
     const n = (drawn.get(what) ?? 0) + 1;
@@ -130,10 +145,7 @@ export async function loadDocumentHooks(option: { source: string | object; backe
   return {
     callbacks,
     webhooks,
-    route(method, subPath) {
-      const m = route(method, subPath);
-      return 'operation' in m ? { label: m.operation.label, params: m.params } : undefined;
-    },
+    route,
     payload(r) {
       if (!r.media) return undefined;
       if (r.media.example !== undefined) return r.media.example;

@@ -22,14 +22,13 @@ import { fastBodyBytes, fastState } from '../../core/fast-response.js';
 import { parseMediaType } from '../../core/media-type.js';
 import { HttpError } from '../../core/errors.js';
 import type { RequestContext } from '../context.js';
-import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
 import type { StoreChange } from '../store/contract.js';
 import { markCause } from './cause.js';
 import type { Webhooks, WebhooksControl } from './control.js';
 import { fetchSend, WebhookDelivery, answerText, type AttemptObserver, type OutgoingWebhook, type WebhookSend } from './delivery.js';
-import type { DocumentHooks, DocumentRequest } from './document-hooks.js';
+import type { DocumentHooks, DocumentRequest, WebhookDocument } from './document-hooks.js';
 import { DEFAULT_RETRY, parseTrigger, resolveRetry, type ResolvedWebhook, type WebhookCause, type WebhookInit, type WebhookTrigger } from './options.js';
 import { expand, type ExpressionScope } from './runtime-expression.js';
 import { SIGNATURE_STYLES, type SignatureStyle } from '../../core/webhook-signature.js';
@@ -94,9 +93,18 @@ function sendOf(services: EngineServices): WebhookSend {
   };
 }
 
-export function createWebhooks(options: ResolvedMockApiOptions, services: EngineServices): Webhooks {
+export interface WebhooksSources {
+  /** The resolved `webhooks` option (options.ts). */
+  rules: readonly ResolvedWebhook[];
+  /** With `openapi`: the document (the assembly hands it over, loaded once for every layer), else null. */
+  document: (() => Promise<WebhookDocument>) | null;
+  /** `bodyLimit`: the most of a request body read for `$request.body` expressions. */
+  bodyLimit: number;
+}
+
+export function createWebhooks(sources: WebhooksSources, services: EngineServices): Webhooks {
   const { logger } = services;
-  const rules = options.webhooks;
+  const { rules, document, bodyLimit } = sources;
   const requestRules = rules.filter((r) => r.trigger.type === 'request');
   const changeRules = rules.filter((r) => r.trigger.type === 'change');
   let delivery: WebhookDelivery | undefined;
@@ -113,11 +121,11 @@ export function createWebhooks(options: ResolvedMockApiOptions, services: Engine
 
   // The document's callbacks and webhooks (document-hooks.ts, with the schema generator: loaded
   // on demand, its own chunk), when there is a document.
-  let hooks: DocumentHooks | null | undefined = options.openapi ? undefined : null;
+  let hooks: DocumentHooks | null | undefined = document ? undefined : null;
   let bound: BoundDocumentWebhook[] = [];
-  const hooksReady: Promise<DocumentHooks | null> = options.openapi
+  const hooksReady: Promise<DocumentHooks | null> = document
     ? import('./document-hooks.js')
-        .then((m) => m.loadDocumentHooks(options.openapi!, options.root, services.runtime.openApiDocument, logger))
+        .then((m) => m.loadDocumentHooks(document, logger))
         .then(
           (h) => {
             hooks = h;
@@ -209,7 +217,7 @@ export function createWebhooks(options: ResolvedMockApiOptions, services: Engine
     const request = ctx.request;
     const token = markCause(request, nextCause);
     let reqBytes = ((request as unknown as Record<symbol, unknown>)[kBodyBytes] as Uint8Array | undefined) ?? bufferedBody(request);
-    if (reqBytes === undefined && !request.bodyUsed && ctx.method !== 'GET' && ctx.method !== 'HEAD') reqBytes = await readBody(request, options.bodyLimit).catch(() => undefined);
+    if (reqBytes === undefined && !request.bodyUsed && ctx.method !== 'GET' && ctx.method !== 'HEAD') reqBytes = await readBody(request, bodyLimit).catch(() => undefined);
     const requestBody = parseBody(reqBytes, request.headers.get('content-type'));
     const state = fastState(response);
     const resBytes = state ? fastBodyBytes(state) : resText ? encoder.encode(await resText) : null;
@@ -240,7 +248,7 @@ export function createWebhooks(options: ResolvedMockApiOptions, services: Engine
     }
   }
 
-  const wraps = requestRules.length > 0 || options.openapi !== null;
+  const wraps = requestRules.length > 0 || document !== null;
   const layer: Layer | undefined = wraps
     ? {
         name: 'webhooks',
