@@ -29,7 +29,6 @@ import { readBody } from '../core/body.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import { ADMIN_BASE } from './paths.js';
-import { bearerMatches } from './guard.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { describeCollector, describeMock } from './routes-info.js';
 import { isMockApi } from '../engine/is-mock-api.js';
@@ -47,8 +46,6 @@ export interface AdminOptions {
   tracker?: Engine;
   /** The request journal the host keeps (src/host/journal.ts), or null when it is off. */
   journal?: Journal | null;
-  /** Required bearer token (guard.ts), or undefined. */
-  token?: string;
 }
 
 const json = (value: unknown, status = 200, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store' }, head);
@@ -94,7 +91,6 @@ export interface AdminApi extends Engine {
 export function createAdminApi(options: AdminOptions): AdminApi {
   const mock: MockApi | undefined = isMockApi(options.mock) ? options.mock : undefined;
   const tracker = options.tracker;
-  const { token } = options;
   const streams = new Set<() => void>();
   const fileQueue = new KeyedQueue();
   let resources: ResourceMapSource | undefined;
@@ -211,9 +207,6 @@ export function createAdminApi(options: AdminOptions): AdminApi {
       if (!underPrefix(url.pathname, ADMIN_BASE)) return undefined;
       const method = request.method.toUpperCase();
       try {
-        if (token !== undefined && !bearerMatches(request.headers.get('authorization'), token)) {
-          throw new HttpError(401, 'The devtools admin API needs Authorization: Bearer <token>', { headers: { 'WWW-Authenticate': 'Bearer realm="mockyard devtools"' } });
-        }
         let sub = url.pathname.slice(ADMIN_BASE.length);
         if (sub.length > 1 && sub.endsWith('/')) sub = sub.slice(0, -1);
         return await route(request, method, sub, url.searchParams);

@@ -324,6 +324,7 @@ export function describeServing(url: string, engines: readonly Engine[], source:
       lines.push(`  ${url}${DEVTOOLS_BASE}/  →  devtools page (admin API at ${ADMIN_BASE}/)`);
       continue;
     }
+    if (isDevtoolsEngine(engine, true)) continue;
     if (isCollector(engine)) {
       lines.push(`  ${url}${engine.basePath}  →  event collector`);
       continue;
@@ -441,6 +442,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       tracker,
       devtools: config.devtools,
       local: isLoopbackHost(listen.host),
+      server: { listen: listen.host },
       decorate(engine, role) {
         if (role === 'tracker') return logRequests ? logEngine(engine, 'collector', report) : engine;
         if (role !== 'mock') return engine;
@@ -455,7 +457,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     });
     const collector = hostApp.tracker as Collector | undefined;
     if (collector && typeof collector.status === 'function' && tracker && parsed.dbWait !== undefined) await waitForStorage(collector, parsed.dbWait, storageName(tracker));
-    const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e));
+    const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e) && !isDevtoolsEngine(e, true));
     map = api ? createResourceMap(api) : undefined;
     homePage = createHomePage({ map, engines: served, version: VERSION, devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
     const fallback = async (request: Request): Promise<Response> => {
@@ -467,7 +469,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return res;
     };
     const server = await serveHost(hostApp, { ...listen, fallback });
-    devtoolsServed = server.engines.some(isDevtoolsEngine);
+    devtoolsServed = server.engines.some((e) => isDevtoolsEngine(e));
     const fileRouting = api ? await api.ready() : false;
     const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`), { overwrite: parsed.overwrite }) : undefined;
     const stop = async () => {
