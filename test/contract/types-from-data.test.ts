@@ -87,7 +87,7 @@ api.use({ route: 'GET /x/:id', handle: (req) => req.params.id });
     const result = await typecheck(dir, { 'api.d.ts': text, 'use.ts': usage, 'untyped.ts': untyped, 'package.json': '{"type":"module"}' });
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
-  });
+  }, 60_000);
 
   it('a folder of mocks: collections by file, string ids, nested objects, number unions, relations by the store rule', async () => {
     const dir = await tempDir();
@@ -115,5 +115,5 @@ export const site: Post = { id: 'p', title: 't', views: 1, author: { name: 'n', 
     const result = await typecheck(dir, { 'api.d.ts': text, 'use.ts': usage, 'package.json': '{"type":"module"}' });
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
-  });
+  }, 60_000);
 });
