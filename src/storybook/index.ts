@@ -18,4 +18,4 @@
  * story starts over from the mocks. The rules live in story-session.ts.
  */
 export { initialize, mockyardLoader, mockyardDecorator, mockyardGlobalTypes, mockyardInitialGlobals, type InitializeOptions } from './preview.js';
-export type { MockyardParameters, StoryMockyard, StoryRequestFilter } from './story-session.js';
+export type { MockyardParameters, StoryFault, StoryMockyard, StoryRequestFilter } from './story-session.js';

@@ -100,6 +100,7 @@ export interface StoryContextLike {
   parameters?: Record<string, unknown>;
   viewMode?: string;
   globals?: Record<string, unknown>;
+  args?: Record<string, unknown>;
 }
 
 /**
@@ -115,9 +116,19 @@ export async function mockyardLoader(context: StoryContextLike): Promise<{ mocky
     parameters: context.parameters?.mockyard,
     msw: context.parameters?.msw,
     ...(context.viewMode !== undefined ? { viewMode: context.viewMode } : {}),
+    renderKey: renderKey(context),
   });
   (context as StoryContextLike & { mockyard?: StoryMockyard }).mockyard = mockyard;
   return { mockyard };
+}
+
+/** A story's args and globals as text (functions, e.g. actions, left out). */
+function renderKey(context: StoryContextLike): string {
+  try {
+    return JSON.stringify([context.args ?? null, context.globals ?? null]);
+  } catch {
+    return '?'; // args that are not JSON (a cycle): every load of the story starts afresh
+  }
 }
 
 /** The toolbar item (`globalTypes` in preview): the devtools overlay open or closed. */

@@ -98,6 +98,13 @@ export interface StoryInput {
   msw?: unknown;
   /** 'docs': the stories of a docs page render together (their sessions are all kept). */
   viewMode?: string;
+  /**
+   * What the story renders with besides its id (its args and globals, as text): Storybook runs
+   * the loaders again when a control or a toolbar item changes them, on the story already shown,
+   * whose component keeps its state; the story then keeps its session. The same story loaded
+   * with the same args and globals (shown again, or remounted) starts afresh.
+   */
+  renderKey?: string;
 }
 
 /** The stories of one page (one tab): which session is whose, and what each story added. */
@@ -105,6 +112,8 @@ export class StoryRunner {
   #serial = 0;
   /** The private sessions of stories rendered on this page, dropped when another story loads. */
   #private: string[] = [];
+  /** The story shown last (story mode): its id, render key and context value. */
+  #current: { id: string; key: string | undefined; mockyard: StoryMockyard } | undefined;
 
   constructor(private readonly host: StoryHost) {}
 
@@ -118,6 +127,11 @@ export class StoryRunner {
       throw new OptionsError(AT, 'needs the mock API: initialize({ mock: { … } })');
     }
     const docs = story.viewMode === 'docs';
+    const current = this.#current;
+    if (!docs && current !== undefined && current.id === story.id && current.key !== story.renderKey) {
+      current.key = story.renderKey;
+      return current.mockyard;
+    }
     if (!docs) {
       for (const id of this.#private.splice(0)) api?.sessions.remove(id);
       // The devtools overlay shows the current story's journal.
@@ -158,7 +172,7 @@ export class StoryRunner {
       });
       return entries.filter((e) => session !== null || e.time >= started).reverse();
     };
-    return {
+    const mockyard: StoryMockyard = {
       session,
       api,
       requests,
@@ -174,6 +188,8 @@ export class StoryRunner {
       },
       reset: () => apply(true),
     };
+    this.#current = docs ? undefined : { id: story.id, key: story.renderKey, mockyard };
+    return mockyard;
   }
 
   #privateId(storyId: string): string {
