@@ -16,6 +16,8 @@
  *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`),
  *                             and empties the journal; a filesystem without reset (disk) → 501
  *   …      sessions…          the sessions (admin-sessions.ts)
+ *   …      data…              the collections, read and written through the store (admin-data.ts)
+ *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
  * `requests` also takes ?session=<id> (that session's entries only) and ?violations=true|false
  * (only the answers that broke the OpenAPI document, `openapi.validateResponses`; or the others).
  * */
@@ -27,11 +29,13 @@ import { readBody } from '../core/body.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import { ADMIN_BASE } from './paths.js';
-import { bearerMatches } from './guard.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { describeCollector, describeMock } from './routes-info.js';
 import { isMockApi } from '../engine/is-mock-api.js';
 import { sessionRoute } from './admin-sessions.js';
+import { dataRoute } from './admin-data.js';
+import { filesRoute } from './admin-files.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
 const SSE_PING_MS = 15_000;
@@ -42,8 +46,6 @@ export interface AdminOptions {
   tracker?: Engine;
   /** The request journal the host keeps (src/host/journal.ts), or null when it is off. */
   journal?: Journal | null;
-  /** Required bearer token (guard.ts), or undefined. */
-  token?: string;
 }
 
 const json = (value: unknown, status = 200, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store' }, head);
@@ -89,8 +91,8 @@ export interface AdminApi extends Engine {
 export function createAdminApi(options: AdminOptions): AdminApi {
   const mock: MockApi | undefined = isMockApi(options.mock) ? options.mock : undefined;
   const tracker = options.tracker;
-  const { token } = options;
   const streams = new Set<() => void>();
+  const fileQueue = new KeyedQueue();
   let resources: ResourceMapSource | undefined;
 
   function needMock(): MockApi {
@@ -149,6 +151,8 @@ export function createAdminApi(options: AdminOptions): AdminApi {
       throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: methods } });
     };
     if (sub === '/sessions' || sub.startsWith('/sessions/')) return sessionRoute(needMock(), options.journal, request, method, sub, params, filterFrom);
+    if (sub === '/data' || sub.startsWith('/data/')) return dataRoute(needMock(), request, method, sub, params);
+    if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueue, request, method, sub);
     switch (sub) {
       case '/requests':
         if (method === 'GET' || head) return json({ entries: needJournal().list(filterFrom(params)) }, 200, head);
@@ -203,9 +207,6 @@ export function createAdminApi(options: AdminOptions): AdminApi {
       if (!underPrefix(url.pathname, ADMIN_BASE)) return undefined;
       const method = request.method.toUpperCase();
       try {
-        if (token !== undefined && !bearerMatches(request.headers.get('authorization'), token)) {
-          throw new HttpError(401, 'The devtools admin API needs Authorization: Bearer <token>', { headers: { 'WWW-Authenticate': 'Bearer realm="mockyard devtools"' } });
-        }
         let sub = url.pathname.slice(ADMIN_BASE.length);
         if (sub.length > 1 && sub.endsWith('/')) sub = sub.slice(0, -1);
         return await route(request, method, sub, url.searchParams);

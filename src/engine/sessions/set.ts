@@ -1,5 +1,5 @@
 /**
- * The sessions of one engine: a request that carries a session id (select.ts) walks a pipeline
+ * The sessions of one engine: a request that carries a session id (selection/session.ts) walks a pipeline
  * of its own, built from the same recipe as the base's or its scenario's (buildLayers), over a
  * private copy-on-write view of the mock data:
  *
@@ -28,17 +28,18 @@ import { seedEntries, type SeedTree } from '../../vfs/seed.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
-import { buildLayers, type BuiltLayers } from '../pipeline/build.js';
+import { buildLayers, type BuiltLayers } from '../layers.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { Exchange, Observer } from '../../core/exchange.js';
 import { createPipeline, type Pipeline } from '../pipeline/run.js';
 import type { ScenarioSet } from '../scenarios/pipelines.js';
-import { requestedScenario } from '../scenarios/select.js';
+import { requestedScenario } from '../selection/scenario.js';
 import type { EngineServices } from '../services.js';
 import type { MockApiApp } from '../types.js';
+import type { CollectionStore } from '../store/contract.js';
 import type { ResolvedSessions } from './options.js';
 import { checkOverride, compileOverride, type SessionOverride } from './overrides.js';
-import { checkSessionId, requestedSession } from './select.js';
+import { checkSessionId, requestedSession } from '../selection/session.js';
 
 /** What the admin API and `api.sessions` show of a session. */
 export interface SessionInfo {
@@ -80,6 +81,13 @@ export interface SessionControl {
    * (the session's scenario's, when it has one), values as a seed tree (src/vfs/seed.ts).
    */
   write(id: string, files: SeedTree): Promise<SessionInfo>;
+  /** Removes the session's override at `index` (as `overrides` lists them, newest first): undo. undefined: no such session or index. */
+  removeOverride(id: string, index: number): SessionInfo | undefined;
+  /**
+   * The session's collection store (its copy-on-write view of the data: the same validation, ids,
+   * relations and change events as the shared store); creates the session when needed.
+   */
+  store(id: string): CollectionStore;
 }
 
 export interface SessionSet extends SessionControl {
@@ -106,6 +114,8 @@ interface Built {
   readonly own: readonly Layer[];
   readonly vfs: Vfs | null;
   readonly offs: Array<() => void>;
+  /** The session's collection store (undefined when the recipe has no files layer). */
+  readonly store: CollectionStore | undefined;
 }
 
 interface Session {
@@ -283,7 +293,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
         for (const o of observers) o(x, scenario, id);
       }),
     );
-    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, offs };
+    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, offs, store: built.store };
     return pipeline;
   }
 
@@ -399,6 +409,24 @@ export function createSessionSet({ settings, options, services, logger, scenario
       const fsDir = scenarios.recipe(s.scenario)?.sources.fsDir ?? '';
       for (const [path, bytes] of seedEntries(files)) await s.delta.write(joinVfsPath(fsDir, path), bytes);
       return info(s);
+    },
+
+    removeOverride(id, index) {
+      const s = live(id);
+      if (!s || !Number.isInteger(index) || index < 0 || index >= s.overrides.length) return undefined;
+      s.overrides = s.overrides.filter((_, i) => i !== index);
+      s.version++;
+      return info(s);
+    },
+
+    store(id) {
+      if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
+      const s = touch(checkSessionId(id));
+      const name = scenarios.names.length === 0 ? null : (s.scenario ?? scenarios.current);
+      pipelineOf(s, name);
+      const store = s.built?.store;
+      if (store === undefined) throw new HttpError(404, 'No collections: file routing is off');
+      return store;
     },
 
     async close() {
