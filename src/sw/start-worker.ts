@@ -160,7 +160,7 @@ export async function startPageWorker(options: StartWorkerOptions = {}): Promise
 
 /**
  * A route whose requests belong to `session()` when they name no session of their own (the
- * header, cookie or `__session` parameter the engine reads, src/engine/sessions/select.ts): the
+ * header, cookie or `__session` parameter the engine reads, src/engine/selection/session.ts): the
  * header is added to a copy of the request, whose body and signal are the original's.
  */
 function inSession(route: HttpRoute, session: () => string | undefined): HttpRoute {
