@@ -27,7 +27,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['host', 'define-config.ts'],
   ['node', 'msw', 'test', 'fetch', 'playwright'],
   ['sw'],
-  ['browser'],
+  ['browser', 'storybook'],
   ['index.ts', 'sw/index.ts'],
   ['index.node.ts'],
 ];

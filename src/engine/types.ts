@@ -3,6 +3,7 @@
  * pagination and filters. Runtime validation lives in options.ts.
  */
 import type { StoreFor } from './store/typed-store.js';
+export type { NewItem, TypedCollectionStore } from './store/typed-store.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
 import type { StreamsOption } from './streams/options.js';
