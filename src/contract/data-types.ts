@@ -55,7 +55,7 @@ export function dataTypes(model: DataModel, source: string): string {
     route(`GET /${c.name}/:id`, `response: ${t}`);
     route(`PUT /${c.name}/:id`, `body: ${created}; response: ${t}`);
     route(`PATCH /${c.name}/:id`, `body: Partial<${t}>; response: ${t}`);
-    route(`DELETE /${c.name}/:id`, 'response: Record<string, never>');
+    route(`DELETE /${c.name}/:id`, `response: ${t}`);
   }
   for (const o of model.objects) {
     route(`GET /${o.name}`, `response: ${o.typeName}`);

@@ -23,6 +23,7 @@ import { isCollector } from '../tracker/is-collector.js';
 import { isMockApi } from '../engine/is-mock-api.js';
 import type { MockyardConfig } from '../define-config.js';
 import { errorResponse } from '../core/errors.js';
+import { fastState } from '../core/fast-response.js';
 import { splitUrl } from '../core/exchange.js';
 import { VERSION } from '../core/version.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
@@ -524,8 +525,8 @@ function checkDbFile(file: string): string | undefined {
 }
 
 /**
- * The mock API as the CLI host serves it: with `home`, browsers' `GET /` get the home page first
- * (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
+ * The mock API as the CLI host serves it: with `home`, browsers' `GET /` that the API does not
+ * answer itself (its 404) get the home page (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
  * pipeline and its observers) are logged. The synchronous fast path is kept.
  */
 function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogLine) => void) | undefined): Engine {
@@ -542,12 +543,16 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
   };
   wrapped.handle = async (request) => {
     const start = performance.now();
-    if (wantsHome(request)) {
-      const res = await home!.handle(request);
-      log(request, res, start, 'home page');
-      if (res) return res;
-    }
     const res = await api.handle(request);
+    // The API's own `GET /` (an OpenAPI document's, a handler's) wins; its 404 gives way to the home page.
+    if (res?.status === 404 && wantsHome(request)) {
+      const page = await home!.handle(request);
+      log(request, page, start, 'home page');
+      if (page) {
+        if (fastState(res) === undefined) res.body?.cancel().catch(() => undefined);
+        return page;
+      }
+    }
     if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
     return res;
   };
