@@ -3,6 +3,7 @@
  * by every entry that offers `createMockApi` (`mockyard`, `mockyard/browser`).
  */
 export type {
+  AnswerResponse,
   AuthenticateOption,
   BodySchema,
   DelayOption,
@@ -17,6 +18,7 @@ export type {
   FilterValueType,
   FsHandlerOptions,
   HandlerError,
+  HandlerFor,
   HandlerFunction,
   HandlerRequest,
   HandlerResponse,
@@ -24,6 +26,7 @@ export type {
   MiddlewareFunction,
   MockApiApp,
   MockApiOptions,
+  NewItem,
   NextFunction,
   PaginationConfig,
   ParserConfig,
@@ -33,8 +36,11 @@ export type {
   ProxyOptions,
   RecordOptions,
   RestHandler,
+  RouteHandler,
+  RouteSpec,
   ScenarioOptions,
   StandardSchemaV1,
+  TypedCollectionStore,
   UploadedFile,
   WsConnection,
   WsHandler,

@@ -23,6 +23,7 @@ import { isCollector } from '../tracker/is-collector.js';
 import { isMockApi } from '../engine/is-mock-api.js';
 import type { MockyardConfig } from '../define-config.js';
 import { errorResponse } from '../core/errors.js';
+import { fastState } from '../core/fast-response.js';
 import { splitUrl } from '../core/exchange.js';
 import { VERSION } from '../core/version.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
@@ -50,6 +51,8 @@ export const HELP = `Usage: mockyard [options]
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document)
+       mockyard export SOURCE [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--prefix P] [--watch]
+                (TypeScript types / an OpenAPI 3.1 document of a db.json, a folder or a document, docs/contract.md)
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
@@ -322,6 +325,7 @@ export function describeServing(url: string, engines: readonly Engine[], source:
       lines.push(`  ${url}${DEVTOOLS_BASE}/  →  devtools page (admin API at ${ADMIN_BASE}/)`);
       continue;
     }
+    if (isDevtoolsEngine(engine, true)) continue;
     if (isCollector(engine)) {
       lines.push(`  ${url}${engine.basePath}  →  event collector`);
       continue;
@@ -381,6 +385,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     }
     if (argv[0] === 'import') return await runImport(argv.slice(1), io);
     if (argv[0] === 'check') return await (await import('./openapi-check.js')).runCheckCommand(argv.slice(1), io);
+    if (argv[0] === 'export') return await (await import('./contract-cli.js')).runExportCommand(argv.slice(1), io);
     const record = argv[0] === 'record';
     if (record) argv = argv.slice(1);
     const js = record ? undefined : await jsonServerFlags(argv, io.cwd, FLAGS);
@@ -438,6 +443,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       tracker,
       devtools: config.devtools,
       local: isLoopbackHost(listen.host),
+      server: { listen: listen.host },
       decorate(engine, role) {
         if (role === 'tracker') return logRequests ? logEngine(engine, 'collector', report) : engine;
         if (role !== 'mock') return engine;
@@ -452,7 +458,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     });
     const collector = hostApp.tracker as Collector | undefined;
     if (collector && typeof collector.status === 'function' && tracker && parsed.dbWait !== undefined) await waitForStorage(collector, parsed.dbWait, storageName(tracker));
-    const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e));
+    const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e) && !isDevtoolsEngine(e, true));
     map = api ? createResourceMap(api) : undefined;
     homePage = createHomePage({ map, engines: served, version: VERSION, devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
     const fallback = async (request: Request): Promise<Response> => {
@@ -464,7 +470,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return res;
     };
     const server = await serveHost(hostApp, { ...listen, fallback });
-    devtoolsServed = server.engines.some(isDevtoolsEngine);
+    devtoolsServed = server.engines.some((e) => isDevtoolsEngine(e));
     const fileRouting = api ? await api.ready() : false;
     const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`), { overwrite: parsed.overwrite }) : undefined;
     const stop = async () => {
@@ -519,8 +525,8 @@ function checkDbFile(file: string): string | undefined {
 }
 
 /**
- * The mock API as the CLI host serves it: with `home`, browsers' `GET /` get the home page first
- * (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
+ * The mock API as the CLI host serves it: with `home`, browsers' `GET /` that the API does not
+ * answer itself (its 404) get the home page (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
  * pipeline and its observers) are logged. The synchronous fast path is kept.
  */
 function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogLine) => void) | undefined): Engine {
@@ -537,12 +543,16 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
   };
   wrapped.handle = async (request) => {
     const start = performance.now();
-    if (wantsHome(request)) {
-      const res = await home!.handle(request);
-      log(request, res, start, 'home page');
-      if (res) return res;
-    }
     const res = await api.handle(request);
+    // The API's own `GET /` (an OpenAPI document's, a handler's) wins; its 404 gives way to the home page.
+    if (res?.status === 404 && wantsHome(request)) {
+      const page = await home!.handle(request);
+      log(request, page, start, 'home page');
+      if (page) {
+        if (fastState(res) === undefined) res.body?.cancel().catch(() => undefined);
+        return page;
+      }
+    }
     if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
     return res;
   };

@@ -1,5 +1,5 @@
 /**
- * The sessions of one engine: a request that carries a session id (select.ts) walks a pipeline
+ * The sessions of one engine: a request that carries a session id (selection/session.ts) walks a pipeline
  * of its own, built from the same recipe as the base's or its scenario's (buildLayers), over a
  * private copy-on-write view of the mock data:
  *
@@ -23,20 +23,23 @@ import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
 import { deltaFs, type DeltaVfs } from '../../vfs/delta.js';
 import { overlayFs } from '../../vfs/overlay.js';
+import { joinVfsPath } from '../../vfs/path.js';
+import { seedEntries, type SeedTree } from '../../vfs/seed.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
-import { buildLayers, type BuiltLayers } from '../pipeline/build.js';
+import { buildLayers, type BuiltLayers } from '../layers.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { Exchange, Observer } from '../../core/exchange.js';
 import { createPipeline, type Pipeline } from '../pipeline/run.js';
 import type { ScenarioSet } from '../scenarios/pipelines.js';
-import { requestedScenario } from '../scenarios/select.js';
+import { requestedScenario } from '../selection/scenario.js';
 import type { EngineServices } from '../services.js';
 import type { MockApiApp } from '../types.js';
+import type { CollectionStore } from '../store/contract.js';
 import type { ResolvedSessions } from './options.js';
 import { checkOverride, compileOverride, type SessionOverride } from './overrides.js';
-import { checkSessionId, requestedSession } from './select.js';
+import { checkSessionId, requestedSession } from '../selection/session.js';
 
 /** What the admin API and `api.sessions` show of a session. */
 export interface SessionInfo {
@@ -72,6 +75,19 @@ export interface SessionControl {
   addOverrides(id: string, overrides: readonly unknown[]): SessionInfo;
   /** Removes the session's overrides. */
   clearOverrides(id: string): SessionInfo | undefined;
+  /**
+   * Writes files into the session's data, as its own writes (the mocks are never written),
+   * creating the session when needed: `{ 'items.json': [...] }`, paths below the mocks folder
+   * (the session's scenario's, when it has one), values as a seed tree (src/vfs/seed.ts).
+   */
+  write(id: string, files: SeedTree): Promise<SessionInfo>;
+  /** Removes the session's override at `index` (as `overrides` lists them, newest first): undo. undefined: no such session or index. */
+  removeOverride(id: string, index: number): SessionInfo | undefined;
+  /**
+   * The session's collection store (its copy-on-write view of the data: the same validation, ids,
+   * relations and change events as the shared store); creates the session when needed.
+   */
+  store(id: string): CollectionStore;
 }
 
 export interface SessionSet extends SessionControl {
@@ -98,6 +114,8 @@ interface Built {
   readonly own: readonly Layer[];
   readonly vfs: Vfs | null;
   readonly offs: Array<() => void>;
+  /** The session's collection store (undefined when the recipe has no files layer). */
+  readonly store: CollectionStore | undefined;
 }
 
 interface Session {
@@ -240,6 +258,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       get store() {
         return sessionStore ?? services.app.store;
       },
+      webhook: services.app.webhook,
     };
     const own: EngineServices = {
       logger: services.logger,
@@ -251,6 +270,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
         return services.closed;
       },
       overrides: services.overrides,
+      webhooksLayer: services.webhooksLayer,
     };
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,
@@ -275,7 +295,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
         for (const o of observers) o(x, scenario, id);
       }),
     );
-    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, offs };
+    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, offs, store: built.store };
     return pipeline;
   }
 
@@ -384,6 +404,31 @@ export function createSessionSet({ settings, options, services, logger, scenario
       s.overrides = [];
       s.version++;
       return info(s);
+    },
+
+    async write(id, files) {
+      const s = touch(checkSessionId(id));
+      const fsDir = scenarios.recipe(s.scenario)?.sources.fsDir ?? '';
+      for (const [path, bytes] of seedEntries(files)) await s.delta.write(joinVfsPath(fsDir, path), bytes);
+      return info(s);
+    },
+
+    removeOverride(id, index) {
+      const s = live(id);
+      if (!s || !Number.isInteger(index) || index < 0 || index >= s.overrides.length) return undefined;
+      s.overrides = s.overrides.filter((_, i) => i !== index);
+      s.version++;
+      return info(s);
+    },
+
+    store(id) {
+      if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
+      const s = touch(checkSessionId(id));
+      const name = scenarios.names.length === 0 ? null : (s.scenario ?? scenarios.current);
+      pipelineOf(s, name);
+      const store = s.built?.store;
+      if (store === undefined) throw new HttpError(404, 'No collections: file routing is off');
+      return store;
     },
 
     async close() {
