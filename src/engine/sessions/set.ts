@@ -258,6 +258,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       get store() {
         return sessionStore ?? services.app.store;
       },
+      webhook: services.app.webhook,
     };
     const own: EngineServices = {
       logger: services.logger,
@@ -269,6 +270,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
         return services.closed;
       },
       overrides: services.overrides,
+      webhooksLayer: services.webhooksLayer,
     };
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,
