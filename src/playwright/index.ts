@@ -45,6 +45,12 @@ export interface MockyardFixture {
   reset(): Promise<void>;
   /** This test's journal entries, oldest first; `filter` as the admin API's (method, status, path). */
   requests(filter?: { method?: string; status?: string | number; path?: string }): Promise<JournalEntry[]>;
+  /**
+   * The webhooks the mock sent for this test's requests (journal rows, oldest first: one per
+   * attempt; `outgoing.outcome` says delivered / retrying / failed), e.g. to assert that the app
+   * received `order.paid` exactly once. `filter.event` keeps one event's rows.
+   */
+  webhooks(filter?: { event?: string; outcome?: string }): Promise<JournalEntry[]>;
   /** The session as the server sees it (change counts…). */
   info(): Promise<SessionInfo>;
 }
@@ -94,6 +100,10 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
         for (const [k, v] of Object.entries(filter)) if (v !== undefined) q.set(k, String(v));
         const { entries } = (await call(`/requests${q.size ? `?${q}` : ''}`)) as { entries: JournalEntry[] };
         return entries.reverse();
+      },
+      webhooks: async (filter = {}) => {
+        const { entries } = (await call('/requests?outgoing=true')) as { entries: JournalEntry[] };
+        return entries.reverse().filter((e) => (filter.event === undefined || e.outgoing?.event === filter.event) && (filter.outcome === undefined || e.outgoing?.outcome === filter.outcome));
       },
       info: () => call('') as Promise<SessionInfo>,
     };

@@ -56,7 +56,7 @@ const created: Todo = await api.app.store.insert('todos', { title: 't', userId: 
 const page: Todo[] = (await api.app.store.list('todos', { limit: 2 })).items;
 api.use({ route: 'GET /users/:id', handle: (req) => ({ id: Number(req.params.id), name: 'x' }) });
 api.use({ route: 'PATCH /todos/:id', handle: (req, res) => { const d: boolean | undefined = req.body.done; res.json({ ...created, done: d }); } });
-defineConfig<Api>({ mock: { endpointPrefix: '/api', handlers: [{ route: 'DELETE /todos/:id', handle: () => ({}) }] } });
+defineConfig<Api>({ mock: { endpointPrefix: '/api', handlers: [{ route: 'DELETE /todos/:id', handle: () => created }] } });
 export const used: unknown[] = [done, page, api];
 export type P = Profile;
 
