@@ -413,9 +413,10 @@ export interface MockApiOptions<Api = {}> {
    * marked in the journal); `strictResponses: true` answers 500 listing them instead (for CI).
    * What no handler or file answers is answered from the document (docs/openapi.md): stateful
    * collections with generated data (`seed`, `count`), unless `mock: false` (default false
-   * when a `proxy` is set).
+   * when a `proxy` is set). `ids: 'any'` answers any id of a collection (Prism's stateless rule)
+   * instead of the 404 of an id never created.
    */
-  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number> };
+  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number>; ids?: 'population' | 'any' };
   /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
   store?: StoreOptions;
   /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */
