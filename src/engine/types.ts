@@ -9,7 +9,7 @@ import type { GraphqlOption } from './graphql/options.js';
 import type { StreamsOption } from './streams/options.js';
 import type { SignatureStyle } from '../core/webhook-signature.js';
 import type { StoreChange } from './store/contract.js';
-import type { kGraphqlOperation } from './graphql/operation-symbol.js';
+import type { kGraphqlOperation } from './operation-symbol.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -323,7 +323,7 @@ export interface MockApiOptions<Api = {}> {
   /**
    * REST handlers (`{ pattern, method, handle }`, or `{ route: 'GET /users/:id', handle }` —
    * typed by `Api['routes']`), and GraphQL handlers by operation name (`graphql.query('GetUser',
-   * …)`, src/engine/graphql/operation-handlers.ts).
+   * …)`, src/engine/handler-api/operation-handlers.ts).
    */
   handlers?: Array<HandlerFor<Api> | GraphqlOperationHandler>;
   wsHandlers?: WsHandler[];
@@ -472,7 +472,7 @@ export interface RecordOptions {
 }
 
 export interface ScenarioOptions {
-  /** REST handlers (by pattern or route), and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  /** REST handlers (by pattern or route), and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/handler-api/operation-handlers.ts). */
   handlers?: Array<HandlerFor | GraphqlOperationHandler>;
   /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
   fsDir?: string;
@@ -483,7 +483,7 @@ export interface ScenarioOptions {
   faults?: FaultRule[];
 }
 
-// GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts).
+// GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/handler-api/operation-handlers.ts).
 export type GraphqlOperationType = 'query' | 'mutation' | 'subscription';
 
 export interface GraphqlResolverInput {
