@@ -9,7 +9,7 @@ import type { GraphqlOption } from './graphql/options.js';
 import type { StreamsOption } from './streams/options.js';
 import type { SignatureStyle } from '../core/webhook-signature.js';
 import type { StoreChange } from './store/contract.js';
-import type { kGraphqlOperation } from './graphql/operation-symbol.js';
+import type { kGraphqlOperation } from './operation-symbol.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -323,7 +323,7 @@ export interface MockApiOptions<Api = {}> {
   /**
    * REST handlers (`{ pattern, method, handle }`, or `{ route: 'GET /users/:id', handle }` —
    * typed by `Api['routes']`), and GraphQL handlers by operation name (`graphql.query('GetUser',
-   * …)`, src/engine/graphql/operation-handlers.ts).
+   * …)`, src/engine/handler-api/operation-handlers.ts).
    */
   handlers?: Array<HandlerFor<Api> | GraphqlOperationHandler>;
   wsHandlers?: WsHandler[];
@@ -413,9 +413,10 @@ export interface MockApiOptions<Api = {}> {
    * marked in the journal); `strictResponses: true` answers 500 listing them instead (for CI).
    * What no handler or file answers is answered from the document (docs/openapi.md): stateful
    * collections with generated data (`seed`, `count`), unless `mock: false` (default false
-   * when a `proxy` is set).
+   * when a `proxy` is set). `ids: 'any'` answers any id of a collection (Prism's stateless rule)
+   * instead of the 404 of an id never created.
    */
-  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number> };
+  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number>; ids?: 'population' | 'any' };
   /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
   store?: StoreOptions;
   /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */
@@ -471,7 +472,7 @@ export interface RecordOptions {
 }
 
 export interface ScenarioOptions {
-  /** REST handlers (by pattern or route), and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  /** REST handlers (by pattern or route), and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/handler-api/operation-handlers.ts). */
   handlers?: Array<HandlerFor | GraphqlOperationHandler>;
   /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
   fsDir?: string;
@@ -482,7 +483,7 @@ export interface ScenarioOptions {
   faults?: FaultRule[];
 }
 
-// GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts).
+// GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/handler-api/operation-handlers.ts).
 export type GraphqlOperationType = 'query' | 'mutation' | 'subscription';
 
 export interface GraphqlResolverInput {

@@ -46,7 +46,7 @@ import { lineBatch } from './line-batch.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
-       mockyard openapi.yaml [--seed N] [--state DIR] [--strict-responses] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
+       mockyard openapi.yaml [--seed N] [--state DIR] [--ids any] [--strict-responses] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
        mockyard --har traffic.har [options]   (serve a HAR log as recorded traffic, docs/proxy.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
@@ -155,6 +155,7 @@ const FLAGS = {
   seed: { type: 'string' },
   state: { type: 'string' },
   'strict-responses': { type: 'boolean' },
+  ids: { type: 'string' },
   proxy: { type: 'string' },
   target: { type: 'string' },
   overwrite: { type: 'boolean' },
@@ -267,7 +268,11 @@ export async function buildConfig(
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   if (mode === 'serve' && values.har !== undefined) {
     mock.har = resolve(cwd, values.har); // served as recorded traffic (engine/replay/har-layer.ts)
-    if (!configFile && values['fs-dir'] === undefined && dbFile === undefined) mock.fsDir = null;
+    if (!configFile && values['fs-dir'] === undefined && dbFile === undefined) {
+      mock.fsDir = null;
+      // The HAR alone: its entries answer at the paths they were recorded at (a browser's HAR of a whole site).
+      if (!values.prefix?.length && !openapi) mock.endpointPrefix = '/';
+    }
   }
   let har: string | undefined;
   if (mode === 'record') {
@@ -281,7 +286,7 @@ export async function buildConfig(
     if (typeof mock.fsDir !== 'string') mock.fsDir = folder;
     har = values.har !== undefined ? resolve(cwd, values.har) : `${folder.replace(/[\\/]+$/, '')}.har`;
   }
-  if (openapi) serveOpenApi(mock, openapi, { prefix: values.prefix, fsDir: values['fs-dir'], seed: values.seed, state: values.state === undefined ? undefined : resolve(cwd, values.state), strictResponses: values['strict-responses'], configFile });
+  if (openapi) serveOpenApi(mock, openapi, { prefix: values.prefix, fsDir: values['fs-dir'], seed: values.seed, state: values.state === undefined ? undefined : resolve(cwd, values.state), ids: values.ids, strictResponses: values['strict-responses'], configFile });
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
   if (mock.logLevel === undefined) mock.logLevel = logLevel;
   const config: MockyardConfig = {

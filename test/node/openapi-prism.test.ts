@@ -110,3 +110,29 @@ for (const [recordingName, document, prefix] of SETS) {
     }
   });
 }
+
+describe('ids', () => {
+  const PETSTORE = join(ROOT, 'openapi', 'swagger-petstore-3.0.yaml');
+  const AUTH = { authorization: 'Bearer token', api_key: 'key' };
+  afterAll(async () => {
+    await stopClis();
+    await removeTempDirs();
+  });
+
+  it('population (default): an id never created is 404; --ids any: any id answers an item drawn for it, as Prism answers (its fixture), and a DELETE of it succeeds', async () => {
+    const prism = JSON.parse(readFileSync(join(ROOT, 'prism', 'swagger-petstore-3.0.json'), 'utf8')) as { answers: Record<string, { status: number }> };
+    expect(prism.answers['GET /v2/pet/123456 (any id)']!.status).toBe(200);
+    const stateful = await serve([PETSTORE]);
+    expect((await fetch(`${stateful}/v2/pet/123456`, { headers: AUTH })).status).toBe(404);
+
+    const any = await serve([PETSTORE, '--ids', 'any']);
+    const first = await fetch(`${any}/v2/pet/123456`, { headers: AUTH });
+    expect(first.status).toBe(200);
+    const item = (await first.json()) as { id: number; name: string };
+    expect(item).toMatchObject({ id: 123456, name: expect.any(String) });
+    expect(await (await fetch(`${any}/v2/pet/123456`, { headers: AUTH })).json()).toEqual(item);
+    expect((await fetch(`${any}/v2/pet/1`, { headers: AUTH })).status).toBe(200); // the population still answers
+    expect((await fetch(`${any}/v2/pet/777`, { method: 'DELETE', headers: AUTH })).status).toBeLessThan(300);
+    expect((await runCli(['--ids', 'any', '--port', '0'], await makeTempDir())).code).toBe(2); // a document flag without a document
+  });
+});

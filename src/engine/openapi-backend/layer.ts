@@ -238,6 +238,14 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     return fields;
   }
 
+  /** `ids: 'any'`: an item for an id the population lacks, drawn from the id (the same item for the same id). */
+  function drawnFor(b: Built, c: Collection, values: string[], id: string): unknown {
+    b.faker.seed(seedOf(backend.seed, c.key, values.join('/'), 'any id', id));
+    const item = generate(c.itemSchema, { faker: b.faker, deref: b.deref, useExamples: false, maxDepth: 4, field: (name, schema) => b.state.relation(name, schema, c) });
+    if (isObj(item) && c.idField) item[c.idField] = c.idKind === 'integer' && /^-?\d{1,15}$/.test(id) ? Number(id) : id;
+    return item;
+  }
+
   function createItem(b: Built, c: Collection, scope: ReturnType<BackendState['scope']>, values: string[], body: unknown): { item: Obj; id: unknown } | 'conflict' {
     const given = isObj(body) ? body : {};
     let id = b.state.newId(c, scope, c.idField ? given[c.idField] : undefined);
@@ -351,7 +359,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const values = scopeValues(c, match.params);
         const scope = b.state.scope(c, values);
         const id = c.idParam ? match.params[c.idParam] ?? '' : '';
-        const current = scope.items.get(id);
+        const current = scope.items.get(id) ?? (backend.ids === 'any' && id !== '' ? drawnFor(b, c, values, id) : undefined);
         if (current === undefined) return notFound(b, ctx, op, `${c.name} ${id}`);
         if (role.kind === 'read' || role.kind === 'item-action') {
           if (role.kind === 'item-action') {

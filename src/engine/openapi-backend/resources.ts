@@ -193,7 +193,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     const idKind = ids.type === 'integer' || ids.type === 'number' ? 'integer' : ids.format === 'uuid' ? 'uuid' : idField === undefined && ids.type === undefined ? 'integer' : 'string';
     const itemGet = itemOps?.get('GET');
     return {
-      examples: listExamples(listOps?.get('GET'), list?.shape, itemOps?.get('GET'), envelopeOf(successSchema(itemOps?.get('GET'), deref), deref)),
+      examples: listExamples(listOps?.get('GET'), list?.shape, deref, itemOps?.get('GET'), envelopeOf(successSchema(itemOps?.get('GET'), deref), deref)),
       key,
       name: last,
       idParam,
@@ -277,8 +277,8 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
  * The items of a list operation's documented example (`[{…}, {…}]` or a page holding them), else
  * the item read's documented example (out of its envelope): the population's first items.
  */
-function listExamples(op: Operation | undefined, shape: ListShape | undefined, itemGet?: Operation, envelope?: string): unknown[] {
-  const fromList = listExamplesOf(op, shape);
+function listExamples(op: Operation | undefined, shape: ListShape | undefined, deref: Deref, itemGet?: Operation, envelope?: string): unknown[] {
+  const fromList = listExamplesOf(op, shape, deref);
   if (fromList.length || !itemGet) return fromList;
   const response = itemGet.responses.find((r) => r.code === successCode(itemGet));
   const content = response ? jsonContent(response.contents) : undefined;
@@ -287,11 +287,14 @@ function listExamples(op: Operation | undefined, shape: ListShape | undefined, i
   return isObj(example) ? [example] : [];
 }
 
-function listExamplesOf(op: Operation | undefined, shape: ListShape | undefined): unknown[] {
+/** The list's example: the media type's `example` / first named `examples`, else its schema's `example` / `examples[0]`. */
+function listExamplesOf(op: Operation | undefined, shape: ListShape | undefined, deref?: Deref): unknown[] {
   if (!op || !shape) return [];
   const response = op.responses.find((r) => r.code === successCode(op));
   const content = response ? jsonContent(response.contents) : undefined;
-  const example = content?.example?.value ?? (content ? Object.values(content.examples)[0] : undefined);
+  const schema = deref && content ? deref(content.schema) : undefined;
+  const fromSchema = isObj(schema) ? (schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)) : undefined;
+  const example = content?.example?.value ?? (content && Object.keys(content.examples).length ? Object.values(content.examples)[0] : fromSchema);
   const items = shape.arrayProperty ? (isObj(example) ? example[shape.arrayProperty] : undefined) : example;
   return Array.isArray(items) ? items.filter(isObj) : [];
 }
