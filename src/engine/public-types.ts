@@ -45,6 +45,11 @@ export type {
   StandardSchemaV1,
   TypedCollectionStore,
   UploadedFile,
+  WebhookCause,
+  WebhookInit,
+  WebhookOption,
+  WebhookRetry,
+  WebhookValue,
   WsConnection,
   WsHandler,
 } from './types.js';
