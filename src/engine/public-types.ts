@@ -4,6 +4,7 @@
  */
 export type {
   AnswerResponse,
+  ApiRoutes,
   AuthenticateOption,
   BodySchema,
   DelayOption,
@@ -36,6 +37,8 @@ export type {
   ProxyOptions,
   RecordOptions,
   RestHandler,
+  RouteAnswer,
+  RouteBody,
   RouteHandler,
   RouteSpec,
   ScenarioOptions,
