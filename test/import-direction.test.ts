@@ -26,7 +26,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['devtools', 'contract'],
   ['host', 'define-config.ts'],
   ['node', 'msw', 'test', 'fetch', 'playwright'],
-  ['sw'],
+  ['sw', 'test/index.node.ts'],
   ['browser', 'storybook'],
   ['index.ts', 'sw/index.ts'],
   ['index.node.ts'],

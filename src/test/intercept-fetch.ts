@@ -18,6 +18,7 @@ import { check } from '../core/options.js';
 import { toPageResponse } from '../host/page-response.js';
 import { requestFor } from './lazy-request.js';
 import { interceptXhr } from './xhr.js';
+import type { Interception, InterceptRoute } from '../host/intercept-route.js';
 
 export type OnUnhandled = 'bypass' | 'error';
 
@@ -35,6 +36,11 @@ export interface InterceptFetchOptions {
   onUnhandled?: OnUnhandled;
   /** Also intercept `XMLHttpRequest` when the environment has it (default true). */
   xhr?: boolean;
+  /**
+   * Under Node, also intercept clients on `node:http` / `node:https` — axios's Node adapter, got,
+   * node-fetch v2, superagent (default true). Elsewhere there is nothing of the kind to intercept.
+   */
+  http?: boolean;
 }
 
 export interface FetchInterception {
@@ -44,7 +50,7 @@ export interface FetchInterception {
   restore(): void;
 }
 
-const KNOWN = ['baseUrl', 'onUnhandled', 'xhr'] as const;
+const KNOWN = ['baseUrl', 'onUnhandled', 'xhr', 'http'] as const;
 
 function defaultBase(): string {
   const href = (globalThis as { location?: { href?: string } }).location?.href;
@@ -70,12 +76,23 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
+/** `interceptFetch` as every environment has it: fetch, and XMLHttpRequest where there is one. */
 export function interceptFetch(engines: Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception {
+  return interceptWith(engines, options, []);
+}
+
+/**
+ * interceptFetch with the runtime's own clients too (`http`): under Node, `node:http`
+ * (src/test/index.node.ts passes src/node/client-request-interception.ts). Each is given the same
+ * route as XMLHttpRequest.
+ */
+export function interceptWith(engines: Engine | readonly Engine[], options: InterceptFetchOptions, http: readonly Interception[]): FetchInterception {
   const host = hostFor(engines, 'interceptFetch');
   const list = host.engines;
   check.knownKeys(check.object(options, 'interceptFetch') ?? {}, '', KNOWN);
   const onUnhandled = check.oneOf(options.onUnhandled, 'onUnhandled', ['bypass', 'error'] as const, 'error');
   const withXhr = check.boolean(options.xhr, 'xhr', true);
+  const withHttp = check.boolean(options.http, 'http', true);
   let base: URL;
   try {
     base = new URL(String(options.baseUrl ?? defaultBase()));
@@ -146,19 +163,18 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     });
   }
 
+  const route: InterceptRoute = {
+    claims: (url) => origins.has(url.origin) && coveredBy(list, url.pathname),
+    answer: (request) => answer(request, new URL(request.url).pathname),
+    unhandled: (request) => {
+      if (onUnhandled === 'bypass') return undefined;
+      const error = unhandledError(request.method, request.url);
+      console.error(error.message);
+      return error;
+    },
+  };
   globalThis.fetch = mockyardFetch as typeof fetch;
-  const stopXhr = withXhr
-    ? interceptXhr({
-        claims: (url) => origins.has(url.origin) && coveredBy(list, url.pathname),
-        answer: (request) => answer(request, new URL(request.url).pathname),
-        unhandled: (request) => {
-          if (onUnhandled === 'bypass') return undefined;
-          const error = unhandledError(request.method, request.url);
-          console.error(error.message);
-          return error;
-        },
-      })
-    : undefined;
+  const stops = [withXhr ? interceptXhr(route) : undefined, ...(withHttp ? http.map((start) => start(route)) : [])];
 
   let restored = false;
   return {
@@ -167,7 +183,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
       if (restored) return;
       restored = true;
       if (globalThis.fetch === (mockyardFetch as typeof fetch)) globalThis.fetch = original;
-      stopXhr?.();
+      for (const stop of stops) stop?.();
     },
   };
 }

@@ -8,10 +8,11 @@ import { RoutesTab } from './routes-tab.js';
 import { ScenariosTab } from './scenarios-tab.js';
 import { GraphqlTab } from './graphql-tab.js';
 import { DataTab } from './data-tab.js';
+import { SessionsTab } from './sessions-tab.js';
 
-export const TABS = ['requests', 'data', 'routes', 'scenarios', 'graphql', 'events'] as const;
+export const TABS = ['requests', 'data', 'routes', 'sessions', 'scenarios', 'graphql', 'events'] as const;
 export type Tab = (typeof TABS)[number];
-const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
+const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', sessions: 'Sessions', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
 
 function tabFromHash(): Tab {
   const h = location.hash.replace(/^#\/?/, '');
@@ -77,6 +78,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
         <RequestsTab transport={transport} active={tab === 'requests'} />
         <DataTab transport={transport} active={tab === 'data'} />
         <RoutesTab transport={transport} active={tab === 'routes'} />
+        <SessionsTab transport={transport} active={tab === 'sessions'} />
         <ScenariosTab transport={transport} active={tab === 'scenarios'} />
         {graphql !== null && <GraphqlTab transport={transport} active={tab === 'graphql'} endpoint={graphql} />}
         {collectorBase !== undefined && <EventsTab transport={transport} active={tab === 'events'} basePath={collectorBase} />}
