@@ -301,4 +301,24 @@ describe('admin API: route overrides and the guard', () => {
     expect((await call(`${s.url}/api/todos`)).json).toEqual(TODOS);
     expect((await call(`${s.url}${A}/data/todos`, 'POST', { title: 'x' }, { authorization: `Bearer ${token}` })).status).toBe(201);
   });
+
+  it('refuses every new write from another origin (the guard\u2019s Origin rule), and reads sent to a foreign Host', async () => {
+    const s = await startServer({ mock: options() });
+    const evil = { origin: 'http://evil.example' };
+    for (const [path, method, body, headers] of [
+      ['/data/todos', 'POST', { title: 'x' }, evil],
+      ['/data/todos/1', 'PATCH', { title: 'x' }, evil],
+      ['/data/todos/1', 'DELETE', undefined, evil],
+      ['/data/todos', 'PUT', [], evil],
+      ['/data/todos/reset', 'POST', undefined, evil],
+      ['/data/todos/1/duplicate', 'POST', undefined, evil],
+      ['/files/x.json', 'PUT', {}, { ...evil, 'if-none-match': '*' }],
+      ['/sessions/a/overrides/0', 'DELETE', undefined, evil],
+    ] as const) {
+      expect((await call(`${s.url}${A}${path}`, method, body, headers)).status, `${method} ${path}`).toBe(403);
+    }
+    expect((await call(`${s.url}/api/todos`)).json).toEqual(TODOS);
+    // The page's own origin may write.
+    expect((await call(`${s.url}${A}/data/todos`, 'POST', { title: 'x' }, { origin: s.url })).status).toBe(201);
+  });
 });
