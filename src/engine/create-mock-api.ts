@@ -42,7 +42,7 @@ import type { GraphqlOperationHandler, HandlerFor, MockApiApp, MockApiOptions, R
 import { isGraphqlHandler } from './handler-api/operation-handlers.js';
 import type { WsLayer } from './ws/layer.js';
 import { createWebhooks } from './webhooks/layer.js';
-import { documentModel, sharedOpenApiDocument } from './openapi-backend/document-loader.js';
+import { documentModel, sharedOpenApiDocument } from './openapi-document/document-loader.js';
 import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
 

@@ -1,13 +1,13 @@
 /**
  * The proxy layer (`mock.proxy`), last in the pipeline: a request under the prefix that no
  * handler, collection or file answered is forwarded to `proxy.target` through the upstream
- * transport (transport.ts: WHATWG fetch by default, an undici keep-alive pool on Node), so
+ * transport (upstream/transport.ts: WHATWG fetch by default, an undici keep-alive pool on Node), so
  * a team mocks a few endpoints and passes the rest through to a real API.
  *
  *   - URL: target origin + target path + (rewrite ?? identity)(pathname + query);
  *   - bodies stream both ways (the client's body stream goes out as it arrives; the target's
  *     body is the client's);
- *   - headers: see headers.ts (Host rewritten, hop-by-hop dropped both ways);
+ *   - headers: see upstream/headers.ts (Host rewritten, hop-by-hop dropped both ways);
  *   - redirects are passed to the client, never followed;
  *   - `proxy.timeout` bounds the wait for the target's response headers → 504; an unreachable
  *     target (refused, DNS, reset before the answer) → 502. Both use the one JSON error body
@@ -29,9 +29,9 @@ import type { RequestContext } from '../context.js';
 import type { ResolvedProxyOptions } from './options.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
-import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
+import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.js';
 import { createRecorder, type Captured, type Recorder } from './recorder.js';
-import { answerHasBody, ClientGone, fetchTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
+import { answerHasBody, ClientGone, fetchTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from '../upstream/transport.js';
 
 export const PROXY_LAYER = 'proxy';
 

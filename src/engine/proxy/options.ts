@@ -6,7 +6,7 @@
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { isHeaderName, isHeaderValue } from '../../core/header-name.js';
-import { ALWAYS_REDACTED } from './har.js';
+import { ALWAYS_REDACTED } from '../recordings/har.js';
 
 export const DEFAULT_PROXY_TIMEOUT = 30_000;
 
