@@ -11,7 +11,12 @@
  * left to Vite (HMR). The types below are the few Vite members used, so `mockyard` does not
  * depend on Vite.
  */
-import type { LoggerSink } from '../core/logger.js';
+import { createLogger, type LoggerSink } from '../core/logger.js';
+import type { Engine } from '../core/engine.js';
+import { check } from '../core/options.js';
+import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/paths.js';
+import { isMockApi } from '../engine/is-mock-api.js';
+import { isCollector } from '../tracker/is-collector.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { isEngine } from '../core/engine.js';
 import { isLoopbackHost, type ServerNames } from '../devtools/guard.js';
@@ -45,7 +50,15 @@ export interface ViteLikePlugin {
   configurePreviewServer(server: ViteLikeServer): Promise<void>;
 }
 
-export type MockyardViteOptions = EngineSources & Pick<MiddlewareOptions, 'logLevel' | 'logger'>;
+export type MockyardViteOptions = EngineSources &
+  Pick<MiddlewareOptions, 'logLevel' | 'logger'> & {
+    /**
+     * Also serve the engines under `vite preview` (default true: the built app previews against
+     * the same mocks). `false`: the preview server is left alone (the built app then calls
+     * whatever its URLs point to).
+     */
+    preview?: boolean;
+  };
 
 function sinkFor(logger: ViteLikeLogger | undefined): LoggerSink | undefined {
   if (!logger) return undefined;
@@ -70,7 +83,22 @@ function viteSite(options: ViteLikeServerOptions | undefined, which: 'server' | 
   return { local: isLoopbackHost(listen), server: { listen, allowed, option: `Vite's ${which}.allowedHosts (or devtools.allowedHosts)` } };
 }
 
+/** The plugin's start-up lines in Vite's log: what it serves, where the devtools are (or why they are off). */
+export function startupLines(engines: readonly Engine[], base: string, mock: MockyardViteOptions['mock']): string[] {
+  const lines: string[] = [];
+  const source = mock && !isEngine(mock) ? (typeof mock.db === 'string' ? mock.db : typeof mock.fsDir === 'string' ? `files in ${mock.fsDir}` : mock.fs ? 'its filesystem' : undefined) : undefined;
+  for (const e of engines) {
+    if (isDevtoolsEngine(e)) lines.push(`devtools at ${base}${DEVTOOLS_BASE}/ (admin API at ${ADMIN_BASE}/)`);
+    else if (isDevtoolsEngine(e, true)) lines.push(`devtools off (${ADMIN_BASE}/ answers why): on by default only on a loopback Vite; with --host set devtools: { token }`);
+    else if (isCollector(e)) lines.push(`event collector at ${base}${e.basePath}`);
+    else if (isMockApi(e)) lines.push(`mock API at ${e.prefixes.map((p) => `${base}${p === '/' ? '/' : p}`).join(', ')}${source ? ` (${source})` : ''}`);
+    else lines.push(`engine at ${e.prefixes.join(', ')}`);
+  }
+  return lines;
+}
+
 export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
+  const preview = check.boolean(options.preview, 'preview', true);
   const install = async (server: ViteLikeServer, which: 'server' | 'preview') => {
     const mock = options.mock && !isEngine(options.mock) ? ({ root: server.config.root, ...options.mock } as MockApiOptions) : options.mock;
     const logger = options.logger ?? sinkFor(server.config.logger);
@@ -78,6 +106,17 @@ export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
     const hostApp = await nodeHost({ mock, tracker: options.tracker, engines: options.engines, devtools: options.devtools, logger, ...site });
     const mw = middlewareFor(hostApp, { logger, ...(options.logLevel ? { logLevel: options.logLevel } : {}), owned: [hostApp] });
     server.middlewares.use(mw);
+    const log = createLogger(options.logLevel ?? 'info', logger ?? console);
+    const announce = (base: string) => {
+      for (const line of startupLines(hostApp.engines, base, mock)) log.info(line);
+    };
+    if (server.httpServer) {
+      server.httpServer.on('listening', () => {
+        const address = (server.httpServer as { address?: () => unknown }).address?.() as { port?: number } | string | null | undefined;
+        const name = site.server.listen === undefined || site.server.listen === '0.0.0.0' || site.server.listen === '::' ? 'localhost' : site.server.listen;
+        announce(typeof address === 'object' && address?.port ? `http://${name.includes(':') ? `[${name}]` : name}:${address.port}` : '');
+      });
+    } else announce('');
     if (server.httpServer) {
       server.httpServer.on('upgrade', mw.upgrade);
       server.httpServer.on('close', () => void mw.close());
@@ -86,6 +125,6 @@ export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
   return {
     name: 'mockyard',
     configureServer: (server) => install(server, 'server'),
-    configurePreviewServer: (server) => install(server, 'preview'),
+    configurePreviewServer: (server) => (preview ? install(server, 'preview') : Promise.resolve()),
   };
 }
