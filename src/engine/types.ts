@@ -205,10 +205,16 @@ export interface AnswerResponse<T> extends HandlerResponse {
 }
 
 type Awaitable<T> = T | Promise<T>;
-type RoutesOf<Api> = Api extends { routes: infer R extends object } ? R : never;
+/** `Api['routes']` when the Api type names them, else never. */
+export type ApiRoutes<Api> = Api extends { routes: infer R extends object } ? R : never;
+type RoutesOf<Api> = ApiRoutes<Api>;
 type PatternOf<K> = K extends `${string} ${infer P}` ? P : string;
-type Answer<S> = S extends { response: infer R } ? R : unknown;
-type BodyOf<S> = S extends { body: infer B } ? B : unknown;
+/** The answer of one route of `Api['routes']` (`RouteAnswer<Api['routes']['GET /todos/:id']>`). */
+export type RouteAnswer<S> = S extends { response: infer R } ? R : unknown;
+/** The request body of one route of `Api['routes']`. */
+export type RouteBody<S> = S extends { body: infer B } ? B : unknown;
+type Answer<S> = RouteAnswer<S>;
+type BodyOf<S> = RouteBody<S>;
 
 /**
  * A REST handler named by its route, `'METHOD /pattern'` (`{ route: 'GET /users/:id', handle }`):

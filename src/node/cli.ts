@@ -10,7 +10,7 @@
  * at start-up (and the command says so). Bad flags exit with 2,
  * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,7 @@ import { documentFlagAlone, documentName, documentServing, openApiPositional, se
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
+import { checkDbFile } from './db-file.js';
 import { lineBatch } from './line-batch.js';
 
 export const HELP = `Usage: mockyard [options]
@@ -505,28 +506,6 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     io.err(prefixed(err));
     return { code: 1 };
   }
-}
-
-/** Why a db file cannot be served (missing, not JSON, not an object), or undefined. */
-function checkDbFile(file: string): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? `${file} not found` : `cannot read ${file} (${code ?? 'error'})`;
-  }
-  if (text.trim() === '') return undefined; // an empty file is an empty db
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    return `${file} is not valid JSON: ${(err as Error).message}`;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return `${file} must hold a JSON object whose keys are the resources, e.g. { "posts": [], "profile": {} }`;
-  }
-  return undefined;
 }
 
 /**

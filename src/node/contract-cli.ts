@@ -15,6 +15,7 @@ import { dataModel, type DataModel } from '../contract/data-model.js';
 import { dataTypes } from '../contract/data-types.js';
 import { addObserved, harExchanges, widenModel, type Exchange } from '../contract/learn-har.js';
 import { createNodeMockApi } from './engines.js';
+import { checkDbFile } from './db-file.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
 import type { MockApiOptions } from '../engine/types.js';
@@ -51,7 +52,11 @@ export async function readSource(path: string): Promise<Source> {
   if (!folder && !DATA_FILE.test(path)) throw new Error(`${path}: give a db.json (.json5, .js), a folder of mocks or an OpenAPI document`);
   const options: MockApiOptions = { endpointPrefix: '/', preset: 'json-server', logLevel: 'silent', journal: false, sessions: false };
   if (folder) options.fsDir = path;
-  else if (/\.json$/i.test(path)) options.db = path;
+  else if (/\.json$/i.test(path)) {
+    const problem = checkDbFile(path);
+    if (problem) throw new Error(problem);
+    options.db = path;
+  }
   else Object.assign(options, (await jsonServerFlags([basename(path)], dirname(path), {})).mock);
   const api = createNodeMockApi(options);
   try {
@@ -84,7 +89,8 @@ export async function exportContract(sourcePath: string, flags: ExportFlags, cwd
       exchanges = harExchanges(await readJson(flags.fromHar), prefix);
       model = widenModel(model, exchanges);
     }
-    const document = dataOpenApi(model, { title: basename(sourcePath), prefix });
+    // The json-server preset serves GraphQL over the same collections (docs/graphql.md).
+    const document = dataOpenApi(model, { title: basename(sourcePath), prefix, graphql: `${prefix.replace(/\/+$/, '')}/graphql` });
     if (exchanges.length) addObserved(document, exchanges);
     await writeText(flags.openapi, /\.ya?ml$/i.test(flags.openapi) ? toYaml(document, { aliasDuplicateObjects: false }) : `${JSON.stringify(document, null, 2)}\n`);
     lines.push(`OpenAPI 3.1 document of ${name} → ${relative(cwd, flags.openapi) || flags.openapi}`);

@@ -6,11 +6,12 @@
  */
 import type { Engine } from '../core/engine.js';
 import { interceptNodeHttp } from '../node/client-request-interception.js';
+import type { MockApi } from '../engine/create-mock-api.js';
 import { interceptWith, type FetchInterception, type InterceptFetchOptions } from './intercept-fetch.js';
 
-export type { FetchInterception, InterceptFetchOptions, OnUnhandled } from './intercept-fetch.js';
+export type { FetchInterception, InterceptFetchOptions, OnUnhandled, RouteRequest } from './intercept-fetch.js';
 
 /** interceptFetch: fetch, XMLHttpRequest where there is one, and node:http / node:https clients (`http: false` leaves them alone). */
-export function interceptFetch(engines: Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception {
+export function interceptFetch<Api = {}>(engines: MockApi<Api> | Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception<Api> {
   return interceptWith(engines, options, [interceptNodeHttp]);
 }

@@ -13,6 +13,9 @@ import { hostFor } from '../host/create-host.js';
 import { coveredBy } from '../host/dispatch.js';
 import { connectionFaultOf, networkError, throttledResponse } from '../core/connection-fault.js';
 import type { Engine } from '../core/engine.js';
+import type { MockApi } from '../engine/create-mock-api.js';
+import { compilePattern } from '../engine/handler-api/pattern.js';
+import type { ApiRoutes, RouteBody } from '../engine/types.js';
 import { fastState, hasFastHeader } from '../core/fast-response.js';
 import { check } from '../core/options.js';
 import { toPageResponse } from '../host/page-response.js';
@@ -43,9 +46,24 @@ export interface InterceptFetchOptions {
   http?: boolean;
 }
 
-export interface FetchInterception {
+/** A recorded request of a route whose body type is known: `json()` gives it. */
+export interface RouteRequest<Body> extends Request {
+  json(): Promise<Body>;
+}
+
+/** `'METHOD /pattern'` keys of `Api['routes']`, else any such text. */
+type RouteKey<Api> = [ApiRoutes<Api>] extends [never] ? `${string} /${string}` : keyof ApiRoutes<Api> & string;
+type BodyOfRoute<Api, K> = [ApiRoutes<Api>] extends [never] ? unknown : K extends keyof ApiRoutes<Api> ? RouteBody<ApiRoutes<Api>[K]> : unknown;
+
+export interface FetchInterception<Api = {}> {
   /** Every request handed to the engines, in order (a copy with its body unread: `await requests[0].json()`). */
   readonly requests: Request[];
+  /**
+   * The recorded requests of one route (`'POST /todos'`, its pattern below the engines'
+   * prefixes, as handlers write it), in order; with a generated `Api` (docs/contract.md) the
+   * route is checked and `json()` gives its body type.
+   */
+  requestsTo<K extends RouteKey<Api>>(route: K): Array<RouteRequest<BodyOfRoute<Api, K>>>;
   /** Puts the original `fetch` (and `XMLHttpRequest`) back. Idempotent. */
   restore(): void;
 }
@@ -77,7 +95,7 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 /** `interceptFetch` as every environment has it: fetch, and XMLHttpRequest where there is one. */
-export function interceptFetch(engines: Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception {
+export function interceptFetch<Api = {}>(engines: MockApi<Api> | Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception<Api> {
   return interceptWith(engines, options, []);
 }
 
@@ -86,7 +104,7 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
  * (src/test/index.node.ts passes src/node/client-request-interception.ts). Each is given the same
  * route as XMLHttpRequest.
  */
-export function interceptWith(engines: Engine | readonly Engine[], options: InterceptFetchOptions, http: readonly Interception[]): FetchInterception {
+export function interceptWith<Api = {}>(engines: MockApi<Api> | Engine | readonly Engine[], options: InterceptFetchOptions, http: readonly Interception[]): FetchInterception<Api> {
   const host = hostFor(engines, 'interceptFetch');
   const list = host.engines;
   check.knownKeys(check.object(options, 'interceptFetch') ?? {}, '', KNOWN);
@@ -177,8 +195,20 @@ export function interceptWith(engines: Engine | readonly Engine[], options: Inte
   const stops = [withXhr ? interceptXhr(route) : undefined, ...(withHttp ? http.map((start) => start(route)) : [])];
 
   let restored = false;
+  const prefixes = list.flatMap((e) => e.prefixes).map((p) => p.replace(/\/+$/, ''));
   return {
     requests,
+    requestsTo(route) {
+      const m = /^([A-Za-z]+)\s+(\/\S*)$/.exec(String(route).trim());
+      if (!m) throw new TypeError(`interceptFetch: requestsTo takes "METHOD /pattern", e.g. "POST /todos" (got ${JSON.stringify(route)})`);
+      const method = m[1]!.toUpperCase();
+      const pattern = compilePattern(m[2]!, 'requestsTo');
+      return requests.filter((r) => {
+        if (r.method.toUpperCase() !== method) return false;
+        const path = new URL(r.url).pathname;
+        return prefixes.some((p) => (p === '' || path === p || path.startsWith(`${p}/`)) && pattern.match(path.slice(p.length) || '/') !== null);
+      }) as never;
+    },
     restore() {
       if (restored) return;
       restored = true;

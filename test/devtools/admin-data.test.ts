@@ -215,6 +215,60 @@ describe('admin API: files', () => {
   });
 });
 
+describe('admin API: openapi', () => {
+  it('describes the document\u2019s operations, responses and examples, with the override pattern', async () => {
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'pets', version: '1' },
+      paths: { '/pets/{petId}': { get: { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'a pet', content: { 'application/json': { example: { id: 1 } } } }, '404': { description: 'none' } } } } },
+    };
+    const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fs: memoryFs({}), openapi: { document } } });
+    const r = await call(`${s.url}${A}/openapi`);
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({
+      title: 'pets',
+      basePath: '',
+      operations: [
+        {
+          method: 'GET',
+          template: '/pets/{petId}',
+          pattern: '/pets/:petId',
+          label: 'GET /pets/{petId}',
+          responses: [
+            { code: '200', description: 'a pet', contents: [{ type: 'application/json', example: { id: 1 }, examples: {} }] },
+            { code: '404', description: 'none', contents: [] },
+          ],
+        },
+      ],
+    });
+    const plain = await startServer({ mock: options() });
+    expect((await call(`${plain.url}${A}/openapi`)).status).toBe(404);
+  });
+});
+
+describe('admin API: events export', () => {
+  it('exports a time window of the collector\u2019s events as JSON Lines, in pages, through the collector\u2019s key', async () => {
+    const s = await startServer({ mock: options(), tracker: { appId: 'editor-test', apiKey: 'collector-key-123' } });
+    const now = Date.now();
+    const events = Array.from({ length: 25_000 }, (_, i) => ({ id: '', timestamp: new Date(now - 60_000 + (i % 1000)).toISOString(), i }));
+    for (let b = 0; b < events.length; b += 500) {
+      const ingest = await fetch(`${s.url}/_tracker/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tracker-key': 'collector-key-123' }, body: JSON.stringify({ type: 'ingest', batchId: `b${b}`, events: events.slice(b, b + 500) }) });
+      expect(ingest.status).toBeLessThan(300);
+    }
+    const q = `since=${new Date(now - 120_000).toISOString()}&until=${new Date(now + 1000).toISOString()}`;
+    expect((await call(`${s.url}${A}/events/export?${q}`)).status).toBe(401);
+    expect((await call(`${s.url}${A}/events/export`, 'GET', undefined, { 'x-tracker-key': 'collector-key-123' })).status).toBe(400);
+    const res = await fetch(`${s.url}${A}/events/export?${q}`, { headers: { 'x-tracker-key': 'collector-key-123' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    const lines = (await res.text()).trimEnd().split('\n');
+    expect(lines).toHaveLength(25_000);
+    const parsed = lines.map((l) => JSON.parse(l) as { i: number; id: string });
+    expect(new Set(parsed.map((e) => e.id)).size).toBe(25_000);
+    expect(new Set(parsed.map((e) => e.i)).size).toBe(25_000);
+  });
+});
+
 describe('admin API: route overrides and the guard', () => {
   it('removes one session override by its index (undo)', async () => {
     const s = await startServer({ mock: options() });

@@ -73,7 +73,8 @@ async function expectItems(page: Page, titles: string[]): Promise<void> {
   try {
     await poll(() => items(page).allInnerTexts()).toEqual(titles);
   } catch (err) {
-    throw new Error(`${(err as Error).message}\nthe preview shows: ${JSON.stringify(await shown(page))}`, { cause: err });
+    const state = await Promise.resolve().then(() => phase(page)).catch(() => 'unknown');
+    throw new Error(`${(err as Error).message}\nthe preview shows: ${JSON.stringify(await shown(page))} (render phase ${state})`, { cause: err });
   }
 }
 
@@ -84,7 +85,7 @@ async function expectItems(page: Page, titles: string[]): Promise<void> {
 const phase = (page: Page) =>
   page.frame({ url: /iframe\.html/ })!.evaluate(() => (window as unknown as { __STORYBOOK_PREVIEW__?: { currentRender?: { phase?: string } } }).__STORYBOOK_PREVIEW__?.currentRender?.phase);
 
-it('a list story shows the seeded items, the empty scenario none, the 500 fault its error state; the story’s own data', async () => {
+it('a list story shows the seeded items, the empty scenario none, the 500 fault its error state; the story’s own data; an msw handler', async () => {
   const page = await openStory('itemlist--list');
   await expectItems(page, ['Write the stories', 'Mock the API']);
   await select(page, 'itemlist--empty');
@@ -93,6 +94,10 @@ it('a list story shows the seeded items, the empty scenario none, the 500 fault 
   await expect(preview(page).getByRole('alert').innerText()).resolves.toBe('Could not load the items (HTTP 500)');
   await select(page, 'itemlist--own-data');
   await expectItems(page, ['Only in this story']);
+  await select(page, 'itemlist--from-msw');
+  await expectItems(page, ['From an msw handler']);
+  await select(page, 'itemlist--list');
+  await expectItems(page, ['Write the stories', 'Mock the API']); // the msw handler went with its story
   // None of it reached the network: the worker answered every /api request in the page.
   const counts = (await (await fetch(`${server.url}/__requests`)).json()) as Record<string, number>;
   expect(Object.keys(counts).filter((p) => p.startsWith('/api') || p.startsWith('/_tracker'))).toEqual([]);
