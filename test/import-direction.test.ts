@@ -159,9 +159,10 @@ export function fileCircles(graph = importGraph()): string[][] {
  */
 export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; units: readonly string[] }[] = [
   // The Layer type and the walk, the request context, the shared types.
-  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'define-handler.ts', 'services.ts', 'runtime.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'operation-symbol.ts', 'selection', 'handler-api'] },
-  // What every layer uses: the file cache, the store, the per-file queue (services.ts), data generation.
-  { name: 'services', units: ['fs', 'store', 'schema-faker'] },
+  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'define-handler.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'operation-symbol.ts', 'selection', 'handler-api'] },
+  // What every layer uses: the services object (the per-file queue, the logger, the runtime's parts), the
+  // file cache, the store, data generation, the OpenAPI document's model, the recordings' format, the upstream transport.
+  { name: 'services', units: ['services.ts', 'runtime.ts', 'fs', 'store', 'schema-faker', 'openapi-document', 'recordings', 'upstream'] },
   // One folder per surface.
   { name: 'layers', independent: true, units: ['handlers', 'faults', 'openapi', 'openapi-backend', 'json-server', 'collections', 'graphql', 'replay', 'proxy', 'streams', 'static', 'ws', 'preset-hints', 'webhooks'] },
   // The ordered list, createMockApi, the option list; scenarios and sessions (pipelines of their own).
@@ -175,15 +176,7 @@ export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; unit
 const ENGINE_KNOWN: ReadonlySet<string> = new Set([
   'collections → options.ts',
   'handlers → options.ts',
-  'openapi → openapi-backend',
-  'openapi-backend → openapi',
   'layers.ts → options.ts',
-  'proxy → replay',
-  'proxy → streams',
-  'replay → proxy',
-  'runtime.ts → openapi-backend',
-  'runtime.ts → proxy',
-  'runtime.ts → replay',
   'scenarios → options.ts',
   'sessions → options.ts',
   'types.ts → faults',

@@ -14,7 +14,7 @@ import type { Har } from 'har-format';
 import { base64ToBytes } from '../core/base64.js';
 import { NULL_BODY_STATUS } from '../core/fast-response.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
-import { documentModel } from '../engine/openapi-backend/document-loader.js';
+import { documentModel } from '../engine/openapi-document/document-loader.js';
 import { contractRefusal } from '../engine/openapi/contract.js';
 import { compileDocument, type Problem } from '../engine/openapi/request-validator.js';
 import { checkAnswer } from '../engine/openapi/response-check.js';

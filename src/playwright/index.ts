@@ -63,7 +63,7 @@ export interface MockyardFixture<Api = {}> {
   scenario(name: string | null): Promise<SessionInfo>;
   /** Back to a fresh session: data, overrides and scenario dropped. */
   reset(): Promise<void>;
-  /** This test's journal entries, oldest first; `filter` as the admin API's (method, status, path). */
+  /** This test's journal entries (the requests it made, not the webhooks the mock sent), oldest first; `filter` as the admin API's (method, status, path). */
   requests(filter?: { method?: string; status?: string | number; path?: string }): Promise<JournalEntry[]>;
   /**
    * The webhooks the mock sent for this test's requests (journal rows, oldest first: one per
@@ -264,9 +264,9 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
         await call('/reset', { method: 'POST' }).catch(() => undefined);
       },
       requests: async (filter = {}) => {
-        const q = new URLSearchParams();
+        const q = new URLSearchParams({ outgoing: 'false' }); // the webhooks it sent: webhooks()
         for (const [k, v] of Object.entries(filter)) if (v !== undefined) q.set(k, String(v));
-        const { entries } = (await call(`/requests${q.size ? `?${q}` : ''}`)) as { entries: JournalEntry[] };
+        const { entries } = (await call(`/requests?${q}`)) as { entries: JournalEntry[] };
         return entries.reverse();
       },
       webhooks: async (filter = {}) => {

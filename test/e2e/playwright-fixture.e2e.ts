@@ -99,6 +99,17 @@ test('data() and route(): the test copy of the data and its routes, through the 
   expect((await items.all()).map((i) => i.name)).toEqual(['seed']);
 });
 
+test('webhooks(): the webhooks this test caused (others run in parallel), delivered exactly once', async ({ page, mockyard }) => {
+  await page.goto('/api/app.html');
+  const status = await page.evaluate(async () => (await fetch('/api/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'hooked' }) })).status);
+  expect(status).toBe(201);
+  await expect.poll(async () => (await mockyard.webhooks({ event: 'item.created', outcome: 'delivered' })).length).toBe(1);
+  const rows = await mockyard.webhooks();
+  expect(rows).toHaveLength(1);
+  expect(JSON.parse(rows[0].request.body.text).name).toBe('hooked');
+  expect(rows[0].outgoing.cause).toBe('POST /api/items');
+});
+
 test('a fault on this test only: the page sees the network error', async ({ page, mockyard }) => {
   await mockyard.use({ method: 'GET', path: '/items', fault: 'connection-reset' });
   await page.goto('/api/app.html');
@@ -108,7 +119,7 @@ test('a fault on this test only: the page sees the network error', async ({ page
 `;
 
 describe('mockyard/playwright in a real @playwright/test run', () => {
-  it('16 tests, fullyParallel, 4 workers, one webServer: all green, each list exact', async () => {
+  it('17 tests, fullyParallel, 4 workers, one webServer: all green, each list exact', async () => {
     const dir = await makeTempDir('mockyard-pw-');
     const port = await freePort();
     await mkdir(join(dir, 'mocks'), { recursive: true });
@@ -116,7 +127,9 @@ describe('mockyard/playwright in a real @playwright/test run', () => {
     await writeFile(join(dir, 'mocks', 'items.json'), JSON.stringify([{ id: 1, name: 'seed' }], null, 2));
     await writeFile(join(dir, 'mocks', 'app.html'), '<!doctype html><title>app</title><p>app</p>');
     await writeFile(join(dir, 'scen', 'empty', 'items.json'), '[]');
-    await writeFile(join(dir, 'mockyard.config.mjs'), `export default { mock: { endpointPrefix: '/api', fsDir: './mocks', collections: true, scenarios: { empty: { fsDir: './scen/empty' } } } };\n`);
+    await writeFile(join(dir, 'mocks', 'hooks.json'), '[]');
+    // Every created item is a webhook to the server's own /api/hooks (the receiver here).
+    await writeFile(join(dir, 'mockyard.config.mjs'), `export default { mock: { endpointPrefix: '/api', fsDir: './mocks', collections: true, scenarios: { empty: { fsDir: './scen/empty' } }, webhooks: [{ on: 'POST /api/items', url: 'http://127.0.0.1:${port}/api/hooks', event: 'item.created', body: (c) => ({ name: c.response.body.name }) }] } };\n`);
     await writeFile(join(dir, 'items.spec.mjs'), SPEC(join(ROOT, 'dist', 'playwright', 'index.js')));
     const baseURL = `http://127.0.0.1:${port}`;
     await writeFile(
@@ -152,7 +165,7 @@ describe('mockyard/playwright in a real @playwright/test run', () => {
     const failed = results.filter((r) => r.status !== 'passed');
     expect(failed.map((r) => `${r.title}: ${r.error?.message}`)).toEqual([]);
     expect(code).toBe(0);
-    expect(results).toHaveLength(16);
+    expect(results).toHaveLength(17);
     expect(new Set(results.map((r) => r.workerIndex)).size).toBeGreaterThan(1);
     expect(await readFile(join(dir, 'mocks', 'items.json'), 'utf8')).toBe(before);
   }, 300_000);

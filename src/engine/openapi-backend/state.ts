@@ -12,7 +12,7 @@ import { seedOf } from '../schema-faker/faker.js';
 import { topLevelProperties, type Collection } from './resources.js';
 
 export { topLevelProperties };
-import type { Deref } from './refs.js';
+import type { Deref } from '../openapi-document/refs.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -14,7 +14,7 @@
  */
 import { negotiate } from '../../core/accept.js';
 import { parseMediaType } from '../../core/media-type.js';
-import type { Operation, SecurityScheme } from '../openapi-backend/operations.js';
+import type { Operation, SecurityScheme } from '../openapi-document/operations.js';
 
 export interface Refusal {
   status: 401 | 406 | 415;

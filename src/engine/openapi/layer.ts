@@ -15,7 +15,7 @@
  * a violation is logged with its JSON pointers and marked on the journal entry (violations.ts);
  * strict mode answers 500 with the violations listed instead. Such requests leave the fast path.
  *
- * The document (a path, read by the host's loader, openapi-backend/document-loader.ts; or the
+ * The document (a path, read by the host's loader, openapi-document/document-loader.ts; or the
  * document object) becomes a route table whose operations compile with Ajv on first use
  * (request-validator.ts); `ready` waits for the document. A document that cannot be loaded is
  * logged and every request answers 500 (never unchecked); an operation that cannot compile is
@@ -34,8 +34,8 @@ import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-backend/document-loader.js';
-import type { Operation } from '../openapi-backend/operations.js';
+import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
+import type { Operation } from '../openapi-document/operations.js';
 import { contractRefusal, invalidStatus } from './contract.js';
 import { documentedError } from './documented-error.js';
 import { checkAnswer } from './response-check.js';
@@ -56,7 +56,7 @@ export interface OpenApiLayerOptions {
   validateResponses?: boolean;
   /** Check the answers, and answer 500 (listing the violations) instead of one that breaks the document. */
   strictResponses?: boolean;
-  /** The runtime's loader for a document given by its path (openapi-backend/document-loader.ts). */
+  /** The runtime's loader for a document given by its path (openapi-document/document-loader.ts). */
   loadDocument?: DocumentLoader;
   /** The runtime's native inflate for compressed request bodies (runtime.ts). */
   inflate?: BoundedSyncInflate;

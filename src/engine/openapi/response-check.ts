@@ -22,7 +22,7 @@
  */
 import { fastBodyBytes, fastState, responseHeader } from '../../core/fast-response.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
-import type { Operation } from '../openapi-backend/operations.js';
+import type { Operation } from '../openapi-document/operations.js';
 import type { CompiledOperation, Problem } from './request-validator.js';
 
 /** One problem of an answer: a JSON pointer into its body (`''` = the whole answer) and what is wrong. */

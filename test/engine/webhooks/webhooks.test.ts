@@ -263,3 +263,19 @@ describe('see them: the journal (admin API), sessions (the Playwright fixture\'s
     expect((await fetch(`${admin}/send`, { method: 'POST', body: JSON.stringify({ name: 'nope' }) })).status).toBe(404);
   });
 });
+
+describe('hosts', () => {
+  it('on the web-standard runtime (no transport: the page, mockyard/fetch) webhooks go out with fetch', async () => {
+    const { createMockApi } = await import('../../../src/engine/create-mock-api.js');
+    const { memoryFs } = await import('../../../src/vfs/memory.js');
+    const recv = await receiver();
+    const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs({ 'orders.json': [] }), collections: true, logLevel: 'silent', webhooks: [{ on: 'orders.created', url: `${recv.url}/std`, secret: 'k' }] });
+    await api.ready();
+    const res = await api.handle(new Request('http://x/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }));
+    expect(res!.status).toBe(201);
+    const [hook] = await recv.next(1);
+    expect(hook!.json()).toEqual({ a: 1, id: 1 });
+    expect(hook!.headers['x-hub-signature-256']).toBe(`sha256=${createHmac('sha256', 'k').update(hook!.body).digest('hex')}`);
+    await api.close();
+  });
+});
