@@ -15,7 +15,7 @@
  * synchronous walk, and the entry would die with the Request anyway.)
  */
 import type { Engine } from '../core/engine.js';
-import { responseForError } from '../core/errors.js';
+import { HttpError, responseForError } from '../core/errors.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
@@ -77,6 +77,12 @@ export interface MockApi<Api = {}> extends Engine {
    * for the files being written; `onEntry(fn)`), else undefined.
    */
   readonly recorder: Recorder | undefined;
+  /**
+   * Recording through the proxy, switched at run time (the devtools' Record tab): `start()` keeps
+   * every proxied exchange as `proxy.record` does (409 without `mock.proxy`), `stop()` forwards
+   * without keeping; `target` the proxy's target (null: none).
+   */
+  readonly recording: { readonly active: boolean; readonly target: string | null; start(): Recorder; stop(): void; har(): ReturnType<Recorder['har']> | undefined };
   /** The scenario names, in the order configured. */
   readonly scenarios: readonly string[];
   /** The current scenario (null: the base), used by requests that ask for none. */
@@ -319,7 +325,27 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     app,
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
-    recorder: built?.proxy?.recorder,
+    get recorder() {
+      return built?.proxy?.recorder;
+    },
+    recording: {
+      get active() {
+        return built?.proxy?.recorder !== undefined;
+      },
+      get target() {
+        return options.proxy ? `${options.proxy.origin}${options.proxy.basePath}` : null;
+      },
+      start() {
+        if (!built?.proxy) throw new HttpError(409, 'Recording goes through the proxy: set mock.proxy (a target) to record');
+        return built.proxy.startRecording();
+      },
+      stop() {
+        built?.proxy?.stopRecording();
+      },
+      har() {
+        return built?.proxy?.lastRecorder?.har();
+      },
+    },
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);

@@ -1,5 +1,5 @@
 /**
- * `mockyard export SOURCE --types FILE | --openapi FILE [--prefix P] [--from-har FILE] [--watch]`
+ * `mockyard export SOURCE --types FILE | --openapi FILE [--prefix P] [--from-har FILE] [--config FILE] [--watch]`
  * (docs/contract.md): the contract of a db.json (.json5, .js), a folder of mocks or an OpenAPI
  * document, as TypeScript types and/or an OpenAPI 3.1 document. The data is read through the
  * mock API's own store (the same files, the same relation rule as serving them); documents
@@ -15,6 +15,7 @@ import { dataModel, type DataModel } from '../contract/data-model.js';
 import { dataTypes } from '../contract/data-types.js';
 import { addObserved, harExchanges, widenModel, type Exchange } from '../contract/learn-har.js';
 import { createNodeMockApi } from './engines.js';
+import { loadConfigFile } from './config.js';
 import { checkDbFile } from './db-file.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
@@ -26,11 +27,16 @@ export interface ExportIo {
   err(line: string): void;
 }
 
+/** What a config gives the export besides the data: the store's naming, and the routes that are not REST. */
+export type ExportMockOptions = Partial<Pick<MockApiOptions, 'store' | 'collections' | 'wsHandlers' | 'graphql' | 'endpointPrefix'>>;
+
 export interface ExportFlags {
   types?: string;
   openapi?: string;
   prefix?: string;
   fromHar?: string;
+  /** The mock API options of a config (`--config`, the Vite plugin's): relations, id field, WebSocket handlers, GraphQL. */
+  mock?: ExportMockOptions;
 }
 
 type Source = { kind: 'data'; model: DataModel; prefix: string; files: string[] } | { kind: 'document'; document: Record<string, unknown>; files: string[] };
@@ -38,7 +44,7 @@ type Source = { kind: 'data'; model: DataModel; prefix: string; files: string[] 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
 
 /** What SOURCE holds: an OpenAPI document, or data (a data file or a folder of mocks). */
-export async function readSource(path: string): Promise<Source> {
+export async function readSource(path: string, mock: ExportMockOptions = {}): Promise<Source> {
   if (!existsSync(path)) throw new Error(`${path}: no such file or folder`);
   const folder = statSync(path).isDirectory();
   if (!folder && DOCUMENT_FILE.test(path)) {
@@ -50,7 +56,7 @@ export async function readSource(path: string): Promise<Source> {
     }
   }
   if (!folder && !DATA_FILE.test(path)) throw new Error(`${path}: give a db.json (.json5, .js), a folder of mocks or an OpenAPI document`);
-  const options: MockApiOptions = { endpointPrefix: '/', preset: 'json-server', logLevel: 'silent', journal: false, sessions: false };
+  const options: MockApiOptions = { endpointPrefix: '/', preset: 'json-server', logLevel: 'silent', journal: false, sessions: false, ...(mock.store ? { store: mock.store } : {}), ...(mock.collections !== undefined ? { collections: mock.collections } : {}) };
   if (folder) options.fsDir = path;
   else if (/\.json$/i.test(path)) {
     const problem = checkDbFile(path);
@@ -71,7 +77,7 @@ export async function readSource(path: string): Promise<Source> {
 
 /** Writes what the flags ask for; returns the lines to print. */
 export async function exportContract(sourcePath: string, flags: ExportFlags, cwd: string): Promise<string[]> {
-  const source = await readSource(sourcePath);
+  const source = await readSource(sourcePath, flags.mock);
   const name = relative(cwd, sourcePath) || basename(sourcePath);
   const lines: string[] = [];
   if (flags.types !== undefined) {
@@ -82,7 +88,8 @@ export async function exportContract(sourcePath: string, flags: ExportFlags, cwd
   if (flags.openapi !== undefined) {
     if (source.kind !== 'data') throw new Error('--openapi exports the contract of data (a db.json or a folder); the source is already an OpenAPI document');
     const { dataOpenApi } = await import('../contract/data-openapi.js');
-    const prefix = flags.prefix ?? source.prefix;
+    const configured = flags.mock?.endpointPrefix;
+    const prefix = flags.prefix ?? (typeof configured === 'string' ? configured : Array.isArray(configured) ? configured[0] : undefined) ?? source.prefix;
     let model = source.model;
     let exchanges: Exchange[] = [];
     if (flags.fromHar !== undefined) {
@@ -90,7 +97,13 @@ export async function exportContract(sourcePath: string, flags: ExportFlags, cwd
       model = widenModel(model, exchanges);
     }
     // The json-server preset serves GraphQL over the same collections (docs/graphql.md).
-    const document = dataOpenApi(model, { title: basename(sourcePath), prefix, graphql: `${prefix.replace(/\/+$/, '')}/graphql` });
+    const base = prefix.replace(/\/+$/, '');
+    const document = dataOpenApi(model, {
+      title: basename(sourcePath),
+      prefix,
+      ...(flags.mock?.graphql === false ? {} : { graphql: `${base}/graphql` }),
+      websockets: (flags.mock?.wsHandlers ?? []).filter((h) => !h.disabled).map((h) => `${base}${h.pattern}`),
+    });
     if (exchanges.length) addObserved(document, exchanges);
     await writeText(flags.openapi, /\.ya?ml$/i.test(flags.openapi) ? toYaml(document, { aliasDuplicateObjects: false }) : `${JSON.stringify(document, null, 2)}\n`);
     lines.push(`OpenAPI 3.1 document of ${name} → ${relative(cwd, flags.openapi) || flags.openapi}`);
@@ -132,9 +145,9 @@ export function watchContract(sourcePath: string, run: () => Promise<void>, sign
 
 /** The `export` command's argument handling (exit 2 on bad arguments, 1 on a failed export). */
 export async function runExportCommand(argv: string[], io: ExportIo): Promise<{ code?: number; stop?: () => Promise<void> }> {
-  let parsed: { values: { types?: string; openapi?: string; prefix?: string; 'from-har'?: string; watch?: boolean }; positionals: string[] };
+  let parsed: { values: { types?: string; openapi?: string; prefix?: string; 'from-har'?: string; watch?: boolean; config?: string }; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { types: { type: 'string' }, openapi: { type: 'string' }, prefix: { type: 'string' }, 'from-har': { type: 'string' }, watch: { type: 'boolean' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { types: { type: 'string' }, openapi: { type: 'string' }, prefix: { type: 'string' }, 'from-har': { type: 'string' }, watch: { type: 'boolean' }, config: { type: 'string', short: 'c' } } });
   } catch (err) {
     io.err(`mockyard: ${(err as Error).message}\nRun "mockyard --help" for usage.`);
     return { code: 2 };
@@ -150,10 +163,18 @@ export async function runExportCommand(argv: string[], io: ExportIo): Promise<{ 
   if (values.prefix !== undefined && !values.prefix.startsWith('/')) return usage(`--prefix must start with "/" (got "${values.prefix}")`);
   if (values['from-har'] !== undefined && values.openapi === undefined) return usage('--from-har adds observed traffic to the --openapi document: give --openapi FILE');
   const source = resolve(io.cwd, positionals[0]!);
+  let mock: ExportMockOptions | undefined;
+  try {
+    mock = values.config === undefined ? undefined : (await loadConfigFile(resolve(io.cwd, values.config))).mock;
+  } catch (err) {
+    io.err(`mockyard: export: ${(err as Error).message}`);
+    return { code: 1 };
+  }
   const flags: ExportFlags = {
     types: values.types === undefined ? undefined : resolve(io.cwd, values.types),
     openapi: values.openapi === undefined ? undefined : resolve(io.cwd, values.openapi),
     prefix: values.prefix,
+    mock,
     fromHar: values['from-har'] === undefined ? undefined : resolve(io.cwd, values['from-har']),
   };
   const once = async (): Promise<boolean> => {

@@ -85,7 +85,7 @@ async function keepTypes(root: string, mock: EngineSources['mock'], types: strin
   if (data === undefined) throw new Error('mockyard: the Vite option "types" writes the types of mock.db or mock.fsDir: give one of them');
   const { exportContract, watchContract } = await import('./contract-cli.js');
   const source = resolve(options?.root ?? root, data);
-  const flags = { types: resolve(root, types) };
+  const flags = { types: resolve(root, types), mock: options };
   const write = () => exportContract(source, flags, root).catch((err: unknown) => (logger ?? console).warn(`mockyard: types not written: ${(err as Error).message}`));
   await write();
   const stop = new AbortController();

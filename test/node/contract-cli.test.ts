@@ -1,5 +1,5 @@
 /** `mockyard export`'s arguments and sources that cannot be exported: a clear message and exit code, never a stack. */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli-run.js';
@@ -32,5 +32,29 @@ describe('mockyard export: bad input', () => {
       expect(r.err).toMatch(message);
       expect(r.err).not.toMatch(/\n\s+at /);
     }
+  });
+});
+
+describe('mockyard export --config', () => {
+  it("takes the config's relations, prefix, WebSocket handlers and GraphQL switch", async () => {
+    const root = await makeTempDir();
+    await writeFile(join(root, 'db.json'), JSON.stringify({ users: [{ id: 'u1', name: 'Ada' }], notes: [{ id: 1, author: 'u1', text: 'x' }] }));
+    await writeFile(
+      join(root, 'mockyard.config.mjs'),
+      "export default { mock: { endpointPrefix: '/v2', store: { relations: { notes: { author: 'users' } } }, graphql: false, enableWs: true, wsHandlers: [{ pattern: '/live', onMessage() {} }] } };\n",
+    );
+    const r = await runCli(['export', 'db.json', '--config', 'mockyard.config.mjs', '--types', 'api.d.ts', '--openapi', 'api.json'], root);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(await readFile(join(root, 'api.d.ts'), 'utf8')).toContain('  author: User["id"];'); // declared, not by convention
+    const doc = JSON.parse(await readFile(join(root, 'api.json'), 'utf8'));
+    expect(doc.servers).toEqual([{ url: '/v2' }]);
+    expect(doc['x-mockyard-websockets']).toEqual([{ pattern: '/v2/live' }]);
+    expect(doc['x-mockyard-graphql']).toBeUndefined();
+    expect(doc.components.schemas.Note.properties.author['x-mockyard-relation']).toBe('users');
+    // Without the config: no declared relation, GraphQL named.
+    await runCli(['export', 'db.json', '--types', 'plain.d.ts', '--openapi', 'plain.json'], root);
+    expect(await readFile(join(root, 'plain.d.ts'), 'utf8')).toContain('  author: string;');
+    expect(JSON.parse(await readFile(join(root, 'plain.json'), 'utf8'))['x-mockyard-graphql']).toEqual(expect.objectContaining({ path: '/graphql' }));
   });
 });
