@@ -136,3 +136,18 @@ describe('ids', () => {
     expect((await runCli(['--ids', 'any', '--port', '0'], await makeTempDir())).code).toBe(2); // a document flag without a document
   });
 });
+
+describe('a body to an operation that documents none', () => {
+  it('is a 415 when it holds bytes; an empty stream (a page\'s DELETE, msw) is no body', async () => {
+    const { createNodeMockApi } = await import('../../src/node/engines.js');
+    const api = createNodeMockApi({ endpointPrefix: '/', fsDir: null, logLevel: 'silent', openapi: join(ROOT, 'openapi', 'prism-rules.yaml') });
+    await api.ready();
+    const stream = (text: string) => new ReadableStream<Uint8Array>({ start(c) { if (text) c.enqueue(new TextEncoder().encode(text)); c.close(); } });
+    const send = (text: string) => api.handle(new Request('http://x/ping', { method: 'POST', body: stream(text), duplex: 'half' } as RequestInit));
+    expect((await send(''))!.status).toBe(200);
+    const refused = (await send('{"a":1}'))!;
+    expect(refused.status).toBe(415);
+    expect(((await refused.json()) as { error: string }).error).toBe('UNSUPPORTED_MEDIA_TYPE');
+    await api.close();
+  });
+});
