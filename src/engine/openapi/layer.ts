@@ -24,7 +24,7 @@
  * validated GETs stay on the hosts' fast path. A JSON body is read once (bodyLimit, 413) and
  * kept for the layers after it (core/body.ts `keepBody`).
  */
-import { bufferedBody, hasBody, keepBody, keepJson, readBody } from '../../core/body.js';
+import { bufferedBody, carriesBody, hasBody, keepBody, keepJson, readBody } from '../../core/body.js';
 import { decodedBody } from '../../core/content-encoding.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
@@ -36,7 +36,7 @@ import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
 import type { Operation } from '../openapi-document/operations.js';
-import { contractRefusal, invalidStatus } from './contract.js';
+import { contractRefusal, invalidStatus, unexpectedBody, type Refusal } from './contract.js';
 import { documentedError } from './documented-error.js';
 import { checkAnswer } from './response-check.js';
 import { recordContractViolations } from './violations.js';
@@ -110,9 +110,9 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   }
 
   /** 401 / 415 / 406 from the document's contract (contract.ts), before the schema checks. */
-  function refused(ctx: RequestContext, label: string): Response | undefined {
+  function refused(ctx: RequestContext, label: string, known?: Refusal): Response | undefined {
     const op = operations.get(label);
-    const refusal = op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request)) : undefined;
+    const refusal = known ?? (op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request), false) : undefined);
     if (!refusal) return undefined;
     ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
     const head = ctx.method === 'HEAD';
@@ -222,7 +222,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const op = match.operation;
       const refusal = refused(ctx, op.label);
       if (refusal) return refusal;
-      if ((op.jsonBody || op.formBody) && (hasBody(ctx.request) || op.bodyRequired)) {
+      // A body hinted to an operation that documents none: handle reads it (an empty one is none).
+      if ((!operations.get(op.label)?.body && hasBody(ctx.request)) || ((op.jsonBody || op.formBody) && (hasBody(ctx.request) || op.bodyRequired))) {
         ctx.peeked = { match, checked: false } satisfies Peeked; // the body must be read: handle goes on from here
         return undefined;
       }
@@ -247,6 +248,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       }
       if (!('operation' in match)) return refuse(ctx, match);
       const op = match.operation;
+      const model = operations.get(op.label);
+      if (model && !model.body && hasBody(ctx.request) && (await carriesBody(ctx.request, bodyLimit))) return refused(ctx, op.label, unexpectedBody(model));
       let body: unknown;
       const problems: Problem[] = [];
       if (op.jsonBody && hasBody(ctx.request) && takesJson(ctx)) {
