@@ -8,8 +8,7 @@
  *
  * A file may import files of its own folder, and of folders on LOWER floors; never a folder on
  * its own floor (siblings stay independent: engine and tracker, node and msw and test), never one
- * above. Files at the root of src/ are placed on a floor one by one, and so is an entry file that
- * stands apart from its folder (`sw/index.ts`, the deprecated alias of `mockyard/browser`).
+ * above. Files at the root of src/ are placed on a floor one by one.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -28,7 +27,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['node', 'msw', 'test', 'fetch', 'playwright'],
   ['sw', 'test/index.node.ts'],
   ['browser', 'storybook'],
-  ['index.ts', 'sw/index.ts'],
+  ['index.ts'],
   ['index.node.ts'],
 ];
 

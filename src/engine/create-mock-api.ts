@@ -202,6 +202,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     {
       rules: options.webhooks,
       bodyLimit: options.bodyLimit,
+      contract: openapi?.strictResponses ? 'strict' : openapi?.validateResponses ? 'log' : 'off',
       document: openapi
         ? async () => {
             const doc = await sharedOpenApiDocument(openapi, openapi.source, options.root, runtime.openApiDocument);
@@ -210,7 +211,8 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
               const m = route(method, subPath);
               return 'operation' in m ? { label: m.operation.label, params: m.params } : undefined;
             };
-            return { doc, deref, seed: openapi.backend.seed, operations: model.operations, route: routeOf };
+            const check = openapi.validateResponses || openapi.strictResponses ? (await import('./openapi/payload-check.js')).payloadChecker(doc, deref) : () => [];
+            return { doc, deref, seed: openapi.backend.seed, operations: model.operations, route: routeOf, check };
           }
         : null,
     },

@@ -52,7 +52,7 @@ export const HELP = `Usage: mockyard [options]
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document)
-       mockyard export SOURCE [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--prefix P] [--config FILE] [--watch]
+       mockyard export SOURCE [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--from-journal URL] [--prefix P] [--config FILE] [--watch]
                 (TypeScript types / an OpenAPI 3.1 document of a db.json, a folder or a document, docs/contract.md)
        mockyard init-worker [PUBLIC_DIR]
 
