@@ -151,3 +151,19 @@ describe('a body to an operation that documents none', () => {
     await api.close();
   });
 });
+
+describe("the document's example for an invalid request", () => {
+  afterAll(async () => {
+    await stopClis();
+    await removeTempDirs();
+  });
+
+  it("is the body; mockyard's own message goes in the Mockyard-Error header", async () => {
+    const url = await serve([join(ROOT, 'openapi', 'train-travel-3.1.json')]);
+    const res = await fetch(`${url}/bookings`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, body: '{"trip_id":7}' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await res.json()) as { type: string }).type).toBe('https://example.com/errors/bad-request');
+    expect(res.headers.get('mockyard-error')).toMatch(/^Request does not match the OpenAPI document: body\.trip_id must be string/);
+  });
+});
