@@ -7,8 +7,8 @@
  * host-neutral (src/contract/); this module reads and writes files.
  */
 import { existsSync, statSync, watch as watchFs, type FSWatcher } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, relative, resolve } from 'node:path';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify as toYaml } from 'yaml';
 import { dataModel, type DataModel } from '../contract/data-model.js';
@@ -21,6 +21,7 @@ import { checkDbFile } from './db-file.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
 import type { MockApiOptions } from '../engine/types.js';
+import type { CollectionStore } from '../engine/store/contract.js';
 
 export interface ExportIo {
   cwd: string;
@@ -72,10 +73,22 @@ export async function readSource(path: string, mock: ExportMockOptions = {}): Pr
     await api.ready();
     const store = api.app.store;
     const documents = await store.documents();
+    if (folder) Object.assign(documents, await nestedCollections(path, store));
     return { kind: 'data', model: dataModel(documents, store.relations, store.idField), prefix: folder ? '/api' : '/', files: [path] };
   } finally {
     await api.close();
   }
+}
+
+/** The collections in subfolders of a mocks folder (`v1/posts.json` → `v1/posts`), as the store opens them. */
+async function nestedCollections(folder: string, store: CollectionStore): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const files = (await readdir(folder, { recursive: true })).map((f) => f.split(sep).join('/')).filter((f) => f.includes('/') && f.endsWith('.json') && !f.split('/').some((part) => part.startsWith('.')) && !f.includes('@'));
+  for (const file of files.sort()) {
+    const snapshot = await store.open(file.slice(0, -'.json'.length)).catch(() => null);
+    if (snapshot && snapshot.items.length > 0) out[snapshot.name] = snapshot.items;
+  }
+  return out;
 }
 
 /** Writes what the flags ask for; returns the lines to print. */
