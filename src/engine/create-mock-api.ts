@@ -1,7 +1,7 @@
 /**
  * createMockApi(options): the mock API engine, assembled: options → filesystem (mock-fs.ts) →
  * services → layers (layers.ts) → pipeline (pipeline/run.ts) → scenario pipelines
- * (scenarios/pipelines.ts) → CORS around the entry points (cors.ts) → Engine. Features live in
+ * (scenario-pipelines.ts) → CORS around the entry points (cors.ts) → Engine. Features live in
  * their own rooms; this file only assembles them. A request whose path is under a
  * prefix (longest first, on a segment boundary) gets a RequestContext and walks the layer list;
  * requests outside every prefix, and every request of a disabled engine, get `undefined`.
@@ -34,8 +34,8 @@ import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
 import type { Exchange } from '../core/exchange.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
-import { createScenarioSet } from './scenarios/pipelines.js';
-import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
+import { createScenarioSet } from './scenario-pipelines.js';
+import { createSessionSet, type SessionControl, type SessionObserver } from './session-set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { GraphqlOperationHandler, HandlerFor, MockApiApp, MockApiOptions, RestHandler } from './types.js';
@@ -227,9 +227,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     sleep: services.sleep,
     logger,
   });
-  // Scenarios (scenarios/pipelines.ts): each a second pipeline from the same recipe.
+  // Scenarios (scenario-pipelines.ts): each a second pipeline from the same recipe.
   const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory, baseBuilt: built });
-  // Sessions (sessions/set.ts): a private pipeline per session id, over the base's or a scenario's.
+  // Sessions (session-set.ts): a private pipeline per session id, over the base's or a scenario's.
   const sessions = createSessionSet({ settings: options.sessions, options, services, logger, scenarios });
   const pipelines = scenarios.pipelines;
   const observeAll = (fn: SessionObserver): (() => void) => {

@@ -29,7 +29,7 @@ import { test as base, expect, type TestType } from '@playwright/test';
 import type { JournalEntry } from '../devtools/journal.js';
 import { ADMIN_BASE } from '../devtools/paths.js';
 import type { SessionOverride } from '../engine/sessions/overrides.js';
-import type { SessionInfo } from '../engine/sessions/set.js';
+import type { SessionInfo } from '../engine/session-set.js';
 import type { ApiRoutes, RouteAnswer } from '../engine/types.js';
 
 export { expect };
