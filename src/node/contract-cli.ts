@@ -43,7 +43,7 @@ export interface ExportFlags {
   mock?: ExportMockOptions;
 }
 
-type Source = { kind: 'data'; model: DataModel; prefix: string; files: string[] } | { kind: 'document'; document: Record<string, unknown>; files: string[] };
+type Source = { kind: 'data'; model: DataModel; prefix: string } | { kind: 'document'; document: Record<string, unknown> };
 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
 
@@ -55,7 +55,7 @@ export async function readSource(path: string, mock: ExportMockOptions = {}): Pr
     const text = await readFile(path, 'utf8');
     if (/\.ya?ml$/i.test(path) || /"(openapi|swagger)"\s*:/.test(text.slice(0, 4096))) {
       const document = await loadDocumentFile(path);
-      if (isOpenApiDocument(document)) return { kind: 'document', document, files: [path] };
+      if (isOpenApiDocument(document)) return { kind: 'document', document };
       if (/\.ya?ml$/i.test(path)) throw new Error(`${path} is not an OpenAPI document (no top-level "openapi" or "swagger")`);
     }
   }
@@ -66,15 +66,14 @@ export async function readSource(path: string, mock: ExportMockOptions = {}): Pr
     const problem = checkDbFile(path);
     if (problem) throw new Error(problem);
     options.db = path;
-  }
-  else Object.assign(options, (await jsonServerFlags([basename(path)], dirname(path), {})).mock);
+  } else Object.assign(options, (await jsonServerFlags([basename(path)], dirname(path), {})).mock);
   const api = createNodeMockApi(options);
   try {
     await api.ready();
     const store = api.app.store;
     const documents = await store.documents();
     if (folder) Object.assign(documents, await nestedCollections(path, store));
-    return { kind: 'data', model: dataModel(documents, store.relations, store.idField), prefix: folder ? '/api' : '/', files: [path] };
+    return { kind: 'data', model: dataModel(documents, store.relations, store.idField), prefix: folder ? '/api' : '/' };
   } finally {
     await api.close();
   }

@@ -68,6 +68,7 @@ async function openTab(tab: string, width = 1280, scheme: 'light' | 'dark' = 'li
   await page.emulateMedia({ colorScheme: scheme });
   await page.goto(`${url}/_mockyard/#${tab}`);
   await page.locator(`[data-tab=${tab}][aria-selected=true]`).waitFor();
+  if (tab === 'data') await page.locator('[data-testid=data-table] tbody tr').first().waitFor({ timeout: 15_000 });
   return page;
 }
 

@@ -82,6 +82,8 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
   const tableRef = useRef<HTMLTableElement>(null);
   const dialogText = useRef<HTMLTextAreaElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  /** The number of the latest page asked for (typing in the filter asks several in a row). */
+  const pageAsked = useRef(0);
 
   const enc = (n: string) => encodeURIComponent(n);
   const base = (n: string) => `${ADMIN}/data/${enc(n)}`;
@@ -112,8 +114,10 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
     if (sort) (params.set('sort', sort.field), params.set('order', sort.order));
     if (q) params.set('q', q);
     if (session !== null) params.set('session', session);
+    const asked = ++pageAsked.current;
     try {
-      setPage(await getJson<Page>(transport, `${base(name)}?${params}`));
+      const next = await getJson<Page>(transport, `${base(name)}?${params}`);
+      if (asked === pageAsked.current) setPage(next); // an older answer arriving late never replaces a newer one
     } catch (e) {
       report((e as Error).message, true);
     }
