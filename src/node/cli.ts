@@ -10,7 +10,7 @@
  * at start-up (and the command says so). Bad flags exit with 2,
  * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,7 @@ import { documentFlagAlone, documentName, documentServing, openApiPositional, se
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
+import { dataPrefix, wrongPrefixAnswer } from './data-prefix.js';
 import { lineBatch } from './line-batch.js';
 
 export const HELP = `Usage: mockyard [options]
@@ -206,8 +207,8 @@ export async function buildConfig(
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
     for (const flag of ['target', 'overwrite'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
-    if (positionals.length > 1 || (positionals.length === 1 && !DATA_FILE.test(positionals[0]!))) {
-      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one data file, e.g. mockyard db.json; also .json5, .js, .cjs, .mjs)`);
+    if (positionals.length > 1 || (positionals.length === 1 && !DATA_FILE.test(positionals[0]!) && !isFolder(resolve(cwd, positionals[0]!)))) {
+      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one data file or folder, e.g. mockyard db.json or mockyard mocks; also .json5, .js, .cjs, .mjs)`);
     }
   } else {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -215,8 +216,10 @@ export async function buildConfig(
     if (!HTTP_URL.test(values.target)) throw new UsageError(`--target must be an absolute http(s) URL (got "${values.target}")`);
     if (values.proxy !== undefined) throw new UsageError('record takes --target, not --proxy');
   }
-  const dbFile = positionals[0];
-  if (dbFile !== undefined && values['fs-dir'] !== undefined) throw new UsageError('give either a .json file or --fs-dir, not both');
+  // `mockyard mocks` names a folder as `mockyard db.json` names a file (a folder named like a data file is a folder).
+  const dataFolder = mode === 'serve' && positionals[0] !== undefined && isFolder(resolve(cwd, positionals[0])) ? positionals[0] : undefined;
+  const dbFile = dataFolder === undefined ? positionals[0] : undefined;
+  if (positionals[0] !== undefined && values['fs-dir'] !== undefined) throw new UsageError(`give either ${dataFolder === undefined ? 'a data file' : 'a folder'} or --fs-dir, not both`);
   if (values.preset !== undefined && values.preset !== 'json-server' && values.preset !== 'none') throw new UsageError(`--preset must be json-server or none (got "${values.preset}")`);
   if (values.cors !== undefined && values['no-cors']) throw new UsageError('give either --cors or --no-cors, not both');
   const documentFlag = openapi ? undefined : documentFlagAlone(values); // openapi-cli.ts
@@ -237,18 +240,22 @@ export async function buildConfig(
   const dbWait = parseNumber('tracker-db-wait', values['tracker-db-wait'], { min: 0 });
   const configFile = values.config !== undefined ? resolve(cwd, values.config) : findConfigFile(cwd);
   const fromFile: MockyardConfig = configFile ? await loadConfigFile(configFile) : {};
-  const mock: MockApiOptions = { endpointPrefix: '/api', ...(fromFile.mock ?? {}) } as MockApiOptions;
+  const mock: MockApiOptions = { ...(fromFile.mock ?? {}) } as MockApiOptions;
   if (!configFile && values['fs-dir'] === undefined) mock.fsDir = resolve(cwd, 'mocks');
-  if (values['fs-dir'] !== undefined) {
-    mock.fsDir = resolve(cwd, values['fs-dir']);
+  const folderFlag = values['fs-dir'] ?? dataFolder;
+  if (folderFlag !== undefined) {
+    mock.fsDir = resolve(cwd, folderFlag);
     delete mock.fs;
+    delete mock.db;
   }
   if (dbFile !== undefined) {
     mock.db = resolve(cwd, dbFile);
     delete mock.fsDir;
     delete mock.fs;
-    if (fromFile.mock?.endpointPrefix === undefined) mock.endpointPrefix = '/'; // json-server's URLs
   }
+  // THE prefix rule (data-prefix.ts): a file and a folder alike.
+  const servesData = mode === 'serve' && openapi === undefined && (dbFile !== undefined || folderFlag !== undefined || (!configFile && values.har === undefined));
+  mock.endpointPrefix = dataPrefix({ flag: values.prefix, config: fromFile.mock?.endpointPrefix as string | string[] | undefined, configFile: configFile !== undefined, data: servesData ? (dbFile !== undefined || folderFlag !== undefined ? 'named' : 'default') : 'none' }) as string | string[];
   if (js) Object.assign(mock, js.mock);
   // Without a config file a folder (or a db.json) is a REST API as json-server serves it; a
   // config file means what it says (no `preset`: the spec's file mode).
@@ -259,7 +266,6 @@ export async function buildConfig(
     const list = values.cors.split(',').map((o) => o.trim()).filter(Boolean);
     mock.cors = { origins: list.includes('*') ? '*' : list };
   } else if (mock.cors === undefined) mock.cors = { origins: LOCAL_ORIGINS };
-  if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
   if (delay !== undefined) mock.delay = delay;
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   if (mode === 'serve' && values.har !== undefined) {
@@ -296,7 +302,7 @@ export async function buildConfig(
   }
   if (config.tracker) config.tracker = withSpoolDefault(config.tracker, cwd);
   if (dbWait !== undefined && !(config.tracker && (config.tracker.storage?.postgres !== undefined || config.tracker.storage?.store !== undefined))) throw new UsageError('--tracker-db-wait needs --tracker-db (or a collector with a database store)');
-  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve' && values.har === undefined, config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
+  return { implicitFsDir: !configFile && folderFlag === undefined && dbFile === undefined && mode === 'serve' && values.har === undefined, config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -459,7 +465,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       const start = performance.now();
       const answer = await homePage!.handle(request);
       const [pathname, search] = splitUrl(request.url);
-      const res = answer ?? errorResponse(404, 'Not Found', pathname, { head: request.method.toUpperCase() === 'HEAD' });
+      const head = request.method.toUpperCase() === 'HEAD';
+      const res = answer ?? (api && wrongPrefixAnswer(pathname, api.prefixes, head)) ?? errorResponse(404, 'Not Found', pathname, { head });
       if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: answer ? 'home page' : 'nothing matched' });
       return res;
     };
@@ -496,6 +503,14 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   }
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Why a db file cannot be served (missing, not JSON, not an object), or undefined. */
 function checkDbFile(file: string): string | undefined {
   let text: string;
@@ -525,6 +540,7 @@ function checkDbFile(file: string): string | undefined {
  */
 function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogLine) => void) | undefined): Engine {
   const wrapped = Object.create(api) as MockApi;
+  const rootPrefix = api.prefixes.includes('/');
   const wantsHome = (request: Request) => {
     if (!home) return false;
     const m = request.method.toUpperCase();
@@ -542,11 +558,19 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
       log(request, res, start, 'home page');
       if (res) return res;
     }
-    const res = await api.handle(request);
+    let res = await api.handle(request);
+    if (res?.status === 404 && rootPrefix) res = wrongPrefixAnswer(splitUrl(request.url)[0], api.prefixes, request.method.toUpperCase() === 'HEAD') ?? res; // `/api/posts` when the data is at `/` (data-prefix.ts)
     if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
     return res;
   };
   wrapped.handleCached = (request) => (wantsHome(request) ? undefined : api.handleCached(request));
+  if (rootPrefix) {
+    const cached = wrapped.handleCached;
+    wrapped.handleCached = (request) => {
+      const res = cached(request);
+      return res?.status === 404 ? undefined : res; // through handle: it may name where the data is
+    };
+  }
   return wrapped;
 }
 

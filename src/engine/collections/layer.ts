@@ -45,7 +45,7 @@ import { runQuery } from '../store/query.js';
 import { referencedIds } from '../store/references.js';
 import { linkHeader, parseJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand } from './relations.js';
-import { expandField, relationField } from '../store/relations.js';
+import { expandField, holdsField, relationField } from '../store/relations.js';
 
 const NAME = 'collections';
 
@@ -125,12 +125,12 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
       const childKey = siblingKey(key, name);
       const children = await collection(childKey);
       if (children) {
-        const fk = relationField(naming, nameOf(childKey), own);
+        const fk = relationField(naming, nameOf(childKey), own, holdsField(children.items));
         if (fk !== undefined) out = embed(out, name, children.items, fk, idField);
       } else parentsToo.push(name); // json-server 1.x: `_embed=post` on comments embeds the parent
     }
     for (const name of [...q.expand, ...parentsToo]) {
-      const rel = expandField(naming, own, name);
+      const rel = expandField(naming, own, name, holdsField(items));
       for (const candidate of rel?.parents ?? []) {
         const parents = await collection(siblingKey(key, candidate));
         if (parents) {
@@ -297,7 +297,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
             const childKey = siblingKey(key, name);
             const children = await collection(childKey);
             if (!children) continue;
-            const fk = relationField(naming, nameOf(childKey), parentName);
+            const fk = relationField(naming, nameOf(childKey), parentName, holdsField(children.items));
             if (fk === undefined) continue;
             // No child of this item in the stored array, and no write queued that could add one: nothing to write.
             if (!referencedIds(children.items, fk).has(id) && children.settled) continue;
@@ -325,7 +325,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     const childKey = siblingKey(parentKey, childName);
     const children = await collection(childKey);
     if (!children) return undefined;
-    const fk = relationField(naming, nameOf(childKey), nameOf(parentKey));
+    const fk = relationField(naming, nameOf(childKey), nameOf(parentKey), holdsField(children.items));
     if (fk === undefined) return undefined;
     if (ctx.method === 'POST') {
       const parent = parents.get(parentId);

@@ -1,0 +1,66 @@
+/**
+ * THE prefix rule of the `mockyard` command: under which URL prefix the data it serves is found,
+ * and what a request under the other prefix is told.
+ *
+ *   1. `--prefix P` (repeatable) wins;
+ *   2. then the config file's `mock.endpointPrefix`;
+ *   3. then, when the data is named on the command line (`mockyard db.json`, `mockyard mocks`,
+ *      `--fs-dir mocks`) or there is no config file (`mockyard` serving ./mocks): `/`, as
+ *      json-server serves `/posts` — a file and a folder alike;
+ *   4. else `/api`, the library's default: a config file naming its own `fsDir`/`db` (the same
+ *      file gets `/api` in the Vite plugin and the middleware, where the app owns `/`), a HAR log
+ *      or a recording session.
+ *
+ * A request that misses because it used the other prefix (`/api/posts` when the data is at `/`,
+ * `/posts` when it is under `/api`) gets a 404 naming where the data is and the flag that moves it.
+ */
+import { errorResponse } from '../core/errors.js';
+
+/** The prefix json-server users know, and mockyard's library default. */
+export const API_PREFIX = '/api';
+
+export interface PrefixSources {
+  /** `--prefix` values. */
+  flag?: readonly string[];
+  /** The config file's `mock.endpointPrefix`, if it sets one. */
+  config?: string | readonly string[];
+  /** Whether a config file was loaded. */
+  configFile: boolean;
+  /**
+   * What the command serves: data it `named` (a positional file or folder, `--fs-dir`), the
+   * `default` ./mocks, or `none` of these (a HAR log, a recording session, an OpenAPI document:
+   * their own rules place them).
+   */
+  data: 'named' | 'default' | 'none';
+}
+
+/** The mock API's prefix(es) for the command (rules 1–4 above). */
+export function dataPrefix(s: PrefixSources): string | readonly string[] {
+  if (s.flag?.length) return s.flag.length === 1 ? s.flag[0]! : s.flag;
+  if (s.config !== undefined) return s.config;
+  return s.data === 'named' || (s.data === 'default' && !s.configFile) ? '/' : API_PREFIX;
+}
+
+function under(prefix: string, pathname: string): string | undefined {
+  if (prefix === '/') return pathname;
+  if (pathname === prefix) return '/';
+  return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : undefined;
+}
+
+/**
+ * The 404 for a request that used the other prefix, or undefined when `pathname` is not such a
+ * request. `prefixes` are the mock API's; a request under `/api` when the data is at `/`, or
+ * outside every prefix when the data is under one, names where it is.
+ */
+export function wrongPrefixAnswer(pathname: string, prefixes: readonly string[], head: boolean): Response | undefined {
+  if (prefixes.length === 0) return undefined;
+  let message: string | undefined;
+  if (prefixes.includes('/')) {
+    const rest = under(API_PREFIX, pathname);
+    if (rest !== undefined) message = `Not Found: the data is served at / (try ${rest}); start with --prefix ${API_PREFIX} to serve it under ${API_PREFIX}`;
+  } else if (!prefixes.some((p) => under(p, pathname) !== undefined) && pathname !== '/' && pathname !== '/favicon.ico') {
+    const p = prefixes[0]!;
+    message = `Not Found: the data is served under ${p} (try ${p}${pathname}); start with --prefix / to serve it at /`;
+  }
+  return message === undefined ? undefined : errorResponse(404, message, pathname, { head });
+}
