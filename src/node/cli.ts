@@ -254,8 +254,7 @@ export async function buildConfig(
     delete mock.fs;
   }
   // THE prefix rule (data-prefix.ts): a file and a folder alike.
-  const servesData = mode === 'serve' && openapi === undefined && (dbFile !== undefined || folderFlag !== undefined || (!configFile && values.har === undefined));
-  mock.endpointPrefix = dataPrefix({ flag: values.prefix, config: fromFile.mock?.endpointPrefix as string | string[] | undefined, configFile: configFile !== undefined, data: servesData ? (dbFile !== undefined || folderFlag !== undefined ? 'named' : 'default') : 'none' }) as string | string[];
+  mock.endpointPrefix = dataPrefix({ flag: values.prefix, config: fromFile.mock?.endpointPrefix as string | string[] | undefined, positional: dataFolder !== undefined || dbFile !== undefined }) as string | string[];
   if (js) Object.assign(mock, js.mock);
   // Without a config file a folder (or a db.json) is a REST API as json-server serves it; a
   // config file means what it says (no `preset`: the spec's file mode).

@@ -1,15 +1,17 @@
 /**
  * THE prefix rule of the `mockyard` command: under which URL prefix the data it serves is found,
- * and what a request under the other prefix is told.
+ * and what a request under the other prefix is told. The rule follows the command line the user
+ * speaks, never what the data is (a file and a folder alike):
  *
  *   1. `--prefix P` (repeatable) wins;
  *   2. then the config file's `mock.endpointPrefix`;
- *   3. then, when the data is named on the command line (`mockyard db.json`, `mockyard mocks`,
- *      `--fs-dir mocks`) or there is no config file (`mockyard` serving ./mocks): `/`, as
- *      json-server serves `/posts` — a file and a folder alike;
- *   4. else `/api`, the library's default: a config file naming its own `fsDir`/`db` (the same
- *      file gets `/api` in the Vite plugin and the middleware, where the app owns `/`), a HAR log
- *      or a recording session.
+ *   3. data named as json-server's command line names it — the positional argument, a file
+ *      (`mockyard db.json`) or a folder (`mockyard mocks`) — is served at `/`, where json-server
+ *      serves `/posts` (a package.json script keeps its URLs with only the command replaced);
+ *   4. everything else is under `/api`, mockyard's default in every host: `--fs-dir mocks`, the
+ *      default ./mocks, a config file's `fsDir`/`db` (the same file gets `/api` in the Vite plugin
+ *      and the middleware, where the app owns `/`), a HAR log, a recording session (so what
+ *      `mockyard record --fs-dir mocks` recorded under `/api` replays there with `--fs-dir mocks`).
  *
  * A request that misses because it used the other prefix (`/api/posts` when the data is at `/`,
  * `/posts` when it is under `/api`) gets a 404 naming where the data is and the flag that moves it.
@@ -24,21 +26,15 @@ export interface PrefixSources {
   flag?: readonly string[];
   /** The config file's `mock.endpointPrefix`, if it sets one. */
   config?: string | readonly string[];
-  /** Whether a config file was loaded. */
-  configFile: boolean;
-  /**
-   * What the command serves: data it `named` (a positional file or folder, `--fs-dir`), the
-   * `default` ./mocks, or `none` of these (a HAR log, a recording session, an OpenAPI document:
-   * their own rules place them).
-   */
-  data: 'named' | 'default' | 'none';
+  /** Whether the data is the positional argument (`mockyard db.json`, `mockyard mocks`). */
+  positional: boolean;
 }
 
-/** The mock API's prefix(es) for the command (rules 1–4 above). */
+/** The mock API's prefix(es) for the command (rules 1–4 above; an OpenAPI document then places itself: openapi-cli.ts). */
 export function dataPrefix(s: PrefixSources): string | readonly string[] {
   if (s.flag?.length) return s.flag.length === 1 ? s.flag[0]! : s.flag;
   if (s.config !== undefined) return s.config;
-  return s.data === 'named' || (s.data === 'default' && !s.configFile) ? '/' : API_PREFIX;
+  return s.positional ? '/' : API_PREFIX;
 }
 
 function under(prefix: string, pathname: string): string | undefined {

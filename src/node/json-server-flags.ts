@@ -143,8 +143,8 @@ export async function jsonServerFlags(args: readonly string[], cwd: string, own:
     if (!flag.startsWith('-') || flag === '-') {
       out.push(raw);
     } else if (OPTIONAL_VALUE.has(flag)) {
-      // --snapshots [DIR]: a value only when the next argument is not a flag or the data file.
-      if (inline === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-') && !DATA_FILE.test(argv[i + 1]!) && isFolder(resolve(cwd, argv[i + 1]!))) i++;
+      // --snapshots [DIR] (0.17's default: `.`): the next argument is its value unless it is a flag or a data file.
+      if (inline === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-') && !DATA_FILE.test(argv[i + 1]!)) i++;
       c.noted.add('snapshots');
     } else if (SAME[flag]) {
       out.push(inline === undefined ? SAME[flag]! : `${SAME[flag]}=${inline}`);
