@@ -10,6 +10,7 @@
  *   GET    sessions/<id>/overrides      { overrides }
  *   POST   sessions/<id>/overrides      body: one override or an array (src/engine/sessions/overrides.ts)
  *   DELETE sessions/<id>/overrides      removes them all
+ *   DELETE sessions/<id>/overrides/<n>  removes the n-th (0: the newest, as GET lists them): undo one
  *   GET    sessions/<id>/requests       the journal entries of that session (as GET requests?session=<id>)
  *
  * PUT scenario and POST overrides create the session when it does not exist yet, so a test can
@@ -113,7 +114,14 @@ export async function sessionRoute(api: MockApi, journal: Journal | null | undef
       if (!journal) throw new HttpError(404, 'The request journal is off (mock.journal: false)');
       return json({ entries: journal.list({ ...filterFrom(params), session: id }) }, 200, head);
     }
-    default:
-      throw new HttpError(404, 'Not Found');
+    default: {
+      const m = /^overrides\/(\d{1,6})$/.exec(action);
+      if (m === null) throw new HttpError(404, 'Not Found');
+      if (method !== 'DELETE') return allow('DELETE');
+      found(sessions.get(id));
+      const after = sessions.removeOverride(id, Number(m[1]));
+      if (after === undefined) throw new HttpError(404, `The session has no override ${m[1]}`);
+      return json(after);
+    }
   }
 }

@@ -16,6 +16,8 @@
  *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`),
  *                             and empties the journal; a filesystem without reset (disk) → 501
  *   …      sessions…          the sessions (admin-sessions.ts)
+ *   …      data…              the collections, read and written through the store (admin-data.ts)
+ *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
  * `requests` also takes ?session=<id> (that session's entries only) and ?violations=true|false
  * (only the answers that broke the OpenAPI document, `openapi.validateResponses`; or the others).
  * */
@@ -32,6 +34,9 @@ import type { Journal, JournalFilter } from './journal.js';
 import { describeCollector, describeMock } from './routes-info.js';
 import { isMockApi } from '../engine/is-mock-api.js';
 import { sessionRoute } from './admin-sessions.js';
+import { dataRoute } from './admin-data.js';
+import { filesRoute } from './admin-files.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
 const SSE_PING_MS = 15_000;
@@ -91,6 +96,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
   const tracker = options.tracker;
   const { token } = options;
   const streams = new Set<() => void>();
+  const fileQueue = new KeyedQueue();
   let resources: ResourceMapSource | undefined;
 
   function needMock(): MockApi {
@@ -149,6 +155,8 @@ export function createAdminApi(options: AdminOptions): AdminApi {
       throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: methods } });
     };
     if (sub === '/sessions' || sub.startsWith('/sessions/')) return sessionRoute(needMock(), options.journal, request, method, sub, params, filterFrom);
+    if (sub === '/data' || sub.startsWith('/data/')) return dataRoute(needMock(), request, method, sub, params);
+    if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueue, request, method, sub);
     switch (sub) {
       case '/requests':
         if (method === 'GET' || head) return json({ entries: needJournal().list(filterFrom(params)) }, 200, head);

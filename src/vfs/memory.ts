@@ -11,6 +11,8 @@ import { VfsError, type Vfs, type VfsDirent, type VfsStat } from './types.js';
 export interface MemoryVfs extends Vfs {
   /** Restores the seed tree given at creation (everything else is removed). */
   reset(): Promise<void>;
+  /** The seed's bytes of the file at `path` (a copy), or undefined when the seed has none: one file back to its seed (the devtools' collection reset). */
+  seeded(path: string): Uint8Array | undefined;
 }
 
 interface FileNode {
@@ -160,6 +162,12 @@ export function memoryFs(tree?: SeedTree): MemoryVfs {
     async reset() {
       load();
       changes.emit('');
+    },
+
+    seeded(p) {
+      const path = normalizeVfsPath(p);
+      for (const [at, bytes] of seed) if (at === path) return bytes.slice();
+      return undefined;
     },
   };
 }

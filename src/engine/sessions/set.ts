@@ -34,6 +34,7 @@ import type { ScenarioSet } from '../scenarios/pipelines.js';
 import { requestedScenario } from '../scenarios/select.js';
 import type { EngineServices } from '../services.js';
 import type { MockApiApp } from '../types.js';
+import type { CollectionStore } from '../store/contract.js';
 import type { ResolvedSessions } from './options.js';
 import { checkOverride, compileOverride, type SessionOverride } from './overrides.js';
 import { checkSessionId, requestedSession } from './select.js';
@@ -72,6 +73,13 @@ export interface SessionControl {
   addOverrides(id: string, overrides: readonly unknown[]): SessionInfo;
   /** Removes the session's overrides. */
   clearOverrides(id: string): SessionInfo | undefined;
+  /** Removes the session's override at `index` (as `overrides` lists them, newest first): undo. undefined: no such session or index. */
+  removeOverride(id: string, index: number): SessionInfo | undefined;
+  /**
+   * The session's collection store (its copy-on-write view of the data: the same validation, ids,
+   * relations and change events as the shared store); creates the session when needed.
+   */
+  store(id: string): CollectionStore;
 }
 
 export interface SessionSet extends SessionControl {
@@ -98,6 +106,8 @@ interface Built {
   readonly own: readonly Layer[];
   readonly vfs: Vfs | null;
   readonly offs: Array<() => void>;
+  /** The session's collection store (undefined when the recipe has no files layer). */
+  readonly store: CollectionStore | undefined;
 }
 
 interface Session {
@@ -275,7 +285,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
         for (const o of observers) o(x, scenario, id);
       }),
     );
-    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, offs };
+    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, offs, store: built.store };
     return pipeline;
   }
 
@@ -384,6 +394,24 @@ export function createSessionSet({ settings, options, services, logger, scenario
       s.overrides = [];
       s.version++;
       return info(s);
+    },
+
+    removeOverride(id, index) {
+      const s = live(id);
+      if (!s || !Number.isInteger(index) || index < 0 || index >= s.overrides.length) return undefined;
+      s.overrides = s.overrides.filter((_, i) => i !== index);
+      s.version++;
+      return info(s);
+    },
+
+    store(id) {
+      if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
+      const s = touch(checkSessionId(id));
+      const name = scenarios.names.length === 0 ? null : (s.scenario ?? scenarios.current);
+      pipelineOf(s, name);
+      const store = s.built?.store;
+      if (store === undefined) throw new HttpError(404, 'No collections: file routing is off');
+      return store;
     },
 
     async close() {

@@ -1,0 +1,224 @@
+/**
+ * The admin API's data routes (admin.ts hands every `/data…` path here): the collections of the
+ * mock API, read and written through the collection store (src/engine/store: the same
+ * validation, ids, relations and change events as REST and GraphQL, so subscribers and webhooks
+ * see the page's edits). `?session=<id>` works on that session's copy of the data (created when
+ * needed); without it, on the shared data. A collection is named as one URL segment
+ * (`encodeURIComponent('v1/users')`).
+ *
+ *   GET    data                         { scope, collections: [{ name, count }] }
+ *   GET    data/<name>                  one page: { items, etags, total, offset, limit }
+ *                                       ?offset= ?limit= (1…1000, default 50) ?sort=<field> ?order=asc|desc
+ *                                       ?q=<text> (any top-level value contains it) ?filter=<JSON object> (store.list's filter)
+ *                                       ?export=true: the whole collection as a JSON array download
+ *   PUT    data/<name>                  body: a JSON array of items: replaces the collection (import), one write
+ *   POST   data/<name>                  body: an item → 201 the item as stored (its id assigned when missing)
+ *   POST   data/<name>/reset            the collection back to its seed (shared: the memory filesystem's
+ *                                       seed, 501 elsewhere; a session: the shared data)
+ *   GET    data/<name>/<id>             the item, with its ETag
+ *   PATCH  data/<name>/<id>             body: fields merged into the item
+ *   PUT    data/<name>/<id>             body: the whole item (its id never moves)
+ *   DELETE data/<name>/<id>             204
+ *   POST   data/<name>/<id>/duplicate   201 a copy with a new id
+ *
+ * Writes to an item take `If-Match: <etag>` (the tag GET gave, `etags[i]` of a page): when the
+ * item changed since (another tab, a request), the answer is 412 with the current tag and
+ * nothing is written. The check and the write run in the collection's write queue, so nothing
+ * can slip in between.
+ */
+import { readBody } from '../core/body.js';
+import { HttpError } from '../core/errors.js';
+import { FastResponse } from '../core/fast-response.js';
+import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
+import type { MockApi } from '../engine/create-mock-api.js';
+import type { CollectionStore, Item, ListQuery } from '../engine/store/contract.js';
+import { joinVfsPath } from '../vfs/path.js';
+import { checkPreconditions, etagOfValue } from './etag.js';
+
+/** Imports may be large (a 100k-item collection exported and loaded back). */
+const IMPORT_LIMIT = 64 * 1024 * 1024;
+const ITEM_LIMIT = 1024 * 1024;
+const MAX_PAGE = 1000;
+
+const json = (value: unknown, status = 200, headers: Record<string, string> = {}, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store', ...headers }, head);
+
+async function jsonBody(request: Request, limit: number): Promise<unknown> {
+  const bytes = await readBody(request, limit);
+  if (bytes.byteLength === 0) throw new HttpError(400, 'A JSON body is required');
+  const value = parseJsonBytes(bytes);
+  assertNoForbiddenKeys(value);
+  return value;
+}
+
+function isItem(v: unknown): v is Item {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function decode(seg: string, what: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    throw new HttpError(400, `Malformed ${what} in the URL`);
+  }
+}
+
+function intParam(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const raw = params.get(name);
+  if (raw === null || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new HttpError(400, `${name} must be an integer from ${min} to ${max}`);
+  return Number(raw);
+}
+
+function listQueryFrom(params: URLSearchParams): ListQuery & { offset: number; limit: number } {
+  const offset = intParam(params, 'offset', 0, 0, 1e9);
+  const limit = intParam(params, 'limit', 50, 1, MAX_PAGE);
+  const filter: Record<string, unknown> = {};
+  const rawFilter = params.get('filter');
+  if (rawFilter) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawFilter);
+    } catch {
+      throw new HttpError(400, 'filter must be a JSON object ({"done": true}, {"views_gt": 10})');
+    }
+    if (!isItem(parsed)) throw new HttpError(400, 'filter must be a JSON object ({"done": true}, {"views_gt": 10})');
+    assertNoForbiddenKeys(parsed);
+    Object.assign(filter, parsed);
+  }
+  const q = params.get('q');
+  if (q) filter.q = q;
+  const field = params.get('sort');
+  const order = params.get('order') ?? 'asc';
+  if (order !== 'asc' && order !== 'desc') throw new HttpError(400, 'order must be asc or desc');
+  return { offset, limit, ...(Object.keys(filter).length ? { filter } : {}), ...(field ? { sort: { field, order } } : {}) };
+}
+
+/** The store a request works on, and how the page labels it. */
+function scopeOf(api: MockApi, params: URLSearchParams): { store: CollectionStore; scope: { session: string | null } } {
+  const session = params.get('session');
+  if (session) return { store: api.sessions.store(session), scope: { session } };
+  return { store: api.app.store, scope: { session: null } };
+}
+
+/** The seed of collection `name` for the scope: what a reset brings back. */
+async function seedOf(api: MockApi, store: CollectionStore, name: string, session: string | null): Promise<readonly Item[]> {
+  if (session !== null) {
+    const shared = await api.app.store.all(name);
+    if (shared === undefined) throw new HttpError(404, `The shared data has no collection ${JSON.stringify(name)} to reset to`);
+    return shared;
+  }
+  const fs = api.app.fs as { seeded?: (path: string) => Uint8Array | undefined };
+  if (typeof fs.seeded !== 'function') {
+    throw new HttpError(501, 'Reset is not available for this filesystem: only memoryFs keeps a seed per file (a disk folder is yours: use git)');
+  }
+  const version = await store.open(name);
+  if (version === null) throw new HttpError(404, `No collection ${JSON.stringify(name)}`);
+  const bytes = fs.seeded(joinVfsPath(api.options.fsDir ?? '', version.file));
+  if (bytes === undefined) throw new HttpError(404, `The seed has no ${version.file}`);
+  const seed = parseJsonBytes(bytes);
+  if (!Array.isArray(seed)) throw new HttpError(409, `The seed of ${version.file} is not a collection`);
+  return seed as Item[];
+}
+
+/** Replaces every item of `name` with `items`, in one write (change events for each item). */
+function replaceAll(store: CollectionStore, name: string, items: readonly unknown[]): Promise<number> {
+  return store.transaction(name, (tx) => {
+    tx.removeWhere(() => true);
+    for (const item of items) tx.insert(item as Item);
+    return tx.items.length;
+  });
+}
+
+export async function dataRoute(api: MockApi, request: Request, method: string, sub: string, params: URLSearchParams): Promise<Response> {
+  const head = method === 'HEAD';
+  const allow = (methods: string): never => {
+    throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: methods } });
+  };
+  const parts = sub.split('/').slice(2); // ['', 'data', name, id, action]
+  const { store, scope } = scopeOf(api, params);
+  if (parts.length === 0) {
+    if (method !== 'GET' && !head) return allow('GET, HEAD');
+    const collections = [];
+    for (const name of await store.names()) collections.push({ name, count: (await store.all(name))?.length ?? 0 });
+    return json({ scope, collections }, 200, {}, head);
+  }
+  const name = decode(parts[0]!, 'collection name');
+  if (parts.length === 1) {
+    if (method === 'GET' || head) {
+      if (params.get('export') === 'true') {
+        const items = await store.all(name);
+        if (items === undefined) throw new HttpError(404, `No collection ${JSON.stringify(name)}`);
+        const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.json`;
+        return FastResponse.json(JSON.stringify(items, null, 2), 200, { 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file}"` }, head);
+      }
+      const query = listQueryFrom(params);
+      const page = await store.list(name, query);
+      return json({ scope, name, items: page.items, etags: page.items.map(etagOfValue), total: page.total, offset: query.offset, limit: query.limit, idField: store.idField }, 200, {}, head);
+    }
+    if (method === 'POST') {
+      const item = await jsonBody(request, ITEM_LIMIT);
+      if (!isItem(item)) throw new HttpError(400, 'The body must be a JSON object (the item)');
+      const stored = await store.insert(name, item);
+      return json(stored, 201, { ETag: etagOfValue(stored) });
+    }
+    if (method === 'PUT') {
+      const items = await jsonBody(request, IMPORT_LIMIT);
+      if (!Array.isArray(items)) throw new HttpError(400, 'The body must be a JSON array of items (what GET ?export=true gives)');
+      const count = await replaceAll(store, name, items);
+      return json({ scope, name, count });
+    }
+    return allow('GET, HEAD, POST, PUT');
+  }
+  if (parts.length === 2 && parts[1] === 'reset') {
+    if (method !== 'POST') return allow('POST');
+    const seed = await seedOf(api, store, name, scope.session);
+    const count = await replaceAll(store, name, seed);
+    return json({ scope, name, count });
+  }
+  const id = decode(parts[1]!, 'item id');
+  const action = parts.slice(2).join('/');
+  const what = `Item ${JSON.stringify(id)} of ${name}`;
+  if (action === 'duplicate') {
+    if (method !== 'POST') return allow('POST');
+    const copy = await store.transaction(name, (tx) => {
+      const found = tx.get(id);
+      if (found === undefined) throw new HttpError(404, `${what} does not exist`);
+      const { [store.idField]: _, ...rest } = found;
+      return tx.insert(structuredClone(rest));
+    });
+    return json(copy, 201, { ETag: etagOfValue(copy) });
+  }
+  if (action !== '') throw new HttpError(404, 'Not Found');
+  switch (method) {
+    case 'GET':
+    case 'HEAD': {
+      const item = await store.get(name, id);
+      if (item === undefined) throw new HttpError(404, `${what} does not exist`);
+      return json(item, 200, { ETag: etagOfValue(item) }, head);
+    }
+    case 'PATCH':
+    case 'PUT': {
+      const changes = await jsonBody(request, ITEM_LIMIT);
+      if (!isItem(changes)) throw new HttpError(400, 'The body must be a JSON object');
+      const updated = await store.transaction(name, (tx) => {
+        const current = tx.get(id);
+        checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
+        if (current === undefined) throw new HttpError(404, `${what} does not exist`);
+        return tx.update(id, changes, { replace: method === 'PUT' });
+      });
+      if (updated === undefined) throw new HttpError(404, `${what} does not exist`);
+      return json(updated, 200, { ETag: etagOfValue(updated) });
+    }
+    case 'DELETE': {
+      await store.transaction(name, (tx) => {
+        const current = tx.get(id);
+        checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
+        if (current === undefined) throw new HttpError(404, `${what} does not exist`);
+        tx.remove(id);
+      });
+      return FastResponse.empty(204);
+    }
+    default:
+      return allow('GET, HEAD, PATCH, PUT, DELETE');
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * The admin API's editing routes through a real node:http server: collections read in pages and
+ * written through the store (seen by REST, GraphQL and the store's change events), a session's
+ * copy apart from the shared data, If-Match conflicts (412, nothing written), import/export and
+ * reset to the seed; mock files created and edited (seen by the files layer, conflicts with an
+ * edit on disk); a session override removed by its index; the token guard on every new write.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { memoryFs } from '../../src/vfs/memory.js';
+import type { MockApiOptions } from '../../src/engine/types.js';
+import { isMockApi } from '../../src/engine/is-mock-api.js';
+import type { StoreChange } from '../../src/engine/store/contract.js';
+import { closeServers, startServer } from '../helpers/server.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+
+afterEach(async () => {
+  await closeServers();
+  await removeTempDirs();
+});
+
+const A = '/_mockyard/api';
+const TODOS = [
+  { id: 1, title: 'buy milk', done: false },
+  { id: 2, title: 'write tests', done: true },
+  { id: 3, title: 'ship it', done: false },
+];
+
+function options(extra: Partial<MockApiOptions> = {}): MockApiOptions {
+  return {
+    endpointPrefix: '/api',
+    logLevel: 'silent',
+    fs: memoryFs({ 'mocks/todos.json': TODOS, 'mocks/config.json': { theme: 'dark' } }),
+    fsDir: 'mocks',
+    graphql: true,
+    collections: true,
+    ...extra,
+  };
+}
+
+async function call(url: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}) {
+  const r = await fetch(url, { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await r.text();
+  return { status: r.status, headers: r.headers, json: text && /json/.test(r.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined, text };
+}
+
+async function gql(url: string, query: string, session?: string) {
+  const r = await fetch(`${url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(session ? { 'x-mockyard-session': session } : {}) }, body: JSON.stringify({ query }) });
+  return (await r.json()) as { data: any; errors?: unknown };
+}
+
+describe('admin API: data', () => {
+  it('lists collections and pages one on the server (sort, q, filter)', async () => {
+    const s = await startServer({ mock: options() });
+    const list = await call(`${s.url}${A}/data`);
+    expect(list.status).toBe(200);
+    expect(list.json).toEqual({ scope: { session: null }, collections: [{ name: 'todos', count: 3 }] });
+    const page = await call(`${s.url}${A}/data/todos?sort=title&order=desc&limit=2`);
+    expect(page.json.items.map((t: any) => t.title)).toEqual(['write tests', 'ship it']);
+    expect(page.json.total).toBe(3);
+    expect(page.json.etags).toHaveLength(2);
+    expect((await call(`${s.url}${A}/data/todos?q=MILK`)).json.items.map((t: any) => t.id)).toEqual([1]);
+    expect((await call(`${s.url}${A}/data/todos?filter=${encodeURIComponent('{"done":true}')}`)).json.items.map((t: any) => t.id)).toEqual([2]);
+    expect((await call(`${s.url}${A}/data/todos?limit=0`)).status).toBe(400);
+    expect((await call(`${s.url}${A}/data/todos?filter=nope`)).status).toBe(400);
+    expect((await call(`${s.url}${A}/data/nothing`)).status).toBe(404);
+  });
+
+  it('pages a 100k-item collection on the server: one page travels, not the collection', async () => {
+    const big = Array.from({ length: 100_000 }, (_, i) => ({ id: i + 1, name: `user ${i + 1}`, n: i % 7 }));
+    const s = await startServer({ mock: options({ fs: memoryFs({ 'mocks/users.json': big }) }) });
+    const t0 = performance.now();
+    const page = await call(`${s.url}${A}/data/users?offset=99990&limit=50&sort=id&order=asc`);
+    expect(page.json.total).toBe(100_000);
+    expect(page.json.items.map((u: any) => u.id)).toEqual(Array.from({ length: 10 }, (_, i) => 99_991 + i));
+    expect(page.text.length).toBeLessThan(5_000);
+    const q = await call(`${s.url}${A}/data/users?q=user%2099999&limit=50`);
+    expect(q.json.items.map((u: any) => u.id)).toEqual([99_999]);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('writes through the store: REST, GraphQL and change events see the page\u2019s edits', async () => {
+    const s = await startServer({ mock: options() });
+    const api = s.engines.find(isMockApi)!;
+    const changes: StoreChange[] = [];
+    await api.app.store.subscribe((c) => changes.push(c));
+
+    const created = await call(`${s.url}${A}/data/todos`, 'POST', { title: 'from the page' });
+    expect(created.status).toBe(201);
+    expect(created.json).toEqual({ id: 4, title: 'from the page' });
+    expect((await call(`${s.url}/api/todos/4`)).json).toEqual({ id: 4, title: 'from the page' });
+    expect((await gql(s.url, '{ Todo(id: 4) { title } }')).data.Todo.title).toBe('from the page');
+
+    const one = await call(`${s.url}${A}/data/todos/1`);
+    const etag = one.headers.get('etag')!;
+    expect(etag).toMatch(/^"/);
+    const patched = await call(`${s.url}${A}/data/todos/1`, 'PATCH', { done: true }, { 'if-match': etag });
+    expect(patched.status).toBe(200);
+    expect(patched.json).toEqual({ id: 1, title: 'buy milk', done: true });
+    expect((await call(`${s.url}/api/todos/1`)).json.done).toBe(true);
+
+    const dup = await call(`${s.url}${A}/data/todos/2/duplicate`, 'POST');
+    expect(dup.status).toBe(201);
+    expect(dup.json).toEqual({ id: 5, title: 'write tests', done: true });
+
+    const replaced = await call(`${s.url}${A}/data/todos/3`, 'PUT', { title: 'only a title' });
+    expect(replaced.json).toEqual({ id: 3, title: 'only a title' });
+    expect((await call(`${s.url}${A}/data/todos/3`, 'DELETE')).status).toBe(204);
+    expect((await call(`${s.url}/api/todos/3`)).status).toBe(404);
+
+    expect(changes.map((c) => `${c.type} ${c.collection} ${c.id}`)).toEqual(['created todos 4', 'updated todos 1', 'created todos 5', 'updated todos 3', 'removed todos 3']);
+    // The same validation as REST: a taken id is a 409, a non-object a 400.
+    expect((await call(`${s.url}${A}/data/todos`, 'POST', { id: 1 })).status).toBe(409);
+    expect((await call(`${s.url}${A}/data/todos`, 'POST', [1])).status).toBe(400);
+    expect((await call(`${s.url}${A}/data/todos`, 'POST', '{"__proto__":{}}')).status).toBe(400);
+  });
+
+  it('refuses a write from a stale view with 412 and writes nothing', async () => {
+    const s = await startServer({ mock: options() });
+    const tabA = (await call(`${s.url}${A}/data/todos?limit=10`)).json;
+    const tabB = (await call(`${s.url}${A}/data/todos?limit=10`)).json;
+    expect(tabA.etags[0]).toBe(tabB.etags[0]);
+    expect((await call(`${s.url}${A}/data/todos/1`, 'PATCH', { title: 'tab A' }, { 'if-match': tabA.etags[0] })).status).toBe(200);
+    const late = await call(`${s.url}${A}/data/todos/1`, 'PATCH', { title: 'tab B' }, { 'if-match': tabB.etags[0] });
+    expect(late.status).toBe(412);
+    expect(late.json.message).toMatch(/changed since you read it/);
+    expect(late.json.etag).toBe(late.headers.get('etag'));
+    expect((await call(`${s.url}/api/todos/1`)).json.title).toBe('tab A');
+    expect((await call(`${s.url}${A}/data/todos/1`, 'DELETE', undefined, { 'if-match': tabB.etags[0] })).status).toBe(412);
+    expect((await call(`${s.url}/api/todos/1`)).status).toBe(200);
+  });
+
+  it('works on a session\u2019s copy, labelled, apart from the shared data; resets to the seed', async () => {
+    const s = await startServer({ mock: options() });
+    const inSession = await call(`${s.url}${A}/data/todos?session=alice`, 'POST', { title: 'alice only' });
+    expect(inSession.status).toBe(201);
+    expect((await call(`${s.url}${A}/data?session=alice`)).json).toEqual({ scope: { session: 'alice' }, collections: [{ name: 'todos', count: 4 }] });
+    expect((await call(`${s.url}/api/todos/4`, 'GET', undefined, { 'x-mockyard-session': 'alice' })).json.title).toBe('alice only');
+    expect((await gql(s.url, '{ Todo(id: 4) { title } }', 'alice')).data.Todo.title).toBe('alice only');
+    expect((await call(`${s.url}/api/todos/4`)).status).toBe(404);
+    expect((await call(`${s.url}/api/todos/4`, 'GET', undefined, { 'x-mockyard-session': 'bob' })).status).toBe(404);
+    // Reset the session's collection: back to the shared data.
+    expect((await call(`${s.url}${A}/data/todos/reset?session=alice`, 'POST')).json.count).toBe(3);
+    expect((await call(`${s.url}/api/todos/4`, 'GET', undefined, { 'x-mockyard-session': 'alice' })).status).toBe(404);
+    // Reset the shared collection: back to the memory filesystem's seed.
+    await call(`${s.url}${A}/data/todos/1`, 'DELETE');
+    expect((await call(`${s.url}/api/todos/1`)).status).toBe(404);
+    expect((await call(`${s.url}${A}/data/todos/reset`, 'POST')).json.count).toBe(3);
+    expect((await call(`${s.url}/api/todos`)).json).toEqual(TODOS);
+  });
+
+  it('exports a collection as JSON and imports one back in one write', async () => {
+    const s = await startServer({ mock: options() });
+    const exported = await call(`${s.url}${A}/data/todos?export=true`);
+    expect(exported.headers.get('content-disposition')).toBe('attachment; filename="todos.json"');
+    expect(JSON.parse(exported.text)).toEqual(TODOS);
+    const imported = await call(`${s.url}${A}/data/todos`, 'PUT', [{ id: 'a', title: 'imported' }, { title: 'no id' }]);
+    expect(imported.json).toEqual({ scope: { session: null }, name: 'todos', count: 2 });
+    const now = (await call(`${s.url}/api/todos`)).json;
+    expect(now[0]).toEqual({ id: 'a', title: 'imported' });
+    expect(now).toHaveLength(2);
+    expect((await call(`${s.url}${A}/data/todos`, 'PUT', { not: 'an array' })).status).toBe(400);
+    // A bad item rolls the whole import back.
+    expect((await call(`${s.url}${A}/data/todos`, 'PUT', [{ id: 9 }, { id: 9 }])).status).toBe(409);
+    expect((await call(`${s.url}/api/todos`)).json).toHaveLength(2);
+  });
+
+  it('answers 501 for a collection reset on a disk folder (no seed kept)', async () => {
+    const dir = await makeTempDir();
+    await writeFile(join(dir, 'todos.json'), JSON.stringify(TODOS));
+    const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fsDir: dir } });
+    expect((await call(`${s.url}${A}/data/todos/reset`, 'POST')).status).toBe(501);
+  });
+});
+
+describe('admin API: files', () => {
+  it('creates a static route as an ordinary mock file, edits it with If-Match, refuses stale and invalid writes', async () => {
+    const dir = await makeTempDir();
+    await mkdir(join(dir, 'api'), { recursive: true });
+    await writeFile(join(dir, 'api', 'todos.json'), JSON.stringify(TODOS));
+    const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fsDir: dir, collections: true } });
+    // Create: /api/flags answered from flags.json on disk.
+    const made = await call(`${s.url}${A}/files/flags.json`, 'PUT', { beta: true }, { 'if-none-match': '*' });
+    expect(made.status).toBe(201);
+    expect(JSON.parse(await readFile(join(dir, 'flags.json'), 'utf8'))).toEqual({ beta: true });
+    expect((await call(`${s.url}/api/flags`)).json).toEqual({ beta: true });
+    expect((await call(`${s.url}${A}/files/flags.json`, 'PUT', { beta: false }, { 'if-none-match': '*' })).status).toBe(412);
+    // No precondition: 428, nothing written.
+    expect((await call(`${s.url}${A}/files/flags.json`, 'PUT', { beta: false })).status).toBe(428);
+    // Edit with the tag of what was read.
+    const read = await call(`${s.url}${A}/files/flags.json`);
+    const etag = read.headers.get('etag')!;
+    expect(made.headers.get('etag')).toBe(etag);
+    // Someone edits the file on disk meanwhile: the page's save is refused, the disk edit kept.
+    await writeFile(join(dir, 'flags.json'), '{"beta":"from the editor"}');
+    const stale = await call(`${s.url}${A}/files/flags.json`, 'PUT', { beta: 'from the page' }, { 'if-match': etag });
+    expect(stale.status).toBe(412);
+    expect(await readFile(join(dir, 'flags.json'), 'utf8')).toBe('{"beta":"from the editor"}');
+    const fresh = (await call(`${s.url}${A}/files/flags.json`)).headers.get('etag')!;
+    expect((await call(`${s.url}${A}/files/flags.json`, 'PUT', '{"beta": "page"}', { 'if-match': fresh })).status).toBe(200);
+    expect((await call(`${s.url}/api/flags`)).json).toEqual({ beta: 'page' });
+    // Validation: a .json file must be JSON.
+    const bad = await call(`${s.url}${A}/files/flags.json`, 'PUT', '{"beta": tru', { 'if-match': '*' });
+    expect(bad.status).toBe(400);
+    expect((await call(`${s.url}/api/flags`)).json).toEqual({ beta: 'page' });
+    // Text files are written as given; traversal is refused.
+    expect((await call(`${s.url}${A}/files/hello.txt`, 'PUT', 'hi there', { 'if-none-match': '*', 'content-type': 'text/plain' })).status).toBe(201);
+    expect((await call(`${s.url}/api/hello.txt`)).text).toBe('hi there');
+    expect((await call(`${s.url}${A}/files/..%2fescape.json`, 'PUT', '{}', { 'if-none-match': '*' })).status).toBe(400);
+    // Delete with If-Match.
+    const tag = (await call(`${s.url}${A}/files/hello.txt`)).headers.get('etag')!;
+    expect((await call(`${s.url}${A}/files/hello.txt`, 'DELETE', undefined, { 'if-match': tag })).status).toBe(204);
+    expect((await call(`${s.url}/api/hello.txt`)).status).toBe(404);
+  });
+});
+
+describe('admin API: route overrides and the guard', () => {
+  it('removes one session override by its index (undo)', async () => {
+    const s = await startServer({ mock: options() });
+    await call(`${s.url}${A}/sessions/alice/overrides`, 'POST', { method: 'GET', path: '/todos', status: 500 });
+    await call(`${s.url}${A}/sessions/alice/overrides`, 'POST', { method: 'GET', path: '/todos/:id', delay: 10 });
+    const listed = (await call(`${s.url}${A}/sessions/alice/overrides`)).json.overrides;
+    expect(listed.map((o: any) => o.path)).toEqual(['/todos/:id', '/todos']);
+    expect((await call(`${s.url}/api/todos`, 'GET', undefined, { 'x-mockyard-session': 'alice' })).status).toBe(500);
+    const after = await call(`${s.url}${A}/sessions/alice/overrides/1`, 'DELETE');
+    expect(after.json.overrides.map((o: any) => o.path)).toEqual(['/todos/:id']);
+    expect((await call(`${s.url}/api/todos`, 'GET', undefined, { 'x-mockyard-session': 'alice' })).status).toBe(200);
+    expect((await call(`${s.url}${A}/sessions/alice/overrides/5`, 'DELETE')).status).toBe(404);
+    expect((await call(`${s.url}${A}/sessions/nobody/overrides/0`, 'DELETE')).status).toBe(404);
+  });
+
+  it('needs the token for every new write when the guard asks for one', async () => {
+    const token = 'a-long-enough-token';
+    const s = await startServer({ mock: options(), devtools: { token } });
+    for (const [path, method, body, headers] of [
+      ['/data/todos', 'POST', { title: 'x' }, {}],
+      ['/data/todos/1', 'PATCH', { title: 'x' }, {}],
+      ['/data/todos/1', 'DELETE', undefined, {}],
+      ['/data/todos', 'PUT', [], {}],
+      ['/data/todos/reset', 'POST', undefined, {}],
+      ['/files/x.json', 'PUT', {}, { 'if-none-match': '*' }],
+      ['/sessions/a/overrides/0', 'DELETE', undefined, {}],
+    ] as const) {
+      expect((await call(`${s.url}${A}${path}`, method, body, headers)).status, `${method} ${path}`).toBe(401);
+    }
+    expect((await call(`${s.url}/api/todos`)).json).toEqual(TODOS);
+    expect((await call(`${s.url}${A}/data/todos`, 'POST', { title: 'x' }, { authorization: `Bearer ${token}` })).status).toBe(201);
+  });
+});
