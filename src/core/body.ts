@@ -68,6 +68,12 @@ export async function carriesBody(request: Request, limit: number): Promise<bool
 
 /** Reads the whole body, at most `limit` bytes (HttpError 413 beyond). Empty body → 0 bytes. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  // Read once, read again from the bytes kept (json-server's middlewares see the body the layers after them read).
+  const kept = (request as unknown as Record<symbol, unknown>)[kBodyBytes];
+  if (kept instanceof Uint8Array) {
+    if (kept.byteLength > limit) throw tooLarge(limit);
+    return kept;
+  }
   const fast = (request as unknown as Record<symbol, unknown>)[kReadBody];
   if (typeof fast === 'function') return keep(request, await (fast as BodyReader).call(request, limit));
   const declared = request.headers.get('content-length');

@@ -5,13 +5,18 @@
  *   - readOnly: a method other than GET, HEAD and OPTIONS answers 403, except a POST to the
  *     GraphQL endpoint (`graphqlPath`): a query does not write, the GraphQL layer refuses mutations;
  *   - each middleware `(req, res, next)` gets the portable req/res handlers get
- *     (handlers/request.ts, handlers/response.ts): one that answers (`res.json`, `res.sendStatus`,
+ *     (handlers/request.ts, handlers/response.ts), `req.body` parsed as 0.17's CLI parses it
+ *     (JSON, form); one that answers (`res.json`, `res.sendStatus`,
  *     `res.end`) answers the request; when every one called `next()`, the headers they set
  *     (`res.header('X-Hello', 'World')`) go onto whatever answers it (`ctx.onAnswer`);
  *   - `gatewayTimeout` bounds them as it bounds handlers: a middleware that neither calls
  *     `next()` nor answers within it gets a 504.
  */
+import { hasBody } from '../../core/body.js';
+import { readDecodedBody } from '../../core/content-encoding.js';
+import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse } from '../../core/errors.js';
+import { runParser } from '../handlers/body-parser.js';
 import { withHeaders } from '../../core/fast-response.js';
 import { check } from '../../core/options.js';
 import { runMiddlewares, type StepOutcome } from '../handlers/chain.js';
@@ -30,11 +35,19 @@ export function resolveRequestMiddlewares(value: unknown, option: string): Middl
   return list as MiddlewareFunction[];
 }
 
-export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number, graphqlPath?: string): Layer {
+/** How the middlewares' `req.body` is read (the handlers' built-in parser, with the engine's limits). */
+export interface MiddlewareBody {
+  limit: number;
+  maxDepth: number;
+  inflate?: BoundedSyncInflate;
+}
+
+export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number, body: MiddlewareBody, graphqlPath?: string): Layer {
   const deadlines = new Deadlines();
   const refused = (ctx: { method: string; subPath: string }) => readOnly && !READS.has(ctx.method) && !(ctx.method === 'POST' && ctx.subPath === graphqlPath);
   return {
     name: 'middlewares',
+    ownDelay: true, // readOnly's 403 and a middleware's own answer come before json-server 0.17's --delay: not delayed
     async handle(ctx) {
       if (refused(ctx)) {
         ctx.answered('middlewares', 'read-only');
@@ -43,6 +56,17 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       if (middlewares.length === 0) return undefined;
       const req = new PortableRequest(ctx, {}, app);
       const res = new ResponseBuilder();
+      if (hasBody(ctx.request)) {
+        // json-server 0.17 parses the body before its middlewares (`req.body`); the layers after
+        // read the same bytes again (core/body.ts keeps them). A body the parser refuses is left
+        // to the layer that answers the request (its 400/413).
+        try {
+          const raw = await readDecodedBody(ctx.request, body.limit, body.inflate);
+          await runParser(true, req, res, body.limit, raw, body.maxDepth, body.inflate);
+        } catch {
+          req.body = undefined;
+        }
+      }
       type Outcome = StepOutcome | 'timeout' | { error: unknown };
       const work: Promise<Outcome> = runMiddlewares(middlewares, req, res).then((o) => o, (error: unknown) => ({ error }));
       const outcome = await deadlines.race<Outcome>(work, gatewayTimeout, async () => 'timeout');
