@@ -10,9 +10,9 @@
  * at start-up (and the command says so). Bad flags exit with 2,
  * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../core/engine.js';
@@ -184,6 +184,8 @@ function parse(argv: string[]) {
 
 /** The CLI's default CORS: pages served from this machine by a dev server (any port). */
 const LOCAL_ORIGINS = [/^http:\/\/localhost(:\d+)?$/, /^http:\/\/127\.0\.0\.1(:\d+)?$/, /^http:\/\/\[::1\](:\d+)?$/];
+/** `--cors '*'`: every origin, reflected (credentials forbid `*`). */
+const ANY_ORIGIN = [/^/];
 
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type Level = (typeof LEVELS)[number];
@@ -262,9 +264,11 @@ export async function buildConfig(
   if (preset !== undefined) mock.preset = preset === 'none' ? null : 'json-server';
   if (values['no-cors']) mock.cors = false;
   else if (values.cors !== undefined) {
+    // As json-server 0.17 (`cors({ origin: true, credentials: true })`): the allowed origin is
+    // reflected with credentials, so `fetch(…, { credentials: 'include' })` works; `'*'` reflects any origin.
     const list = values.cors.split(',').map((o) => o.trim()).filter(Boolean);
-    mock.cors = { origins: list.includes('*') ? '*' : list };
-  } else if (mock.cors === undefined) mock.cors = { origins: LOCAL_ORIGINS };
+    mock.cors = { origins: list.includes('*') ? ANY_ORIGIN : list, credentials: true };
+  } else if (mock.cors === undefined) mock.cors = { origins: LOCAL_ORIGINS, credentials: true };
   if (delay !== undefined) mock.delay = delay;
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   if (mode === 'serve' && values.har !== undefined) {
@@ -413,6 +417,19 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     ? { logLevel: config.logLevel, ...config.tracker }
     : parsed.tracker ? { appId: 'mockyard', logLevel: config.logLevel } : undefined;
   const db = typeof config.mock?.db === 'string' && !config.mock.fs ? config.mock.db : undefined;
+  if (db !== undefined && !existsSync(db) && /\.json$/i.test(db)) {
+    // As json-server 0.17: a missing db.json is created with its sample data, then served.
+    try {
+      await mkdir(dirname(db), { recursive: true });
+      writeFileSync(db, `${JSON.stringify(SAMPLE_DB, null, 2)}\n`, { flag: 'wx' });
+      if (config.logLevel !== 'silent') io.out(`mockyard: created ${db} with json-server's sample data (it did not exist)`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        io.err(`mockyard: cannot create ${db}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        return { code: 1 };
+      }
+    }
+  }
   if (db !== undefined) {
     const problem = checkDbFile(db);
     if (problem) {
@@ -501,6 +518,13 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     return { code: 1 };
   }
 }
+
+/** What json-server 0.17 writes into a db.json that does not exist (its `load.js`). */
+const SAMPLE_DB = {
+  posts: [{ id: 1, title: 'json-server', author: 'typicode' }],
+  comments: [{ id: 1, body: 'some comment', postId: 1 }],
+  profile: { name: 'typicode' },
+};
 
 function isFolder(path: string): boolean {
   try {

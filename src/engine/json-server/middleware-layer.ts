@@ -12,7 +12,7 @@
  *   - `gatewayTimeout` bounds them as it bounds handlers: a middleware that neither calls
  *     `next()` nor answers within it gets a 504.
  */
-import { hasBody } from '../../core/body.js';
+import { hasBody, kBodyBytes } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse } from '../../core/errors.js';
@@ -24,6 +24,7 @@ import { Deadlines } from '../handlers/deadline.js';
 import { PortableRequest } from '../handlers/request.js';
 import { ResponseBuilder } from '../handlers/response.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
+import type { RequestContext } from '../context.js';
 import type { MockApiApp, MiddlewareFunction } from '../types.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -42,6 +43,19 @@ export interface MiddlewareBody {
   inflate?: BoundedSyncInflate;
 }
 
+/** Parses the body into `req.body`; whether it was JSON that can be written back (no content coding), else undefined. */
+async function parsedBody(ctx: RequestContext, req: PortableRequest, res: ResponseBuilder, body: MiddlewareBody): Promise<true | undefined> {
+  try {
+    const raw = await readDecodedBody(ctx.request, body.limit, body.inflate);
+    await runParser(true, req, res, body.limit, raw, body.maxDepth, body.inflate);
+  } catch {
+    req.body = undefined;
+    return undefined;
+  }
+  const type = ctx.request.headers.get('content-type') ?? '';
+  return /json/i.test(type) && !ctx.request.headers.has('content-encoding') ? true : undefined;
+}
+
 export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number, body: MiddlewareBody, graphqlPath?: string): Layer {
   const deadlines = new Deadlines();
   const refused = (ctx: { method: string; subPath: string }) => readOnly && !READS.has(ctx.method) && !(ctx.method === 'POST' && ctx.subPath === graphqlPath);
@@ -56,17 +70,12 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       if (middlewares.length === 0) return undefined;
       const req = new PortableRequest(ctx, {}, app);
       const res = new ResponseBuilder();
-      if (hasBody(ctx.request)) {
-        // json-server 0.17 parses the body before its middlewares (`req.body`); the layers after
-        // read the same bytes again (core/body.ts keeps them). A body the parser refuses is left
-        // to the layer that answers the request (its 400/413).
-        try {
-          const raw = await readDecodedBody(ctx.request, body.limit, body.inflate);
-          await runParser(true, req, res, body.limit, raw, body.maxDepth, body.inflate);
-        } catch {
-          req.body = undefined;
-        }
-      }
+      // json-server 0.17 parses the body before its middlewares (`req.body`, `{}` without one, as
+      // Express's body-parser); the layers after read the same bytes again (core/body.ts keeps
+      // them). A body the parser refuses is left to the layer that answers (its 400/413).
+      const json = hasBody(ctx.request) ? await parsedBody(ctx, req, res, body) : undefined;
+      if (req.body === undefined) req.body = {};
+      const before = json === undefined ? undefined : JSON.stringify(req.body);
       type Outcome = StepOutcome | 'timeout' | { error: unknown };
       const work: Promise<Outcome> = runMiddlewares(middlewares, req, res).then((o) => o, (error: unknown) => ({ error }));
       const outcome = await deadlines.race<Outcome>(work, gatewayTimeout, async () => 'timeout');
@@ -79,6 +88,12 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       if (outcome === 'responded') {
         ctx.answered('middlewares');
         return res.toResponse(ctx.method === 'HEAD');
+      }
+      // A JSON body a middleware changed (`req.body.createdAt = …`, json-server's own example) is
+      // what the layers after it store.
+      if (before !== undefined && req.body !== null && typeof req.body === 'object') {
+        const after = JSON.stringify(req.body);
+        if (after !== before) (ctx.request as unknown as Record<symbol, unknown>)[kBodyBytes] = new TextEncoder().encode(after);
       }
       const headers = res.headerRecord();
       // Static files are served as json-server serves them: before (without) its middlewares.
