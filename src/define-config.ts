@@ -14,9 +14,12 @@ import type { LogLevel } from './core/logger.js';
 import type { MockApiOptions } from './engine/types.js';
 import type { CollectorOptions } from './tracker/types.js';
 
-export interface MockyardConfig {
-  /** Mock API options (`createMockApi`). A relative `fsDir` resolves against the config file's folder. */
-  mock?: MockApiOptions;
+export interface MockyardConfig<Api = {}> {
+  /**
+   * Mock API options (`createMockApi`). A relative `fsDir` resolves against the config file's
+   * folder. `Api`: the types `mockyard export --types` writes (docs/contract.md).
+   */
+  mock?: MockApiOptions<Api>;
   /** Event collector options (`createCollector`); omit (or `false`) for no collector. */
   tracker?: CollectorOptions | false;
   /** Port (default 3000; 0 picks a free one). The `--port` flag wins. */
@@ -33,15 +36,16 @@ export interface MockyardConfig {
 }
 
 /** A config function (sync or async), as the default export may also be. */
-export type MockyardConfigFn = () => MockyardConfig | Promise<MockyardConfig>;
+export type MockyardConfigFn<Api = {}> = () => MockyardConfig<Api> | Promise<MockyardConfig<Api>>;
 
 /**
- * Not generic on purpose: the parameter's type is the config type itself, so a misspelt key in
- * an object literal (`prot`, `mock.fsdir`, `pagination.GET.limt`, a handler's `delya`) is a
- * compile error at every depth (a generic `T extends MockyardConfig` would accept extra keys).
+ * Not generic in the config on purpose: the parameter's type is the config type itself, so a
+ * misspelt key in an object literal (`prot`, `mock.fsdir`, `pagination.GET.limt`, a handler's
+ * `delya`) is a compile error at every depth (a generic `T extends MockyardConfig` would accept
+ * extra keys). `Api` (given, never inferred) types the handlers and the store (docs/contract.md).
  */
-export function defineConfig(config: MockyardConfigFn): MockyardConfigFn;
-export function defineConfig(config: MockyardConfig): MockyardConfig;
+export function defineConfig<Api = {}>(config: MockyardConfigFn<Api>): MockyardConfigFn;
+export function defineConfig<Api = {}>(config: MockyardConfig<Api>): MockyardConfig;
 export function defineConfig(config: MockyardConfig | MockyardConfigFn): MockyardConfig | MockyardConfigFn {
   return config;
 }

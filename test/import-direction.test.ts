@@ -23,7 +23,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['core'],
   ['vfs'],
   ['engine', 'tracker'],
-  ['devtools'],
+  ['devtools', 'contract'],
   ['host', 'define-config.ts'],
   ['node', 'msw', 'test', 'fetch', 'playwright'],
   ['sw'],
@@ -150,6 +150,92 @@ export function fileCircles(graph = importGraph()): string[][] {
   return circles;
 }
 
+/**
+ * The engine's own floors (src/engine; ARCHITECTURE.md, "The engine's floors"), lowest first. A unit
+ * is a folder of src/engine, or a file at its root placed one by one. A unit imports units of
+ * lower floors, and units of its own floor only where the floor allows it and no circle forms
+ * (the contract's, the services' and the assembly's parts build on one another); the layers are
+ * independent: a layer never imports another layer, what two need goes a floor down.
+ */
+export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; units: readonly string[] }[] = [
+  // The Layer type and the walk, the request context, the shared types.
+  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'public-types.ts', 'define-handler.ts', 'services.ts', 'runtime.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'selection'] },
+  // What every layer uses: the file cache, the store, the per-file queue (services.ts), data generation.
+  { name: 'services', units: ['fs', 'store', 'schema-faker'] },
+  // One folder per surface.
+  { name: 'layers', independent: true, units: ['handlers', 'faults', 'openapi', 'openapi-backend', 'json-server', 'collections', 'graphql', 'replay', 'proxy', 'streams', 'static', 'ws', 'preset-hints'] },
+  // The ordered list, createMockApi, the option list; scenarios and sessions (pipelines of their own).
+  { name: 'assembly', units: ['layers.ts', 'create-mock-api.ts', 'options.ts', 'scenarios', 'sessions', 'mock-fs.ts', 'resource-map.ts', 'is-mock-api.ts'] },
+];
+
+/**
+ * Crossings the engine had when its floors were drawn, removed one by one as the parts they
+ * need move down (`from → to`, units). Nothing may be added here.
+ */
+const ENGINE_KNOWN: ReadonlySet<string> = new Set([
+  'collections → options.ts',
+  'faults → handlers',
+  'fs → handlers',
+  'handlers → graphql',
+  'handlers → options.ts',
+  'handlers → streams',
+  'json-server → handlers',
+  'openapi → openapi-backend',
+  'openapi-backend → openapi',
+  'layers.ts → options.ts',
+  'proxy → replay',
+  'proxy → streams',
+  'replay → proxy',
+  'runtime.ts → openapi-backend',
+  'runtime.ts → proxy',
+  'runtime.ts → replay',
+  'scenarios → options.ts',
+  'services.ts → handlers',
+  'sessions → options.ts',
+  'types.ts → faults',
+  'types.ts → graphql',
+  'types.ts → store',
+  'types.ts → streams',
+  'ws → handlers',
+  'ws → options.ts',
+]);
+
+const engineUnitOf = (file: string) => {
+  const rest = file.slice('engine/'.length);
+  return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : rest;
+};
+const engineFloorOf = (unit: string) => ENGINE_FLOORS.findIndex((f) => f.units.includes(unit));
+
+/** Imports between the engine's units that break its floors (type-only ones too), and circles among its units. */
+export function engineFloorViolations(graph = importGraph(), known = ENGINE_KNOWN): string[] {
+  const out: string[] = [];
+  const edges = new Map<string, Set<string>>();
+  for (const [file, { files }] of graph) {
+    if (!file.startsWith('engine/')) continue;
+    const from = engineUnitOf(file);
+    const fromFloor = engineFloorOf(from);
+    if (fromFloor === -1) out.push(`${file}: src/engine/${from} is on no engine floor (add it to ENGINE_FLOORS in test/import-direction.test.ts and to ARCHITECTURE.md)`);
+    for (const target of files) {
+      if (!target.startsWith('engine/')) continue;
+      const to = engineUnitOf(target);
+      if (to === from || known.has(`${from} → ${to}`)) continue;
+      const toFloor = engineFloorOf(to);
+      if (toFloor === -1) continue;
+      if (toFloor > fromFloor) out.push(`${file} → ${target}: imports upward (${from} is on the engine's ${ENGINE_FLOORS[fromFloor]!.name} floor, ${to} on its ${ENGINE_FLOORS[toFloor]!.name} floor)`);
+      else if (toFloor === fromFloor && ENGINE_FLOORS[fromFloor]!.independent) out.push(`${file} → ${target}: a layer imports another layer (${from} and ${to} are both on the engine's ${ENGINE_FLOORS[fromFloor]!.name} floor)`);
+      else if (toFloor === fromFloor) (edges.get(from) ?? edges.set(from, new Set()).get(from)!).add(to);
+    }
+  }
+  // Units of a floor that allows siblings must not import each other in a circle.
+  const unitGraph = new Map<string, { files: string[]; packages: string[] }>();
+  for (const [u, to] of edges) {
+    unitGraph.set(u, { files: [...to], packages: [] });
+    for (const t of to) if (!unitGraph.has(t)) unitGraph.set(t, { files: [], packages: [] });
+  }
+  for (const circle of fileCircles(unitGraph)) out.push(`engine units in a circle: ${circle.join(', ')}`);
+  return out;
+}
+
 describe('import direction (ARCHITECTURE.md, "Floors")', () => {
   const graph = importGraph();
 
@@ -199,5 +285,20 @@ describe('import direction (ARCHITECTURE.md, "Floors")', () => {
       'core/engine.ts → node:fs: a Node-only import outside src/node and the disk driver',
     ]);
     expect(fileCircles(g)).toEqual([['core/engine.ts', 'engine/context.ts']]);
+  });
+  it("inside the engine, every import points down the engine's floors (a layer never imports another layer)", () => {
+    expect(engineFloorViolations(graph)).toEqual([]);
+  });
+
+  it("catches a layer importing another layer, an upward import and a circle inside the engine", () => {
+    const g = new Map(graph);
+    g.set('engine/static/layer.ts', { files: [...graph.get('engine/static/layer.ts')!.files, 'engine/ws/layer.ts', 'engine/options.ts'], packages: [] });
+    g.set('engine/mock-fs.ts', { files: ['engine/is-mock-api.ts'], packages: [] });
+    g.set('engine/is-mock-api.ts', { files: ['engine/mock-fs.ts'], packages: [] });
+    expect(engineFloorViolations(g)).toEqual([
+      "engine/static/layer.ts → engine/ws/layer.ts: a layer imports another layer (static and ws are both on the engine's layers floor)",
+      "engine/static/layer.ts → engine/options.ts: imports upward (static is on the engine's layers floor, options.ts on its assembly floor)",
+      'engine units in a circle: is-mock-api.ts, mock-fs.ts',
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * createMockApi(options): the mock API engine, assembled: options → filesystem (mock-fs.ts) →
- * services → layers (pipeline/build.ts) → pipeline (pipeline/run.ts) → scenario pipelines
+ * services → layers (layers.ts) → pipeline (pipeline/run.ts) → scenario pipelines
  * (scenarios/pipelines.ts) → CORS around the entry points (cors.ts) → Engine. Features live in
  * their own rooms; this file only assembles them. A request whose path is under a
  * prefix (longest first, on a segment boundary) gets a RequestContext and walks the layer list;
@@ -29,7 +29,7 @@ import { resolveHandlers } from './handlers/options.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
 import { createOverrideList } from './handlers/override-list.js';
 import type { MockApiRuntime } from './runtime.js';
-import { buildLayers, type BuiltLayers, type LayerSources } from './pipeline/build.js';
+import { buildLayers, type BuiltLayers, type LayerSources } from './layers.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
 import type { Exchange } from '../core/exchange.js';
@@ -38,11 +38,13 @@ import { createScenarioSet } from './scenarios/pipelines.js';
 import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
-import type { GraphqlOperationHandler, MockApiApp, MockApiOptions, RestHandler } from './types.js';
+import type { GraphqlOperationHandler, HandlerFor, MockApiApp, MockApiOptions, RestHandler } from './types.js';
+import { isGraphqlHandler } from './graphql/operation-handlers.js';
 import type { WsLayer } from './ws/layer.js';
 import { broadcastRoute } from './ws/routes.js';
 
-export interface MockApi extends Engine {
+/** `Api`: the generated types of docs/contract.md (`{}`: untyped, as always). */
+export interface MockApi<Api = {}> extends Engine {
   readonly kind: 'mock-api';
   handle(request: Request): Promise<Response | undefined>;
   handleCached(request: Request): Response | undefined;
@@ -52,7 +54,7 @@ export interface MockApi extends Engine {
   /** `broadcast(pattern, data)` to the clients of a WebSocket handler; returns how many got it. */
   readonly ws: MockApiApp['ws'];
   /** The services handlers see as `req.app`. */
-  readonly app: MockApiApp;
+  readonly app: MockApiApp<Api>;
   /** The validated options. */
   readonly options: ResolvedMockApiOptions;
   /**
@@ -86,7 +88,7 @@ export interface MockApi extends Engine {
    * first), as msw's `server.use`: for one test. Validated like the option (OptionsError).
    * GraphQL handlers (`graphql.query('GetUser', …)`) go in front of the GraphQL endpoint's.
    */
-  use(...handlers: Array<RestHandler | GraphqlOperationHandler>): void;
+  use(...handlers: Array<HandlerFor<Api> | GraphqlOperationHandler>): void;
   /** Drops the handlers added with `use` (the configured ones stay), as msw's `resetHandlers`. */
   resetHandlers(): void;
   /**
@@ -107,16 +109,16 @@ export interface MockApi extends Engine {
  * the runtime provides, e.g. Node's disk default for `fsDir`; the `mockyard` entry under Node
  * passes Node's).
  */
-export function createMockApi(options: MockApiOptions, runtime: MockApiRuntime = {}): MockApi {
-  return assembleMockApi(options, { runtime });
+export function createMockApi<Api = {}>(options: MockApiOptions<Api>, runtime: MockApiRuntime = {}): MockApi<Api> {
+  return assembleMockApi(options as MockApiOptions, { runtime }) as unknown as MockApi<Api>;
 }
 
 /**
- * Internal assembly seam (not exported by the package): `arrange` gets the layers build.ts made
+ * Internal assembly seam (not exported by the package): `arrange` gets the layers layers.ts made
  * and returns the list the engine walks, e.g. with a test layer inserted; `more` builds another
  * set of the same parts over another Vfs (a scenario's). The engine starts, awaits (`ready()`)
  * and closes the layers in the returned list only: leave nothing built out of it. Features add
- * their layer in build.ts, not here.
+ * their layer in layers.ts, not here.
  */
 export interface MockApiAssembly {
   /** What the runtime provides (default: nothing, the web-standard ways). */
@@ -314,10 +316,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       return scenarios.current;
     },
     useScenario: (name: string | null) => scenarios.use(name),
-    use(...handlers: Array<RestHandler | GraphqlOperationHandler>) {
+    use(...handlers: Array<RestHandler | GraphqlOperationHandler>) { // typed by MockApi<Api>; the REST ones by route or pattern
       const warnings: string[] = [];
-      resolveHandlers(handlers, 'api.use', warnings); // validates the REST ones (GraphQL handlers are checked when built)
-      overrides.use(handlers);
+      const rest = resolveHandlers(handlers, 'api.use', warnings); // validates the REST ones (GraphQL handlers are checked when built)
+      overrides.use([...rest, ...handlers.filter(isGraphqlHandler)]);
       for (const w of warnings) logger.warn(w);
     },
     resetHandlers: () => overrides.reset(),

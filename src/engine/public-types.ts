@@ -3,6 +3,7 @@
  * by every entry that offers `createMockApi` (`mockyard`, `mockyard/browser`).
  */
 export type {
+  AnswerResponse,
   AuthenticateOption,
   BodySchema,
   DelayOption,
@@ -17,6 +18,7 @@ export type {
   FilterValueType,
   FsHandlerOptions,
   HandlerError,
+  HandlerFor,
   HandlerFunction,
   HandlerRequest,
   HandlerResponse,
@@ -33,9 +35,12 @@ export type {
   ProxyOptions,
   RecordOptions,
   RestHandler,
+  RouteHandler,
+  RouteSpec,
   ScenarioOptions,
   StandardSchemaV1,
   UploadedFile,
   WsConnection,
   WsHandler,
 } from './types.js';
+export type { TypedCollectionStore, NewItem } from './store/typed-store.js';

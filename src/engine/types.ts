@@ -2,7 +2,7 @@
  * Public types of the mock API engine: options (the spec's names), handlers, middlewares,
  * pagination and filters. Runtime validation lives in options.ts.
  */
-import type { CollectionStore } from './store/contract.js';
+import type { StoreFor } from './store/typed-store.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
 import type { StreamsOption } from './streams/options.js';
@@ -76,7 +76,7 @@ export interface UploadedFile {
  * The request object handed to handlers and middlewares. `Params` and `Body` are typed per
  * handler by `defineHandler` (from the pattern literal and the `body` schema).
  */
-export interface HandlerRequest<Params extends Record<string, string> = Record<string, string>, Body = unknown> {
+export interface HandlerRequest<Params extends Record<string, string> = Record<string, string>, Body = unknown, Api = {}> {
   method: string;
   /** Full URL string. */
   url: string;
@@ -93,7 +93,7 @@ export interface HandlerRequest<Params extends Record<string, string> = Record<s
   /** The original platform Request. */
   request: Request;
   /** Engine services for handlers (`req.app.ws.broadcast(pattern, data)`). */
-  app: MockApiApp;
+  app: MockApiApp<Api>;
   /** Free slot for middlewares to pass data to handlers (`req.locals.user = …`). */
   locals: Record<string, unknown>;
   /** A request header (case-insensitive), Express style. */
@@ -143,7 +143,7 @@ export interface HandlerResponse {
 }
 
 export type NextFunction = (err?: unknown) => void;
-export type HandlerFunction<Params extends Record<string, string> = Record<string, string>, Body = unknown> = (req: HandlerRequest<Params, Body>, res: HandlerResponse) => unknown;
+export type HandlerFunction<Params extends Record<string, string> = Record<string, string>, Body = unknown, Api = {}> = (req: HandlerRequest<Params, Body, Api>, res: HandlerResponse) => unknown;
 export type MiddlewareFunction = (req: HandlerRequest, res: HandlerResponse, next: NextFunction) => unknown;
 export type ErrorHandlerFunction = (err: HandlerError, req: HandlerRequest, res: HandlerResponse, next: NextFunction) => unknown;
 
@@ -167,14 +167,14 @@ export interface FsHandlerOptions {
  * `unknown`; wrap it in `defineHandler({...})` to type them from the pattern literal and the
  * `body` schema.
  */
-export interface RestHandler<P extends string = string, Body = unknown> extends FsHandlerOptions {
+export interface RestHandler<P extends string = string, Body = unknown, Api = {}> extends FsHandlerOptions {
   pattern: P;
   /** HTTP method, or `'*'` for any. Default `'GET'`. */
   method?: string;
   /** ms, or `[min, max]` drawn uniformly per request; overrides the global delay (0 included). */
   delay?: DelayOption;
   /** A function, or `'FS'` to serve the pattern from the file system. */
-  handle: HandlerFunction<PathParams<P>, Body> | 'FS';
+  handle: HandlerFunction<PathParams<P>, Body, Api> | 'FS';
   /**
    * Checks (and types) `req.body` after parsing: a Standard Schema (zod, valibot, arktype…) or a
    * type guard. A body that does not pass is a 400 `Invalid request body` (schema issues in
@@ -189,6 +189,45 @@ export interface RestHandler<P extends string = string, Body = unknown> extends 
    */
   fault?: FaultOptions;
 }
+
+/** One route of `Api['routes']`: the request body it takes and the answer it gives. */
+export interface RouteSpec {
+  body?: unknown;
+  response?: unknown;
+}
+
+/** The response builder of a typed route: `json` takes the route's answer. */
+export interface AnswerResponse<T> extends HandlerResponse {
+  json(value: T): this;
+}
+
+type Awaitable<T> = T | Promise<T>;
+type RoutesOf<Api> = Api extends { routes: infer R extends object } ? R : never;
+type PatternOf<K> = K extends `${string} ${infer P}` ? P : string;
+type Answer<S> = S extends { response: infer R } ? R : unknown;
+type BodyOf<S> = S extends { body: infer B } ? B : unknown;
+
+/**
+ * A REST handler named by its route, `'METHOD /pattern'` (`{ route: 'GET /users/:id', handle }`):
+ * the same as `{ method, pattern, handle }`. With an `Api` naming `routes`, the route must be one
+ * of them and `req.body`, `res.json()` and the value returned are checked against it.
+ */
+export type RouteHandler<Api = {}> = [RoutesOf<Api>] extends [never]
+  ? Omit<RestHandler, 'pattern' | 'method'> & { route: `${string} /${string}`; pattern?: undefined; method?: undefined }
+  : {
+      [K in keyof RoutesOf<Api> & string]: Omit<RestHandler<PatternOf<K>, BodyOf<RoutesOf<Api>[K]>, Api>, 'pattern' | 'method' | 'handle' | 'body'> & {
+        route: K;
+        pattern?: undefined;
+        method?: undefined;
+        body?: BodySchema<BodyOf<RoutesOf<Api>[K]>>;
+        handle:
+          | ((req: HandlerRequest<PathParams<PatternOf<K>>, BodyOf<RoutesOf<Api>[K]>, Api>, res: AnswerResponse<Answer<RoutesOf<Api>[K]>>) => Awaitable<Answer<RoutesOf<Api>[K]> | HandlerResponse | Response | void>)
+          | 'FS';
+      };
+    }[keyof RoutesOf<Api> & string];
+
+/** A REST handler of the `handlers` option and `api.use()`: by pattern (untyped) or by route. */
+export type HandlerFor<Api = {}> = (RestHandler<string, unknown, Api> & { route?: undefined }) | RouteHandler<Api>;
 
 // ---------------------------------------------------------------------------------------------
 // WebSocket handlers
@@ -224,7 +263,7 @@ export interface WsHandler {
   disabled?: boolean;
 }
 
-export interface MockApiApp {
+export interface MockApiApp<Api = {}> {
   ws: {
     /** Sends `data` to every client connected to the handler with this pattern. Returns the count. */
     broadcast(pattern: string, data: unknown, options?: { room?: string }): number;
@@ -236,7 +275,7 @@ export interface MockApiApp {
    * The collection store (src/engine/store/): the JSON-array collections of the mocks folder,
    * read and written through the same queue as REST and GraphQL, with change events.
    */
-  store: CollectionStore;
+  store: StoreFor<Api>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,7 +286,12 @@ export interface ParserConfig {
   transform?: (req: HandlerRequest) => { body?: unknown; query?: Record<string, string | string[]> };
 }
 
-export interface MockApiOptions {
+/**
+ * `Api`: the types `mockyard export … --types` writes (docs/contract.md): `collections` types
+ * `req.app.store`, `routes` the handlers given as `{ route: 'GET /todos/:id', handle }`. Without
+ * it (`{}`) every type is as it always was.
+ */
+export interface MockApiOptions<Api = {}> {
   disable?: boolean;
   logLevel?: LogLevel;
   /** Plug in the host's logger (Vite's, pino, console). */
@@ -267,8 +311,12 @@ export interface MockApiOptions {
   parser?: boolean | ParserConfig;
   handlerMiddlewares?: MiddlewareFunction[];
   errorMiddlewares?: ErrorHandlerFunction[];
-  /** REST handlers, and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
-  handlers?: Array<RestHandler | GraphqlOperationHandler>;
+  /**
+   * REST handlers (`{ pattern, method, handle }`, or `{ route: 'GET /users/:id', handle }` —
+   * typed by `Api['routes']`), and GraphQL handlers by operation name (`graphql.query('GetUser',
+   * …)`, src/engine/graphql/operation-handlers.ts).
+   */
+  handlers?: Array<HandlerFor<Api> | GraphqlOperationHandler>;
   wsHandlers?: WsHandler[];
   pagination?: PerMethod<PaginationConfig> | null;
   filters?: PerMethod<FilterConfig> | null;
@@ -409,8 +457,8 @@ export interface RecordOptions {
 }
 
 export interface ScenarioOptions {
-  /** REST handlers, and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
-  handlers?: Array<RestHandler | GraphqlOperationHandler>;
+  /** REST handlers (by pattern or route), and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  handlers?: Array<HandlerFor | GraphqlOperationHandler>;
   /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
   fsDir?: string;
   /** ms, a range [min, max] or { p50, p99 }, like the global delay. */

@@ -51,6 +51,8 @@ export const HELP = `Usage: mockyard [options]
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document)
+       mockyard export SOURCE [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--prefix P] [--watch]
+                (TypeScript types / an OpenAPI 3.1 document of a db.json, a folder or a document, docs/contract.md)
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,
@@ -390,6 +392,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     }
     if (argv[0] === 'import') return await runImport(argv.slice(1), io);
     if (argv[0] === 'check') return await (await import('./openapi-check.js')).runCheckCommand(argv.slice(1), io);
+    if (argv[0] === 'export') return await (await import('./contract-cli.js')).runExportCommand(argv.slice(1), io);
     const record = argv[0] === 'record';
     if (record) argv = argv.slice(1);
     const js = record ? undefined : await jsonServerFlags(argv, io.cwd, FLAGS);

@@ -20,7 +20,7 @@ export function nodeHost(config: HostConfig): Promise<Host> {
 }
 
 /** `createMockApi` on Node's runtime: what the `mockyard` entry exports under Node (index.node.ts). */
-export function createNodeMockApi(options: MockApiOptions): MockApi {
+export function createNodeMockApi<Api = {}>(options: MockApiOptions<Api>): MockApi<Api> {
   return createMockApi(options, nodeRuntime);
 }
 

@@ -15,8 +15,8 @@ import type { FileCache, FileEntry } from './file-cache.js';
 import { EMPTY_SOURCE, bodySource, querySource, type ParamSource } from './param-source.js';
 import { compileFilters, configId, type CompiledFilters, type Predicate } from './filters.js';
 import { readPage, type Page } from './pagination.js';
-import { SCENARIO_PARAM } from '../scenarios/select.js';
-import { SESSION_PARAM } from '../sessions/select.js';
+import { SCENARIO_PARAM } from '../selection/scenario.js';
+import { SESSION_PARAM } from '../selection/session.js';
 
 export interface FsEnv {
   /** The files layer's name (default `files`): reads record `ctx.answered(name, file below fsDir)`. */

@@ -39,13 +39,30 @@ export function graphqlHandlersIn(value: unknown): GraphqlOperationHandler[] {
   return Array.isArray(value) ? value.filter(isGraphqlHandler) : [];
 }
 
+const ROUTE = /^([A-Za-z]+|\*) +(\/\S*)$/;
+
+/**
+ * A handler named by its route (`{ route: 'GET /users/:id', handle }`, as the types of
+ * docs/contract.md write it) as the handler layer reads every handler: `method` and `pattern`
+ * (a copy; a handler without `route` is returned as it is).
+ */
+function byRoute(h: Record<string, unknown>, at: string): Record<string, unknown> {
+  if (h.route === undefined) return h;
+  const m = typeof h.route === 'string' ? ROUTE.exec(h.route.trim()) : null;
+  if (!m) throw new OptionsError(`${at}.route`, `must be "METHOD /pattern", e.g. "GET /users/:id" (got ${describe(h.route)})`);
+  if (h.pattern !== undefined || h.method !== undefined) throw new OptionsError(`${at}.route`, 'names the method and pattern: give route, or method and pattern, not both');
+  return Object.assign(Object.create(Object.getPrototypeOf(h) as object | null) as Record<string, unknown>, h, { method: m[1]!.toUpperCase(), pattern: m[2]! });
+}
+
 export function resolveHandlers(value: unknown, option: string, warnings: string[]): RestHandler[] {
   const arr = check.array<unknown>(value, option);
+  const rest: RestHandler[] = [];
   arr.forEach((h, i) => {
     if (isGraphqlHandler(h)) return;
     const at = `${option}[${i}]`;
     if (!isPlainObject(h) && !(h && typeof h === 'object' && !Array.isArray(h))) throw new OptionsError(at, `must be an object (got ${describe(h)})`);
-    const o = h as Record<string, unknown>;
+    const o = byRoute(h as Record<string, unknown>, at);
+    rest.push(o as unknown as RestHandler);
     if (check.string(o.pattern, `${at}.pattern`, undefined, { nonEmpty: true }) === undefined) throw new OptionsError(`${at}.pattern`, 'is required');
     const foreign = lintPattern(o.pattern as string, `${at}.pattern`);
     if (foreign && o.disabled !== true) warnings.push(foreign);
@@ -57,5 +74,5 @@ export function resolveHandlers(value: unknown, option: string, warnings: string
     check.fn(o.rewrite, `${at}.rewrite`);
     checkBodySchema(o.body, `${at}.body`);
   });
-  return arr.filter((h) => !isGraphqlHandler(h)) as RestHandler[];
+  return rest;
 }

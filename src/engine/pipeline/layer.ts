@@ -1,7 +1,7 @@
 /**
  * The contract every layer of the mock API's pipeline is written to (faults, openapi, handlers,
- * graphql, collections, files, openapi-mock, proxy: the list in build.ts). A layer is one file
- * exporting a factory that returns a `Layer`; build.ts puts it in the ordered list; run.ts walks
+ * graphql, collections, files, openapi-mock, proxy: the list in engine/layers.ts). A layer is one file
+ * exporting a factory that returns a `Layer`; engine/layers.ts puts it in the ordered list; run.ts walks
  * the list.
  *
  * A layer that answers records itself with `ctx.answered(name, detail)` (the runner records

@@ -1,5 +1,5 @@
 /**
- * Walks the ordered layer list (build.ts) for one request. THE place for what wraps every layer:
+ * Walks the ordered layer list (engine/layers.ts) for one request. THE place for what wraps every layer:
  *
  *   - global `delay`: applied to the answer of every layer that does not apply it itself
  *     (`Layer.ownDelay`: the handler layer, where a handler's own delay wins), and to the

@@ -11,7 +11,7 @@ import { errorResponse } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { SCENARIO_PARAM } from '../scenarios/select.js';
+import { SCENARIO_PARAM } from '../selection/scenario.js';
 import { collectionFile } from '../store/collection-file.js';
 import type { FileEntry } from '../fs/file-cache.js';
 import type { FsCall } from '../fs/fs-call.js';

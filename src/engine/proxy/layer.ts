@@ -85,7 +85,7 @@ export interface ProxyLayer extends Layer {
 }
 
 /**
- * The proxy layer for the engine's options (build.ts): with `proxy.record`, its recorder writes
+ * The proxy layer for the engine's options (layers.ts): with `proxy.record`, its recorder writes
  * into `vfs` / `fsDir` (a recording needs a file folder: OptionsError otherwise).
  */
 export function proxyLayerFor(proxy: ResolvedProxyOptions, logger: Logger, vfs: Vfs | null, fsDir: string | null, transport?: UpstreamTransportFactory): ProxyLayer {

@@ -1,5 +1,5 @@
 /**
- * What a scenario's pipeline is built from (the pipeline itself: buildLayers, pipeline/build.ts,
+ * What a scenario's pipeline is built from (the pipeline itself: buildLayers, layers.ts,
  * called again): its handlers first, then the base handlers it does not switch off; its files
  * over the base files (an overlay Vfs, src/vfs/overlay.ts: the scenario folder first, the base
  * mocks second; writes go to the scenario folder); its delay, else the base one; its fault rules,
@@ -8,7 +8,7 @@
 import type { Vfs } from '../../vfs/types.js';
 import { overlayFs } from '../../vfs/overlay.js';
 import { subFs } from '../../vfs/sub.js';
-import type { LayerSources } from '../pipeline/build.js';
+import type { LayerSources } from '../layers.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { ResolvedScenario } from './options.js';
 import type { RestHandler } from '../types.js';

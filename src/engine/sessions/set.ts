@@ -1,5 +1,5 @@
 /**
- * The sessions of one engine: a request that carries a session id (select.ts) walks a pipeline
+ * The sessions of one engine: a request that carries a session id (selection/session.ts) walks a pipeline
  * of its own, built from the same recipe as the base's or its scenario's (buildLayers), over a
  * private copy-on-write view of the mock data:
  *
@@ -26,18 +26,18 @@ import { overlayFs } from '../../vfs/overlay.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
-import { buildLayers, type BuiltLayers } from '../pipeline/build.js';
+import { buildLayers, type BuiltLayers } from '../layers.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { Exchange, Observer } from '../../core/exchange.js';
 import { createPipeline, type Pipeline } from '../pipeline/run.js';
 import type { ScenarioSet } from '../scenarios/pipelines.js';
-import { requestedScenario } from '../scenarios/select.js';
+import { requestedScenario } from '../selection/scenario.js';
 import type { EngineServices } from '../services.js';
 import type { MockApiApp } from '../types.js';
 import type { CollectionStore } from '../store/contract.js';
 import type { ResolvedSessions } from './options.js';
 import { checkOverride, compileOverride, type SessionOverride } from './overrides.js';
-import { checkSessionId, requestedSession } from './select.js';
+import { checkSessionId, requestedSession } from '../selection/session.js';
 
 /** What the admin API and `api.sessions` show of a session. */
 export interface SessionInfo {

@@ -13,28 +13,28 @@
  * overlay Vfs, src/vfs/overlay.ts) is built from the same parts by calling it again with other
  * `handlers`, `vfs` and `fsDir`.
  */
-import type { Vfs } from '../../vfs/types.js';
-import { createFaultLayer } from '../faults/layer.js';
-import { faultRulesOf } from '../faults/rules.js';
-import type { SharedBelow } from '../fs/file-cache.js';
-import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
-import { itemRouteHints, unreadQueryWarning } from '../preset-hints/layer.js';
-import { createHandlerLayer, type HandlerLayer } from '../handlers/layer.js';
-import { createOverridesLayer } from '../handlers/overrides-layer.js';
-import type { ResolvedMockApiOptions } from '../options.js';
-import type { EngineServices } from '../services.js';
-import { createOpenApiLayer } from '../openapi/layer.js';
-import { proxyLayerFor, type ProxyLayer } from '../proxy/layer.js';
-import type { Layer } from './layer.js';
-import type { CollectionStore } from '../store/store.js';
-import { lazyCollectionStore } from '../store/lazy-store.js';
-import { lazyLayer } from './lazy-layer.js';
-import { createRewriteLayer } from '../json-server/rewrite-layer.js';
-import { createMiddlewareLayer } from '../json-server/middleware-layer.js';
-import { createStaticLayer } from '../static/layer.js';
-import { createHarLayer } from '../replay/har-layer.js';
-import { createRecordedLayer } from '../replay/recorded-layer.js';
-import { createStreamsLayer } from '../streams/layer.js';
+import type { Vfs } from '../vfs/types.js';
+import { createFaultLayer } from './faults/layer.js';
+import { faultRulesOf } from './faults/rules.js';
+import type { SharedBelow } from './fs/file-cache.js';
+import { createFilesLayer, type FilesLayer } from './fs/layer.js';
+import { itemRouteHints, unreadQueryWarning } from './preset-hints/layer.js';
+import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
+import { createOverridesLayer } from './handlers/overrides-layer.js';
+import type { ResolvedMockApiOptions } from './options.js';
+import type { EngineServices } from './services.js';
+import { createOpenApiLayer } from './openapi/layer.js';
+import { proxyLayerFor, type ProxyLayer } from './proxy/layer.js';
+import type { Layer } from './pipeline/layer.js';
+import type { CollectionStore } from './store/store.js';
+import { lazyCollectionStore } from './store/lazy-store.js';
+import { lazyLayer } from './pipeline/lazy-layer.js';
+import { createRewriteLayer } from './json-server/rewrite-layer.js';
+import { createMiddlewareLayer } from './json-server/middleware-layer.js';
+import { createStaticLayer } from './static/layer.js';
+import { createHarLayer } from './replay/har-layer.js';
+import { createRecordedLayer } from './replay/recorded-layer.js';
+import { createStreamsLayer } from './streams/layer.js';
 
 export interface LayerSources {
   /** The validated options (handlers, pagination, filters, delay, limits…). */
@@ -103,10 +103,10 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit, inflate: services.runtime.inflate })] : []), // a HAR log served as recorded (replay/har-layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createRecordedLayer({ files, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit })] : []), // recorded answers in the mock folder, <name>@recorded.json (replay/recorded-layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createStreamsLayer(files, options.streams, options.bodyLimit)] : []), // recorded streams (.sse/.ndjson files) replayed with their timing (streams/layer.ts)
-    ...(options.graphql ? [lazyLayer('graphql', () => import('../graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
-    ...(options.collections ? [lazyLayer('collections', () => import('../collections/layer.js').then((m) => m.createCollectionsLayer({ options, files, store, inflate: services.runtime.inflate })))] : []), // json-server collections over the store (collections/layer.ts, loaded on demand)
+    ...(options.graphql ? [lazyLayer('graphql', () => import('./graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
+    ...(options.collections ? [lazyLayer('collections', () => import('./collections/layer.js').then((m) => m.createCollectionsLayer({ options, files, store, inflate: services.runtime.inflate })))] : []), // json-server collections over the store (collections/layer.ts, loaded on demand)
     files, // file-system mode (fs/layer.ts)
-    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('../openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, maxJsonDepth: options.maxJsonDepth, relations: options.relations, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
+    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('./openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, maxJsonDepth: options.maxJsonDepth, relations: options.relations, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
     ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root, services.runtime.defaultFs)] : []), // static files nothing above answered (static/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (preset-hints/layer.ts)

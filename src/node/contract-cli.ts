@@ -1,0 +1,157 @@
+/**
+ * `mockyard export SOURCE --types FILE | --openapi FILE [--prefix P] [--from-har FILE] [--watch]`
+ * (docs/contract.md): the contract of a db.json (.json5, .js), a folder of mocks or an OpenAPI
+ * document, as TypeScript types and/or an OpenAPI 3.1 document. The data is read through the
+ * mock API's own store (the same files, the same relation rule as serving them); documents
+ * through the loader `mockyard openapi.yaml` uses. The inference and the emitters are
+ * host-neutral (src/contract/); this module reads and writes files.
+ */
+import { existsSync, statSync, watch as watchFs, type FSWatcher } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { stringify as toYaml } from 'yaml';
+import { dataModel, type DataModel } from '../contract/data-model.js';
+import { dataTypes } from '../contract/data-types.js';
+import { createNodeMockApi } from './engines.js';
+import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
+import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
+import type { MockApiOptions } from '../engine/types.js';
+
+export interface ExportIo {
+  cwd: string;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface ExportFlags {
+  types?: string;
+  openapi?: string;
+  prefix?: string;
+  fromHar?: string;
+}
+
+type Source = { kind: 'data'; model: DataModel; prefix: string; files: string[] } | { kind: 'document'; document: Record<string, unknown>; files: string[] };
+
+const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
+
+/** What SOURCE holds: an OpenAPI document, or data (a data file or a folder of mocks). */
+export async function readSource(path: string): Promise<Source> {
+  if (!existsSync(path)) throw new Error(`${path}: no such file or folder`);
+  const folder = statSync(path).isDirectory();
+  if (!folder && DOCUMENT_FILE.test(path)) {
+    const text = await readFile(path, 'utf8');
+    if (/\.ya?ml$/i.test(path) || /"(openapi|swagger)"\s*:/.test(text.slice(0, 4096))) {
+      const document = await loadDocumentFile(path);
+      if (isOpenApiDocument(document)) return { kind: 'document', document, files: [path] };
+      if (/\.ya?ml$/i.test(path)) throw new Error(`${path} is not an OpenAPI document (no top-level "openapi" or "swagger")`);
+    }
+  }
+  if (!folder && !DATA_FILE.test(path)) throw new Error(`${path}: give a db.json (.json5, .js), a folder of mocks or an OpenAPI document`);
+  const options: MockApiOptions = { endpointPrefix: '/', preset: 'json-server', logLevel: 'silent', journal: false, sessions: false };
+  if (folder) options.fsDir = path;
+  else if (/\.json$/i.test(path)) options.db = path;
+  else Object.assign(options, (await jsonServerFlags([basename(path)], dirname(path), {})).mock);
+  const api = createNodeMockApi(options);
+  try {
+    await api.ready();
+    const store = api.app.store;
+    const documents = await store.documents();
+    return { kind: 'data', model: dataModel(documents, store.relations, store.idField), prefix: folder ? '/api' : '/', files: [path] };
+  } finally {
+    await api.close();
+  }
+}
+
+/** Writes what the flags ask for; returns the lines to print. */
+export async function exportContract(sourcePath: string, flags: ExportFlags, cwd: string): Promise<string[]> {
+  const source = await readSource(sourcePath);
+  const name = relative(cwd, sourcePath) || basename(sourcePath);
+  const lines: string[] = [];
+  if (flags.types !== undefined) {
+    const text = source.kind === 'data' ? dataTypes(source.model, name) : (await import('../contract/document-types.js')).documentTypes(source.document, name);
+    await writeText(flags.types, text);
+    lines.push(`types of ${name} → ${relative(cwd, flags.types) || flags.types}`);
+  }
+  if (flags.openapi !== undefined) {
+    if (source.kind !== 'data') throw new Error('--openapi exports the contract of data (a db.json or a folder); the source is already an OpenAPI document');
+    const { dataOpenApi } = await import('../contract/data-openapi.js');
+    const document = dataOpenApi(source.model, { title: name, prefix: flags.prefix ?? source.prefix });
+    if (flags.fromHar !== undefined) {
+      const { learnFromHar } = await import('../contract/learn-har.js');
+      learnFromHar(document, JSON.parse(await readFile(flags.fromHar, 'utf8')) as unknown);
+    }
+    await writeText(flags.openapi, /\.ya?ml$/i.test(flags.openapi) ? toYaml(document, { aliasDuplicateObjects: false }) : `${JSON.stringify(document, null, 2)}\n`);
+    lines.push(`OpenAPI 3.1 document of ${name} → ${relative(cwd, flags.openapi) || flags.openapi}`);
+  }
+  return lines;
+}
+
+async function writeText(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const before = await readFile(file, 'utf8').catch(() => undefined);
+  if (before !== text) await writeFile(file, text);
+}
+
+/** Regenerates on every change of the source (a file, or anything in a folder) until `signal` aborts. */
+export function watchContract(sourcePath: string, run: () => Promise<void>, signal: AbortSignal): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let watcher: FSWatcher;
+  const folder = statSync(sourcePath).isDirectory();
+  const target = folder ? sourcePath : dirname(sourcePath);
+  watcher = watchFs(target, { recursive: folder }, (_event, file) => {
+    if (!folder && file !== null && file !== basename(sourcePath)) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), 50);
+  });
+  signal.addEventListener('abort', () => {
+    clearTimeout(timer);
+    watcher.close();
+  }, { once: true });
+}
+
+/** The `export` command's argument handling (exit 2 on bad arguments, 1 on a failed export). */
+export async function runExportCommand(argv: string[], io: ExportIo): Promise<{ code?: number; stop?: () => Promise<void> }> {
+  let parsed: { values: { types?: string; openapi?: string; prefix?: string; 'from-har'?: string; watch?: boolean }; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { types: { type: 'string' }, openapi: { type: 'string' }, prefix: { type: 'string' }, 'from-har': { type: 'string' }, watch: { type: 'boolean' } } });
+  } catch (err) {
+    io.err(`mockyard: ${(err as Error).message}\nRun "mockyard --help" for usage.`);
+    return { code: 2 };
+  }
+  const { values, positionals } = parsed;
+  const usage = (message: string) => {
+    io.err(`mockyard: export: ${message}\nRun "mockyard --help" for usage.`);
+    return { code: 2 };
+  };
+  if (positionals.length !== 1) return usage('give one source: a db.json, a folder of mocks or an OpenAPI document (mockyard export db.json --types api.d.ts)');
+  if (values.types === undefined && values.openapi === undefined) return usage('give --types FILE (TypeScript) and/or --openapi FILE (.json, .yaml)');
+  if (values.openapi !== undefined && !/\.(json|ya?ml)$/i.test(values.openapi)) return usage(`--openapi writes .json or .yaml (got "${values.openapi}")`);
+  if (values.prefix !== undefined && !values.prefix.startsWith('/')) return usage(`--prefix must start with "/" (got "${values.prefix}")`);
+  if (values['from-har'] !== undefined && values.openapi === undefined) return usage('--from-har adds observed traffic to the --openapi document: give --openapi FILE');
+  const source = resolve(io.cwd, positionals[0]!);
+  const flags: ExportFlags = {
+    types: values.types === undefined ? undefined : resolve(io.cwd, values.types),
+    openapi: values.openapi === undefined ? undefined : resolve(io.cwd, values.openapi),
+    prefix: values.prefix,
+    fromHar: values['from-har'] === undefined ? undefined : resolve(io.cwd, values['from-har']),
+  };
+  const once = async (): Promise<boolean> => {
+    try {
+      for (const line of await exportContract(source, flags, io.cwd)) io.out(line);
+      return true;
+    } catch (err) {
+      io.err(`mockyard: export: ${(err as Error).message}`);
+      return false;
+    }
+  };
+  const ok = await once();
+  if (!values.watch) return { code: ok ? 0 : 1 };
+  if (!existsSync(source)) return { code: 1 };
+  const stop = new AbortController();
+  watchContract(source, async () => {
+    await once();
+  }, stop.signal);
+  io.out(`watching ${relative(io.cwd, source) || source} (Ctrl+C to stop)`);
+  return { stop: async () => stop.abort() };
+}
