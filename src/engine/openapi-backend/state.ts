@@ -194,7 +194,8 @@ export function createState(options: StateOptions): BackendState {
   }
 
   function relationTarget(field: string, self: Collection): Collection | undefined {
-    const stem = relationStem(naming, field);
+    const declared = naming.declared[self.name]?.[field]; // a declared parent collection, else the field's stem
+    const stem = declared ?? relationStem(naming, field);
     const target = stem !== undefined ? bySingular.get(singularOf(stem)) : undefined;
     return target && target !== self && !generating.has(target.key) ? target : undefined;
   }
