@@ -27,7 +27,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['host', 'define-config.ts'],
   ['node', 'msw', 'test', 'fetch', 'playwright'],
   ['sw'],
-  ['browser'],
+  ['browser', 'storybook'],
   ['index.ts', 'sw/index.ts'],
   ['index.node.ts'],
 ];
@@ -159,13 +159,13 @@ export function fileCircles(graph = importGraph()): string[][] {
  */
 export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; units: readonly string[] }[] = [
   // The Layer type and the walk, the request context, the shared types.
-  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'public-types.ts', 'define-handler.ts', 'services.ts', 'runtime.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'selection'] },
+  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'define-handler.ts', 'services.ts', 'runtime.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'selection'] },
   // What every layer uses: the file cache, the store, the per-file queue (services.ts), data generation.
   { name: 'services', units: ['fs', 'store', 'schema-faker'] },
   // One folder per surface.
-  { name: 'layers', independent: true, units: ['handlers', 'faults', 'openapi', 'openapi-backend', 'json-server', 'collections', 'graphql', 'replay', 'proxy', 'streams', 'static', 'ws', 'preset-hints'] },
+  { name: 'layers', independent: true, units: ['handlers', 'faults', 'openapi', 'openapi-backend', 'json-server', 'collections', 'graphql', 'replay', 'proxy', 'streams', 'static', 'ws', 'preset-hints', 'webhooks'] },
   // The ordered list, createMockApi, the option list; scenarios and sessions (pipelines of their own).
-  { name: 'assembly', units: ['layers.ts', 'create-mock-api.ts', 'options.ts', 'scenarios', 'sessions', 'mock-fs.ts', 'resource-map.ts', 'is-mock-api.ts'] },
+  { name: 'assembly', units: ['layers.ts', 'public-types.ts', 'create-mock-api.ts', 'options.ts', 'scenarios', 'sessions', 'mock-fs.ts', 'resource-map.ts', 'is-mock-api.ts'] },
 ];
 
 /**

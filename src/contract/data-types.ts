@@ -13,7 +13,22 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 /** `export interface Name {…}` for object types, else `export type Name = …;`. */
 export function declaration(name: string, type: string, schema?: unknown): string {
-  return `${declarationComment(schema)}${type.startsWith('{\n') ? `export interface ${name} ${type}` : `export type ${name} = ${type};`}\n`;
+  return `${declarationComment(schema)}${isObjectLiteral(type) ? `export interface ${name} ${type}` : `export type ${name} = ${type};`}\n`;
+}
+
+/** Whether `type` is one `{ … }` (not `{ … } | null`, not an intersection). */
+function isObjectLiteral(type: string): boolean {
+  if (!type.startsWith('{\n') || !type.endsWith('}')) return false;
+  let depth = 0;
+  for (let i = 0; i < type.length; i++) {
+    const ch = type[i];
+    if (ch === '/' && type[i + 1] === '*') i = type.indexOf('*/', i + 2) + 1 || type.length;
+    else if (ch === '"' || ch === "'") {
+      for (i++; i < type.length && type[i] !== ch; i++) if (type[i] === '\\') i++;
+    } else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0 && i !== type.length - 1) return false;
+  }
+  return true;
 }
 
 const allowsNull = (schema: unknown): boolean => isObj(schema) && (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null')) || (Array.isArray(schema.anyOf) && schema.anyOf.some(allowsNull)));
@@ -55,7 +70,7 @@ export function dataTypes(model: DataModel, source: string): string {
     route(`GET /${c.name}/:id`, `response: ${t}`);
     route(`PUT /${c.name}/:id`, `body: ${created}; response: ${t}`);
     route(`PATCH /${c.name}/:id`, `body: Partial<${t}>; response: ${t}`);
-    route(`DELETE /${c.name}/:id`, 'response: Record<string, never>');
+    route(`DELETE /${c.name}/:id`, `response: ${t}`);
   }
   for (const o of model.objects) {
     route(`GET /${o.name}`, `response: ${o.typeName}`);

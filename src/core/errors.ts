@@ -14,6 +14,7 @@ const CODES: Record<number, string> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
   408: 'REQUEST_TIMEOUT',
   409: 'CONFLICT',
   411: 'LENGTH_REQUIRED',

@@ -18,8 +18,14 @@
  *   …      sessions…          the sessions (admin-sessions.ts)
  *   …      data…              the collections, read and written through the store (admin-data.ts)
  *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
- * `requests` also takes ?session=<id> (that session's entries only) and ?violations=true|false
- * (only the answers that broke the OpenAPI document, `openapi.validateResponses`; or the others).
+ *   GET    webhooks           { target, pending, configured: [{ on, url }], document: [{ name, method,
+ *                             on, payload }] } (the OpenAPI document's 3.1 webhooks, payloads drawn)
+ *   PUT    webhooks/target    body { "url": "http://…" | null }: where `x-mockyard-on` webhooks go
+ *   POST   webhooks/send      body { "name", "method"?, "url"?, "body"? }: sends the document's
+ *                             webhook (drawn or edited payload) to `url` (default: the target) → 202
+ * `requests` also takes ?session=<id> (that session's entries only), ?violations=true|false
+ * (only the answers that broke the OpenAPI document, `openapi.validateResponses`; or the others)
+ * and ?outgoing=true|false (only the webhooks the mock sent; or only the requests it received).
  * */
 import type { Engine } from '../core/engine.js';
 import { underPrefix } from '../core/engine.js';
@@ -29,7 +35,6 @@ import { readBody } from '../core/body.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import { ADMIN_BASE } from './paths.js';
-import { bearerMatches } from './guard.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { describeCollector, describeMock } from './routes-info.js';
 import { isMockApi } from '../engine/is-mock-api.js';
@@ -47,8 +52,6 @@ export interface AdminOptions {
   tracker?: Engine;
   /** The request journal the host keeps (src/host/journal.ts), or null when it is off. */
   journal?: Journal | null;
-  /** Required bearer token (guard.ts), or undefined. */
-  token?: string;
 }
 
 const json = (value: unknown, status = 200, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store' }, head);
@@ -78,6 +81,11 @@ function filterFrom(params: URLSearchParams): JournalFilter {
     if (violations !== 'true' && violations !== 'false') throw new HttpError(400, 'violations must be true or false');
     f.violations = violations === 'true';
   }
+  const outgoing = params.get('outgoing');
+  if (outgoing) {
+    if (outgoing !== 'true' && outgoing !== 'false') throw new HttpError(400, 'outgoing must be true or false');
+    f.outgoing = outgoing === 'true';
+  }
   f.since = parseSince(params.get('since'));
   const limit = params.get('limit');
   if (limit) {
@@ -87,6 +95,14 @@ function filterFrom(params: URLSearchParams): JournalFilter {
   return f;
 }
 
+/** A JSON object body (400 otherwise). */
+async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+  const value = parseJsonBytes(await readBody(request, BODY_LIMIT));
+  assertNoForbiddenKeys(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'The body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
 export interface AdminApi extends Engine {
   close(): Promise<void>;
 }
@@ -94,7 +110,6 @@ export interface AdminApi extends Engine {
 export function createAdminApi(options: AdminOptions): AdminApi {
   const mock: MockApi | undefined = isMockApi(options.mock) ? options.mock : undefined;
   const tracker = options.tracker;
-  const { token } = options;
   const streams = new Set<() => void>();
   const fileQueue = new KeyedQueue();
   let resources: ResourceMapSource | undefined;
@@ -188,6 +203,34 @@ export function createAdminApi(options: AdminOptions): AdminApi {
         }
         return allow('GET, HEAD, PUT');
       }
+      case '/webhooks': {
+        if (method !== 'GET' && !head) return allow('GET, HEAD');
+        const api = needMock();
+        const configured = api.options.webhooks.map((w) => ({ on: w.on, url: typeof w.url === 'string' ? w.url : null }));
+        return json({ target: api.webhooks.target, pending: api.webhooks.pending, configured, document: await api.webhooks.documentWebhooks() }, 200, head);
+      }
+      case '/webhooks/target': {
+        if (method !== 'PUT') return allow('PUT');
+        const api = needMock();
+        const value = await jsonBody(request);
+        const url = value.url;
+        if (url !== null && typeof url !== 'string') throw new HttpError(400, 'The body must be {"url": "http://…"} or {"url": null}');
+        api.webhooks.target = url as string | null;
+        return json({ target: api.webhooks.target });
+      }
+      case '/webhooks/send': {
+        if (method !== 'POST') return allow('POST');
+        const api = needMock();
+        const value = await jsonBody(request);
+        const { name, url, body } = value as { name?: unknown; url?: unknown; body?: unknown };
+        const wanted = (value as { method?: unknown }).method;
+        if (typeof name !== 'string' || (url !== undefined && typeof url !== 'string') || (wanted !== undefined && typeof wanted !== 'string')) throw new HttpError(400, 'The body must be {"name": "<webhook>", "url"?: "http://…", "method"?: "POST", "body"?: …}');
+        const target = (url as string | undefined) ?? api.webhooks.target;
+        if (target === null) throw new HttpError(400, 'No "url" given and no target set (PUT webhooks/target)');
+        const deliveryId = await api.webhooks.sendDocumentWebhook(name, { url: target, body, method: wanted as string | undefined });
+        if (deliveryId === undefined) throw new HttpError(503, 'The webhook queue is full; try again when it drains');
+        return json({ deliveryId }, 202);
+      }
       case '/reset': {
         if (method !== 'POST') return allow('POST');
         const api = needMock();
@@ -211,9 +254,6 @@ export function createAdminApi(options: AdminOptions): AdminApi {
       if (!underPrefix(url.pathname, ADMIN_BASE)) return undefined;
       const method = request.method.toUpperCase();
       try {
-        if (token !== undefined && !bearerMatches(request.headers.get('authorization'), token)) {
-          throw new HttpError(401, 'The devtools admin API needs Authorization: Bearer <token>', { headers: { 'WWW-Authenticate': 'Bearer realm="mockyard devtools"' } });
-        }
         let sub = url.pathname.slice(ADMIN_BASE.length);
         if (sub.length > 1 && sub.endsWith('/')) sub = sub.slice(0, -1);
         return await route(request, method, sub, url.searchParams);

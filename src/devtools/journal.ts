@@ -38,6 +38,8 @@ import { isTextMediaType, parseMediaType } from '../core/media-type.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
 import { contractViolationsOf, type ContractViolations } from '../engine/openapi/violations.js';
+import { webhookCauseOf } from '../engine/webhooks/cause.js';
+import type { WebhookAttempt } from '../engine/webhooks/delivery.js';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 export const DEFAULT_JOURNAL_BODY_LIMIT = 4096;
@@ -92,6 +94,27 @@ export interface JournalEntry {
   readonly violations: ContractViolations | null;
   readonly request: { readonly headers: Record<string, string>; readonly body: CapturedBody | null };
   readonly response: { readonly headers: Record<string, string>; readonly body: CapturedBody | null } | null;
+  /**
+   * Set on the rows of webhooks the mock SENT (src/engine/webhooks/): one row per attempt, `url`
+   * the receiver's full URL, `status` its answer (null: unreachable), `request` what was sent.
+   */
+  readonly outgoing?: OutgoingInfo;
+}
+
+/** What an outgoing row adds: which delivery, which attempt, and its cause. */
+export interface OutgoingInfo {
+  readonly event: string;
+  readonly deliveryId: string;
+  readonly attempt: number;
+  readonly attempts: number;
+  /** delivered | retrying | failed | cancelled */
+  readonly outcome: string;
+  /** Why no status came back (connection refused, timeout). */
+  readonly error: string | null;
+  /** What caused it: `POST /api/orders`, `orders.updated 3`, `app.webhook`… */
+  readonly cause: string;
+  /** The journal entry of the request that caused it, when it is still in the journal. */
+  readonly causeId: number | null;
 }
 
 export interface JournalFilter {
@@ -109,6 +132,8 @@ export interface JournalFilter {
   session?: string;
   /** true: only answers that broke the OpenAPI document; false: only the others. */
   violations?: boolean;
+  /** true: only the webhooks the mock sent (outgoing rows); false: only the requests it received. */
+  outgoing?: boolean;
 }
 
 export interface JournalOptions {
@@ -125,6 +150,8 @@ export interface Journal {
   readonly bodyLimit: number;
   /** Records one exchange (what the observer hook gives); `scenario` names the pipeline, `session` the session. */
   record(exchange: Exchange, scenario?: string | null, session?: string | null): void;
+  /** Records one attempt of an outgoing webhook (a row linked to the entry of its cause, in its session). */
+  recordOutgoing(attempt: WebhookAttempt): void;
   /** Entries matching `filter`, newest first. */
   list(filter?: JournalFilter): JournalEntry[];
   /** Empties the ring (ids keep increasing). */
@@ -207,6 +234,8 @@ class Raw {
   resPreview: StreamPreview | undefined = undefined;
   resSize = 0;
   entry: JournalEntry | undefined = undefined;
+  /** An outgoing webhook's row (its entry made when recorded), else false. */
+  out = false;
 }
 
 /**
@@ -324,6 +353,7 @@ function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean 
   if (f.path !== undefined && !x.pathname.startsWith(f.path)) return false;
   if (f.session !== undefined && x.session !== f.session) return false;
   if (f.violations !== undefined && (x.violations !== null) !== f.violations) return false;
+  if (f.outgoing !== undefined && x.out !== f.outgoing) return false;
   if (f.since !== undefined && !(r.time > f.since)) return false;
   return true;
 }
@@ -337,6 +367,32 @@ export function createJournal(options: JournalOptions = {}): Journal {
   let last: Raw | undefined; // the slot written last
   let lastId = 0;
   let listeners: JournalListener[] = [];
+  /** Webhook causes (cause.ts numbers) → their entry id and session, the newest `size` kept. */
+  const causes = new Map<number, { id: number; session: string | null }>();
+
+  function publish(raw: Raw): void {
+    if (listeners.length === 0) return;
+    const entry = materialize(raw, bodyLimit);
+    for (const l of listeners) {
+      try {
+        l(entry);
+      } catch {
+        // a failing listener (a closed stream) must not break recording
+      }
+    }
+  }
+
+  /** The next slot, cleared of what it held. */
+  function slot(): Raw {
+    let r = ring[next];
+    if (r === undefined) ring[next] = r = new Raw();
+    return r;
+  }
+
+  function advance(): void {
+    if (++next === size) next = 0;
+    if (count < size) count++;
+  }
 
   return {
     size,
@@ -373,6 +429,12 @@ export function createJournal(options: JournalOptions = {}): Journal {
       r.resSize = 0;
       r.resPreview = undefined;
       r.entry = undefined;
+      r.out = false;
+      const cause = webhookCauseOf(request);
+      if (cause !== undefined) {
+        causes.set(cause, { id: r.id, session });
+        if (causes.size > size) causes.delete(causes.keys().next().value!);
+      }
       const response = x.response;
       if (response !== undefined) {
         const state = fastState(response);
@@ -395,18 +457,50 @@ export function createJournal(options: JournalOptions = {}): Journal {
           if (r.resBody === null && Object.getPrototypeOf(response) === Response.prototype) r.resPreview = streamPreview(response.body);
         }
       }
-      const raw = r;
-      if (++next === size) next = 0;
-      if (count < size) count++;
-      if (listeners.length === 0) return;
-      const entry = materialize(raw, bodyLimit);
-      for (const l of listeners) {
-        try {
-          l(entry);
-        } catch {
-          // a failing listener (a closed stream) must not break recording
-        }
-      }
+      advance();
+      publish(r);
+    },
+
+    recordOutgoing(a) {
+      if (size <= 0) return;
+      const r = slot();
+      const link = a.cause.token === undefined ? undefined : causes.get(a.cause.token);
+      let pathname = a.url;
+      let search = '';
+      const q = a.url.indexOf('?');
+      if (q !== -1) [pathname, search] = [a.url.slice(0, q), a.url.slice(q)];
+      Object.assign(r, new Raw());
+      r.id = ++lastId;
+      r.time = a.time;
+      r.method = a.method;
+      r.pathname = pathname;
+      r.search = search;
+      r.status = a.status;
+      r.ms = a.ms;
+      r.session = link?.session ?? null;
+      r.out = true;
+      const reqHeaders = redactHeaders(a.headers);
+      const body = a.body;
+      const responseText = a.responseText;
+      r.entry = {
+        id: r.id,
+        time: r.time,
+        method: r.method,
+        url: a.url,
+        status: a.status ?? null,
+        ms: Math.round(a.ms * 1000) / 1000,
+        answeredBy: null,
+        scenario: null,
+        session: r.session,
+        fault: null,
+        violations: null,
+        request: { headers: reqHeaders, body: body === null ? null : captureBody(body, reqHeaders['content-type'], bodyLimit) },
+        response: a.status === undefined ? null : { headers: {}, body: responseText === undefined ? null : captureBody(responseText, 'text/plain', bodyLimit) },
+        outgoing: { event: a.event, deliveryId: a.deliveryId, attempt: a.attempt, attempts: a.attempts, outcome: a.outcome, error: a.error ?? null, cause: a.cause.label, causeId: link?.id ?? null },
+      };
+      last = undefined; // the next record compares with nothing (this row holds no request objects)
+      advance();
+      publish(r);
     },
 
     list(filter = {}) {
@@ -422,6 +516,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
 
     clear() {
       ring.fill(undefined); // the slots' references go with them
+      causes.clear();
       last = undefined;
       next = 0;
       count = 0;

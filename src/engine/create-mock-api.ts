@@ -41,6 +41,9 @@ import { Sleeper } from './sleeper.js';
 import type { GraphqlOperationHandler, HandlerFor, MockApiApp, MockApiOptions, RestHandler } from './types.js';
 import { isGraphqlHandler } from './graphql/operation-handlers.js';
 import type { WsLayer } from './ws/layer.js';
+import { createWebhooks } from './webhooks/layer.js';
+import { documentModel, sharedOpenApiDocument } from './openapi-backend/document-loader.js';
+import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
 
 /** `Api`: the generated types of docs/contract.md (`{}`: untyped, as always). */
@@ -101,6 +104,11 @@ export interface MockApi<Api = {}> extends Engine {
   readonly layers: readonly string[];
   /** The sessions (src/engine/sessions/, docs/sessions.md): create, reset, drop, set a scenario, add overrides, list. */
   readonly sessions: SessionControl;
+  /**
+   * Webhooks (webhooks/layer.ts, docs/webhooks.md): send one now, the document's 3.1 webhooks
+   * (list, send to a URL), observe every delivery attempt, wait until all are settled.
+   */
+  readonly webhooks: WebhooksControl;
   close(): Promise<void>;
 }
 
@@ -162,10 +170,14 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       }
       return fallbackFs;
     },
+    webhook: (url, init) => webhooks.control.send(url, init),
   };
 
   const overrides = createOverrideList();
   const services: EngineServices = {
+    get webhooksLayer() {
+      return webhooks.layer;
+    },
     logger,
     app,
     overrides,
@@ -177,6 +189,27 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     },
   };
 
+  // Webhooks (webhooks/layer.ts): one surface per engine (its queue, its store listener), the same
+  // layer heading every pipeline; with `openapi` it reads the document the OpenAPI layers share.
+  const openapi = options.openapi;
+  const webhooks = createWebhooks(
+    {
+      rules: options.webhooks,
+      bodyLimit: options.bodyLimit,
+      document: openapi
+        ? async () => {
+            const doc = await sharedOpenApiDocument(openapi, openapi.source, options.root, runtime.openApiDocument);
+            const { deref, model, route } = documentModel(doc);
+            const routeOf = (method: string, subPath: string) => {
+              const m = route(method, subPath);
+              return 'operation' in m ? { label: m.operation.label, params: m.params } : undefined;
+            };
+            return { doc, deref, seed: openapi.backend.seed, operations: model.operations, route: routeOf };
+          }
+        : null,
+    },
+    services,
+  );
   const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir });
   const pipeline = createPipeline({
     layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,
@@ -330,6 +363,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (typeof resettable?.reset === 'function') await resettable.reset();
     },
     sessions,
+    webhooks: webhooks.control,
 
     ready: () => (wsReady ? wsReady.then(() => fsReady) : fsReady),
 
@@ -337,6 +371,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (closed) return;
       closed = true;
       sleeper.close();
+      webhooks.close();
       await sessions.close();
       await scenarios.close();
       await wsReady;

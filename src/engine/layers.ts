@@ -3,7 +3,7 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   faults (with fault rules) → openapi (with `openapi`) → handlers → har (with `har`)
+ * Today:   webhooks (with `webhooks` or `openapi`) → faults (with fault rules) → openapi (with `openapi`) → handlers → har (with `har`)
  *          → recorded, streams (with files) → graphql (when on) → collections (when on) → files
  *          → openapi-mock (with `openapi`) → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
@@ -94,6 +94,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, inflate: services.runtime.inflate }) : undefined;
   const faults = faultRulesOf(options.faults, options.handlers);
   const layers: Layer[] = [
+    ...(services.webhooksLayer ? [services.webhooksLayer] : []), // webhooks and OpenAPI callbacks after the answers of everything below (webhooks/layer.ts)
     ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)

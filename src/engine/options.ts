@@ -32,6 +32,7 @@ import { graphqlHandlersIn, resolveFunctions, resolveHandlers, resolveParser } f
 import { resolveScenarios, type ResolvedScenario } from './scenarios/options.js';
 import { resolveWsHandlers } from './ws/options.js';
 import { resolveStoreOptions } from './store/options.js';
+import { resolveWebhooksOption, type ResolvedWebhook } from './webhooks/options.js';
 import type { RelationNaming } from './store/relations.js';
 import type {
   ErrorHandlerFunction,
@@ -132,6 +133,8 @@ export interface ResolvedMockApiOptions {
   faults: FaultRule[];
   /** `har`: a HAR log served as recorded traffic (replay/har-layer.ts), or null. */
   har: HarOption | null;
+  /** `webhooks` (webhooks/options.ts): what the mock sends the app after requests and store changes; [] = none. */
+  webhooks: ResolvedWebhook[];
   /** Warnings found while resolving (logged once by the engine). */
   warnings: string[];
 }
@@ -148,7 +151,7 @@ const KNOWN_KEYS = [
   'noHandledRestFsRequestsAction', 'parser', 'handlerMiddlewares', 'errorMiddlewares', 'handlers', 'wsHandlers',
   'pagination', 'filters', 'bodyLimit', 'maxJsonDepth', 'proxy', 'openapi', 'collections', 'preset', 'db', 'cors', 'journal', 'scenarios',
   'routes', 'readOnly', 'static', 'middlewares',
-  'sessions', 'faults', 'store', 'graphql', 'streams', 'har',
+  'sessions', 'faults', 'store', 'graphql', 'streams', 'har', 'webhooks',
 ] as const;
 
 /** Headers the mock API lets browsers read on cross-origin answers (with `*` when it sends no credentials: core/cors.ts). */
@@ -265,6 +268,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     sessions: resolveSessions(false, 'sessions'),
     faults: [],
     har: null,
+    webhooks: [],
     warnings,
   };
   if (disable) return { ...base, disabledReason: 'disable: true' };
@@ -356,6 +360,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.sessions = resolveSessions(o.sessions, at('sessions'));
   base.faults = resolveFaultRules(o.faults, at('faults'));
   base.har = resolveHarOption(o.har, at('har'));
+  base.webhooks = resolveWebhooksOption(o.webhooks, at('webhooks'));
 
   // endpointPrefix last: an invalid one disables the engine, it does not throw.
   base.prefixes = resolvePrefixes(o.endpointPrefix, warnings);

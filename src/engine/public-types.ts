@@ -26,6 +26,7 @@ export type {
   MiddlewareFunction,
   MockApiApp,
   MockApiOptions,
+  NewItem,
   NextFunction,
   PaginationConfig,
   ParserConfig,
@@ -39,8 +40,8 @@ export type {
   RouteSpec,
   ScenarioOptions,
   StandardSchemaV1,
+  TypedCollectionStore,
   UploadedFile,
   WsConnection,
   WsHandler,
 } from './types.js';
-export type { TypedCollectionStore, NewItem } from './store/typed-store.js';

@@ -7,6 +7,7 @@ import type { OverrideList } from './handlers/override-list.js';
 import type { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
 import type { MockApiRuntime } from './runtime.js';
+import type { Layer } from './pipeline/layer.js';
 import type { FilterConfig, MockApiApp, PaginationConfig, PerMethod } from './types.js';
 
 /** Per-call overrides for file-system mode (a handler with `handle: 'FS'`). */
@@ -33,4 +34,10 @@ export interface EngineServices {
   readonly overrides?: OverrideList;
   /** What the runtime provides (runtime.ts): default filesystems, the proxy's transport. */
   readonly runtime: MockApiRuntime;
+  /**
+   * The webhooks surface's layer (webhooks/layer.ts), made once per engine by the assembly (one
+   * delivery queue, one store listener): it heads every pipeline when something fires on
+   * requests; undefined otherwise.
+   */
+  readonly webhooksLayer: Layer | undefined;
 }

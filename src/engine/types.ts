@@ -3,9 +3,12 @@
  * pagination and filters. Runtime validation lives in options.ts.
  */
 import type { StoreFor } from './store/typed-store.js';
+export type { NewItem, TypedCollectionStore } from './store/typed-store.js';
 import type { StoreOptions } from './store/options.js';
 import type { GraphqlOption } from './graphql/options.js';
 import type { StreamsOption } from './streams/options.js';
+import type { SignatureStyle } from '../core/webhook-signature.js';
+import type { StoreChange } from './store/contract.js';
 import type { kGraphqlOperation } from './graphql/operation-symbol.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
@@ -276,6 +279,12 @@ export interface MockApiApp<Api = {}> {
    * read and written through the same queue as REST and GraphQL, with change events.
    */
   store: StoreFor<Api>;
+  /**
+   * Sends a webhook now through the engine's delivery queue (retries, signing, the journal's
+   * outgoing rows): `req.app.webhook('http://127.0.0.1:3000/hook', { body: { paid: true } })`.
+   * Returns the delivery id (undefined when the queue is full). docs/webhooks.md.
+   */
+  webhook(url: string, init?: WebhookInit): string | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,9 +413,10 @@ export interface MockApiOptions<Api = {}> {
    * marked in the journal); `strictResponses: true` answers 500 listing them instead (for CI).
    * What no handler or file answers is answered from the document (docs/openapi.md): stateful
    * collections with generated data (`seed`, `count`), unless `mock: false` (default false
-   * when a `proxy` is set).
+   * when a `proxy` is set). `ids: 'any'` answers any id of a collection (Prism's stateless rule)
+   * instead of the 404 of an id never created.
    */
-  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number> };
+  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number>; ids?: 'population' | 'any' };
   /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
   store?: StoreOptions;
   /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */
@@ -423,6 +433,11 @@ export interface MockApiOptions<Api = {}> {
    * `.har` file. Requests are matched by method, path, query and (writes) body.
    */
   har?: string | { log: { entries: unknown[] } & Record<string, unknown> };
+  /**
+   * Webhooks the mock sends after a request pattern's answer (`'POST /api/orders'`) or a store
+   * change (`'orders.created'`): signed, retried, in order per receiver (docs/webhooks.md).
+   */
+  webhooks?: WebhookOption[];
 }
 
 export interface ProxyOptions {
@@ -509,4 +524,61 @@ export interface GraphqlOperationHandler {
   readonly resolve: GraphqlResolver | GraphqlSubscriptionResolver;
   /** `true` skips the handler. */
   readonly disabled?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks (the option, `req.app.webhook`; src/engine/webhooks/, docs/webhooks.md)
+
+/** What a webhook's `url` and `body` functions are given: the request and answer, or the store change, that caused it. */
+export interface WebhookCause {
+  /** `POST /api/orders` or `orders.created`. */
+  event: string;
+  /** A request pattern's cause: the request (its body already read: `body`). */
+  request?: Request;
+  /** The request's JSON body (or text), when it had one. */
+  requestBody?: unknown;
+  /** A request pattern's cause: the answer's status, headers and JSON body (or text). */
+  response?: { status: number; headers: Headers; body: unknown };
+  /** A store change's cause. */
+  change?: StoreChange;
+}
+
+export type WebhookValue<T> = T | ((cause: WebhookCause) => T | Promise<T>);
+
+export interface WebhookRetry {
+  /** Attempts in all, the first included (default 5; 1 = no retry). */
+  attempts?: number;
+  /** Milliseconds before each retry (default [500, 1000, 2000, 4000]); the last one repeats. */
+  delays?: number[];
+}
+
+export interface WebhookOption {
+  on: string;
+  url: WebhookValue<string | undefined>;
+  method?: string;
+  headers?: Record<string, string>;
+  /** A JSON value, or a function of the cause returning one (default: the changed item, else the answer's body). */
+  body?: string | number | boolean | null | object | ((cause: WebhookCause) => unknown);
+  /** Milliseconds before the first attempt (default 0). */
+  delay?: number;
+  retry?: false | number | WebhookRetry;
+  /** Signs the exact bytes sent (core/webhook-signature.ts). */
+  secret?: string;
+  /** `github` (default: X-Hub-Signature-256) or `stripe` (Stripe-Signature). */
+  signature?: SignatureStyle;
+  /** The event name sent as `X-Mockyard-Event` (default: the `on` text). */
+  event?: string;
+}
+
+/** `req.app.webhook(url, init)` / `api.webhooks.send(url, init)`. */
+export interface WebhookInit {
+  method?: string;
+  headers?: Record<string, string>;
+  /** JSON value (sent as JSON), text or bytes. */
+  body?: unknown;
+  event?: string;
+  delay?: number;
+  retry?: false | number | { attempts?: number; delays?: number[] };
+  secret?: string;
+  signature?: SignatureStyle;
 }

@@ -22,6 +22,7 @@ import { toNativeResponse } from '../core/fast-response.js';
 import type { LoggerSink } from '../core/logger.js';
 import type { UpgradeResult } from '../core/socket.js';
 import type { Journal } from '../devtools/journal.js';
+import type { ServerNames } from '../devtools/guard.js';
 import { createMockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { createCollector } from '../tracker/collector.js';
@@ -37,6 +38,8 @@ export interface HostConfig extends EngineSources<MockApiOptions, CollectorOptio
   runtime?: Runtime;
   /** Only this machine can reach the host (a loopback listener, the page): devtools on by default. */
   local?: boolean;
+  /** Where a node host is reached: the Host names its devtools answer (src/devtools/guard.ts). */
+  server?: ServerNames;
   /** Where engines made from options log, unless their options name a logger. */
   logger?: LoggerSink;
   /** `fetch()`'s answer for what no engine answered, before the JSON 404. */
@@ -75,6 +78,7 @@ export async function createHost(config: HostConfig = {}): Promise<Host> {
     tracker: (o) => createCollector(withSink(runtime.collectorOptions ? runtime.collectorOptions(o) : o), runtime),
     trackerDefaults: { appId: 'mockyard' },
     local: config.local === true,
+    ...(config.server ? { server: config.server } : {}),
   });
   return hostOf(set, config.fallback);
 }

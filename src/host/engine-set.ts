@@ -17,8 +17,8 @@ import { isEngine, type Engine } from '../core/engine.js';
 import { isMockApi } from '../engine/is-mock-api.js';
 import { isCollector } from '../tracker/is-collector.js';
 import { OptionsError } from '../core/options.js';
-import { createAdminEngine } from '../devtools/admin-engine.js';
-import { resolveDevtoolsGuard, type DevtoolsOption } from '../devtools/guard.js';
+import { createAdminEngine, devtoolsOffEngine } from '../devtools/admin-engine.js';
+import { resolveDevtoolsGuard, type DevtoolsOption, type ServerNames } from '../devtools/guard.js';
 import type { Journal } from '../devtools/journal.js';
 import { journaled } from '../devtools/journaled-engine.js';
 import { journalFor } from './journal.js';
@@ -55,6 +55,8 @@ export interface EngineFactories<M, T> {
    * devtools are then on by default. Hosts that cannot tell leave it out (off unless a token).
    */
   local?: boolean;
+  /** Where a node host is reached (its Host rule for the devtools, guard.ts); the page leaves it out. */
+  server?: ServerNames;
 }
 
 export interface EngineSet {
@@ -84,7 +86,7 @@ export async function assembleEngines<M extends object, T extends object>(source
   for (const e of extra) {
     if (!isEngine(e)) throw new OptionsError('engines', 'must hold engines (objects with a handle(request) method and a prefixes array)');
   }
-  const guard = resolveDevtoolsGuard(sources.devtools, factories.local === true);
+  const guard = resolveDevtoolsGuard(sources.devtools, factories.local === true, 'devtools', factories.server);
   const owned: Engine[] = [];
   let trackerEngine: Engine | undefined;
   let mockEngine: Engine | undefined;
@@ -123,12 +125,14 @@ export async function assembleEngines<M extends object, T extends object>(source
   const hosted = (e: Engine) => (journal && e === trackerLike ? journaled(e, journal, 'collector') : e);
   let devtools: Engine | undefined;
   if (guard.enabled) {
-    devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, journal, token: guard.token });
+    devtools = createAdminEngine({ mock: mockLike, tracker: trackerLike, journal, guard });
     owned.push(devtools);
   }
   const decorate = sources.decorate ?? ((e: Engine) => e);
   const engines: Engine[] = [];
   if (devtools) engines.push(decorate(devtools, 'devtools'));
+  // A node host says why its devtools are off (JSON), rather than letting the path fall through.
+  else if (factories.server) engines.push(devtoolsOffEngine(sources.devtools === false));
   if (trackerEngine) engines.push(decorate(hosted(trackerEngine), 'tracker'));
   if (mockEngine) engines.push(decorate(mockEngine, 'mock'));
   engines.push(...extra.map((e) => decorate(hosted(e), 'extra')));

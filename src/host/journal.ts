@@ -1,6 +1,7 @@
 /**
  * The devtools request journal as the host attaches it: a mock API's own requests reach it
- * through the engine's `observe` hook (with the scenario and session that answered), other engines' through
+ * through the engine's `observe` hook (with the scenario and session that answered), the webhooks it
+ * sends through `webhooks.observe` (outgoing rows), other engines' through
  * `journaled` (src/devtools/journaled-engine.ts). The engine keeps no journal; its `journal`
  * option (false, true or { size, bodyLimit }) is resolved here, where it is used.
  * One journal per mock API engine: a ready-made engine assembled by two hosts shares it.
@@ -21,6 +22,8 @@ export function journalFor(mock: Engine | undefined): Journal | null {
   if (journal) {
     const j = journal;
     mock.observe((x, scenario, session) => j.record(x, scenario, session));
+    // The webhooks it sends, as outgoing rows linked to their cause (engine/webhooks/).
+    mock.webhooks.observe((attempt) => j.recordOutgoing(attempt));
   }
   journals.set(mock, journal);
   return journal;

@@ -23,6 +23,7 @@ import { isCollector } from '../tracker/is-collector.js';
 import { isMockApi } from '../engine/is-mock-api.js';
 import type { MockyardConfig } from '../define-config.js';
 import { errorResponse } from '../core/errors.js';
+import { fastState } from '../core/fast-response.js';
 import { splitUrl } from '../core/exchange.js';
 import { VERSION } from '../core/version.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
@@ -46,7 +47,7 @@ import { lineBatch } from './line-batch.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
-       mockyard openapi.yaml [--seed N] [--state DIR] [--strict-responses] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
+       mockyard openapi.yaml [--seed N] [--state DIR] [--ids any] [--strict-responses] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
        mockyard --har traffic.har [options]   (serve a HAR log as recorded traffic, docs/proxy.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
@@ -155,6 +156,7 @@ const FLAGS = {
   seed: { type: 'string' },
   state: { type: 'string' },
   'strict-responses': { type: 'boolean' },
+  ids: { type: 'string' },
   proxy: { type: 'string' },
   target: { type: 'string' },
   overwrite: { type: 'boolean' },
@@ -275,7 +277,11 @@ export async function buildConfig(
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   if (mode === 'serve' && values.har !== undefined) {
     mock.har = resolve(cwd, values.har); // served as recorded traffic (engine/replay/har-layer.ts)
-    if (!configFile && values['fs-dir'] === undefined && dbFile === undefined) mock.fsDir = null;
+    if (!configFile && values['fs-dir'] === undefined && dbFile === undefined) {
+      mock.fsDir = null;
+      // The HAR alone: its entries answer at the paths they were recorded at (a browser's HAR of a whole site).
+      if (!values.prefix?.length && !openapi) mock.endpointPrefix = '/';
+    }
   }
   let har: string | undefined;
   if (mode === 'record') {
@@ -289,7 +295,7 @@ export async function buildConfig(
     if (typeof mock.fsDir !== 'string') mock.fsDir = folder;
     har = values.har !== undefined ? resolve(cwd, values.har) : `${folder.replace(/[\\/]+$/, '')}.har`;
   }
-  if (openapi) serveOpenApi(mock, openapi, { prefix: values.prefix, fsDir: values['fs-dir'], seed: values.seed, state: values.state === undefined ? undefined : resolve(cwd, values.state), strictResponses: values['strict-responses'], configFile });
+  if (openapi) serveOpenApi(mock, openapi, { prefix: values.prefix, fsDir: values['fs-dir'], seed: values.seed, state: values.state === undefined ? undefined : resolve(cwd, values.state), ids: values.ids, strictResponses: values['strict-responses'], configFile });
   const logLevel = (level as Level | undefined) ?? fromFile.logLevel ?? 'info';
   if (mock.logLevel === undefined) mock.logLevel = logLevel;
   const config: MockyardConfig = {
@@ -333,6 +339,7 @@ export function describeServing(url: string, engines: readonly Engine[], source:
       lines.push(`  ${url}${DEVTOOLS_BASE}/  →  devtools page (admin API at ${ADMIN_BASE}/)`);
       continue;
     }
+    if (isDevtoolsEngine(engine, true)) continue;
     if (isCollector(engine)) {
       lines.push(`  ${url}${engine.basePath}  →  event collector`);
       continue;
@@ -463,6 +470,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       tracker,
       devtools: config.devtools,
       local: isLoopbackHost(listen.host),
+      server: { listen: listen.host },
       decorate(engine, role) {
         if (role === 'tracker') return logRequests ? logEngine(engine, 'collector', report) : engine;
         if (role !== 'mock') return engine;
@@ -477,7 +485,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     });
     const collector = hostApp.tracker as Collector | undefined;
     if (collector && typeof collector.status === 'function' && tracker && parsed.dbWait !== undefined) await waitForStorage(collector, parsed.dbWait, storageName(tracker));
-    const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e));
+    const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e) && !isDevtoolsEngine(e, true));
     map = api ? createResourceMap(api) : undefined;
     homePage = createHomePage({ map, engines: served, version: VERSION, devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
     const fallback = async (request: Request): Promise<Response> => {
@@ -490,7 +498,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       return res;
     };
     const server = await serveHost(hostApp, { ...listen, fallback });
-    devtoolsServed = server.engines.some(isDevtoolsEngine);
+    devtoolsServed = server.engines.some((e) => isDevtoolsEngine(e));
     const fileRouting = api ? await api.ready() : false;
     const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`), { overwrite: parsed.overwrite }) : undefined;
     const stop = async () => {
@@ -560,8 +568,8 @@ function checkDbFile(file: string): string | undefined {
 }
 
 /**
- * The mock API as the CLI host serves it: with `home`, browsers' `GET /` get the home page first
- * (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
+ * The mock API as the CLI host serves it: with `home`, browsers' `GET /` that the API does not
+ * answer itself (its 404) get the home page (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
  * pipeline and its observers) are logged. The synchronous fast path is kept.
  */
 function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogLine) => void) | undefined): Engine {
@@ -579,12 +587,16 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
   };
   wrapped.handle = async (request) => {
     const start = performance.now();
-    if (wantsHome(request)) {
-      const res = await home!.handle(request);
-      log(request, res, start, 'home page');
-      if (res) return res;
-    }
     let res = await api.handle(request);
+    // The API's own `GET /` (an OpenAPI document's, a handler's) wins; its 404 gives way to the home page.
+    if (res?.status === 404 && wantsHome(request)) {
+      const page = await home!.handle(request);
+      log(request, page, start, 'home page');
+      if (page) {
+        if (fastState(res) === undefined) res.body?.cancel().catch(() => undefined);
+        return page;
+      }
+    }
     if (res?.status === 404 && rootPrefix) res = wrongPrefixAnswer(splitUrl(request.url)[0], api.prefixes, request.method.toUpperCase() === 'HEAD') ?? res; // `/api/posts` when the data is at `/` (data-prefix.ts)
     if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
     return res;

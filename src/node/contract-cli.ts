@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { stringify as toYaml } from 'yaml';
 import { dataModel, type DataModel } from '../contract/data-model.js';
 import { dataTypes } from '../contract/data-types.js';
+import { addObserved, harExchanges, widenModel, type Exchange } from '../contract/learn-har.js';
 import { createNodeMockApi } from './engines.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
@@ -76,15 +77,28 @@ export async function exportContract(sourcePath: string, flags: ExportFlags, cwd
   if (flags.openapi !== undefined) {
     if (source.kind !== 'data') throw new Error('--openapi exports the contract of data (a db.json or a folder); the source is already an OpenAPI document');
     const { dataOpenApi } = await import('../contract/data-openapi.js');
-    const document = dataOpenApi(source.model, { title: name, prefix: flags.prefix ?? source.prefix });
+    const prefix = flags.prefix ?? source.prefix;
+    let model = source.model;
+    let exchanges: Exchange[] = [];
     if (flags.fromHar !== undefined) {
-      const { learnFromHar } = await import('../contract/learn-har.js');
-      learnFromHar(document, JSON.parse(await readFile(flags.fromHar, 'utf8')) as unknown);
+      exchanges = harExchanges(await readJson(flags.fromHar), prefix);
+      model = widenModel(model, exchanges);
     }
+    const document = dataOpenApi(model, { title: basename(sourcePath), prefix });
+    if (exchanges.length) addObserved(document, exchanges);
     await writeText(flags.openapi, /\.ya?ml$/i.test(flags.openapi) ? toYaml(document, { aliasDuplicateObjects: false }) : `${JSON.stringify(document, null, 2)}\n`);
     lines.push(`OpenAPI 3.1 document of ${name} → ${relative(cwd, flags.openapi) || flags.openapi}`);
   }
   return lines;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not JSON (a HAR log): ${(err as Error).message}`);
+  }
 }
 
 async function writeText(file: string, text: string): Promise<void> {

@@ -78,6 +78,8 @@ export function middlewareFor(engines: Host | readonly Engine[], options: { logg
 /** Middleware from host options (`mock`, `tracker`, `engines`), engines created here. */
 export async function createMiddleware(options: MiddlewareOptions): Promise<Middleware> {
   const { mock, tracker, engines, devtools } = options;
-  const hostApp = await nodeHost({ mock, tracker, engines, devtools, logger: options.logger });
+  // The devtools answer only the Host names of devtools.allowedHosts, loopback names and IP addresses
+  // (src/devtools/guard.ts): middleware cannot know its server's own names.
+  const hostApp = await nodeHost({ mock, tracker, engines, devtools, logger: options.logger, server: options.host ? { listen: options.host } : {} });
   return middlewareFor(hostApp, { ...options, owned: [hostApp] });
 }

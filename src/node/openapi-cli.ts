@@ -84,6 +84,7 @@ export async function openApiPositional(positionals: string[], cwd: string): Pro
 const DOCUMENT_FLAGS = {
   seed: 'sets the generated data of an OpenAPI document (mockyard openapi.yaml --seed 7)',
   state: "keeps an OpenAPI document's generated collections in a folder (mockyard openapi.yaml --state state)",
+  ids: "answers any id of an OpenAPI document's collections (mockyard openapi.yaml --ids any)",
   'strict-responses': 'answers 500 instead of an answer that breaks an OpenAPI document (mockyard openapi.yaml --strict-responses)',
 } as const;
 
@@ -94,7 +95,7 @@ export function documentFlagAlone(values: Partial<Record<keyof typeof DOCUMENT_F
 }
 
 /** The mock API options that serve the document (flags and config already applied to `mock`). */
-export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: { prefix?: string[]; fsDir?: string; seed?: string; state?: string; strictResponses?: boolean; configFile?: string }): void {
+export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: { prefix?: string[]; fsDir?: string; seed?: string; state?: string; ids?: string; strictResponses?: boolean; configFile?: string }): void {
   const previous = mock.openapi && typeof mock.openapi === 'object' && 'document' in mock.openapi ? mock.openapi : {};
   const seed = flags.seed === undefined ? undefined : /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed;
   mock.openapi = {
@@ -102,6 +103,7 @@ export function serveOpenApi(mock: MockApiOptions, arg: OpenApiArgument, flags: 
     document: arg.document,
     ...(seed !== undefined ? { seed } : {}),
     ...(flags.state !== undefined ? { state: flags.state } : {}),
+    ...(flags.ids !== undefined ? { ids: flags.ids as 'population' | 'any' } : {}),
     ...(flags.strictResponses ? { strictResponses: true } : {}),
   };
   if (!flags.prefix?.length) mock.endpointPrefix = arg.basePath || '/';

@@ -106,7 +106,7 @@ export function listenOptions(options: Pick<ServeOptions, 'port' | 'host' | 'max
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const listen = listenOptions(options);
   const { mock, tracker, engines, devtools } = options;
-  const hostApp = await nodeHost({ mock, tracker, engines, devtools, logger: options.logger, local: isLoopbackHost(listen.host), ...(options.runtime ? { runtime: options.runtime } : {}) });
+  const hostApp = await nodeHost({ mock, tracker, engines, devtools, logger: options.logger, local: isLoopbackHost(listen.host), server: { listen: listen.host }, ...(options.runtime ? { runtime: options.runtime } : {}) });
   let running: RunningServer;
   try {
     running = await serveHost(hostApp, { ...listen, fallback: options.fallback });

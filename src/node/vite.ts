@@ -14,8 +14,9 @@
 import type { LoggerSink } from '../core/logger.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { isEngine } from '../core/engine.js';
-import type { EngineSources } from './engines.js';
-import { createMiddleware, type Middleware, type MiddlewareOptions } from './middleware.js';
+import { isLoopbackHost, type ServerNames } from '../devtools/guard.js';
+import { nodeHost, type EngineSources } from './engines.js';
+import { middlewareFor, type Middleware, type MiddlewareOptions } from './middleware.js';
 
 interface ViteLikeLogger {
   info(msg: string, options?: unknown): void;
@@ -23,9 +24,16 @@ interface ViteLikeLogger {
   error(msg: string, options?: unknown): void;
 }
 
+/** Vite's `server` / `preview` options this plugin reads (its host rule). */
+interface ViteLikeServerOptions {
+  host?: string | boolean;
+  allowedHosts?: string[] | true;
+  https?: unknown;
+}
+
 /** The members of Vite's ViteDevServer / PreviewServer this plugin uses. */
 export interface ViteLikeServer {
-  config: { root: string; logger?: ViteLikeLogger };
+  config: { root: string; logger?: ViteLikeLogger; server?: ViteLikeServerOptions; preview?: ViteLikeServerOptions };
   middlewares: { use(fn: Middleware): unknown };
   /** node:http (or http2) server; null in middleware mode. */
   httpServer: { on(event: string, listener: (...args: any[]) => void): unknown } | null; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -48,14 +56,27 @@ function sinkFor(logger: ViteLikeLogger | undefined): LoggerSink | undefined {
   };
 }
 
+/**
+ * Vite's host rule for the devtools (src/devtools/guard.ts): its `host` (default `localhost`, so
+ * the devtools are on by default, as on any loopback server) and `allowedHosts`. Vite checks the
+ * Host of its own requests; the plugin's middleware runs before Vite's, so the guard applies the
+ * same rule to the admin API.
+ */
+function viteSite(options: ViteLikeServerOptions | undefined, which: 'server' | 'preview'): { local: boolean; server: ServerNames } {
+  const host = options?.host;
+  const listen = typeof host === 'string' ? host : host === true ? '0.0.0.0' : 'localhost';
+  // Over https Vite checks no Host (a rebinding page cannot show the certificate): nor does the guard.
+  const allowed = options?.https ? true : options?.allowedHosts;
+  return { local: isLoopbackHost(listen), server: { listen, allowed, option: `Vite's ${which}.allowedHosts (or devtools.allowedHosts)` } };
+}
+
 export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
-  const install = async (server: ViteLikeServer) => {
+  const install = async (server: ViteLikeServer, which: 'server' | 'preview') => {
     const mock = options.mock && !isEngine(options.mock) ? ({ root: server.config.root, ...options.mock } as MockApiOptions) : options.mock;
-    const mw = await createMiddleware({
-      ...options,
-      mock,
-      logger: options.logger ?? sinkFor(server.config.logger),
-    });
+    const logger = options.logger ?? sinkFor(server.config.logger);
+    const site = viteSite(which === 'preview' ? server.config.preview : server.config.server, which);
+    const hostApp = await nodeHost({ mock, tracker: options.tracker, engines: options.engines, devtools: options.devtools, logger, ...site });
+    const mw = middlewareFor(hostApp, { logger, ...(options.logLevel ? { logLevel: options.logLevel } : {}), owned: [hostApp] });
     server.middlewares.use(mw);
     if (server.httpServer) {
       server.httpServer.on('upgrade', mw.upgrade);
@@ -64,7 +85,7 @@ export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
   };
   return {
     name: 'mockyard',
-    configureServer: install,
-    configurePreviewServer: install,
+    configureServer: (server) => install(server, 'server'),
+    configurePreviewServer: (server) => install(server, 'preview'),
   };
 }

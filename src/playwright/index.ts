@@ -13,6 +13,12 @@
  *     expect((await mockyard.requests()).map((e) => e.method)).toContain('POST');
  *   });
  *
+ *   await mockyard.data('todos').update(3, { done: true });        // this test's copy of the data
+ *   await mockyard.route('GET /api/todos').fault('connection-reset'); // this test's route
+ *
+ * `data(name)` and `route('METHOD /path')` are the devtools page's own admin calls (docs/devtools.md),
+ * scoped to the test's session: the store's validation, ids and change events apply.
+ *
  * Every request of the test's browser context (its pages, their workers, `request`) carries
  * `X-Mockyard-Session: <id>` (the context's extra HTTP headers) and, for the `baseURL` origin,
  * a cookie of that name. The session is dropped after the test. The admin API is found at
@@ -45,8 +51,61 @@ export interface MockyardFixture {
   reset(): Promise<void>;
   /** This test's journal entries, oldest first; `filter` as the admin API's (method, status, path). */
   requests(filter?: { method?: string; status?: string | number; path?: string }): Promise<JournalEntry[]>;
+  /**
+   * The webhooks the mock sent for this test's requests (journal rows, oldest first: one per
+   * attempt; `outgoing.outcome` says delivered / retrying / failed), e.g. to assert that the app
+   * received `order.paid` exactly once. `filter.event` keeps one event's rows.
+   */
+  webhooks(filter?: { event?: string; outcome?: string }): Promise<JournalEntry[]>;
   /** The session as the server sees it (change counts…). */
   info(): Promise<SessionInfo>;
+  /** A collection of this test's copy of the data (the admin API's data routes, `?session=<id>`). */
+  data(collection: string): MockyardData;
+  /**
+   * A route of this test's session: `'GET /api/todos'`, `'/api/todos/:id'` (any method), the path
+   * as the app requests it (the mock API's prefix is taken off) or as a pattern below it.
+   */
+  route(route: string): MockyardRoute;
+}
+
+/** A collection item. */
+export type MockyardItem = Record<string, unknown>;
+
+export interface MockyardData {
+  /** One page: `{ items, total }`, filtered (`q`, `filter`), sorted and cut on the server. */
+  list(query?: { offset?: number; limit?: number; sort?: string; order?: 'asc' | 'desc'; q?: string; filter?: Record<string, unknown> }): Promise<{ items: MockyardItem[]; total: number }>;
+  /** Every item (what the page's Export gives). */
+  all(): Promise<MockyardItem[]>;
+  /** The item, or undefined when there is none. */
+  get(id: string | number): Promise<MockyardItem | undefined>;
+  /** Adds an item (an id is assigned when missing); the item as stored. */
+  insert(item: MockyardItem): Promise<MockyardItem>;
+  /** Merges `changes` into the item. */
+  update(id: string | number, changes: MockyardItem): Promise<MockyardItem>;
+  /** Replaces the item (its id stays). */
+  replace(id: string | number, item: MockyardItem): Promise<MockyardItem>;
+  remove(id: string | number): Promise<void>;
+  /** A copy with a new id. */
+  duplicate(id: string | number): Promise<MockyardItem>;
+  /** Replaces every item (in one write). */
+  import(items: MockyardItem[]): Promise<void>;
+  /** Back to the shared data's version of the collection. */
+  reset(): Promise<void>;
+}
+
+export interface MockyardRoute {
+  /** Every matching request waits `ms` (a number, [min, max] or { p50, p99 }). */
+  delay(ms: SessionOverride['delay']): Promise<SessionInfo>;
+  /** Answers with `status`: the JSON error body for 4xx/5xx, else an empty answer (or `body`). */
+  status(status: number, body?: unknown): Promise<SessionInfo>;
+  /** A connection fault (`connection-reset`, `truncated-body`, `malformed-chunk`, `slow-body`, `no-answer`); `errorRate` a share of requests. */
+  fault(fault: NonNullable<SessionOverride['fault']>, options?: { errorRate?: number; seed?: number | string }): Promise<SessionInfo>;
+  /** Answers with `body` (JSON, or text for a string). */
+  respond(body: unknown, init?: { status?: number; headers?: Record<string, string> }): Promise<SessionInfo>;
+  /** The route answers 404, as if it did not exist. */
+  off(): Promise<SessionInfo>;
+  /** Removes this route's overrides (the others stay). */
+  reset(): Promise<SessionInfo>;
 }
 
 export interface MockyardOptions {
@@ -78,7 +137,76 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
       if (!res.ok) throw new Error(`mockyard: ${init.method ?? 'GET'} ${admin}${path} answered ${res.status}: ${text}`);
       return text ? JSON.parse(text) : undefined;
     };
+    const adminRoot = `${root.replace(/\/+$/, '')}${ADMIN_BASE}`;
+    const rootCall = async (path: string, init: RequestInit = {}): Promise<unknown> => {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (mockyardToken) headers.authorization = `Bearer ${mockyardToken}`;
+      const res = await fetch(`${adminRoot}${path}`, { ...init, headers });
+      const text = await res.text();
+      if (res.status === 404 && init.method === undefined && /does not exist/.test(text)) return undefined;
+      if (!res.ok) throw new Error(`mockyard: ${init.method ?? 'GET'} ${adminRoot}${path} answered ${res.status}: ${text}`);
+      return text ? JSON.parse(text) : undefined;
+    };
+    let prefixes: Promise<string[]> | undefined;
+    const below = async (path: string): Promise<string> => {
+      prefixes ??= (rootCall('/routes') as Promise<{ mock: { prefixes: string[] } | null }>).then((r) => (r.mock?.prefixes ?? []).filter((p) => p !== '/').sort((a, b) => b.length - a.length));
+      for (const p of await prefixes) if (path === p || path.startsWith(`${p.replace(/\/$/, '')}/`)) return path.slice(p.replace(/\/$/, '').length) || '/';
+      return path;
+    };
+    const session = `session=${encodeURIComponent(id)}`;
+    const data = (name: string): MockyardData => {
+      const at = (extra = '') => `/data/${encodeURIComponent(name)}${extra}`;
+      const item = (itemId: string | number, extra = '') => `${at(`/${encodeURIComponent(String(itemId))}${extra}`)}?${session}`;
+      const json = (method: string, body: unknown): RequestInit => ({ method, body: JSON.stringify(body) });
+      return {
+        list: async (query = {}) => {
+          const q = new URLSearchParams(session);
+          for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+          const page = (await rootCall(`${at()}?${q}`)) as { items: MockyardItem[]; total: number };
+          return { items: page.items, total: page.total };
+        },
+        all: () => rootCall(`${at()}?export=true&${session}`) as Promise<MockyardItem[]>,
+        get: (itemId) => rootCall(item(itemId)) as Promise<MockyardItem | undefined>,
+        insert: (value) => rootCall(`${at()}?${session}`, json('POST', value)) as Promise<MockyardItem>,
+        update: (itemId, changes) => rootCall(item(itemId), json('PATCH', changes)) as Promise<MockyardItem>,
+        replace: (itemId, value) => rootCall(item(itemId), json('PUT', value)) as Promise<MockyardItem>,
+        remove: async (itemId) => {
+          await rootCall(item(itemId), { method: 'DELETE' });
+        },
+        duplicate: (itemId) => rootCall(item(itemId, '/duplicate'), { method: 'POST' }) as Promise<MockyardItem>,
+        import: async (items) => {
+          await rootCall(`${at()}?${session}`, json('PUT', items));
+        },
+        reset: async () => {
+          await rootCall(`${at('/reset')}?${session}`, { method: 'POST' });
+        },
+      };
+    };
+    const route = (spec: string): MockyardRoute => {
+      const m = /^\s*(?:([A-Za-z]+|\*)\s+)?(\S+)\s*$/.exec(spec);
+      if (!m) throw new Error(`mockyard.route: expected 'METHOD /path' or '/path' (got ${JSON.stringify(spec)})`);
+      const method = (m[1] ?? '*').toUpperCase();
+      const add = async (fields: Omit<SessionOverride, 'method' | 'path'>) => call('/overrides', { method: 'POST', body: JSON.stringify({ method, path: await below(m[2]!), ...fields }) }) as Promise<SessionInfo>;
+      return {
+        delay: (ms) => add({ delay: ms }),
+        status: (status, body) => add(body !== undefined ? { status, body } : status >= 400 ? { status, errorRate: 1 } : { status }),
+        fault: (fault, options = {}) => add({ fault, ...options }),
+        respond: (body, init = {}) => add({ body, ...(init.status !== undefined ? { status: init.status } : {}), ...(init.headers ? { headers: init.headers } : {}) }),
+        off: () => add({ status: 404, errorRate: 1 }),
+        reset: async () => {
+          const path = await below(m[2]!);
+          let info = (await call('')) as SessionInfo;
+          for (let i = info.overrides.length - 1; i >= 0; i--) {
+            const o = info.overrides[i]!;
+            if (o.path === path && (o.method ?? '*') === method) info = (await call(`/overrides/${i}`, { method: 'DELETE' })) as SessionInfo;
+          }
+          return info;
+        },
+      };
+    };
     const fixture: MockyardFixture = {
+      data,
+      route,
       id,
       headers: { [SESSION_HEADER]: id },
       use: (...overrides) => call('/overrides', { method: 'POST', body: JSON.stringify(overrides.flat()) }) as Promise<SessionInfo>,
@@ -94,6 +222,10 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
         for (const [k, v] of Object.entries(filter)) if (v !== undefined) q.set(k, String(v));
         const { entries } = (await call(`/requests${q.size ? `?${q}` : ''}`)) as { entries: JournalEntry[] };
         return entries.reverse();
+      },
+      webhooks: async (filter = {}) => {
+        const { entries } = (await call('/requests?outgoing=true')) as { entries: JournalEntry[] };
+        return entries.reverse().filter((e) => (filter.event === undefined || e.outgoing?.event === filter.event) && (filter.outcome === undefined || e.outgoing?.outcome === filter.outcome));
       },
       info: () => call('') as Promise<SessionInfo>,
     };

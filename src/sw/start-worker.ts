@@ -15,9 +15,10 @@ import { check } from '../core/options.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { MockApiOptions } from '../engine/types.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
+import type { Host } from '../host/create-host.js';
 import { pageHost } from './engines.js';
-import { checkWorkerScript, startMswHost } from './msw-adapter.js';
-import { httpRoutes } from '../msw/routes.js';
+import { checkWorkerScript, startMswHost, type MswRequestHandler } from './msw-adapter.js';
+import { httpRoutes, type HttpRoute } from '../msw/routes.js';
 import { socketRoute } from '../msw/sockets.js';
 
 export interface StartWorkerOptions {
@@ -56,6 +57,25 @@ export interface PageWorker {
 const KNOWN = ['mock', 'tracker', 'serviceWorker', 'quiet', 'devtools'] as const;
 
 export async function startWorker(options: StartWorkerOptions = {}): Promise<PageWorker> {
+  return (await startPageWorker(options)).worker;
+}
+
+/**
+ * What a host built on the page worker (src/storybook/) steers besides the `PageWorker`; not part
+ * of `mockyard/browser`.
+ */
+export interface PageWorkerControls {
+  /** The session (docs/sessions.md) of every request that names none itself; undefined: none. */
+  session: string | undefined;
+  /** The host: engines, journal, devtools. */
+  readonly host: Host;
+  /** The app's own msw handlers, tried before mockyard's routes (msw's `worker.use`). */
+  use(...handlers: MswRequestHandler[]): void;
+  resetHandlers(): void;
+}
+
+/** `startWorker`, and the controls a host on top of it uses. */
+export async function startPageWorker(options: StartWorkerOptions = {}): Promise<{ worker: PageWorker; controls: PageWorkerControls }> {
   check.knownKeys(check.object(options, 'startWorker') ?? {}, '', KNOWN);
   const sw = check.object(options.serviceWorker, 'serviceWorker');
   if (sw) check.knownKeys(sw, 'serviceWorker', ['url']);
@@ -78,6 +98,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
     );
   }
 
+  const controls: PageWorkerControls = { session: undefined, host: built, use() {}, resetHandlers() {} };
   const origin = location.origin;
   const sockets = socketRoute(built.engines, origin);
   // A mock API with WebSocket handlers loads its connection code lazily: startWorker waits for
@@ -88,13 +109,17 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
   let host;
   try {
     [host] = await Promise.all([
-      startMswHost({ routes: httpRoutes(built, origin), sockets: sockets ? [sockets] : [], workerUrl, quiet }),
+      startMswHost({ routes: httpRoutes(built, origin).map((route) => inSession(route, () => controls.session)), sockets: sockets ? [sockets] : [], workerUrl, quiet }),
       mockReady,
     ]);
   } catch (err) {
     await closeOwned();
     throw err;
   }
+
+  const mswHost = host;
+  controls.use = (...handlers) => mswHost.use(...handlers);
+  controls.resetHandlers = () => mswHost.resetHandlers();
 
   let stopped = false;
   let overlay: Promise<{ close(): void }> | undefined;
@@ -114,7 +139,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
     addEventListener('hashchange', onHash);
     onHash();
   }
-  return {
+  const worker: PageWorker = {
     mock: built.mock as MockApi | undefined,
     tracker: built.tracker as Collector | undefined,
     openDevtools,
@@ -130,5 +155,26 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Pag
       await closeOwned();
     },
   };
+  return { worker, controls };
 }
+
+/**
+ * A route whose requests belong to `session()` when they name no session of their own (the
+ * header, cookie or `__session` parameter the engine reads, src/engine/selection/session.ts): the
+ * header is added to a copy of the request, whose body and signal are the original's.
+ */
+function inSession(route: HttpRoute, session: () => string | undefined): HttpRoute {
+  return {
+    forwards: route.forwards,
+    test: (href) => route.test(href),
+    handle(request) {
+      const id = session();
+      if (id === undefined || request.headers.has('x-mockyard-session') || new URL(request.url).searchParams.has('__session')) return route.handle(request);
+      const headers = new Headers(request.headers);
+      headers.set('x-mockyard-session', id);
+      return route.handle(new Request(request, { headers }));
+    },
+  };
+}
+
 

@@ -56,7 +56,7 @@ const created: Todo = await api.app.store.insert('todos', { title: 't', userId: 
 const page: Todo[] = (await api.app.store.list('todos', { limit: 2 })).items;
 api.use({ route: 'GET /users/:id', handle: (req) => ({ id: Number(req.params.id), name: 'x' }) });
 api.use({ route: 'PATCH /todos/:id', handle: (req, res) => { const d: boolean | undefined = req.body.done; res.json({ ...created, done: d }); } });
-defineConfig<Api>({ mock: { endpointPrefix: '/api', handlers: [{ route: 'DELETE /todos/:id', handle: () => ({}) }] } });
+defineConfig<Api>({ mock: { endpointPrefix: '/api', handlers: [{ route: 'DELETE /todos/:id', handle: () => created }] } });
 export const used: unknown[] = [done, page, api];
 export type P = Profile;
 
@@ -87,7 +87,7 @@ api.use({ route: 'GET /x/:id', handle: (req) => req.params.id });
     const result = await typecheck(dir, { 'api.d.ts': text, 'use.ts': usage, 'untyped.ts': untyped, 'package.json': '{"type":"module"}' });
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
-  });
+  }, 60_000);
 
   it('a folder of mocks: collections by file, string ids, nested objects, number unions, relations by the store rule', async () => {
     const dir = await tempDir();
@@ -115,5 +115,5 @@ export const site: Post = { id: 'p', title: 't', views: 1, author: { name: 'n', 
     const result = await typecheck(dir, { 'api.d.ts': text, 'use.ts': usage, 'package.json': '{"type":"module"}' });
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
-  });
+  }, 60_000);
 });

@@ -192,11 +192,11 @@ describe('admin API on a loopback node host', () => {
     expect(na.headers.get('allow')).toBe('POST');
   });
 
-  it('devtools: false turns it off (the path falls through to the 404 of the host)', async () => {
+  it('devtools: false turns it off (a JSON 404 naming the option)', async () => {
     const s = await startServer({ mock: mockOptions(), devtools: false });
     const r = await getJson(`${s.url}${A}/requests`);
     expect(r.status).toBe(404);
-    expect(r.json.message).toBe('Not Found');
+    expect(r.json.message).toContain('devtools: false');
   });
 });
 
@@ -207,13 +207,13 @@ describe('admin guard', () => {
   });
 
   it('resolves the option: on by default only locally; a token elsewhere; true off loopback refused', () => {
-    expect(resolveDevtoolsGuard(undefined, true)).toEqual({ enabled: true, token: undefined });
-    expect(resolveDevtoolsGuard(undefined, false)).toEqual({ enabled: false, token: undefined });
+    expect(resolveDevtoolsGuard(undefined, true)).toMatchObject({ enabled: true, token: undefined });
+    expect(resolveDevtoolsGuard(undefined, false)).toMatchObject({ enabled: false, token: undefined });
     expect(resolveDevtoolsGuard(false, true).enabled).toBe(false);
     expect(() => resolveDevtoolsGuard(true, false)).toThrow(/token/);
     expect(() => resolveDevtoolsGuard({}, false)).toThrow(/devtools\.token/);
     expect(() => resolveDevtoolsGuard({ token: 'short' }, false)).toThrow(/at least 16/);
-    expect(resolveDevtoolsGuard({ token: 'a-long-enough-token' }, false)).toEqual({ enabled: true, token: 'a-long-enough-token' });
+    expect(resolveDevtoolsGuard({ token: 'a-long-enough-token' }, false)).toMatchObject({ enabled: true, token: 'a-long-enough-token' });
   });
 
   it('on a non-loopback listen address it is off by default', async () => {

@@ -75,6 +75,30 @@ test('a scenario applies to this test only', async ({ page, mockyard }) => {
   expect(items).toEqual([]);
 });
 
+test('data() and route(): the test copy of the data and its routes, through the admin API', async ({ page, request, mockyard }) => {
+  const items = mockyard.data('items');
+  const added = await items.insert({ name: 'via fixture' });
+  expect(await items.update(1, { name: 'seed renamed' })).toEqual({ id: 1, name: 'seed renamed' });
+  expect((await (await request.get('/api/items')).json()).map((i) => i.name)).toEqual(['seed renamed', 'via fixture']);
+  expect((await items.list({ q: 'FIXTURE' })).total).toBe(1);
+  const dup = await items.duplicate(added.id);
+  expect(dup).toEqual({ id: added.id + 1, name: 'via fixture' });
+  await items.remove(dup.id);
+  expect(await items.get(dup.id)).toBeUndefined();
+  await page.goto('/api/app.html');
+  await mockyard.route('GET /api/items').fault('connection-reset');
+  expect(await page.evaluate(() => fetch('/api/items').then((r) => 'status ' + r.status, () => 'network error'))).toBe('network error');
+  await mockyard.route('GET /api/items').reset();
+  expect(await page.evaluate(async () => (await fetch('/api/items')).status)).toBe(200);
+  await mockyard.route('GET /api/items/:id').status(503);
+  expect(await page.evaluate(async () => (await fetch('/api/items/1')).status)).toBe(503);
+  await mockyard.route('/api/items').off();
+  expect(await page.evaluate(async () => (await fetch('/api/items')).status)).toBe(404);
+  await mockyard.resetHandlers();
+  await items.reset();
+  expect((await items.all()).map((i) => i.name)).toEqual(['seed']);
+});
+
 test('a fault on this test only: the page sees the network error', async ({ page, mockyard }) => {
   await mockyard.use({ method: 'GET', path: '/items', fault: 'connection-reset' });
   await page.goto('/api/app.html');
@@ -84,7 +108,7 @@ test('a fault on this test only: the page sees the network error', async ({ page
 `;
 
 describe('mockyard/playwright in a real @playwright/test run', () => {
-  it('15 tests, fullyParallel, 4 workers, one webServer: all green, each list exact', async () => {
+  it('16 tests, fullyParallel, 4 workers, one webServer: all green, each list exact', async () => {
     const dir = await makeTempDir('mockyard-pw-');
     const port = await freePort();
     await mkdir(join(dir, 'mocks'), { recursive: true });
@@ -128,7 +152,7 @@ describe('mockyard/playwright in a real @playwright/test run', () => {
     const failed = results.filter((r) => r.status !== 'passed');
     expect(failed.map((r) => `${r.title}: ${r.error?.message}`)).toEqual([]);
     expect(code).toBe(0);
-    expect(results).toHaveLength(15);
+    expect(results).toHaveLength(16);
     expect(new Set(results.map((r) => r.workerIndex)).size).toBeGreaterThan(1);
     expect(await readFile(join(dir, 'mocks', 'items.json'), 'utf8')).toBe(before);
   }, 300_000);

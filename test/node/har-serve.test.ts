@@ -75,13 +75,44 @@ async function replay(api: string): Promise<void> {
 }
 
 describe('a HAR written by Chromium (playwright-core recordHar)', () => {
-  it('mockyard --har serves it: statuses, headers, bodies as the browser got them; the page outside the prefix is left out', async () => {
+  it('mockyard --har serves it at the recorded paths: statuses, headers, bodies as the browser got them, the page at / too', async () => {
     const dir = await makeTempDir();
     await copyFile(FIXTURE, join(dir, 'traffic.har'));
     const { url, output } = await startCli(cli, ['--har', 'traffic.har', '--port', '0', '--log-level', 'warn'], dir);
-    expect(output()).toContain(`${url}/api  →  the HAR log traffic.har`);
+    expect(output()).toContain(`${url}  →  the HAR log traffic.har`);
     await replay(`${url}/api`);
-    expect(await (await fetch(`${url}/`)).text()).not.toContain('<title>calling</title>'); // the recorded page is outside /api
+    expect(await (await fetch(`${url}/`)).text()).toContain('<title>calling</title>'); // the recorded page, where it was recorded
+  });
+
+  it('with a prefix, the entries outside it are left out and the start-up says how many, naming --prefix', async () => {
+    const dir = await makeTempDir();
+    await copyFile(FIXTURE, join(dir, 'traffic.har'));
+    const { url, output } = await startCli(cli, ['--har', 'traffic.har', '--prefix', '/api', '--port', '0', '--log-level', 'warn'], dir);
+    await replay(`${url}/api`);
+    expect(output()).toMatch(/har: 1 of \d+ entries are outside the prefix \/api and are not served \(.*--prefix \/\)/);
+  });
+
+  it('answers that named the recorded server (Link, Location, absolute URLs in the body) name the mock', async () => {
+    const dir = await makeTempDir();
+    const upstream = 'https://api.example.com';
+    const entry = (path: string, status: number, headers: { name: string; value: string }[], text: string) => ({
+      request: { method: 'GET', url: `${upstream}${path}`, headers: [] },
+      response: { status, headers: [{ name: 'content-type', value: 'application/json' }, ...headers], content: { mimeType: 'application/json', text } },
+    });
+    await writeFile(join(dir, 'site.har'), JSON.stringify({ log: { entries: [
+      entry('/v1/users', 200, [{ name: 'link', value: `<${upstream}/v1/users?page=2>; rel="next"` }], JSON.stringify({ next: `${upstream}/v1/users?page=2`, items: [] }).replace(/\//g, '\\/')),
+      entry('/v1/users?page=2', 200, [], JSON.stringify({ items: [{ id: 3, self: `${upstream}/v1/users/3` }] })),
+      entry('/v1/moved', 301, [{ name: 'location', value: `${upstream}/v1/users` }], ''),
+    ] } }));
+    const { url } = await startCli(cli, ['--har', 'site.har', '--port', '0', '--log-level', 'warn'], dir);
+    const first = await fetch(`${url}/v1/users`);
+    const link = first.headers.get('link')!;
+    expect(link).toBe(`<${url}/v1/users?page=2>; rel="next"`);
+    expect(await first.json()).toEqual({ next: `${url}/v1/users?page=2`, items: [] });
+    const next = await fetch(link.slice(1, link.indexOf('>')));
+    expect(await next.json()).toEqual({ items: [{ id: 3, self: `${url}/v1/users/3` }] });
+    const moved = await fetch(`${url}/v1/moved`, { redirect: 'manual' });
+    expect(moved.headers.get('location')).toBe(`${url}/v1/users`);
   });
 
   it('mock.har as the object in interceptFetch and in handlersFor (the app\'s own msw server)', async () => {

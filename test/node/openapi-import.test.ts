@@ -56,6 +56,29 @@ describe('mockyard import', () => {
     expect((await fetch(`${validated.server!.url}/v1/pets?limit=500`)).status).toBe(400);
   });
 
+  it("the list schema's own example, else the item read's example, is the collection's first items (import and serve alike)", async () => {
+    const root = await makeTempDir();
+    const pet = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+    const item = (example?: unknown) => ({ get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { 200: { description: 'ok', content: { 'application/json': { schema: pet, ...(example ? { example } : {}) } } } } } });
+    await writeFile(join(root, 'api.json'), JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Examples', version: '1' },
+      paths: {
+        '/pets': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: pet, example: [{ id: 7, name: 'Rex' }, { id: 8, name: 'Tom' }] } } } } } } },
+        '/pets/{id}': item(),
+        '/owners/{id}': item({ id: 3, name: 'Ann' }),
+      },
+    }));
+    expect((await run(['import', 'api.json', '--fs-dir', 'mocks'], root)).code).toBe(0);
+    const pets = (await readJson(join(root, 'mocks', 'pets.json'))) as unknown[];
+    expect(pets.slice(0, 2)).toEqual([{ id: 7, name: 'Rex' }, { id: 8, name: 'Tom' }]);
+    const owners = (await readJson(join(root, 'mocks', 'owners.json'))) as unknown[];
+    expect(owners[0]).toEqual({ id: 3, name: 'Ann' });
+    const served = await run(['api.json', '--port', '0', '--log-level', 'silent'], root);
+    expect(await (await fetch(`${served.server!.url}/pets/7`)).json()).toEqual({ id: 7, name: 'Rex' });
+    expect(await (await fetch(`${served.server!.url}/owners/3`)).json()).toEqual({ id: 3, name: 'Ann' });
+  });
+
   it('OpenAPI 3.1 (named examples, nested templates, non-JSON skipped) and Swagger 2.0', async () => {
     const root = await makeTempDir();
     const r31 = await run(['import', join(FIXTURES, 'petstore-3.1.yaml'), '--fs-dir', 'a'], root);

@@ -7,10 +7,11 @@ import type { RoutesInfo } from './routes-tab.js';
 import { RoutesTab } from './routes-tab.js';
 import { ScenariosTab } from './scenarios-tab.js';
 import { GraphqlTab } from './graphql-tab.js';
+import { DataTab } from './data-tab.js';
 
-export const TABS = ['requests', 'routes', 'scenarios', 'graphql', 'events'] as const;
+export const TABS = ['requests', 'data', 'routes', 'scenarios', 'graphql', 'events'] as const;
 export type Tab = (typeof TABS)[number];
-const LABELS: Record<Tab, string> = { requests: 'Requests', routes: 'Routes', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
+const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
 
 function tabFromHash(): Tab {
   const h = location.hash.replace(/^#\/?/, '');
@@ -74,6 +75,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
       </header>
       <main>
         <RequestsTab transport={transport} active={tab === 'requests'} />
+        <DataTab transport={transport} active={tab === 'data'} />
         <RoutesTab transport={transport} active={tab === 'routes'} />
         <ScenariosTab transport={transport} active={tab === 'scenarios'} />
         {graphql !== null && <GraphqlTab transport={transport} active={tab === 'graphql'} endpoint={graphql} />}

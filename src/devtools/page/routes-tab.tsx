@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { FileNode } from '../routes-info.js';
 import { ADMIN, getJson, type Transport } from './api.js';
 import { bytes, header, prettyBody } from './pretty.js';
+import { FileEditor, NewRoute, RouteOverrides } from './route-editor.js';
 import type { StorageStatus } from '../../tracker/storage-state.js';
 
 export interface RoutesInfo {
@@ -38,7 +39,7 @@ interface Tried {
   text: string;
 }
 
-function Tree({ nodes, at, prefix, onTry }: { nodes: FileNode[]; at: string; prefix: string; onTry: (url: string) => void }) {
+function Tree({ nodes, at, prefix, onTry, onEdit }: { nodes: FileNode[]; at: string; prefix: string; onTry: (url: string) => void; onEdit: (file: string) => void }) {
   return (
     <ul class="tree">
       {nodes.map((n) => {
@@ -48,7 +49,7 @@ function Tree({ nodes, at, prefix, onTry }: { nodes: FileNode[]; at: string; pre
             <li>
               <details open>
                 <summary class="mono">{n.name}/</summary>
-                <Tree nodes={n.children ?? []} at={path} prefix={prefix} onTry={onTry} />
+                <Tree nodes={n.children ?? []} at={path} prefix={prefix} onTry={onTry} onEdit={onEdit} />
               </details>
             </li>
           );
@@ -59,7 +60,10 @@ function Tree({ nodes, at, prefix, onTry }: { nodes: FileNode[]; at: string; pre
             <button type="button" class="link mono" title={`GET ${url}`} onClick={() => onTry(url)}>
               {n.name}
             </button>
-            <span class="dim"> {bytes(n.size)}</span>
+            <span class="dim"> {bytes(n.size)}</span>{' '}
+            <button type="button" class="link edit" aria-label={`Edit ${path}`} onClick={() => onEdit(path)}>
+              edit
+            </button>
           </li>
         );
       })}
@@ -71,6 +75,7 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
   const [info, setInfo] = useState<RoutesInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tried, setTried] = useState<Tried | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const load = () =>
     getJson<RoutesInfo>(transport, `${ADMIN}/routes`).then(
       (r) => (setInfo(r), setError(null)),
@@ -85,6 +90,7 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
       const type = res.headers.get('content-type') ?? '';
       const text = /json|text|xml|javascript/.test(type) || type === '' ? await res.text() : `(${type}, ${bytes((await res.arrayBuffer()).byteLength)})`;
       setTried({ url, status: res.status, type, text });
+      setEditing(null);
     } catch (e) {
       setTried({ url, status: 0, type: '', text: String(e) });
     }
@@ -105,7 +111,7 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
               <h2>Files {mock.prefixes.map((p) => <code>{p}</code>)}</h2>
               {mock.files ? (
                 <>
-                  <Tree nodes={mock.files.tree} at="" prefix={mock.prefixes[0] ?? '/'} onTry={tryGet} />
+                  <Tree nodes={mock.files.tree} at="" prefix={mock.prefixes[0] ?? '/'} onTry={tryGet} onEdit={setEditing} />
                   {mock.files.truncated && <p class="dim">Only the first 5,000 entries are listed.</p>}
                 </>
               ) : (
@@ -173,6 +179,8 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
           ) : (
             info && <p class="dim">No mock API on this host.</p>
           )}
+          {mock && mock.files && <NewRoute transport={transport} prefix={mock.prefixes[0] ?? '/'} onCreated={load} />}
+          {mock && <RouteOverrides transport={transport} paths={routePaths(mock)} />}
           {info?.collector && (
             <>
               <h2>Event collector</h2>
@@ -188,7 +196,9 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
           )}
         </div>
         <div class="pane tried" aria-label="Response">
-          {tried ? (
+          {editing !== null ? (
+            <FileEditor transport={transport} file={editing} onClose={() => setEditing(null)} />
+          ) : tried ? (
             <>
               <h2 class="mono">
                 GET {tried.url} → <span class={`st-${Math.floor(tried.status / 100)}xx`}>{tried.status}</span>
@@ -203,6 +213,19 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
       </div>
     </section>
   );
+}
+
+/** The route patterns (below the prefix) the override form offers: collections, their items, handlers. */
+function routePaths(mock: NonNullable<RoutesInfo['mock']>): string[] {
+  const prefix = mock.prefixes[0] ?? '/';
+  const below = (url: string) => (prefix !== '/' && url.startsWith(prefix) ? url.slice(prefix.replace(/\/$/, '').length) : url);
+  const out = new Set<string>();
+  for (const c of mock.collections) {
+    out.add(below(c.url));
+    out.add(`${below(c.url)}/:id`);
+  }
+  for (const h of mock.handlers) out.add(h.pattern.startsWith('/') ? h.pattern : `/${h.pattern}`);
+  return [...out];
 }
 
 /** The collector's storage: ready, or why not, and what the spool holds. */

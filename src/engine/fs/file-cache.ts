@@ -18,6 +18,7 @@ import { detectIndent, serializeJson } from './json-format.js';
 import type { JsonProblem } from './json-problem.js';
 import { lookupFile, type LookupTarget } from './lookup.js';
 import { MissWatches } from './miss-watch.js';
+import { VariantListings } from './variant-listings.js';
 
 /** How long a lookup result is trusted on a non-exclusive driver before it is resolved again. */
 export const LOOKUP_TTL_MS = 1000;
@@ -213,8 +214,8 @@ export class FileCache {
    * never keeps other paths from being remembered.
    */
   private lookupGeneration = 0;
-  /** Per folder: the names with query variants (variantStems), read once like a lookup. */
-  private readonly variantDirs = new Map<string, { at: number; stems: ReadonlySet<string> }>();
+  /** Per folder: the names with query variants (variantStems; variant-listings.ts). */
+  private readonly variantDirs: VariantListings;
   private readonly exclusive: boolean;
   private readonly unsubscribe: () => void;
   /** Current event-loop turn (non-exclusive drivers): one `stat` per file per turn. */
@@ -255,6 +256,7 @@ export class FileCache {
   ) {
     this.exclusive = vfs.exclusive;
     this.below = json.below;
+    this.variantDirs = new VariantListings(vfs.exclusive ? undefined : LOOKUP_TTL_MS);
     this.unsubscribe = vfs.onChange((p) => {
       this.invalidate(p);
       for (const f of this.followers) f(p);
@@ -344,7 +346,7 @@ export class FileCache {
     if (!this.overwriting.has(path)) {
       this.lookupGeneration++;
       this.clearLookups();
-      this.variantDirs.clear();
+      this.variantDirs.changed(path);
     }
     if (path === '' || (dir && dir.startsWith(`${path}/`))) {
       this.files.clear();
@@ -435,30 +437,21 @@ export class FileCache {
    * `users@a=1.json`, query-variant.ts), or undefined when not known (or expired on disk).
    */
   variantStemsNow(dir: string): ReadonlySet<string> | undefined {
-    const known = this.variantDirs.get(dir);
-    if (known === undefined) return undefined;
-    return this.exclusive || performance.now() - known.at < LOOKUP_TTL_MS ? known.stems : undefined;
+    return this.variantDirs.now(dir);
   }
 
-  /** The names in `dir` with query variants: one readdir, kept like a lookup (until a change; on disk for the TTL). */
+  /** The names in `dir` with query variants: one readdir, kept until a change can alter them (on disk at most for the TTL). */
   async variantStems(dir: string, mark: string): Promise<ReadonlySet<string>> {
-    const known = this.variantStemsNow(dir);
-    if (known !== undefined) return known;
-    const gen = this.lookupGeneration;
-    const stems = new Set<string>();
-    try {
-      for (const e of await this.vfs.readdir(dir)) {
-        const at = e.kind === 'file' ? e.name.indexOf(mark) : -1;
-        if (at > 0) stems.add(e.name.slice(0, at));
-      }
-    } catch {
-      // no such folder: no variants
-    }
-    if (gen === this.lookupGeneration) {
-      if (this.variantDirs.size >= MAX_LOOKUPS) this.variantDirs.clear();
-      this.variantDirs.set(dir, { at: performance.now(), stems });
-    }
-    return stems;
+    return (
+      this.variantDirs.now(dir) ??
+      this.variantDirs.read(dir, mark, async () => {
+        try {
+          return (await this.vfs.readdir(dir)).filter((e) => e.kind === 'file').map((e) => e.name);
+        } catch {
+          return []; // no such folder: no variants
+        }
+      })
+    );
   }
 
 

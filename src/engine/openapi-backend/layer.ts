@@ -33,16 +33,24 @@ import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from './document-loader.js';
 import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './list-query.js';
-import { isObj, type Operation, type ResponseSpec } from './operations.js';
+import { isObj, type MediaContent, type Operation, type ResponseSpec } from './operations.js';
 import type { BackendOptions } from './options.js';
 import type { Deref } from './refs.js';
-import { envelopeOf, inferRoles, jsonContent, successCode, successSchemaOf, type Collection, type Role } from './resources.js';
+import { envelopeOf, inferRoles, jsonContent, successSchemaOf, type Collection, type Role } from './resources.js';
+import { chooseResponse, isSuccess, missingExample, parsePrefer, type Chosen, type Prefer } from './prefer.js';
+import { toXml } from './xml.js';
+import { negotiate } from '../../core/accept.js';
 import type { RouteMatch } from './routes.js';
 import { createState, topLevelProperties, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { RelationNaming } from '../store/relations.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
+export { parsePrefer } from './prefer.js';
+
+const isXmlType = (type: string) => type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
+/** JSON first when the Accept header likes several types as much. */
+const jsonFirst = (type: string) => type === '*/*' || isJsonMediaType(parseMediaType(type).type);
 
 export interface OpenApiBackendLayerOptions {
   source: string | object;
@@ -76,34 +84,7 @@ interface Built {
   envelopes: Map<Operation, string | null>;
 }
 
-interface Prefer {
-  code?: string;
-  example?: string;
-  dynamic?: boolean;
-}
-
-/** `Prefer: code=404, example=cat, dynamic=true` (as Prism reads it). */
-export function parsePrefer(header: string | null): Prefer {
-  const out: Prefer = {};
-  if (!header) return out;
-  for (const part of header.split(/[,;]/)) {
-    const m = /^\s*([a-z]+)\s*=\s*"?([^"]*)"?\s*$/i.exec(part);
-    if (!m) continue;
-    const key = m[1]!.toLowerCase();
-    if (key === 'code' && /^\d{3}$/.test(m[2]!)) out.code = m[2]!;
-    else if (key === 'example') out.example = m[2]!;
-    else if (key === 'dynamic') out.dynamic = m[2]!.toLowerCase() === 'true';
-  }
-  return out;
-}
-
 const NEEDS_BODY = new Set(['create', 'replace', 'update', 'write-by-body', 'singleton']);
-
-function statusOf(code: string | undefined, fallback: number): number {
-  if (code && /^\d{3}$/.test(code)) return Number(code);
-  if (code && /^[1-5]XX$/.test(code)) return Number(code[0]) * 100;
-  return fallback;
-}
 
 /** The folder the collections live in with `state`, or undefined (memory). */
 function stateFolderOf(options: OpenApiBackendLayerOptions): StateFolder | undefined {
@@ -167,30 +148,50 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     return FastResponse.json(textOf(value), status, { ...(type ? { 'Content-Type': type } : {}), ...headers }, ctx.method === 'HEAD');
   }
 
-  /** The documented answer for `code`: its example (named by Prefer), else generated from its schema. */
-  function documented(b: Built, ctx: RequestContext, op: Operation, response: ResponseSpec, prefer: Prefer, fallbackStatus: number, headers: FastHeaders = {}): Response {
-    const status = statusOf(response.code, fallbackStatus);
-    const content = jsonContent(response.contents) ?? response.contents[0];
+  /** The content of a response the request's `Accept` picks (JSON first on a tie; the contract refused what none fits). */
+  function contentFor(ctx: RequestContext, response: ResponseSpec | undefined): MediaContent | undefined {
+    if (!response || response.contents.length === 0) return undefined;
+    const type = negotiate(ctx.request.headers.get('accept'), response.contents.map((c) => c.type), jsonFirst);
+    return response.contents.find((c) => c.type === type) ?? jsonContent(response.contents) ?? response.contents[0];
+  }
+
+  /** `value` in the content's media type: JSON, XML (serialised by the schema's names unless already text), else text. */
+  function send(b: Built, ctx: RequestContext, value: unknown, status: number, headers: FastHeaders, content: MediaContent | undefined): Response {
+    const type = content ? parseMediaType(content.type).type : '';
+    if (!content || type === '*/*' || isJsonMediaType(type)) return json(ctx, value, status, headers, content && type !== '*/*' ? content.type : undefined);
+    ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
+    if (value === undefined || status === 204 || status === 304) return FastResponse.empty(status, { 'Content-Type': content.type, ...headers });
+    const text = typeof value === 'string' ? value : isXmlType(type) ? toXml(value, content.schema, b.deref) : JSON.stringify(value);
+    return FastResponse.bytes(new TextEncoder().encode(text), status, { 'Content-Type': content.type, ...headers }, ctx.method === 'HEAD');
+  }
+
+  /** A `Prefer` the document cannot satisfy (prefer.ts): 404 naming what was asked and what exists. */
+  function unsatisfiable(ctx: RequestContext, message: string): Response {
+    ctx.answered(OPENAPI_MOCK_LAYER, 'unsatisfiable Prefer');
+    return errorResponse(404, message, ctx.pathname, { head: ctx.method === 'HEAD' });
+  }
+
+  /** The documented answer: its example (named by Prefer), else generated from its schema, in the negotiated media type. */
+  function documented(b: Built, ctx: RequestContext, op: Operation, response: ResponseSpec, prefer: Prefer, status: number, headers: FastHeaders = {}): Response {
+    const content = contentFor(ctx, response);
+    const missing = missingExample(op, response, content, prefer);
+    if (missing) return unsatisfiable(ctx, missing);
     if (!content) return json(ctx, undefined, status, headers);
-    const type = isJsonMediaType(parseMediaType(content.type).type) ? content.type : content.type === '*/*' ? JSON_CONTENT_TYPE : content.type;
     let value: unknown;
-    if (prefer.example !== undefined && prefer.example in content.examples) value = content.examples[prefer.example];
+    if (prefer.example !== undefined) value = content.examples[prefer.example];
     else if (!prefer.dynamic && content.example) value = content.example.value;
     else if (!prefer.dynamic && Object.keys(content.examples).length) value = Object.values(content.examples)[0];
     else if (content.schema !== undefined) {
       b.faker.seed(prefer.dynamic ? Math.floor(Math.random() * 2 ** 32) : seedOf(backend.seed, op.label, response.code));
       value = generate(content.schema, { faker: b.faker, deref: b.deref, useExamples: !prefer.dynamic });
     }
-    if (!isJsonMediaType(parseMediaType(type).type)) {
-      ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
-      const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
-      return FastResponse.bytes(new TextEncoder().encode(text), status, { 'Content-Type': type, ...headers }, ctx.method === 'HEAD');
-    }
-    return json(ctx, value, status, headers, type);
+    return send(b, ctx, value, status, headers, content);
   }
 
-  function responseFor(op: Operation, code: string | undefined): ResponseSpec | undefined {
-    return code === undefined ? undefined : op.responses.find((r) => r.code === code);
+  /** The status of the success answer: the one chosen, else `fallback` (201 for a create, 204 for a delete without a documented answer). */
+  function statusFor(chosen: Chosen | undefined, fallback: number, prefer: Prefer): number {
+    if (!chosen || 'unsatisfiable' in chosen) return fallback;
+    return chosen.response.code === 'DEFAULT' && prefer.code === undefined ? fallback : chosen.status;
   }
 
   function notFound(b: Built, ctx: RequestContext, op: Operation, what: string): Response {
@@ -207,15 +208,12 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     return env === null ? item : { [env]: item };
   }
 
-  /** The success answer with `item` as its body (when the documented answer has a body). */
-  function withItem(b: Built, ctx: RequestContext, op: Operation, item: unknown, fallbackStatus: number, headers: FastHeaders = {}, preferCode?: string, list = false): Response {
+  /** The success answer with `item` as its body (when the documented answer has a body), in the negotiated media type. */
+  function withItem(b: Built, ctx: RequestContext, op: Operation, item: unknown, status: number, headers: FastHeaders, chosen: Chosen | undefined, list = false): Response {
     if (!list) item = wrap(b, op, item);
-    const code = successCode(op, preferCode);
-    const response = responseFor(op, code);
-    const status = statusOf(code, fallbackStatus);
-    const content = response ? jsonContent(response.contents) : undefined;
-    if (response && !content && response.contents.length === 0) return json(ctx, undefined, status, headers);
-    return json(ctx, item, status, headers, content && content.type !== '*/*' ? content.type : undefined);
+    const response = chosen && 'response' in chosen ? chosen.response : undefined;
+    if (response && response.contents.length === 0) return json(ctx, undefined, status, headers);
+    return send(b, ctx, item, status, headers, contentFor(ctx, response));
   }
 
   function locationOf(ctx: RequestContext, id: unknown): string {
@@ -242,6 +240,14 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
       drawables.set(c, fields);
     }
     return fields;
+  }
+
+  /** `ids: 'any'`: an item for an id the population lacks, drawn from the id (the same item for the same id). */
+  function drawnFor(b: Built, c: Collection, values: string[], id: string): unknown {
+    b.faker.seed(seedOf(backend.seed, c.key, values.join('/'), 'any id', id));
+    const item = generate(c.itemSchema, { faker: b.faker, deref: b.deref, useExamples: false, maxDepth: 4, field: (name, schema) => b.state.relation(name, schema, c) });
+    if (isObj(item) && c.idField) item[c.idField] = c.idKind === 'integer' && /^-?\d{1,15}$/.test(id) ? Number(id) : id;
+    return item;
   }
 
   function createItem(b: Built, c: Collection, scope: ReturnType<BackendState['scope']>, values: string[], body: unknown): { item: Obj; id: unknown } | 'conflict' {
@@ -271,24 +277,23 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     const op = match.operation;
     const role = b.roles.get(op) ?? { kind: 'action' as const };
     const prefer = parsePrefer(ctx.request.headers.get('prefer'));
-    if (prefer.code !== undefined && !/^2/.test(prefer.code)) {
-      const response = responseFor(op, prefer.code);
-      if (response) return documented(b, ctx, op, response, prefer, Number(prefer.code));
-    }
-    if (prefer.dynamic || prefer.example !== undefined) {
-      const response = responseFor(op, successCode(op, prefer.code));
-      if (response && (role.kind === 'action' || role.kind === 'singleton' || prefer.example !== undefined || prefer.dynamic)) return documented(b, ctx, op, response, prefer, 200);
-    }
+    const picked = chooseResponse(op, prefer.code);
+    if (picked && 'unsatisfiable' in picked) return unsatisfiable(ctx, picked.unsatisfiable);
+    // An error asked for (Prefer: code=404), or an action documenting no success: what it documents.
+    // A collection's operations keep the state's answers (POST /pet of the Swagger Petstore
+    // documents only 405, and creates).
+    if (picked && !isSuccess(picked.status) && (prefer.code !== undefined || !('collection' in role))) return documented(b, ctx, op, picked.response, prefer, picked.status);
+    const chosen = picked && isSuccess(picked.status) ? picked : undefined;
+    const response = chosen?.response;
+    if (response && (prefer.dynamic || prefer.example !== undefined)) return documented(b, ctx, op, response, prefer, chosen.status);
     switch (role.kind) {
       case 'action': {
-        const response = responseFor(op, successCode(op, prefer.code));
         if (!response) return json(ctx, undefined, op.method === 'POST' ? 201 : 200);
-        return documented(b, ctx, op, response, prefer, 200);
+        return documented(b, ctx, op, response, prefer, chosen.status);
       }
       case 'singleton': {
         const getOp = op.method === 'GET' ? op : undefined;
         const key = op.template;
-        const response = responseFor(op, successCode(op, prefer.code));
         const slot = b.state.singleton(key, () => {
           const content = response ? jsonContent(response.contents) : undefined;
           if (!content) return undefined;
@@ -299,7 +304,10 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         });
         if (!getOp && body !== undefined) slot.value = op.method === 'PATCH' && isObj(slot.value) && isObj(body) ? { ...slot.value, ...body } : body;
         if (!response) return json(ctx, slot.value, 200);
-        return withItem(b, ctx, op, slot.value, 200, {}, prefer.code, true);
+        // The kept value is JSON; another media type asked for (CSV, XML) answers its own example where it has one.
+        const content = contentFor(ctx, response);
+        if (content && !jsonFirst(content.type) && (content.example || Object.keys(content.examples).length)) return documented(b, ctx, op, response, prefer, chosen.status);
+        return withItem(b, ctx, op, slot.value, chosen.status, {}, chosen, true);
       }
       case 'list': {
         const c = role.collection;
@@ -324,7 +332,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
           fillPageFields(out, page, list.paging);
           value = out;
         }
-        return withItem(b, ctx, op, value, 200, headers, prefer.code, true);
+        return withItem(b, ctx, op, value, statusFor(chosen, 200, prefer), headers, chosen, true);
       }
       case 'create': {
         const c = role.collection;
@@ -336,9 +344,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
           return errorResponse(409, `${c.name} ${String((body as Obj)[c.idField!])} already exists`, ctx.pathname);
         }
         scope.items.set(String(created.id), created.item);
-        const code = successCode(op, prefer.code);
-        const status = code === undefined || code === 'DEFAULT' ? 201 : statusOf(code, 201);
-        return withItem(b, ctx, op, created.item, status, { Location: locationOf(ctx, created.id) }, prefer.code);
+        return withItem(b, ctx, op, created.item, statusFor(chosen, 201, prefer), { Location: locationOf(ctx, created.id) }, chosen);
       }
       case 'write-by-body': {
         const c = role.collection;
@@ -350,33 +356,31 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const next = role.merge && isObj(current) ? { ...current, ...(body as Obj) } : { ...(body as Obj) };
         next[c.idField!] = (current as Obj)[c.idField!] ?? id;
         scope.items.set(String(id), next);
-        return withItem(b, ctx, op, next, 200, {}, prefer.code);
+        return withItem(b, ctx, op, next, statusFor(chosen, 200, prefer), {}, chosen);
       }
       default: {
         const c = role.collection;
         const values = scopeValues(c, match.params);
         const scope = b.state.scope(c, values);
         const id = c.idParam ? match.params[c.idParam] ?? '' : '';
-        const current = scope.items.get(id);
+        const current = scope.items.get(id) ?? (backend.ids === 'any' && id !== '' ? drawnFor(b, c, values, id) : undefined);
         if (current === undefined) return notFound(b, ctx, op, `${c.name} ${id}`);
         if (role.kind === 'read' || role.kind === 'item-action') {
           if (role.kind === 'item-action') {
-            const response = responseFor(op, successCode(op, prefer.code));
-            if (response && !jsonContent(response.contents)) return json(ctx, undefined, statusOf(response.code, 200));
-            if (response) return documented(b, ctx, op, response, prefer, 200);
+            if (response && response.contents.length === 0) return json(ctx, undefined, statusFor(chosen, 200, prefer));
+            if (response) return documented(b, ctx, op, response, prefer, statusFor(chosen, 200, prefer));
           }
-          return withItem(b, ctx, op, current, 200, {}, prefer.code);
+          return withItem(b, ctx, op, current, statusFor(chosen, 200, prefer), {}, chosen);
         }
         if (role.kind === 'delete') {
           scope.items.delete(id);
-          const code = successCode(op, prefer.code);
-          return withItem(b, ctx, op, current, code === undefined ? 204 : 200, {}, prefer.code);
+          return withItem(b, ctx, op, current, statusFor(chosen, 204, prefer), {}, chosen);
         }
         const given = isObj(body) ? body : {};
         const next: Obj = role.kind === 'update' && isObj(current) ? { ...current, ...given } : { ...given };
         if (c.idField) next[c.idField] = (current as Obj)[c.idField];
         scope.items.set(id, next);
-        return withItem(b, ctx, op, next, 200, {}, prefer.code);
+        return withItem(b, ctx, op, next, statusFor(chosen, 200, prefer), {}, chosen);
       }
     }
   }

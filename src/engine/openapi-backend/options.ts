@@ -7,7 +7,10 @@
  *           (an `x-mockyard-count` extension in the document wins over the default);
  *   state   where the collections live: in memory (default), or a folder of collection files
  *           (a path, opened with the runtime's default filesystem: disk under Node; or a Vfs),
- *           state-folder.ts.
+ *           state-folder.ts;
+ *   ids     `population` (default): an id never created (or deleted) is the document's 404, so
+ *           a not-found flow can be tested; `any`: Prism's stateless rule, any id answers an item
+ *           drawn for it (the same for the same id), and writes to it are kept.
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { isVfs, type Vfs } from '../../vfs/types.js';
@@ -18,9 +21,10 @@ export interface BackendOptions {
   count: Record<string, number>;
   /** A folder (path) or a Vfs holding the collections, or undefined (memory). */
   state: string | Vfs | undefined;
+  ids: 'population' | 'any';
 }
 
-export const BACKEND_KEYS = ['mock', 'seed', 'count', 'state'] as const;
+export const BACKEND_KEYS = ['mock', 'seed', 'count', 'state', 'ids'] as const;
 
 export const DEFAULT_COUNT = 20;
 export const DEFAULT_SEED = 1;
@@ -36,5 +40,6 @@ export function resolveBackendOptions(value: Record<string, unknown>, option: st
   } else if (value.count !== undefined) throw new OptionsError(`${option}.count`, `must be a number or { <collection>: number } (got ${describe(value.count)})`);
   const state = value.state;
   if (state !== undefined && !(typeof state === 'string' && state.trim() !== '') && !isVfs(state)) throw new OptionsError(`${option}.state`, `must be a folder path or a Vfs (got ${describe(state)})`);
-  return { mock, seed, count, state: state as string | Vfs | undefined };
+  const ids = check.oneOf(value.ids, `${option}.ids`, ['population', 'any'] as const, 'population');
+  return { mock, seed, count, state: state as string | Vfs | undefined, ids };
 }

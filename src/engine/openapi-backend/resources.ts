@@ -17,6 +17,7 @@
 import { mergeAllOf } from '../schema-faker/generate.js';
 import { isObj, type MediaContent, type Operation } from './operations.js';
 import type { Deref } from './refs.js';
+import { successCode } from './prefer.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 
 type Obj = Record<string, unknown>;
@@ -57,13 +58,6 @@ export type Role =
   | { kind: 'write-by-body'; collection: Collection; merge: boolean }
   | { kind: 'singleton' }
   | { kind: 'action' };
-
-/** The first 2xx answer (exact codes in order, then `2XX`, then `default`). */
-export function successCode(op: Operation, prefer?: string): string | undefined {
-  const codes = op.responses.map((r) => r.code);
-  if (prefer && codes.includes(prefer)) return prefer;
-  return codes.filter((c) => /^2\d\d$/.test(c)).sort()[0] ?? codes.find((c) => c === '2XX') ?? codes.find((c) => c === 'DEFAULT');
-}
 
 /** The JSON schema of an operation's success answer (for envelopes). */
 export function successSchemaOf(op: Operation, deref: Deref): unknown {
@@ -199,7 +193,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     const idKind = ids.type === 'integer' || ids.type === 'number' ? 'integer' : ids.format === 'uuid' ? 'uuid' : idField === undefined && ids.type === undefined ? 'integer' : 'string';
     const itemGet = itemOps?.get('GET');
     return {
-      examples: listExamples(listOps?.get('GET'), list?.shape),
+      examples: listExamples(listOps?.get('GET'), list?.shape, deref, itemOps?.get('GET'), envelopeOf(successSchema(itemOps?.get('GET'), deref), deref)),
       key,
       name: last,
       idParam,
@@ -279,12 +273,28 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
   return { roles, collections: [...collections.values()] };
 }
 
-/** The items of a list operation's documented example (`[{…}, {…}]` or a page holding them). */
-function listExamples(op: Operation | undefined, shape: ListShape | undefined): unknown[] {
+/**
+ * The items of a list operation's documented example (`[{…}, {…}]` or a page holding them), else
+ * the item read's documented example (out of its envelope): the population's first items.
+ */
+function listExamples(op: Operation | undefined, shape: ListShape | undefined, deref: Deref, itemGet?: Operation, envelope?: string): unknown[] {
+  const fromList = listExamplesOf(op, shape, deref);
+  if (fromList.length || !itemGet) return fromList;
+  const response = itemGet.responses.find((r) => r.code === successCode(itemGet));
+  const content = response ? jsonContent(response.contents) : undefined;
+  let example = content?.example?.value ?? (content ? Object.values(content.examples)[0] : undefined);
+  if (envelope && isObj(example)) example = example[envelope];
+  return isObj(example) ? [example] : [];
+}
+
+/** The list's example: the media type's `example` / first named `examples`, else its schema's `example` / `examples[0]`. */
+function listExamplesOf(op: Operation | undefined, shape: ListShape | undefined, deref?: Deref): unknown[] {
   if (!op || !shape) return [];
   const response = op.responses.find((r) => r.code === successCode(op));
   const content = response ? jsonContent(response.contents) : undefined;
-  const example = content?.example?.value ?? (content ? Object.values(content.examples)[0] : undefined);
+  const schema = deref && content ? deref(content.schema) : undefined;
+  const fromSchema = isObj(schema) ? (schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)) : undefined;
+  const example = content?.example?.value ?? (content && Object.keys(content.examples).length ? Object.values(content.examples)[0] : fromSchema);
   const items = shape.arrayProperty ? (isObj(example) ? example[shape.arrayProperty] : undefined) : example;
   return Array.isArray(items) ? items.filter(isObj) : [];
 }

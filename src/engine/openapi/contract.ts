@@ -3,12 +3,16 @@
  * `openapi` layer), in Prism's order:
  *   401  a security requirement whose credentials are absent: apiKey (header, query or cookie),
  *        http basic / bearer (the Authorization scheme), oauth2 / openIdConnect (a bearer token).
- *        Presence only: any value is accepted. An operation lists alternatives; one is enough.
- *   415  a body whose Content-Type the operation does not accept;
- *   406  an Accept header that excludes every media type the operation answers with.
+ *        Presence only (any value is accepted), except Basic credentials, which must be
+ *        base64(user:pass) as Prism checks. An operation lists alternatives; one is enough.
+ *   415  a body whose Content-Type the operation does not accept, or a body to an operation
+ *        documenting no request body;
+ *   406  an Accept header that excludes every media type the operation answers with
+ *        (core/accept.ts, q-values included).
  * `invalidStatus` is the status of a request that breaks the schema: 422 when the operation
  * documents 422 and not 400, else 400.
  */
+import { negotiate } from '../../core/accept.js';
 import { parseMediaType } from '../../core/media-type.js';
 import type { Operation, SecurityScheme } from '../openapi-backend/operations.js';
 
@@ -23,6 +27,18 @@ function cookieHas(header: string | null, name: string): boolean {
   return header.split(';').some((part) => part.trim().startsWith(`${name}=`));
 }
 
+/** `Basic base64(user:pass)`: the token decodes, and holds a colon. */
+function basicCredentials(auth: string): boolean {
+  if (!auth.toLowerCase().startsWith('basic ')) return false;
+  const token = auth.slice(6).trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token) || token.length % 4 !== 0) return false;
+  try {
+    return atob(token).includes(':');
+  } catch {
+    return false;
+  }
+}
+
 function present(s: SecurityScheme, headers: Headers, query: URLSearchParams): boolean {
   const auth = headers.get('authorization') ?? '';
   switch (s.type) {
@@ -32,9 +48,10 @@ function present(s: SecurityScheme, headers: Headers, query: URLSearchParams): b
       if (s.in === 'cookie') return cookieHas(headers.get('cookie'), s.name);
       return headers.has(s.name);
     case 'http':
+      if (s.scheme === 'basic') return basicCredentials(auth);
       return s.scheme ? auth.toLowerCase().startsWith(`${s.scheme} `) : auth !== '';
     case 'basic': // Swagger 2
-      return auth.toLowerCase().startsWith('basic ');
+      return basicCredentials(auth);
     case 'oauth2':
     case 'openIdConnect':
       return auth.toLowerCase().startsWith('bearer ');
@@ -45,7 +62,8 @@ function present(s: SecurityScheme, headers: Headers, query: URLSearchParams): b
 
 function describe(s: SecurityScheme): string {
   if (s.type === 'apiKey') return `the ${s.in ?? 'header'} ${s.in === 'header' || !s.in ? '' : 'parameter '}${s.name ?? ''}`.replace(/\s+/g, ' ').trim();
-  if (s.type === 'http' || s.type === 'basic') return `an Authorization: ${s.scheme === 'bearer' ? 'Bearer' : 'Basic'} header`;
+  if (s.type === 'basic' || (s.type === 'http' && s.scheme === 'basic')) return 'an Authorization: Basic header with base64(user:pass)';
+  if (s.type === 'http') return `an Authorization: ${s.scheme === 'bearer' ? 'Bearer' : (s.scheme ?? 'Bearer')} header`;
   return 'an Authorization: Bearer header';
 }
 
@@ -54,14 +72,6 @@ export function mediaMatches(pattern: string, type: string): boolean {
   const [pt, ps] = pattern.toLowerCase().split('/');
   const [t, sub] = type.toLowerCase().split('/');
   return (pt === '*' || pt === t) && (ps === '*' || ps === sub);
-}
-
-function accepted(header: string): string[] {
-  return header.split(',').map((part) => {
-    const [type, ...params] = part.split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q && Number(q.slice(2)) === 0 ? '' : (type ?? '').trim();
-  }).filter(Boolean);
 }
 
 const offeredByOp = new WeakMap<Operation, string[]>();
@@ -83,6 +93,9 @@ export function contractRefusal(op: Operation, headers: Headers, query: URLSearc
       ...(http ? { headers: { 'WWW-Authenticate': http.scheme === 'basic' || http.type === 'basic' ? 'Basic realm="mockyard"' : 'Bearer' } } : {}),
     };
   }
+  if (hasBody && !op.body) {
+    return { status: 415, message: `${op.label} takes no request body, and one was sent` };
+  }
   const contentType = headers.get('content-type');
   if (hasBody && op.body && op.body.contents.length > 0 && contentType) {
     const type = parseMediaType(contentType).type;
@@ -93,8 +106,7 @@ export function contractRefusal(op: Operation, headers: Headers, query: URLSearc
   const accept = headers.get('accept');
   if (accept && accept.trim() !== '' && accept !== '*/*') {
     const offered = offeredTypes(op);
-    const wanted = accepted(accept);
-    if (offered.length > 0 && !offered.some((o) => wanted.some((w) => mediaMatches(w, o) || mediaMatches(o, w)))) {
+    if (offered.length > 0 && !offered.some((o) => o.includes('*')) && negotiate(accept, offered) === undefined) {
       return { status: 406, message: `${op.label} answers ${offered.join(', ')}, which Accept: ${accept} excludes` };
     }
   }

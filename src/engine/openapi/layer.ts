@@ -37,6 +37,7 @@ import { PASS, type Layer } from '../pipeline/layer.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-backend/document-loader.js';
 import type { Operation } from '../openapi-backend/operations.js';
 import { contractRefusal, invalidStatus } from './contract.js';
+import { documentedError } from './documented-error.js';
 import { checkAnswer } from './response-check.js';
 import { recordContractViolations } from './violations.js';
 import type { compileDocument, Match, Problem } from './request-validator.js';
@@ -114,12 +115,22 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     const refusal = op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request)) : undefined;
     if (!refusal) return undefined;
     ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
+    const head = ctx.method === 'HEAD';
+    if (refusal.status === 401) {
+      const documented = documentedError(op, 401, ctx.request.headers.get('accept'), refusal.message, refusal.headers, head);
+      if (documented) return documented;
+    }
     return errorResponse(refusal.status, refusal.message, ctx.pathname, { headers: refusal.headers, head: ctx.method === 'HEAD' });
   }
 
   function invalid(ctx: RequestContext, problems: Problem[], label: string): Response {
     ctx.answered(OPENAPI_LAYER, 'invalid request');
-    return errorResponse(invalidStatus(operations.get(label)), `Request does not match the OpenAPI document: ${describeProblems(problems)}`, ctx.pathname, {
+    const op = operations.get(label);
+    const status = invalidStatus(op);
+    const message = `Request does not match the OpenAPI document: ${describeProblems(problems)}`;
+    const documented = documentedError(op, status, ctx.request.headers.get('accept'), message, {}, ctx.method === 'HEAD');
+    if (documented) return documented;
+    return errorResponse(status, message, ctx.pathname, {
       details: { errors: problems },
       head: ctx.method === 'HEAD',
     });
@@ -127,6 +138,42 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
 
   function takesJson(ctx: RequestContext): boolean {
     return isJsonMediaType(parseMediaType(ctx.request.headers.get('content-type')).type);
+  }
+
+  function takesForm(ctx: RequestContext): boolean {
+    const type = parseMediaType(ctx.request.headers.get('content-type')).type;
+    return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
+  }
+
+  /**
+   * A form body's fields (read once within bodyLimit and kept for the layers after this one):
+   * urlencoded, or multipart through the platform's FormData (a file part stands as its name).
+   * Repeated fields become arrays. A multipart body that cannot be parsed is a 400.
+   */
+  async function formOf(ctx: RequestContext): Promise<Record<string, unknown> | undefined> {
+    const kept = bufferedBody(ctx.request);
+    const bytes = kept ?? (await readBody(ctx.request, bodyLimit));
+    if (kept === undefined) keepBody(ctx.request, bytes);
+    if (bytes.byteLength === 0) return undefined;
+    const decoded = await decodedBody(ctx.request, bytes, bodyLimit, options.inflate);
+    const contentType = ctx.request.headers.get('content-type') ?? '';
+    let entries: Iterable<[string, unknown]>;
+    if (parseMediaType(contentType).type === 'application/x-www-form-urlencoded') entries = new URLSearchParams(new TextDecoder().decode(decoded));
+    else {
+      try {
+        const data = await new Response(decoded as BodyInit, { headers: { 'content-type': contentType } }).formData();
+        entries = [...data].map(([k, v]) => [k, typeof v === 'string' ? v : (v as File).name] as [string, unknown]);
+      } catch {
+        throw new HttpError(400, 'The multipart body could not be parsed');
+      }
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of entries) {
+      if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
+      const had = out[k];
+      out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+    }
+    return out;
   }
 
   /**
@@ -175,7 +222,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const op = match.operation;
       const refusal = refused(ctx, op.label);
       if (refusal) return refusal;
-      if (op.jsonBody && (hasBody(ctx.request) || op.bodyRequired)) {
+      if ((op.jsonBody || op.formBody) && (hasBody(ctx.request) || op.bodyRequired)) {
         ctx.peeked = { match, checked: false } satisfies Peeked; // the body must be read: handle goes on from here
         return undefined;
       }
@@ -211,10 +258,12 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
           keepJson(ctx.request, bytes, body); // parsed once for the layers after this one
         }
       }
-      if (op.jsonBody && op.bodyRequired && body === undefined && !(hasBody(ctx.request) && !takesJson(ctx))) {
+      let form: Record<string, unknown> | undefined;
+      if (op.formBody && hasBody(ctx.request) && takesForm(ctx)) form = await formOf(ctx);
+      if ((op.jsonBody || op.formBody) && op.bodyRequired && body === undefined && form === undefined && !(hasBody(ctx.request) && !takesJson(ctx) && !takesForm(ctx))) {
         problems.push({ in: 'body', at: '', message: 'is required' });
       }
-      problems.push(...op.check({ path: match.params, query: ctx.searchParams, headers: ctx.request.headers, body }));
+      problems.push(...op.check({ path: match.params, query: ctx.searchParams, headers: ctx.request.headers, body, form }));
       return problems.length ? invalid(ctx, problems, op.label) : undefined;
     },
   };

@@ -47,6 +47,8 @@ export interface RequestParts {
   headers: Headers;
   /** The parsed JSON body, when the operation has one and it was read. */
   body?: unknown;
+  /** A form body's fields (urlencoded or multipart), strings as sent: coerced to the schema's types. */
+  form?: Record<string, unknown>;
 }
 
 export interface CompiledOperation {
@@ -55,6 +57,8 @@ export interface CompiledOperation {
   /** The operation takes a JSON request body (so the layer reads it). */
   readonly jsonBody: boolean;
   readonly bodyRequired: boolean;
+  /** The operation takes a form body (`application/x-www-form-urlencoded`, `multipart/form-data`; Swagger's formData). */
+  readonly formBody: boolean;
   check(parts: RequestParts): Problem[];
   /**
    * Problems of an answer's JSON body against the schema of the documented response `code`
@@ -76,6 +80,49 @@ interface ParamSpec {
   in: 'path' | 'query' | 'header';
   required: boolean;
   schema: Obj;
+  /** Query serialisation (OpenAPI 3): `form` (default), `deepObject`, `spaceDelimited`, `pipeDelimited`. */
+  style: string;
+  explode: boolean;
+  /** The schema (dereferenced) is an object / an array. */
+  shape: 'object' | 'array' | 'scalar';
+}
+
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/**
+ * A query parameter's value as its style serialises it (OpenAPI 3 "Style Values"): an object as
+ * `deepObject` (`filter[kind]=cat`), `form` exploded (its properties as parameters:
+ * `?offset=1&limit=5`) or not (`?pagination=offset,0,limit,10`); an array `form` not exploded
+ * (`?ids=1,2`) or space/pipe delimited.
+ */
+function queryValue(s: ParamSpec, query: URLSearchParams): unknown {
+  if (s.shape === 'object') {
+    if (s.style === 'deepObject') {
+      const out: Obj = {};
+      const prefix = `${s.name}[`;
+      for (const [k, v] of query) if (k.startsWith(prefix) && k.endsWith(']')) out[k.slice(prefix.length, -1)] = v;
+      return Object.keys(out).length ? out : undefined;
+    }
+    if (s.style === 'form' && s.explode) {
+      const props = isObj(s.schema.properties) ? Object.keys(s.schema.properties) : [];
+      const out: Obj = {};
+      for (const p of props) if (query.has(p)) out[p] = query.get(p);
+      return Object.keys(out).length ? out : undefined;
+    }
+    const raw = query.get(s.name);
+    if (raw === null) return undefined;
+    const parts = raw.split(',');
+    const out: Obj = {};
+    for (let i = 0; i + 1 < parts.length; i += 2) out[parts[i]!] = parts[i + 1];
+    return out;
+  }
+  const all = query.getAll(s.name);
+  if (!all.length) return undefined;
+  if (s.shape === 'array' && all.length === 1) {
+    const sep = s.style === 'spaceDelimited' ? ' ' : s.style === 'pipeDelimited' ? '|' : s.style === 'form' && !s.explode ? ',' : undefined;
+    if (sep !== undefined) return all[0]!.split(sep);
+  }
+  return all.length === 1 ? all[0] : all;
 }
 
 function problemsOf(errors: ErrorObject[] | null | undefined): Problem[] {
@@ -139,6 +186,9 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
     const specs = new Map<string, ParamSpec>();
     let bodySchema: unknown;
     let bodyRequired = false;
+    let formSchema: unknown;
+    const formProps: Obj = {};
+    const formRequired: string[] = [];
     for (const list of [item.parameters, op.parameters]) {
       if (!Array.isArray(list)) continue;
       for (const p0 of list) {
@@ -149,10 +199,19 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
           bodyRequired = p.required === true;
           continue;
         }
+        if (swagger && p.in === 'formData') {
+          formProps[p.name] = p.type === 'file' ? {} : swaggerParamSchema(p);
+          if (p.required === true) formRequired.push(p.name);
+          continue;
+        }
         if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
         const schema = swagger ? swaggerParamSchema(p) : p.schema ?? {};
         const name = p.in === 'header' ? p.name.toLowerCase() : p.name;
-        specs.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema: schema as Obj });
+        const resolved = deref(schema);
+        const shape = isObj(resolved) && (resolved.type === 'object' || (resolved.type === undefined && isObj(resolved.properties))) ? 'object' : isObj(resolved) && (resolved.type === 'array' || (swagger && p.type === 'array')) ? 'array' : 'scalar';
+        const style = typeof p.style === 'string' ? p.style : swagger && p.collectionFormat === 'csv' ? 'form' : 'form';
+        const explode = typeof p.explode === 'boolean' ? p.explode : swagger ? p.collectionFormat === 'multi' : style === 'form';
+        specs.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema: (isObj(resolved) ? resolved : schema) as Obj, style, explode, shape });
       }
     }
     const requestBody = deref(op.requestBody);
@@ -164,6 +223,16 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
         bodySchema = media.schema ?? {};
         bodyRequired = requestBody.required === true;
       }
+      const formKey = Object.keys(content).find((t) => FORM_TYPES.has(parseMediaType(t).type));
+      const formMedia = formKey === undefined ? undefined : deref(content[formKey]);
+      if (isObj(formMedia)) {
+        formSchema = formMedia.schema ?? {};
+        bodyRequired ||= requestBody.required === true;
+      }
+    }
+    if (swagger && Object.keys(formProps).length) {
+      formSchema = { type: 'object', properties: formProps, required: formRequired };
+      bodyRequired ||= formRequired.length > 0;
     }
     const group = (where: 'path' | 'query' | 'header') => {
       const properties: Obj = {};
@@ -205,6 +274,9 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
     };
     let validateParams: ValidateFunction | undefined | null = null;
     let validateBody: ValidateFunction | undefined | null = null;
+    let validateForm: ValidateFunction | undefined | null = null;
+    // Form fields are strings on the wire: coerced as query values are.
+    const formCheck = () => (validateForm === null ? (validateForm = formSchema === undefined ? undefined : compile(compilers().ajv, { type: 'object', properties: { body: formSchema } })) : validateForm);
     const responseChecks = new Map<string, ValidateFunction | undefined>();
     const paramsCheck = () => (validateParams === null ? (validateParams = compile(compilers().ajv, { type: 'object', properties: { path: group('path'), query: group('query'), headers: group('header') } })) : validateParams);
     const bodyCheck = () => (validateBody === null ? (validateBody = bodySchema === undefined ? undefined : compile(compilers().bodyAjv, { type: 'object', properties: { body: bodySchema } })) : validateBody);
@@ -218,11 +290,12 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
       label,
       jsonBody: bodySchema !== undefined,
       bodyRequired,
+      formBody: formSchema !== undefined,
       check(parts) {
         const query: Obj = {};
         for (const s of querySpecs) {
-          const all = parts.query.getAll(s.name);
-          if (all.length) query[s.name] = all.length === 1 ? all[0] : all;
+          const value = queryValue(s, parts.query);
+          if (value !== undefined) query[s.name] = value;
         }
         const headers: Obj = {};
         for (const s of headerSpecs) {
@@ -235,6 +308,10 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
         const body = parts.body !== undefined ? bodyCheck() : undefined;
         if (body && problems.length < MAX_LISTED_ERRORS) {
           if (!body({ body: parts.body })) problems.push(...problemsOf(body.errors).slice(0, MAX_LISTED_ERRORS - problems.length));
+        }
+        const form = parts.form !== undefined ? formCheck() : undefined;
+        if (form && problems.length < MAX_LISTED_ERRORS) {
+          if (!form({ body: structuredClone(parts.form) })) problems.push(...problemsOf(form.errors).slice(0, MAX_LISTED_ERRORS - problems.length));
         }
         return problems;
       },

@@ -38,6 +38,8 @@ export interface ReplayEntry {
   /** Kept headers (kept-headers.ts), lower-case names. */
   headers: FastHeaders;
   answer: ReplayBody;
+  /** The origin it was recorded from (`https://api.example.com`), rewritten to the mock's where the answer names it (origin-rewrite.ts). */
+  origin?: string;
 }
 
 /** A reason phrase as recorded, when it can be sent (RFC 9110: tab, space, visible characters); else undefined. */

@@ -39,6 +39,8 @@ export interface HarIndex {
   /** How many entries the index holds, and how many were left out (outside the prefixes, no answer). */
   count: number;
   ignored: number;
+  /** Of the ignored ones: entries whose path is outside every prefix. */
+  outside: number;
   /** Resolves once compressed bodies are inflated. */
   ready: Promise<void>;
 }
@@ -74,6 +76,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
   const pending: Pending[] = [];
   let count = 0;
   let ignored = 0;
+  let outside = 0;
   (har.log.entries as unknown[]).forEach((raw, i) => {
     const at = `log.entries[${i}]`;
     if (!isPlainObject(raw) || !isPlainObject(raw.request) || !isPlainObject(raw.response)) throw new OptionsError(option, `${at} must have a request and a response`);
@@ -88,6 +91,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
     if (typeof response.status !== 'number' || !Number.isInteger(response.status)) throw new OptionsError(option, `${at}.response.status must be a number (got ${describe(response.status)})`);
     if (response.status < 200 || response.status > 599 || !underPrefixes(url.pathname, prefixes)) {
       ignored++;
+      if (!underPrefixes(url.pathname, prefixes)) outside++;
       return;
     }
     const method = request.method.toUpperCase();
@@ -124,6 +128,7 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
       statusText: sendableStatusText(response.statusText),
       headers,
       answer,
+      origin: url.origin,
     };
     if (format) pending.push({ entry, format });
     let list = byPath.get(url.pathname);
@@ -139,5 +144,5 @@ export function harIndex(har: unknown, prefixes: readonly string[], option: stri
       // not really compressed: replayed as stored
     }
   }))).then(() => undefined);
-  return { byPath, count, ignored, ready };
+  return { byPath, count, ignored, outside, ready };
 }

@@ -19,9 +19,22 @@ import { canonicalQuery } from '../fs/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { readBody, keepBody } from '../../core/body.js';
 import { bodyKey } from './body-key.js';
-import { needsBody, pickEntry, replayResponse } from './entries.js';
+import { needsBody, pickEntry, replayResponse, type ReplayEntry } from './entries.js';
 import { harIndex, type HarIndex } from './har-entries.js';
 import { noRecording } from './miss.js';
+import { rewrittenForOrigin } from './origin-rewrite.js';
+
+/** The origin a request was sent to (`http://127.0.0.1:3000`). */
+function originOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1 ? url : url.slice(0, slash);
+}
+
+/** The entry's answer, naming the mock where it named the recorded origin. */
+function replayed(ctx: RequestContext, e: ReplayEntry): Response {
+  const re = rewrittenForOrigin(e, e.answer as Uint8Array, originOf(ctx.request.url));
+  return replayResponse(re ? { ...e, headers: re.headers } : e, re ? re.bytes : (e.answer as Uint8Array), ctx.method === 'HEAD');
+}
 
 export const HAR_LAYER = 'har';
 
@@ -51,6 +64,10 @@ export function createHarLayer(options: HarLayerOptions): Layer {
   }
   const index: HarIndex = harIndex(log, options.prefixes, option, options.bodyLimit, options.inflate);
   options.logger.debug(`har: ${index.count} entries served${index.ignored ? `, ${index.ignored} left out (outside the prefix or without an answer)` : ''}`);
+  if (index.outside > 0) {
+    // Said at start-up: a browser's HAR of a whole site under an /api prefix would serve nothing, silently.
+    options.logger.warn(`har: ${index.outside} of ${index.outside + index.count + (index.ignored - index.outside)} entries are outside the prefix ${options.prefixes.join(', ')} and are not served (serve them at their recorded paths with the prefix /: --prefix /)`);
+  }
   let ready = false;
   const started = index.ready.then(() => {
     ready = true;
@@ -66,7 +83,7 @@ export function createHarLayer(options: HarLayerOptions): Layer {
       const e = pickEntry(entries, ctx.method, queryOf(ctx), undefined, ctx.request);
       if (e === undefined) return undefined;
       ctx.answered(HAR_LAYER, `${e.method} ${e.status}`);
-      return replayResponse(e, e.answer as Uint8Array, ctx.method === 'HEAD');
+      return replayed(ctx, e);
     },
     async handle(ctx) {
       const entries = index.byPath.get(ctx.pathname);
@@ -82,7 +99,7 @@ export function createHarLayer(options: HarLayerOptions): Layer {
       const e = pickEntry(entries, ctx.method, query, key, ctx.request);
       if (e === undefined) return noRecording(ctx, entries, HAR_LAYER, options.fallback);
       ctx.answered(HAR_LAYER, `${e.method} ${e.status}`);
-      return replayResponse(e, e.answer as Uint8Array, ctx.method === 'HEAD');
+      return replayed(ctx, e);
     },
   };
 }

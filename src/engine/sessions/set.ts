@@ -23,6 +23,8 @@ import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
 import { deltaFs, type DeltaVfs } from '../../vfs/delta.js';
 import { overlayFs } from '../../vfs/overlay.js';
+import { joinVfsPath } from '../../vfs/path.js';
+import { seedEntries, type SeedTree } from '../../vfs/seed.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
@@ -73,6 +75,12 @@ export interface SessionControl {
   addOverrides(id: string, overrides: readonly unknown[]): SessionInfo;
   /** Removes the session's overrides. */
   clearOverrides(id: string): SessionInfo | undefined;
+  /**
+   * Writes files into the session's data, as its own writes (the mocks are never written),
+   * creating the session when needed: `{ 'items.json': [...] }`, paths below the mocks folder
+   * (the session's scenario's, when it has one), values as a seed tree (src/vfs/seed.ts).
+   */
+  write(id: string, files: SeedTree): Promise<SessionInfo>;
   /** Removes the session's override at `index` (as `overrides` lists them, newest first): undo. undefined: no such session or index. */
   removeOverride(id: string, index: number): SessionInfo | undefined;
   /**
@@ -250,6 +258,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       get store() {
         return sessionStore ?? services.app.store;
       },
+      webhook: services.app.webhook,
     };
     const own: EngineServices = {
       logger: services.logger,
@@ -261,6 +270,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
         return services.closed;
       },
       overrides: services.overrides,
+      webhooksLayer: services.webhooksLayer,
     };
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,
@@ -393,6 +403,13 @@ export function createSessionSet({ settings, options, services, logger, scenario
       if (!s) return undefined;
       s.overrides = [];
       s.version++;
+      return info(s);
+    },
+
+    async write(id, files) {
+      const s = touch(checkSessionId(id));
+      const fsDir = scenarios.recipe(s.scenario)?.sources.fsDir ?? '';
+      for (const [path, bytes] of seedEntries(files)) await s.delta.write(joinVfsPath(fsDir, path), bytes);
       return info(s);
     },
 

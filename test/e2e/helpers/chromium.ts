@@ -15,11 +15,12 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches (e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1`). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'mockyard-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
-    args: ARGS,
+    args: [...ARGS, ...extraArgs],
     headless: true,
     viewport: { width: 1280, height: 860 },
   });

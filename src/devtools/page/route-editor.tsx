@@ -1,0 +1,329 @@
+/**
+ * The Routes tab's editors, each an admin API call:
+ *   - RouteOverrides: per route a delay, a status, a connection fault or "off", kept as a session
+ *     override (POST sessions/<id>/overrides), listed, and undone one by one
+ *     (DELETE sessions/<id>/overrides/<n>). A session's overrides apply to the requests that
+ *     carry it: the X-Mockyard-Session header, or the cookie "Use in this browser" sets for
+ *     this origin (so the app open in another tab of this browser gets them).
+ *   - NewRoute: a static route answered from an ordinary mock file (PUT files/<path> with
+ *     If-None-Match: *, so an existing file is never overwritten); the CLI serves it as any other.
+ *   - FileEditor: a mock file's body, edited with validation (JSON must parse) and saved with
+ *     If-Match: an edit made on disk or in another tab meanwhile is a 412, reported, the draft kept.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { CONNECTION_FAULT_TYPES } from '../../core/connection-fault.js';
+import { ADMIN, getJson, readJson, type Transport } from './api.js';
+
+interface Override {
+  method?: string;
+  path: string;
+  status?: number;
+  delay?: unknown;
+  errorRate?: number;
+  fault?: unknown;
+  body?: unknown;
+}
+interface SessionInfo {
+  id: string;
+  overrides: Override[];
+}
+
+const METHODS = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const COOKIE = 'X-Mockyard-Session';
+
+/** How an override reads in the list. */
+export function describeOverride(o: Override): string {
+  const parts: string[] = [];
+  if (o.delay !== undefined) parts.push(`delay ${JSON.stringify(o.delay)} ms`);
+  if (o.fault !== undefined) parts.push(`fault ${typeof o.fault === 'string' ? o.fault : (o.fault as { type: string }).type}`);
+  else if (o.status === 404 && o.errorRate === 1) parts.push('off (404)');
+  else if (o.status !== undefined) parts.push(`status ${o.status}`);
+  if (o.body !== undefined) parts.push('body');
+  return `${o.method ?? '*'} ${o.path} → ${parts.join(', ') || 'answer'}`;
+}
+
+function cookieSession(): string | null {
+  const m = new RegExp(`(?:^|; )${COOKIE}=([^;]*)`).exec(document.cookie);
+  return m ? decodeURIComponent(m[1]!) : null;
+}
+
+export function RouteOverrides({ transport, paths }: { transport: Transport; paths: string[] }) {
+  const [sessions, setSessions] = useState<SessionInfo[]>([]);
+  const [session, setSession] = useState<string>('');
+  const [method, setMethod] = useState('GET');
+  const [path, setPath] = useState('');
+  const [kind, setKind] = useState<'delay' | 'status' | 'fault' | 'off'>('delay');
+  const [value, setValue] = useState('1000');
+  const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
+  const [inBrowser, setInBrowser] = useState<string | null>(() => cookieSession());
+
+  const load = async () => {
+    try {
+      const s = await getJson<{ sessions: SessionInfo[] }>(transport, `${ADMIN}/sessions`);
+      setSessions(s.sessions);
+    } catch (e) {
+      setNote({ text: (e as Error).message, error: true });
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [transport]);
+  const current = sessions.find((s) => s.id === session);
+
+  const add = async (e: Event) => {
+    e.preventDefault();
+    if (!session) return setNote({ text: 'Name a session first: overrides apply to the requests of one session.', error: true });
+    const o: Record<string, unknown> = { method, path };
+    if (kind === 'delay') o.delay = Number(value);
+    if (kind === 'status') Object.assign(o, Number(value) >= 400 ? { status: Number(value), errorRate: 1 } : { status: Number(value) });
+    if (kind === 'fault') o.fault = value;
+    if (kind === 'off') Object.assign(o, { status: 404, errorRate: 1 });
+    try {
+      await readJson(await transport(`${ADMIN}/sessions/${encodeURIComponent(session)}/overrides`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(o) }));
+      setNote({ text: `Added: ${describeOverride(o as unknown as Override)}`, error: false });
+      await load();
+    } catch (err) {
+      setNote({ text: (err as Error).message, error: true });
+    }
+  };
+  const undo = async (index: number) => {
+    try {
+      await readJson(await transport(`${ADMIN}/sessions/${encodeURIComponent(session)}/overrides/${index}`, { method: 'DELETE' }));
+      setNote({ text: 'Override removed.', error: false });
+      await load();
+    } catch (err) {
+      setNote({ text: (err as Error).message, error: true });
+    }
+  };
+  const useInBrowser = (on: boolean) => {
+    document.cookie = on ? `${COOKIE}=${encodeURIComponent(session)}; path=/; SameSite=Lax` : `${COOKIE}=; path=/; max-age=0; SameSite=Lax`;
+    setInBrowser(on ? session : null);
+  };
+
+  return (
+    <div class="editor" aria-label="Route overrides">
+      <h2>Route overrides</h2>
+      <p class="dim">
+        Kept in a session: they apply to requests with <code>X-Mockyard-Session</code> (or its cookie, set by <em>Use in this browser</em>).
+        {inBrowser && (
+          <>
+            {' '}
+            This browser uses session <strong data-testid="browser-session">{inBrowser}</strong>.
+          </>
+        )}
+      </p>
+      <form class="row" onSubmit={add}>
+        <label>
+          Session
+          <input list="mockyard-sessions" value={session} size={12} data-testid="override-session" onInput={(e) => setSession((e.target as HTMLInputElement).value.trim())} />
+        </label>
+        <datalist id="mockyard-sessions">
+          {sessions.map((s) => (
+            <option value={s.id} />
+          ))}
+        </datalist>
+        <label>
+          Method
+          <select value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value)}>
+            {METHODS.map((m) => (
+              <option>{m}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Path
+          <input list="mockyard-paths" value={path} placeholder="/todos/:id" size={14} data-testid="override-path" onInput={(e) => setPath((e.target as HTMLInputElement).value.trim())} />
+        </label>
+        <datalist id="mockyard-paths">
+          {paths.map((p) => (
+            <option value={p} />
+          ))}
+        </datalist>
+        <label>
+          Change
+          <select
+            value={kind}
+            data-testid="override-kind"
+            onChange={(e) => {
+              const k = (e.target as HTMLSelectElement).value as typeof kind;
+              setKind(k);
+              setValue(k === 'delay' ? '1000' : k === 'status' ? '500' : k === 'fault' ? CONNECTION_FAULT_TYPES[0]! : '');
+            }}
+          >
+            <option value="delay">delay (ms)</option>
+            <option value="status">status</option>
+            <option value="fault">fault</option>
+            <option value="off">off (404)</option>
+          </select>
+        </label>
+        {kind === 'fault' ? (
+          <select aria-label="Fault" value={value} onChange={(e) => setValue((e.target as HTMLSelectElement).value)}>
+            {CONNECTION_FAULT_TYPES.map((t) => (
+              <option>{t}</option>
+            ))}
+          </select>
+        ) : kind === 'off' ? null : (
+          <input aria-label={kind === 'delay' ? 'Delay in ms' : 'Status'} data-testid="override-value" inputMode="numeric" value={value} size={6} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+        )}
+        <button type="submit">Add override</button>
+      </form>
+      <p class={`note ${note?.error ? 'error' : 'dim'}`} role={note?.error ? 'alert' : 'status'} data-testid="override-note">
+        {note?.text ?? '\u00a0'}
+      </p>
+      {current && (
+        <>
+          <div class="row">
+            <strong>Session {current.id}</strong>
+            {inBrowser === current.id ? (
+              <button type="button" onClick={() => useInBrowser(false)}>
+                Stop using in this browser
+              </button>
+            ) : (
+              <button type="button" onClick={() => useInBrowser(true)}>
+                Use in this browser
+              </button>
+            )}
+          </div>
+          <ul class="plain overrides" data-testid="override-list">
+            {current.overrides.length === 0 && <li class="dim">No overrides.</li>}
+            {current.overrides.map((o, i) => (
+              <li>
+                <span class="mono">{describeOverride(o)}</span>
+                <button type="button" aria-label={`Undo ${describeOverride(o)}`} onClick={() => undo(i)}>
+                  Undo
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A new static route: an ordinary mock file. */
+export function NewRoute({ transport, prefix, onCreated }: { transport: Transport; prefix: string; onCreated: () => void }) {
+  const [path, setPath] = useState('');
+  const [type, setType] = useState<'json' | 'txt'>('json');
+  const [body, setBody] = useState('{\n  \n}');
+  const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
+  const create = async (e: Event) => {
+    e.preventDefault();
+    const clean = path.replace(/^\/+/, '').replace(/\.(json|txt)$/, '');
+    if (!clean) return setNote({ text: 'Name the route (flags, v1/config).', error: true });
+    if (type === 'json') {
+      try {
+        JSON.parse(body);
+      } catch (err) {
+        return setNote({ text: `Not JSON: ${(err as Error).message}`, error: true });
+      }
+    }
+    const file = `${clean}.${type}`;
+    try {
+      const res = await transport(`${ADMIN}/files/${file.split('/').map(encodeURIComponent).join('/')}`, { method: 'PUT', headers: { 'Content-Type': type === 'json' ? 'application/json' : 'text/plain', 'If-None-Match': '*' }, body });
+      await readJson(res);
+      const base = prefix === '/' ? '' : prefix.replace(/\/$/, '');
+      setNote({ text: `Created ${file}: GET ${base}/${type === 'json' ? clean : file} answers it.`, error: false });
+      onCreated();
+    } catch (err) {
+      setNote({ text: (err as Error).message, error: true });
+    }
+  };
+  return (
+    <form class="editor" aria-label="New route" onSubmit={create}>
+      <h2>New route</h2>
+      <div class="row">
+        <label>
+          Path <span class="dim mono">{prefix === '/' ? '/' : `${prefix.replace(/\/$/, '')}/`}</span>
+          <input value={path} placeholder="flags" size={16} data-testid="new-route-path" onInput={(e) => setPath((e.target as HTMLInputElement).value.trim())} />
+        </label>
+        <label>
+          Body
+          <select value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'json' | 'txt')}>
+            <option value="json">JSON</option>
+            <option value="txt">text</option>
+          </select>
+        </label>
+      </div>
+      <textarea aria-label="Route body" rows={5} spellcheck={false} value={body} data-testid="new-route-body" onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} />
+      <div class="row">
+        <button type="submit">Create route</button>
+      </div>
+      <p class={`note ${note?.error ? 'error' : 'dim'}`} role={note?.error ? 'alert' : 'status'} data-testid="new-route-note">
+        {note?.text ?? '\u00a0'}
+      </p>
+    </form>
+  );
+}
+
+/** Edits one mock file's body (JSON validated), saved with If-Match. */
+export function FileEditor({ transport, file, onClose }: { transport: Transport; file: string; onClose: () => void }) {
+  const [text, setText] = useState<string | null>(null);
+  const [etag, setEtag] = useState<string | null>(null);
+  const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const url = `${ADMIN}/files/${file.split('/').map(encodeURIComponent).join('/')}`;
+  const load = async () => {
+    const res = await transport(url);
+    if (!res.ok) return setNote({ text: `${res.status}: could not read ${file}`, error: true });
+    setEtag(res.headers.get('etag'));
+    const body = await res.text();
+    setText(body);
+    if (area.current) area.current.value = body; // Reload: the textarea keeps its element (and focus)
+  };
+  useEffect(() => {
+    setText(null);
+    setNote(null);
+    void load().then(() => area.current?.focus());
+  }, [file]);
+  const save = async () => {
+    const draft = area.current?.value ?? text ?? '';
+    if (/\.json$/i.test(file)) {
+      try {
+        JSON.parse(draft);
+      } catch (err) {
+        return setNote({ text: `Not saved, not JSON: ${(err as Error).message}`, error: true });
+      }
+    }
+    const res = await transport(url, { method: 'PUT', headers: { 'If-Match': etag ?? '*' }, body: draft });
+    if (res.status === 412) {
+      return setNote({ text: `Not saved: ${file} was changed since you opened it (on disk or in another tab). Your draft is kept; Reload shows the current file.`, error: true });
+    }
+    try {
+      await readJson(res);
+    } catch (err) {
+      return setNote({ text: (err as Error).message, error: true });
+    }
+    setEtag(res.headers.get('etag'));
+    setText(draft);
+    setNote({ text: `Saved ${file}.`, error: false });
+    area.current?.focus();
+  };
+  return (
+    <div
+      class="editor"
+      aria-label={`Edit ${file}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') (e.preventDefault(), onClose());
+        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) (e.preventDefault(), void save());
+      }}
+    >
+      <h2 class="mono">Edit {file}</h2>
+      {text !== null && <textarea key={file} ref={area} aria-label={`Body of ${file}`} rows={14} spellcheck={false} defaultValue={text} data-testid="file-body" />}
+      <div class="row">
+        <button type="button" onClick={() => void save()}>
+          Save <span class="dim">(Ctrl+Enter)</span>
+        </button>
+        <button type="button" onClick={() => (setNote(null), void load())}>
+          Reload
+        </button>
+        <button type="button" onClick={onClose}>
+          Close <span class="dim">(Esc)</span>
+        </button>
+      </div>
+      <p class={`note ${note?.error ? 'error' : 'dim'}`} role={note?.error ? 'alert' : 'status'} data-testid="file-note">
+        {note?.text ?? '\u00a0'}
+      </p>
+    </div>
+  );
+}

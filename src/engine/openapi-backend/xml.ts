@@ -1,0 +1,68 @@
+/**
+ * A value as XML, for an answer whose negotiated media type is XML and whose value is not an XML
+ * text already (a kept item, a generated value). Names follow the schema's `xml` object (`name`,
+ * `wrapped`, `attribute`); the root is the schema's `xml.name`, else `xml` (as Prism names it);
+ * an array property repeats its element (`<photoUrls>a</photoUrls><photoUrls>b</photoUrls>`)
+ * unless `wrapped`.
+ */
+import { isObj } from './operations.js';
+import type { Deref } from './refs.js';
+
+type Obj = Record<string, unknown>;
+
+const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const safeName = (n: string) => (/^[A-Za-z_][\w.-]*$/.test(n) ? n : n.replace(/[^\w.-]/g, '_').replace(/^([^A-Za-z_])/, '_$1'));
+
+function xmlOf(schema: unknown, deref: Deref): Obj {
+  const s = deref(schema);
+  return isObj(s) && isObj(s.xml) ? s.xml : {};
+}
+
+function propSchema(schema: unknown, key: string, deref: Deref): unknown {
+  const s = deref(schema);
+  if (!isObj(s)) return undefined;
+  if (isObj(s.properties) && key in s.properties) return s.properties[key];
+  for (const part of Array.isArray(s.allOf) ? s.allOf : []) {
+    const found = propSchema(part, key, deref);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function element(name: string, value: unknown, schema: unknown, deref: Deref): string {
+  const tag = safeName(name);
+  if (value === null || value === undefined) return `<${tag}/>`;
+  if (Array.isArray(value)) {
+    const s = deref(schema);
+    const items = isObj(s) ? s.items : undefined;
+    const xml = xmlOf(schema, deref);
+    const itemName = typeof xmlOf(items, deref).name === 'string' ? (xmlOf(items, deref).name as string) : name;
+    const inner = value.map((v) => element(itemName, v, items, deref)).join('');
+    return xml.wrapped === true ? `<${tag}>${inner}</${tag}>` : inner;
+  }
+  if (typeof value === 'object') {
+    let attrs = '';
+    let children = '';
+    for (const [k, v] of Object.entries(value as Obj)) {
+      const ps = propSchema(schema, k, deref);
+      const px = xmlOf(ps, deref);
+      const childName = typeof px.name === 'string' ? px.name : k;
+      if (px.attribute === true && (v === null || typeof v !== 'object')) attrs += ` ${safeName(childName)}="${escape(String(v))}"`;
+      else children += element(childName, v, ps, deref);
+    }
+    return `<${tag}${attrs}>${children}</${tag}>`;
+  }
+  return `<${tag}>${escape(String(value))}</${tag}>`;
+}
+
+export function toXml(value: unknown, schema: unknown, deref: Deref): string {
+  const name = xmlOf(schema, deref).name;
+  const root = typeof name === 'string' ? name : 'xml';
+  if (Array.isArray(value)) {
+    const s = deref(schema);
+    const items = isObj(s) ? s.items : undefined;
+    const itemName = xmlOf(items, deref).name;
+    return `<${safeName(root)}>${value.map((v) => element(typeof itemName === 'string' ? itemName : 'item', v, items, deref)).join('')}</${safeName(root)}>`;
+  }
+  return element(root, value, schema, deref);
+}
