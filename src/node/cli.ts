@@ -42,11 +42,12 @@ import { documentFlagAlone, documentName, documentServing, openApiPositional, se
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
-import { dataPrefix, wrongPrefixAnswer } from './data-prefix.js';
+import { dataPrefix, isPlainNotFound, wrongPrefixAnswer } from './data-prefix.js';
 import { lineBatch } from './line-batch.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
+       mockyard FOLDER [options]   (a folder, served as db.json is: at /)
        mockyard openapi.yaml [--seed N] [--state DIR] [--ids any] [--strict-responses] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
        mockyard --har traffic.har [options]   (serve a HAR log as recorded traffic, docs/proxy.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
@@ -63,8 +64,8 @@ top-level keys as json-server does (collections, json-server query syntax).
 Options:
   -c, --config FILE    config file (default: mockyard.config.{js,mjs,ts} in the current folder)
       --fs-dir DIR     folder of mock files (relative to the current folder; default from config, else ./mocks)
-      --prefix P       URL prefix of the mock API, repeatable (default from config, else /api;
-                       / with a db file, as json-server)
+      --prefix P       URL prefix of the mock API, repeatable (default from config, else /
+                       for a data file or folder given as the argument, as json-server; else /api)
   -p, --port N         port, 0 for a free one (default from config, else 3000)
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
@@ -79,8 +80,8 @@ Options:
       --tracker-db-wait S  exit with an error unless the database is connected within S seconds
       --preset P       json-server | none (default: json-server without a config file,
                        else the config's preset; none = the spec's file mode)
-      --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins
-                       (default: http://localhost:* and http://127.0.0.1:*)
+      --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins, reflected
+                       with credentials (default: http://localhost:* and http://127.0.0.1:*)
       --no-cors        no CORS headers on the mock API
       --quiet          no request log and no start-up map (warnings and errors still print)
       --log-level L    debug | info | warn | error | silent (default info)
@@ -597,7 +598,7 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
         return page;
       }
     }
-    if (res?.status === 404 && rootPrefix) res = wrongPrefixAnswer(splitUrl(request.url)[0], api.prefixes, request.method.toUpperCase() === 'HEAD') ?? res; // `/api/posts` when the data is at `/` (data-prefix.ts)
+    if (res && rootPrefix && isPlainNotFound(res)) res = wrongPrefixAnswer(splitUrl(request.url)[0], api.prefixes, request.method.toUpperCase() === 'HEAD') ?? res; // `/api/posts` when the data is at `/` (data-prefix.ts)
     if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
     return res;
   };

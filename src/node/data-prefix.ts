@@ -17,6 +17,15 @@
  * `/posts` when it is under `/api`) gets a 404 naming where the data is and the flag that moves it.
  */
 import { errorResponse } from '../core/errors.js';
+import { fastState } from '../core/fast-response.js';
+
+/** The engine's own "nothing here" 404 (pipeline/not-found.ts), not a 404 a handler or a layer chose to give. */
+export function isPlainNotFound(res: Response): boolean {
+  if (res.status !== 404) return false;
+  const body = fastState(res)?.body;
+  const text = typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : undefined;
+  return text !== undefined && text.includes('"message":"Not Found"');
+}
 
 /** The prefix json-server users know, and mockyard's library default. */
 export const API_PREFIX = '/api';

@@ -12,7 +12,7 @@
  *   - `gatewayTimeout` bounds them as it bounds handlers: a middleware that neither calls
  *     `next()` nor answers within it gets a 504.
  */
-import { hasBody, kBodyBytes } from '../../core/body.js';
+import { hasBody, readBody, replayBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse } from '../../core/errors.js';
@@ -45,6 +45,8 @@ export interface MiddlewareBody {
 
 /** Parses the body into `req.body`; whether it was JSON that can be written back (no content coding), else undefined. */
 async function parsedBody(ctx: RequestContext, req: PortableRequest, res: ResponseBuilder, body: MiddlewareBody): Promise<true | undefined> {
+  const bytes = await readBody(ctx.request, body.limit); // a 413 is the answer
+  replayBody(ctx.request, bytes); // the layer that answers reads them again (and decodes them itself)
   try {
     const raw = await readDecodedBody(ctx.request, body.limit, body.inflate);
     await runParser(true, req, res, body.limit, raw, body.maxDepth, body.inflate);
@@ -71,8 +73,8 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       const req = new PortableRequest(ctx, {}, app);
       const res = new ResponseBuilder();
       // json-server 0.17 parses the body before its middlewares (`req.body`, `{}` without one, as
-      // Express's body-parser); the layers after read the same bytes again (core/body.ts keeps
-      // them). A body the parser refuses is left to the layer that answers (its 400/413).
+      // Express's body-parser); the layers after read the same bytes again (core/body.ts
+      // replayBody). A body the parser refuses is left to the layer that answers (its 400/413).
       const json = hasBody(ctx.request) ? await parsedBody(ctx, req, res, body) : undefined;
       if (req.body === undefined) req.body = {};
       const before = json === undefined ? undefined : JSON.stringify(req.body);
@@ -93,7 +95,7 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       // what the layers after it store.
       if (before !== undefined && req.body !== null && typeof req.body === 'object') {
         const after = JSON.stringify(req.body);
-        if (after !== before) (ctx.request as unknown as Record<symbol, unknown>)[kBodyBytes] = new TextEncoder().encode(after);
+        if (after !== before) replayBody(ctx.request, new TextEncoder().encode(after));
       }
       const headers = res.headerRecord();
       // Static files are served as json-server serves them: before (without) its middlewares.
