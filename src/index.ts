@@ -15,7 +15,7 @@ export { defineHandler } from './engine/define-handler.js';
 export { sse, ndjson, textStream, paced, type StreamInit, type Paced } from './engine/streams/responses.js';
 export type { SseEvent } from './engine/streams/sse-format.js';
 export type { StreamControl, StreamSource } from './engine/streams/iterable-body.js';
-export { graphql, type GraphqlOperationHandler, type GraphqlOperationType, type GraphqlResolver, type GraphqlResolverInput, type GraphqlSubscriptionResolver, type GraphqlAnswer } from './engine/graphql/operation-handlers.js';
+export { graphql, type GraphqlOperationHandler, type GraphqlOperationType, type GraphqlResolver, type GraphqlResolverInput, type GraphqlSubscriptionResolver, type GraphqlAnswer } from './engine/handler-api/operation-handlers.js';
 export type * from './engine/public-types.js';
 export type { Exchange, Observer, AnsweredBy } from './core/exchange.js';
 export type { CorsOptions } from './core/cors.js';

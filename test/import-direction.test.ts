@@ -26,7 +26,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['devtools', 'contract'],
   ['host', 'define-config.ts'],
   ['node', 'msw', 'test', 'fetch', 'playwright'],
-  ['sw'],
+  ['sw', 'test/index.node.ts'],
   ['browser', 'storybook'],
   ['index.ts', 'sw/index.ts'],
   ['index.node.ts'],
@@ -159,7 +159,7 @@ export function fileCircles(graph = importGraph()): string[][] {
  */
 export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; units: readonly string[] }[] = [
   // The Layer type and the walk, the request context, the shared types.
-  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'define-handler.ts', 'services.ts', 'runtime.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'selection'] },
+  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'define-handler.ts', 'services.ts', 'runtime.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'operation-symbol.ts', 'selection', 'handler-api'] },
   // What every layer uses: the file cache, the store, the per-file queue (services.ts), data generation.
   { name: 'services', units: ['fs', 'store', 'schema-faker'] },
   // One folder per surface.
@@ -174,12 +174,7 @@ export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; unit
  */
 const ENGINE_KNOWN: ReadonlySet<string> = new Set([
   'collections → options.ts',
-  'faults → handlers',
-  'fs → handlers',
-  'handlers → graphql',
   'handlers → options.ts',
-  'handlers → streams',
-  'json-server → handlers',
   'openapi → openapi-backend',
   'openapi-backend → openapi',
   'layers.ts → options.ts',
@@ -190,13 +185,11 @@ const ENGINE_KNOWN: ReadonlySet<string> = new Set([
   'runtime.ts → proxy',
   'runtime.ts → replay',
   'scenarios → options.ts',
-  'services.ts → handlers',
   'sessions → options.ts',
   'types.ts → faults',
   'types.ts → graphql',
   'types.ts → store',
   'types.ts → streams',
-  'ws → handlers',
   'ws → options.ts',
 ]);
 

@@ -8,7 +8,8 @@ const dist = (file: string) => fileURLToPath(new URL(`../../dist/${file}`, impor
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^mockyard\/test$/, replacement: dist('test/index.js') },
+      // Under Node `mockyard/test` resolves to its `node` condition (node:http clients too).
+      { find: /^mockyard\/test$/, replacement: dist('test/index.node.js') },
       { find: /^mockyard$/, replacement: dist('index.node.js') },
     ],
   },

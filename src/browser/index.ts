@@ -11,7 +11,7 @@
 export { startWorker, type StartWorkerOptions, type PageWorker } from '../sw/start-worker.js';
 export { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 export { defineHandler } from '../engine/define-handler.js';
-export { graphql } from '../engine/graphql/operation-handlers.js';
+export { graphql } from '../engine/handler-api/operation-handlers.js';
 export { sse, ndjson, textStream, paced, type StreamInit, type Paced } from '../engine/streams/responses.js';
 export type { SseEvent } from '../engine/streams/sse-format.js';
 export type { StreamControl, StreamSource } from '../engine/streams/iterable-body.js';

@@ -18,6 +18,7 @@
  *   …      sessions…          the sessions (admin-sessions.ts)
  *   …      data…              the collections, read and written through the store (admin-data.ts)
  *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
+ *   GET    openapi            the OpenAPI document's operations, responses and examples (admin-openapi.ts)
  *   GET    webhooks           { target, pending, configured: [{ on, url }], document: [{ name, method,
  *                             on, payload }] } (the OpenAPI document's 3.1 webhooks, payloads drawn)
  *   PUT    webhooks/target    body { "url": "http://…" | null }: where `x-mockyard-on` webhooks go
@@ -41,6 +42,7 @@ import { isMockApi } from '../engine/is-mock-api.js';
 import { sessionRoute } from './admin-sessions.js';
 import { dataRoute } from './admin-data.js';
 import { filesRoute } from './admin-files.js';
+import { describeOpenApi } from './admin-openapi.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
@@ -173,6 +175,9 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     if (sub === '/data' || sub.startsWith('/data/')) return dataRoute(needMock(), request, method, sub, params);
     if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueue, request, method, sub);
     switch (sub) {
+      case '/openapi':
+        if (method === 'GET' || head) return json(await describeOpenApi(needMock()), 200, head);
+        return allow('GET, HEAD');
       case '/requests':
         if (method === 'GET' || head) return json({ entries: needJournal().list(filterFrom(params)) }, 200, head);
         if (method === 'DELETE') {

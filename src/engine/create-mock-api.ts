@@ -27,7 +27,7 @@ import { withMockCors } from './cors.js';
 import { openMockFs } from './mock-fs.js';
 import { resolveHandlers } from './handlers/options.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
-import { createOverrideList } from './handlers/override-list.js';
+import { createOverrideList } from './handler-api/override-list.js';
 import type { MockApiRuntime } from './runtime.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './layers.js';
 import type { Recorder } from './proxy/recorder.js';
@@ -39,7 +39,7 @@ import { createSessionSet, type SessionControl, type SessionObserver } from './s
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { GraphqlOperationHandler, HandlerFor, MockApiApp, MockApiOptions, RestHandler } from './types.js';
-import { isGraphqlHandler } from './graphql/operation-handlers.js';
+import { isGraphqlHandler } from './handler-api/operation-handlers.js';
 import type { WsLayer } from './ws/layer.js';
 import { createWebhooks } from './webhooks/layer.js';
 import { documentModel, sharedOpenApiDocument } from './openapi-backend/document-loader.js';

@@ -26,7 +26,7 @@ import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
 import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
 import { DEFAULT_STREAMS, resolveStreamsOptions, type ResolvedStreams } from './streams/options.js';
-import type { GraphqlOperationHandler } from './graphql/operation-handlers.js';
+import type { GraphqlOperationHandler } from './handler-api/operation-handlers.js';
 import { resolveFilters, resolvePagination } from './fs/options.js';
 import { graphqlHandlersIn, resolveFunctions, resolveHandlers, resolveParser } from './handlers/options.js';
 import { resolveScenarios, type ResolvedScenario } from './scenarios/options.js';
@@ -104,7 +104,7 @@ export interface ResolvedMockApiOptions {
   relations: RelationNaming;
   /** `graphql`: GraphQL over the collections (graphql/options.ts), or null (off). */
   graphql: ResolvedGraphql | null;
-  /** The GraphQL handlers of `handlers` (graphql/operation-handlers.ts), in order. */
+  /** The GraphQL handlers of `handlers` (handler-api/operation-handlers.ts), in order. */
   graphqlHandlers: GraphqlOperationHandler[];
   /** `streams`: how recorded streams replay (streams/options.ts). */
   streams: ResolvedStreams;

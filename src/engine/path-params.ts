@@ -3,8 +3,8 @@
  * `{ id: string }`, `'/orders/{id:\\d+}/items/{item}'` → `{ id: string; item: string }`,
  * `'/flights/:from-:to'` → `{ from: string; to: string }`. Wildcards (`*`, `**`) add numbered
  * captures (`params['0']`), typed as an index signature. A pattern that is only known as
- * `string` gives `Record<string, string>`. Mirrors pattern.ts closely enough for names people
- * write; pattern.ts stays the rule at run time.
+ * `string` gives `Record<string, string>`. Mirrors handler-api/pattern.ts closely enough for names people
+ * write; handler-api/pattern.ts stays the rule at run time.
  */
 
 type Split<S extends string, D extends string> = S extends `${infer A}${D}${infer B}` ? A | Split<B, D> : S;

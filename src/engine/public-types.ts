@@ -4,6 +4,7 @@
  */
 export type {
   AnswerResponse,
+  ApiRoutes,
   AuthenticateOption,
   BodySchema,
   DelayOption,
@@ -36,12 +37,19 @@ export type {
   ProxyOptions,
   RecordOptions,
   RestHandler,
+  RouteAnswer,
+  RouteBody,
   RouteHandler,
   RouteSpec,
   ScenarioOptions,
   StandardSchemaV1,
   TypedCollectionStore,
   UploadedFile,
+  WebhookCause,
+  WebhookInit,
+  WebhookOption,
+  WebhookRetry,
+  WebhookValue,
   WsConnection,
   WsHandler,
 } from './types.js';

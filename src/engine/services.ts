@@ -3,7 +3,7 @@
  * Built once per engine by create-mock-api.ts; every pipeline built from the engine's parts
  * shares it.
  */
-import type { OverrideList } from './handlers/override-list.js';
+import type { OverrideList } from './handler-api/override-list.js';
 import type { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
 import type { MockApiRuntime } from './runtime.js';

@@ -9,7 +9,7 @@ import type { GraphqlOption } from './graphql/options.js';
 import type { StreamsOption } from './streams/options.js';
 import type { SignatureStyle } from '../core/webhook-signature.js';
 import type { StoreChange } from './store/contract.js';
-import type { kGraphqlOperation } from './graphql/operation-symbol.js';
+import type { kGraphqlOperation } from './operation-symbol.js';
 import type { LoggerSink, LogLevel } from '../core/logger.js';
 import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
@@ -205,10 +205,16 @@ export interface AnswerResponse<T> extends HandlerResponse {
 }
 
 type Awaitable<T> = T | Promise<T>;
-type RoutesOf<Api> = Api extends { routes: infer R extends object } ? R : never;
+/** `Api['routes']` when the Api type names them, else never. */
+export type ApiRoutes<Api> = Api extends { routes: infer R extends object } ? R : never;
+type RoutesOf<Api> = ApiRoutes<Api>;
 type PatternOf<K> = K extends `${string} ${infer P}` ? P : string;
-type Answer<S> = S extends { response: infer R } ? R : unknown;
-type BodyOf<S> = S extends { body: infer B } ? B : unknown;
+/** The answer of one route of `Api['routes']` (`RouteAnswer<Api['routes']['GET /todos/:id']>`). */
+export type RouteAnswer<S> = S extends { response: infer R } ? R : unknown;
+/** The request body of one route of `Api['routes']`. */
+export type RouteBody<S> = S extends { body: infer B } ? B : unknown;
+type Answer<S> = RouteAnswer<S>;
+type BodyOf<S> = RouteBody<S>;
 
 /**
  * A REST handler named by its route, `'METHOD /pattern'` (`{ route: 'GET /users/:id', handle }`):
@@ -324,7 +330,7 @@ export interface MockApiOptions<Api = {}> {
   /**
    * REST handlers (`{ pattern, method, handle }`, or `{ route: 'GET /users/:id', handle }` —
    * typed by `Api['routes']`), and GraphQL handlers by operation name (`graphql.query('GetUser',
-   * …)`, src/engine/graphql/operation-handlers.ts).
+   * …)`, src/engine/handler-api/operation-handlers.ts).
    */
   handlers?: Array<HandlerFor<Api> | GraphqlOperationHandler>;
   wsHandlers?: WsHandler[];
@@ -473,7 +479,7 @@ export interface RecordOptions {
 }
 
 export interface ScenarioOptions {
-  /** REST handlers (by pattern or route), and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts). */
+  /** REST handlers (by pattern or route), and GraphQL handlers by operation name (`graphql.query('GetUser', …)`, src/engine/handler-api/operation-handlers.ts). */
   handlers?: Array<HandlerFor | GraphqlOperationHandler>;
   /** Folder laid over the base mocks: inside `fs` when given, else relative to `root`. */
   fsDir?: string;
@@ -484,7 +490,7 @@ export interface ScenarioOptions {
   faults?: FaultRule[];
 }
 
-// GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/graphql/operation-handlers.ts).
+// GraphQL operation handlers (`graphql.query('GetUser', …)`, src/engine/handler-api/operation-handlers.ts).
 export type GraphqlOperationType = 'query' | 'mutation' | 'subscription';
 
 export interface GraphqlResolverInput {

@@ -84,7 +84,8 @@ export async function exportContract(sourcePath: string, flags: ExportFlags, cwd
       exchanges = harExchanges(await readJson(flags.fromHar), prefix);
       model = widenModel(model, exchanges);
     }
-    const document = dataOpenApi(model, { title: basename(sourcePath), prefix });
+    // The json-server preset serves GraphQL over the same collections (docs/graphql.md).
+    const document = dataOpenApi(model, { title: basename(sourcePath), prefix, graphql: `${prefix.replace(/\/+$/, '')}/graphql` });
     if (exchanges.length) addObserved(document, exchanges);
     await writeText(flags.openapi, /\.ya?ml$/i.test(flags.openapi) ? toYaml(document, { aliasDuplicateObjects: false }) : `${JSON.stringify(document, null, 2)}\n`);
     lines.push(`OpenAPI 3.1 document of ${name} → ${relative(cwd, flags.openapi) || flags.openapi}`);

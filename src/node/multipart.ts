@@ -1,6 +1,6 @@
 /**
  * multipart/form-data on node:http with busboy: the node host's streaming parser for the
- * handler layer (hook `kParseMultipart` of src/engine/handlers/multipart.ts). Parts are parsed
+ * handler layer (hook `kParseMultipart` of src/engine/handler-api/multipart.ts). Parts are parsed
  * as the bytes arrive; the body size limit counts the raw bytes, so the request is refused (413)
  * at the first chunk past it, and the rest is never read (the connection is closed after the
  * answer, like readBody's 413).
@@ -10,7 +10,7 @@ import busboy from 'busboy';
 import { tooLarge } from '../core/body.js';
 import { HttpError } from '../core/errors.js';
 import { abandonBody } from './lingering-close.js';
-import type { MultipartResult } from '../engine/handlers/multipart.js';
+import type { MultipartResult } from '../engine/handler-api/multipart.js';
 import type { UploadedFile } from '../engine/types.js';
 
 export function parseMultipartIncoming(incoming: IncomingMessage, limit: number): Promise<MultipartResult> {

@@ -24,7 +24,7 @@ import { kHasBody, kRawHeaders, kReadBody, tooLarge } from '../core/body.js';
 import { kWatchClient, type StopWatching } from '../core/client-gone.js';
 import { kBodyDecoded } from '../core/content-encoding.js';
 import { flatGet } from '../core/flat-headers.js';
-import { kParseMultipart, type MultipartResult } from '../engine/handlers/multipart.js';
+import { kParseMultipart, type MultipartResult } from '../engine/handler-api/multipart.js';
 import { delegateMissing } from '../core/delegate-prototype.js';
 import { encodeForm } from './form-encode.js';
 import { createLazyHeaders } from './lazy-headers.js';

@@ -15,6 +15,7 @@ import type { LoggerSink } from '../core/logger.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { isEngine } from '../core/engine.js';
 import { isLoopbackHost, type ServerNames } from '../devtools/guard.js';
+import { resolve } from 'node:path';
 import { nodeHost, type EngineSources } from './engines.js';
 import { middlewareFor, type Middleware, type MiddlewareOptions } from './middleware.js';
 
@@ -45,7 +46,14 @@ export interface ViteLikePlugin {
   configurePreviewServer(server: ViteLikeServer): Promise<void>;
 }
 
-export type MockyardViteOptions = EngineSources & Pick<MiddlewareOptions, 'logLevel' | 'logger'>;
+export type MockyardViteOptions = EngineSources &
+  Pick<MiddlewareOptions, 'logLevel' | 'logger'> & {
+    /**
+     * A `.d.ts` file (relative to Vite's root) to keep the types of `mock.db` or `mock.fsDir` in,
+     * written at start-up and again on every change of the data (docs/contract.md).
+     */
+    types?: string;
+  };
 
 function sinkFor(logger: ViteLikeLogger | undefined): LoggerSink | undefined {
   if (!logger) return undefined;
@@ -70,6 +78,21 @@ function viteSite(options: ViteLikeServerOptions | undefined, which: 'server' | 
   return { local: isLoopbackHost(listen), server: { listen, allowed, option: `Vite's ${which}.allowedHosts (or devtools.allowedHosts)` } };
 }
 
+/** The plugin's `types` option: the data's types written now and on every change (contract-cli.ts). */
+async function keepTypes(root: string, mock: EngineSources['mock'], types: string, logger: LoggerSink | undefined): Promise<AbortController | undefined> {
+  const options = mock && !isEngine(mock) && typeof mock === 'object' ? (mock as MockApiOptions) : undefined;
+  const data = options?.db ?? (typeof options?.fsDir === 'string' ? options.fsDir : undefined);
+  if (data === undefined) throw new Error('mockyard: the Vite option "types" writes the types of mock.db or mock.fsDir: give one of them');
+  const { exportContract, watchContract } = await import('./contract-cli.js');
+  const source = resolve(options?.root ?? root, data);
+  const flags = { types: resolve(root, types) };
+  const write = () => exportContract(source, flags, root).catch((err: unknown) => (logger ?? console).warn(`mockyard: types not written: ${(err as Error).message}`));
+  await write();
+  const stop = new AbortController();
+  watchContract(source, async () => void (await write()), stop.signal);
+  return stop;
+}
+
 export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
   const install = async (server: ViteLikeServer, which: 'server' | 'preview') => {
     const mock = options.mock && !isEngine(options.mock) ? ({ root: server.config.root, ...options.mock } as MockApiOptions) : options.mock;
@@ -78,9 +101,13 @@ export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
     const hostApp = await nodeHost({ mock, tracker: options.tracker, engines: options.engines, devtools: options.devtools, logger, ...site });
     const mw = middlewareFor(hostApp, { logger, ...(options.logLevel ? { logLevel: options.logLevel } : {}), owned: [hostApp] });
     server.middlewares.use(mw);
+    const stopTypes = which === 'server' && options.types !== undefined ? await keepTypes(server.config.root, mock, options.types, logger) : undefined;
     if (server.httpServer) {
       server.httpServer.on('upgrade', mw.upgrade);
-      server.httpServer.on('close', () => void mw.close());
+      server.httpServer.on('close', () => {
+        stopTypes?.abort();
+        void mw.close();
+      });
     }
   };
   return {

@@ -25,24 +25,38 @@
  * `mockyardURL` (default: `baseURL`), with `mockyardToken` when the server requires one.
  * `@playwright/test` is an optional peer dependency: only this entry needs it.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type TestType } from '@playwright/test';
 import type { JournalEntry } from '../devtools/journal.js';
 import { ADMIN_BASE } from '../devtools/paths.js';
 import type { SessionOverride } from '../engine/sessions/overrides.js';
 import type { SessionInfo } from '../engine/sessions/set.js';
+import type { ApiRoutes, RouteAnswer } from '../engine/types.js';
 
 export { expect };
 export type { JournalEntry, SessionOverride, SessionInfo };
 
 export const SESSION_HEADER = 'X-Mockyard-Session';
 
-export interface MockyardFixture {
+/**
+ * An override as an `Api` type (docs/contract.md) allows it: its `method` and `path` one of
+ * `Api['routes']` (GET may be left out) and its `body` that route's answer. Without routes in
+ * `Api`, any override.
+ */
+export type OverrideFor<Api> = [ApiRoutes<Api>] extends [never]
+  ? SessionOverride
+  : {
+      [K in keyof ApiRoutes<Api> & string]: K extends `${infer M} ${infer P}`
+        ? Omit<SessionOverride, 'method' | 'path' | 'body'> & { path: P; body?: RouteAnswer<ApiRoutes<Api>[K]> } & (M extends 'GET' ? { method?: 'GET' } : { method: M })
+        : never;
+    }[keyof ApiRoutes<Api> & string];
+
+export interface MockyardFixture<Api = {}> {
   /** This test's session id. */
   readonly id: string;
   /** The header that puts a request in this test's session (for clients outside the browser context). */
   readonly headers: Readonly<Record<string, string>>;
   /** Adds overrides to this test's session (newest first: they win over earlier ones). */
-  use(...overrides: Array<SessionOverride | SessionOverride[]>): Promise<SessionInfo>;
+  use(...overrides: Array<OverrideFor<Api> | OverrideFor<Api>[]>): Promise<SessionInfo>;
   /** Removes this test's overrides. */
   resetHandlers(): Promise<void>;
   /** Sets this test's scenario (null: none). */
@@ -244,3 +258,18 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
     await use(context);
   },
 });
+
+/**
+ * `test` with its `mockyard` fixture typed by `Api` (docs/contract.md): `mockyard.use(...)`
+ * overrides must name the API's routes and give their answers. The same object as `test`.
+ *
+ *   const test = testFor<Api>();
+ *   test('…', async ({ mockyard }) => { await mockyard.use({ path: '/todos/:id', body: todo }); });
+ */
+export function testFor<Api>(): TestFor<Api> {
+  return test as unknown as TestFor<Api>;
+}
+
+type TestArgs = typeof test extends TestType<infer T, infer _W> ? T : never;
+type WorkerArgs = typeof test extends TestType<infer _T, infer W> ? W : never;
+export type TestFor<Api> = TestType<Omit<TestArgs, 'mockyard'> & { mockyard: MockyardFixture<Api> }, WorkerArgs>;

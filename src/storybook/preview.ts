@@ -54,7 +54,8 @@ async function start(options: InitializeOptions): Promise<Page> {
       throw new OptionsError('files', 'cannot be given with a ready mock engine (give the engine its own fs)');
     }
     const given = (mock ?? {}) as MockApiOptions;
-    mock = { ...given, fs: given.fs ?? memoryFs(tree) };
+    if (given.fs !== undefined) throw new OptionsError('files', 'cannot be given with mock.fs (the files are the mock API\'s fs: leave one out)');
+    mock = { ...given, fs: memoryFs(tree) };
   }
   const { worker, controls } = await startPageWorker({ ...rest, mock, tracker: rest.tracker ?? true, quiet: rest.quiet ?? true });
   const host = controls.host;

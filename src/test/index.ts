@@ -12,4 +12,4 @@
  *
  * Host-neutral (no Node built-ins): vitest's node, happy-dom and jsdom environments, jest, a page.
  */
-export { interceptFetch, type FetchInterception, type InterceptFetchOptions, type OnUnhandled } from './intercept-fetch.js';
+export { interceptFetch, type FetchInterception, type InterceptFetchOptions, type OnUnhandled, type RouteRequest } from './intercept-fetch.js';

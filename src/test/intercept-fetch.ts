@@ -13,11 +13,15 @@ import { hostFor } from '../host/create-host.js';
 import { coveredBy } from '../host/dispatch.js';
 import { connectionFaultOf, networkError, throttledResponse } from '../core/connection-fault.js';
 import type { Engine } from '../core/engine.js';
+import type { MockApi } from '../engine/create-mock-api.js';
+import { compilePattern } from '../engine/handler-api/pattern.js';
+import type { ApiRoutes, RouteBody } from '../engine/types.js';
 import { fastState, hasFastHeader } from '../core/fast-response.js';
 import { check } from '../core/options.js';
 import { toPageResponse } from '../host/page-response.js';
 import { requestFor } from './lazy-request.js';
 import { interceptXhr } from './xhr.js';
+import type { Interception, InterceptRoute } from '../host/intercept-route.js';
 
 export type OnUnhandled = 'bypass' | 'error';
 
@@ -35,16 +39,36 @@ export interface InterceptFetchOptions {
   onUnhandled?: OnUnhandled;
   /** Also intercept `XMLHttpRequest` when the environment has it (default true). */
   xhr?: boolean;
+  /**
+   * Under Node, also intercept clients on `node:http` / `node:https` — axios's Node adapter, got,
+   * node-fetch v2, superagent (default true). Elsewhere there is nothing of the kind to intercept.
+   */
+  http?: boolean;
 }
 
-export interface FetchInterception {
+/** A recorded request of a route whose body type is known: `json()` gives it. */
+export interface RouteRequest<Body> extends Request {
+  json(): Promise<Body>;
+}
+
+/** `'METHOD /pattern'` keys of `Api['routes']`, else any such text. */
+type RouteKey<Api> = [ApiRoutes<Api>] extends [never] ? `${string} /${string}` : keyof ApiRoutes<Api> & string;
+type BodyOfRoute<Api, K> = [ApiRoutes<Api>] extends [never] ? unknown : K extends keyof ApiRoutes<Api> ? RouteBody<ApiRoutes<Api>[K]> : unknown;
+
+export interface FetchInterception<Api = {}> {
   /** Every request handed to the engines, in order (a copy with its body unread: `await requests[0].json()`). */
   readonly requests: Request[];
+  /**
+   * The recorded requests of one route (`'POST /todos'`, its pattern below the engines'
+   * prefixes, as handlers write it), in order; with a generated `Api` (docs/contract.md) the
+   * route is checked and `json()` gives its body type.
+   */
+  requestsTo<K extends RouteKey<Api>>(route: K): Array<RouteRequest<BodyOfRoute<Api, K>>>;
   /** Puts the original `fetch` (and `XMLHttpRequest`) back. Idempotent. */
   restore(): void;
 }
 
-const KNOWN = ['baseUrl', 'onUnhandled', 'xhr'] as const;
+const KNOWN = ['baseUrl', 'onUnhandled', 'xhr', 'http'] as const;
 
 function defaultBase(): string {
   const href = (globalThis as { location?: { href?: string } }).location?.href;
@@ -70,12 +94,23 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
-export function interceptFetch(engines: Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception {
+/** `interceptFetch` as every environment has it: fetch, and XMLHttpRequest where there is one. */
+export function interceptFetch<Api = {}>(engines: MockApi<Api> | Engine | readonly Engine[], options: InterceptFetchOptions = {}): FetchInterception<Api> {
+  return interceptWith(engines, options, []);
+}
+
+/**
+ * interceptFetch with the runtime's own clients too (`http`): under Node, `node:http`
+ * (src/test/index.node.ts passes src/node/client-request-interception.ts). Each is given the same
+ * route as XMLHttpRequest.
+ */
+export function interceptWith<Api = {}>(engines: MockApi<Api> | Engine | readonly Engine[], options: InterceptFetchOptions, http: readonly Interception[]): FetchInterception<Api> {
   const host = hostFor(engines, 'interceptFetch');
   const list = host.engines;
   check.knownKeys(check.object(options, 'interceptFetch') ?? {}, '', KNOWN);
   const onUnhandled = check.oneOf(options.onUnhandled, 'onUnhandled', ['bypass', 'error'] as const, 'error');
   const withXhr = check.boolean(options.xhr, 'xhr', true);
+  const withHttp = check.boolean(options.http, 'http', true);
   let base: URL;
   try {
     base = new URL(String(options.baseUrl ?? defaultBase()));
@@ -146,28 +181,39 @@ export function interceptFetch(engines: Engine | readonly Engine[], options: Int
     });
   }
 
+  const route: InterceptRoute = {
+    claims: (url) => origins.has(url.origin) && coveredBy(list, url.pathname),
+    answer: (request) => answer(request, new URL(request.url).pathname),
+    unhandled: (request) => {
+      if (onUnhandled === 'bypass') return undefined;
+      const error = unhandledError(request.method, request.url);
+      console.error(error.message);
+      return error;
+    },
+  };
   globalThis.fetch = mockyardFetch as typeof fetch;
-  const stopXhr = withXhr
-    ? interceptXhr({
-        claims: (url) => origins.has(url.origin) && coveredBy(list, url.pathname),
-        answer: (request) => answer(request, new URL(request.url).pathname),
-        unhandled: (request) => {
-          if (onUnhandled === 'bypass') return undefined;
-          const error = unhandledError(request.method, request.url);
-          console.error(error.message);
-          return error;
-        },
-      })
-    : undefined;
+  const stops = [withXhr ? interceptXhr(route) : undefined, ...(withHttp ? http.map((start) => start(route)) : [])];
 
   let restored = false;
+  const prefixes = list.flatMap((e) => e.prefixes).map((p) => p.replace(/\/+$/, ''));
   return {
     requests,
+    requestsTo(route) {
+      const m = /^([A-Za-z]+)\s+(\/\S*)$/.exec(String(route).trim());
+      if (!m) throw new TypeError(`interceptFetch: requestsTo takes "METHOD /pattern", e.g. "POST /todos" (got ${JSON.stringify(route)})`);
+      const method = m[1]!.toUpperCase();
+      const pattern = compilePattern(m[2]!, 'requestsTo');
+      return requests.filter((r) => {
+        if (r.method.toUpperCase() !== method) return false;
+        const path = new URL(r.url).pathname;
+        return prefixes.some((p) => (p === '' || path === p || path.startsWith(`${p}/`)) && pattern.match(path.slice(p.length) || '/') !== null);
+      }) as never;
+    },
     restore() {
       if (restored) return;
       restored = true;
       if (globalThis.fetch === (mockyardFetch as typeof fetch)) globalThis.fetch = original;
-      stopXhr?.();
+      for (const stop of stops) stop?.();
     },
   };
 }

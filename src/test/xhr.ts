@@ -9,14 +9,7 @@
 import { getRawRequest } from '@mswjs/interceptors';
 import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest';
 
-export interface XhrRoute {
-  /** Whether the engines cover this URL. */
-  claims(url: URL): boolean;
-  /** The engines' answer (undefined: none answered). */
-  answer(request: Request): Promise<Response | undefined>;
-  /** Not answered: `undefined` lets it through to the real XHR, an Error fails it (network error). */
-  unhandled(request: Request): Error | undefined;
-}
+import type { InterceptRoute } from '../host/intercept-route.js';
 
 /**
  * The request as the engines get it: with a signal that aborts when the page calls `abort()` on
@@ -76,7 +69,7 @@ function stopsOnAbort(response: Response, signal: AbortSignal): Response {
 }
 
 /** Starts intercepting; returns the function that stops. Does nothing without `XMLHttpRequest`. */
-export function interceptXhr(route: XhrRoute): (() => void) | undefined {
+export function interceptXhr(route: InterceptRoute): (() => void) | undefined {
   if (typeof (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest !== 'function') return undefined;
   const interceptor = new XMLHttpRequestInterceptor();
   interceptor.on('request', async ({ request, controller }) => {

@@ -2,7 +2,7 @@
  * `mockyard export SOURCE --types FILE` on data (the built CLI): a db.json and a folder of mocks
  * give one type per collection and object, judged by `tsc --strict` on code that uses them right
  * and, under `@ts-expect-error`, wrong — plugged into createMockApi<Api>, defineConfig<Api>,
- * handlers by route and api.use.
+ * handlers by route, api.use, interceptFetch's requestsTo and the Playwright fixture's overrides.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -36,6 +36,8 @@ describe('types from data', () => {
     expect(text).not.toMatch(/"Write"|"Ship"/); // no literal unions guessed from the values
     const usage = `
 import { createMockApi, defineConfig, memoryFs } from 'mockyard';
+import { interceptFetch } from 'mockyard/test';
+import { testFor } from 'mockyard/playwright';
 import type { Api, Profile, Todo, User } from './api.js';
 
 const api = createMockApi<Api>({
@@ -76,13 +78,36 @@ api.use({ route: 'GET /todos/:id', handle: (_req, res) => { res.json({ id: 1 });
 api.use({ route: 'GET /todos/:id', handle: (req) => req.params.userId });
 // @ts-expect-error the config's handlers are checked too
 defineConfig<Api>({ mock: { endpointPrefix: '/api', handlers: [{ route: 'GET /profile', handle: () => ({ nom: 'x' }) }] } });
+
+// interceptFetch: the recorded requests of a known route have its body type (Api inferred from the engine).
+const mocked = interceptFetch(api);
+const posted: { title: string } = await mocked.requestsTo('POST /todos')[0]!.json();
+// @ts-expect-error not a route of Api
+mocked.requestsTo('POST /todoz');
+// @ts-expect-error a posted todo's tags are strings
+export const badTags: number[] = (await mocked.requestsTo('POST /todos')[0]!.json()).tags;
+export const p = posted;
+
+// The Playwright fixture: overrides name the routes and give their answers.
+const test = testFor<Api>();
+test('typed overrides', async ({ mockyard }) => {
+  await mockyard.use({ path: '/todos/:id', body: created });
+  await mockyard.use({ method: 'PATCH', path: '/todos/:id', body: created, status: 200 });
+  await mockyard.use({ path: '/profile', body: { name: 'x' } });
+  // @ts-expect-error the answer of GET /profile is a Profile
+  await mockyard.use({ path: '/profile', body: { nom: 'x' } });
+  // @ts-expect-error no such route
+  await mockyard.use({ path: '/nowhere', body: 1 });
+});
 `;
     const untyped = `
 import { createMockApi, memoryFs, type StoreItem as Item } from 'mockyard';
+import { interceptFetch } from 'mockyard/test';
 // Without Api: today's types (any collection name, items as records).
 const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs({}), handlers: [{ pattern: '/x', handle: (req) => req.app.store.all('whatever') }] });
 export const items: readonly Item[] | undefined = await api.app.store.all('anything');
 api.use({ route: 'GET /x/:id', handle: (req) => req.params.id });
+export const any: unknown = await interceptFetch(api).requestsTo('PUT /anything/:id')[0]?.json();
 `;
     const result = await typecheck(dir, { 'api.d.ts': text, 'use.ts': usage, 'untyped.ts': untyped, 'package.json': '{"type":"module"}' });
     expect(result.output).toBe('');

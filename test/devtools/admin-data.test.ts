@@ -215,6 +215,37 @@ describe('admin API: files', () => {
   });
 });
 
+describe('admin API: openapi', () => {
+  it('describes the document\u2019s operations, responses and examples, with the override pattern', async () => {
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'pets', version: '1' },
+      paths: { '/pets/{petId}': { get: { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'a pet', content: { 'application/json': { example: { id: 1 } } } }, '404': { description: 'none' } } } } },
+    };
+    const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fs: memoryFs({}), openapi: { document } } });
+    const r = await call(`${s.url}${A}/openapi`);
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({
+      title: 'pets',
+      basePath: '',
+      operations: [
+        {
+          method: 'GET',
+          template: '/pets/{petId}',
+          pattern: '/pets/:petId',
+          label: 'GET /pets/{petId}',
+          responses: [
+            { code: '200', description: 'a pet', contents: [{ type: 'application/json', example: { id: 1 }, examples: {} }] },
+            { code: '404', description: 'none', contents: [] },
+          ],
+        },
+      ],
+    });
+    const plain = await startServer({ mock: options() });
+    expect((await call(`${plain.url}${A}/openapi`)).status).toBe(404);
+  });
+});
+
 describe('admin API: route overrides and the guard', () => {
   it('removes one session override by its index (undo)', async () => {
     const s = await startServer({ mock: options() });

@@ -270,6 +270,27 @@ describe('Routes tab', () => {
   });
 });
 
+describe('Sessions tab', () => {
+  it('lists the sessions, inspects one, resets it and deletes it', async () => {
+    expect((await rest('/api/todos', { method: 'POST', session: 'erin', body: JSON.stringify({ id: 900, title: 'erin writes' }) })).status).toBe(201);
+    const page = await openTab('sessions');
+    const row = page.locator('[data-testid=sessions-table] tr[data-id="erin"]');
+    await row.waitFor();
+    await row.getByRole('button', { name: 'erin', exact: true }).click();
+    const detail = page.getByTestId('session-detail');
+    await expect.poll(() => detail.textContent()).toMatch(/1 data changes/);
+    await expect.poll(() => detail.textContent()).toContain('POST /api/todos 201');
+    await shot(page, 'sessions');
+    await page.getByRole('button', { name: 'Reset erin' }).click();
+    await expect.poll(() => page.getByTestId('sessions-note').textContent()).toMatch(/Session erin reset/);
+    expect((await rest('/api/todos/900', { session: 'erin' })).status).toBe(404);
+    await page.getByRole('button', { name: 'Delete erin' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect((await rest('/_mockyard/api/sessions/erin')).status).toBe(404);
+    await page.close();
+  });
+});
+
 describe('screenshot for the guide', () => {
   it('Data tab with a collection', async () => {
     const page = await openTab('data');

@@ -59,7 +59,7 @@ it('node host: at 420 px every tab of /_mockyard/ is visible and can be chosen',
   await page.goto(`${url}/_mockyard/`);
   await page.locator('[data-tab=events]').waitFor();
   await page.locator('[data-tab=graphql]').waitFor();
-  await everyTabReachable(page, '.devtools', ['requests', 'data', 'routes', 'scenarios', 'graphql', 'events']);
+  await everyTabReachable(page, '.devtools', ['requests', 'data', 'routes', 'sessions', 'scenarios', 'graphql', 'events']);
   await page.screenshot({ path: artifact('devtools-420px-node.png') });
   await page.close();
 });

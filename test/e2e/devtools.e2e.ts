@@ -116,7 +116,7 @@ function devtoolsSuite(name: Host['name'], open: () => Promise<Host>) {
     it('lists routes and tries a GET', async () => {
       const { devtools } = host;
       await devtools.locator('[data-tab=routes]').click();
-      await devtools.locator('.routes .tree').getByRole('button', { name: 'members.json' }).click();
+      await devtools.locator('.routes .tree').getByRole('button', { name: 'members.json', exact: true }).click();
       const tried = devtools.locator('.routes .tried');
       await expect.poll(() => tried.locator('h2').textContent()).toBe('GET /api/members → 200');
       expect(await tried.locator('pre.body').textContent()).toMatch(/^\[\n {2}\{/);

@@ -8,7 +8,7 @@ import { createClient } from 'graphql-ws';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockApi } from '../../src/engine/create-mock-api.js';
-import { graphql } from '../../src/engine/graphql/operation-handlers.js';
+import { graphql } from '../../src/engine/handler-api/operation-handlers.js';
 import { handlersFor } from '../../src/msw/index.js';
 import { interceptFetch } from '../../src/test/index.js';
 import { memoryFs } from '../../src/vfs/memory.js';

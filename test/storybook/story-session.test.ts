@@ -70,6 +70,9 @@ describe('a private session per story (the default)', () => {
     await runner.begin({ id: 'items--list', parameters: {} });
     expect(await titles()).toEqual(['seed']);
     expect(storyOverrides({ delay: 300 })).toEqual([{ method: '*', path: '/**', delay: 300 }]);
+    const slow = await runner.begin({ id: 'items--slow', parameters: { delay: 1 } });
+    await titles();
+    expect((await slow.requests()).map((e) => e.fault?.type)).toEqual(['delay']);
   });
 
   it("requests() gives the story's own requests, oldest first, with their bodies", async () => {
@@ -133,4 +136,9 @@ it("initialize's files: an import.meta.glob record rooted at the folder the keys
   expect(seedFromFiles({ '../mocks/items.json': '[]', '../scenarios/empty/items.json': { default: '[]' } })).toEqual({ 'mocks/items.json': '[]', 'scenarios/empty/items.json': '[]' });
   expect(seedFromFiles({ '../mocks/items.json': '[]' })).toEqual({ 'items.json': '[]' });
   expect(() => seedFromFiles({ '../mocks/a.json': 3 })).toThrow(/files\["\.\.\/mocks\/a\.json"\]/);
+});
+
+it('initialize refuses files together with mock.fs, naming the option, before it starts anything', async () => {
+  const { initialize } = await import('../../src/storybook/preview.js');
+  await expect(initialize({ files: { '../mocks/items.json': '[]' }, mock: { endpointPrefix: '/api', fs: memoryFs({}) } })).rejects.toThrow(/files.*mock\.fs/);
 });

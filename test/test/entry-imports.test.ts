@@ -57,3 +57,10 @@ it('mockyard/tracker reaches the tracker client only (no engine, msw or devtools
 it('the walk does see node-only imports where they are (the node entry)', () => {
   expect([...bareImports('node/index.ts').keys()].some((s) => s.startsWith('node:'))).toBe(true);
 });
+
+it('mockyard/test under Node (the `node` condition) is the entry that also intercepts node:http', async () => {
+  const pkg = JSON.parse(readFileSync(resolve(src, '../package.json'), 'utf8')) as { exports: Record<string, Record<string, string>> };
+  expect(pkg.exports['./test']).toMatchObject({ node: './dist/test/index.node.js', default: './dist/test/index.js' });
+  expect(bareImports('test/index.node.ts').has('@mswjs/interceptors/ClientRequest')).toBe(true);
+  expect(bareImports('test/index.ts').has('@mswjs/interceptors/ClientRequest')).toBe(false);
+});

@@ -94,6 +94,20 @@ export function interceptFetchContract(environment: 'node' | 'happy-dom' | 'jsdo
       expect(await fs.stat('users/4.json')).toBeNull();
     });
 
+    it('requestsTo picks the recorded requests of one route (method + pattern below the prefix)', async () => {
+      mocked = interceptFetch(api);
+      await fetch('/api/users?role=dev');
+      await fetch('/api/users/5', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 5, name: 'Ken' }) });
+      await fetch('/api/users/2');
+      const posts = mocked.requestsTo('POST /users/:id');
+      expect(posts.map((r) => new URL(r.url).pathname)).toEqual(['/api/users/5']);
+      expect(await posts[0]!.json()).toEqual({ id: 5, name: 'Ken' });
+      expect(mocked.requestsTo('GET /users/{id}').map((r) => new URL(r.url).pathname)).toEqual(['/api/users/2']);
+      expect(mocked.requestsTo('GET /users')).toHaveLength(1);
+      expect(() => mocked!.requestsTo('users' as never)).toThrow(/METHOD \/pattern/);
+      await fs.reset();
+    });
+
     it('hands the engine a Request that behaves as one (headers, lower-case method, signal, clone)', async () => {
       mocked = interceptFetch(api);
       const res = await fetch('/api/users?role=admin', { method: 'get', headers: { 'x-trace': 't1' } });

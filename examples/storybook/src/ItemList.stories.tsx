@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { StoryMockyard } from 'mockyard/storybook';
+import { http, HttpResponse } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ItemList } from './ItemList';
 
@@ -36,4 +37,9 @@ export const AddItem: Story = {
 /** The story's own data. */
 export const OwnData: Story = {
   parameters: { mockyard: { data: { 'items.json': [{ id: 7, title: 'Only in this story' }] } } },
+};
+
+/** An msw handler, as msw-storybook-addon's stories give them: in front of mockyard's routes. */
+export const FromMsw: Story = {
+  parameters: { msw: { handlers: [http.get('/api/items', () => HttpResponse.json([{ id: 3, title: 'From an msw handler' }]))] } },
 };

@@ -8,10 +8,12 @@ import { RoutesTab } from './routes-tab.js';
 import { ScenariosTab } from './scenarios-tab.js';
 import { GraphqlTab } from './graphql-tab.js';
 import { DataTab } from './data-tab.js';
+import { SessionsTab } from './sessions-tab.js';
+import { OpenApiTab } from './openapi-tab.js';
 
-export const TABS = ['requests', 'data', 'routes', 'scenarios', 'graphql', 'events'] as const;
+export const TABS = ['requests', 'data', 'routes', 'sessions', 'scenarios', 'openapi', 'graphql', 'events'] as const;
 export type Tab = (typeof TABS)[number];
-const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
+const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', sessions: 'Sessions', openapi: 'OpenAPI', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
 
 function tabFromHash(): Tab {
   const h = location.hash.replace(/^#\/?/, '');
@@ -33,6 +35,8 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
   const [collectorBase, setCollectorBase] = useState<string | null | undefined>(known === undefined ? undefined : known || null);
   /** The mock API's GraphQL endpoint (null: GraphQL off), from `GET routes`. */
   const [graphql, setGraphql] = useState<string | null>(null);
+  /** Whether the mock API serves an OpenAPI document (its `openapi` layer), from `GET routes`. */
+  const [openapi, setOpenapi] = useState(false);
   useEffect(() => {
     if (!routeByHash) return;
     const onHash = () => setTab(tabFromHash());
@@ -44,6 +48,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
       (r) => {
         if (known === undefined) setCollectorBase(r.collector?.basePath ?? null);
         setGraphql(r.mock?.graphql ?? null);
+        setOpenapi(r.mock?.layers?.includes('openapi') ?? false);
       },
       () => {
         if (known === undefined) setCollectorBase(null);
@@ -61,7 +66,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
           mockyard <span class="dim">devtools</span>
         </h1>
         <nav role="tablist" aria-label="Devtools">
-          {TABS.filter((t) => t !== 'graphql' || graphql !== null).map((t) => (
+          {TABS.filter((t) => (t !== 'graphql' || graphql !== null) && (t !== 'openapi' || openapi)).map((t) => (
             <button type="button" role="tab" aria-selected={tab === t} data-tab={t} onClick={() => choose(t)}>
               {LABELS[t]}
             </button>
@@ -77,7 +82,9 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
         <RequestsTab transport={transport} active={tab === 'requests'} />
         <DataTab transport={transport} active={tab === 'data'} />
         <RoutesTab transport={transport} active={tab === 'routes'} />
+        <SessionsTab transport={transport} active={tab === 'sessions'} />
         <ScenariosTab transport={transport} active={tab === 'scenarios'} />
+        {openapi && <OpenApiTab transport={transport} active={tab === 'openapi'} />}
         {graphql !== null && <GraphqlTab transport={transport} active={tab === 'graphql'} endpoint={graphql} />}
         {collectorBase !== undefined && <EventsTab transport={transport} active={tab === 'events'} basePath={collectorBase} />}
       </main>

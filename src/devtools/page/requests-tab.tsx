@@ -3,7 +3,8 @@
  * stream `requests/stream`; arrivals are applied once per animation frame (50 a second cost one
  * render per frame, not 50), the list is capped at the journal's size and drawn virtualised.
  * Filters (method, status class, path text, session) work on what is loaded; a row opens the
- * detail drawer.
+ * detail drawer. Webhooks the mock sent (`outgoing` entries, one per attempt) are rows marked ↗
+ * naming their event, attempt and outcome; their drawer links to the request that caused them.
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JournalEntry, CapturedBody } from '../journal.js';
@@ -15,6 +16,12 @@ import { VirtualRows } from './virtual-rows.js';
 const MAX_ENTRIES = 5000;
 /** The session filter's value for requests that carried no session. */
 const NO_SESSION = '\u0000none';
+
+/** What the "Answered by" column says of an outgoing webhook's attempt. */
+function outgoingText(e: JournalEntry): string {
+  const o = e.outgoing!;
+  return `webhook ${o.event} · ${o.attempt}/${o.attempts} ${o.outcome}${o.error ? ` (${o.error})` : ''}${o.causeId !== null ? ` ← #${o.causeId}` : ` ← ${o.cause}`}`;
+}
 
 function statusClass(status: number | null): string {
   if (status === null) return 'st-pass';
@@ -155,17 +162,21 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
         class="requests-rows"
         items={shown}
         row={(e) => (
-          <div key={e.id} class={`grid-row req-cols ${selected?.id === e.id ? 'sel' : ''}`} role="row" data-id={e.id} tabIndex={0} onClick={() => setSelected(e)} onKeyDown={(k) => k.key === 'Enter' && setSelected(e)}>
+          <div key={e.id} class={`grid-row req-cols ${selected?.id === e.id ? 'sel' : ''}${e.outgoing ? ' outgoing' : ''}`} role="row" data-id={e.id} data-outgoing={e.outgoing ? 'true' : undefined} tabIndex={0} onClick={() => setSelected(e)} onKeyDown={(k) => k.key === 'Enter' && setSelected(e)}>
             <span class="mono dim">{clockTime(e.time)}</span>
-            <span class="mono">{e.method}</span>
+            <span class="mono" title={e.outgoing ? 'sent by the mock (a webhook)' : undefined}>
+              {e.outgoing ? '↗ ' : ''}
+              {e.method}
+            </span>
             <span class={`mono ${statusClass(e.status)}`} title={e.violations ? `does not match ${e.violations.operation}` : undefined}>
-              {e.status ?? '→'}
+              {e.status ?? (e.outgoing ? '✕' : '→')}
               {e.violations ? <span class="violation" aria-label="contract violation"> ⚠</span> : null}
             </span>
             <span class="mono path" title={e.url}>
               {e.url}
             </span>
             <span class="dim">
+              {e.outgoing ? outgoingText(e) : ''}
               {e.answeredBy ? `${e.answeredBy.layer}${e.answeredBy.detail ? ` · ${e.answeredBy.detail}` : ''}` : ''}
               {e.scenario ? ` [${e.scenario}]` : ''}
               {e.session ? ` {${e.session}}` : ''}
@@ -174,7 +185,7 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
           </div>
         )}
       />
-      {selected && <RequestDrawer entry={selected} onClose={() => setSelected(null)} />}
+      {selected && <RequestDrawer entry={selected} onClose={() => setSelected(null)} onCause={(id) => setSelected(entries.find((x) => x.id === id) ?? selected)} />}
     </section>
   );
 }
@@ -201,7 +212,8 @@ function Body({ body, headers }: { body: CapturedBody | null; headers: Record<st
   );
 }
 
-function RequestDrawer({ entry, onClose }: { entry: JournalEntry; onClose: () => void }) {
+function RequestDrawer({ entry, onClose, onCause }: { entry: JournalEntry; onClose: () => void; onCause: (id: number) => void }) {
+  const o = entry.outgoing;
   return (
     <aside class="drawer" aria-label="Request detail">
       <header>
@@ -219,6 +231,19 @@ function RequestDrawer({ entry, onClose }: { entry: JournalEntry; onClose: () =>
         {entry.session ? ` · session ${entry.session}` : ''}
         {entry.fault ? ` · fault ${entry.fault.type}${entry.fault.status ? ` ${entry.fault.status}` : ''}${entry.fault.delay ? ` (+${entry.fault.delay} ms)` : ''}` : ''}
       </p>
+      {o && (
+        <p class="outgoing-detail">
+          Webhook <b>{o.event}</b> sent by the mock · attempt {o.attempt} of {o.attempts} · {o.outcome}
+          {o.error ? ` · ${o.error}` : ''} · delivery <span class="mono">{o.deliveryId}</span> · caused by{' '}
+          {o.causeId !== null ? (
+            <button type="button" class="link" onClick={() => onCause(o.causeId!)}>
+              {o.cause} (#{o.causeId})
+            </button>
+          ) : (
+            o.cause
+          )}
+        </p>
+      )}
       {entry.violations && (
         <>
           <h3>Contract violations ({entry.violations.operation}, {entry.violations.status})</h3>

@@ -14,6 +14,7 @@ import type { StorageStatus } from '../../tracker/storage-state.js';
 export interface RoutesInfo {
   mock: {
     prefixes: string[];
+    layers?: string[];
     files: { tree: FileNode[]; truncated: boolean } | null;
     handlers: Array<{ method: string; pattern: string; disabled: boolean }>;
     collections: Array<{ url: string; file: string; count: number }>;

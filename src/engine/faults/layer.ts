@@ -12,7 +12,7 @@ import { errorResponse } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
 import { delayDraw, type DrawDelay, type Random } from '../delay.js';
-import { compilePattern, type CompiledPattern } from '../handlers/pattern.js';
+import { compilePattern, type CompiledPattern } from '../handler-api/pattern.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
 import { recordFault, type FaultFired } from './fired.js';

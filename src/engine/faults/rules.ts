@@ -15,7 +15,7 @@
 import { CONNECTION_FAULT_TYPES, type ConnectionFault } from '../../core/connection-fault.js';
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { resolveDelay, type DelayOption } from '../delay.js';
-import { compilePattern } from '../handlers/pattern.js';
+import { compilePattern } from '../handler-api/pattern.js';
 import type { RestHandler } from '../types.js';
 import type { FaultOptions, FaultRule } from './types.js';
 

@@ -1,6 +1,6 @@
 /**
  * Request payloads for POST and PUT: a JSON document, one uploaded file (multipart, parsed by
- * the shared parser of handlers/multipart.ts: the host's streaming hook where there is one,
+ * the shared parser of handler-api/multipart.ts: the host's streaming hook where there is one,
  * else the platform's `formData()` after the size-limited read), form fields (stored as a JSON
  * object), or raw bytes (PUT with a non-JSON Content-Type).
  * JSON is validated (400 on malformed, 400 on `__proto__`/`constructor`/`prototype` keys) and
@@ -9,7 +9,7 @@
 import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
-import { parseMultipart, type MultipartResult } from '../handlers/multipart.js';
+import { parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
 import { requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 

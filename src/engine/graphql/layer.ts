@@ -42,7 +42,7 @@ import { graphqlWsSession } from './subscriptions.js';
 import { createSchemaFirstService, type SchemaSource } from './schema-first-service.js';
 
 export { schemaSource } from './schema-first-service.js';
-import { answerWith, eventsOf, handlerFor, type GraphqlOperationHandler } from './operation-handlers.js';
+import { answerWith, eventsOf, handlerFor, type GraphqlOperationHandler } from '../handler-api/operation-handlers.js';
 import type { GraphqlAnswer, GraphqlResolverInput } from '../types.js';
 import { parse, type OperationDefinitionNode } from 'graphql';
 

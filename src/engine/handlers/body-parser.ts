@@ -23,11 +23,11 @@ import { HttpError } from '../../core/errors.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { ParserConfig } from '../types.js';
-import { runMiddlewares } from './chain.js';
-import { collectFields } from './fields.js';
-import { parseMultipart, type MultipartResult } from './multipart.js';
-import type { PortableRequest } from './request.js';
-import type { ResponseBuilder } from './response.js';
+import { runMiddlewares } from '../handler-api/chain.js';
+import { collectFields } from '../handler-api/fields.js';
+import { parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
+import type { PortableRequest } from '../handler-api/request.js';
+import type { ResponseBuilder } from '../handler-api/response.js';
 
 function decodeText(bytes: Uint8Array, charset: string | undefined): string {
   try {

@@ -22,17 +22,17 @@ import type { RequestContext } from '../context.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices, FsServeOverrides } from '../services.js';
-import { checkAuthenticate } from './authenticate.js';
+import { checkAuthenticate } from '../handler-api/authenticate.js';
 import { runParser } from './body-parser.js';
-import { isThenable, runErrorMiddlewares, runMiddlewares } from './chain.js';
-import { Deadlines } from './deadline.js';
+import { isThenable, runErrorMiddlewares, runMiddlewares } from '../handler-api/chain.js';
+import { Deadlines } from '../handler-api/deadline.js';
 import { validateBody, type BodySchema } from '../body-schema.js';
 import { afterDelay, NO_DELAY } from '../delay.js';
-import { toHandlerError } from './handler-error.js';
-import { PortableRequest } from './request.js';
-import { ResponseBuilder } from './response.js';
+import { toHandlerError } from '../handler-api/handler-error.js';
+import { PortableRequest } from '../handler-api/request.js';
+import { ResponseBuilder } from '../handler-api/response.js';
 import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes.js';
-import { LiveStreams } from '../streams/live-streams.js';
+import { LiveStreams } from '../handler-api/live-streams.js';
 
 export interface HandlerLayer extends Layer {
   handle(ctx: RequestContext): Promise<Response | undefined>;

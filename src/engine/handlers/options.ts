@@ -8,9 +8,9 @@ import { check, describe, isPlainObject, OptionsError } from '../../core/options
 import { checkBodySchema } from '../body-schema.js';
 import { resolveDelay } from '../delay.js';
 import { resolveFilters, resolvePagination } from '../fs/options.js';
-import { isGraphqlHandler, type GraphqlOperationHandler } from '../graphql/operation-handlers.js';
+import { isGraphqlHandler, type GraphqlOperationHandler } from '../handler-api/operation-handlers.js';
 import type { ParserConfig, RestHandler } from '../types.js';
-import { lintPattern } from './pattern-lint.js';
+import { lintPattern } from '../handler-api/pattern-lint.js';
 
 export function resolveFunctions<T>(value: unknown, option: string): T[] {
   const arr = check.array<unknown>(value, option);

@@ -1,6 +1,6 @@
 /**
  * The `overrides` layer, first in every pipeline: the handlers of an OverrideList
- * (override-list.ts: `api.use`) answered by a handler layer built from them, exactly as the
+ * (handler-api/override-list.ts: `api.use`) answered by a handler layer built from them, exactly as the
  * `handlers` option's (delay, parser, middlewares, `handle: 'FS'`…). PASS at once while the list
  * is empty; the routes are compiled again only when the list changed.
  */
@@ -8,7 +8,7 @@ import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
 import { createHandlerLayer, type FsServer, type HandlerLayer } from './layer.js';
-import type { OverrideList } from './override-list.js';
+import type { OverrideList } from '../handler-api/override-list.js';
 
 const NAME = 'overrides';
 

@@ -6,12 +6,12 @@
  * handler's: it goes on to file-system mode.
  */
 import { OptionsError, describe } from '../../core/options.js';
-import { validateAuthenticate } from './authenticate.js';
+import { validateAuthenticate } from '../handler-api/authenticate.js';
 import { resolveDelay } from '../delay.js';
 import { resolveFilters, resolvePagination } from '../fs/options.js';
 import type { DrawDelay } from '../delay.js';
 import type { AuthenticateOption, FilterConfig, HandlerFunction, PaginationConfig, PerMethod, RestHandler } from '../types.js';
-import { compilePattern, type CompiledPattern } from './pattern.js';
+import { compilePattern, type CompiledPattern } from '../handler-api/pattern.js';
 
 export interface Route {
   readonly index: number;

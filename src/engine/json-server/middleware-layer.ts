@@ -5,7 +5,7 @@
  *   - readOnly: a method other than GET, HEAD and OPTIONS answers 403, except a POST to the
  *     GraphQL endpoint (`graphqlPath`): a query does not write, the GraphQL layer refuses mutations;
  *   - each middleware `(req, res, next)` gets the portable req/res handlers get
- *     (handlers/request.ts, handlers/response.ts), `req.body` parsed as 0.17's CLI parses it
+ *     (handler-api/request.ts, handler-api/response.ts), `req.body` parsed as 0.17's CLI parses it
  *     (JSON, form); one that answers (`res.json`, `res.sendStatus`,
  *     `res.end`) answers the request; when every one called `next()`, the headers they set
  *     (`res.header('X-Hello', 'World')`) go onto whatever answers it (`ctx.onAnswer`);
@@ -19,10 +19,10 @@ import { errorResponse } from '../../core/errors.js';
 import { runParser } from '../handlers/body-parser.js';
 import { withHeaders } from '../../core/fast-response.js';
 import { check } from '../../core/options.js';
-import { runMiddlewares, type StepOutcome } from '../handlers/chain.js';
-import { Deadlines } from '../handlers/deadline.js';
-import { PortableRequest } from '../handlers/request.js';
-import { ResponseBuilder } from '../handlers/response.js';
+import { runMiddlewares, type StepOutcome } from '../handler-api/chain.js';
+import { Deadlines } from '../handler-api/deadline.js';
+import { PortableRequest } from '../handler-api/request.js';
+import { ResponseBuilder } from '../handler-api/response.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { RequestContext } from '../context.js';
 import type { MockApiApp, MiddlewareFunction } from '../types.js';

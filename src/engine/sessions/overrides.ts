@@ -27,7 +27,7 @@ import { isHeaderName, isHeaderValue } from '../../core/header-name.js';
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { joinVfsPath, normalizeVfsPath } from '../../vfs/path.js';
 import { isVfsError } from '../../vfs/types.js';
-import { compilePattern } from '../handlers/pattern.js';
+import { compilePattern } from '../handler-api/pattern.js';
 import { resolveDelay } from '../delay.js';
 import type { DelayOption } from '../delay.js';
 import { checkFaultOptions, type FaultOptions, type FaultRule } from '../faults/rules.js';

@@ -13,10 +13,10 @@
  *   - an error from the iterator errors the body: the host cuts the connection (a truncated
  *     stream, never a silently complete one);
  *   - what went out is noted in a bounded preview (core/stream-preview.ts) for the journal;
- *   - the engine closing ends it (`signal` option, or the handler layer through live-streams.ts).
+ *   - the engine closing ends it (`signal` option, or the handler layer through handler-api/live-streams.ts).
  */
 import { previewOf } from '../../core/stream-preview.js';
-import { endSignal, registerStream } from './live-streams.js';
+import { endSignal, registerStream } from '../handler-api/live-streams.js';
 import { startTimer } from '../../core/timers.js';
 
 /** What a stream's source function is given. */
@@ -92,7 +92,7 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
   let iterator: Iterator<T> | AsyncIterator<T> | undefined;
   let finished = false;
   let preview: ReturnType<typeof previewOf> | undefined; // what observers (the journal) see of it
-  const end = endSignal(); // for the handler layer's live streams (live-streams.ts)
+  const end = endSignal(); // for the handler layer's live streams (handler-api/live-streams.ts)
   const ended = () => {
     preview?.end();
     end.ended();

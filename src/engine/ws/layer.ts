@@ -13,8 +13,8 @@
 import { responseForError } from '../../core/errors.js';
 import { withMessageLimit, type SocketAccept, type UpgradeResult } from '../../core/socket.js';
 import type { RequestContext } from '../context.js';
-import { checkAuthenticate } from '../handlers/authenticate.js';
-import { PortableRequest } from '../handlers/request.js';
+import { checkAuthenticate } from '../handler-api/authenticate.js';
+import { PortableRequest } from '../handler-api/request.js';
 import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
 import { Connection } from './connection.js';

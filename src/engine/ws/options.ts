@@ -3,7 +3,7 @@
  * checked at start-up (routes.ts compiles them when `enableWs` is on).
  */
 import { check, describe, OptionsError } from '../../core/options.js';
-import { lintPattern } from '../handlers/pattern-lint.js';
+import { lintPattern } from '../handler-api/pattern-lint.js';
 import type { WsHandler } from '../types.js';
 
 export function resolveWsHandlers(value: unknown, option: string, warnings: string[]): WsHandler[] {

@@ -4,8 +4,8 @@
  * WebSocket layer itself (layer.ts) is imported on demand.
  */
 import { OptionsError } from '../../core/options.js';
-import { validateAuthenticate } from '../handlers/authenticate.js';
-import { compilePattern, type CompiledPattern } from '../handlers/pattern.js';
+import { validateAuthenticate } from '../handler-api/authenticate.js';
+import { compilePattern, type CompiledPattern } from '../handler-api/pattern.js';
 import type { AuthenticateOption, WsHandler } from '../types.js';
 
 export interface WsRoute {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import { kParseMultipart } from '../../../src/engine/handlers/multipart.js';
+import { kParseMultipart } from '../../../src/engine/handler-api/multipart.js';
 import { req, see } from '../../helpers/engine-request.js';
 import { fsDrivers } from '../../helpers/mock-fs-drivers.js';
 import { removeTempDirs } from '../../helpers/temp-dir.js';

@@ -9,7 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/core/errors.js';
 import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
-import { graphql } from '../../../src/engine/graphql/operation-handlers.js';
+import { graphql } from '../../../src/engine/handler-api/operation-handlers.js';
 import { handlersFor } from '../../../src/msw/index.js';
 import { interceptFetch } from '../../../src/test/index.js';
 import { memoryFs } from '../../../src/vfs/memory.js';

@@ -12,7 +12,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
-import { graphql } from '../../../src/engine/graphql/operation-handlers.js';
+import { graphql } from '../../../src/engine/handler-api/operation-handlers.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { runCli, stopClis } from '../../helpers/cli-run.js';
 import { closeServers, startServer } from '../../helpers/server.js';

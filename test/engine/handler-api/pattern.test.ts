@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/core/errors.js';
 import { OptionsError } from '../../../src/core/options.js';
-import { compilePattern } from '../../../src/engine/handlers/pattern.js';
+import { compilePattern } from '../../../src/engine/handler-api/pattern.js';
 
 describe('compilePattern', () => {
   it('matches literal paths, with or without a trailing slash', () => {

@@ -6,7 +6,7 @@
  * handlers (`graphql.query(…)`) through the GraphQL layer; the engine's base and scenario
  * pipelines, sessions'.
  */
-import { isGraphqlHandler } from '../graphql/operation-handlers.js';
+import { isGraphqlHandler } from './operation-handlers.js';
 import type { GraphqlOperationHandler, RestHandler } from '../types.js';
 
 export interface OverrideList {

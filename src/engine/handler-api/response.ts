@@ -17,7 +17,7 @@ import { concatBytes } from '../../core/body.js';
 import { contentTypeFor, JSON_CONTENT_TYPE, parseMediaType, streamedFormatOf } from '../../core/media-type.js';
 import type { HandlerResponse } from '../types.js';
 import { HttpError } from '../../core/errors.js';
-import { registerStream } from '../streams/live-streams.js';
+import { registerStream } from './live-streams.js';
 
 const encoder = new TextEncoder();
 /** Bytes a streaming handler may be ahead of its client before `write` returns false (Node's default). */

@@ -3,9 +3,9 @@
  * literally (and never match what was meant) is reported once at start-up.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { compilePattern } from '../../../src/engine/handlers/pattern.js';
-import { lintPattern } from '../../../src/engine/handlers/pattern-lint.js';
-import { call, closeApis, mockApi } from './engine-helpers.js';
+import { compilePattern } from '../../../src/engine/handler-api/pattern.js';
+import { lintPattern } from '../../../src/engine/handler-api/pattern-lint.js';
+import { call, closeApis, mockApi } from '../handlers/engine-helpers.js';
 
 afterEach(closeApis);
 

@@ -1,10 +1,10 @@
 /**
- * The portable `res` (handlers/response.ts) turned into a Response: bodies written as text,
+ * The portable `res` (handler-api/response.ts) turned into a Response: bodies written as text,
  * bytes or both keep every byte, and Content-Length counts UTF-8 bytes.
  */
 import { describe, expect, it } from 'vitest';
 import { fastState } from '../../../src/core/fast-response.js';
-import { ResponseBuilder } from '../../../src/engine/handlers/response.js';
+import { ResponseBuilder } from '../../../src/engine/handler-api/response.js';
 
 const enc = new TextEncoder();
 async function bytesOf(r: Response): Promise<Uint8Array> {
