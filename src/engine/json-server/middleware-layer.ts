@@ -16,7 +16,10 @@ import { hasBody, readBody, replayBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse } from '../../core/errors.js';
-import { runParser } from '../handlers/body-parser.js';
+import { parseJsonBytes } from '../../core/json-safety.js';
+import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import { collectFields } from '../handler-api/fields.js';
+import { parseMultipart } from '../handler-api/multipart.js';
 import { withHeaders } from '../../core/fast-response.js';
 import { check } from '../../core/options.js';
 import { runMiddlewares, type StepOutcome } from '../handler-api/chain.js';
@@ -36,7 +39,7 @@ export function resolveRequestMiddlewares(value: unknown, option: string): Middl
   return list as MiddlewareFunction[];
 }
 
-/** How the middlewares' `req.body` is read (the handlers' built-in parser, with the engine's limits). */
+/** How the middlewares' `req.body` is read (as Express's body-parser reads JSON and forms, with the engine's limits). */
 export interface MiddlewareBody {
   limit: number;
   maxDepth: number;
@@ -44,18 +47,21 @@ export interface MiddlewareBody {
 }
 
 /** Parses the body into `req.body`; whether it was JSON that can be written back (no content coding), else undefined. */
-async function parsedBody(ctx: RequestContext, req: PortableRequest, res: ResponseBuilder, body: MiddlewareBody): Promise<true | undefined> {
+async function parsedBody(ctx: RequestContext, req: PortableRequest, body: MiddlewareBody): Promise<true | undefined> {
   const bytes = await readBody(ctx.request, body.limit); // a 413 is the answer
   replayBody(ctx.request, bytes); // the layer that answers reads them again (and decodes them itself)
+  const header = ctx.request.headers.get('content-type');
+  const type = parseMediaType(header).type;
   try {
     const raw = await readDecodedBody(ctx.request, body.limit, body.inflate);
-    await runParser(true, req, res, body.limit, raw, body.maxDepth, body.inflate);
+    if (isJsonMediaType(type)) req.body = parseJsonBytes(raw, 'JSON body', body.maxDepth);
+    else if (type === 'application/x-www-form-urlencoded') req.body = collectFields(new URLSearchParams(new TextDecoder().decode(raw)));
+    else if (type === 'multipart/form-data') req.body = collectFields((await parseMultipart(new Request('http://local/', { method: 'POST', body: raw as BodyInit }), header!, body.limit)).fields);
   } catch {
     req.body = undefined;
     return undefined;
   }
-  const type = ctx.request.headers.get('content-type') ?? '';
-  return /json/i.test(type) && !ctx.request.headers.has('content-encoding') ? true : undefined;
+  return isJsonMediaType(type) && !ctx.request.headers.has('content-encoding') ? true : undefined;
 }
 
 export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number, body: MiddlewareBody, graphqlPath?: string): Layer {
@@ -75,7 +81,7 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       // json-server 0.17 parses the body before its middlewares (`req.body`, `{}` without one, as
       // Express's body-parser); the layers after read the same bytes again (core/body.ts
       // replayBody). A body the parser refuses is left to the layer that answers (its 400/413).
-      const json = hasBody(ctx.request) ? await parsedBody(ctx, req, res, body) : undefined;
+      const json = hasBody(ctx.request) ? await parsedBody(ctx, req, body) : undefined;
       if (req.body === undefined) req.body = {};
       const before = json === undefined ? undefined : JSON.stringify(req.body);
       type Outcome = StepOutcome | 'timeout' | { error: unknown };
