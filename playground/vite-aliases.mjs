@@ -1,4 +1,4 @@
-// How the playground and the e2e pages resolve `mockyard` / `mockyard/sw`: to the built package
+// How the playground and the e2e pages resolve `mockyard` / `mockyard/browser` / `mockyard/tracker`: to the built package
 // (`dist`, what users get) or to the TypeScript sources (`src`, for `npm run playground` with HMR).
 import { fileURLToPath } from 'node:url';
 
@@ -8,7 +8,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export function mockyardAliases(from) {
   const file = (sub) => (from === 'src' ? `${root}src/${sub}.ts` : `${root}dist/${sub}.js`);
   return [
-    { find: /^mockyard\/sw$/, replacement: file('sw/index') },
     { find: /^mockyard\/browser$/, replacement: file('browser/index') },
     { find: /^mockyard\/tracker$/, replacement: file('tracker/client-entry') },
     { find: /^mockyard$/, replacement: file('index') },

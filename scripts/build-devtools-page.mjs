@@ -1,7 +1,7 @@
 // Builds the devtools page (src/devtools/page/, Preact + uPlot) into one ES module and one
 // stylesheet, and writes them as strings into src/devtools/page-assets.generated.ts (gitignored),
 // which `tsc` then compiles into dist/ like any other module. The admin engine serves them at
-// /_mockyard/ (node host, middleware, Vite plugin); the page host (`mockyard/sw`) imports the same
+// /_mockyard/ (node host, middleware, Vite plugin); the page host (`mockyard/browser`) imports the same
 // module on demand to mount the page in the app's tab. Users never build: dist/ ships the result.
 // Skipped when the generated file is newer than every source of the page (keeps `npm run build` fast).
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 // The measured page: startWorker with indexedDbFs, both engines and one handler.
-import { indexedDbFs, startWorker } from 'mockyard/sw';
+import { indexedDbFs, startWorker } from 'mockyard/browser';
 
 const STATUSES = ['todo', 'doing', 'done'];
 const items = Array.from({ length: 10_000 }, (_, i) => ({ id: i + 1, title: `Item ${i + 1}`, status: STATUSES[i % 3], points: i % 13 }));

@@ -1,5 +1,5 @@
 // Size baseline only: msw with an http handler AND a ws.link handler (the WebSocket interception
-// code mockyard/sw needs is msw's own, ~6 KB gz, and not part of "msw alone").
+// code mockyard/browser needs is msw's own, ~6 KB gz, and not part of "msw alone").
 import { http, HttpResponse, ws } from 'msw';
 import { setupWorker } from 'msw/browser';
 

@@ -1,4 +1,4 @@
-import type { MockApiOptions, CollectorOptions } from 'mockyard/sw';
+import type { MockApiOptions, CollectorOptions } from 'mockyard/browser';
 import type { Vfs } from '../../src/vfs/types.js';
 
 export interface Task {

@@ -3,7 +3,7 @@
  * (CompressionStream), plain JSON fetch, and sendBeacon (also what happens on `pagehide`) — and
  * the collector's read of the last 24 hours, newest first, as it returns it.
  */
-import { createTrackerClient } from 'mockyard/sw';
+import { createTrackerClient } from 'mockyard/tracker';
 import { $, api, h, toast } from './ui.js';
 
 interface StoredEvent {

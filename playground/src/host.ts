@@ -3,7 +3,7 @@
  * (the `mockyard` CLI with playground/mockyard.config.mjs, reached through the dev server's
  * proxy on the same paths). The app code below never knows which: same URLs, same engine.
  */
-import type { PageWorker } from 'mockyard/sw';
+import type { PageWorker } from 'mockyard/browser';
 
 /**
  * Whether this build has the in-page backend: the dev server always; a production build only

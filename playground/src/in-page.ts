@@ -3,7 +3,7 @@
  * loaded through the dynamic import in host.ts, behind `import.meta.env.DEV` (or the
  * VITE_MOCKYARD_IN_PAGE=on build flag the e2e suite uses): a production build contains none of it.
  */
-import { indexedDbFs, startWorker } from 'mockyard/sw';
+import { indexedDbFs, startWorker } from 'mockyard/browser';
 import { teamTasksMock, teamTasksTracker } from '../shared/team-tasks.mjs';
 import { seed } from './seed.js';
 

@@ -2,7 +2,7 @@
  * The in-page seed is the node host's demo folder, playground/mocks, bundled by Vite: one source
  * of truth for both hosts. Text files arrive as text, binary files (images…) as bytes.
  */
-import type { SeedTree } from 'mockyard/sw';
+import type { SeedTree } from 'mockyard/browser';
 
 const text = import.meta.glob<string>('../mocks/**/*.{json,txt,md,csv,xml,html}', { eager: true, query: '?raw', import: 'default' });
 const binary = import.meta.glob<string>('../mocks/**/*.{png,jpg,jpeg,gif,webp,ico,pdf}', { eager: true, query: '?inline', import: 'default' });

@@ -1,6 +1,6 @@
 /**
  * The TypeScript declarations of an OpenAPI document (3.0, 3.1, Swagger 2.0: read through the
- * engine's document model, openapi-backend/document-loader.ts, which reads Swagger 2.0 as 3.x):
+ * engine's document model, openapi-document/document-loader.ts, which reads Swagger 2.0 as 3.x):
  *
  *   export interface Pet {…}            one type per component schema (`definitions` in 2.0),
  *                                       with its own name; a child of a discriminated base gets
@@ -16,8 +16,8 @@
  * `writeOnly` ones are left out of answers (`Omit<Pet, 'password'>`, named keys of the body's
  * own schema).
  */
-import { documentModel } from '../engine/openapi-backend/document-loader.js';
-import type { MediaContent, Operation } from '../engine/openapi-backend/operations.js';
+import { documentModel } from '../engine/openapi-document/document-loader.js';
+import type { MediaContent, Operation } from '../engine/openapi-document/operations.js';
 import { declaration } from './data-types.js';
 import { RESERVED_NAMES } from './data-model.js';
 import { declarationComment, schemaType, type SchemaTypeContext } from './schema-types.js';

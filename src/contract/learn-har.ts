@@ -37,6 +37,29 @@ const COMMON = new Set([
 
 const names = (headers: unknown): string[] => (Array.isArray(headers) ? headers.filter(isObj).map((h) => String(h.name)).filter((n) => !COMMON.has(n.toLowerCase()) && !n.startsWith(':')) : []);
 
+/**
+ * A running server's devtools journal (`GET /_mockyard/api/requests`: `{ entries }`, newest first)
+ * as a HAR log of the requests it answered: bodies the journal cut short (`truncated`) are left
+ * out (their status is still learned), webhooks it sent are not its API.
+ */
+export function journalAsHar(journal: unknown, origin: string): { log: { entries: Obj[] } } {
+  const list = isObj(journal) && Array.isArray(journal.entries) ? journal.entries.filter(isObj) : [];
+  const headers = (h: unknown) => (isObj(h) ? Object.entries(h).map(([name, value]) => ({ name, value: String(value) })) : []);
+  const entries: Obj[] = [];
+  for (const e of [...list].reverse()) {
+    if (e.outgoing !== undefined || typeof e.status !== 'number' || typeof e.url !== 'string') continue;
+    const request = isObj(e.request) ? e.request : {};
+    const response = isObj(e.response) ? e.response : {};
+    const body = isObj(response.body) && typeof response.body.text === 'string' && response.body.truncated !== true ? response.body.text : undefined;
+    const type = isObj(response.headers) ? Object.entries(response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] : undefined;
+    entries.push({
+      request: { method: e.method, url: new URL(e.url, origin).href, headers: headers(request.headers) },
+      response: { status: e.status, headers: headers(response.headers), content: { mimeType: String(type ?? ''), ...(body !== undefined ? { text: body } : {}) } },
+    });
+  }
+  return { log: { entries } };
+}
+
 /** The exchanges of a HAR log under `prefix`. */
 export function harExchanges(har: unknown, prefix: string): Exchange[] {
   const entries = isObj(har) && isObj(har.log) && Array.isArray(har.log.entries) ? har.log.entries : [];

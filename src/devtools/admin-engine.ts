@@ -3,7 +3,7 @@
  * `/_mockyard/api/` and the page at `/_mockyard/` (page-route.ts). A thin shell: the API's routes
  * (admin.ts, with the journal reader, routes description, SSE) are imported on the first admin
  * request and the page (page-route.ts and its prebuilt bundle) on the first page request, so
- * neither is in the `mockyard/sw` start-up bundle (their own chunks, as the collector's WebSocket
+ * neither is in the `mockyard/browser` start-up bundle (their own chunks, as the collector's WebSocket
  * session is). A failed import answers 500 and is retried by the next request.
  * CORS as the mock API's (`mock.cors`, the same wrapper: engine/cors.ts): a page on another origin
  * may call the admin API exactly when it may call the mock API; preflights are answered before the

@@ -11,7 +11,7 @@
  */
 import { HttpError } from '../core/errors.js';
 import type { MockApi } from '../engine/create-mock-api.js';
-import { documentModel, sharedOpenApiDocument } from '../engine/openapi-backend/document-loader.js';
+import { documentModel, sharedOpenApiDocument } from '../engine/openapi-document/document-loader.js';
 
 /** `/pets/{petId}` → `/pets/:petId` (the handler pattern syntax session overrides use). */
 export function patternOf(basePath: string, template: string): string {

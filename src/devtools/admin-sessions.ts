@@ -21,7 +21,7 @@ import { HttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
-import type { SessionInfo } from '../engine/sessions/set.js';
+import type { SessionInfo } from '../engine/session-set.js';
 import type { Journal, JournalFilter } from './journal.js';
 
 const BODY_LIMIT = 1024 * 1024;

@@ -19,6 +19,8 @@
  *   …      data…              the collections, read and written through the store (admin-data.ts)
  *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
  *   GET    openapi            the OpenAPI document's operations, responses and examples (admin-openapi.ts)
+ *   GET    events/export      the collector's events of ?since=&until= as JSON Lines (admin-events.ts)
+ *   GET    record / PUT record  recording through the proxy, started and stopped; what was recorded (admin-record.ts)
  *   GET    webhooks           { target, pending, configured: [{ on, url }], document: [{ name, method,
  *                             on, payload }] } (the OpenAPI document's 3.1 webhooks, payloads drawn)
  *   PUT    webhooks/target    body { "url": "http://…" | null }: where `x-mockyard-on` webhooks go
@@ -43,6 +45,8 @@ import { sessionRoute } from './admin-sessions.js';
 import { dataRoute } from './admin-data.js';
 import { filesRoute } from './admin-files.js';
 import { describeOpenApi } from './admin-openapi.js';
+import { exportEvents } from './admin-events.js';
+import { recordRoute } from './admin-record.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
@@ -175,6 +179,12 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     if (sub === '/data' || sub.startsWith('/data/')) return dataRoute(needMock(), request, method, sub, params);
     if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueue, request, method, sub);
     switch (sub) {
+      case '/record':
+        return recordRoute(needMock(), request, method);
+      case '/events/export':
+        if (method !== 'GET') return allow('GET');
+        if (!tracker) throw new HttpError(404, 'No event collector is configured on this host');
+        return exportEvents(tracker, request, params);
       case '/openapi':
         if (method === 'GET' || head) return json(await describeOpenApi(needMock()), 200, head);
         return allow('GET, HEAD');

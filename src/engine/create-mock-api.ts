@@ -1,7 +1,7 @@
 /**
  * createMockApi(options): the mock API engine, assembled: options → filesystem (mock-fs.ts) →
  * services → layers (layers.ts) → pipeline (pipeline/run.ts) → scenario pipelines
- * (scenarios/pipelines.ts) → CORS around the entry points (cors.ts) → Engine. Features live in
+ * (scenario-pipelines.ts) → CORS around the entry points (cors.ts) → Engine. Features live in
  * their own rooms; this file only assembles them. A request whose path is under a
  * prefix (longest first, on a segment boundary) gets a RequestContext and walks the layer list;
  * requests outside every prefix, and every request of a disabled engine, get `undefined`.
@@ -15,7 +15,7 @@
  * synchronous walk, and the entry would die with the Request anyway.)
  */
 import type { Engine } from '../core/engine.js';
-import { responseForError } from '../core/errors.js';
+import { HttpError, responseForError } from '../core/errors.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
@@ -34,15 +34,15 @@ import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
 import type { Exchange } from '../core/exchange.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
-import { createScenarioSet } from './scenarios/pipelines.js';
-import { createSessionSet, type SessionControl, type SessionObserver } from './sessions/set.js';
+import { createScenarioSet } from './scenario-pipelines.js';
+import { createSessionSet, type SessionControl, type SessionObserver } from './session-set.js';
 import type { EngineServices } from './services.js';
 import { Sleeper } from './sleeper.js';
 import type { GraphqlOperationHandler, HandlerFor, MockApiApp, MockApiOptions, RestHandler } from './types.js';
 import { isGraphqlHandler } from './handler-api/operation-handlers.js';
 import type { WsLayer } from './ws/layer.js';
 import { createWebhooks } from './webhooks/layer.js';
-import { documentModel, sharedOpenApiDocument } from './openapi-backend/document-loader.js';
+import { documentModel, sharedOpenApiDocument } from './openapi-document/document-loader.js';
 import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
 
@@ -77,6 +77,12 @@ export interface MockApi<Api = {}> extends Engine {
    * for the files being written; `onEntry(fn)`), else undefined.
    */
   readonly recorder: Recorder | undefined;
+  /**
+   * Recording through the proxy, switched at run time (the devtools' Record tab): `start()` keeps
+   * every proxied exchange as `proxy.record` does (409 without `mock.proxy`), `stop()` forwards
+   * without keeping; `target` the proxy's target (null: none).
+   */
+  readonly recording: { readonly active: boolean; readonly target: string | null; start(): Recorder; stop(): void; har(): ReturnType<Recorder['har']> | undefined };
   /** The scenario names, in the order configured. */
   readonly scenarios: readonly string[];
   /** The current scenario (null: the base), used by requests that ask for none. */
@@ -196,6 +202,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     {
       rules: options.webhooks,
       bodyLimit: options.bodyLimit,
+      contract: openapi?.strictResponses ? 'strict' : openapi?.validateResponses ? 'log' : 'off',
       document: openapi
         ? async () => {
             const doc = await sharedOpenApiDocument(openapi, openapi.source, options.root, runtime.openApiDocument);
@@ -204,7 +211,8 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
               const m = route(method, subPath);
               return 'operation' in m ? { label: m.operation.label, params: m.params } : undefined;
             };
-            return { doc, deref, seed: openapi.backend.seed, operations: model.operations, route: routeOf };
+            const check = openapi.validateResponses || openapi.strictResponses ? (await import('./openapi/payload-check.js')).payloadChecker(doc, deref) : () => [];
+            return { doc, deref, seed: openapi.backend.seed, operations: model.operations, route: routeOf, check };
           }
         : null,
     },
@@ -219,9 +227,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     sleep: services.sleep,
     logger,
   });
-  // Scenarios (scenarios/pipelines.ts): each a second pipeline from the same recipe.
+  // Scenarios (scenario-pipelines.ts): each a second pipeline from the same recipe.
   const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory, baseBuilt: built });
-  // Sessions (sessions/set.ts): a private pipeline per session id, over the base's or a scenario's.
+  // Sessions (session-set.ts): a private pipeline per session id, over the base's or a scenario's.
   const sessions = createSessionSet({ settings: options.sessions, options, services, logger, scenarios });
   const pipelines = scenarios.pipelines;
   const observeAll = (fn: SessionObserver): (() => void) => {
@@ -319,7 +327,27 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     app,
     ws: app.ws,
     layers: pipeline.layers.map((l) => l.name),
-    recorder: built?.proxy?.recorder,
+    get recorder() {
+      return built?.proxy?.recorder;
+    },
+    recording: {
+      get active() {
+        return built?.proxy?.recorder !== undefined;
+      },
+      get target() {
+        return options.proxy ? `${options.proxy.origin}${options.proxy.basePath}` : null;
+      },
+      start() {
+        if (!built?.proxy) throw new HttpError(409, 'Recording goes through the proxy: set mock.proxy (a target) to record');
+        return built.proxy.startRecording();
+      },
+      stop() {
+        built?.proxy?.stopRecording();
+      },
+      har() {
+        return built?.proxy?.lastRecorder?.har();
+      },
+    },
 
     handle(request: Request): Promise<Response | undefined> {
       if (disabled) return Promise.resolve(undefined);

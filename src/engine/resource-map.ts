@@ -10,8 +10,8 @@
  */
 import { isJsonPath } from '../core/media-type.js';
 import { VARIANT_MARK } from './fs/query-variant.js';
-import { RECORDING_SUFFIX } from './replay/recording-file.js';
-import { isStreamPath } from './streams/recorded-format.js';
+import { RECORDING_SUFFIX } from './recordings/recording-file.js';
+import { isStreamPath } from './recordings/recorded-format.js';
 import { joinSafe } from '../vfs/path.js';
 import type { Vfs } from '../vfs/types.js';
 import type { MockApi } from './create-mock-api.js';

@@ -5,9 +5,11 @@
  */
 import type { BoundedSyncInflate } from '../core/inflate-bounded.js';
 import type { DefaultFsFactory, ScratchFsFactory } from '../vfs/default-fs.js';
-import type { DocumentLoader } from './openapi-backend/document-loader.js';
-import type { UpstreamTransportFactory } from './proxy/transport.js';
-import type { HarReader } from './replay/har-option.js';
+import type { DocumentLoader } from './openapi-document/document-loader.js';
+import type { UpstreamTransportFactory } from './upstream/transport.js';
+
+/** Reads a HAR file given by path (the runtime's; Node: relative to `root`). Throws on a missing file or bad JSON. */
+export type HarReader = (path: string, root: string | undefined) => unknown;
 
 export interface MockApiRuntime {
   /** The filesystem for `fsDir` when the options give no `fs` (Node: a disk folder). Without it `fs` is required. */

@@ -12,7 +12,7 @@
  * accepts WebSockets. A request no engine answers (`noHandledRestFsRequestsAction: 'forward'`)
  * goes on to the next handler; the mock API's default answers its own JSON 404 for anything under
  * its prefix, so put your own handlers for paths under it first. msw is a peer dependency (2.x
- * ≥ 2.15 or 3.x): the handlers are built with the app's msw. `startWorker` (mockyard/sw) stays the
+ * ≥ 2.15 or 3.x): the handlers are built with the app's msw. `startWorker` (mockyard/browser) stays the
  * one-call browser path.
  *
  * msw cannot resolve a relative URL where there is no `location` (vitest's node environment:

@@ -10,7 +10,7 @@
  * at start-up (and the command says so). Bad flags exit with 2,
  * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
  */
-import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,7 @@ import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
 import { dataPrefix, isPlainNotFound, wrongPrefixAnswer } from './data-prefix.js';
+import { checkDbFile } from './db-file.js';
 import { lineBatch } from './line-batch.js';
 
 export const HELP = `Usage: mockyard [options]
@@ -53,7 +54,7 @@ export const HELP = `Usage: mockyard [options]
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document)
-       mockyard export SOURCE [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--prefix P] [--watch]
+       mockyard export SOURCE [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--from-journal URL] [--prefix P] [--config FILE] [--watch]
                 (TypeScript types / an OpenAPI 3.1 document of a db.json, a folder or a document, docs/contract.md)
        mockyard init-worker [PUBLIC_DIR]
 
@@ -544,28 +545,6 @@ function isFolder(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Why a db file cannot be served (missing, not JSON, not an object), or undefined. */
-function checkDbFile(file: string): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? `${file} not found` : `cannot read ${file} (${code ?? 'error'})`;
-  }
-  if (text.trim() === '') return undefined; // an empty file is an empty db
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    return `${file} is not valid JSON: ${(err as Error).message}`;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return `${file} must hold a JSON object whose keys are the resources, e.g. { "posts": [], "profile": {} }`;
-  }
-  return undefined;
 }
 
 /**

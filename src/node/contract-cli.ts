@@ -1,5 +1,5 @@
 /**
- * `mockyard export SOURCE --types FILE | --openapi FILE [--prefix P] [--from-har FILE] [--watch]`
+ * `mockyard export SOURCE --types FILE | --openapi FILE [--prefix P] [--from-har FILE] [--from-journal URL] [--config FILE] [--watch]`
  * (docs/contract.md): the contract of a db.json (.json5, .js), a folder of mocks or an OpenAPI
  * document, as TypeScript types and/or an OpenAPI 3.1 document. The data is read through the
  * mock API's own store (the same files, the same relation rule as serving them); documents
@@ -13,8 +13,11 @@ import { parseArgs } from 'node:util';
 import { stringify as toYaml } from 'yaml';
 import { dataModel, type DataModel } from '../contract/data-model.js';
 import { dataTypes } from '../contract/data-types.js';
-import { addObserved, harExchanges, widenModel, type Exchange } from '../contract/learn-har.js';
+import { addObserved, harExchanges, journalAsHar, widenModel, type Exchange } from '../contract/learn-har.js';
+import { ADMIN_BASE } from '../devtools/paths.js';
 import { createNodeMockApi } from './engines.js';
+import { loadConfigFile } from './config.js';
+import { checkDbFile } from './db-file.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
 import type { MockApiOptions } from '../engine/types.js';
@@ -25,11 +28,18 @@ export interface ExportIo {
   err(line: string): void;
 }
 
+/** What a config gives the export besides the data: the store's naming, and the routes that are not REST. */
+export type ExportMockOptions = Partial<Pick<MockApiOptions, 'store' | 'collections' | 'wsHandlers' | 'graphql' | 'endpointPrefix'>>;
+
 export interface ExportFlags {
   types?: string;
   openapi?: string;
   prefix?: string;
   fromHar?: string;
+  /** A running mockyard's URL: its devtools journal is learned from as a HAR log is. */
+  fromJournal?: string;
+  /** The mock API options of a config (`--config`, the Vite plugin's): relations, id field, WebSocket handlers, GraphQL. */
+  mock?: ExportMockOptions;
 }
 
 type Source = { kind: 'data'; model: DataModel; prefix: string; files: string[] } | { kind: 'document'; document: Record<string, unknown>; files: string[] };
@@ -37,7 +47,7 @@ type Source = { kind: 'data'; model: DataModel; prefix: string; files: string[] 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
 
 /** What SOURCE holds: an OpenAPI document, or data (a data file or a folder of mocks). */
-export async function readSource(path: string): Promise<Source> {
+export async function readSource(path: string, mock: ExportMockOptions = {}): Promise<Source> {
   if (!existsSync(path)) throw new Error(`${path}: no such file or folder`);
   const folder = statSync(path).isDirectory();
   if (!folder && DOCUMENT_FILE.test(path)) {
@@ -49,9 +59,13 @@ export async function readSource(path: string): Promise<Source> {
     }
   }
   if (!folder && !DATA_FILE.test(path)) throw new Error(`${path}: give a db.json (.json5, .js), a folder of mocks or an OpenAPI document`);
-  const options: MockApiOptions = { endpointPrefix: '/', preset: 'json-server', logLevel: 'silent', journal: false, sessions: false };
+  const options: MockApiOptions = { endpointPrefix: '/', preset: 'json-server', logLevel: 'silent', journal: false, sessions: false, ...(mock.store ? { store: mock.store } : {}), ...(mock.collections !== undefined ? { collections: mock.collections } : {}) };
   if (folder) options.fsDir = path;
-  else if (/\.json$/i.test(path)) options.db = path;
+  else if (/\.json$/i.test(path)) {
+    const problem = checkDbFile(path);
+    if (problem) throw new Error(problem);
+    options.db = path;
+  }
   else Object.assign(options, (await jsonServerFlags([basename(path)], dirname(path), {})).mock);
   const api = createNodeMockApi(options);
   try {
@@ -66,7 +80,7 @@ export async function readSource(path: string): Promise<Source> {
 
 /** Writes what the flags ask for; returns the lines to print. */
 export async function exportContract(sourcePath: string, flags: ExportFlags, cwd: string): Promise<string[]> {
-  const source = await readSource(sourcePath);
+  const source = await readSource(sourcePath, flags.mock);
   const name = relative(cwd, sourcePath) || basename(sourcePath);
   const lines: string[] = [];
   if (flags.types !== undefined) {
@@ -77,15 +91,21 @@ export async function exportContract(sourcePath: string, flags: ExportFlags, cwd
   if (flags.openapi !== undefined) {
     if (source.kind !== 'data') throw new Error('--openapi exports the contract of data (a db.json or a folder); the source is already an OpenAPI document');
     const { dataOpenApi } = await import('../contract/data-openapi.js');
-    const prefix = flags.prefix ?? source.prefix;
+    const configured = flags.mock?.endpointPrefix;
+    const prefix = flags.prefix ?? (typeof configured === 'string' ? configured : Array.isArray(configured) ? configured[0] : undefined) ?? source.prefix;
     let model = source.model;
-    let exchanges: Exchange[] = [];
-    if (flags.fromHar !== undefined) {
-      exchanges = harExchanges(await readJson(flags.fromHar), prefix);
-      model = widenModel(model, exchanges);
-    }
+    const exchanges: Exchange[] = [];
+    if (flags.fromHar !== undefined) exchanges.push(...harExchanges(await readJson(flags.fromHar), prefix));
+    if (flags.fromJournal !== undefined) exchanges.push(...harExchanges(journalAsHar(await readJournal(flags.fromJournal), flags.fromJournal), prefix));
+    if (exchanges.length) model = widenModel(model, exchanges);
     // The json-server preset serves GraphQL over the same collections (docs/graphql.md).
-    const document = dataOpenApi(model, { title: basename(sourcePath), prefix, graphql: `${prefix.replace(/\/+$/, '')}/graphql` });
+    const base = prefix.replace(/\/+$/, '');
+    const document = dataOpenApi(model, {
+      title: basename(sourcePath),
+      prefix,
+      ...(flags.mock?.graphql === false ? {} : { graphql: `${base}/graphql` }),
+      websockets: (flags.mock?.wsHandlers ?? []).filter((h) => !h.disabled).map((h) => `${base}${h.pattern}`),
+    });
     if (exchanges.length) addObserved(document, exchanges);
     await writeText(flags.openapi, /\.ya?ml$/i.test(flags.openapi) ? toYaml(document, { aliasDuplicateObjects: false }) : `${JSON.stringify(document, null, 2)}\n`);
     lines.push(`OpenAPI 3.1 document of ${name} → ${relative(cwd, flags.openapi) || flags.openapi}`);
@@ -100,6 +120,19 @@ async function readJson(file: string): Promise<unknown> {
   } catch (err) {
     throw new Error(`${file} is not JSON (a HAR log): ${(err as Error).message}`);
   }
+}
+
+/** The journal of the mockyard running at `url` (its admin API). */
+async function readJournal(url: string): Promise<unknown> {
+  const at = `${url.replace(/\/+$/, '')}${ADMIN_BASE}/requests?outgoing=false`;
+  let res: Response;
+  try {
+    res = await fetch(at);
+  } catch (err) {
+    throw new Error(`--from-journal: cannot reach ${at} (${(err as Error).message})`);
+  }
+  if (!res.ok) throw new Error(`--from-journal: ${at} answered ${res.status}`);
+  return res.json();
 }
 
 async function writeText(file: string, text: string): Promise<void> {
@@ -127,9 +160,9 @@ export function watchContract(sourcePath: string, run: () => Promise<void>, sign
 
 /** The `export` command's argument handling (exit 2 on bad arguments, 1 on a failed export). */
 export async function runExportCommand(argv: string[], io: ExportIo): Promise<{ code?: number; stop?: () => Promise<void> }> {
-  let parsed: { values: { types?: string; openapi?: string; prefix?: string; 'from-har'?: string; watch?: boolean }; positionals: string[] };
+  let parsed: { values: { types?: string; openapi?: string; prefix?: string; 'from-har'?: string; 'from-journal'?: string; watch?: boolean; config?: string }; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { types: { type: 'string' }, openapi: { type: 'string' }, prefix: { type: 'string' }, 'from-har': { type: 'string' }, watch: { type: 'boolean' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { types: { type: 'string' }, openapi: { type: 'string' }, prefix: { type: 'string' }, 'from-har': { type: 'string' }, 'from-journal': { type: 'string' }, watch: { type: 'boolean' }, config: { type: 'string', short: 'c' } } });
   } catch (err) {
     io.err(`mockyard: ${(err as Error).message}\nRun "mockyard --help" for usage.`);
     return { code: 2 };
@@ -143,13 +176,23 @@ export async function runExportCommand(argv: string[], io: ExportIo): Promise<{ 
   if (values.types === undefined && values.openapi === undefined) return usage('give --types FILE (TypeScript) and/or --openapi FILE (.json, .yaml)');
   if (values.openapi !== undefined && !/\.(json|ya?ml)$/i.test(values.openapi)) return usage(`--openapi writes .json or .yaml (got "${values.openapi}")`);
   if (values.prefix !== undefined && !values.prefix.startsWith('/')) return usage(`--prefix must start with "/" (got "${values.prefix}")`);
-  if (values['from-har'] !== undefined && values.openapi === undefined) return usage('--from-har adds observed traffic to the --openapi document: give --openapi FILE');
+  for (const flag of ['from-har', 'from-journal'] as const) if (values[flag] !== undefined && values.openapi === undefined) return usage(`--${flag} adds observed traffic to the --openapi document: give --openapi FILE`);
+  if (values['from-journal'] !== undefined && !/^https?:\/\/[^/]+/i.test(values['from-journal'])) return usage(`--from-journal takes the URL of a running mockyard (got "${values['from-journal']}")`);
   const source = resolve(io.cwd, positionals[0]!);
+  let mock: ExportMockOptions | undefined;
+  try {
+    mock = values.config === undefined ? undefined : (await loadConfigFile(resolve(io.cwd, values.config))).mock;
+  } catch (err) {
+    io.err(`mockyard: export: ${(err as Error).message}`);
+    return { code: 1 };
+  }
   const flags: ExportFlags = {
     types: values.types === undefined ? undefined : resolve(io.cwd, values.types),
     openapi: values.openapi === undefined ? undefined : resolve(io.cwd, values.openapi),
     prefix: values.prefix,
+    mock,
     fromHar: values['from-har'] === undefined ? undefined : resolve(io.cwd, values['from-har']),
+    fromJournal: values['from-journal'],
   };
   const once = async (): Promise<boolean> => {
     try {

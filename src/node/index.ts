@@ -8,24 +8,8 @@
  * config loading, the worker-script writer) stay inside. test/public-api.test.ts writes the
  * surface down.
  */
-import { defineConfig as defineConfigOnce, type MockyardConfig as Config } from '../define-config.js';
-import type { NextFunction as HandlerNext } from '../engine/types.js';
-import { middlewareFor as engineMiddleware } from './middleware.js';
-
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { createMiddleware, type Middleware, type MiddlewareOptions } from './middleware.js';
 export { mockyard, type MockyardViteOptions, type ViteLikePlugin, type ViteLikeServer } from './vite.js';
 export { diskFs, type DiskVfs } from '../vfs/disk.js';
 export { postgresStore, type PostgresStoreOptions } from './postgres/index.js';
-
-/** @deprecated Import `defineConfig` from `mockyard` (this alias goes in the next version). */
-export const defineConfig: typeof defineConfigOnce = defineConfigOnce;
-/** @deprecated Import the `MockyardConfig` type from `mockyard` (this alias goes in the next version). */
-export type MockyardConfig = Config;
-/**
- * @deprecated Use `createMiddleware({ engines })` (one way to build the middleware; this alias
- * goes in the next version).
- */
-export const middlewareFor: typeof engineMiddleware = engineMiddleware;
-/** @deprecated Import the `NextFunction` type from `mockyard` (this alias goes in the next version). */
-export type NextFunction = HandlerNext;

@@ -4,8 +4,7 @@
  * below the document's server path, or `--prefix`) and checked as the `openapi` layer checks it
  * (contract.ts: credentials, media types; request-validator.ts: parameters and JSON body), and
  * its answer against the documented response for its status and content type, as the layer
- * checks answers (response-check.ts; here every status counts: a status the operation does not
- * document is drift too). Prints one line per problem with its JSON pointer and a summary;
+ * checks answers (response-check.ts: one rule for both, mockyard's own error answers apart). Prints one line per problem with its JSON pointer and a summary;
  * exit code 1 when anything drifted, 0 when all matched, 2 for bad arguments.
  */
 import { readFile } from 'node:fs/promises';
@@ -15,7 +14,7 @@ import type { Har } from 'har-format';
 import { base64ToBytes } from '../core/base64.js';
 import { NULL_BODY_STATUS } from '../core/fast-response.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
-import { documentModel } from '../engine/openapi-backend/document-loader.js';
+import { documentModel } from '../engine/openapi-document/document-loader.js';
 import { contractRefusal } from '../engine/openapi/contract.js';
 import { compileDocument, type Problem } from '../engine/openapi/request-validator.js';
 import { checkAnswer } from '../engine/openapi/response-check.js';
@@ -72,7 +71,7 @@ export async function checkTraffic(documentFile: string, harFile: string, option
         const raw = recorded === undefined || recorded === '' || NULL_BODY_STATUS.has(status) ? null : entry.response.content?.encoding === 'base64' ? base64ToBytes(recorded) : recorded;
         const length = raw === null ? 0 : typeof raw === 'string' ? new TextEncoder().encode(raw).byteLength : raw.byteLength;
         const answer = new Response(raw as BodyInit | null, { status, headers: raw !== null && type ? { 'content-type': type, 'content-length': String(length) } : {} });
-        for (const p of (await checkAnswer(model, op, method, answer, { everyStatus: true, readLimit: Infinity })).problems) problems.push(p.pointer ? `response /body${p.pointer}: ${p.message}` : `response: ${p.message}`);
+        for (const p of (await checkAnswer(model, op, method, answer, { readLimit: Infinity })).problems) problems.push(p.pointer ? `response /body${p.pointer}: ${p.message}` : `response: ${p.message}`);
       }
     }
     if (problems.length) {

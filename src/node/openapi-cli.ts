@@ -10,8 +10,8 @@ import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ResolvedMockApiOptions } from '../engine/options.js';
 import type { MockApiOptions } from '../engine/types.js';
-import { readDocument } from '../engine/openapi-backend/operations.js';
-import { createDeref } from '../engine/openapi-backend/refs.js';
+import { readDocument } from '../engine/openapi-document/operations.js';
+import { createDeref } from '../engine/openapi-document/refs.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
 
 export interface OpenApiArgument {

@@ -1,6 +1,6 @@
 /**
  * The proxy's upstream transport on Node (part of Node's runtime object, runtime.ts; the contract is
- * src/engine/proxy/transport.ts): an undici `Pool` per target origin and proxy layer, driven
+ * src/engine/upstream/transport.ts): an undici `Pool` per target origin and proxy layer, driven
  * through its lowest public API, `dispatch` with a handler (undici's own `request()` is built on
  * it), so a proxied request reuses a warm keep-alive connection and builds no WHATWG Request,
  * Headers or stream, and no Node stream either when the answer is short.
@@ -22,7 +22,7 @@
  *
  *   - headers go out as the flat list the layer prepared; undici adds `Host` for the target;
  *   - a request body stream without Content-Length goes out chunked (undici), whatever the method;
- *   - gzip / x-gzip / deflate / br answers are decoded as fetch decodes them (headers.ts
+ *   - gzip / x-gzip / deflate / br answers are decoded as fetch decodes them (engine/upstream/headers.ts
  *     `decodable`), so clients and the recorder see the same bytes with either transport;
  *   - no answer head within `timeout` → the exchange is aborted, UpstreamTimeout (the layer's
  *     504); a body may then stream for as long as it takes (no body timeout: SSE, long polls);
@@ -36,9 +36,9 @@ import { constants, createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Dispatcher, Pool } from 'undici';
 import { FastResponse, type FastHeaders } from '../core/fast-response.js';
 import { flatGet, type FlatHeaders } from '../core/flat-headers.js';
-import { decodable } from '../engine/proxy/headers.js';
+import { decodable } from '../engine/upstream/headers.js';
 import type { StopWatching } from '../core/client-gone.js';
-import { answerHasBody, ClientGone, UpstreamTimeout, type UpstreamAnswer, type UpstreamRequest, type UpstreamTransport } from '../engine/proxy/transport.js';
+import { answerHasBody, ClientGone, UpstreamTimeout, type UpstreamAnswer, type UpstreamRequest, type UpstreamTransport } from '../engine/upstream/transport.js';
 import { streamResponse } from './stream-response.js';
 
 /** zlib stops at a truncated end instead of failing the whole answer (as undici's fetch does). */

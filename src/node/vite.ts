@@ -11,7 +11,12 @@
  * left to Vite (HMR). The types below are the few Vite members used, so `mockyard` does not
  * depend on Vite.
  */
-import type { LoggerSink } from '../core/logger.js';
+import { createLogger, type LoggerSink } from '../core/logger.js';
+import type { Engine } from '../core/engine.js';
+import { check } from '../core/options.js';
+import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/paths.js';
+import { isMockApi } from '../engine/is-mock-api.js';
+import { isCollector } from '../tracker/is-collector.js';
 import type { MockApiOptions } from '../engine/types.js';
 import { isEngine } from '../core/engine.js';
 import { isLoopbackHost, type ServerNames } from '../devtools/guard.js';
@@ -49,6 +54,12 @@ export interface ViteLikePlugin {
 export type MockyardViteOptions = EngineSources &
   Pick<MiddlewareOptions, 'logLevel' | 'logger'> & {
     /**
+     * Also serve the engines under `vite preview` (default true: the built app previews against
+     * the same mocks). `false`: the preview server is left alone (the built app then calls
+     * whatever its URLs point to).
+     */
+    preview?: boolean;
+    /**
      * A `.d.ts` file (relative to Vite's root) to keep the types of `mock.db` or `mock.fsDir` in,
      * written at start-up and again on every change of the data (docs/contract.md).
      */
@@ -78,6 +89,20 @@ function viteSite(options: ViteLikeServerOptions | undefined, which: 'server' | 
   return { local: isLoopbackHost(listen), server: { listen, allowed, option: `Vite's ${which}.allowedHosts (or devtools.allowedHosts)` } };
 }
 
+/** The plugin's start-up lines in Vite's log: what it serves, where the devtools are (or why they are off). */
+export function startupLines(engines: readonly Engine[], base: string, mock: MockyardViteOptions['mock']): string[] {
+  const lines: string[] = [];
+  const source = mock && !isEngine(mock) ? (typeof mock.db === 'string' ? mock.db : typeof mock.fsDir === 'string' ? `files in ${mock.fsDir}` : mock.fs ? 'its filesystem' : undefined) : undefined;
+  for (const e of engines) {
+    if (isDevtoolsEngine(e)) lines.push(`devtools at ${base}${DEVTOOLS_BASE}/ (admin API at ${ADMIN_BASE}/)`);
+    else if (isDevtoolsEngine(e, true)) lines.push(`devtools off (${ADMIN_BASE}/ answers why): on by default only on a loopback Vite; with --host set devtools: { token }`);
+    else if (isCollector(e)) lines.push(`event collector at ${base}${e.basePath}`);
+    else if (isMockApi(e)) lines.push(`mock API at ${e.prefixes.map((p) => `${base}${p === '/' ? '/' : p}`).join(', ')}${source ? ` (${source})` : ''}`);
+    else lines.push(`engine at ${e.prefixes.join(', ')}`);
+  }
+  return lines;
+}
+
 /** The plugin's `types` option: the data's types written now and on every change (contract-cli.ts). */
 async function keepTypes(root: string, mock: EngineSources['mock'], types: string, logger: LoggerSink | undefined): Promise<AbortController | undefined> {
   const options = mock && !isEngine(mock) && typeof mock === 'object' ? (mock as MockApiOptions) : undefined;
@@ -85,7 +110,7 @@ async function keepTypes(root: string, mock: EngineSources['mock'], types: strin
   if (data === undefined) throw new Error('mockyard: the Vite option "types" writes the types of mock.db or mock.fsDir: give one of them');
   const { exportContract, watchContract } = await import('./contract-cli.js');
   const source = resolve(options?.root ?? root, data);
-  const flags = { types: resolve(root, types) };
+  const flags = { types: resolve(root, types), mock: options };
   const write = () => exportContract(source, flags, root).catch((err: unknown) => (logger ?? console).warn(`mockyard: types not written: ${(err as Error).message}`));
   await write();
   const stop = new AbortController();
@@ -94,6 +119,7 @@ async function keepTypes(root: string, mock: EngineSources['mock'], types: strin
 }
 
 export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
+  const preview = check.boolean(options.preview, 'preview', true);
   const install = async (server: ViteLikeServer, which: 'server' | 'preview') => {
     const mock = options.mock && !isEngine(options.mock) ? ({ root: server.config.root, ...options.mock } as MockApiOptions) : options.mock;
     const logger = options.logger ?? sinkFor(server.config.logger);
@@ -101,6 +127,17 @@ export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
     const hostApp = await nodeHost({ mock, tracker: options.tracker, engines: options.engines, devtools: options.devtools, logger, ...site });
     const mw = middlewareFor(hostApp, { logger, ...(options.logLevel ? { logLevel: options.logLevel } : {}), owned: [hostApp] });
     server.middlewares.use(mw);
+    const log = createLogger(options.logLevel ?? 'info', logger ?? console);
+    const announce = (base: string) => {
+      for (const line of startupLines(hostApp.engines, base, mock)) log.info(line);
+    };
+    if (server.httpServer) {
+      server.httpServer.on('listening', () => {
+        const address = (server.httpServer as { address?: () => unknown }).address?.() as { port?: number } | string | null | undefined;
+        const name = site.server.listen === undefined || site.server.listen === '0.0.0.0' || site.server.listen === '::' ? 'localhost' : site.server.listen;
+        announce(typeof address === 'object' && address?.port ? `http://${name.includes(':') ? `[${name}]` : name}:${address.port}` : '');
+      });
+    } else announce('');
     const stopTypes = which === 'server' && options.types !== undefined ? await keepTypes(server.config.root, mock, options.types, logger) : undefined;
     if (server.httpServer) {
       server.httpServer.on('upgrade', mw.upgrade);
@@ -113,6 +150,6 @@ export function mockyard(options: MockyardViteOptions): ViteLikePlugin {
   return {
     name: 'mockyard',
     configureServer: (server) => install(server, 'server'),
-    configurePreviewServer: (server) => install(server, 'preview'),
+    configurePreviewServer: (server) => (preview ? install(server, 'preview') : Promise.resolve()),
   };
 }

@@ -29,7 +29,7 @@ import { test as base, expect, type TestType } from '@playwright/test';
 import type { JournalEntry } from '../devtools/journal.js';
 import { ADMIN_BASE } from '../devtools/paths.js';
 import type { SessionOverride } from '../engine/sessions/overrides.js';
-import type { SessionInfo } from '../engine/sessions/set.js';
+import type { SessionInfo } from '../engine/session-set.js';
 import type { ApiRoutes, RouteAnswer } from '../engine/types.js';
 
 export { expect };
@@ -63,7 +63,7 @@ export interface MockyardFixture<Api = {}> {
   scenario(name: string | null): Promise<SessionInfo>;
   /** Back to a fresh session: data, overrides and scenario dropped. */
   reset(): Promise<void>;
-  /** This test's journal entries, oldest first; `filter` as the admin API's (method, status, path). */
+  /** This test's journal entries (the requests it made, not the webhooks the mock sent), oldest first; `filter` as the admin API's (method, status, path). */
   requests(filter?: { method?: string; status?: string | number; path?: string }): Promise<JournalEntry[]>;
   /**
    * The webhooks the mock sent for this test's requests (journal rows, oldest first: one per
@@ -129,38 +129,70 @@ export interface MockyardOptions {
   mockyardToken: string | undefined;
 }
 
+/**
+ * One admin API call; its errors say what to do: an answer that is not the admin API's JSON (a dev
+ * server's index.html: no mockyard there), a 401 (the token), the guard's 403/404 (its message
+ * names the option), a server that cannot be reached.
+ */
+async function callAdmin(url: string, init: RequestInit, o: { root: string; token: string | undefined; missing?: ((text: string) => boolean) | undefined }): Promise<unknown> {
+  const method = init.method ?? 'GET';
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`mockyard/playwright: cannot reach ${o.root} (${cause?.code ?? cause?.message ?? (err as Error).message}): start the mockyard server (the CLI, serve(), or the Vite plugin's dev server, e.g. as Playwright's webServer), or set use.mockyardURL to where it runs`);
+  }
+  const text = await res.text();
+  const type = res.headers.get('content-type') ?? '';
+  if (!/json/i.test(type) && text !== '') {
+    throw new Error(
+      `mockyard/playwright: ${method} ${url} answered ${res.status} ${type || 'without a Content-Type'}, not the admin API's JSON: no mockyard serves ${o.root}. ` +
+        'Set use.mockyardURL to the server with mockyard (the CLI, serve(), or the dev server running the Vite plugin / middleware), or use.baseURL when the app is served there',
+    );
+  }
+  if (res.status === 404 && o.missing?.(text)) return undefined;
+  if (!res.ok) {
+    let message = text;
+    try {
+      message = (JSON.parse(text) as { message?: string }).message ?? text;
+    } catch {
+      // not JSON: the text as it is
+    }
+    const hint =
+      res.status === 401
+        ? o.token
+          ? ' Check use.mockyardToken: it must be the server\'s devtools.token.'
+          : ' Set use.mockyardToken to the server\'s devtools.token.'
+        : '';
+    throw new Error(`mockyard/playwright: ${method} ${url} answered ${res.status}: ${message}.${hint}`);
+  }
+  return text ? JSON.parse(text) : undefined;
+}
+
 function sessionIdFor(testId: string, retry: number): string {
   const tail = globalThis.crypto.randomUUID().slice(0, 8);
   return `pw-${testId.replace(/[^A-Za-z0-9._:~-]/g, '-').slice(0, 80)}-r${retry}-${tail}`;
 }
 
 export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>({
-  mockyardURL: [undefined, { option: true }],
-  mockyardToken: [undefined, { option: true }],
+  // Options (`use: { mockyardURL }`); typed on PlaywrightTestOptions too (the declaration at the
+  // end), where Playwright's types take no `option` flag: the flag is what makes them options.
+  mockyardURL: [undefined, { option: true }] as never,
+  mockyardToken: [undefined, { option: true }] as never,
 
   mockyard: async ({ baseURL, mockyardURL, mockyardToken }, use, testInfo) => {
     const root = mockyardURL ?? baseURL;
     if (!root) throw new Error('mockyard/playwright: set use.baseURL (or use.mockyardURL) to the mockyard server');
     const id = sessionIdFor(testInfo.testId, testInfo.retry);
     const admin = `${root.replace(/\/+$/, '')}${ADMIN_BASE}/sessions/${encodeURIComponent(id)}`;
-    const call = async (path: string, init: RequestInit = {}): Promise<unknown> => {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (mockyardToken) headers.authorization = `Bearer ${mockyardToken}`;
-      const res = await fetch(`${admin}${path}`, { ...init, headers });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`mockyard: ${init.method ?? 'GET'} ${admin}${path} answered ${res.status}: ${text}`);
-      return text ? JSON.parse(text) : undefined;
-    };
     const adminRoot = `${root.replace(/\/+$/, '')}${ADMIN_BASE}`;
-    const rootCall = async (path: string, init: RequestInit = {}): Promise<unknown> => {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (mockyardToken) headers.authorization = `Bearer ${mockyardToken}`;
-      const res = await fetch(`${adminRoot}${path}`, { ...init, headers });
-      const text = await res.text();
-      if (res.status === 404 && init.method === undefined && /does not exist/.test(text)) return undefined;
-      if (!res.ok) throw new Error(`mockyard: ${init.method ?? 'GET'} ${adminRoot}${path} answered ${res.status}: ${text}`);
-      return text ? JSON.parse(text) : undefined;
-    };
+    const adminCall = (url: string, init: RequestInit, missing?: (text: string) => boolean) => callAdmin(url, init, { root, token: mockyardToken, missing });
+    const call = (path: string, init: RequestInit = {}): Promise<unknown> => adminCall(`${admin}${path}`, init);
+    const rootCall = (path: string, init: RequestInit = {}): Promise<unknown> =>
+      adminCall(`${adminRoot}${path}`, init, init.method === undefined ? (text) => /does not exist/.test(text) : undefined);
     let prefixes: Promise<string[]> | undefined;
     const below = async (path: string): Promise<string> => {
       prefixes ??= (rootCall('/routes') as Promise<{ mock: { prefixes: string[] } | null }>).then((r) => (r.mock?.prefixes ?? []).filter((p) => p !== '/').sort((a, b) => b.length - a.length));
@@ -232,9 +264,9 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
         await call('/reset', { method: 'POST' }).catch(() => undefined);
       },
       requests: async (filter = {}) => {
-        const q = new URLSearchParams();
+        const q = new URLSearchParams({ outgoing: 'false' }); // the webhooks it sent: webhooks()
         for (const [k, v] of Object.entries(filter)) if (v !== undefined) q.set(k, String(v));
-        const { entries } = (await call(`/requests${q.size ? `?${q}` : ''}`)) as { entries: JournalEntry[] };
+        const { entries } = (await call(`/requests?${q}`)) as { entries: JournalEntry[] };
         return entries.reverse();
       },
       webhooks: async (filter = {}) => {
@@ -259,6 +291,16 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
   },
 });
 
+// `use: { mockyardURL, mockyardToken }` type-checks in a plain `defineConfig({ … })` of
+// playwright.config.ts once this entry is part of the program (a spec imports it).
+declare module '@playwright/test' {
+  interface PlaywrightTestOptions {
+    /** mockyard/playwright: where the mockyard server is (its admin API under /_mockyard/api); default `baseURL`. */
+    mockyardURL?: string | undefined;
+    /** mockyard/playwright: the admin API's bearer token (`devtools: { token }`), when the server requires one. */
+    mockyardToken?: string | undefined;
+  }
+}
 /**
  * `test` with its `mockyard` fixture typed by `Api` (docs/contract.md): `mockyard.use(...)`
  * overrides must name the API's routes and give their answers. The same object as `test`.

@@ -1,5 +1,5 @@
 /**
- * The devtools page in the page host (`mockyard/sw`). MSW's service worker never intercepts a
+ * The devtools page in the page host (`mockyard/browser`). MSW's service worker never intercepts a
  * navigation (its script returns early for `mode: 'navigate'`), and each tab runs its own engines,
  * so a separate tab at `/_mockyard/` could not reach this tab's journal. Instead the same prebuilt
  * page (src/devtools/page-assets.generated.ts, imported here on demand: not in the start-up

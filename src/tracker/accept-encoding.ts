@@ -1,11 +1,13 @@
 /**
- * Whether a client accepts a gzip response. The spec has the collector always gzip its reads;
- * we honour HTTP as well: no Accept-Encoding header means any coding is fine (RFC 9110 §12.5.3),
- * so gzip; a header that names gzip (or `*`) with q > 0 gets gzip; a header that excludes it
- * (`identity`, `br`, `gzip;q=0`) gets plain JSON.
+ * Whether a client accepts a gzip response: a header that names gzip (or `*`) with q > 0. The
+ * spec has the collector gzip its reads, and the dashboard's browser always sends
+ * `Accept-Encoding: gzip`; a client that sends no Accept-Encoding (plain `curl`, a script) gets
+ * identity, as nginx and Express's compression answer it, so it never prints binary (RFC 9110
+ * §12.5.3 lets a server pick any coding then; identity is the one every client reads). A header
+ * that excludes gzip (`identity`, `br`, `gzip;q=0`) gets plain JSON.
  */
 export function acceptsGzip(header: string | null): boolean {
-  if (header === null) return true;
+  if (header === null) return false;
   let star: boolean | undefined;
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.split(';');

@@ -212,7 +212,8 @@ export class StorageState {
       this.seen.ready = true;
     } else if (name === 'unavailable') {
       this.seen.unavailable = true;
-      this.logger.warn(`tracker: ${this.label} ${reason}${detail ? ` (${detail})` : ''}; retrying`);
+      // Error level: the collector answers 503 until it is back (logLevel 'error' still shows why).
+      this.logger.error(`tracker: ${this.label} ${reason}${detail ? ` (${detail})` : ''}; retrying`);
     }
     const status = this.status();
     for (const l of [...this.listeners]) l(status);

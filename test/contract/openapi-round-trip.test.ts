@@ -138,4 +138,20 @@ describe('export --openapi, round trip', () => {
     expect(await (await send(back.url, 'GET', '/api/posts')).json()).toEqual(original);
     expect(await (await send(back.url, 'GET', '/api/settings')).json()).toEqual(JSON.parse(await readFile(join(FIXTURES, 'mocks', 'settings.json'), 'utf8')));
   }, 90_000);
+
+  it('--from-journal learns from a running server\'s devtools journal', async () => {
+    const root = await makeTempDir();
+    await cp(join(FIXTURES, 'db.json'), join(root, 'db.json'));
+    const served = await startCli(CLI, ['db.json', '--port', '0', '--quiet'], root);
+    expect((await send(served.url, 'POST', '/users', { name: 'Grace', team: 'compilers' })).status).toBe(201);
+    expect((await send(served.url, 'GET', '/users?team=compilers')).status).toBe(200);
+    const exported = await cli(['export', join(FIXTURES, 'db.json'), '--openapi', 'live.json', '--from-journal', served.url], root);
+    expect(exported.code).toBe(0);
+    expect((await validate(join(root, 'live.json'))).valid).toBe(true);
+    const doc = JSON.parse(await readFile(join(root, 'live.json'), 'utf8'));
+    expect(doc.components.schemas.User.properties.team).toEqual({ type: 'string' });
+    expect(doc.components.schemas.User.required).toEqual(['id', 'name']);
+    expect(doc.paths['/users'].get.parameters).toContainEqual(expect.objectContaining({ name: 'team', in: 'query' }));
+    expect(doc.paths['/users'].post.parameters).toContainEqual(expect.objectContaining({ name: 'x-client', in: 'header' }));
+  }, 90_000);
 });

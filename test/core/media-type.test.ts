@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentTypeFor, extensionFor, isJsonMediaType, isTextMediaType, parseMediaType, streamedFormatOf } from '../../src/core/media-type.js';
-import { harContent } from '../../src/engine/proxy/har.js';
+import { harContent } from '../../src/engine/recordings/har.js';
 
 describe('media types', () => {
   it('maps common extensions, text with charset', () => {

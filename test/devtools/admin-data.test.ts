@@ -12,6 +12,7 @@ import { memoryFs } from '../../src/vfs/memory.js';
 import type { MockApiOptions } from '../../src/engine/types.js';
 import { isMockApi } from '../../src/engine/is-mock-api.js';
 import type { StoreChange } from '../../src/engine/store/contract.js';
+import { createServer } from 'node:http';
 import { closeServers, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
@@ -246,6 +247,65 @@ describe('admin API: openapi', () => {
   });
 });
 
+describe('admin API: events export', () => {
+  it('exports a time window of the collector\u2019s events as JSON Lines, in pages, through the collector\u2019s key', async () => {
+    const s = await startServer({ mock: options(), tracker: { appId: 'editor-test', apiKey: 'collector-key-123' } });
+    const now = Date.now();
+    const events = Array.from({ length: 25_000 }, (_, i) => ({ id: '', timestamp: new Date(now - 60_000 + (i % 1000)).toISOString(), i }));
+    for (let b = 0; b < events.length; b += 500) {
+      const ingest = await fetch(`${s.url}/_tracker/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tracker-key': 'collector-key-123' }, body: JSON.stringify({ type: 'ingest', batchId: `b${b}`, events: events.slice(b, b + 500) }) });
+      expect(ingest.status).toBeLessThan(300);
+    }
+    const q = `since=${new Date(now - 120_000).toISOString()}&until=${new Date(now + 1000).toISOString()}`;
+    expect((await call(`${s.url}${A}/events/export?${q}`)).status).toBe(401);
+    expect((await call(`${s.url}${A}/events/export`, 'GET', undefined, { 'x-tracker-key': 'collector-key-123' })).status).toBe(400);
+    const res = await fetch(`${s.url}${A}/events/export?${q}`, { headers: { 'x-tracker-key': 'collector-key-123' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    const lines = (await res.text()).trimEnd().split('\n');
+    expect(lines).toHaveLength(25_000);
+    const parsed = lines.map((l) => JSON.parse(l) as { i: number; id: string });
+    expect(new Set(parsed.map((e) => e.id)).size).toBe(25_000);
+    expect(new Set(parsed.map((e) => e.i)).size).toBe(25_000);
+  });
+});
+
+describe('admin API: record', () => {
+  it('starts and stops recording through the proxy; what was recorded is replayed from the mocks folder', async () => {
+    let version = 'v1';
+    const upstream = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ path: req.url, version }));
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    try {
+      const dir = await makeTempDir();
+      const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fsDir: dir, proxy: { target } } });
+      expect((await call(`${s.url}${A}/record`)).json).toEqual({ target, recording: false, entries: [] });
+      expect((await call(`${s.url}/api/before`)).json.version).toBe('v1');
+      const on = await call(`${s.url}${A}/record`, 'PUT', { recording: true });
+      expect(on.json.recording).toBe(true);
+      expect((await call(`${s.url}/api/users`)).json).toEqual({ path: '/api/users', version: 'v1' });
+      await expect.poll(async () => (await call(`${s.url}${A}/record`)).json.entries.map((e: any) => `${e.method} ${e.path} ${e.status}`)).toEqual(['GET /api/users 200']);
+      await expect.poll(async () => readFile(join(dir, 'users.json'), 'utf8').catch(() => '')).toContain('"v1"');
+      const off = await call(`${s.url}${A}/record`, 'PUT', { recording: false });
+      expect(off.json.recording).toBe(false);
+      expect(off.json.entries).toHaveLength(1); // what was recorded stays listed
+      version = 'v2';
+      // Replay: the recorded answer, not the target's new one; other paths still go to the target, unrecorded.
+      expect((await call(`${s.url}/api/users`)).json).toEqual({ path: '/api/users', version: 'v1' });
+      expect((await call(`${s.url}/api/other`)).json.version).toBe('v2');
+      await expect.poll(async () => readFile(join(dir, 'other.json'), 'utf8').catch(() => 'absent')).toBe('absent');
+      expect((await call(`${s.url}${A}/record`, 'PUT', { recording: 'yes' })).status).toBe(400);
+      const plain = await startServer({ mock: options() });
+      expect((await call(`${plain.url}${A}/record`, 'PUT', { recording: true })).status).toBe(409);
+    } finally {
+      await new Promise((r) => upstream.close(r));
+    }
+  });
+});
+
 describe('admin API: route overrides and the guard', () => {
   it('removes one session override by its index (undo)', async () => {
     const s = await startServer({ mock: options() });
@@ -277,5 +337,25 @@ describe('admin API: route overrides and the guard', () => {
     }
     expect((await call(`${s.url}/api/todos`)).json).toEqual(TODOS);
     expect((await call(`${s.url}${A}/data/todos`, 'POST', { title: 'x' }, { authorization: `Bearer ${token}` })).status).toBe(201);
+  });
+
+  it('refuses every new write from another origin (the guard\u2019s Origin rule), and reads sent to a foreign Host', async () => {
+    const s = await startServer({ mock: options() });
+    const evil = { origin: 'http://evil.example' };
+    for (const [path, method, body, headers] of [
+      ['/data/todos', 'POST', { title: 'x' }, evil],
+      ['/data/todos/1', 'PATCH', { title: 'x' }, evil],
+      ['/data/todos/1', 'DELETE', undefined, evil],
+      ['/data/todos', 'PUT', [], evil],
+      ['/data/todos/reset', 'POST', undefined, evil],
+      ['/data/todos/1/duplicate', 'POST', undefined, evil],
+      ['/files/x.json', 'PUT', {}, { ...evil, 'if-none-match': '*' }],
+      ['/sessions/a/overrides/0', 'DELETE', undefined, evil],
+    ] as const) {
+      expect((await call(`${s.url}${A}${path}`, method, body, headers)).status, `${method} ${path}`).toBe(403);
+    }
+    expect((await call(`${s.url}/api/todos`)).json).toEqual(TODOS);
+    // The page's own origin may write.
+    expect((await call(`${s.url}${A}/data/todos`, 'POST', { title: 'x' }, { origin: s.url })).status).toBe(201);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The devtools page's size budget (docs/devtools.md "How it is built"): the bundle `npm run build`
  * makes (scripts/build-devtools-page.mjs) stays within 48 KB of script and 4 KB of stylesheet,
- * gzipped (level 9). It is a lazy chunk (never in the `mockyard/sw` start-up bundle:
+ * gzipped (level 9). It is a lazy chunk (never in the `mockyard/browser` start-up bundle:
  * test/e2e/bundle.e2e.ts) and never in an app's production build; this keeps the page itself small.
  */
 import { gzipSync } from 'node:zlib';

@@ -10,7 +10,7 @@ import { mockyardAliases } from '../../playground/vite-aliases.mjs';
 
 const pages = fileURLToPath(new URL('../../bench/browser-pages/', import.meta.url));
 
-it('mockyard/sw bundles without Node built-ins, memfs, busboy or ws', async () => {
+it('mockyard/browser bundles without Node built-ins, memfs, busboy or ws', async () => {
   const modules: string[] = [];
   const startup: string[] = [];
   const warnings: string[] = [];

@@ -33,7 +33,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mockyard-e2e-editor-'));
   await mkdir(join(dir, 'mocks'));
   await writeFile(join(dir, 'mocks', 'todos.json'), JSON.stringify(TODOS, null, 2));
-  ({ url } = await startCli(cli, ['--port', '0', '--log-level', 'warn'], dir));
+  ({ url } = await startCli(cli, ['--tracker', '--port', '0', '--log-level', 'warn'], dir));
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -287,6 +287,21 @@ describe('Sessions tab', () => {
     await page.getByRole('button', { name: 'Delete erin' }).click();
     await expect.poll(() => row.count()).toBe(0);
     expect((await rest('/_mockyard/api/sessions/erin')).status).toBe(404);
+    await page.close();
+  });
+});
+
+describe('Events tab', () => {
+  it('exports the window as JSON Lines (GET events/export)', async () => {
+    const now = Date.now();
+    const events = [0, 1, 2].map((i) => ({ id: '', type: 'click', timestamp: new Date(now - 1000 * (i + 1)).toISOString(), i }));
+    expect((await fetch(`${url}/_tracker/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'ingest', batchId: 'e2e-export', events }) })).status).toBeLessThan(300);
+    const page = await openTab('events');
+    await page.locator('.events[data-state=ready]').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('events-export').click()]);
+    const text = await readFile((await download.path())!, 'utf8');
+    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { i: number });
+    expect(lines.map((e) => e.i)).toEqual([0, 1, 2]);
     await page.close();
   });
 });

@@ -73,7 +73,8 @@ async function expectItems(page: Page, titles: string[]): Promise<void> {
   try {
     await poll(() => items(page).allInnerTexts()).toEqual(titles);
   } catch (err) {
-    throw new Error(`${(err as Error).message}\nthe preview shows: ${JSON.stringify(await shown(page))}`, { cause: err });
+    const state = await Promise.resolve().then(() => phase(page)).catch(() => 'unknown');
+    throw new Error(`${(err as Error).message}\nthe preview shows: ${JSON.stringify(await shown(page))} (render phase ${state})`, { cause: err });
   }
 }
 

@@ -136,3 +136,34 @@ describe('ids', () => {
     expect((await runCli(['--ids', 'any', '--port', '0'], await makeTempDir())).code).toBe(2); // a document flag without a document
   });
 });
+
+describe('a body to an operation that documents none', () => {
+  it('is a 415 when it holds bytes; an empty stream (a page\'s DELETE, msw) is no body', async () => {
+    const { createNodeMockApi } = await import('../../src/node/engines.js');
+    const api = createNodeMockApi({ endpointPrefix: '/', fsDir: null, logLevel: 'silent', openapi: join(ROOT, 'openapi', 'prism-rules.yaml') });
+    await api.ready();
+    const stream = (text: string) => new ReadableStream<Uint8Array>({ start(c) { if (text) c.enqueue(new TextEncoder().encode(text)); c.close(); } });
+    const send = (text: string) => api.handle(new Request('http://x/ping', { method: 'POST', body: stream(text), duplex: 'half' } as RequestInit));
+    expect((await send(''))!.status).toBe(200);
+    const refused = (await send('{"a":1}'))!;
+    expect(refused.status).toBe(415);
+    expect(((await refused.json()) as { error: string }).error).toBe('UNSUPPORTED_MEDIA_TYPE');
+    await api.close();
+  });
+});
+
+describe("the document's example for an invalid request", () => {
+  afterAll(async () => {
+    await stopClis();
+    await removeTempDirs();
+  });
+
+  it("is the body; mockyard's own message goes in the Mockyard-Error header", async () => {
+    const url = await serve([join(ROOT, 'openapi', 'train-travel-3.1.json')]);
+    const res = await fetch(`${url}/bookings`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, body: '{"trip_id":7}' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await res.json()) as { type: string }).type).toBe('https://example.com/errors/bad-request');
+    expect(res.headers.get('mockyard-error')).toMatch(/^Request does not match the OpenAPI document: body\.trip_id must be string/);
+  });
+});

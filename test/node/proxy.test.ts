@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { createMockApi } from '../../src/engine/create-mock-api.js';
 import { Sleeper } from '../../src/engine/sleeper.js';
 import { PROXY_MESSAGES } from '../../src/engine/proxy/layer.js';
-import { fetchTransport, type UpstreamTransportFactory } from '../../src/engine/proxy/transport.js';
+import { fetchTransport, type UpstreamTransportFactory } from '../../src/engine/upstream/transport.js';
 import { nodeRuntime } from '../../src/node/runtime.js';
 import type { ServeOptions } from '../../src/node/serve.js';
 import { undiciTransport } from '../../src/node/upstream-undici.js';

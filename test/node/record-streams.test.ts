@@ -9,7 +9,7 @@ import { createGzip } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeMockApi as createMockApi } from '../../src/node/engines.js';
-import { parseSseFile } from '../../src/engine/streams/recorded-format.js';
+import { parseSseFile } from '../../src/engine/recordings/recorded-format.js';
 import { closeServers, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { closeUpstreams, startUpstream } from '../helpers/upstream.js';

@@ -1,7 +1,7 @@
 /**
  * A hand-written recording's headers through the node host: the framing headers the host
  * computes (Transfer-Encoding, Content-Encoding, Content-Length) and cookies are not replayed, as
- * for recorded ones (replay/kept-headers.ts), so the answer stays a well-formed HTTP message; a
+ * for recorded ones (recordings/kept-headers.ts), so the answer stays a well-formed HTTP message; a
  * header name that cannot be sent is a 500 naming the recording's entry.
  */
 import { afterEach, describe, expect, it } from 'vitest';

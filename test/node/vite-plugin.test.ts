@@ -75,3 +75,48 @@ describe('devtools under the Vite plugin', () => {
     expect((await fetch(`${base}/requests`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   });
 });
+
+describe('the plugin in Vite\'s log and under vite preview', () => {
+  it('prints what it serves and where the devtools are into Vite\'s log', async () => {
+    const lines: string[] = [];
+    const root = await makeTempDir();
+    await writeFile(join(root, 'index.html'), '<!doctype html><title>app</title>');
+    const log = (m: string) => void lines.push(m);
+    const vite = await createViteServer({
+      root,
+      configFile: false,
+      customLogger: { info: log, warn: log, warnOnce: log, error: log, clearScreen: () => {}, hasErrorLogged: () => false, hasWarned: false },
+      server: { port: 0, host: '127.0.0.1' },
+      plugins: [mockyard({ mock: { endpointPrefix: '/api', fsDir: 'mocks' }, tracker: true })],
+    });
+    cleanups.push(() => vite.close());
+    await vite.listen();
+    const port = (vite.httpServer!.address() as AddressInfo).port;
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `[mockyard] devtools at http://127.0.0.1:${port}/_mockyard/ (admin API at /_mockyard/api/)`,
+        `[mockyard] event collector at http://127.0.0.1:${port}/_tracker`,
+        `[mockyard] mock API at http://127.0.0.1:${port}/api (files in mocks)`,
+      ]),
+    );
+  });
+
+  it('serves the mocks under vite preview by default; preview: false leaves the preview server alone', async () => {
+    const { preview } = await import('vite');
+    const root = await makeTempDir();
+    await mkdir(join(root, 'dist'), { recursive: true });
+    await writeFile(join(root, 'dist', 'index.html'), '<!doctype html><title>built</title>');
+    const start = async (plugin: Parameters<typeof mockyard>[0]) => {
+      const server = await preview({ root, configFile: false, logLevel: 'silent', preview: { port: 0, host: '127.0.0.1' }, plugins: [mockyard(plugin)] });
+      cleanups.push(() => server.close());
+      return `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
+    };
+    const mock = { endpointPrefix: '/api', fs: memoryFs({ 'users.json': '[{"id":1}]' }), logLevel: 'silent' as const };
+    const on = await start({ mock, logLevel: 'silent' });
+    expect(await (await fetch(`${on}/api/users`)).json()).toEqual([{ id: 1 }]);
+    const off = await start({ mock, logLevel: 'silent', preview: false });
+    const res = await fetch(`${off}/api/users`);
+    expect(res.headers.get('content-type')).toContain('text/html'); // Vite's own SPA fallback
+    expect(() => mockyard({ preview: 'no' as unknown as boolean })).toThrow(/preview/);
+  });
+});

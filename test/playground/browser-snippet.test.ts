@@ -31,7 +31,7 @@ it('README.md shows the mocks module verbatim, docs/browser.md both files', asyn
 });
 
 it("compiles under create-vite's strict tsconfig", () => {
-  expect(existsSync(join(repo, 'dist/sw/index.d.ts')), 'dist/ is built by npm install (prepare); run npm run build').toBe(true);
+  expect(existsSync(join(repo, 'dist/browser/index.d.ts')), 'dist/ is built by npm install (prepare); run npm run build').toBe(true);
   const tsc = spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(example, 'tsconfig.json')], { encoding: 'utf8' });
   expect(tsc.stdout + tsc.stderr).toBe('');
   expect(tsc.status).toBe(0);

@@ -1,9 +1,7 @@
 /**
  * `mockyard/tracker` brings the tracker client alone into a production bundle: a Vite production
  * build of a page that imports `createTrackerClient` from it emits the client (and its lazily loaded
- * WebSocket transport) only: no engine, msw or devtools code. The same page importing the client
- * from the deprecated `mockyard/sw` is shaken down to the client as well: nothing the page host
- * holds runs on import (its engines are assembled by createHost when startWorker is called).
+ * WebSocket transport) only: no engine, msw or devtools code.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -43,13 +41,5 @@ describe('a production build importing the tracker client', () => {
     expect(text.length).toBeLessThan(80_000);
     expect(DEVTOOLS_MARKERS.filter((m) => text.includes(m))).toEqual([]);
     expect(found(text)).toEqual([]);
-  }, 120_000);
-
-  it('from the deprecated mockyard/sw: the client only as well', async () => {
-    const { chunks, text } = await bundle('mockyard/sw');
-    expect(text).toContain('page_view');
-    expect(chunks.length).toBeLessThanOrEqual(2);
-    expect(text.length).toBeLessThan(80_000);
-    expect(DEVTOOLS_MARKERS.filter((m) => text.includes(m))).toEqual([]);
   }, 120_000);
 });

@@ -241,6 +241,14 @@ describe.skipIf(!hasServer)('the collector through a database outage (real CLI, 
     expect(log).not.toContain('could not load stored events');
   }, 60_000);
 
+  it("an unreachable database at start-up is an error: --log-level error still prints it", async () => {
+    pg.down();
+    const dir = await appDir();
+    const c = await startCli(dir, ['--log-level', 'error']);
+    await c.waitFor('unreachable (ECONNREFUSED); retrying');
+    expect(c.output()).toContain(`PostgreSQL at 127.0.0.1:${pg.port} unreachable (ECONNREFUSED); retrying`);
+  });
+
   it(`steady load from several clients through a ${OUTAGE_S}-s outage: ping 503 then 200, every acknowledged batch stored once`, async () => {
     const dir = await appDir();
     const c = await startCli(dir);

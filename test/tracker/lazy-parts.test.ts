@@ -57,7 +57,7 @@ describe('collector parts loaded on demand', () => {
     await c.ready;
     expect(gates.loaded.has('read-encoder')).toBe(true);
     expect((await ingest(c, batch([ev(T, { n: 1 })]))).status).toBe(200);
-    const r = await read(c, { since: '2026-03-01T00:00:00Z', until: '2026-03-02T00:00:00Z' });
+    const r = await read(c, { since: '2026-03-01T00:00:00Z', until: '2026-03-02T00:00:00Z' }, { 'accept-encoding': 'gzip' });
     expect(r.headers.get('content-encoding')).toBe('gzip');
   });
 });

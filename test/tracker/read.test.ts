@@ -73,10 +73,14 @@ describe('read', () => {
     }
   });
 
-  it('is gzip level 1 with Content-Encoding and Vary, unless Accept-Encoding excludes gzip', async () => {
+  it('is gzip level 1 with Content-Encoding and Vary when Accept-Encoding takes gzip; plain JSON without one', async () => {
     make();
     await ingest(c, batch([ev('2026-03-01T10:00:00Z', { n: 1 })]));
-    const gz = await read(c, DAY);
+    const none = await read(c, DAY); // no Accept-Encoding at all (curl): identity
+    expect(none.headers.get('content-encoding')).toBeNull();
+    expect(none.headers.get('vary')).toBe('Origin, Accept-Encoding');
+    expect(JSON.parse(new TextDecoder().decode(none.raw)).events[0].n).toBe(1);
+    const gz = await read(c, DAY, { 'accept-encoding': 'gzip' });
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     expect(gz.headers.get('vary')).toBe('Origin, Accept-Encoding');
     expect(gz.headers.get('content-type')).toMatch(/^application\/json/);

@@ -13,6 +13,7 @@ import type { Collector, CollectorOptions } from '../../src/tracker/types.js';
 import { diskFs } from '../../src/vfs/disk.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { batch, ev, recordingLogger } from './collector-client.js';
+import { rawRequest } from '../helpers/server.js';
 
 const running: Array<{ server: RunningServer; collector: Collector }> = [];
 afterEach(async () => {
@@ -78,6 +79,21 @@ function openWs(url: string): Promise<{ ws: WebSocket; messages: any[]; next(n?:
 }
 
 describe('collector over real HTTP', () => {
+  it('a client without Accept-Encoding (plain curl) reads plain JSON; one that takes gzip gets gzip', async () => {
+    const { url } = await start({ apiKey: 'k' });
+    const key = { 'x-tracker-key': 'k' };
+    expect((await post(url, batch([ev(T, { n: 'one' })]), { headers: key })).status).toBe(200);
+    // node:http sends no Accept-Encoding of its own (as curl without --compressed)
+    const plain = await rawRequest(url, { path: `/_tracker?${DAY}`, headers: key });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+    expect(JSON.parse(plain.body.toString('utf8')).events.map((e: any) => e.n)).toEqual(['one']);
+    const zipped = await rawRequest(url, { path: `/_tracker?${DAY}`, headers: { ...key, 'accept-encoding': 'gzip, deflate, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect([zipped.body[0], zipped.body[1]]).toEqual([0x1f, 0x8b]);
+  });
+
   it('plain, gzip, magic-byte and beacon ingest; read gzip-encoded, newest first across mixed offsets', async () => {
     const { url } = await start({ apiKey: 'k' });
     const key = { 'x-tracker-key': 'k' };

@@ -136,7 +136,7 @@ for (const backend of backends) {
       const q = { since: '2026-03-01T00:00:00Z', until: '2026-03-01T23:59:59Z' };
       // newest first: hour 12 (i % 3 = 2), then 11, then 10; within an hour the later ingested first
       const expected = [2, 1, 0].flatMap((h) => Array.from({ length: 12_000 }, (_, j) => 11_999 - j).filter((k) => (k % 1000) % 3 === h));
-      const zipped = await read(c, q);
+      const zipped = await read(c, q, { 'accept-encoding': 'gzip' });
       expect(zipped.headers.get('content-encoding')).toBe('gzip');
       expect(zipped.json.total).toBe(12_000);
       expect(zipped.json.limit).toBe(12_000);

@@ -24,13 +24,14 @@ export const AddItem: Story = {
   play: async ({ canvasElement, loaded }) => {
     const mockyard = loaded.mockyard as StoryMockyard;
     const canvas = within(canvasElement);
-    await canvas.findByText('Write the stories');
+    const wait = { timeout: 10_000 }; // answers come from the page's worker: allow a slow machine
+    await canvas.findByText('Write the stories', {}, wait);
     await userEvent.type(canvas.getByLabelText('Title'), 'Ship it');
     await userEvent.click(canvas.getByRole('button', { name: 'Add' }));
-    await canvas.findByText('Ship it');
+    await canvas.findByText('Ship it', {}, wait);
     const posts = await mockyard.requests({ method: 'POST' });
     await expect(posts.map((e) => [e.url, e.status, JSON.parse(e.request.body?.text ?? '{}')])).toEqual([['/api/items', 201, { title: 'Ship it' }]]);
-    await waitFor(async () => expect((await mockyard.events()).map((e) => e.type)).toEqual(['item_added']));
+    await waitFor(async () => expect((await mockyard.events()).map((e) => e.type)).toEqual(['item_added']), wait);
   },
 };
 

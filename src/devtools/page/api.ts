@@ -2,7 +2,7 @@
  * How the page talks to its host: one `fetch`-shaped function. On the node host (and middleware,
  * Vite plugin) it is the browser's fetch, with `Authorization: Bearer` when the guard asks for a
  * token (given once as `/_mockyard/#token=…`, kept in sessionStorage). In the page host
- * (`mockyard/sw`) it is the app tab's own engines, called in-process.
+ * (`mockyard/browser`) it is the app tab's own engines, called in-process.
  */
 import { ADMIN_BASE } from '../paths.js';
 

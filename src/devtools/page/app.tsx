@@ -10,10 +10,11 @@ import { GraphqlTab } from './graphql-tab.js';
 import { DataTab } from './data-tab.js';
 import { SessionsTab } from './sessions-tab.js';
 import { OpenApiTab } from './openapi-tab.js';
+import { RecordTab } from './record-tab.js';
 
-export const TABS = ['requests', 'data', 'routes', 'sessions', 'scenarios', 'openapi', 'graphql', 'events'] as const;
+export const TABS = ['requests', 'data', 'routes', 'sessions', 'scenarios', 'openapi', 'record', 'graphql', 'events'] as const;
 export type Tab = (typeof TABS)[number];
-const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', sessions: 'Sessions', openapi: 'OpenAPI', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
+const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', sessions: 'Sessions', openapi: 'OpenAPI', record: 'Record', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
 
 function tabFromHash(): Tab {
   const h = location.hash.replace(/^#\/?/, '');
@@ -37,6 +38,8 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
   const [graphql, setGraphql] = useState<string | null>(null);
   /** Whether the mock API serves an OpenAPI document (its `openapi` layer), from `GET routes`. */
   const [openapi, setOpenapi] = useState(false);
+  /** Whether the mock API has a proxy (recording goes through it). */
+  const [proxy, setProxy] = useState(false);
   useEffect(() => {
     if (!routeByHash) return;
     const onHash = () => setTab(tabFromHash());
@@ -49,6 +52,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
         if (known === undefined) setCollectorBase(r.collector?.basePath ?? null);
         setGraphql(r.mock?.graphql ?? null);
         setOpenapi(r.mock?.layers?.includes('openapi') ?? false);
+        setProxy(r.mock?.layers?.includes('proxy') ?? false);
       },
       () => {
         if (known === undefined) setCollectorBase(null);
@@ -66,7 +70,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
           mockyard <span class="dim">devtools</span>
         </h1>
         <nav role="tablist" aria-label="Devtools">
-          {TABS.filter((t) => (t !== 'graphql' || graphql !== null) && (t !== 'openapi' || openapi)).map((t) => (
+          {TABS.filter((t) => (t !== 'graphql' || graphql !== null) && (t !== 'openapi' || openapi) && (t !== 'record' || proxy)).map((t) => (
             <button type="button" role="tab" aria-selected={tab === t} data-tab={t} onClick={() => choose(t)}>
               {LABELS[t]}
             </button>
@@ -85,6 +89,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
         <SessionsTab transport={transport} active={tab === 'sessions'} />
         <ScenariosTab transport={transport} active={tab === 'scenarios'} />
         {openapi && <OpenApiTab transport={transport} active={tab === 'openapi'} />}
+        {proxy && <RecordTab transport={transport} active={tab === 'record'} />}
         {graphql !== null && <GraphqlTab transport={transport} active={tab === 'graphql'} endpoint={graphql} />}
         {collectorBase !== undefined && <EventsTab transport={transport} active={tab === 'events'} basePath={collectorBase} />}
       </main>

@@ -32,12 +32,12 @@ import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js
 import { parseMediaType } from '../../core/media-type.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import type { RequestContext } from '../context.js';
+import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import { configFor } from '../fs/fs-call.js';
 import { lookupTarget } from '../fs/lookup.js';
 import { MSG } from '../fs/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../fs/patch-document.js';
 import type { FilesLayer } from '../fs/layer.js';
-import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { CollectionSnapshot, CollectionStore } from '../store/contract.js';
 import { idKeyOf } from '../store/item-id.js';
@@ -69,9 +69,19 @@ function jsonOf(item: unknown): string {
 }
 
 
+/** What the collections layer reads of the resolved options (the option list passes them whole). */
+export interface CollectionsLayerOptions {
+  readonly collections: { idField: string } | null;
+  readonly preset: 'json-server' | null;
+  readonly bodyLimit: number;
+  readonly maxJsonDepth: number;
+  readonly pagination: PerMethod<PaginationConfig> | null;
+  readonly filters: PerMethod<FilterConfig> | null;
+}
+
 /** What the layer is built from: the options, the files layer (which paths name files), the store. */
 export interface CollectionsSources {
-  readonly options: ResolvedMockApiOptions;
+  readonly options: CollectionsLayerOptions;
   readonly files: FilesLayer;
   readonly store: CollectionStore;
   /** The runtime's native inflate for compressed request bodies (content-encoding.ts). */

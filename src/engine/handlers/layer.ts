@@ -19,7 +19,6 @@ import { readDecodedBody } from '../../core/content-encoding.js';
 import { DEFAULT_MESSAGES, errorResponse, HttpError, responseForError } from '../../core/errors.js';
 import { FastResponse, fastState } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
-import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices, FsServeOverrides } from '../services.js';
 import { checkAuthenticate } from '../handler-api/authenticate.js';
@@ -27,7 +26,8 @@ import { runParser } from './body-parser.js';
 import { isThenable, runErrorMiddlewares, runMiddlewares } from '../handler-api/chain.js';
 import { Deadlines } from '../handler-api/deadline.js';
 import { validateBody, type BodySchema } from '../body-schema.js';
-import { afterDelay, NO_DELAY } from '../delay.js';
+import { afterDelay, NO_DELAY, type DrawDelay } from '../delay.js';
+import type { ErrorHandlerFunction, MiddlewareFunction, ParserConfig, RestHandler } from '../types.js';
 import { toHandlerError } from '../handler-api/handler-error.js';
 import { PortableRequest } from '../handler-api/request.js';
 import { ResponseBuilder } from '../handler-api/response.js';
@@ -84,7 +84,19 @@ function encodePath(path: string): string {
 const NAME = 'handlers';
 
 /** `options.handlers` (and the options they inherit) as a pipeline layer; `files` serves `handle: 'FS'`. */
-export function createHandlerLayer(options: ResolvedMockApiOptions, services: EngineServices, files: FsServer, name = NAME): HandlerLayer {
+/** What the handler layer reads of the resolved options (the option list passes them whole). */
+export interface HandlerLayerOptions {
+  readonly handlers: RestHandler[];
+  readonly delay: DrawDelay;
+  readonly parser: boolean | ParserConfig;
+  readonly bodyLimit: number;
+  readonly maxJsonDepth: number;
+  readonly handlerMiddlewares: MiddlewareFunction[];
+  readonly errorMiddlewares: ErrorHandlerFunction[];
+  readonly gatewayTimeout: number;
+}
+
+export function createHandlerLayer(options: HandlerLayerOptions, services: EngineServices, files: FsServer, name = NAME): HandlerLayer {
   const routes = compileRoutes(options.handlers);
   if (routes.length === 0) return { name, ownDelay: true, peek: () => PASS, handle: async () => undefined };
   const { logger, app } = services;

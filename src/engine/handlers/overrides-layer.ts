@@ -4,15 +4,14 @@
  * `handlers` option's (delay, parser, middlewares, `handle: 'FS'`…). PASS at once while the list
  * is empty; the routes are compiled again only when the list changed.
  */
-import type { ResolvedMockApiOptions } from '../options.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
-import { createHandlerLayer, type FsServer, type HandlerLayer } from './layer.js';
+import { createHandlerLayer, type FsServer, type HandlerLayer, type HandlerLayerOptions } from './layer.js';
 import type { OverrideList } from '../handler-api/override-list.js';
 
 const NAME = 'overrides';
 
-export function createOverridesLayer(list: OverrideList, options: ResolvedMockApiOptions, services: EngineServices, files: FsServer): Layer {
+export function createOverridesLayer(list: OverrideList, options: HandlerLayerOptions, services: EngineServices, files: FsServer): Layer {
   let built: { version: number; layer: HandlerLayer } | undefined;
   const current = (): HandlerLayer => {
     if (built === undefined || built.version !== list.version) {

@@ -31,16 +31,16 @@ import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
-import { documentModel, sharedOpenApiDocument, type DocumentLoader } from './document-loader.js';
+import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
 import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './list-query.js';
-import { isObj, type MediaContent, type Operation, type ResponseSpec } from './operations.js';
+import { isObj, type MediaContent, type Operation, type ResponseSpec } from '../openapi-document/operations.js';
 import type { BackendOptions } from './options.js';
-import type { Deref } from './refs.js';
+import type { Deref } from '../openapi-document/refs.js';
 import { envelopeOf, inferRoles, jsonContent, successSchemaOf, type Collection, type Role } from './resources.js';
 import { chooseResponse, isSuccess, missingExample, parsePrefer, type Chosen, type Prefer } from './prefer.js';
 import { toXml } from './xml.js';
 import { negotiate } from '../../core/accept.js';
-import type { RouteMatch } from './routes.js';
+import type { RouteMatch } from '../openapi-document/routes.js';
 import { createState, topLevelProperties, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { RelationNaming } from '../store/relations.js';
@@ -60,7 +60,7 @@ export interface OpenApiBackendLayerOptions {
   backend: BackendOptions;
   bodyLimit: number;
   logger: Logger;
-  /** The runtime's loader for a document given by its path (document-loader.ts). */
+  /** The runtime's loader for a document given by its path (openapi-document/document-loader.ts). */
   loadDocument?: DocumentLoader;
   /** For `state` (a folder of collection files, state-folder.ts): the engine's write queue and limits, and the runtime's filesystem factory. */
   queue: KeyedQueue;

@@ -11,7 +11,7 @@
  *
  * A page size the request omits takes the parameter's documented default, else the whole list.
  */
-import type { Parameter } from './operations.js';
+import type { Parameter } from '../openapi-document/operations.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

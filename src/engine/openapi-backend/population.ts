@@ -7,9 +7,9 @@
  */
 import { requestPathToVfs } from '../../vfs/path.js';
 import { loadFaker } from '../schema-faker/faker.js';
-import { readDocument } from './operations.js';
+import { readDocument } from '../openapi-document/operations.js';
 import { DEFAULT_COUNT, DEFAULT_SEED } from './options.js';
-import { createDeref } from './refs.js';
+import { createDeref } from '../openapi-document/refs.js';
 import { inferRoles, type Collection } from './resources.js';
 import { createState } from './state.js';
 

@@ -12,7 +12,7 @@
  * A `code` or `example` the document does not have is unsatisfiable: 404 naming what was asked
  * and what exists (as Prism answers).
  */
-import type { MediaContent, Operation, ResponseSpec } from './operations.js';
+import type { MediaContent, Operation, ResponseSpec } from '../openapi-document/operations.js';
 
 export interface Prefer {
   code?: string;

@@ -12,7 +12,7 @@ import { seedOf } from '../schema-faker/faker.js';
 import { topLevelProperties, type Collection } from './resources.js';
 
 export { topLevelProperties };
-import type { Deref } from './refs.js';
+import type { Deref } from '../openapi-document/refs.js';
 import { DEFAULT_NAMING, relationStem, type RelationNaming } from '../store/relations.js';
 
 type Obj = Record<string, unknown>;

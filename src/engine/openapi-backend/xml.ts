@@ -5,8 +5,8 @@
  * an array property repeats its element (`<photoUrls>a</photoUrls><photoUrls>b</photoUrls>`)
  * unless `wrapped`.
  */
-import { isObj } from './operations.js';
-import type { Deref } from './refs.js';
+import { isObj } from '../openapi-document/operations.js';
+import type { Deref } from '../openapi-document/refs.js';
 
 type Obj = Record<string, unknown>;
 

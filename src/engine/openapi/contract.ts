@@ -14,7 +14,7 @@
  */
 import { negotiate } from '../../core/accept.js';
 import { parseMediaType } from '../../core/media-type.js';
-import type { Operation, SecurityScheme } from '../openapi-backend/operations.js';
+import type { Operation, SecurityScheme } from '../openapi-document/operations.js';
 
 export interface Refusal {
   status: 401 | 406 | 415;
@@ -83,7 +83,17 @@ function offeredTypes(op: Operation): string[] {
   return types;
 }
 
-export function contractRefusal(op: Operation, headers: Headers, query: URLSearchParams, hasBody: boolean): Refusal | undefined {
+/** The 415 of a body sent to an operation that documents none. */
+export function unexpectedBody(op: Operation): Refusal {
+  return { status: 415, message: `${op.label} takes no request body, and one was sent` };
+}
+
+/**
+ * `hasBody`: the request carries a body; `certain` false when that is only the host's hint (a
+ * page's DELETE may hold an empty stream): the no-request-body rule is then left to the caller,
+ * which reads the body (core/body.ts `carriesBody`).
+ */
+export function contractRefusal(op: Operation, headers: Headers, query: URLSearchParams, hasBody: boolean, certain = true): Refusal | undefined {
   if (op.security.length > 0 && !op.security.some((alt) => alt.every((s) => present(s, headers, query)))) {
     const first = op.security.find((alt) => alt.length > 0) ?? [];
     const http = first.find((s) => s.type === 'http' || s.type === 'basic' || s.type === 'oauth2' || s.type === 'openIdConnect');
@@ -93,9 +103,7 @@ export function contractRefusal(op: Operation, headers: Headers, query: URLSearc
       ...(http ? { headers: { 'WWW-Authenticate': http.scheme === 'basic' || http.type === 'basic' ? 'Basic realm="mockyard"' : 'Bearer' } } : {}),
     };
   }
-  if (hasBody && !op.body) {
-    return { status: 415, message: `${op.label} takes no request body, and one was sent` };
-  }
+  if (hasBody && certain && !op.body) return unexpectedBody(op);
   const contentType = headers.get('content-type');
   if (hasBody && op.body && op.body.contents.length > 0 && contentType) {
     const type = parseMediaType(contentType).type;

@@ -10,7 +10,7 @@ import { negotiate } from '../../core/accept.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { isHeaderValue } from '../../core/header-name.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
-import type { Operation } from '../openapi-backend/operations.js';
+import type { Operation } from '../openapi-document/operations.js';
 
 export const ERROR_MESSAGE_HEADER = 'Mockyard-Error';
 

@@ -15,7 +15,7 @@
  * a violation is logged with its JSON pointers and marked on the journal entry (violations.ts);
  * strict mode answers 500 with the violations listed instead. Such requests leave the fast path.
  *
- * The document (a path, read by the host's loader, openapi-backend/document-loader.ts; or the
+ * The document (a path, read by the host's loader, openapi-document/document-loader.ts; or the
  * document object) becomes a route table whose operations compile with Ajv on first use
  * (request-validator.ts); `ready` waits for the document. A document that cannot be loaded is
  * logged and every request answers 500 (never unchecked); an operation that cannot compile is
@@ -24,7 +24,7 @@
  * validated GETs stay on the hosts' fast path. A JSON body is read once (bodyLimit, 413) and
  * kept for the layers after it (core/body.ts `keepBody`).
  */
-import { bufferedBody, hasBody, keepBody, keepJson, readBody } from '../../core/body.js';
+import { bufferedBody, carriesBody, hasBody, keepBody, keepJson, readBody } from '../../core/body.js';
 import { decodedBody } from '../../core/content-encoding.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
@@ -34,9 +34,9 @@ import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-backend/document-loader.js';
-import type { Operation } from '../openapi-backend/operations.js';
-import { contractRefusal, invalidStatus } from './contract.js';
+import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
+import type { Operation } from '../openapi-document/operations.js';
+import { contractRefusal, invalidStatus, unexpectedBody, type Refusal } from './contract.js';
 import { documentedError } from './documented-error.js';
 import { checkAnswer } from './response-check.js';
 import { recordContractViolations } from './violations.js';
@@ -56,7 +56,7 @@ export interface OpenApiLayerOptions {
   validateResponses?: boolean;
   /** Check the answers, and answer 500 (listing the violations) instead of one that breaks the document. */
   strictResponses?: boolean;
-  /** The runtime's loader for a document given by its path (openapi-backend/document-loader.ts). */
+  /** The runtime's loader for a document given by its path (openapi-document/document-loader.ts). */
   loadDocument?: DocumentLoader;
   /** The runtime's native inflate for compressed request bodies (runtime.ts). */
   inflate?: BoundedSyncInflate;
@@ -110,9 +110,9 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   }
 
   /** 401 / 415 / 406 from the document's contract (contract.ts), before the schema checks. */
-  function refused(ctx: RequestContext, label: string): Response | undefined {
+  function refused(ctx: RequestContext, label: string, known?: Refusal): Response | undefined {
     const op = operations.get(label);
-    const refusal = op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request)) : undefined;
+    const refusal = known ?? (op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request), false) : undefined);
     if (!refusal) return undefined;
     ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
     const head = ctx.method === 'HEAD';
@@ -222,7 +222,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const op = match.operation;
       const refusal = refused(ctx, op.label);
       if (refusal) return refusal;
-      if ((op.jsonBody || op.formBody) && (hasBody(ctx.request) || op.bodyRequired)) {
+      // A body hinted to an operation that documents none: handle reads it (an empty one is none).
+      if ((!operations.get(op.label)?.body && hasBody(ctx.request)) || ((op.jsonBody || op.formBody) && (hasBody(ctx.request) || op.bodyRequired))) {
         ctx.peeked = { match, checked: false } satisfies Peeked; // the body must be read: handle goes on from here
         return undefined;
       }
@@ -247,6 +248,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       }
       if (!('operation' in match)) return refuse(ctx, match);
       const op = match.operation;
+      const model = operations.get(op.label);
+      if (model && !model.body && hasBody(ctx.request) && (await carriesBody(ctx.request, bodyLimit))) return refused(ctx, op.label, unexpectedBody(model));
       let body: unknown;
       const problems: Problem[] = [];
       if (op.jsonBody && hasBody(ctx.request) && takesJson(ctx)) {

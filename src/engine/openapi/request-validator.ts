@@ -1,6 +1,6 @@
 /**
  * Request validation against an OpenAPI document (the `openapi` layer): requests are matched on
- * the document's one path table (document-loader.ts `documentModel`, shared with the generated
+ * the document's one path table (openapi-document/document-loader.ts `documentModel`, shared with the generated
  * backend); each operation's parameters and JSON body schema are built and compiled with Ajv on
  * the operation's first request (Ajv2020 for OpenAPI 3.1, Ajv draft-07 for 3.0 / Swagger 2;
  * strict mode and meta-schema validation off: documents are taken as the tools that wrote them
@@ -23,8 +23,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
-import { documentModel } from '../openapi-backend/document-loader.js';
-import type { Operation } from '../openapi-backend/operations.js';
+import { documentModel } from '../openapi-document/document-loader.js';
+import type { Operation } from '../openapi-document/operations.js';
 import { bundleSchema } from './schema-bundle.js';
 
 type Obj = Record<string, unknown>;

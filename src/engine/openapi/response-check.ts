@@ -2,10 +2,13 @@
  * An answer against the document's response for its status and content type (the `openapi`
  * layer's `around`, with `validateResponses` or `strictResponses`):
  *
- *   status     a success or redirect (< 400) the document does not list (no exact code, `2XX`
- *              or `default`) → a violation. An error status is checked only against its exact
- *              code or range (`404`, `4XX`), never `default`: one the document does not list is
- *              the mock's own answer (a plain 404 of an unknown id, a 400 of a refused request);
+ *   status     THE rule, for the layer (`validateResponses`, `strictResponses`) and `mockyard
+ *              check` alike: an answer is held to its exact code, else its range (`4XX`), else
+ *              `default`; a status none of them covers → a violation. mockyard's own error
+ *              answers (its JSON error body, core/errors.ts: a 400 of a refused request, the 404
+ *              of an unknown id) are the mock speaking, not the API: never held to the document
+ *              (where the document gives an example for such an error, mockyard answers with it,
+ *              documented-error.ts);
  *   type       a body whose Content-Type is none of the documented ones (JSON types count as
  *              one family: `application/json` answers `application/vnd.github+json`; `*∕*` and
  *              `type/*` match their kind) → a violation, found from the header alone;
@@ -19,7 +22,7 @@
  */
 import { fastBodyBytes, fastState, responseHeader } from '../../core/fast-response.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
-import type { Operation } from '../openapi-backend/operations.js';
+import type { Operation } from '../openapi-document/operations.js';
 import type { CompiledOperation, Problem } from './request-validator.js';
 
 /** One problem of an answer: a JSON pointer into its body (`''` = the whole answer) and what is wrong. */
@@ -45,14 +48,21 @@ export function answerPointer(p: Problem): string {
   return `/${p.at.split('.').filter(Boolean).map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 }
 
-function documentedCode(op: Operation, status: number, everyStatus: boolean): Operation['responses'][number] | undefined {
+function documentedCode(op: Operation, status: number): Operation['responses'][number] | undefined {
   const exact = String(status);
   const range = `${exact[0]}XX`;
-  return (
-    op.responses.find((r) => r.code === exact) ??
-    op.responses.find((r) => r.code.toUpperCase() === range) ??
-    (status < 400 || everyStatus ? op.responses.find((r) => r.code.toLowerCase() === 'default') : undefined)
-  );
+  return op.responses.find((r) => r.code === exact) ?? op.responses.find((r) => r.code.toUpperCase() === range) ?? op.responses.find((r) => r.code.toLowerCase() === 'default');
+}
+
+/** mockyard's own error body (core/errors.ts `errorBody`): `{ status, error, message, path, … }` with the answer's status. */
+function isOwnError(status: number, bytes: Uint8Array | null): boolean {
+  if (bytes === null || bytes.byteLength === 0 || bytes[0] !== 0x7b) return false;
+  try {
+    const body = JSON.parse(decoder.decode(bytes)) as Record<string, unknown>;
+    return body.status === status && typeof body.error === 'string' && typeof body.message === 'string' && typeof body.path === 'string';
+  } catch {
+    return false;
+  }
 }
 
 function typeMatches(documented: string, actual: string): boolean {
@@ -80,11 +90,6 @@ async function bodyOf(response: Response, limit: number): Promise<{ bytes: Uint8
 }
 
 export interface CheckOptions {
-  /**
-   * Hold error statuses to the document too (`default` included, an undocumented one is a
-   * violation): answers of a real API (`mockyard check` on recorded traffic), not the mock's own.
-   */
-  everyStatus?: boolean;
   /** The largest native body read to check it (bytes; default 1 MiB). */
   readLimit?: number;
 }
@@ -93,14 +98,23 @@ const DEFAULT_READ_LIMIT = 1024 * 1024;
 
 export async function checkAnswer(op: Operation, compiled: CompiledOperation | undefined, method: string, response: Response, options: CheckOptions = {}): Promise<CheckedAnswer> {
   const status = response.status;
-  const everyStatus = options.everyStatus === true;
-  const documented = documentedCode(op, status, everyStatus);
-  if (documented === undefined) {
-    if ((status >= 400 && !everyStatus) || op.responses.length === 0) return { response, problems: [] };
-    return { response, problems: [{ pointer: '', message: `status ${status} is not documented (${op.responses.map((r) => r.code).join(', ')})` }] };
-  }
   const header = responseHeader(response, 'content-type');
   const type = parseMediaType(header).type;
+  const limit = options.readLimit ?? DEFAULT_READ_LIMIT;
+  let read: { bytes: Uint8Array | null; response: Response } | undefined;
+  if (status >= 400 && isJsonMediaType(type) && method !== 'HEAD') {
+    const got = await bodyOf(response, limit);
+    if (!('unchecked' in got)) {
+      read = got;
+      response = got.response;
+      if (isOwnError(status, got.bytes)) return { response, problems: [] };
+    }
+  }
+  const documented = documentedCode(op, status);
+  if (documented === undefined) {
+    if (op.responses.length === 0) return { response, problems: [] };
+    return { response, problems: [{ pointer: '', message: `status ${status} is not documented (${op.responses.map((r) => r.code).join(', ')})` }] };
+  }
   const types = documented.contents.map((c) => c.type);
   if (header !== null && types.length > 0 && !types.some((t) => typeMatches(t, type))) {
     return { response, problems: [{ pointer: '', message: `content type ${type} is not documented for ${documented.code} (${types.join(', ')})` }] };
@@ -108,8 +122,11 @@ export async function checkAnswer(op: Operation, compiled: CompiledOperation | u
   if (method === 'HEAD' || !isJsonMediaType(type) || compiled === undefined || !compiled.hasResponseSchema(documented.code)) return { response, problems: [] };
   const coding = responseHeader(response, 'content-encoding');
   if (coding !== null && coding.trim().toLowerCase() !== 'identity') return { response, problems: [] };
-  const read = await bodyOf(response, options.readLimit ?? DEFAULT_READ_LIMIT);
-  if ('unchecked' in read) return { response, problems: [], unchecked: read.unchecked };
+  if (read === undefined) {
+    const got = await bodyOf(response, limit);
+    if ('unchecked' in got) return { response, problems: [], unchecked: got.unchecked };
+    read = got;
+  }
   if (read.bytes === null || read.bytes.byteLength === 0) return { response: read.response, problems: [{ pointer: '', message: 'the body is empty (a JSON body is documented)' }] };
   let body: unknown;
   try {

@@ -9,7 +9,7 @@
  *   - Swagger 2 `type: file` is dropped (no JSON type);
  *   - `x-…` extensions and `discriminator` are left out (annotations for Ajv).
  */
-import type { Deref } from '../openapi-backend/refs.js';
+import type { Deref } from '../openapi-document/refs.js';
 
 export type { Deref };
 

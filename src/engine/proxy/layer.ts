@@ -1,13 +1,13 @@
 /**
  * The proxy layer (`mock.proxy`), last in the pipeline: a request under the prefix that no
  * handler, collection or file answered is forwarded to `proxy.target` through the upstream
- * transport (transport.ts: WHATWG fetch by default, an undici keep-alive pool on Node), so
+ * transport (upstream/transport.ts: WHATWG fetch by default, an undici keep-alive pool on Node), so
  * a team mocks a few endpoints and passes the rest through to a real API.
  *
  *   - URL: target origin + target path + (rewrite ?? identity)(pathname + query);
  *   - bodies stream both ways (the client's body stream goes out as it arrives; the target's
  *     body is the client's);
- *   - headers: see headers.ts (Host rewritten, hop-by-hop dropped both ways);
+ *   - headers: see upstream/headers.ts (Host rewritten, hop-by-hop dropped both ways);
  *   - redirects are passed to the client, never followed;
  *   - `proxy.timeout` bounds the wait for the target's response headers → 504; an unreachable
  *     target (refused, DNS, reset before the answer) → 502. Both use the one JSON error body
@@ -29,9 +29,10 @@ import type { RequestContext } from '../context.js';
 import type { ResolvedProxyOptions } from './options.js';
 import type { Layer } from '../pipeline/layer.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
-import { clientResponseHeaders, upstreamRequestHeaders } from './headers.js';
+import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.js';
 import { createRecorder, type Captured, type Recorder } from './recorder.js';
-import { answerHasBody, ClientGone, fetchTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from './transport.js';
+import { resolveRecord } from './options.js';
+import { answerHasBody, ClientGone, fetchTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from '../upstream/transport.js';
 
 export const PROXY_LAYER = 'proxy';
 
@@ -48,6 +49,8 @@ export interface ProxyLayerOptions {
   logger: Logger;
   /** Sees every proxied answer and returns the Response to send (a tee of its body). */
   recorder?: Recorder;
+  /** Makes a recorder when recording is started at run time (`startRecording`); absent: no file folder to record into. */
+  makeRecorder?: () => Recorder;
   /** How to reach the target (default: WHATWG fetch; the runtime may give another, e.g. Node's undici pool). */
   transport?: UpstreamTransportFactory;
 }
@@ -80,8 +83,18 @@ function failed(ctx: RequestContext, status: 499 | 502 | 504, message: string): 
 }
 
 export interface ProxyLayer extends Layer {
-  /** With `proxy.record`: the recorder (files written, HAR log), else undefined. */
+  /** While recording (`proxy.record`, or started at run time): the recorder (files written, HAR log), else undefined. */
   readonly recorder: Recorder | undefined;
+  /**
+   * Starts recording every proxied exchange (as `proxy.record` does; its settings, else the
+   * defaults) into the mocks folder; the recorder kept from an earlier start is resumed. 409 when
+   * there is no file folder to record into.
+   */
+  startRecording(): Recorder;
+  /** Stops recording: exchanges are forwarded without being kept (what was recorded stays). */
+  stopRecording(): void;
+  /** The recorder of the last recording, also after a stop (its HAR log: what was recorded). */
+  readonly lastRecorder: Recorder | undefined;
 }
 
 /**
@@ -89,24 +102,45 @@ export interface ProxyLayer extends Layer {
  * into `vfs` / `fsDir` (a recording needs a file folder: OptionsError otherwise).
  */
 export function proxyLayerFor(proxy: ResolvedProxyOptions, logger: Logger, vfs: Vfs | null, fsDir: string | null, transport?: UpstreamTransportFactory): ProxyLayer {
-  if (proxy.record === null) return createProxyLayer({ proxy, logger, transport });
-  if (vfs === null || fsDir === null) throw new OptionsError('mock.proxy.record', 'needs a file folder to write to (mock.fsDir, or mock.fs)');
-  return createProxyLayer({ proxy, logger, transport, recorder: createRecorder({ record: proxy.record, vfs, fsDir, logger }) });
+  const make = vfs === null || fsDir === null ? undefined : () => createRecorder({ record: proxy.record ?? resolveRecord(true, 'proxy.record', proxy.headers.map(([name]) => name))!, vfs, fsDir, logger });
+  if (proxy.record === null) return createProxyLayer({ proxy, logger, transport, makeRecorder: make });
+  if (make === undefined) throw new OptionsError('mock.proxy.record', 'needs a file folder to write to (mock.fsDir, or mock.fs)');
+  return createProxyLayer({ proxy, logger, transport, recorder: make(), makeRecorder: make });
 }
 
 export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
-  const { proxy, logger, recorder } = options;
+  const { proxy, logger } = options;
+  /** The recorder while recording; `kept` survives a stop, so a restart resumes its log. */
+  let recorder = options.recorder;
+  let kept = recorder;
   const transport = (options.transport ?? fetchTransport)();
-  const onAnswer = recorder ? recorder.onAnswer : undefined;
   // `Via` (RFC 9110 §7.6.3) names this proxy; a request that comes back carrying it is a loop
   // (the target is this very mock API, or a fetch interceptor — interceptFetch, msw in Node —
   // routed the proxy's own fetch back into the engine): 508, never an endless chain.
   const via = `1.1 mockyard-${Math.random().toString(36).slice(2, 10)}`;
   return {
     name: PROXY_LAYER,
-    recorder,
+    get recorder() {
+      return recorder;
+    },
+    get lastRecorder() {
+      return kept;
+    },
+    startRecording() {
+      if (recorder) return recorder;
+      kept ??= options.makeRecorder?.();
+      if (!kept) throw new HttpError(409, 'Recording needs a file folder to write to (mock.fsDir, or mock.fs)');
+      recorder = kept;
+      logger.info(`proxy: recording ${proxy.origin}${proxy.basePath} into the mocks folder`);
+      return recorder;
+    },
+    stopRecording() {
+      if (recorder) logger.info('proxy: recording stopped');
+      recorder = undefined;
+    },
     async handle(ctx) {
       const request = ctx.request;
+      const recording = recorder;
       const method = ctx.method;
       if (request.headers.get('via')?.includes(via)) {
         ctx.answered(PROXY_LAYER);
@@ -118,7 +152,7 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
       let body: Uint8Array | ReadableStream<Uint8Array> | null = method === 'GET' || method === 'HEAD' ? null : bufferedBody(request) ?? request.body;
       // Recording: the recorder keeps a copy of the body as it goes out (HAR postData, matched on replay).
       let requestBody: Promise<Captured> | undefined;
-      if (recorder && body) ({ body, captured: requestBody } = recorder.tapRequest(body));
+      if (recording && body) ({ body, captured: requestBody } = recording.tapRequest(body));
       const started = performance.now();
       let answer: UpstreamAnswer;
       try {
@@ -142,7 +176,7 @@ export function createProxyLayer(options: ProxyLayerOptions): ProxyLayer {
       const withBody = answerHasBody(method, answer.status);
       let response = answer.respond(clientResponseHeaders(answer.headers, answer.decoded), withBody);
       ctx.answered(PROXY_LAYER, `${method} ${url}`);
-      if (onAnswer) response = onAnswer({ ctx, url, requestHeaders: headers, response, started, requestBody });
+      if (recording) response = recording.onAnswer({ ctx, url, requestHeaders: headers, response, started, requestBody });
       return response;
     },
     close() {

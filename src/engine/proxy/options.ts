@@ -6,7 +6,7 @@
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { isHeaderName, isHeaderValue } from '../../core/header-name.js';
-import { ALWAYS_REDACTED } from './har.js';
+import { ALWAYS_REDACTED } from '../recordings/har.js';
 
 export const DEFAULT_PROXY_TIMEOUT = 30_000;
 
@@ -65,7 +65,8 @@ export function resolveProxy(value: unknown, option: string): ResolvedProxyOptio
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), rewrite, headers, timeout, record };
 }
 
-function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonly string[]): ResolvedRecordOptions | null {
+/** `proxy.record` validated; also what a recording started at run time uses (`true`: the defaults). */
+export function resolveRecord(value: unknown, option: string, proxyHeaderNames: readonly string[]): ResolvedRecordOptions | null {
   if (value === undefined || value === false || value === null) return null;
   const o = value === true ? {} : value;
   if (!isPlainObject(o)) throw new OptionsError(option, `must be true, false or { overwrite?, redact?, serveFiles?, captureLimit? } (got ${describe(value)})`);

@@ -4,8 +4,8 @@
  *     lookup finds (record-path.ts: `users.json`, `users@page=2.json`) — JSON
  *     pretty-printed, anything else byte for byte;
  *   - every exchange, whatever its method and status: an entry in the path's recording,
- *     `<name>@recorded.json` (replay/recording-file.ts: the request's method, query and body; the
- *     answer's status, the headers that carry meaning (replay/kept-headers.ts) and its body, or
+ *     `<name>@recorded.json` (recordings/recording-file.ts: the request's method, query and body; the
+ *     answer's status, the headers that carry meaning (recordings/kept-headers.ts) and its body, or
  *     the name of the body file above), which the recordings layer replays exactly.
  * An existing body file or recorded answer is never replaced unless `overwrite`; a body file kept
  * that way (written by hand) gets no recording entry, so it stays a plain mock file. Writes go
@@ -17,8 +17,8 @@ import { isJsonMediaType, isTextMediaType, parseMediaType } from '../../core/med
 import { baseName, joinSafe, normalizeVfsPath, parentOf } from '../../vfs/path.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
 import { canonicalQuery } from '../fs/query-variant.js';
-import { keptHeaders } from '../replay/kept-headers.js';
-import { addToRecording, recordedBody, recordingLocation, type RecordedExchange } from '../replay/recording-file.js';
+import { keptHeaders } from '../recordings/kept-headers.js';
+import { addToRecording, recordedBody, recordingLocation, type RecordedExchange } from '../recordings/recording-file.js';
 import { recordPath } from './record-path.js';
 
 const NO_FILE_STATUS = new Set([204, 205, 206]);

@@ -2,7 +2,7 @@
  * The recorder (`proxy.record`): sees every exchange the proxy layer forwards, tees the request
  * body (tapRequest, before it is sent) and the answer's body (onAnswer: the client's copy streams
  * on untouched; the recorder reads the other), and once both are read (`follow`):
- *   1. adds an entry to the session's HAR 1.2 log (har.ts: every status, request bodies as
+ *   1. adds an entry to the session's HAR 1.2 log (recordings/har.ts: every status, request bodies as
  *      `postData`, secrets redacted);
  *   2. keeps the exchange in the mock folder (record-files.ts): a 2xx GET body as the file the
  *      lookup finds, and every answer — any method, status and query, with its meaningful headers
@@ -15,12 +15,12 @@ import type { Logger } from '../../core/logger.js';
 import { VERSION } from '../../core/version.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { ResolvedRecordOptions } from './options.js';
-import { harEntry, harLog } from './har.js';
+import { harEntry, harLog } from '../recordings/har.js';
 import { headersOf } from '../../core/flat-headers.js';
 import type { FlatHeaders } from '../../core/flat-headers.js';
 import type { RequestContext } from '../context.js';
 import { recordFiles, type CapturedExchange } from './record-files.js';
-import { recordStream, streamFormatOf } from '../streams/record.js';
+import { recordStream, streamFormatOf } from '../recordings/stream-record.js';
 
 /** What the proxy did, as the recorder gets it: the exchange and the answer sent on. */
 export interface ProxiedExchange {
@@ -114,7 +114,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     const headersAt = performance.now();
     let got: { bytes: Uint8Array | null; size: number } = { bytes: new Uint8Array(0), size: 0 };
     try {
-      if (streamed) got = await streamed; // an event stream: recorded (and written) by streams/record.ts
+      if (streamed) got = await streamed; // an event stream: recorded (and written) by recordings/stream-record.ts
       else if (mine) got = await capture(mine, record.captureLimit);
     } catch (err) {
       logger.warn(`record: reading ${x.ctx.pathname} from the target failed: ${(err as Error)?.message ?? String(err)}`);
@@ -157,7 +157,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         logger.error(`record: an entry listener failed: ${(err as Error)?.message ?? String(err)}`);
       }
     }
-    if (streamed) return; // an event stream is kept by streams/record.ts
+    if (streamed) return; // an event stream is kept by recordings/stream-record.ts
     const captured: CapturedExchange = {
       method: x.ctx.method,
       subPath: x.ctx.subPath,
@@ -183,7 +183,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const startedDateTime = new Date(Date.now() - Math.max(0, performance.now() - x.started)).toISOString();
       let response = x.response;
       let mine: ReadableStream<Uint8Array> | null = null;
-      // An event stream goes on live and is written as a .sse / .ndjson file with its timing (streams/record.ts).
+      // An event stream goes on live and is written as a .sse / .ndjson file with its timing (recordings/stream-record.ts).
       const stream = streamFormatOf(response.headers.get('content-type')) ? recordStream(x.ctx, response, { vfs, fsDir, logger, overwrite: record.overwrite, limit: record.captureLimit }) : undefined;
       if (stream) response = stream.response;
       else if (response.body) {

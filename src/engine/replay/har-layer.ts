@@ -5,21 +5,22 @@
  * `.har` file (read at start-up through the runtime's `readHar`). A malformed log is an
  * OptionsError at start-up (har-entries.ts).
  *
- * A request whose path has entries is answered by the matching entry (entries.ts: method, query
+ * A request whose path has entries is answered by the matching entry (recordings/entries.ts: method, query
  * in any parameter order, body for writes); another query, method or body goes to the proxy when
  * one is configured, else the 404 naming what the HAR holds for the path (miss.ts). A path with
  * no entry is not this layer's: handlers, files and the proxy answer it as without a HAR.
  */
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { describe, OptionsError } from '../../core/options.js';
-import type { HarOption, HarReader } from './har-option.js';
+import type { HarOption } from './har-option.js';
+import type { HarReader } from '../runtime.js';
 import type { Logger } from '../../core/logger.js';
 import type { RequestContext } from '../context.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { readBody, keepBody } from '../../core/body.js';
-import { bodyKey } from './body-key.js';
-import { needsBody, pickEntry, replayResponse, type ReplayEntry } from './entries.js';
+import { bodyKey } from '../recordings/body-key.js';
+import { needsBody, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
 import { harIndex, type HarIndex } from './har-entries.js';
 import { noRecording } from './miss.js';
 import { rewrittenForOrigin } from './origin-rewrite.js';

@@ -3,9 +3,6 @@ import { describe, isPlainObject, OptionsError } from '../../core/options.js';
 
 export type HarOption = string | { log: { entries: unknown[] } & Record<string, unknown> };
 
-/** Reads a HAR file given by path (the runtime's; Node: relative to `root`). Throws on a missing file or bad JSON. */
-export type HarReader = (path: string, root: string | undefined) => unknown;
-
 /** Validates `mock.har`'s shape (the log itself is checked when the layer is built: har-entries.ts). */
 export function resolveHarOption(value: unknown, option: string): HarOption | null {
   if (value === undefined || value === null) return null;

@@ -9,7 +9,7 @@ import { errorResponse } from '../../core/errors.js';
 import type { RequestContext } from '../context.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import type { Layer } from '../pipeline/layer.js';
-import { entryLabel, type ReplayEntry } from './entries.js';
+import { entryLabel, type ReplayEntry } from '../recordings/entries.js';
 
 const MAX_NAMED = 20;
 

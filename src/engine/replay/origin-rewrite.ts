@@ -7,7 +7,7 @@
  */
 import type { FastHeaders } from '../../core/fast-response.js';
 import { isTextMediaType, parseMediaType } from '../../core/media-type.js';
-import type { ReplayEntry } from './entries.js';
+import type { ReplayEntry } from '../recordings/entries.js';
 
 const URL_HEADERS = ['link', 'location', 'content-location'];
 

@@ -1,6 +1,6 @@
 /**
  * The recordings layer: answers a request from `<name>@recorded.json` in the mock folder
- * (recording-file.ts) with the recorded status, headers and body, before the files layer would
+ * (recordings/recording-file.ts) with the recorded status, headers and body, before the files layer would
  * answer the plain file for it. Paths without a recording are not this layer's (PASS), so
  * hand-written mocks and plain recorded files without a recording (`users.json`) are served by
  * the files layer. A recorded path answers only what was recorded: another query,
@@ -22,10 +22,10 @@ import { inFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
 import { canonicalQuery, VARIANT_MARK } from '../fs/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { bodyKey } from './body-key.js';
-import { needsBody, pickEntry, replayResponse, type ReplayEntry } from './entries.js';
+import { bodyKey } from '../recordings/body-key.js';
+import { needsBody, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
 import { noRecording } from './miss.js';
-import { parseRecording, RECORDING_MARK, recordingLocation, type RecordingLocation } from './recording-file.js';
+import { parseRecording, RECORDING_MARK, recordingLocation, type RecordingLocation } from '../recordings/recording-file.js';
 
 export const RECORDED_LAYER = 'recorded';
 

@@ -1,5 +1,5 @@
 /**
- * `scenarios`, resolved next to the code that builds their pipelines (sources.ts, pipelines.ts):
+ * `scenarios`, resolved next to the code that builds their pipelines (scenario-sources.ts, scenario-pipelines.ts):
  * `{ name: { handlers, fsDir, delay, disabled, faults } }`, names a header or query parameter can
  * carry, each scenario's handlers checked as the base ones are.
  */

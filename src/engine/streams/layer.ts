@@ -1,6 +1,6 @@
 /**
  * The streams layer: a request whose path the files layer's lookup resolves to a recorded stream
- * (`chat.sse`, `feed.ndjson`, recorded-format.ts) is answered by replaying it with its timing,
+ * (`chat.sse`, `feed.ndjson`, recordings/recorded-format.ts) is answered by replaying it with its timing,
  * instead of the file's bytes at once.
  *
  *   GET|POST /api/chat  →  mocks/chat.sse  →  text/event-stream, each event after its `delay`
@@ -24,7 +24,7 @@ import type { FilesLayer } from '../fs/layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { iterableBody } from './iterable-body.js';
 import type { ResolvedStreams } from './options.js';
-import { isStreamPath, parseNdjsonFile, parseSseFile, streamFormatOfPath, type RecordedPart } from './recorded-format.js';
+import { isStreamPath, parseNdjsonFile, parseSseFile, streamFormatOfPath, type RecordedPart } from '../recordings/recorded-format.js';
 import { resumeAfter, SSE_HEADERS } from './responses.js';
 import { requestedSpeed } from './speed.js';
 

@@ -35,6 +35,8 @@ export interface WebhookDocument {
   route(method: string, subPath: string): { label: string; params: Record<string, string> } | undefined;
   /** The document's data seed (`openapi.seed`). */
   seed: number | string;
+  /** Problems of `value` against `schema` (`<pointer> <message>`), [] when it fits. */
+  check(schema: unknown, value: unknown): string[];
 }
 
 /** One request a document describes (a callback's or a webhook's operation). */
@@ -65,6 +67,8 @@ export interface DocumentHooks {
   payload(request: DocumentRequest): unknown;
   /** Header values for `request`'s declared headers. */
   headerValues(request: DocumentRequest): Record<string, string>;
+  /** What `payload` breaks in `request`'s body schema ([] when it fits, or when there is no schema). */
+  problems(request: DocumentRequest, payload: unknown): string[];
 }
 
 function exampleOf(media: Obj, deref: Deref): unknown {
@@ -120,7 +124,7 @@ function requestsOf(name: string, item0: unknown, deref: Deref, key: string | un
 
 /** The callbacks and webhooks of the document. */
 export async function loadDocumentHooks(load: () => Promise<WebhookDocument>, logger: Logger): Promise<DocumentHooks> {
-  const [{ doc, deref, operations, route, seed }, faker] = await Promise.all([load(), loadFaker()]);
+  const [{ doc, deref, operations, route, seed, check }, faker] = await Promise.all([load(), loadFaker()]);
   const callbacks = new Map<string, DocumentRequest[]>();
   for (const op of operations) {
     const cbs = deref(op.op.callbacks);
@@ -151,6 +155,7 @@ export async function loadDocumentHooks(load: () => Promise<WebhookDocument>, lo
       if (r.media.example !== undefined) return r.media.example;
       return draw(`${r.name} ${r.method} ${r.key ?? ''}`, r.media.schema);
     },
+    problems: (r, payload) => (r.media?.schema === undefined || payload === undefined ? [] : check(r.media.schema, payload)),
     headerValues(r) {
       const out: Record<string, string> = {};
       for (const h of r.headers) {

@@ -100,11 +100,16 @@ export interface WebhooksSources {
   document: (() => Promise<WebhookDocument>) | null;
   /** `bodyLimit`: the most of a request body read for `$request.body` expressions. */
   bodyLimit: number;
+  /**
+   * `openapi.validateResponses` ('log': a document payload that breaks its schema is logged and
+   * sent) or `strictResponses` ('strict': it is not sent); 'off' otherwise.
+   */
+  contract: 'off' | 'log' | 'strict';
 }
 
 export function createWebhooks(sources: WebhooksSources, services: EngineServices): Webhooks {
   const { logger } = services;
-  const { rules, document, bodyLimit } = sources;
+  const { rules, document, bodyLimit, contract } = sources;
   const requestRules = rules.filter((r) => r.trigger.type === 'request');
   const changeRules = rules.filter((r) => r.trigger.type === 'change');
   let delivery: WebhookDelivery | undefined;
@@ -161,8 +166,23 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
     }
   }
 
+  /** Whether a document payload may go out (the contract check, `openapi.validateResponses` / `strictResponses`). */
+  function fits(request: DocumentRequest, h: DocumentHooks, payload: unknown, what: string): boolean {
+    if (contract === 'off') return true;
+    const problems = h.problems(request, payload);
+    if (problems.length === 0) return true;
+    const text = `openapi: ${what} "${request.name}" (${request.method}): its payload breaks the document's schema: ${problems.join('; ')}`;
+    if (contract === 'strict') {
+      logger.error(`${text}; not sent (strictResponses)`);
+      return false;
+    }
+    logger.warn(text);
+    return true;
+  }
+
   function fromDocument(request: DocumentRequest, h: DocumentHooks, url: string, token: number | undefined, label: string): void {
     const body = h.payload(request);
+    if (!fits(request, h, body, request.url ? 'callback' : 'webhook')) return;
     enqueue({ url, method: request.method, headers: h.headerValues(request), body: bodyBytes(body), event: request.name, cause: { label, ...(token !== undefined ? { token } : {}) }, delay: 0, retry: DEFAULT_RETRY });
   }
 
@@ -309,6 +329,11 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
       if (!h || !w) throw new HttpError(404, `The document has no webhook "${name}"${o.method ? ` with ${o.method.toUpperCase()}` : ''}`, { details: { webhooks: h ? [...new Set(h.webhooks.map((x) => x.name))] : [] } });
       if (typeof o.url !== 'string' || !/^https?:\/\//i.test(o.url)) throw new HttpError(400, `"url" must be an absolute http(s) URL (got ${JSON.stringify(o.url)})`);
       const body = o.body !== undefined ? o.body : h.payload(w);
+      if (contract !== 'off') {
+        const problems = h.problems(w, body);
+        if (problems.length > 0 && contract === 'strict') throw new HttpError(422, `The payload breaks the schema of webhook "${w.name}": ${problems.join('; ')}`, { details: { problems } });
+        if (problems.length > 0) logger.warn(`openapi: webhook "${w.name}" (${w.method}): its payload breaks the document's schema: ${problems.join('; ')}`);
+      }
       return enqueue({ url: o.url, method: w.method, headers: h.headerValues(w), body: bodyBytes(body), event: w.name, cause: { label: `webhook ${w.name}` }, delay: 0, retry: DEFAULT_RETRY, secret: o.secret, signature: o.signature });
     },
     observe(observer) {

@@ -15,7 +15,6 @@ import { withMessageLimit, type SocketAccept, type UpgradeResult } from '../../c
 import type { RequestContext } from '../context.js';
 import { checkAuthenticate } from '../handler-api/authenticate.js';
 import { PortableRequest } from '../handler-api/request.js';
-import type { ResolvedMockApiOptions } from '../options.js';
 import type { EngineServices } from '../services.js';
 import { Connection } from './connection.js';
 import { Hub } from './hub.js';
@@ -29,7 +28,14 @@ export interface WsLayer {
   close(): void;
 }
 
-export function createWsLayer(options: ResolvedMockApiOptions, services: EngineServices): WsLayer {
+/** What the WebSocket layer reads of the resolved options (the option list passes them whole). */
+export interface WsLayerOptions {
+  readonly wsRoutes: readonly WsRoute[];
+  readonly maxJsonDepth: number;
+  readonly bodyLimit: number;
+}
+
+export function createWsLayer(options: WsLayerOptions, services: EngineServices): WsLayer {
   const { logger, app } = services;
   const routes = options.wsRoutes;
   const hubs = new Map<WsRoute, Hub<Connection>>(routes.map((r) => [r, new Hub<Connection>()]));

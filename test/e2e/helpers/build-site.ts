@@ -1,6 +1,6 @@
 /**
  * Builds a Vite root (a test site, the playground) into `outDir` the way a user's bundler would:
- * the pages import `mockyard/sw`, resolved to the built package (`dist/`, through the package's
+ * the pages import `mockyard/browser`, resolved to the built package (`dist/`, through the package's
  * `exports`) or, with MOCKYARD_E2E_SOURCE=src, to the TypeScript sources.
  */
 import { resolve } from 'node:path';

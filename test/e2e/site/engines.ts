@@ -1,9 +1,9 @@
 /**
- * Both engines, unchanged, in the page through `mockyard/sw` with option objects (as a user
+ * Both engines, unchanged, in the page through `mockyard/browser` with option objects (as a user
  * writes them): handlers (multipart through Request.formData(), JSON parsing, gateway timeout,
  * REST-to-WebSocket push) and the collector with an apiKey and its events on IndexedDB.
  */
-import { indexedDbFs, startWorker } from 'mockyard/sw';
+import { indexedDbFs, startWorker } from 'mockyard/browser';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

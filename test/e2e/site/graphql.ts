@@ -1,5 +1,5 @@
 /**
- * GraphQL in the page: the json-server preset over a db.json on IndexedDB, through `mockyard/sw`
+ * GraphQL in the page: the json-server preset over a db.json on IndexedDB, through `mockyard/browser`
  * — queries and mutations by fetch, subscriptions with the `graphql-ws` client over the page's
  * WebSocket (intercepted by the worker host's socket support).
  */

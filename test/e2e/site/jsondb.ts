@@ -1,9 +1,9 @@
 /**
  * json-server's db.json in the page: `db: 'db.json'` over IndexedDB with the
- * json-server preset, through `mockyard/sw` — collections, the query syntax, writes kept across
+ * json-server preset, through `mockyard/browser` — collections, the query syntax, writes kept across
  * a reload (the whole db.json lives in one IndexedDB file).
  */
-import { indexedDbFs, startWorker } from 'mockyard/sw';
+import { indexedDbFs, startWorker } from 'mockyard/browser';
 
 const db = {
   posts: [{ id: 1, title: 'json-server', author: 'typicode', views: 10 }, { id: 2, title: 'mockyard', author: 'me', views: 20 }],

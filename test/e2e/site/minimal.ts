@@ -3,7 +3,7 @@
  * host itself is tested on its own: routing by prefix, passthrough, bodies, gzip decoding,
  * WebSocket seam. The page exposes `window.mockyard` for the test to drive.
  */
-import { startWorker } from 'mockyard/sw';
+import { startWorker } from 'mockyard/browser';
 import type { Engine } from '../../../src/core/engine.js';
 import type { SocketPeer } from '../../../src/core/socket.js';
 

@@ -3,7 +3,7 @@
  * an object: no file): ReadMe's API 3.1 (test/fixtures/openapi/readme-3.1.json) through the
  * service worker — generated, seeded, stateful collections and the document's contract.
  */
-import { indexedDbFs, startWorker } from 'mockyard/sw';
+import { indexedDbFs, startWorker } from 'mockyard/browser';
 import readme from '../../fixtures/openapi/readme-3.1.json' with { type: 'json' };
 
 const started = startWorker({

@@ -4,7 +4,7 @@
  * network, i.e. to the page's own server, whose proxy (like Vite's `server.proxy`) reaches the
  * real API.
  */
-import { indexedDbFs, startWorker } from 'mockyard/sw';
+import { indexedDbFs, startWorker } from 'mockyard/browser';
 
 const started = startWorker({
   mock: {

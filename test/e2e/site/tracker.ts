@@ -15,7 +15,8 @@
 // the `mockyard` entry also pulls in memfs (node:buffer), which a browser bundle cannot load.
 import { createCollector } from '../../../src/tracker/collector.js';
 import { indexedDbFs } from '../../../src/vfs/indexeddb.js';
-import { createTrackerClient, startWorker, type TrackerClient } from 'mockyard/sw';
+import { startWorker } from 'mockyard/browser';
+import { createTrackerClient, type TrackerClient } from 'mockyard/tracker';
 import type { Engine } from '../../../src/core/engine.js';
 import type { SocketPeer, UpgradeResult } from '../../../src/core/socket.js';
 

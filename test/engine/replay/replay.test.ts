@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import { bodyKey, jsonBodyKey } from '../../../src/engine/replay/body-key.js';
-import { keptHeaders } from '../../../src/engine/replay/kept-headers.js';
-import { addToRecording } from '../../../src/engine/replay/recording-file.js';
+import { bodyKey, jsonBodyKey } from '../../../src/engine/recordings/body-key.js';
+import { keptHeaders } from '../../../src/engine/recordings/kept-headers.js';
+import { addToRecording } from '../../../src/engine/recordings/recording-file.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 
 const enc = new TextEncoder();

@@ -7,7 +7,7 @@ import addFormatsImport from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { loadFaker, seedOf } from '../../../src/engine/schema-faker/faker.js';
 import { generate, type Schema } from '../../../src/engine/schema-faker/generate.js';
-import { createDeref } from '../../../src/engine/openapi-backend/refs.js';
+import { createDeref } from '../../../src/engine/openapi-document/refs.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false }));

@@ -159,3 +159,45 @@ describe('3.1 webhooks (webhooks.json): sent on demand', () => {
     expect(Object.keys(hook!.json() as object)).toEqual(expect.arrayContaining(['id', 'name']));
   });
 });
+
+describe('the contract: openapi.validateResponses / strictResponses read callbacks and webhooks too', () => {
+  const drifting = (validate: 'validateResponses' | 'strictResponses') => {
+    const doc = structuredClone(subscriptions) as any;
+    const cb = doc.paths['/subscriptions/{topic}'].post.callbacks.event;
+    const put = Object.values(cb)[0] as any;
+    put.put.requestBody.content['application/json'] = { schema: { type: 'object', required: ['hello'], properties: { hello: { type: 'string' } } }, example: { hello: 5 } };
+    doc.webhooks = { ping: { post: { requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } }, responses: { '200': { description: 'ok' } } } } };
+    return { document: doc, [validate]: true };
+  };
+  const logs = () => {
+    const lines: string[] = [];
+    return { lines, logger: { debug() {}, info() {}, warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) } };
+  };
+  const subscribe = (server: RunningServer, url: string) => fetch(`${server.url}/api/subscriptions/news`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callbackUrl: url }) });
+
+  it('validateResponses: a callback payload that breaks its schema is logged (the pointer named) and sent', async () => {
+    const recv = await receiver();
+    const { lines, logger } = logs();
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logger, openapi: drifting('validateResponses') } });
+    expect((await subscribe(server, `${recv.url}/cb`)).status).toBe(201);
+    const [hook] = await recv.next(1);
+    expect(hook!.json()).toEqual({ hello: 5 });
+    expect(lines.filter((l) => l.includes('breaks'))).toEqual(['warn [mockyard] openapi: callback "event" (PUT): its payload breaks the document\'s schema: /hello must be string']);
+  });
+
+  it('strictResponses: such a callback is not sent; an edited webhook payload that breaks its schema is refused (422)', async () => {
+    const recv = await receiver();
+    const { lines, logger } = logs();
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logger, openapi: drifting('strictResponses') } });
+    expect((await subscribe(server, `${recv.url}/cb`)).status).toBe(201);
+    const api = mockOf(server);
+    await api.webhooks.settled();
+    expect(recv.received).toHaveLength(0);
+    expect(lines.some((l) => l.startsWith('error') && l.includes('/hello must be string') && l.includes('not sent (strictResponses)'))).toBe(true);
+    const refused = await fetch(`${server.url}/_mockyard/api/webhooks/send`, { method: 'POST', body: JSON.stringify({ name: 'ping', url: `${recv.url}/p`, body: { id: 'x' } }) });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).message).toMatch(/\/id must be integer/);
+    expect((await fetch(`${server.url}/_mockyard/api/webhooks/send`, { method: 'POST', body: JSON.stringify({ name: 'ping', url: `${recv.url}/p`, body: { id: 3 } }) })).status).toBe(202);
+    await recv.next(1);
+  });
+});

@@ -124,6 +124,22 @@ describe('config webhooks on a store change', () => {
   });
 });
 
+describe('store changes from GraphQL', () => {
+  it('a GraphQL mutation fires orders.created and orders.updated', async () => {
+    const recv = await receiver();
+    const dir = await ordersFolder();
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: dir, preset: 'json-server', logLevel: 'silent', webhooks: [{ on: 'orders.*', url: `${recv.url}/gql`, body: (c) => ({ type: c.change!.type, item: c.change!.item }) }] } });
+    await mockOf(server).ready();
+    const gql = (query: string) => post(`${server.url}/api/graphql`, { query });
+    expect((await gql('mutation { createOrder(item: "bun", paid: false) { id } }')).status).toBe(200);
+    expect((await gql('mutation { updateOrder(id: 1, paid: true) { id } }')).status).toBe(200);
+    const hooks = await recv.next(2);
+    expect(hooks.map((h) => (h.json() as { type: string }).type)).toEqual(['created', 'updated']);
+    expect((hooks[0]!.json() as { item: unknown }).item).toMatchObject({ item: 'bun', paid: false });
+    expect((hooks[1]!.json() as { item: unknown }).item).toEqual({ id: 1, item: 'tea', paid: true });
+  });
+});
+
 describe('signatures, verified as each provider documents', () => {
   it('GitHub: X-Hub-Signature-256 = "sha256=" + hex HMAC-SHA256(secret, raw body), compared in constant time', async () => {
     const recv = await receiver();
@@ -261,5 +277,21 @@ describe('see them: the journal (admin API), sessions (the Playwright fixture\'s
     expect(hook!.url).toBe('/t');
     expect(hook!.json()).toEqual({ id: 1, name: 'Edited' });
     expect((await fetch(`${admin}/send`, { method: 'POST', body: JSON.stringify({ name: 'nope' }) })).status).toBe(404);
+  });
+});
+
+describe('hosts', () => {
+  it('on the web-standard runtime (no transport: the page, mockyard/fetch) webhooks go out with fetch', async () => {
+    const { createMockApi } = await import('../../../src/engine/create-mock-api.js');
+    const { memoryFs } = await import('../../../src/vfs/memory.js');
+    const recv = await receiver();
+    const api = createMockApi({ endpointPrefix: '/api', fs: memoryFs({ 'orders.json': [] }), collections: true, logLevel: 'silent', webhooks: [{ on: 'orders.created', url: `${recv.url}/std`, secret: 'k' }] });
+    await api.ready();
+    const res = await api.handle(new Request('http://x/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }));
+    expect(res!.status).toBe(201);
+    const [hook] = await recv.next(1);
+    expect(hook!.json()).toEqual({ a: 1, id: 1 });
+    expect(hook!.headers['x-hub-signature-256']).toBe(`sha256=${createHmac('sha256', 'k').update(hook!.body).digest('hex')}`);
+    await api.close();
   });
 });

@@ -5,13 +5,13 @@
  * mocks second; writes go to the scenario folder); its delay, else the base one; its fault rules,
  * then the base ones.
  */
-import type { Vfs } from '../../vfs/types.js';
-import { overlayFs } from '../../vfs/overlay.js';
-import { subFs } from '../../vfs/sub.js';
-import type { LayerSources } from '../layers.js';
-import type { ResolvedMockApiOptions } from '../options.js';
-import type { ResolvedScenario } from './options.js';
-import type { RestHandler } from '../types.js';
+import type { Vfs } from '../vfs/types.js';
+import { overlayFs } from '../vfs/overlay.js';
+import { subFs } from '../vfs/sub.js';
+import type { LayerSources } from './layers.js';
+import type { ResolvedMockApiOptions } from './options.js';
+import type { ResolvedScenario } from './scenarios/options.js';
+import type { RestHandler } from './types.js';
 
 export interface ScenarioVfs {
   /** The base filesystem (null: no base file routing). */

@@ -9,11 +9,11 @@
  * `Accept-Ranges`, and every custom `X-*` header.
  * Never: cookies and credentials (`Set-Cookie`, `Cookie`, `Authorization`, `Proxy-*`), the names
  * the recording is told to redact and, when recording, names that say they carry a credential
- * (`X-Auth-Token`, `X-CSRF-Token`: proxy/har.ts isRedacted), hop-by-hop headers, and the framing the host recomputes
+ * (`X-Auth-Token`, `X-CSRF-Token`: har.ts isRedacted), hop-by-hop headers, and the framing the host recomputes
  * (`Content-Length`, `Content-Encoding`: bodies are stored decoded), `X-Forwarded-*`.
  */
 import { isHeaderName } from '../../core/header-name.js';
-import { isRedacted } from '../proxy/har.js';
+import { isRedacted } from './har.js';
 
 const KEPT = new Set([
   'content-type', 'x-total-count', 'link', 'location', 'cache-control', 'etag', 'last-modified', 'expires', 'vary', 'age',

@@ -3,7 +3,7 @@
  * whose pattern matches and that has the method (HEAD falls back to GET) answers, with its path
  * parameters percent-decoded (kept raw when not decodable); a path matched only under other
  * methods is a 405 naming them; anything else a 404. The table is built once per document
- * (openapi-backend/routes.ts, document-loader.ts) for the request validator and the backend.
+ * (routes.ts, document-loader.ts) for the request validator and the backend.
  */
 export interface PathRoute<Op> {
   regex: RegExp;

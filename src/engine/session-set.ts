@@ -17,29 +17,29 @@
  * a request, and at most `max` are kept: creating one more drops the one idle longest (logged).
  * Everything a session holds goes with it (its pipeline is closed).
  */
-import { HttpError } from '../../core/errors.js';
-import { KeyedQueue } from '../../core/keyed-queue.js';
-import type { Logger } from '../../core/logger.js';
-import { OptionsError } from '../../core/options.js';
-import { deltaFs, type DeltaVfs } from '../../vfs/delta.js';
-import { overlayFs } from '../../vfs/overlay.js';
-import { joinVfsPath } from '../../vfs/path.js';
-import { seedEntries, type SeedTree } from '../../vfs/seed.js';
-import type { Vfs } from '../../vfs/types.js';
-import type { RequestContext } from '../context.js';
-import type { ResolvedMockApiOptions } from '../options.js';
-import { buildLayers, type BuiltLayers } from '../layers.js';
-import type { Layer } from '../pipeline/layer.js';
-import type { Exchange, Observer } from '../../core/exchange.js';
-import { createPipeline, type Pipeline } from '../pipeline/run.js';
-import type { ScenarioSet } from '../scenarios/pipelines.js';
-import { requestedScenario } from '../selection/scenario.js';
-import type { EngineServices } from '../services.js';
-import type { MockApiApp } from '../types.js';
-import type { CollectionStore } from '../store/contract.js';
-import type { ResolvedSessions } from './options.js';
-import { checkOverride, compileOverride, type SessionOverride } from './overrides.js';
-import { checkSessionId, requestedSession } from '../selection/session.js';
+import { HttpError } from '../core/errors.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
+import type { Logger } from '../core/logger.js';
+import { OptionsError } from '../core/options.js';
+import { deltaFs, type DeltaVfs } from '../vfs/delta.js';
+import { overlayFs } from '../vfs/overlay.js';
+import { joinVfsPath } from '../vfs/path.js';
+import { seedEntries, type SeedTree } from '../vfs/seed.js';
+import type { Vfs } from '../vfs/types.js';
+import type { RequestContext } from './context.js';
+import type { ResolvedMockApiOptions } from './options.js';
+import { buildLayers, type BuiltLayers } from './layers.js';
+import type { Layer } from './pipeline/layer.js';
+import type { Exchange, Observer } from '../core/exchange.js';
+import { createPipeline, type Pipeline } from './pipeline/run.js';
+import type { ScenarioSet } from './scenario-pipelines.js';
+import { requestedScenario } from './selection/scenario.js';
+import type { EngineServices } from './services.js';
+import type { MockApiApp } from './types.js';
+import type { CollectionStore } from './store/contract.js';
+import type { ResolvedSessions } from './sessions/options.js';
+import { checkOverride, compileOverride, type SessionOverride } from './sessions/overrides.js';
+import { checkSessionId, requestedSession } from './selection/session.js';
 
 /** What the admin API and `api.sessions` show of a session. */
 export interface SessionInfo {

@@ -1,21 +1,21 @@
 /**
  * The scenario set of one engine: each scenario a second pipeline from the same recipe
  * (buildLayers) over its own handlers and an overlay of its folder on the base mocks
- * (sources.ts); which pipeline a request walks (the scenario it asks for, selection/scenario.ts, else the
+ * (scenario-sources.ts); which pipeline a request walks (the scenario it asks for, selection/scenario.ts, else the
  * current one, else the base); observing all of them; closing what they opened.
  */
-import { errorResponse, HttpError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import type { Vfs } from '../../vfs/types.js';
-import type { RequestContext } from '../context.js';
-import type { DefaultFsFactory } from '../../vfs/default-fs.js';
-import type { ResolvedMockApiOptions } from '../options.js';
-import type { Exchange } from '../../core/exchange.js';
-import { buildLayers, type BuiltLayers, type LayerSources } from '../layers.js';
-import { createPipeline, type Pipeline } from '../pipeline/run.js';
-import type { EngineServices } from '../services.js';
-import { requestedScenario } from '../selection/scenario.js';
-import { scenarioSources } from './sources.js';
+import { errorResponse, HttpError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { Vfs } from '../vfs/types.js';
+import type { RequestContext } from './context.js';
+import type { DefaultFsFactory } from '../vfs/default-fs.js';
+import type { ResolvedMockApiOptions } from './options.js';
+import type { Exchange } from '../core/exchange.js';
+import { buildLayers, type BuiltLayers, type LayerSources } from './layers.js';
+import { createPipeline, type Pipeline } from './pipeline/run.js';
+import type { EngineServices } from './services.js';
+import { requestedScenario } from './selection/scenario.js';
+import { scenarioSources } from './scenario-sources.js';
 
 export interface ScenarioSet {
   /** The scenario names, in the order configured. */

@@ -3,7 +3,7 @@
  * before `/pets/{id}`, as OpenAPI says), matched on the path below the engine prefix (the
  * prefix stands for the server URL). Literal segments are compared as they arrive (encoded).
  */
-import { matchPath, type PathMatch, type PathRoute } from '../openapi/path-match.js';
+import { matchPath, type PathMatch, type PathRoute } from './path-match.js';
 import type { Operation } from './operations.js';
 
 export type RouteMatch = PathMatch<Operation>;
