@@ -6,7 +6,8 @@
  * needed); without it, on the shared data. A collection is named as one URL segment
  * (`encodeURIComponent('v1/users')`).
  *
- *   GET    data                         { scope, collections: [{ name, count }] }
+ *   GET    data                         { scope, collections: [{ name, count }], objects: [name] } (objects: the
+ *                                       top-level JSON files holding one object, shared data only: edited through files/<name>.json)
  *   GET    data/<name>                  one page: { items, etags, total, offset, limit }
  *                                       ?offset= ?limit= (1…1000, default 50) ?sort=<field> ?order=asc|desc
  *                                       ?q=<text> (any top-level value contains it) ?filter=<JSON object> (store.list's filter)
@@ -140,7 +141,9 @@ export async function dataRoute(api: MockApi, request: Request, method: string, 
     if (method !== 'GET' && !head) return allow('GET, HEAD');
     const collections = [];
     for (const name of await store.names()) collections.push({ name, count: (await store.all(name))?.length ?? 0 });
-    return json({ scope, collections }, 200, {}, head);
+    // Singular objects (config.json: { … }) are files of the shared mocks folder: the page edits them as a form through files/<name>.json.
+    const objects = scope.session === null ? Object.entries(await store.documents()).filter(([, v]) => isItem(v)).map(([name]) => name).sort() : [];
+    return json({ scope, collections, objects }, 200, {}, head);
   }
   const name = decode(parts[0]!, 'collection name');
   if (parts.length === 1) {

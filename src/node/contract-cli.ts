@@ -7,8 +7,8 @@
  * host-neutral (src/contract/); this module reads and writes files.
  */
 import { existsSync, statSync, watch as watchFs, type FSWatcher } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, relative, resolve } from 'node:path';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify as toYaml } from 'yaml';
 import { dataModel, type DataModel } from '../contract/data-model.js';
@@ -21,6 +21,7 @@ import { checkDbFile } from './db-file.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
 import type { MockApiOptions } from '../engine/types.js';
+import type { CollectionStore } from '../engine/store/contract.js';
 
 export interface ExportIo {
   cwd: string;
@@ -42,7 +43,7 @@ export interface ExportFlags {
   mock?: ExportMockOptions;
 }
 
-type Source = { kind: 'data'; model: DataModel; prefix: string; files: string[] } | { kind: 'document'; document: Record<string, unknown>; files: string[] };
+type Source = { kind: 'data'; model: DataModel; prefix: string } | { kind: 'document'; document: Record<string, unknown> };
 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
 
@@ -54,7 +55,7 @@ export async function readSource(path: string, mock: ExportMockOptions = {}): Pr
     const text = await readFile(path, 'utf8');
     if (/\.ya?ml$/i.test(path) || /"(openapi|swagger)"\s*:/.test(text.slice(0, 4096))) {
       const document = await loadDocumentFile(path);
-      if (isOpenApiDocument(document)) return { kind: 'document', document, files: [path] };
+      if (isOpenApiDocument(document)) return { kind: 'document', document };
       if (/\.ya?ml$/i.test(path)) throw new Error(`${path} is not an OpenAPI document (no top-level "openapi" or "swagger")`);
     }
   }
@@ -65,17 +66,28 @@ export async function readSource(path: string, mock: ExportMockOptions = {}): Pr
     const problem = checkDbFile(path);
     if (problem) throw new Error(problem);
     options.db = path;
-  }
-  else Object.assign(options, (await jsonServerFlags([basename(path)], dirname(path), {})).mock);
+  } else Object.assign(options, (await jsonServerFlags([basename(path)], dirname(path), {})).mock);
   const api = createNodeMockApi(options);
   try {
     await api.ready();
     const store = api.app.store;
     const documents = await store.documents();
-    return { kind: 'data', model: dataModel(documents, store.relations, store.idField), prefix: folder ? '/api' : '/', files: [path] };
+    if (folder) Object.assign(documents, await nestedCollections(path, store));
+    return { kind: 'data', model: dataModel(documents, store.relations, store.idField), prefix: folder ? '/api' : '/' };
   } finally {
     await api.close();
   }
+}
+
+/** The collections in subfolders of a mocks folder (`v1/posts.json` → `v1/posts`), as the store opens them. */
+async function nestedCollections(folder: string, store: CollectionStore): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const files = (await readdir(folder, { recursive: true })).map((f) => f.split(sep).join('/')).filter((f) => f.includes('/') && f.endsWith('.json') && !f.split('/').some((part) => part.startsWith('.')) && !f.includes('@'));
+  for (const file of files.sort()) {
+    const snapshot = await store.open(file.slice(0, -'.json'.length)).catch(() => null);
+    if (snapshot && snapshot.items.length > 0) out[snapshot.name] = snapshot.items;
+  }
+  return out;
 }
 
 /** Writes what the flags ask for; returns the lines to print. */

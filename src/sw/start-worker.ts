@@ -17,6 +17,8 @@ import type { MockApiOptions } from '../engine/types.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
 import type { Host } from '../host/create-host.js';
 import { pageHost } from './engines.js';
+import { rememberScenario } from './remembered-scenario.js';
+import { isMockApi } from '../engine/is-mock-api.js';
 import { checkWorkerScript, startMswHost, type MswRequestHandler } from './msw-adapter.js';
 import { httpRoutes, type HttpRoute } from '../msw/routes.js';
 import { socketRoute } from '../msw/sockets.js';
@@ -74,15 +76,18 @@ export interface PageWorkerControls {
   resetHandlers(): void;
 }
 
-/** `startWorker`, and the controls a host on top of it uses. */
-export async function startPageWorker(options: StartWorkerOptions = {}): Promise<{ worker: PageWorker; controls: PageWorkerControls }> {
+/**
+ * `startWorker`, and the controls a host on top of it uses. `entry`: the package entry the user
+ * imported, which the errors name (`mockyard/browser`; `mockyard/storybook` for its own host).
+ */
+export async function startPageWorker(options: StartWorkerOptions = {}, entry = 'mockyard/browser'): Promise<{ worker: PageWorker; controls: PageWorkerControls }> {
   check.knownKeys(check.object(options, 'startWorker') ?? {}, '', KNOWN);
   const sw = check.object(options.serviceWorker, 'serviceWorker');
   if (sw) check.knownKeys(sw, 'serviceWorker', ['url']);
   const workerUrl = check.string(sw?.url, 'serviceWorker.url', '/mockServiceWorker.js', { nonEmpty: true })!;
   const quiet = check.boolean(options.quiet, 'quiet', false);
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) {
-    throw new Error('mockyard/sw: service workers are not available here (a secure context — https or localhost — is required)');
+    throw new Error(`${entry}: service workers are not available here (a secure context — https or localhost — is required)`);
   }
 
   // Options first: a typo is reported at once, before any network round trip.
@@ -93,11 +98,15 @@ export async function startPageWorker(options: StartWorkerOptions = {}): Promise
   if (stale) {
     await closeOwned();
     throw new Error(
-      `mockyard/sw: the service worker script ${workerUrl} is ${stale}. ` +
-        'Run `npx mockyard init-worker <publicDir>` (e.g. `npx mockyard init-worker public`) to write the one that matches this mockyard.',
+      `${entry}: the service worker script ${workerUrl} is ${stale}. ` +
+        'Run `npx mockyard init-worker <publicDir>` (e.g. `npx mockyard init-worker public`) to write the one that matches this mockyard' +
+        (workerUrl === '/mockServiceWorker.js' ? '' : ', or point startWorker({ serviceWorker: { url } }) at where it is served') +
+        '.',
     );
   }
 
+  // The scenario picked in this tab survives a reload (remembered-scenario.ts).
+  const remembered = isMockApi(built.mock) ? rememberScenario(built.mock) : undefined;
   const controls: PageWorkerControls = { session: undefined, host: built, use() {}, resetHandlers() {} };
   const origin = location.origin;
   const sockets = socketRoute(built.engines, origin);
@@ -124,7 +133,7 @@ export async function startPageWorker(options: StartWorkerOptions = {}): Promise
   let stopped = false;
   let overlay: Promise<{ close(): void }> | undefined;
   const openDevtools = () => {
-    if (!built.devtools) return Promise.reject(new Error('mockyard/sw: devtools are off (startWorker({ devtools: false }))'));
+    if (!built.devtools) return Promise.reject(new Error(`${entry}: devtools are off (startWorker({ devtools: false }))`));
     return (overlay ??= import('./devtools-overlay.js')
       .then((m) => m.openDevtoolsOverlay(built.engines, built.tracker, () => (overlay = undefined)))
       .catch((err: unknown) => {
@@ -144,6 +153,7 @@ export async function startPageWorker(options: StartWorkerOptions = {}): Promise
     tracker: built.tracker as Collector | undefined,
     openDevtools,
     async reset() {
+      remembered?.forget();
       await (built.mock as Partial<MockApi> | undefined)?.reset?.();
     },
     async stop() {

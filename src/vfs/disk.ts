@@ -9,6 +9,13 @@
  * `stat` uses the synchronous call on purpose: it is a metadata lookup the kernel answers from
  * its cache in about a microsecond, and it sits on the path of every cache re-check, where a
  * thread-pool round trip and a thrown ENOENT would cost ten times more than the call itself.
+ * For the same reason `readdir`, the unlink of a small file by `remove`, and the atomic write of
+ * at most SYNC_WRITE_MAX bytes to a NEW name (`create`, or `write` where no file is yet: a POST)
+ * run synchronously too: each async step (open, write, close, rename) is a thread-pool round
+ * trip costing more CPU than the page-cache work itself. A `write` that replaces a file stays
+ * async whatever its size: ext4 flushes the new data before a rename over an existing file
+ * (auto_da_alloc), which would hold the event loop for milliseconds (concurrent PATCHes then
+ * stopped coalescing); a rename or link to a free name, and an unlink, flush nothing.
  *
  * Symbolic links: one rule, here, for every method. A path is resolved with `realpath` (every
  * link followed); when its real path leaves the real root, the call fails with
@@ -24,7 +31,7 @@
  * with `stat` only when a file enters the cache or is reported changed, so a cached GET pays no
  * `realpath`.
  */
-import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { linkSync, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { link, mkdir, open, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ChangeEmitter } from './change-emitter.js';
@@ -63,6 +70,17 @@ async function appendWhole(file: string, bytes: Uint8Array): Promise<void> {
  * (containers on one volume) cannot tell a live writer from a dead one by pid; there a live
  * writer's temp file may be removed, which fails that write (the target keeps its old bytes).
  */
+/** Writes of at most this many bytes run synchronously (see the module comment). */
+const SYNC_WRITE_MAX = 64 * 1024;
+
+const unlinkQuietly = (file: string) => {
+  try {
+    unlinkSync(file);
+  } catch {
+    // not there (the write failed before creating it)
+  }
+};
+
 const TEMP_PREFIX = '.mockyard-tmp-';
 const TEMP_NAME = /^\.mockyard-tmp-(\d+)-\d+$/;
 export const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -244,18 +262,19 @@ export function diskFs(rootDir: string): DiskVfs {
    * Every file-writing operation: normalise, run, map errors, notify. Parents are created only
    * when the operation finds them missing (ENOENT), so steady-state appends cost one syscall.
    */
-  const putFile = async (p: string, op: (file: string) => Promise<void>): Promise<void> => {
+  const putFile = async (p: string, op: (file: string, free: boolean) => Promise<void>): Promise<void> => {
     const path = normalizeVfsPath(p);
     if (!path) throw new VfsError('EISDIR', path);
     if (isReserved(path)) throw reserved(path);
     try {
-      const file = locate(path);
+      const { real: file, stat } = walk(path);
+      const free = stat === undefined;
       try {
-        await op(file);
+        await op(file, free);
       } catch (err) {
         if ((err as { code?: string }).code !== 'ENOENT') throw err;
         await mkdir(dirname(file), { recursive: true });
-        await op(file);
+        await op(file, free);
       }
     } catch (err) {
       throwAsVfsError(err, path);
@@ -292,13 +311,19 @@ export function diskFs(rootDir: string): DiskVfs {
 
     // Atomic replace: the bytes go to a temp file beside the target, then rename(2) swaps it in.
     write: (p, data) =>
-      putFile(p, async (file) => {
+      putFile(p, async (file, free) => {
+        const bytes = toBytes(data);
         const tmp = tempBeside(file);
         try {
-          await writeFile(tmp, toBytes(data));
-          await rename(tmp, file);
+          if (free && bytes.byteLength <= SYNC_WRITE_MAX) {
+            writeFileSync(tmp, bytes);
+            renameSync(tmp, file);
+          } else {
+            await writeFile(tmp, bytes);
+            await rename(tmp, file);
+          }
         } catch (err) {
-          await unlink(tmp).catch(() => {});
+          unlinkQuietly(tmp);
           throw err;
         }
       }),
@@ -307,12 +332,18 @@ export function diskFs(rootDir: string): DiskVfs {
     // the target name only if that name is free (EEXIST otherwise); readers never see a partial file.
     create: (p, data) =>
       putFile(p, async (file) => {
+        const bytes = toBytes(data);
         const tmp = tempBeside(file);
         try {
-          await writeFile(tmp, toBytes(data));
-          await link(tmp, file);
+          if (bytes.byteLength <= SYNC_WRITE_MAX) {
+            writeFileSync(tmp, bytes);
+            linkSync(tmp, file);
+          } else {
+            await writeFile(tmp, bytes);
+            await link(tmp, file);
+          }
         } finally {
-          await unlink(tmp).catch(() => {});
+          unlinkQuietly(tmp);
         }
       }),
     append: (p, data) => putFile(p, (file) => appendWhole(file, toBytes(data))),
@@ -322,7 +353,7 @@ export function diskFs(rootDir: string): DiskVfs {
       if (isReserved(path)) throw new VfsError('ENOENT', path);
       try {
         const dir = locate(path);
-        const entries = await readdir(dir, { withFileTypes: true });
+        const entries = readdirSync(dir, { withFileTypes: true });
         const out: VfsDirent[] = [];
         for (const e of entries) {
           if (e.name.startsWith(TEMP_PREFIX)) continue;
@@ -367,6 +398,7 @@ export function diskFs(rootDir: string): DiskVfs {
       if (s.isSymbolicLink()) locate(path); // EACCES when it leads outside
       try {
         if (s.isDirectory()) await (options.recursive ? rm(target, { recursive: true }) : rmdir(target));
+        else if (s.size <= SYNC_WRITE_MAX) unlinkSync(target);
         else await unlink(target);
       } catch (err) {
         if ((err as { code?: string }).code === 'ENOENT') return false;

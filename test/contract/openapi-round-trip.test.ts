@@ -131,11 +131,13 @@ describe('export --openapi, round trip', () => {
     const doc = parseYaml(await readFile(join(root, 'api.yaml'), 'utf8'));
     expect(doc.servers).toEqual([{ url: '/api' }]);
     expect(doc.paths['/posts/{id}'].parameters[0].schema).toEqual({ type: 'string' });
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/tags', '/v1/tags/{id}'])); // a collection in a subfolder
     const checked = await cli(['check', 'api.yaml', har], root);
     expect(checked.out).toContain('all match the document');
     expect(checked.code).toBe(0);
     const back = await startCli(CLI, ['api.yaml', '--port', '0', '--quiet'], root);
     expect(await (await send(back.url, 'GET', '/api/posts')).json()).toEqual(original);
+    expect(await (await send(back.url, 'GET', '/api/v1/tags')).json()).toEqual(JSON.parse(await readFile(join(FIXTURES, 'mocks', 'v1', 'tags.json'), 'utf8')));
     expect(await (await send(back.url, 'GET', '/api/settings')).json()).toEqual(JSON.parse(await readFile(join(FIXTURES, 'mocks', 'settings.json'), 'utf8')));
   }, 90_000);
 

@@ -122,6 +122,9 @@ export const any: unknown = await interceptFetch(api).requestsTo('PUT /anything/
     expect(text).toContain('  views: number;');
     expect(text).toContain('  postId: Post["id"];');
     expect(text).toContain('export interface Settings {');
+    expect(text).toContain('export interface V1Tag {'); // a collection in a subfolder
+    expect(text).not.toContain('file mode'); // users/7.json is a file-mode resource, not a collection
+    expect(text).not.toMatch(/interface User\b/);
     const usage = `
 import type { Api, Comment, Post, Settings } from './api.js';
 const post: Post = { id: 'p9', title: 't', views: 1.5, author: { name: 'a' } };
@@ -129,7 +132,8 @@ const comment: Comment = { id: 3, body: 'b', postId: post.id };
 const settings: Settings = { theme: 'dark', pageSize: 1, flags: { beta: false } };
 type Answer = Api['routes']['GET /posts/:id']['response'];
 export const a: Answer = post;
-export const all = [comment, settings];
+const tag: Api['collections']['v1/tags'] = { id: 1, label: 'news', postId: post.id };
+export const all = [comment, settings, tag];
 // @ts-expect-error a post's id is a string
 export const wrong: Comment = { id: 4, body: 'b', postId: 7 };
 // @ts-expect-error the author needs a name

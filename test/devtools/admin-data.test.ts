@@ -56,7 +56,7 @@ describe('admin API: data', () => {
     const s = await startServer({ mock: options() });
     const list = await call(`${s.url}${A}/data`);
     expect(list.status).toBe(200);
-    expect(list.json).toEqual({ scope: { session: null }, collections: [{ name: 'todos', count: 3 }] });
+    expect(list.json).toEqual({ scope: { session: null }, collections: [{ name: 'todos', count: 3 }], objects: ['config'] });
     const page = await call(`${s.url}${A}/data/todos?sort=title&order=desc&limit=2`);
     expect(page.json.items.map((t: any) => t.title)).toEqual(['write tests', 'ship it']);
     expect(page.json.total).toBe(3);
@@ -136,7 +136,7 @@ describe('admin API: data', () => {
     const s = await startServer({ mock: options() });
     const inSession = await call(`${s.url}${A}/data/todos?session=alice`, 'POST', { title: 'alice only' });
     expect(inSession.status).toBe(201);
-    expect((await call(`${s.url}${A}/data?session=alice`)).json).toEqual({ scope: { session: 'alice' }, collections: [{ name: 'todos', count: 4 }] });
+    expect((await call(`${s.url}${A}/data?session=alice`)).json).toEqual({ scope: { session: 'alice' }, collections: [{ name: 'todos', count: 4 }], objects: [] });
     expect((await call(`${s.url}/api/todos/4`, 'GET', undefined, { 'x-mockyard-session': 'alice' })).json.title).toBe('alice only');
     expect((await gql(s.url, '{ Todo(id: 4) { title } }', 'alice')).data.Todo.title).toBe('alice only');
     expect((await call(`${s.url}/api/todos/4`)).status).toBe(404);

@@ -33,6 +33,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mockyard-e2e-editor-'));
   await mkdir(join(dir, 'mocks'));
   await writeFile(join(dir, 'mocks', 'todos.json'), JSON.stringify(TODOS, null, 2));
+  await writeFile(join(dir, 'mocks', 'config.json'), JSON.stringify({ theme: 'dark', beta: false, limit: 10 }, null, 2));
+  await writeFile(join(dir, 'mocks', 'visits.json'), JSON.stringify(Array.from({ length: 100_000 }, (_, i) => ({ id: i + 1, page: `/p/${i % 500}`, ms: (i * 37) % 1000 }))));
   ({ url } = await startCli(cli, ['--tracker', '--port', '0', '--log-level', 'warn'], dir));
   browser = await launchChromium();
 });
@@ -66,6 +68,7 @@ async function openTab(tab: string, width = 1280, scheme: 'light' | 'dark' = 'li
   await page.emulateMedia({ colorScheme: scheme });
   await page.goto(`${url}/_mockyard/#${tab}`);
   await page.locator(`[data-tab=${tab}][aria-selected=true]`).waitFor();
+  if (tab === 'data') await page.locator('[data-testid=data-table] tbody tr').first().waitFor({ timeout: 15_000 });
   return page;
 }
 
@@ -195,6 +198,43 @@ describe('Data tab', () => {
     const bg = await page.locator('.devtools').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(bg).toBe('rgb(21, 23, 27)');
     await shot(page, 'data-narrow-dark');
+    await page.close();
+  });
+});
+
+describe('Data tab, more', () => {
+  it('edits a singular object as a form (types kept), saved to the file', async () => {
+    const page = await openTab('data');
+    await page.getByTestId('data-collection').selectOption('object:config');
+    const form = page.getByTestId('object-form');
+    await form.getByLabel('beta').check();
+    await form.getByLabel('limit').fill('20');
+    await form.getByLabel('theme').fill('light');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('object-note').textContent()).toBe('Saved config.json.');
+    expect(JSON.parse(await onDisk('config.json'))).toEqual({ theme: 'light', beta: true, limit: 20 });
+    await expect.poll(async () => (await rest('/api/config')).json).toEqual({ theme: 'light', beta: true, limit: 20 });
+    await page.close();
+  });
+
+  it('pages a 100,000-item collection on the server: each page in well under a second', async () => {
+    const page = await openTab('data');
+    await page.getByTestId('data-collection').selectOption('visits');
+    await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–50 of 100,000');
+    const times: number[] = [];
+    for (let n = 1; n <= 3; n++) {
+      const t0 = Date.now();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => page.getByTestId('data-range').textContent()).toBe(`${(n * 50 + 1).toLocaleString('en')}–${((n + 1) * 50).toLocaleString('en')} of 100,000`);
+      times.push(Date.now() - t0);
+    }
+    await page.locator('th button', { hasText: 'id' }).click();
+    await page.locator('th button', { hasText: 'id' }).click();
+    await expect.poll(() => page.locator('[data-testid=data-table] tbody tr').first().getAttribute('data-id')).toBe('100000');
+    await page.getByLabel('Filter items').fill('/p/499');
+    await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–50 of 200');
+    expect(Math.max(...times)).toBeLessThan(1500);
+    console.log(`devtools Data tab, 100k items: Next page ${times.join(', ')} ms`);
     await page.close();
   });
 });

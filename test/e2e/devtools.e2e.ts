@@ -109,6 +109,15 @@ function devtoolsSuite(name: Host['name'], open: () => Promise<Host>) {
       await expect.poll(() => devtools.getByTestId('current-scenario').textContent()).toBe('empty');
       expect(await appFetch(app, '/api/tasks')).toEqual({ status: 200, body: [] });
       await screenshot(devtools, `devtools-${name}-scenarios.png`);
+      // The pick survives a reload (the page host starts its engines afresh on every load).
+      await app.reload();
+      await appReady(app);
+      expect(await appFetch(app, '/api/tasks')).toEqual({ status: 200, body: [] });
+      if (name === 'sw') {
+        await app.locator('[data-mockyard-devtools=overlay]').waitFor();
+        await devtools.locator('[data-tab=scenarios]').click();
+      }
+      await expect.poll(() => devtools.getByTestId('current-scenario').textContent()).toBe('empty');
       await devtools.getByRole('radio', { name: 'base (no scenario)' }).check();
       await expect.poll(async () => ((await appFetch(app, '/api/tasks')).body as unknown[]).length).toBe((before.body as unknown[]).length);
     });

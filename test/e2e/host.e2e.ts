@@ -177,6 +177,9 @@ describe('worker script check', () => {
     const message = await other.evaluate(() => (window as any).mockyard.started);
     expect(message).toMatch(/is missing/);
     expect(message).toContain('npx mockyard init-worker');
+    // named after the entry the page imported (test/e2e/site/minimal.ts: mockyard/browser), not its old name
+    expect(message).toMatch(/^mockyard\/browser: the service worker script \/missing\/mockServiceWorker\.js is missing/);
+    expect(message).toContain('serviceWorker: { url }');
     await other.close();
   });
 });

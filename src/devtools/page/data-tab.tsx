@@ -11,6 +11,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ADMIN, getJson, readJson, type Transport } from './api.js';
+import { ObjectForm } from './object-form.js';
 
 type Item = Record<string, unknown>;
 interface Page {
@@ -24,7 +25,11 @@ interface Page {
 interface Collections {
   scope: { session: string | null };
   collections: Array<{ name: string; count: number }>;
+  /** Top-level JSON files holding one object (shared data only): edited as a form. */
+  objects?: string[];
 }
+/** The select's value for an object: `object:<name>`. */
+const OBJECT = 'object:';
 interface SessionList {
   sessions: Array<{ id: string }>;
 }
@@ -62,6 +67,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
   const [session, setSession] = useState<string | null>(null);
   const [sessions, setSessions] = useState<string[]>([]);
   const [collections, setCollections] = useState<Collections['collections']>([]);
+  const [objects, setObjects] = useState<string[]>([]);
   const [name, setName] = useState<string | null>(null);
   const [page, setPage] = useState<Page | null>(null);
   const [offset, setOffset] = useState(0);
@@ -76,6 +82,8 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
   const tableRef = useRef<HTMLTableElement>(null);
   const dialogText = useRef<HTMLTextAreaElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  /** The number of the latest page asked for (typing in the filter asks several in a row). */
+  const pageAsked = useRef(0);
 
   const enc = (n: string) => encodeURIComponent(n);
   const base = (n: string) => `${ADMIN}/data/${enc(n)}`;
@@ -85,6 +93,9 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
     try {
       const c = await getJson<Collections>(transport, `${ADMIN}/data${sessionQuery(session)}`);
       setCollections(c.collections);
+      setObjects(c.objects ?? []);
+      if (name?.startsWith(OBJECT) && !(c.objects ?? []).includes(name.slice(OBJECT.length))) setName(null);
+      if (name?.startsWith(OBJECT)) return;
       if (c.collections.length && (name === null || !c.collections.some((x) => x.name === name))) setName(c.collections[0]!.name);
     } catch (e) {
       report((e as Error).message, true);
@@ -98,13 +109,15 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
   };
 
   const loadPage = async () => {
-    if (name === null) return;
+    if (name === null || name.startsWith(OBJECT)) return setPage(null);
     const params = new URLSearchParams({ offset: String(offset), limit: String(PAGE) });
     if (sort) (params.set('sort', sort.field), params.set('order', sort.order));
     if (q) params.set('q', q);
     if (session !== null) params.set('session', session);
+    const asked = ++pageAsked.current;
     try {
-      setPage(await getJson<Page>(transport, `${base(name)}?${params}`));
+      const next = await getJson<Page>(transport, `${base(name)}?${params}`);
+      if (asked === pageAsked.current) setPage(next); // an older answer arriving late never replaces a newer one
     } catch (e) {
       report((e as Error).message, true);
     }
@@ -304,6 +317,9 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
                 {c.name} ({c.count.toLocaleString('en')})
               </option>
             ))}
+            {objects.map((o) => (
+              <option value={`${OBJECT}${o}`}>{o} (object)</option>
+            ))}
           </select>
         </label>
         <input type="search" aria-label="Filter items" placeholder="filter (any field contains)" value={q} onInput={(e) => (setOffset(0), setQ((e.target as HTMLInputElement).value))} />
@@ -312,16 +328,16 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
         {scopeLabel}
       </p>
       <div class="toolbar">
-        <button type="button" onClick={addItem} disabled={name === null}>
+        <button type="button" onClick={addItem} disabled={name === null || name.startsWith(OBJECT)}>
           Add item
         </button>
-        <button type="button" onClick={importJson} disabled={name === null}>
+        <button type="button" onClick={importJson} disabled={name === null || name.startsWith(OBJECT)}>
           Import JSON
         </button>
-        <button type="button" onClick={exportJson} disabled={name === null}>
+        <button type="button" onClick={exportJson} disabled={name === null || name.startsWith(OBJECT)}>
           Export JSON
         </button>
-        <button type="button" onClick={resetCollection} disabled={name === null}>
+        <button type="button" onClick={resetCollection} disabled={name === null || name.startsWith(OBJECT)}>
           Reset collection
         </button>
         {session !== null ? (
@@ -338,6 +354,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
         {note?.text ?? '\u00a0'}
       </p>
       <div class="table-wrap">
+        {name?.startsWith(OBJECT) && <ObjectForm transport={transport} name={name.slice(OBJECT.length)} />}
         {page && (
           <table ref={tableRef} class="items" data-testid="data-table">
             <thead>
@@ -411,7 +428,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
           </table>
         )}
         {page && page.items.length === 0 && <p class="dim">No items{q ? ' match the filter' : ''}.</p>}
-        {collections.length === 0 && <p class="dim">No collections (JSON arrays of objects in the mocks folder).</p>}
+        {collections.length === 0 && objects.length === 0 && <p class="dim">No collections (JSON arrays of objects in the mocks folder).</p>}
       </div>
       {page && (
         <div class="toolbar pager">
