@@ -5,7 +5,7 @@
  *
  *   mkdir /tmp/js017 && cd /tmp/js017 && npm init -y && npm i json-server@0.17
  *   mkdir /tmp/js1 && cd /tmp/js1 && npm init -y && npm i json-server@1.0.0-beta.15
- *   node scripts/record-json-server-fixtures.mjs /tmp/js017/node_modules/json-server /tmp/js1/node_modules/json-server
+ *   node scripts/record-json-server-fixtures.mjs /tmp/js017/node_modules/json-server /tmp/js1/node_modules/json-server [session,…]
  *
  * Each session runs json-server (its CLI, as a user starts it) in a temp folder holding a fresh
  * copy of the session's data and files, on a free port, sends the requests one after another and
@@ -76,4 +76,6 @@ async function run(session, pkgDir) {
   console.log(`${session.name}: ${answers.length} answers from json-server ${pkg.version}`);
 }
 
-for (const session of SESSIONS) await run(session, session.version === '0.17' ? pkg017 : pkg1x);
+// A third argument records only the sessions it names (comma list): `… edges-0.17,missing-db-0.17`.
+const only = process.argv[4]?.split(',');
+for (const session of SESSIONS) if (!only || only.includes(session.name)) await run(session, session.version === '0.17' ? pkg017 : pkg1x);

@@ -34,6 +34,19 @@ function keep(request: Request, bytes: Uint8Array): Uint8Array {
   return bytes;
 }
 
+/**
+ * Bytes the layers after a reader get from `readBody` instead of the (consumed) stream:
+ * `replayBody(request, bytes)` — json-server's middlewares read the body (`req.body`) before the
+ * layer that stores it, and may change it. Any other second read still fails as a platform
+ * Request's does.
+ */
+const kBodyReplay = Symbol.for('mockyard.bodyReplay');
+
+export function replayBody(request: Request, bytes: Uint8Array): void {
+  (request as unknown as Record<symbol, unknown>)[kBodyReplay] = bytes;
+  keep(request, bytes);
+}
+
 export type BodyReader = (limit: number) => Promise<Uint8Array>;
 
 export function tooLarge(limit: number): HttpError {
@@ -68,6 +81,11 @@ export async function carriesBody(request: Request, limit: number): Promise<bool
 
 /** Reads the whole body, at most `limit` bytes (HttpError 413 beyond). Empty body → 0 bytes. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const kept = (request as unknown as Record<symbol, unknown>)[kBodyReplay];
+  if (kept instanceof Uint8Array) {
+    if (kept.byteLength > limit) throw tooLarge(limit);
+    return kept;
+  }
   const fast = (request as unknown as Record<symbol, unknown>)[kReadBody];
   if (typeof fast === 'function') return keep(request, await (fast as BodyReader).call(request, limit));
   const declared = request.headers.get('content-length');

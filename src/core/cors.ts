@@ -45,10 +45,11 @@ export interface CorsDefaults {
   headers?: string;
   expose?: string;
   /**
-   * Also expose every header (`*`) when the policy sends no credentials: a page on another origin
-   * then reads a handler's or a recording's own headers (`ETag`, `X-Request-Id`) as a same-origin
-   * page would. Browsers read `*` as a wildcard only on requests without credentials, which is
-   * all this policy lets through; `expose` stays listed for browsers that predate the wildcard.
+   * Also expose every header (`*`): a page on another origin then reads a handler's or a
+   * recording's own headers (`ETag`, `X-Request-Id`) as a same-origin page would. Browsers read
+   * `*` as a wildcard on requests sent without credentials (the fetch spec decides by the
+   * request's credentials mode, whatever the policy allows); `expose` stays listed for a request
+   * with credentials (where `*` is taken literally) and for browsers that predate the wildcard.
    */
   exposeAll?: boolean;
   /** Whether `origins: '*'` may be combined with credentials (reflecting every origin). */
@@ -92,7 +93,7 @@ export function resolveCors(input: unknown, name: string, defaults: CorsDefaults
     maxAge,
     methods: defaults.methods,
     headers: defaults.headers,
-    expose: defaults.exposeAll && !credentials ? (defaults.expose ? `*, ${defaults.expose}` : '*') : defaults.expose,
+    expose: defaults.exposeAll ? (defaults.expose ? `*, ${defaults.expose}` : '*') : defaults.expose,
     cacheable: typeof c.origins !== 'function',
   };
   return { ...policy, actual: actualHeaders(policy) };

@@ -262,7 +262,8 @@ export interface WsConnection {
 export interface WsHandler {
   pattern: string;
   onConnect?(conn: WsConnection): unknown;
-  onMessage(conn: WsConnection, message: unknown): unknown;
+  /** Optional when `onConnect` is given (a handler that only pushes); a message then goes unanswered. */
+  onMessage?(conn: WsConnection, message: unknown): unknown;
   onClose?(conn: WsConnection, code: number, reason: string): unknown;
   onError?(conn: WsConnection, error: unknown): unknown;
   /** Ping interval in ms; a peer that misses two pongs is terminated. */

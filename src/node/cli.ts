@@ -10,9 +10,9 @@
  * at start-up (and the command says so). Bad flags exit with 2,
  * start-up failures (config errors, port in use) with 1; SIGINT/SIGTERM close cleanly (exit 0).
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../core/engine.js';
@@ -42,11 +42,13 @@ import { documentFlagAlone, documentName, documentServing, openApiPositional, se
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { modeLine } from './mode-line.js';
+import { dataPrefix, isPlainNotFound, wrongPrefixAnswer } from './data-prefix.js';
 import { checkDbFile } from './db-file.js';
 import { lineBatch } from './line-batch.js';
 
 export const HELP = `Usage: mockyard [options]
        mockyard db.json [options]
+       mockyard FOLDER [options]   (a folder, served as db.json is: at /)
        mockyard openapi.yaml [--seed N] [--state DIR] [--ids any] [--strict-responses] [options]   (an OpenAPI document: a whole backend, docs/openapi.md)
        mockyard --har traffic.har [options]   (serve a HAR log as recorded traffic, docs/proxy.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
@@ -63,8 +65,8 @@ top-level keys as json-server does (collections, json-server query syntax).
 Options:
   -c, --config FILE    config file (default: mockyard.config.{js,mjs,ts} in the current folder)
       --fs-dir DIR     folder of mock files (relative to the current folder; default from config, else ./mocks)
-      --prefix P       URL prefix of the mock API, repeatable (default from config, else /api;
-                       / with a db file, as json-server)
+      --prefix P       URL prefix of the mock API, repeatable (default from config, else /
+                       for a data file or folder given as the argument, as json-server; else /api)
   -p, --port N         port, 0 for a free one (default from config, else 3000)
       --host H         interface to listen on (default from config, else 127.0.0.1)
       --delay MS       delay every mock API response by MS milliseconds
@@ -79,8 +81,8 @@ Options:
       --tracker-db-wait S  exit with an error unless the database is connected within S seconds
       --preset P       json-server | none (default: json-server without a config file,
                        else the config's preset; none = the spec's file mode)
-      --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins
-                       (default: http://localhost:* and http://127.0.0.1:*)
+      --cors ORIGINS   CORS for the mock API: '*' or a comma list of origins, reflected
+                       with credentials (default: http://localhost:* and http://127.0.0.1:*)
       --no-cors        no CORS headers on the mock API
       --quiet          no request log and no start-up map (warnings and errors still print)
       --log-level L    debug | info | warn | error | silent (default info)
@@ -188,6 +190,8 @@ function parse(argv: string[]) {
 
 /** The CLI's default CORS: pages served from this machine by a dev server (any port). */
 const LOCAL_ORIGINS = [/^http:\/\/localhost(:\d+)?$/, /^http:\/\/127\.0\.0\.1(:\d+)?$/, /^http:\/\/\[::1\](:\d+)?$/];
+/** `--cors '*'`: every origin, reflected (credentials forbid `*`). */
+const ANY_ORIGIN = [/^/];
 
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 type Level = (typeof LEVELS)[number];
@@ -211,8 +215,8 @@ export async function buildConfig(
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
   if (mode === 'serve') {
     for (const flag of ['target', 'overwrite'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to "mockyard record"`);
-    if (positionals.length > 1 || (positionals.length === 1 && !DATA_FILE.test(positionals[0]!))) {
-      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one data file, e.g. mockyard db.json; also .json5, .js, .cjs, .mjs)`);
+    if (positionals.length > 1 || (positionals.length === 1 && !DATA_FILE.test(positionals[0]!) && !isFolder(resolve(cwd, positionals[0]!)))) {
+      throw new UsageError(`unexpected argument "${positionals[positionals.length > 1 ? 1 : 0]}" (give at most one data file or folder, e.g. mockyard db.json or mockyard mocks; also .json5, .js, .cjs, .mjs)`);
     }
   } else {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -220,8 +224,10 @@ export async function buildConfig(
     if (!HTTP_URL.test(values.target)) throw new UsageError(`--target must be an absolute http(s) URL (got "${values.target}")`);
     if (values.proxy !== undefined) throw new UsageError('record takes --target, not --proxy');
   }
-  const dbFile = positionals[0];
-  if (dbFile !== undefined && values['fs-dir'] !== undefined) throw new UsageError('give either a .json file or --fs-dir, not both');
+  // `mockyard mocks` names a folder as `mockyard db.json` names a file (a folder named like a data file is a folder).
+  const dataFolder = mode === 'serve' && positionals[0] !== undefined && isFolder(resolve(cwd, positionals[0])) ? positionals[0] : undefined;
+  const dbFile = dataFolder === undefined ? positionals[0] : undefined;
+  if (positionals[0] !== undefined && values['fs-dir'] !== undefined) throw new UsageError(`give either ${dataFolder === undefined ? 'a data file' : 'a folder'} or --fs-dir, not both`);
   if (values.preset !== undefined && values.preset !== 'json-server' && values.preset !== 'none') throw new UsageError(`--preset must be json-server or none (got "${values.preset}")`);
   if (values.cors !== undefined && values['no-cors']) throw new UsageError('give either --cors or --no-cors, not both');
   const documentFlag = openapi ? undefined : documentFlagAlone(values); // openapi-cli.ts
@@ -242,18 +248,21 @@ export async function buildConfig(
   const dbWait = parseNumber('tracker-db-wait', values['tracker-db-wait'], { min: 0 });
   const configFile = values.config !== undefined ? resolve(cwd, values.config) : findConfigFile(cwd);
   const fromFile: MockyardConfig = configFile ? await loadConfigFile(configFile) : {};
-  const mock: MockApiOptions = { endpointPrefix: '/api', ...(fromFile.mock ?? {}) } as MockApiOptions;
+  const mock: MockApiOptions = { ...(fromFile.mock ?? {}) } as MockApiOptions;
   if (!configFile && values['fs-dir'] === undefined) mock.fsDir = resolve(cwd, 'mocks');
-  if (values['fs-dir'] !== undefined) {
-    mock.fsDir = resolve(cwd, values['fs-dir']);
+  const folderFlag = values['fs-dir'] ?? dataFolder;
+  if (folderFlag !== undefined) {
+    mock.fsDir = resolve(cwd, folderFlag);
     delete mock.fs;
+    delete mock.db;
   }
   if (dbFile !== undefined) {
     mock.db = resolve(cwd, dbFile);
     delete mock.fsDir;
     delete mock.fs;
-    if (fromFile.mock?.endpointPrefix === undefined) mock.endpointPrefix = '/'; // json-server's URLs
   }
+  // THE prefix rule (data-prefix.ts): a file and a folder alike.
+  mock.endpointPrefix = dataPrefix({ flag: values.prefix, config: fromFile.mock?.endpointPrefix as string | string[] | undefined, positional: dataFolder !== undefined || dbFile !== undefined }) as string | string[];
   if (js) Object.assign(mock, js.mock);
   // Without a config file a folder (or a db.json) is a REST API as json-server serves it; a
   // config file means what it says (no `preset`: the spec's file mode).
@@ -261,10 +270,11 @@ export async function buildConfig(
   if (preset !== undefined) mock.preset = preset === 'none' ? null : 'json-server';
   if (values['no-cors']) mock.cors = false;
   else if (values.cors !== undefined) {
+    // As json-server 0.17 (`cors({ origin: true, credentials: true })`): the allowed origin is
+    // reflected with credentials, so `fetch(…, { credentials: 'include' })` works; `'*'` reflects any origin.
     const list = values.cors.split(',').map((o) => o.trim()).filter(Boolean);
-    mock.cors = { origins: list.includes('*') ? '*' : list };
-  } else if (mock.cors === undefined) mock.cors = { origins: LOCAL_ORIGINS };
-  if (values.prefix?.length) mock.endpointPrefix = values.prefix.length === 1 ? values.prefix[0]! : values.prefix;
+    mock.cors = { origins: list.includes('*') ? ANY_ORIGIN : list, credentials: true };
+  } else if (mock.cors === undefined) mock.cors = { origins: LOCAL_ORIGINS, credentials: true };
   if (delay !== undefined) mock.delay = delay;
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   if (mode === 'serve' && values.har !== undefined) {
@@ -305,7 +315,7 @@ export async function buildConfig(
   }
   if (config.tracker) config.tracker = withSpoolDefault(config.tracker, cwd);
   if (dbWait !== undefined && !(config.tracker && (config.tracker.storage?.postgres !== undefined || config.tracker.storage?.store !== undefined))) throw new UsageError('--tracker-db-wait needs --tracker-db (or a collector with a database store)');
-  return { implicitFsDir: !configFile && values['fs-dir'] === undefined && dbFile === undefined && mode === 'serve' && values.har === undefined, config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
+  return { implicitFsDir: !configFile && folderFlag === undefined && dbFile === undefined && mode === 'serve' && values.har === undefined, config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -419,6 +429,19 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     ? { logLevel: config.logLevel, ...config.tracker }
     : parsed.tracker ? { appId: 'mockyard', logLevel: config.logLevel } : undefined;
   const db = typeof config.mock?.db === 'string' && !config.mock.fs ? config.mock.db : undefined;
+  if (db !== undefined && !existsSync(db) && /\.json$/i.test(db)) {
+    // As json-server 0.17: a missing db.json is created with its sample data, then served.
+    try {
+      await mkdir(dirname(db), { recursive: true });
+      writeFileSync(db, `${JSON.stringify(SAMPLE_DB, null, 2)}\n`, { flag: 'wx' });
+      if (config.logLevel !== 'silent') io.out(`mockyard: created ${db} with json-server's sample data (it did not exist)`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        io.err(`mockyard: cannot create ${db}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        return { code: 1 };
+      }
+    }
+  }
   if (db !== undefined) {
     const problem = checkDbFile(db);
     if (problem) {
@@ -471,7 +494,8 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       const start = performance.now();
       const answer = await homePage!.handle(request);
       const [pathname, search] = splitUrl(request.url);
-      const res = answer ?? errorResponse(404, 'Not Found', pathname, { head: request.method.toUpperCase() === 'HEAD' });
+      const head = request.method.toUpperCase() === 'HEAD';
+      const res = answer ?? (api && wrongPrefixAnswer(pathname, api.prefixes, head)) ?? errorResponse(404, 'Not Found', pathname, { head });
       if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: answer ? 'home page' : 'nothing matched' });
       return res;
     };
@@ -508,6 +532,21 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
   }
 }
 
+/** What json-server 0.17 writes into a db.json that does not exist (its `load.js`). */
+const SAMPLE_DB = {
+  posts: [{ id: 1, title: 'json-server', author: 'typicode' }],
+  comments: [{ id: 1, body: 'some comment', postId: 1 }],
+  profile: { name: 'typicode' },
+};
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The mock API as the CLI host serves it: with `home`, browsers' `GET /` that the API does not
  * answer itself (its 404) get the home page (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
@@ -515,6 +554,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
  */
 function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogLine) => void) | undefined): Engine {
   const wrapped = Object.create(api) as MockApi;
+  const rootPrefix = api.prefixes.includes('/');
   const wantsHome = (request: Request) => {
     if (!home) return false;
     const m = request.method.toUpperCase();
@@ -527,7 +567,7 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
   };
   wrapped.handle = async (request) => {
     const start = performance.now();
-    const res = await api.handle(request);
+    let res = await api.handle(request);
     // The API's own `GET /` (an OpenAPI document's, a handler's) wins; its 404 gives way to the home page.
     if (res?.status === 404 && wantsHome(request)) {
       const page = await home!.handle(request);
@@ -537,10 +577,18 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
         return page;
       }
     }
+    if (res && rootPrefix && isPlainNotFound(res)) res = wrongPrefixAnswer(splitUrl(request.url)[0], api.prefixes, request.method.toUpperCase() === 'HEAD') ?? res; // `/api/posts` when the data is at `/` (data-prefix.ts)
     if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
     return res;
   };
   wrapped.handleCached = (request) => (wantsHome(request) ? undefined : api.handleCached(request));
+  if (rootPrefix) {
+    const cached = wrapped.handleCached;
+    wrapped.handleCached = (request) => {
+      const res = cached(request);
+      return res?.status === 404 ? undefined : res; // through handle: it may name where the data is
+    };
+  }
   return wrapped;
 }
 

@@ -25,7 +25,7 @@ import { memoryFs } from '../vfs/memory.js';
 export class JsonServerFlagError extends Error {}
 
 /** What json-server's flags add to the mock API options. */
-export type JsonServerMock = Pick<MockApiOptions, 'routes' | 'static' | 'readOnly' | 'middlewares' | 'collections' | 'fs' | 'db'>;
+export type JsonServerMock = Pick<MockApiOptions, 'routes' | 'static' | 'readOnly' | 'middlewares' | 'collections' | 'fs' | 'db' | 'store'>;
 
 export interface JsonServerArgs {
   /** The arguments for mockyard's own parser (json-server's spellings turned into mockyard's). */
@@ -42,9 +42,10 @@ const VALUED = new Map<string, string>([
   ['--routes', 'routes'], ['-r', 'routes'],
   ['--static', 'static'], ['-s', 'static'],
   ['--id', 'id'], ['-i', 'id'],
-  ['--snapshots', 'snapshots'], ['-S', 'snapshots'],
   ['--foreignKeySuffix', 'fks'], ['--fks', 'fks'],
 ]);
+/** json-server flags whose value is optional (`--snapshots` alone means `.`, as 0.17's default). */
+const OPTIONAL_VALUE = new Set(['--snapshots', '-S']);
 const BOOLEAN = new Map<string, string>([
   ['--watch', 'watch'], ['-w', 'watch'],
   ['--read-only', 'readOnly'], ['--ro', 'readOnly'],
@@ -65,6 +66,7 @@ const NOTES: Record<string, string> = {
 
 interface Collected {
   routes?: string;
+  fks?: string;
   static: string[];
   id?: string;
   readOnly?: boolean;
@@ -98,7 +100,7 @@ function settingsFromConfig(file: string, into: Collected, argv: string[]): void
       case 'static': into.static.push(text); break;
       case 'id': into.id ??= text; break;
       case 'middlewares': into.middlewares.push(...(Array.isArray(v) ? v.map(String) : [text])); break;
-      case 'foreignKeySuffix': if (text !== 'Id') throw new JsonServerFlagError(`${file}: foreignKeySuffix "${text}" is not supported (mockyard relates items by <name>Id)`); break;
+      case 'foreignKeySuffix': into.fks ??= suffix(text, `${file}: foreignKeySuffix`); break;
       case 'watch': into.noted.add('watch'); break;
       case 'noGzip': case 'no-gzip': into.noted.add('noGzip'); break;
       case 'snapshots': into.noted.add('snapshots'); break;
@@ -107,22 +109,23 @@ function settingsFromConfig(file: string, into: Collected, argv: string[]): void
 }
 
 /** Reads json-server's flags out of `argv` (see the module comment). */
-export async function jsonServerFlags(argv: readonly string[], cwd: string, own: FlagSpecs): Promise<JsonServerArgs> {
+export async function jsonServerFlags(args: readonly string[], cwd: string, own: FlagSpecs): Promise<JsonServerArgs> {
+  const argv = args;
   const ownFlags = Object.entries(own).flatMap(([name, spec]) => [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]);
   const valued = new Set(Object.entries(own).filter(([, spec]) => spec.type === 'string').flatMap(([name, spec]) => [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]));
-  const known = [...ownFlags.filter((f) => f.startsWith('--')), ...Object.keys(SAME), ...VALUED.keys(), ...BOOLEAN.keys(), ...MIDDLEWARES];
+  const known = [...ownFlags.filter((f) => f.startsWith('--')), ...Object.keys(SAME), ...VALUED.keys(), ...OPTIONAL_VALUE, ...BOOLEAN.keys(), ...MIDDLEWARES];
   const out: string[] = [];
   const c: Collected = { static: [], middlewares: [], noted: new Set() };
   let config: string | undefined;
   for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i]!;
+    let raw = argv[i]!;
     if (raw === '--') {
       out.push(...argv.slice(i));
       break;
     }
     const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
     const flag = eq === -1 ? raw : raw.slice(0, eq);
-    const inline = eq === -1 ? undefined : raw.slice(eq + 1);
+    let inline = eq === -1 ? undefined : raw.slice(eq + 1);
     const take = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[i + 1];
@@ -130,8 +133,19 @@ export async function jsonServerFlags(argv: readonly string[], cwd: string, own:
       i++;
       return next;
     };
+    const ownBoolean = own[flag.replace(/^--?/, '')]?.type === 'boolean' || Object.values(own).some((spec) => spec.type === 'boolean' && `-${spec.short}` === flag);
+    if (inline !== undefined && (BOOLEAN.has(flag) || ownBoolean || (SAME[flag] !== undefined && own[SAME[flag]!.slice(2)]?.type === 'boolean'))) {
+      // 0.17's boolean flags in yargs' `--flag=value` form: true/false (also 1/0, yes/no).
+      if (!booleanValue(flag, inline)) continue;
+      raw = flag;
+      inline = undefined;
+    }
     if (!flag.startsWith('-') || flag === '-') {
       out.push(raw);
+    } else if (OPTIONAL_VALUE.has(flag)) {
+      // --snapshots [DIR] (0.17's default: `.`): the next argument is its value unless it is a flag or a data file.
+      if (inline === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-') && !DATA_FILE.test(argv[i + 1]!)) i++;
+      c.noted.add('snapshots');
     } else if (SAME[flag]) {
       out.push(inline === undefined ? SAME[flag]! : `${SAME[flag]}=${inline}`);
     } else if ((flag === '--config' || flag === '-c') && (inline ?? argv[i + 1] ?? '').toLowerCase().endsWith('.json')) {
@@ -142,10 +156,8 @@ export async function jsonServerFlags(argv: readonly string[], cwd: string, own:
       if (key === 'routes') c.routes = value;
       else if (key === 'static') c.static.push(value);
       else if (key === 'id') c.id = value;
-      else if (key === 'fks' && value !== 'Id') throw new JsonServerFlagError(`${flag} ${value} is not supported (mockyard relates items by <name>Id)`);
-      else if (key === 'snapshots') c.noted.add('snapshots');
+      else if (key === 'fks') c.fks = suffix(value, flag);
     } else if (BOOLEAN.has(flag)) {
-      if (inline === 'false') continue;
       const key = BOOLEAN.get(flag)!;
       if (key === 'readOnly') c.readOnly = true;
       else c.noted.add(key);
@@ -174,6 +186,7 @@ export async function jsonServerFlags(argv: readonly string[], cwd: string, own:
   else if (positional !== undefined && DATA_FILE.test(positional) && isFolder(resolve(cwd, 'public'))) mock.static = [resolve(cwd, 'public')]; // json-server's default
   if (c.id !== undefined) mock.collections = { idField: c.id };
   if (c.readOnly) mock.readOnly = true;
+  if (c.fks !== undefined) mock.store = { foreignKeySuffix: c.fks };
   if (c.middlewares.length > 0) mock.middlewares = await Promise.all(c.middlewares.map((m) => loadMiddleware(resolve(cwd, m))));
   if (positional !== undefined && DATA_FILE.test(positional) && !positional.toLowerCase().endsWith('.json')) {
     const data = await loadData(resolve(cwd, positional));
@@ -181,6 +194,20 @@ export async function jsonServerFlags(argv: readonly string[], cwd: string, own:
     mock.db = 'db.json';
   }
   return { argv: out, mock, notes: [...c.noted].map((k) => NOTES[k]!) };
+}
+
+/** yargs' reading of a boolean flag's inline value. */
+function booleanValue(flag: string, value: string): boolean {
+  const v = value.toLowerCase();
+  if (v === 'true' || v === '1' || v === 'yes' || v === '') return true;
+  if (v === 'false' || v === '0' || v === 'no') return false;
+  throw new JsonServerFlagError(`${flag} is a switch: give it alone, or ${flag}=true / ${flag}=false (got "${value}")`);
+}
+
+/** A foreign-key suffix (`--fks _id`: `post_id` → posts). */
+function suffix(value: string, flag: string): string {
+  if (value.trim() === '' || /[\s/]/.test(value)) throw new JsonServerFlagError(`${flag} must be a field-name suffix such as Id or _id (got "${value}")`);
+  return value;
 }
 
 function isFolder(path: string): boolean {

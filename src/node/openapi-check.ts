@@ -6,6 +6,10 @@
  * its answer against the documented response for its status and content type, as the layer
  * checks answers (response-check.ts: one rule for both, mockyard's own error answers apart). Prints one line per problem with its JSON pointer and a summary;
  * exit code 1 when anything drifted, 0 when all matched, 2 for bad arguments.
+ * Callbacks: an entry whose method and URL are an OpenAPI callback of an earlier 2xx entry (the
+ * callback's expression resolved with that entry's request and answer, as the mock resolves it
+ * when it sends one: engine/webhooks/document-hooks.ts, runtime-expression.ts) has its JSON body
+ * checked against the callback's requestBody schema (the payload check the webhooks layer uses).
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -18,6 +22,10 @@ import { documentModel } from '../engine/openapi-document/document-loader.js';
 import { contractRefusal } from '../engine/openapi/contract.js';
 import { compileDocument, type Problem } from '../engine/openapi/request-validator.js';
 import { checkAnswer } from '../engine/openapi/response-check.js';
+import { payloadChecker } from '../engine/openapi/payload-check.js';
+import { loadDocumentHooks, type DocumentHooks, type DocumentRequest } from '../engine/webhooks/document-hooks.js';
+import { expand } from '../engine/webhooks/runtime-expression.js';
+import { createLogger } from '../core/logger.js';
 import { loadDocumentFile } from './openapi-document.js';
 
 export interface CheckResult {
@@ -37,10 +45,24 @@ export async function checkTraffic(documentFile: string, harFile: string, option
   const prefix = (options.prefix ?? model.basePath).replace(/\/+$/, '');
   let drifted = 0;
   let checked = 0;
+  const hooks = await callbackHooks(doc, lines);
+  // `METHOD href` of each callback the earlier entries asked for → the callback and its cause.
+  const expected = new Map<string, { request: DocumentRequest; cause: string }>();
   for (const entry of har.log?.entries ?? []) {
     const url = new URL(entry.request.url);
     const method = entry.request.method.toUpperCase();
     const where = `${method} ${url.pathname}${url.search} → ${entry.response.status}`;
+    const callback = expected.get(`${method} ${url.href}`);
+    if (callback && hooks) {
+      checked++;
+      const problems = callbackProblems(hooks, callback.request, entry);
+      if (problems.length) {
+        drifted++;
+        lines.push(`drift: ${method} ${url.href} (callback ${callback.request.name} of ${callback.cause})`);
+        for (const p of problems) lines.push(`  ${p}`);
+      }
+      continue;
+    }
     if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) continue;
     checked++;
     const problems: string[] = [];
@@ -64,6 +86,22 @@ export async function checkTraffic(documentFile: string, harFile: string, option
       }
       for (const p of op.check({ path: match.params, query: url.searchParams, headers, body })) problems.push(`request ${pointer(p)}: ${p.message}`);
       const status = entry.response.status;
+      const callbacks = hooks && status >= 200 && status < 300 ? hooks.callbacks.get(op.label) : undefined;
+      if (callbacks) {
+        const responseHeaders = new Headers(entry.response.headers.map((h) => [h.name, h.value] as [string, string]));
+        const scope = {
+          url: url.href,
+          method,
+          statusCode: status,
+          request: { headers, query: url.searchParams, path: match.params, body },
+          response: { headers: responseHeaders, body: jsonOf(entry.response.content?.text, entry.response.content?.mimeType ?? responseHeaders.get('content-type')) },
+        };
+        for (const cb of callbacks) {
+          const target = expand(cb.url!, scope);
+          if (target === undefined || !URL.canParse(target)) continue;
+          expected.set(`${cb.method} ${new URL(target).href}`, { request: cb, cause: `${method} ${url.pathname}${url.search}` });
+        }
+      }
       if (model && status >= 200 && status <= 599) {
         // Without a recorded body only the status is checked (the content type goes with the body).
         const type = entry.response.content?.mimeType ?? entry.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value;
@@ -82,6 +120,49 @@ export async function checkTraffic(documentFile: string, harFile: string, option
   }
   lines.push(`${checked} exchange(s) checked against ${model.title || documentFile}: ${drifted ? `${drifted} drifted` : 'all match the document'}.`);
   return { code: drifted ? 1 : 0, lines };
+}
+
+/** The document's callbacks (undefined when it has none: nothing to look for). */
+async function callbackHooks(doc: Record<string, unknown>, lines: string[]): Promise<DocumentHooks | undefined> {
+  const { deref, model, route } = documentModel(doc);
+  const operations = model.operations.filter((o) => o.op.callbacks !== undefined);
+  if (operations.length === 0) return undefined;
+  const sink = { info() {}, error() {}, warn: (message: string) => lines.push(`warning: ${message}`) };
+  const routeOf = (method: string, subPath: string) => {
+    const m = route(method, subPath);
+    return 'operation' in m ? { label: m.operation.label, params: m.params } : undefined;
+  };
+  const hooks = await loadDocumentHooks(async () => ({ doc, deref, operations, route: routeOf, seed: 0, check: payloadChecker(doc, deref) }), createLogger('warn', sink, ''));
+  return hooks.callbacks.size > 0 ? hooks : undefined;
+}
+
+function jsonOf(text: string | undefined, type: string | null | undefined): unknown {
+  if (!text || !isJsonMediaType(parseMediaType(type ?? null).type)) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a recorded callback request breaks in its callback's requestBody. */
+function callbackProblems(hooks: DocumentHooks, cb: DocumentRequest, entry: Har['log']['entries'][number]): string[] {
+  const text = entry.request.postData?.text;
+  const type = entry.request.postData?.mimeType ?? entry.request.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value;
+  if (!cb.media) return [];
+  if (text === undefined || text === '') return ['request: the callback has no body (the document describes one)'];
+  if (!isJsonMediaType(parseMediaType(type ?? null).type)) return [`request: the content type is ${type ?? 'missing'} (the document describes ${cb.media.type})`];
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return ['request: the body is not valid JSON'];
+  }
+  return hooks.problems(cb, body).map((p) => {
+    const space = p.indexOf(' ');
+    const at = p.slice(0, space);
+    return `request /body${at === '/' ? '' : at}: ${p.slice(space + 1)}`;
+  });
 }
 
 /** The `check` command's argument handling (exit 2 on bad arguments). */

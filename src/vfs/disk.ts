@@ -218,6 +218,28 @@ export function diskFs(rootDir: string): DiskVfs {
   };
 
   /**
+   * Folders on the way to a path that an `lstat` showed to be plain folders (no link) during the
+   * current turn of the event loop: a POST looks its path up, creates and stats the file in one
+   * turn, walking the same folders half a dozen times. Forgotten at the turn's end (setImmediate)
+   * and by a `remove` of a folder, so the link rule sees any change made between turns; a change
+   * by another process within the turn is the same window as the one between a check and the
+   * operation it guards (see above).
+   */
+  const foldersThisTurn = new Set<string>();
+  let forgetScheduled = false;
+  const forgetFolders = () => {
+    foldersThisTurn.clear();
+    forgetScheduled = false;
+  };
+  const sawFolder = (at: string) => {
+    foldersThisTurn.add(at);
+    if (!forgetScheduled) {
+      forgetScheduled = true;
+      setImmediate(forgetFolders);
+    }
+  };
+
+  /**
    * The real location of `path` and its stat (undefined when nothing is there), with the link
    * rule applied (EACCES, see the module comment). Fast path: one `lstat` per segment below the
    * real root; without a link among them the path is real as it is and the last `lstat` is its
@@ -233,6 +255,10 @@ export function diskFs(rootDir: string): DiskVfs {
     for (;;) {
       const slash = path.indexOf('/', from);
       at = `${at}${sep}${slash === -1 ? path.slice(from) : path.slice(from, slash)}`;
+      if (slash !== -1 && foldersThisTurn.has(at)) {
+        from = slash + 1;
+        continue;
+      }
       let st: Stats | undefined;
       try {
         st = lstatSync(at, { throwIfNoEntry: false });
@@ -246,6 +272,7 @@ export function diskFs(rootDir: string): DiskVfs {
         return { real, stat: statOrAbsent(real, path) };
       }
       if (slash === -1) return { real: at, stat: st };
+      if (st.isDirectory()) sawFolder(at);
       from = slash + 1;
     }
   };
@@ -397,8 +424,11 @@ export function diskFs(rootDir: string): DiskVfs {
       if (!s) return false;
       if (s.isSymbolicLink()) locate(path); // EACCES when it leads outside
       try {
-        if (s.isDirectory()) await (options.recursive ? rm(target, { recursive: true }) : rmdir(target));
-        else if (s.size <= SYNC_WRITE_MAX) unlinkSync(target);
+        if (s.isDirectory()) {
+          foldersThisTurn.clear();
+          await (options.recursive ? rm(target, { recursive: true }) : rmdir(target));
+          foldersThisTurn.clear();
+        } else if (s.size <= SYNC_WRITE_MAX) unlinkSync(target);
         else await unlink(target);
       } catch (err) {
         if ((err as { code?: string }).code === 'ENOENT') return false;

@@ -3,7 +3,7 @@
  * is not one of the server's names are refused (DNS rebinding), state-changing requests from
  * another origin are refused — simple ones included (text/plain POST, no preflight) — and the
  * server's own pages, allowed origins and the bearer token pass. Every refusal is the JSON error
- * body naming the option to set.
+ * body naming the option to set. The last test runs the built CLI (npm run build first).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryFs } from '../../src/vfs/memory.js';
@@ -11,6 +11,11 @@ import type { MockApiOptions } from '../../src/engine/types.js';
 import { createMiddleware } from '../../src/node/middleware.js';
 import { closeServers, rawRequest, startServer } from '../helpers/server.js';
 import { createServer } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startCli, stopCliProcesses } from '../helpers/cli-process.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 afterEach(closeServers);
 
@@ -131,5 +136,25 @@ describe('devtools off on a node host', () => {
     expect(body.message).toMatch(/devtools: \{ token/);
     const disabled = await startServer({ mock: mock(), devtools: false });
     expect(((await (await fetch(`${disabled.url}${A}/requests`)).json()) as { message: string }).message).toContain('devtools: false');
+  });
+});
+
+describe('the built CLI (where the issue was measured)', () => {
+  it('mockyard db.json: a text/plain cross-origin POST is refused, a forged Host reads no journal', async () => {
+    const dir = await makeTempDir();
+    try {
+      await writeFile(join(dir, 'db.json'), '{"posts":[{"id":1}]}');
+      const cli = await startCli(fileURLToPath(new URL('../../dist/node/cli.js', import.meta.url)), ['db.json', '--port', '0', '--quiet'], dir);
+      const reset = await fetch(`${cli.url}${A}/reset`, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'text/plain' }, body: 'x' });
+      expect(reset.status).toBe(403);
+      expect(((await reset.json()) as { option: string }).option).toBe('devtools.allowedOrigins');
+      const read = await rawRequest(cli.url, { path: `${A}/requests`, headers: { host: 'evil.example' } });
+      expect(read.status).toBe(403);
+      expect(JSON.parse(read.body.toString()).option).toBe('devtools.allowedHosts');
+      expect((await fetch(`${cli.url}${A}/requests`)).status).toBe(200); // the developer's own tools
+    } finally {
+      await stopCliProcesses();
+      await removeTempDirs();
+    }
   });
 });

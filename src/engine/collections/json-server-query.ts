@@ -5,7 +5,7 @@
  *
  *   field=value            equality, as text (`?id=1` matches 1 and "1"); repeated = OR
  *                          (0.17: a field no item has is ignored, the filter is dropped)
- *   field_ne / _gte / _lte / _like (0.17), field_gt / _lt
+ *   field_ne / _gte / _lte / _like (0.17), field_gt / _lt; repeated: OR'd (`_ne`: each excluded), as 0.17
  *   field:eq|ne|lt|lte|gt|gte|in|contains|startsWith|endsWith=value   (1.x; `in` takes a comma list;
  *                          contains/startsWith/endsWith: strings, any case)
  *   a.b=value, a.b:eq=…    nested fields (dot path)
@@ -187,6 +187,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
   const eq = new Map<string, string[]>();
   const tests: Test[] = [];
   const fieldTests: Test[] = [];
+  const anyOf = new Map<string, { field: string; op: Op; values: string[] }>();
   let present = false;
   const given: string[] = [];
   for (const [rawKey, value] of params) {
@@ -223,9 +224,22 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
       eq.set(field, values);
       continue;
     }
+    if (op !== 'ne' && colon <= 0) {
+      // 0.17: a repeated operator's values are OR'd (`?views_gte=5&views_gte=4`, `?title_like=a&title_like=b`); `_ne` excludes each.
+      const group = anyOf.get(rawKey);
+      if (group) group.values.push(value);
+      else anyOf.set(rawKey, { field, op, values: [value] });
+      continue;
+    }
     const path = splitPath(field);
     const like = op === 'like' ? regex(value, rawKey) : undefined;
     fieldTests.push(withSimple((item) => matches(valueAt(item, path), op, value, like), path, op, value));
+  }
+  for (const [rawKey, { field, op, values }] of anyOf) {
+    const path = splitPath(field);
+    const likes = values.map((v) => (op === 'like' ? regex(v, rawKey) : undefined));
+    if (values.length === 1) fieldTests.push(withSimple((item) => matches(valueAt(item, path), op, values[0], likes[0]), path, op, values[0]!));
+    else fieldTests.push((item) => values.some((v, i) => matches(valueAt(item, path), op, v, likes[i])));
   }
   const whereRaw = params.get('_where');
   let where: Test | undefined;

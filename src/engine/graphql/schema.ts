@@ -32,7 +32,7 @@ import {
 import { indexOf, idKeyOf } from '../store/item-id.js';
 import type { CollectionStore, Item, StoreChange } from '../store/store.js';
 import { runListQuery } from '../store/list-query.js';
-import { findRelations, type Relation } from '../store/relations.js';
+import { findRelations, relationStem, type Relation } from '../store/relations.js';
 import { isValidName, namesOf, toOneField, type TypeNames } from './names.js';
 import { DateScalar, isIsoDate, JsonScalar } from './scalars.js';
 
@@ -193,6 +193,8 @@ export function deriveSchema(store: CollectionStore, collections: Collection[], 
   const byName = new Map(collections.map((c) => [c.name, c]));
   const objectTypes = new Map<string, GraphQLObjectType>();
   const relationFields = new Set(relations.map((r) => `${r.child}.${r.field}`));
+  /** The to-one field of a relation field, named by the relation rule's stem (`post_ref` under `--fks _ref` → `Post`). */
+  const oneField = (field: string) => toOneField(relationStem(store.relations, field) ?? field);
   const idLike = (c: Collection, f: FieldShape) => !f.list && (f.name === idField || f.name.endsWith('_id') || relationFields.has(`${c.name}.${f.name}`));
   const fieldType = (c: Collection, f: FieldShape, required: boolean) => (idLike(c, f) ? (required ? new GraphQLNonNull(GraphQLID) : GraphQLID) : typeOf(f, required));
 
@@ -207,7 +209,7 @@ export function deriveSchema(store: CollectionStore, collections: Collection[], 
           for (const r of relations) {
             if (r.child === c.name) {
               const parent = byName.get(r.parent)!;
-              const name = toOneField(r.field);
+              const name = oneField(r.field);
               if (fields[name] || !isValidName(name)) continue;
               fields[name] = { type: objectTypes.get(r.parent)!, resolve: (item, _args, data) => findById(data.items(parent.name), idField, item[r.field]) };
             }
@@ -215,7 +217,7 @@ export function deriveSchema(store: CollectionStore, collections: Collection[], 
           for (const r of relations) {
             if (r.parent === c.name) {
               const child = byName.get(r.child)!;
-              const name = fields[child.names.plural] ? `${child.names.plural}By${toOneField(r.field)}` : child.names.plural;
+              const name = fields[child.names.plural] ? `${child.names.plural}By${oneField(r.field)}` : child.names.plural;
               if (fields[name]) continue;
               fields[name] = { type: new GraphQLList(objectTypes.get(r.child)!), resolve: (item, _args, data) => groupBy(data.items(child.name), r.field).get(idKeyOf(item, idField) ?? '\u0000') ?? [] };
             }

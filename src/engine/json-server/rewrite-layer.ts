@@ -6,15 +6,16 @@
  *
  * Under the preset a trailing slash is dropped (`/posts/1/` is `/posts/1`), as both json-servers
  * (Express's non-strict routing) do, and `?callback=fn` on a GET answers JSONP as json-server 0.17
- * does: a JSON answer becomes the JavaScript call `fn(…)` (Express's `res.jsonp` form), text/javascript.
+ * does: a JSON answer becomes the JavaScript call `fn(…)` (Express's `res.jsonp` form), text/javascript;
+ * `?_delay=MS` waits before answering, on any method, as 0.17's router does.
  */
 import { FastResponse, fastState } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { applyRoutes, type RewriteRule } from './routes.js';
 
-/** JSONP callback names: identifiers and dotted/indexed paths (what Express accepts). */
-const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
+/** Express's `res.jsonp`: any callback name, with the characters outside `[]\w$.` removed (`?callback=1` → `1`). */
+const UNSAFE_CALLBACK = /[^[\]\w$.]/g;
 
 /** A JSON answer as JSONP (Express's `res.jsonp` form); other answers as they are. */
 function jsonp(name: string, response: Response): Response {
@@ -27,7 +28,14 @@ function jsonp(name: string, response: Response): Response {
   return FastResponse.bytes(new TextEncoder().encode(body), state.status, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
 }
 
-export function createRewriteLayer(rules: readonly RewriteRule[], jsonServer: boolean, routes: unknown): Layer {
+/** json-server 0.17's `?_delay=MS` on any method (`parseFloat`; not a number: none). */
+function requestedDelay(ctx: RequestContext): number {
+  if (!ctx.search.includes('_delay=')) return 0;
+  const ms = Number.parseFloat(ctx.searchParams.get('_delay') ?? '');
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 2_147_483_647) : 0;
+}
+
+export function createRewriteLayer(rules: readonly RewriteRule[], jsonServer: boolean, routes: unknown, sleep: (ms: number) => Promise<void>): Layer {
   const trailingSlash = jsonServer;
   function rewrite(ctx: RequestContext): Response | undefined {
     if (rules.length > 0 && ctx.subPath === '/__rules' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
@@ -46,15 +54,24 @@ export function createRewriteLayer(rules: readonly RewriteRule[], jsonServer: bo
     if (trailingSlash && sub.length > 1 && sub.endsWith('/')) sub = sub.replace(/\/+$/, '') || '/';
     if (sub !== ctx.subPath || search !== ctx.search) ctx.rewrite(sub, search);
     if (jsonServer && ctx.method === 'GET' && ctx.search.includes('callback=')) {
-      const name = ctx.searchParams.get('callback');
-      if (name !== null && CALLBACK.test(name)) ctx.onAnswer((r) => jsonp(name, r));
+      const raw = ctx.searchParams.get('callback');
+      if (raw !== null && raw !== '') {
+        const name = raw.replace(UNSAFE_CALLBACK, '');
+        ctx.onAnswer((r) => jsonp(name, r));
+      }
     }
     return undefined;
   }
   return {
     name: 'rewrite',
-    handle: rewrite,
+    handle(ctx) {
+      const answer = rewrite(ctx);
+      if (answer !== undefined || !jsonServer) return answer;
+      const ms = requestedDelay(ctx);
+      return ms > 0 ? sleep(ms).then(() => undefined) : undefined;
+    },
     peek(ctx) {
+      if (jsonServer && requestedDelay(ctx) > 0) return undefined; // handle rewrites, then waits
       return rewrite(ctx) ?? PASS;
     },
   };

@@ -5,7 +5,8 @@
  *   "/api/*": "/$1"                          `*` captures anything (`$1`, `$2`… by position)
  *   "/:resource/:id/show": "/:resource/:id"  `:name` captures one segment (`:name` in the target)
  *   "/posts/:category": "/posts?category=:category"   a target may carry a query
- *   "/articles?id=:id": "/posts/:id"         a rule may match the query too (`?` is literal)
+ *   "/articles?id=:id": "/posts/:id"         a rule may match the query too (`?` is literal;
+ *   "/articles\\?_id=:id": "/posts/:id"      escaped as path-to-regexp escapes it, as json-server's READMEs also show)
  *
  * A rule matches the whole path below the prefix with its query (`/posts/1?x=1`), ignoring case,
  * with an optional trailing slash. Rules apply in order, each to the result of the ones before
@@ -35,6 +36,11 @@ function compile(from: string, option: string): RegExp & { names: Map<string, nu
       names.set(from.slice(i + 1, j), ++group);
       source += '([^/]+?)';
       i = j;
+    } else if (c === '\\' && i + 1 < from.length) {
+      // path-to-regexp's escape: `\\?` in routes.json (`"/articles\\?_id=:id"`) is a literal `?`.
+      const next = from[i + 1]!;
+      source += SPECIAL.test(next) ? `\\${next}` : next;
+      i += 2;
     } else if (c === '*') {
       group++;
       source += '(.*)';

@@ -43,6 +43,7 @@ import { negotiate } from '../../core/accept.js';
 import type { RouteMatch } from '../openapi-document/routes.js';
 import { createState, topLevelProperties, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
+import type { RelationNaming } from '../store/relations.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 export { parsePrefer } from './prefer.js';
@@ -64,6 +65,8 @@ export interface OpenApiBackendLayerOptions {
   /** For `state` (a folder of collection files, state-folder.ts): the engine's write queue and limits, and the runtime's filesystem factory. */
   queue: KeyedQueue;
   maxJsonDepth: number;
+  /** THE relation rule's naming (`mock.store`, store/relations.ts): which fields the generated data links. */
+  relations?: RelationNaming;
   defaultFs?: DefaultFsFactory;
   /** The runtime's native inflate for compressed request bodies (runtime.ts). */
   inflate?: BoundedSyncInflate;
@@ -112,6 +115,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         seed: backend.seed,
         collections,
         count: (c) => backend.count[c.name] ?? c.count ?? backend.count['*']!,
+        relations: options.relations,
       });
       const lists = new Map<Operation, { paging: Paging; filters: string[] }>();
       for (const [op, role] of roles) {

@@ -13,6 +13,7 @@ import { topLevelProperties, type Collection } from './resources.js';
 
 export { topLevelProperties };
 import type { Deref } from '../openapi-document/refs.js';
+import { DEFAULT_NAMING, relationStem, type RelationNaming } from '../store/relations.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -83,6 +84,8 @@ export interface StateOptions {
   /** Items per collection: a number, or per collection name with `*` as the default. */
   count: (collection: Collection) => number;
   collections: Collection[];
+  /** THE relation rule's naming (store/relations.ts); the default convention when absent. */
+  relations?: RelationNaming;
 }
 
 export interface BackendState {
@@ -107,6 +110,7 @@ export function createState(options: StateOptions): BackendState {
   let scopes = new Map<string, Scope>();
   let singletons = new Map<string, { value: unknown }>();
   const generating = new Set<string>();
+  const naming = options.relations ?? DEFAULT_NAMING;
   const bySingular = new Map<string, Collection>();
   for (const c of options.collections) if (c.scopeParams.length === 0 && !bySingular.has(singularOf(c.name))) bySingular.set(singularOf(c.name), c);
 
@@ -190,8 +194,9 @@ export function createState(options: StateOptions): BackendState {
   }
 
   function relationTarget(field: string, self: Collection): Collection | undefined {
-    const m = /^(.+?)(Id|_id|ID)$/.exec(field);
-    const target = m ? bySingular.get(singularOf(m[1]!)) : undefined;
+    const declared = naming.declared[self.name]?.[field]; // a declared parent collection, else the field's stem
+    const stem = declared ?? relationStem(naming, field);
+    const target = stem !== undefined ? bySingular.get(singularOf(stem)) : undefined;
     return target && target !== self && !generating.has(target.key) ? target : undefined;
   }
 

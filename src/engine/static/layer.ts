@@ -62,6 +62,7 @@ export function createStaticLayer(sources: ReadonlyArray<string | Vfs>, root: st
 
   return {
     name: 'static',
+    ownDelay: true, // `delay` simulates the API's latency: static files are not delayed (as json-server 0.17's --delay)
     peek(ctx) {
       return ctx.method === 'GET' || ctx.method === 'HEAD' ? undefined : PASS;
     },

@@ -1,11 +1,15 @@
 /**
- * Relation naming: which field of an item points to an item of which other collection.
+ * THE relation rule: which field of an item points to an item of which other collection. Every
+ * surface asks it — REST's `_embed`/`_expand`, nested routes and delete cascade (the collections
+ * layer), GraphQL's relation fields (graphql/schema.ts) and the OpenAPI backend's generated
+ * foreign keys (openapi-backend/state.ts) — so one naming answers them all.
  *
  *   'json-server'          `postId`  → posts    (json-server's `_embed`/`_expand` convention)
  *   'json-graphql-server'  `post_id` → posts    (json-graphql-server's convention)
- *   'both' (default)       either
+ *   'both' (default)       either (and `postID`)
+ *   foreignKeySuffix       `<name><suffix>` only (json-server 0.17's `--fks _id`)
  *   { comments: { postId: 'posts', author: 'users' } }   declared per collection (plus the
- *                          conventions above for the fields not declared, unless `only: true`)
+ *                          convention above for the fields not declared)
  *
  * A convention field links only when the collection it names exists (`userId` with no `users`
  * is a plain field). Plurals are guessed the way json-server and json-graphql-server meet them
@@ -13,7 +17,8 @@
  *
  * REST routes need ONE field per pair of collections (`_embed`, `_expand`, nested routes, the
  * delete cascade): `relationField` / `expandField` give it — a declared field first, else the
- * convention's (`<singular>Id`, also under 'both'; `<singular>_id` under 'json-graphql-server').
+ * convention field the child's items hold (`postId` or `post_id` under 'both': json-graphql-server's
+ * sample data works in REST as it does in GraphQL), else the convention's first spelling.
  */
 import { pluralCandidates, singular } from './plurals.js';
 
@@ -27,7 +32,15 @@ export interface DeclaredRelations {
 export interface RelationNaming {
   readonly convention: RelationConvention | 'none';
   readonly declared: DeclaredRelations;
+  /** json-server's `foreignKeySuffix` (`_id`): replaces the convention's suffixes. */
+  readonly suffix?: string;
 }
+
+/** The default naming: both conventions, nothing declared. */
+export const DEFAULT_NAMING: RelationNaming = { convention: 'both', declared: {} };
+
+/** Whether the child collection's items hold a field (REST picks the spelling the data uses). */
+export type HasField = (field: string) => boolean;
 
 export interface Relation {
   /** The child collection holding the foreign key (`comments`). */
@@ -40,10 +53,20 @@ export interface Relation {
 
 const IRREGULAR: Record<string, string> = { person: 'people', child: 'children', man: 'men', woman: 'women' };
 
-/** The stem a foreign-key field names under a convention (`postId` → post), or undefined. */
-function stemOf(field: string, convention: RelationNaming['convention']): string | undefined {
-  if ((convention === 'json-graphql-server' || convention === 'both') && field.length > 3 && field.endsWith('_id')) return field.slice(0, -3);
-  if ((convention === 'json-server' || convention === 'both') && field.length > 2 && field.endsWith('Id') && field !== 'Id') return field.slice(0, -2);
+/** The foreign-key suffixes of a naming, most likely first. */
+function suffixesOf(naming: RelationNaming): readonly string[] {
+  if (naming.suffix !== undefined) return [naming.suffix];
+  switch (naming.convention) {
+    case 'json-server': return ['Id'];
+    case 'json-graphql-server': return ['_id'];
+    case 'both': return ['Id', '_id', 'ID'];
+    default: return [];
+  }
+}
+
+/** The stem a foreign-key field names under a naming (`postId` → post), or undefined. */
+export function relationStem(naming: RelationNaming, field: string): string | undefined {
+  for (const suffix of suffixesOf(naming)) if (field.length > suffix.length && field.endsWith(suffix)) return field.slice(0, -suffix.length);
   return undefined;
 }
 
@@ -55,7 +78,7 @@ export function findRelations(naming: RelationNaming, collections: ReadonlyMap<s
     for (const [field, parent] of Object.entries(declared)) if (collections.has(parent)) out.push({ child, field, parent });
     for (const field of fields) {
       if (field in declared) continue;
-      const stem = stemOf(field, naming.convention);
+      const stem = relationStem(naming, field);
       if (stem === undefined) continue;
       const candidates = IRREGULAR[stem] ? [IRREGULAR[stem]!, ...pluralCandidates(stem)] : pluralCandidates(stem);
       const parent = candidates.find((c) => collections.has(c));
@@ -75,22 +98,23 @@ function declaredOf(naming: RelationNaming, child: string): { readonly [field: s
   return naming.declared[child] ?? naming.declared[baseName(child)] ?? {};
 }
 
-function conventionField(naming: RelationNaming, stem: string): string | undefined {
-  if (naming.convention === 'none') return undefined;
-  return naming.convention === 'json-graphql-server' ? `${stem}_id` : `${stem}Id`;
+/** The convention's field for `stem`: the spelling the items hold, else the first one. */
+function conventionField(naming: RelationNaming, stem: string, has?: HasField): string | undefined {
+  const fields = suffixesOf(naming).map((suffix) => `${stem}${suffix}`);
+  return (has && fields.find(has)) ?? fields[0];
 }
 
 /**
  * The field of `child`'s items that holds the id of a `parent` item (`comments`, `posts` →
  * `postId`), or undefined when none is named (convention 'none', nothing declared).
  */
-export function relationField(naming: RelationNaming, child: string, parent: string): string | undefined {
+export function relationField(naming: RelationNaming, child: string, parent: string, has?: HasField): string | undefined {
   const declared = declaredOf(naming, child);
   for (const field of Object.keys(declared)) {
     const p = declared[field]!;
     if (p === parent || p === baseName(parent)) return field;
   }
-  return conventionField(naming, singular(baseName(parent)));
+  return conventionField(naming, singular(baseName(parent)), has);
 }
 
 /**
@@ -98,12 +122,17 @@ export function relationField(naming: RelationNaming, child: string, parent: str
  * parent collection may have, most likely first (`post` → `postId` in posts, post, …; a declared
  * field named `<name>`, or pointing to `<name>`'s collection, first).
  */
-export function expandField(naming: RelationNaming, child: string, name: string): { field: string; parents: string[] } | undefined {
+export function expandField(naming: RelationNaming, child: string, name: string, has?: HasField): { field: string; parents: string[] } | undefined {
   const declared = declaredOf(naming, child);
   for (const field of Object.keys(declared)) {
     const p = declared[field]!;
     if (field === name || p === name || singular(baseName(p)) === name) return { field, parents: [p] };
   }
-  const field = conventionField(naming, name);
+  const field = conventionField(naming, name, has);
   return field === undefined ? undefined : { field, parents: pluralCandidates(name) };
+}
+
+/** Whether any of `items` holds `field` (the `has` of relationField/expandField for a stored array). */
+export function holdsField(items: readonly unknown[]): HasField {
+  return (field) => items.some((item) => item !== null && typeof item === 'object' && Object.prototype.hasOwnProperty.call(item, field));
 }

@@ -148,7 +148,7 @@ export class Connection implements WsConnection {
       message: (data) => {
         if (this.closed) return;
         const msg = decodeFrame(data, this.maxJsonDepth);
-        this.enqueue('onMessage', () => handler.onMessage(this, msg));
+        if (handler.onMessage) this.enqueue('onMessage', () => handler.onMessage!(this, msg));
       },
       pong: () => this.heartbeat?.pong(),
       error: (err) => {

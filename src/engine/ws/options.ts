@@ -15,7 +15,9 @@ export function resolveWsHandlers(value: unknown, option: string, warnings: stri
     if (typeof o.pattern !== 'string' || o.pattern === '') throw new OptionsError(`${at}.pattern`, `must be a non-empty string (got ${describe(o.pattern)})`);
     const foreign = lintPattern(o.pattern, `${at}.pattern`);
     if (foreign && o.disabled !== true) warnings.push(foreign);
-    if (typeof o.onMessage !== 'function') throw new OptionsError(`${at}.onMessage`, `must be a function (got ${describe(o.onMessage)})`);
+    // A handler that only pushes (`onConnect` alone) is whole; one with neither callback does nothing.
+    const pushOnly = o.onMessage === undefined && typeof o.onConnect === 'function'; // its clients' messages go unanswered
+    if (!pushOnly && typeof o.onMessage !== 'function') throw new OptionsError(`${at}.onMessage`, `must be a function (got ${describe(o.onMessage)}); a handler that only pushes may give onConnect alone`);
     check.number(o.heartbeat, `${at}.heartbeat`, 0, { min: 0 });
   });
   return arr as WsHandler[];
