@@ -83,6 +83,19 @@ function variantTargets(call: FsCall): VariantTarget[] {
 }
 
 /**
+ * Whether the folder's variant index lists a stem this request could name: checked before the
+ * query is parsed, so that a query on a name without variants (every filtered GET of a plain
+ * collection) never builds its canonical form.
+ */
+function mayHaveVariant(call: FsCall, stems: ReadonlySet<string>): boolean {
+  if (stems.size === 0) return false;
+  if (call.rel === '' || call.trailingSlash) return stems.has('index');
+  const base = baseName(call.rel);
+  if (stems.has(base)) return true;
+  return hasExtension(call.rel) && stems.has(base.slice(0, base.lastIndexOf('.')));
+}
+
+/**
  * Reads the request's folder's variant index (one readdir, kept like a lookup), so that later
  * requests with a query string can be answered on the synchronous path. Called by every GET/HEAD
  * that takes the promise path.
@@ -94,6 +107,7 @@ export function knowVariants(call: FsCall, env: FsEnv): Promise<ReadonlySet<stri
 /** The variant file answering this request's exact query, or null. */
 export async function resolveVariant(call: FsCall, env: FsEnv): Promise<FileEntry | null> {
   const stems = await knowVariants(call, env);
+  if (!mayHaveVariant(call, stems)) return null;
   for (const t of variantTargets(call)) {
     if (!stems.has(t.stem)) continue;
     const entry = env.cache.lookupEntryNow(t.key) ?? (await env.cache.lookupEntry(t.key, t, true));
@@ -104,11 +118,11 @@ export async function resolveVariant(call: FsCall, env: FsEnv): Promise<FileEntr
 
 /** Synchronously: the variant file (cached), null (certainly none now), or undefined (cannot tell). */
 export function peekVariant(call: FsCall, env: FsEnv): FileEntry | null | undefined {
-  const targets = variantTargets(call);
-  if (targets.length === 0) return null;
+  if (call.ctx.search.length <= 1) return null;
   const stems = env.cache.variantStemsNow(inFsDir(env, folderOf(call)));
   if (stems === undefined) return undefined;
-  for (const t of targets) {
+  if (!mayHaveVariant(call, stems)) return null;
+  for (const t of variantTargets(call)) {
     if (!stems.has(t.stem)) continue;
     const entry = env.cache.lookupEntryNow(t.key);
     if (entry !== undefined) return entry;
