@@ -4,8 +4,7 @@
  * file) is written without a promise round trip. Shared by `serve()` (unhandled → fallback, JSON
  * 404) and the connect/Vite middleware (unhandled → `next()`).
  *
- * The node host in detail:
- * Host fast paths (node):
+ * Fast paths:
  * The node host passes a lazy Request (prototype chain = Request.prototype) that only builds
  * Headers / body streams on demand; it provides `request[kReadBody](limit)` (reads the
  * IncomingMessage directly, 413 past the limit) and `request[kHasBody]` (true when a GET/HEAD
