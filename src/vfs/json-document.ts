@@ -1,7 +1,7 @@
 /**
  * The content of a json-server `db.json` as the json-db driver holds it (json-db.ts): each
  * top-level key whose name can be a file is a slot (`<key>.json`), the other keys are kept as
- * they are, and the file's indentation is kept for its rewrites.
+ * they are, and the file's indentation (and a one-item-per-line layout) is kept for its rewrites.
  */
 import { VfsError } from './types.js';
 
@@ -28,6 +28,35 @@ function indentOf(text: string): string | number {
   return m[1]![0] === '\t' ? '\t' : m[1]!.length;
 }
 
+/**
+ * A hand-written layout with one item per line (`[\n    { "id": 1, "title": "a" },\n …]`): the
+ * first array item of the file on a line of its own, whole. Rewrites keep it (spaced `{ "a": 1 }`
+ * or tight `{"a":1}` as the file writes it), so the first write does not reformat the file.
+ */
+export interface ItemLines {
+  readonly spaced: boolean;
+}
+
+function itemLinesOf(text: string): ItemLines | undefined {
+  const m = /\[\s*\n[ \t]+(\{[^\n]*\})\s*(,|\n)/.exec(text);
+  if (!m) return undefined;
+  try {
+    JSON.parse(m[1]!);
+  } catch {
+    return undefined; // not a whole item on the line
+  }
+  return { spaced: /":\s/.test(m[1]!) };
+}
+
+/** A value on one line, spaced (`{ "a": 1, "b": [1, 2] }`) or tight (`{"a":1,"b":[1,2]}`). */
+function oneLine(value: unknown, spaced: boolean): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => oneLine(v, spaced)).join(spaced ? ', ' : ',')}]`;
+  const parts = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function').map(([k, v]) => `${JSON.stringify(k)}:${spaced ? ' ' : ''}${oneLine(v, spaced)}`);
+  if (parts.length === 0) return '{}';
+  return spaced ? `{ ${parts.join(', ')} }` : `{${parts.join(',')}}`;
+}
+
 export class JsonDocument {
   private constructor(
     /** The exposed keys, in document order. */
@@ -37,6 +66,8 @@ export class JsonDocument {
     private readonly indent: string | number,
     /** The next `version` of a slot (shared by every document of one driver, so it only grows). */
     private readonly nextVersion: () => number,
+    /** The file's one-item-per-line layout, when it has one. */
+    private readonly itemLines?: ItemLines,
   ) {}
 
   static empty(nextVersion: () => number): JsonDocument {
@@ -59,7 +90,7 @@ export class JsonDocument {
       if (validKey(k)) slots.set(k, { value: v, bytes: undefined, mtimeMs: t, version: nextVersion() });
       else hidden.set(k, v);
     }
-    return new JsonDocument(slots, hidden, indentOf(text), nextVersion);
+    return new JsonDocument(slots, hidden, indentOf(text), nextVersion, itemLinesOf(text));
   }
 
   /** Sets the value of a key (a new version of its file). */
@@ -77,6 +108,15 @@ export class JsonDocument {
     const out: Record<string, unknown> = {};
     for (const [k, s] of this.slots) out[k] = s.value;
     for (const [k, v] of this.hidden) if (!(k in out)) out[k] = v;
-    return `${JSON.stringify(out, null, this.indent)}\n`;
+    const lines = this.itemLines;
+    if (lines === undefined || Object.keys(out).length === 0) return `${JSON.stringify(out, null, this.indent)}\n`;
+    // The file's own layout: arrays of objects one item per line, the rest as JSON.stringify indents it.
+    const ind = typeof this.indent === 'number' ? ' '.repeat(this.indent) : this.indent;
+    const entry = ([k, v]: [string, unknown]) => {
+      const items = Array.isArray(v) && v.length > 0 && v.every((i) => i !== null && typeof i === 'object' && !Array.isArray(i));
+      const text = items ? `[\n${(v as unknown[]).map((i) => `${ind}${ind}${oneLine(i, lines.spaced)}`).join(',\n')}\n${ind}]` : JSON.stringify(v, null, this.indent).replace(/\n/g, `\n${ind}`);
+      return `${ind}${JSON.stringify(k)}: ${text}`;
+    };
+    return `{\n${Object.entries(out).filter(([, v]) => v !== undefined).map(entry).join(',\n')}\n}\n`;
   }
 }

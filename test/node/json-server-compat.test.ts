@@ -282,3 +282,21 @@ describe("json-server 0.17's timing", () => {
     expect(saved.comments).toEqual([]);
   });
 });
+
+describe('a hand-written db.json keeps its layout on write', () => {
+  it('one item per line (spaced or tight) stays one item per line after POST, PATCH and DELETE', async () => {
+    for (const spaced of [true, false]) {
+      const item = (o: Record<string, unknown>) => (spaced ? JSON.stringify(o).replace(/":/g, '": ').replace(/,"/g, ', "').replace(/^\{/, '{ ').replace(/\}$/, ' }') : JSON.stringify(o));
+      const file = (posts: Array<Record<string, unknown>>) => `{\n  "posts": [\n${posts.map((p) => `    ${item(p)}`).join(',\n')}\n  ],\n  "profile": {\n    "name": "typicode"\n  }\n}\n`;
+      const dir = await makeTempDir();
+      await writeFile(join(dir, 'db.json'), file([{ id: 1, title: 'a' }, { id: 2, title: 'b' }]));
+      const { url, child } = await startCli(cli, ['db.json', '--port', '0', '--quiet'], dir);
+      expect((await fetch(`${url}/posts`, json('POST', { title: 'c' }))).status).toBe(201);
+      expect((await fetch(`${url}/posts/1`, json('PATCH', { title: 'A' }))).status).toBe(200);
+      expect((await fetch(`${url}/posts/2`, { method: 'DELETE' })).status).toBe(200);
+      child.kill('SIGTERM');
+      await new Promise((res) => child.once('exit', res));
+      expect(await readFile(join(dir, 'db.json'), 'utf8'), spaced ? 'spaced' : 'tight').toBe(file([{ id: 1, title: 'A' }, { id: 3, title: 'c' }]));
+    }
+  });
+});
