@@ -29,7 +29,7 @@ function bareImports(entry: string): Map<string, string> {
   return bare;
 }
 
-it.each(['test/index.ts', 'msw/index.ts', 'browser/index.ts', 'sw/index.ts', 'index.ts'])('%s reaches no node-only module', (entry) => {
+it.each(['test/index.ts', 'msw/index.ts', 'browser/index.ts', 'storybook/index.ts', 'index.ts'])('%s reaches no node-only module', (entry) => {
   const bare = bareImports(entry);
   // memfs pulls node:buffer into browser bundles; json-merge-patch is CommonJS only (a Vite dev
   // server that does not pre-bundle it fails on its default export).
