@@ -7,6 +7,41 @@
  *
  * Every name is listed (no `export *`): what is not here is not public. test/public-api.test.ts
  * writes the surface down.
+ *
+ * The package entries (package.json `exports`):
+ * One place per concept; every name is listed in its entry file (no `export *`), and
+ * test/public-api.test.ts writes the whole surface down in test/public-api.snapshot.txt (a change to
+ * it is a visible diff). A renamed export is not kept as an alias.
+ * - `mockyard`: createMockApi, createCollector, defineHandler, defineConfig, the Vfs drivers that
+ *   run everywhere (memoryFs, overlayFs, jsonDbFs), HttpError/OptionsError, the option types, and
+ *   the contract types a custom engine or store implements (Engine, SocketPeer/SocketSession/
+ *   SocketAccept/UpgradeResult, EventStore/StoreFactory and what they take). Under Node (the
+ *   `node` export condition, src/index.node.ts) its createMockApi/createCollector run on Node's
+ *   runtime object (disk default for `fsDir`, zlib, undici, PostgreSQL).
+ * - `mockyard/node`: serve, createMiddleware, the Vite plugin (`mockyard`), diskFs, postgresStore.
+ *   Host internals (request adapters, the upgrade handler, engine assembly, config loading,
+ *   init-worker) are not exported.
+ * - `mockyard/browser` (src/browser/index.ts): startWorker, indexedDbFs, and what a page needs from
+ *   `mockyard` (no Node built-in, no polyfill).
+ * - `mockyard/tracker` (src/tracker/client-entry.ts): createTrackerClient alone.
+ * - `mockyard/storybook` (src/storybook/index.ts): initialize, mockyardLoader, the devtools toolbar
+ *   item (mockyardGlobalTypes, mockyardInitialGlobals, mockyardDecorator): the page worker
+ *   (`startPageWorker`, src/sw/start-worker.ts, which also puts the page's requests in a session)
+ *   with one private session per story (docs/storybook.md).
+ * - `mockyard/playwright`: the Playwright Test fixture (sessions).
+ * - `mockyard/fetch` (src/fetch/index.ts): `fetchHandler(config)`, createHost as a standard fetch
+ *   handler for Deno, Bun and Workers-style runtimes.
+ * - `mockyard/test`: interceptFetch (host-neutral: the test runner's host; fetch replaced in-process,
+ *   XMLHttpRequest through @mswjs/interceptors; lazy Request for body-less calls, src/test/). Its
+ *   `node` condition (src/test/index.node.ts) adds clients on node:http / node:https (axios, got,
+ *   node-fetch v2) through @mswjs/interceptors' ClientRequest interceptor
+ *   (src/node/client-request-interception.ts); every interception takes the same route
+ *   (src/host/intercept-route.ts).
+ * - `mockyard/msw`: handlersFor (msw handlers for apps running their own msw). All msw calls live
+ *   in `src/msw/handlers.ts` (http/ws handlers, shared with the worker host) and
+ *   `src/sw/msw-adapter.ts` (setupWorker, worker-script check); `src/msw/routes.ts` /
+ *   `sockets.ts` are the msw-neutral routing both msw hosts use. msw is an optional peer
+ *   (`^2.15 || ^3`).
  */
 
 // The mock API engine, its options and its handlers.

@@ -2,6 +2,14 @@
  * What a db.json (or a folder of mocks) holds, as the contract sees it: its collections (JSON
  * arrays of objects) and its singular objects, each with the schema its values show, and the
  * relation fields the store's rule names (src/engine/store/relations.ts: `userId` → users).
+ *
+ * The folder's rooms (src/contract/):
+ * the contract both ways (no node:*; docs/contract.md): value-shape.ts (JSON values → a
+ * schema that says what the data showed), data-model.ts (collections and objects of a
+ * db.json or folder, relations by the store's rule), type-names.ts, schema-types.ts
+ * (JSON Schema → TypeScript), data-types.ts and document-types.ts (the .d.ts of data
+ * and of an OpenAPI document), data-openapi.ts (an OpenAPI 3.1 document of data),
+ * learn-har.ts (what recorded traffic adds); the CLI's `export` is src/node/contract-cli.ts
  */
 import { findRelations, type RelationNaming } from '../engine/store/relations.js';
 import { collectionTypeName, nameRegistry, pascalCase } from './type-names.js';

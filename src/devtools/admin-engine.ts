@@ -9,6 +9,45 @@
  * may call the admin API exactly when it may call the mock API; preflights are answered before the
  * guard (a preflight never carries credentials and changes nothing). Every other request passes
  * the guard first (guard.ts: the Host rule, the token, the Origin rule for writes).
+ *
+ * The devtools folder (src/devtools/) in detail:
+ * - `journal.ts`: `createJournal({ size, bodyLimit })`, a ring fed by an observer the host adds
+ *   (src/host/journal.ts, through the mock API's `observe`) when `mock.journal` is on (default). Captures only what is at hand (FastResponse state; request bytes
+ *   `readBody` left on the Request under `kBodyBytes`, core/body.ts); never reads or tees a stream
+ *   (a stream whose producer keeps a preview, core/stream-preview.ts, shows its first bytes so far).
+ *   Webhooks the mock sends are rows too (`recordOutgoing`, fed by `api.webhooks.observe` in
+ *   src/host/journal.ts): one per attempt, `outgoing` naming the delivery and the entry of the
+ *   request that caused it (engine/webhooks/cause.ts marks such requests), in that request's session.
+ * - `admin.ts`: an Engine at `/_mockyard/api` made by `assembleEngines` (never by a host directly),
+ *   given the set's mock API and collector (also found among ready-made `engines`, the CLI's).
+ * - `guard.ts`: THE admin access rule, the one place it lives: `resolveDevtoolsGuard(option, local,
+ *   name, server)` (on/off, the token, `allowedHosts` / `allowedOrigins`; node hosts pass `server`, their
+ *   listen address and their server's own host rule — Vite's `allowedHosts`) and `refusal(guard,
+ *   request, api)`, which the admin engine asks before any route of the page or the API: a Host that
+ *   is not one of the server's names (DNS rebinding) → 403, a missing token → 401, a state-changing
+ *   request from another origin (`Origin`, `Sec-Fetch-Site: cross-site`; simple requests included)
+ *   → 403; each body's `option` names what to set. A node host with the devtools off holds
+ *   `devtoolsOffEngine` (admin-engine.ts) at `/_mockyard`: a JSON 404 naming `devtools`.
+ * - `admin-engine.ts`: the Engine at `/_mockyard` the set holds: CORS as the mock API's, then the
+ *   admin API (admin.ts) or the page (page-route.ts), each imported on its first request.
+ * - `page/`: the page's sources (TSX, type-checked with the rest; excluded from the tsc build).
+ *   `npm run build` bundles them with Vite into one ES module + one stylesheet, written as strings
+ *   into `page-assets.generated.ts`, which tsc compiles into dist/ like any module: the node host
+ *   serves them at `/_mockyard/`, and the page host (`src/sw/devtools-overlay.ts`) imports the same
+ *   module on demand and mounts the page over the app in a shadow root, calling the tab's engines
+ *   in-process (MSW's worker never intercepts navigations).
+ *
+ * The folder's rooms, host-neutral (no node:*): paths.ts (/_mockyard, /_mockyard/api, engine names),
+ * journal.ts (request ring), admin-engine.ts (the
+ * /_mockyard Engine shell), admin.ts (/_mockyard/api), page-route.ts (the page),
+ * routes-info.ts (GET routes), guard.ts (THE admin access rule), journaled-engine.ts
+ * (another engine's requests — the collector's — in the mock API's journal); the
+ * editing routes: admin-data.ts (collections through the store, shared or a session's),
+ * admin-files.ts (mock files with If-Match), admin-sessions.ts, admin-openapi.ts,
+ * admin-record.ts (recording through the proxy), admin-events.ts (JSON Lines export),
+ * etag.ts (THE entity tags and 412 rule of those writes)
+ * page/: the devtools page (Preact + uPlot, browser only), bundled at build time by
+ * scripts/build-devtools-page.mjs into page-assets.generated.ts (gitignored)
  */
 import { underPrefix, type Engine } from '../core/engine.js';
 import { errorResponse, responseForError } from '../core/errors.js';

@@ -14,6 +14,57 @@
  * The node server and middleware (`nodeHost`, src/node/engines.ts), the worker (src/sw/), `interceptFetch`
  * (src/test/) and `handlersFor` (src/msw/) all dispatch through one; CORS is each engine's own
  * (`mock.cors`, `tracker.cors`; the devtools follow the mock API's).
+ *
+ * The host in detail (the folder's map; ARCHITECTURE.md gives the floors):
+ * One host for every runtime: `createHost(config) → Host`, where `config` is `{ mock, tracker,
+ * engines, devtools, runtime, local, logger, decorate, fallback }` and a `Host` is itself an Engine
+ * plus `fetch(request)` (always a platform Response: the engines' answer, else `fallback`, else the
+ * JSON 404), `handle` (undefined when no engine answers), `answer(request, pathname)` (a Response at
+ * once when an engine has it cached, else a promise), `upgrade`, `engines`, `mock`, `tracker`,
+ * `devtools`, `journal`, `close()`.
+ * - **Assembly** (engine-set.ts): the devtools admin API first (when the guard allows: `local` —
+ *   node host on loopback, the page — or `devtools: { token }`), then the collector, then the mock
+ *   API, then extra `engines`; engines made from options are owned and closed by `host.close()`,
+ *   ready engines stay the caller's; if making one fails, those made are closed before the error.
+ *   The journal (journal.ts) is attached to the mock API through its `observe` hook and wraps the
+ *   collector (devtools/journaled-engine.ts). `decorate(engine, role)` lets a host put its own view
+ *   in front of an engine once (the CLI's request log and home page) without a second assembly.
+ * - **Dispatch** (dispatch.ts): THE loop — only engines whose prefixes cover the path are asked, in
+ *   order, first answer wins; a single candidate's `handleCached` first. Upgrades ask the engines covering the path
+ *   with `upgrade`, in order.
+ * - **Runtime** (runtime.ts): one explicit object of what the platform provides — `defaultFs` and
+ *   `scratchFs` (filesystem factories), `upstream` (the proxy transport), `openApiDocument` (reads a
+ *   document given by path), `postgresStore` and `spool` (the collector's database store and its
+ *   ingest spool), the codecs
+ *   `inflate` / `deflateRaw` / `crc32`, and `mockOptions` / `collectorOptions` (how the runtime adjusts
+ *   engine options). Every part reaches each engine the host creates, and nothing else
+ *   (`createMockApi(o, runtime)` → services.runtime; `createCollector(o, runtime)`); no module holds
+ *   a runtime's part, so hosts on different runtimes share a process without touching each other.
+ *   The codecs (drop-in implementations of a byte format) are passed down as arguments: `inflate`
+ *   from services.runtime to the bodies' readers (`readDecodedBody(request, limit, inflate)`: the
+ *   files layer's env, the handler layer, the HAR layer; the collector's ingest), `deflateRaw` /
+ *   `crc32` as a `GzipCodecs` value to the collector's read encoders (tracker/gzip-pieces.ts);
+ *   without them DecompressionStream, fflate and a CRC table. `{}` is the web-standard runtime. Node's is
+ *   `src/node/runtime.ts` (a value: importing it registers nothing); the page's is `pageRuntime` in
+ *   `src/sw/engines.ts`. The `mockyard` entry under Node exports createMockApi/createCollector bound
+ *   to Node's runtime (index.node.ts → node/engines.ts).
+ * - **Adapters** (each only translates its platform's request/response/socket):
+ *   node `serve` / `createMiddleware` / Vite plugin (`nodeHost` in src/node/engines.ts;
+ *   request-handler.ts writes FastResponses directly, the `answer` fast path keeps a cached GET
+ *   synchronous; upgrade.ts binds `host.upgrade` to `ws`); the CLI (one `nodeHost` with `decorate`,
+ *   then `serveHost`); the MSW worker (`pageHost` + msw/routes.ts); `interceptFetch` and
+ *   `handlersFor` (`hostFor(engines)`: a host over ready engines); `mockyard/fetch`
+ *   (src/fetch/index.ts, 56 lines: `createHost` on `{}` as `{ fetch }`).
+ * The node host answers with `serve({ fallback })` what no engine did (the CLI's home page and
+ * logged 404s) before its JSON 404: a fallback is not a routing engine, so a path one engine claims
+ * keeps its fast path.
+ *
+ * The folder's rooms: create-host.ts (createHost,
+ * hostFor), dispatch.ts (THE dispatch loop), engine-set.ts (assembly: order,
+ * ownership, closing, devtools), journal.ts (the devtools journal attached through
+ * `observe`), runtime.ts (THE runtime object), page-response.ts (an engine answer as a
+ * page receives it: msw, sw, test), intercept-route.ts (the route every in-process
+ * interception of interceptFetch takes: XMLHttpRequest, node:http)
  */
 import { isEngine, type Engine } from '../core/engine.js';
 import { errorResponse, responseForError } from '../core/errors.js';

@@ -13,6 +13,10 @@
  * This file is the delivery loop: one batch at a time, oldest first, and what each answer means.
  *
  * Browser-only APIs are looked up when used, so the module also loads (and is tested) in Node.
+ *
+ * Its states: the delivery loop running | backoff | offline | stopped | closed (the loop a
+ * CoalescedRun); the WebSocket transport's connection connecting | authenticating | ready |
+ * waiting | idle | refused | closed (fixed 3 s reconnect); `transport.ts` is the interface both transports implement.
  */
 import { CoalescedRun } from '../core/coalesced-run.js';
 import { Backoff } from './client/backoff.js';

@@ -11,6 +11,37 @@
  *   WS   {base}/ws       ingest / events:query / push (ws-session.ts)
  *   OPTIONS on each      CORS preflight
  * Anything else under the base path is a JSON 404; paths outside it are not ours (`undefined`).
+ *
+ * The collector folder (src/tracker/) in detail:
+ * `createCollector(options)` → Engine at `basePath` (default `/_tracker`): ingest, read, ping, ws.
+ * Storage: the `EventStore` interface (`store.ts`: load, append a batch → stored lines, read a
+ * window → selection, retention, size, onBatch change feed, flush, close). Default: the embedded
+ * `VfsEventStore` on a Vfs (JSONL segments + in-memory time index, `time-index.ts`; batch markers
+ * make a batch all-or-nothing on disk; `batch-ids.ts` for client batchIds); its reads are
+ * synchronous index selections with cached gzip hours. PostgreSQL (`src/node/postgres/`, Node
+ * only: `postgresStore()` in `index.ts` is tiny and is Node's runtime's `postgresStore` for
+ * `storage.postgres`; `store.ts`, `schema.ts`, `sql-client.ts` over postgres.js or PGlite are
+ * imported on first use) streams its reads (`read-stream.ts`, on demand) and announces batches to
+ * other processes with LISTEN/NOTIFY.
+ * Availability (`storage-state.ts`): the store is loaded in the background and retried with a
+ * capped backoff until it answers (`load()`, then `probe()`); a store throws `storageUnavailable()`
+ * when its storage cannot be reached (PostgreSQL: `src/node/postgres/unreachable.ts` classifies the
+ * client's errors), the collector then answers 503 + Retry-After (ping too) and logs each change of
+ * state once. The ingest spool (`spool.ts`: the `IngestSpool` interface; `spooled-ingest.ts`: spool
+ * while unavailable, drain in order when back, idempotent by batch id) has one implementation, files
+ * on disk in the Node host (`src/node/tracker-spool.ts`, the `spool` of Node's runtime object,
+ * `src/node/runtime.ts`).
+ * Files: `collector.ts` (routes, auth, CORS glue), `options.ts`, `ingest-batch.ts` +
+ * `core/inflate-bounded.ts` (decode/validate), `event-store.ts` (in-memory time index, retention) +
+ * `event-segments.ts` (one segment per UTC hour, group-commit appends), `read-query.ts`
+ * (since/until/limit/page/cursor), `selection-json.ts` (plain reads), `read-encoder.ts` +
+ * `gzip-pieces.ts` (gzip from per-hour deflated pieces, background deflate), `read-encoding.ts`
+ * (how reads are encoded, settled at start-up: plain | gzip | streamed | broken), `ws-session.ts`
+ * (WebSocket protocol), `timestamp.ts`, `event-id.ts` (UUIDv7), `auth.ts`, `cors.ts`.
+ * Loaded on demand (dynamic `import()`, own chunks in browser bundles): `event-segments.ts` (with
+ * storage), `read-stream.ts` (stores that stream reads), `read-encoder.ts` (gzip reads), `ws-session.ts` (first socket), `core/inflate-bounded.ts`
+ * (first compressed body, both engines); likewise the mock API's `ws/layer.ts` (only with `enableWs`; its handlers are
+ * checked with the options by `ws/routes.ts`). `ready` / `ready()` wait for what start-up loads.
  */
 import { JSON_CONTENT_TYPE } from '../core/media-type.js';
 import { readBody } from '../core/body.js';

@@ -20,6 +20,25 @@
  * refused with EACCES by every method (src/vfs/disk.ts, the one place of that rule).
  * Temp files: the disk driver's `.mockyard-tmp-*` names are reserved and never visible (see
  * disk.ts); the other drivers write in one step and have none.
+ *
+ * The methods:
+ * `stat` (null when absent) / `read` / `write` (atomic) / `create` (EEXIST when present) /
+ * `append` / `readdir` (sorted) / `remove` / `mkdir` / `onChange(listener)`; `exclusive` tells
+ * caches whether change events are complete (memory, IndexedDB) or whether they must re-check
+ * `stat` (size, mtime, ino) on use (disk). Optional `watch(path, report)` (disk: one `fs.watch` per
+ * folder, `disk-watch.ts`) reports "may have changed", so such a cache re-checks only after a report
+ * (and on a time bound) instead of on every use.
+ * Each `diskFs` sweeps stale temp files (dead writer, or older than an hour) at start-up (`swept`).
+ *
+ * The folder's rooms (src/vfs/):
+ * types.ts, path.ts (THE path-safety module), seed.ts, change-emitter.ts, default-fs.ts (the
+ * default disk / scratch factories a host provides)
+ * overlay.ts (overlayFs(top, base): reads top then base, writes to top, whiteouts)
+ * sub.ts (subFs(vfs, dir): a folder of a Vfs as a Vfs; a scenario folder over the base mocks)
+ * memory.ts (a tree of plain objects), disk.ts (node only), indexeddb.ts (idb, browser)
+ * json-db.ts (json-server's db.json as a folder of `<key>.json` files, over any other Vfs;
+ * its content in json-document.ts, its saving in json-db-saver.ts (saved | unsaved | waiting |
+ * writing); reads through a CoalescedRun)
  */
 export type VfsKind = 'file' | 'dir';
 
