@@ -24,6 +24,7 @@ import type { Vfs } from '../vfs/types.js';
 import type { CollectionStore } from './store/store.js';
 import { contextUnder, type RequestContext } from './context.js';
 import { withMockCors } from './cors.js';
+import { withNoCache } from './json-server/no-cache.js';
 import { openMockFs } from './mock-fs.js';
 import { resolveHandlers } from './handlers/options.js';
 import { resolveMockApiOptions, type ResolvedMockApiOptions } from './options.js';
@@ -315,8 +316,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     }
   }
 
-  // CORS (`mock.cors`, cors.ts) around both entry points.
-  const inner = { handle: handleInner, handleCached: handleCachedInner };
+  // json-server 0.17's no-cache headers under the preset (json-server/no-cache.ts), then CORS (`mock.cors`, cors.ts), around both entry points.
+  const own = { handle: handleInner, handleCached: handleCachedInner };
+  const inner = options.preset === 'json-server' ? withNoCache(own) : own;
   const entry = options.cors === undefined ? inner : withMockCors(options.cors, prefixes, inner);
 
   return {
