@@ -262,7 +262,8 @@ export async function buildConfig(
     delete mock.fs;
   }
   // THE prefix rule (data-prefix.ts): a file and a folder alike.
-  mock.endpointPrefix = dataPrefix({ flag: values.prefix, config: fromFile.mock?.endpointPrefix as string | string[] | undefined, positional: dataFolder !== undefined || dbFile !== undefined }) as string | string[];
+  const harAlone = mode === 'serve' && values.har !== undefined && !configFile && folderFlag === undefined && dbFile === undefined && openapi === undefined;
+  mock.endpointPrefix = dataPrefix({ flag: values.prefix, config: fromFile.mock?.endpointPrefix as string | string[] | undefined, positional: dataFolder !== undefined || dbFile !== undefined, harAlone }) as string | string[];
   if (js) Object.assign(mock, js.mock);
   // Without a config file a folder (or a db.json) is a REST API as json-server serves it; a
   // config file means what it says (no `preset`: the spec's file mode).
@@ -279,11 +280,7 @@ export async function buildConfig(
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   if (mode === 'serve' && values.har !== undefined) {
     mock.har = resolve(cwd, values.har); // served as recorded traffic (engine/replay/har-layer.ts)
-    if (!configFile && values['fs-dir'] === undefined && dbFile === undefined) {
-      mock.fsDir = null;
-      // The HAR alone: its entries answer at the paths they were recorded at (a browser's HAR of a whole site).
-      if (!values.prefix?.length && !openapi) mock.endpointPrefix = '/';
-    }
+    if (!configFile && folderFlag === undefined && dbFile === undefined) mock.fsDir = null; // the HAR alone (its prefix: data-prefix.ts)
   }
   let har: string | undefined;
   if (mode === 'record') {

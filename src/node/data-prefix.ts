@@ -8,9 +8,11 @@
  *   3. data named as json-server's command line names it — the positional argument, a file
  *      (`mockyard db.json`) or a folder (`mockyard mocks`) — is served at `/`, where json-server
  *      serves `/posts` (a package.json script keeps its URLs with only the command replaced);
+ *      A HAR log served alone (`mockyard --har site.har`) is at `/` too: its entries answer at the
+ *      paths they were recorded at (a browser's HAR of a whole site);
  *   4. everything else is under `/api`, mockyard's default in every host: `--fs-dir mocks`, the
  *      default ./mocks, a config file's `fsDir`/`db` (the same file gets `/api` in the Vite plugin
- *      and the middleware, where the app owns `/`), a HAR log, a recording session (so what
+ *      and the middleware, where the app owns `/`), a recording session (so what
  *      `mockyard record --fs-dir mocks` recorded under `/api` replays there with `--fs-dir mocks`).
  *
  * A request that misses because it used the other prefix (`/api/posts` when the data is at `/`,
@@ -37,13 +39,15 @@ export interface PrefixSources {
   config?: string | readonly string[];
   /** Whether the data is the positional argument (`mockyard db.json`, `mockyard mocks`). */
   positional: boolean;
+  /** Whether a HAR log is served alone (`mockyard --har site.har`, no data, no config). */
+  harAlone?: boolean;
 }
 
 /** The mock API's prefix(es) for the command (rules 1–4 above; an OpenAPI document then places itself: openapi-cli.ts). */
 export function dataPrefix(s: PrefixSources): string | readonly string[] {
   if (s.flag?.length) return s.flag.length === 1 ? s.flag[0]! : s.flag;
   if (s.config !== undefined) return s.config;
-  return s.positional ? '/' : API_PREFIX;
+  return s.positional || s.harAlone ? '/' : API_PREFIX;
 }
 
 function under(prefix: string, pathname: string): string | undefined {
