@@ -11,10 +11,11 @@ import { DataTab } from './data-tab.js';
 import { SessionsTab } from './sessions-tab.js';
 import { OpenApiTab } from './openapi-tab.js';
 import { RecordTab } from './record-tab.js';
+import { WebhooksTab } from './webhooks-tab.js';
 
-export const TABS = ['requests', 'data', 'routes', 'sessions', 'scenarios', 'openapi', 'record', 'graphql', 'events'] as const;
+export const TABS = ['requests', 'data', 'routes', 'sessions', 'scenarios', 'openapi', 'webhooks', 'record', 'graphql', 'events'] as const;
 export type Tab = (typeof TABS)[number];
-const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', sessions: 'Sessions', openapi: 'OpenAPI', record: 'Record', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
+const LABELS: Record<Tab, string> = { requests: 'Requests', data: 'Data', routes: 'Routes', sessions: 'Sessions', openapi: 'OpenAPI', webhooks: 'Webhooks', record: 'Record', scenarios: 'Scenarios', graphql: 'GraphQL', events: 'Events' };
 
 function tabFromHash(): Tab {
   const h = location.hash.replace(/^#\/?/, '');
@@ -70,7 +71,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
           mockyard <span class="dim">devtools</span>
         </h1>
         <nav role="tablist" aria-label="Devtools">
-          {TABS.filter((t) => (t !== 'graphql' || graphql !== null) && (t !== 'openapi' || openapi) && (t !== 'record' || proxy)).map((t) => (
+          {TABS.filter((t) => (t !== 'graphql' || graphql !== null) && (t !== 'openapi' || openapi) && (t !== 'webhooks' || openapi) && (t !== 'record' || proxy)).map((t) => (
             <button type="button" role="tab" aria-selected={tab === t} data-tab={t} onClick={() => choose(t)}>
               {LABELS[t]}
             </button>
@@ -89,6 +90,7 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
         <SessionsTab transport={transport} active={tab === 'sessions'} />
         <ScenariosTab transport={transport} active={tab === 'scenarios'} />
         {openapi && <OpenApiTab transport={transport} active={tab === 'openapi'} />}
+        {openapi && <WebhooksTab transport={transport} active={tab === 'webhooks'} />}
         {proxy && <RecordTab transport={transport} active={tab === 'record'} />}
         {graphql !== null && <GraphqlTab transport={transport} active={tab === 'graphql'} endpoint={graphql} />}
         {collectorBase !== undefined && <EventsTab transport={transport} active={tab === 'events'} basePath={collectorBase} />}
