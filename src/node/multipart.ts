@@ -10,7 +10,7 @@ import busboy from 'busboy';
 import { tooLarge } from '../core/body.js';
 import { HttpError } from '../core/errors.js';
 import { abandonBody } from './lingering-close.js';
-import type { MultipartResult } from '../engine/handler-api/multipart.js';
+import { isJsonPart, type MultipartResult } from '../engine/handler-api/multipart.js';
 import type { UploadedFile } from '../engine/types.js';
 
 export function parseMultipartIncoming(incoming: IncomingMessage, limit: number): Promise<MultipartResult> {
@@ -29,13 +29,14 @@ export function parseMultipartIncoming(incoming: IncomingMessage, limit: number)
     }
     const fields: Array<[string, string]> = [];
     const files: UploadedFile[] = [];
+    const jsonFields: number[] = [];
     let pendingFiles = 0;
     let closed = false;
     let failed = false;
     let size = 0;
 
     const finish = () => {
-      if (!failed && closed && pendingFiles === 0) resolve({ fields, files });
+      if (!failed && closed && pendingFiles === 0) resolve(jsonFields.length > 0 ? { fields, files, jsonFields } : { fields, files });
     };
     const fail = (err: Error) => {
       if (failed) return;
@@ -53,7 +54,12 @@ export function parseMultipartIncoming(incoming: IncomingMessage, limit: number)
       }
     };
 
-    bb.on('field', (name, value) => fields.push([name, value]));
+    // A part with no filename is a field; its own Content-Type (busboy's `mimeType`, `text/plain`
+    // when it has none) marks a JSON value (handler-api/multipart.ts `multipartValues`).
+    bb.on('field', (name, value, info) => {
+      if (isJsonPart(info.mimeType)) jsonFields.push(fields.length);
+      fields.push([name, value]);
+    });
     bb.on('file', (name, stream, info) => {
       pendingFiles++;
       const chunks: Buffer[] = [];

@@ -9,7 +9,7 @@
 import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
-import { parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
+import { multipartValues, parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
 import { requestBody, type FsCall, type FsEnv } from './fs-call.js';
 import { MSG } from './messages.js';
 
@@ -27,7 +27,7 @@ export function jsonPayload(bytes: Uint8Array, maxDepth: number): Payload {
   return { kind: 'json', bytes, value };
 }
 
-function fieldsToObject(entries: Array<[string, string]>): Record<string, unknown> {
+function fieldsToObject(entries: Array<[string, unknown]>): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of entries) {
     const prev = out[k];
@@ -37,7 +37,7 @@ function fieldsToObject(entries: Array<[string, string]>): Record<string, unknow
   return { ...out };
 }
 
-function fieldsPayload(entries: Array<[string, string]>): Payload {
+function fieldsPayload(entries: Array<[string, unknown]>): Payload {
   const value = fieldsToObject(entries);
   return { kind: 'json', bytes: encoder.encode(JSON.stringify(value)), value };
 }
@@ -60,14 +60,15 @@ async function readMultipart(call: FsCall, env: FsEnv, contentType: string): Pro
 export async function readPayload(call: FsCall, env: FsEnv, method: 'POST' | 'PUT', contentType: string | null): Promise<Payload> {
   const media = parseMediaType(contentType);
   if (media.type === 'multipart/form-data') {
-    const { fields, files } = await readMultipart(call, env, contentType!);
+    const parsed = await readMultipart(call, env, contentType!);
+    const { fields, files } = parsed;
     if (files.length > 1) throw new HttpError(400, method === 'POST' ? MSG.postMultipleFiles : MSG.putMultipleFiles);
     if (files.length === 1) {
       if (method === 'POST' && fields.length > 0) throw new HttpError(400, MSG.postFileAndBody);
       const f = files[0]!;
       return { kind: 'file', bytes: f.bytes, type: f.contentType || 'application/octet-stream', filename: f.filename };
     }
-    return fields.length ? fieldsPayload(fields) : { kind: 'empty' };
+    return fields.length ? fieldsPayload(multipartValues(parsed, env.maxJsonDepth)) : { kind: 'empty' };
   }
   const bytes = await requestBody(call, env);
   if (bytes.byteLength === 0) return { kind: 'empty' };

@@ -25,7 +25,7 @@ import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { ParserConfig } from '../types.js';
 import { runMiddlewares } from '../handler-api/chain.js';
 import { collectFields } from '../handler-api/fields.js';
-import { parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
+import { multipartValues, parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
 import type { PortableRequest } from '../handler-api/request.js';
 import type { ResponseBuilder } from '../handler-api/response.js';
 
@@ -52,9 +52,9 @@ export async function parseBuiltin(req: PortableRequest, limit: number, raw: Uin
   const header = req.request.headers.get('content-type');
   const { type, params } = parseMediaType(header);
   if (type === 'multipart/form-data') {
-    const { fields, files } = raw ? await multipartFromBytes(raw, header!) : await parseMultipart(req.request, header!, limit, inflate);
-    req.body = collectFields(fields);
-    req.files = files;
+    const parsed = raw ? await multipartFromBytes(raw, header!) : await parseMultipart(req.request, header!, limit, inflate);
+    req.body = collectFields(multipartValues(parsed, maxDepth));
+    req.files = parsed.files;
     return;
   }
   const bytes = raw ?? (await readDecodedBody(req.request, limit, inflate));
