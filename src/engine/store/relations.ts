@@ -132,7 +132,35 @@ export function expandField(naming: RelationNaming, child: string, name: string,
   return field === undefined ? undefined : { field, parents: pluralCandidates(name) };
 }
 
-/** Whether any of `items` holds `field` (the `has` of relationField/expandField for a stored array). */
+/**
+ * What is known of a stored array's fields: field → whether an item holds it, and the length the
+ * answer was taken at. Stored arrays are the store's snapshots (a write publishes a new array), so
+ * an answer stays true for its array; the length guards an array grown by appends, whose new tail
+ * is looked at alone.
+ */
+const heldFields = new WeakMap<readonly unknown[], Map<string, { readonly held: boolean; readonly length: number }>>();
+
+function holds(items: readonly unknown[], field: string, from: number): boolean {
+  for (let i = from; i < items.length; i++) {
+    const item = items[i];
+    if (item !== null && typeof item === 'object' && Object.prototype.hasOwnProperty.call(item, field)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether any of `items` holds `field` (the `has` of relationField/expandField for a stored array).
+ * Remembered per array and field: a cascade DELETE asks it of every other collection on every
+ * write, and a field no item holds would otherwise cost a walk over the whole collection each time.
+ */
 export function holdsField(items: readonly unknown[]): HasField {
-  return (field) => items.some((item) => item !== null && typeof item === 'object' && Object.prototype.hasOwnProperty.call(item, field));
+  return (field) => {
+    let known = heldFields.get(items);
+    const seen = known?.get(field);
+    if (seen !== undefined && (seen.held || seen.length === items.length)) return seen.held;
+    const held = seen !== undefined && seen.length < items.length ? holds(items, field, seen.length) : holds(items, field, 0);
+    if (known === undefined) heldFields.set(items, (known = new Map()));
+    known.set(field, { held, length: items.length });
+    return held;
+  };
 }
