@@ -332,6 +332,31 @@ export function withHeaders(response: Response, extra: FastHeaders): Response {
   return new NativeResponse(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/**
+ * `response` with each of `defaults` it does not carry itself (names in any case): headers a
+ * wrapper adds to every answer that an answer may set otherwise (json-server's no-cache set
+ * beside a recorded or a handler's own `Cache-Control`). Frozen own headers over frozen defaults
+ * are merged once (mergeHeaders), as withHeaders' are.
+ */
+export function withDefaultHeaders(response: Response, defaults: FastHeaders): Response {
+  const state = fastState(response);
+  if (state && (response as unknown as { [kWithHeaders]?: unknown })[kWithHeaders] === undefined) {
+    const r = Object.create(FastResponse.prototype) as FastResponse;
+    r[kState] = { status: state.status, statusText: state.statusText, headers: mergeHeaders(defaults, state.headers), body: state.body };
+    r[kNative] = undefined;
+    r[kUsed] = false;
+    return r as unknown as Response;
+  }
+  const missing: Record<string, string> = {};
+  let any = false;
+  for (const k in defaults) {
+    if (response.headers.has(k)) continue;
+    missing[k] = defaults[k]!;
+    any = true;
+  }
+  return any ? withHeaders(response, missing) : response;
+}
+
 /** `extra` set on a platform Headers by mergeHeaders' rule (replaced, `Vary` added to). */
 export function setHeaders(headers: Headers, extra: FastHeaders): void {
   for (const k in extra) {

@@ -36,6 +36,23 @@ describe('no-cache headers', () => {
     }
   });
 
+  it("under the preset, an answer's own Cache-Control (a handler's, a recording's) stays; the rest of the set is added", async () => {
+    const a = createMockApi({
+      endpointPrefix: '/api',
+      fs: memoryFs({ 'todos.json': JSON.stringify([{ id: 1 }]) }),
+      preset: 'json-server',
+      logLevel: 'silent',
+      handlers: [
+        { pattern: '/cached', method: 'GET', handle: (_req, res) => { res.set('Cache-Control', 'max-age=60').json({ ok: true }); } },
+        { pattern: '/native', method: 'GET', handle: () => new Response('{}', { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } }) },
+      ],
+    });
+    apis.push(a);
+    const server = await startServer({ engines: [a] });
+    expect(cacheHeaders(await fetch(`${server.url}/api/cached`))).toEqual(['max-age=60', 'no-cache', '-1']);
+    expect(cacheHeaders(await fetch(`${server.url}/api/native`))).toEqual(['no-store', 'no-cache', '-1']);
+  });
+
   it('file mode without the preset: none', async () => {
     const server = await startServer({ engines: [api(undefined)] });
     const r = await fetch(`${server.url}/api/todos`);
