@@ -310,6 +310,15 @@ function varyWith(base: string, more: string): string {
  */
 export const kWithHeaders = Symbol.for('mockyard.withHeaders');
 
+/** A FastResponse with `state`'s status and body and these headers (the answer it came from stays as it was). */
+function withFastHeaders(state: NonNullable<ReturnType<typeof fastState>>, headers: FastHeaders): Response {
+  const r = Object.create(FastResponse.prototype) as FastResponse;
+  r[kState] = { status: state.status, statusText: state.statusText, headers, body: state.body };
+  r[kNative] = undefined;
+  r[kUsed] = false;
+  return r as unknown as Response;
+}
+
 /**
  * The same response with `extra` headers added (CORS on every answer). A FastResponse stays
  * one (its header object is never changed: the merge is a new object, memoised when both sides
@@ -320,13 +329,7 @@ export function withHeaders(response: Response, extra: FastHeaders): Response {
   const own = (response as unknown as { [kWithHeaders]?: (extra: FastHeaders) => Response })[kWithHeaders];
   if (typeof own === 'function') return own.call(response, extra);
   const state = fastState(response);
-  if (state) {
-    const r = Object.create(FastResponse.prototype) as FastResponse;
-    r[kState] = { status: state.status, statusText: state.statusText, headers: mergeHeaders(state.headers, extra), body: state.body };
-    r[kNative] = undefined;
-    r[kUsed] = false;
-    return r as unknown as Response;
-  }
+  if (state) return withFastHeaders(state, mergeHeaders(state.headers, extra));
   const headers = new Headers(response.headers);
   setHeaders(headers, extra);
   return new NativeResponse(response.body, { status: response.status, statusText: response.statusText, headers });
@@ -341,11 +344,7 @@ export function withHeaders(response: Response, extra: FastHeaders): Response {
 export function withDefaultHeaders(response: Response, defaults: FastHeaders): Response {
   const state = fastState(response);
   if (state && (response as unknown as { [kWithHeaders]?: unknown })[kWithHeaders] === undefined) {
-    const r = Object.create(FastResponse.prototype) as FastResponse;
-    r[kState] = { status: state.status, statusText: state.statusText, headers: mergeHeaders(defaults, state.headers), body: state.body };
-    r[kNative] = undefined;
-    r[kUsed] = false;
-    return r as unknown as Response;
+    return withFastHeaders(state, mergeHeaders(defaults, state.headers));
   }
   const missing: Record<string, string> = {};
   let any = false;
