@@ -87,6 +87,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     passUnmockedWrites: options.passUnmockedWrites || mockBackend, // writes naming no file go on to the document's backend
     below,
     onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
+    countObjects: options.preset === null, // json-server 0.17 sends no X-Total-Count on a singular (/profile)
   });
   const store = lazyCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
   const handlers = createHandlerLayer(options, services, files);
