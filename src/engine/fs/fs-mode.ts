@@ -44,6 +44,8 @@ export interface FsModeOptions {
   below?: SharedBelow;
   /** GET query parameters no option reads (preset-hints/layer.ts). */
   onUnreadQuery?: FsEnv['onUnreadQuery'];
+  /** `X-Total-Count: 1` on a JSON object file (default true; off under json-server's preset, file-cache.ts). */
+  countObjects?: boolean;
 }
 
 export interface FsMode {
@@ -66,6 +68,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
     maxDepth: options.maxJsonDepth,
     onProblem: jsonProblemReporter(options.logger, options.fsDir, options.maxJsonDepth),
     below: options.below,
+    countObjects: options.countObjects,
   });
   const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, inflate: options.inflate, maxJsonDepth: options.maxJsonDepth, logger: options.logger, onUnreadQuery: options.onUnreadQuery };
 

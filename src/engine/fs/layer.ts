@@ -20,7 +20,7 @@ import { createFsDirProbe, type FsDirProbe } from './dir-probe.js';
 import { createFsMode, type FsMode, type FsModeOptions } from './fs-mode.js';
 
 /** Limits, logging, queue and query configuration, as file mode takes them. */
-type FsModeSettings = Pick<FsModeOptions, 'bodyLimit' | 'inflate' | 'maxJsonDepth' | 'logger' | 'queue' | 'pagination' | 'filters' | 'passUnmockedWrites' | 'below' | 'onUnreadQuery'>;
+type FsModeSettings = Pick<FsModeOptions, 'bodyLimit' | 'inflate' | 'maxJsonDepth' | 'logger' | 'queue' | 'pagination' | 'filters' | 'passUnmockedWrites' | 'below' | 'onUnreadQuery' | 'countObjects'>;
 
 export interface FilesLayerOptions extends FsModeSettings {
   /** Layer name (observers see it): `files` by default. */
@@ -63,7 +63,7 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   let closed = false;
   const probe: FsDirProbe | undefined = fsDir === null || !vfs ? undefined : createFsDirProbe(vfs, fsDir);
   const start = (): FsMode =>
-    (mode ??= createFsMode({ name, vfs: vfs!, fsDir: fsDir!, bodyLimit: options.bodyLimit, inflate: options.inflate, maxJsonDepth: options.maxJsonDepth, logger, queue: options.queue, pagination: options.pagination, filters: options.filters, passUnmockedWrites: options.passUnmockedWrites, below: options.below, onUnreadQuery: options.onUnreadQuery }));
+    (mode ??= createFsMode({ name, vfs: vfs!, fsDir: fsDir!, bodyLimit: options.bodyLimit, inflate: options.inflate, maxJsonDepth: options.maxJsonDepth, logger, queue: options.queue, pagination: options.pagination, filters: options.filters, passUnmockedWrites: options.passUnmockedWrites, below: options.below, onUnreadQuery: options.onUnreadQuery, countObjects: options.countObjects }));
 
   const ready: Promise<boolean> = (async () => {
     if (!probe) return false;
