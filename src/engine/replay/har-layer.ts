@@ -16,7 +16,7 @@ import type { HarOption } from './har-option.js';
 import type { HarReader } from '../runtime.js';
 import type { Logger } from '../../core/logger.js';
 import type { RequestContext } from '../context.js';
-import { canonicalQuery } from '../fs/query-variant.js';
+import { canonicalQuery } from '../file-cache/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { readBody, keepBody } from '../../core/body.js';
 import { bodyKey } from '../recordings/body-key.js';
