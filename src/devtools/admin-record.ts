@@ -6,6 +6,8 @@
  *
  *   GET record   { target, recording, entries: [{ method, url, path, status, time, startedDateTime }] }
  *   PUT record   body { "recording": true | false } → the same (409 without mock.proxy)
+ *   GET record/har  the recording as a HAR 1.2 file (the recorder's own log, `api.recording.har()`:
+ *                   the one HAR writer `mockyard record --har` uses), for `mockyard --har FILE`
  */
 import { readBody } from '../core/body.js';
 import { HttpError } from '../core/errors.js';
@@ -30,7 +32,14 @@ function state(api: MockApi) {
   return { target: api.recording.target, recording: api.recording.active, entries };
 }
 
-export async function recordRoute(api: MockApi, request: Request, method: string): Promise<Response> {
+export async function recordRoute(api: MockApi, request: Request, method: string, sub = '/record'): Promise<Response> {
+  if (sub === '/record/har') {
+    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: 'GET, HEAD' } });
+    const har = api.recording.har();
+    if (!har) throw new HttpError(404, api.recording.target ? 'Nothing was recorded yet: start recording first' : 'No proxy target (mock.proxy): nothing is recorded');
+    const name = `recording-${new Date().toISOString().replace(/[:.]/g, '-')}.har`;
+    return FastResponse.json(JSON.stringify(har, null, 2), 200, { 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${name}"` }, method === 'HEAD');
+  }
   if (method === 'GET' || method === 'HEAD') return json(state(api), method === 'HEAD');
   if (method !== 'PUT') throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: 'GET, HEAD, PUT' } });
   const body = parseJsonBytes(await readBody(request, 4096)) as { recording?: unknown } | null;

@@ -21,6 +21,7 @@
  *   GET    openapi            the OpenAPI document's operations, responses and examples (admin-openapi.ts)
  *   GET    events/export      the collector's events of ?since=&until= as JSON Lines (admin-events.ts)
  *   GET    record / PUT record  recording through the proxy, started and stopped; what was recorded (admin-record.ts)
+ *   GET    record/har         the recording as a HAR 1.2 file (admin-record.ts)
  *   GET    webhooks           { target, pending, configured: [{ on, url }], document: [{ name, method,
  *                             on, payload }] } (the OpenAPI document's 3.1 webhooks, payloads drawn)
  *   PUT    webhooks/target    body { "url": "http://…" | null }: where `x-mockyard-on` webhooks go
@@ -180,7 +181,8 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueue, request, method, sub);
     switch (sub) {
       case '/record':
-        return recordRoute(needMock(), request, method);
+      case '/record/har':
+        return recordRoute(needMock(), request, method, sub);
       case '/events/export':
         if (method !== 'GET') return allow('GET');
         if (!tracker) throw new HttpError(404, 'No event collector is configured on this host');

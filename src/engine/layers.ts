@@ -88,6 +88,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     passUnmockedWrites: options.passUnmockedWrites || mockBackend, // writes naming no file go on to the document's backend
     below,
     onUnreadQuery: options.preset === null ? unreadQueryWarning(services.logger) : undefined,
+    countObjects: options.preset === null, // json-server 0.17 sends no X-Total-Count on a singular (/profile)
   });
   const store = lazyCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
   const handlers = createHandlerLayer(options, services, files);
@@ -99,8 +100,8 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
-    ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.routes, options.preset === 'json-server', options.routesSource, services.sleep)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
-    ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(options.middlewares, options.readOnly, services.app, options.gatewayTimeout, { limit: options.bodyLimit, maxDepth: options.maxJsonDepth, inflate: services.runtime.inflate }, options.graphql?.path)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
+    ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.jsonServerRules, options.preset === 'json-server', services.sleep)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
+    ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(() => options.jsonServerRules.current.middlewares, options.readOnly, services.app, options.gatewayTimeout, { limit: options.bodyLimit, maxDepth: options.maxJsonDepth, inflate: services.runtime.inflate }, options.graphql?.path)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit, inflate: services.runtime.inflate })] : []), // a HAR log served as recorded (replay/har-layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createRecordedLayer({ files, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit })] : []), // recorded answers in the mock folder, <name>@recorded.json (replay/recorded-layer.ts)

@@ -28,8 +28,8 @@
  * `a/b`, `..`); others are kept in the file untouched. Folders, non-JSON files and `append` are
  * refused with EINVAL (db.json holds JSON values only).
  *
- * The parts: the document (json-document.ts); its saving (json-db-saver.ts, states saved |
- * unsaved | waiting | writing); reading the file (here: `phase` unloaded | loaded, re-reads
+ * The parts: the document (json-document.ts); its saving (json-db-saver.ts; its states saved |
+ * waiting | writing | failed | held and their moves: json-db-saver-state.ts); reading the file (here: `phase` unloaded | loaded, re-reads
  * through one CoalescedRun); watching for outside edits (here).
  */
 import { CoalescedRun } from '../core/coalesced-run.js';

@@ -37,8 +37,8 @@
  * sub.ts (subFs(vfs, dir): a folder of a Vfs as a Vfs; a scenario folder over the base mocks)
  * memory.ts (a tree of plain objects), disk.ts (node only), indexeddb.ts (idb, browser)
  * json-db.ts (json-server's db.json as a folder of `<key>.json` files, over any other Vfs;
- * its content in json-document.ts, its saving in json-db-saver.ts (saved | unsaved | waiting |
- * writing); reads through a CoalescedRun)
+ * its content in json-document.ts, its saving in json-db-saver.ts (states and moves:
+ * json-db-saver-state.ts); reads through a CoalescedRun)
  */
 export type VfsKind = 'file' | 'dir';
 

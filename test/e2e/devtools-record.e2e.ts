@@ -56,6 +56,12 @@ it('starts recording from the page, lists what the app fetched, stops, and repla
   version = 'v2';
   await page.getByRole('button', { name: 'Replay GET /api/users' }).click();
   await expect.poll(() => page.getByTestId('record-replayed').textContent()).toContain('"version": "v1"');
+  // The recording as a HAR 1.2 file (the recorder's own log), chosen by keyboard.
+  await page.getByTestId('record-har').focus();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  const har = JSON.parse(await readFile((await download.path())!, 'utf8')) as { log: { version: string; entries: Array<{ request: { url: string } }> } };
+  expect(har.log.version).toBe('1.2');
+  expect(har.log.entries.map((e) => new URL(e.request.url).pathname)).toEqual(['/api/users']);
   await page.screenshot({ path: artifact('devtools-editor-record.png') });
   await app.close();
   await page.close();

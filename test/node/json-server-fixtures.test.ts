@@ -106,6 +106,8 @@ describe.each(SESSIONS as Session[])('json-server session $name', (session) => {
       expect.soft(body(ours.body), label).toEqual(body(theirs.body));
       expect.soft(mediaType(ours.headers['content-type']), `${label} content-type`).toBe(mediaType(theirs.headers['content-type']));
       if (theirs.headers['x-total-count'] !== undefined) expect.soft(ours.headers["x-total-count"], `${label} X-Total-Count`).toBe(theirs.headers['x-total-count']);
+      // 0.17 sends none on a single object (`GET /profile`); mockyard's query answers keep theirs (docs/json-server.md).
+      else if (r.method === 'GET' && !r.path.includes('?') && theirs.status === 200 && theirs.body !== null && typeof theirs.body === 'object' && !Array.isArray(theirs.body)) expect.soft(ours.headers['x-total-count'], `${label} X-Total-Count on an object`).toBeUndefined();
       expect.soft(links(ours.headers.link), `${label} Link`).toEqual(links(theirs.headers.link));
       if (theirs.headers.location !== undefined) expect(new URL(ours.headers.location!, url).pathname, `${label} Location`).toBe(new URL(theirs.headers.location).pathname);
       // 0.17's no-cache headers ("No cache for IE" middleware); its static files have express.static's own.

@@ -45,3 +45,14 @@ export async function readJson<T>(res: Response): Promise<T> {
 export async function getJson<T>(transport: Transport, path: string): Promise<T> {
   return readJson<T>(await transport(path, { headers: { Accept: 'application/json' } }));
 }
+
+/** Saves an answer's body as a file (a download), or throws the error body's message. */
+export async function download(answer: Response | Promise<Response>, name: string): Promise<void> {
+  const res = await answer;
+  if (!res.ok) await readJson(res);
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(await res.blob());
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}

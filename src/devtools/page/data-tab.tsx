@@ -10,7 +10,7 @@
  * server (412): the message says so, the table reloads, and the draft stays in the dialog.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ADMIN, getJson, readJson, type Transport } from './api.js';
+import { ADMIN, download, getJson, readJson, type Transport } from './api.js';
 import { ObjectForm } from './object-form.js';
 
 type Item = Record<string, unknown>;
@@ -245,13 +245,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
     });
   const exportJson = async () => {
     try {
-      const res = await transport(`${base(name!)}?export=true${sessionQuery(session, false)}`);
-      const blob = new Blob([await res.text()], { type: 'application/json' });
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `${name!.replace(/[^A-Za-z0-9._-]+/g, '-')}.json`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+      await download(transport(`${base(name!)}?export=true${sessionQuery(session, false)}`), `${name!.replace(/[^A-Za-z0-9._-]+/g, '-')}.json`);
       report(`Exported ${name}.`);
     } catch (e) {
       report((e as Error).message, true);

@@ -8,7 +8,7 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { TrackerEvent } from '../../tracker/types.js';
-import { ADMIN, type Transport } from './api.js';
+import { ADMIN, download, type Transport } from './api.js';
 import { EventsChart } from './events-chart.js';
 import {
   applyFilters,
@@ -161,13 +161,7 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
   /** The window as JSON Lines, through the admin API (GET events/export), downloaded. */
   const exportWindow = async () => {
     const q = new URLSearchParams({ since: new Date(w.since).toISOString(), until: new Date(moving ? Date.now() : w.until).toISOString() });
-    const res = await transport(`${ADMIN}/events/export?${q}`, { headers: key ? { 'X-Tracker-Key': key } : {} });
-    if (!res.ok) return;
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([await res.text()], { type: 'application/x-ndjson' }));
-    a.download = 'events.jsonl';
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    await download(transport(`${ADMIN}/events/export?${q}`, { headers: key ? { 'X-Tracker-Key': key } : {} }), 'events.jsonl').catch(() => {});
   };
   const set = (k: keyof Filters) => (e: Event) => setFilters({ ...filters, [k]: (e.currentTarget as HTMLInputElement).value });
   const menu = (k: 'type' | 'level' | 'user' | 'route', label: string, values: string[]) => (

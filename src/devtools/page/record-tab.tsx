@@ -3,9 +3,10 @@
  * recorded (GET record: the HAR log's entries). What is recorded is written into the mocks folder
  * as `proxy.record` writes it and served from there; *Replay* sends a recorded GET again through
  * the mock API and shows the answer it gets now (the recording, once recording has stopped).
+ * *Download HAR* saves the recording as a HAR 1.2 file (GET record/har), for `mockyard --har`.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ADMIN, getJson, readJson, type Transport } from './api.js';
+import { ADMIN, download, getJson, readJson, type Transport } from './api.js';
 import { prettyBody } from './pretty.js';
 
 interface RecordState {
@@ -46,6 +47,9 @@ export function RecordTab({ transport, active }: { transport: Transport; active:
           {state?.recording ? 'Stop recording' : 'Start recording'}
         </button>
         <span class="dim">{state?.target ? `through the proxy to ${state.target}` : 'No proxy target (mock.proxy): nothing to record.'}</span>
+        <button type="button" data-testid="record-har" disabled={!state?.entries.length} onClick={() => download(transport(`${ADMIN}/record/har`), 'recording.har').catch((e: Error) => setNote({ text: e.message, error: true }))}>
+          Download HAR
+        </button>
         {state?.recording && <span class="live-dot live">recording</span>}
       </div>
       <p class={`note ${note?.error ? 'error' : 'dim'}`} role={note?.error ? 'alert' : 'status'} data-testid="record-note">

@@ -60,7 +60,7 @@ export interface FileEntry {
   readonly array: unknown[] | undefined;
   /** A `.json` file that cannot be used as JSON (served as stored, never queried or patched). */
   readonly problem?: JsonProblem;
-  /** X-Total-Count of a plain GET: array length, 1 for other JSON, undefined for non-JSON. */
+  /** X-Total-Count of a plain GET: array length, 1 for other JSON (unless `countObjects` is off), undefined for non-JSON. */
   readonly count: number | undefined;
   /** GET headers (Content-Type, Content-Length, X-Total-Count). Shared: never mutate. */
   readonly headers: FastHeaders;
@@ -85,7 +85,7 @@ export interface FileEntry {
 class ValueEntry implements FileEntry {
   readonly isJson = true;
   readonly array: unknown[] | undefined;
-  readonly count: number;
+  readonly count: number | undefined;
   readonly weight: number;
   private text: Uint8Array | undefined;
   private head: FastHeaders | undefined;
@@ -101,16 +101,20 @@ class ValueEntry implements FileEntry {
     private readonly value: unknown,
     readonly jsonIndent: string | number | undefined,
     weight: number,
+    countObjects: boolean,
   ) {
     this.array = Array.isArray(value) ? value : undefined;
-    this.count = this.array ? this.array.length : 1;
+    this.count = this.array ? this.array.length : countObjects ? 1 : undefined;
     this.weight = weight;
   }
   get bytes(): Uint8Array {
     return (this.text ??= serializeJson(this.value, this.jsonIndent));
   }
   get headers(): FastHeaders {
-    return (this.head ??= Object.freeze({ 'Content-Type': this.contentType, 'Content-Length': String(this.bytes.byteLength), 'X-Total-Count': String(this.count) }));
+    if (this.head) return this.head;
+    const head: FastHeaders = { 'Content-Type': this.contentType, 'Content-Length': String(this.bytes.byteLength) };
+    if (this.count !== undefined) head['X-Total-Count'] = String(this.count);
+    return (this.head = Object.freeze(head));
   }
 }
 
@@ -156,7 +160,7 @@ export interface SharedBelow {
  * `known`: the parsed value of `bytes` when the caller has it (never mutated afterwards).
  * `maxDepth`: JSON nested deeper is not parsed (core/json-depth.ts), like malformed JSON.
  */
-export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known?: { value: unknown }, maxDepth = DEFAULT_MAX_JSON_DEPTH): FileEntry {
+export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known?: { value: unknown }, maxDepth = DEFAULT_MAX_JSON_DEPTH, countObjects = true): FileEntry {
   const isJson = isJsonPath(path);
   let array: unknown[] | undefined;
   let count: number | undefined;
@@ -165,7 +169,7 @@ export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known
     if (Array.isArray(known.value)) {
       array = known.value;
       count = array.length;
-    } else count = 1;
+    } else if (countObjects) count = 1;
   } else if (isJson && textExceedsDepth(bytes, maxDepth)) {
     problem = 'too-deep';
   } else if (isJson) {
@@ -175,7 +179,7 @@ export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known
       if (Array.isArray(v)) {
         array = v;
         count = v.length;
-      } else count = 1;
+      } else if (countObjects) count = 1;
     } catch {
       // Malformed JSON on disk: served as stored, without a count.
       problem = 'malformed';
@@ -266,6 +270,11 @@ export class FileCache {
       onProblem?: (path: string, stat: VfsStat, bytes: Uint8Array, problem: JsonProblem) => void;
       /** A layer below whose entries are shared for the paths this one does not own. */
       below?: SharedBelow;
+      /**
+       * `X-Total-Count: 1` on a JSON file that is not an array (the spec's file-mode header; default
+       * true). Off under json-server's preset: 0.17 sends none on a singular such as `/profile`.
+       */
+      countObjects?: boolean;
     } = {},
   ) {
     this.exclusive = vfs.exclusive;
@@ -441,7 +450,7 @@ export class FileCache {
     const gen = this.generation;
     if (gen !== this.generation) return;
     this.drop(path);
-    this.files.set(path, new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, indent, weight));
+    this.files.set(path, new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, indent, weight, this.json.countObjects !== false));
     this.cachedBytes += weight;
   }
 
@@ -518,7 +527,7 @@ export class FileCache {
     const reports = this.reports;
     const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await this.vfs.stat(path);
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
-    this.store(buildEntry(path, stat, bytes, known, this.json.maxDepth), reports);
+    this.store(buildEntry(path, stat, bytes, known, this.json.maxDepth, this.json.countObjects), reports);
   }
 
   /**
@@ -597,7 +606,7 @@ export class FileCache {
     }
     // The stat taken before the read: if the file changed during the read, the next use sees
     // a different stat and reloads.
-    const entry = buildEntry(path, stat, bytes, undefined, this.json.maxDepth);
+    const entry = buildEntry(path, stat, bytes, undefined, this.json.maxDepth, this.json.countObjects);
     if (entry.problem !== undefined) this.json.onProblem?.(path, stat, bytes, entry.problem);
     if (current()) this.store(entry, reports);
     return entry;

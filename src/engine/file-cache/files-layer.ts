@@ -37,6 +37,8 @@ export interface FsModeOptions {
   below?: SharedBelow;
   /** GET query parameters no option reads (preset-hints/layer.ts). */
   onUnreadQuery?: FsEnv['onUnreadQuery'];
+  /** `X-Total-Count: 1` on a JSON object file (default true; off under json-server's preset, file-cache.ts). */
+  countObjects?: boolean;
 }
 
 export interface FsMode {
@@ -53,7 +55,7 @@ export interface FsMode {
 }
 
 /** Limits, logging, queue and query configuration, as file mode takes them. */
-type FsModeSettings = Pick<FsModeOptions, 'bodyLimit' | 'inflate' | 'maxJsonDepth' | 'logger' | 'queue' | 'pagination' | 'filters' | 'passUnmockedWrites' | 'below' | 'onUnreadQuery'>;
+type FsModeSettings = Pick<FsModeOptions, 'bodyLimit' | 'inflate' | 'maxJsonDepth' | 'logger' | 'queue' | 'pagination' | 'filters' | 'passUnmockedWrites' | 'below' | 'onUnreadQuery' | 'countObjects'>;
 
 export interface FilesLayerOptions extends FsModeSettings {
   /** Layer name (observers see it): `files` by default. */

@@ -28,6 +28,7 @@ export function createFsMode(options: FsModeOptions): FsMode {
     maxDepth: options.maxJsonDepth,
     onProblem: jsonProblemReporter(options.logger, options.fsDir, options.maxJsonDepth),
     below: options.below,
+    countObjects: options.countObjects,
   });
   const env: FsEnv = { name: options.name, vfs: options.vfs, fsDir: options.fsDir, cache, queue: options.queue, bodyLimit: options.bodyLimit, inflate: options.inflate, maxJsonDepth: options.maxJsonDepth, logger: options.logger, onUnreadQuery: options.onUnreadQuery };
 

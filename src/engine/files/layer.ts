@@ -33,7 +33,7 @@ export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   let closed = false;
   const probe: FsDirProbe | undefined = fsDir === null || !vfs ? undefined : createFsDirProbe(vfs, fsDir);
   const start = (): FsMode =>
-    (mode ??= createFsMode({ name, vfs: vfs!, fsDir: fsDir!, bodyLimit: options.bodyLimit, inflate: options.inflate, maxJsonDepth: options.maxJsonDepth, logger, queue: options.queue, pagination: options.pagination, filters: options.filters, passUnmockedWrites: options.passUnmockedWrites, below: options.below, onUnreadQuery: options.onUnreadQuery }));
+    (mode ??= createFsMode({ name, vfs: vfs!, fsDir: fsDir!, bodyLimit: options.bodyLimit, inflate: options.inflate, maxJsonDepth: options.maxJsonDepth, logger, queue: options.queue, pagination: options.pagination, filters: options.filters, passUnmockedWrites: options.passUnmockedWrites, below: options.below, onUnreadQuery: options.onUnreadQuery, countObjects: options.countObjects }));
 
   const ready: Promise<boolean> = (async () => {
     if (!probe) return false;

@@ -22,35 +22,28 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** Guards a set of callbacks so that only the first call among them counts. */
+function firstCallOnly(): <A extends unknown[]>(f: (...args: A) => void) => (...args: A) => void {
+  let settled = false;
+  return (f) => (...args) => {
+    if (settled) return;
+    settled = true;
+    f(...args);
+  };
+}
+
 /** Runs one middleware; resolves 'next' or 'responded', rejects with the error it passed or threw. */
 function runOne(fn: MiddlewareFunction, req: HandlerRequest, res: ResponseBuilder): Promise<StepOutcome> {
   return new Promise<StepOutcome>((resolve, reject) => {
-    let settled = false;
-    const next = (err?: unknown) => {
-      if (settled) return;
-      settled = true;
-      if (err !== undefined && err !== null && err !== 'route' && err !== 'router') reject(err);
-      else resolve('next');
-    };
-    res.finished.then(() => {
-      if (settled) return;
-      settled = true;
-      resolve('responded');
-    });
+    const once = firstCallOnly();
+    const fail = once(reject);
+    const next = once((err?: unknown) => (err !== undefined && err !== null && err !== 'route' && err !== 'router' ? reject(err) : resolve('next')));
+    res.finished.then(once(() => resolve('responded')));
     try {
       const r = fn(req, res, next);
-      if (isThenable(r)) {
-        r.then(undefined, (err: unknown) => {
-          if (settled) return;
-          settled = true;
-          reject(err ?? new Error('middleware rejected'));
-        });
-      }
+      if (isThenable(r)) r.then(undefined, (err: unknown) => fail(err ?? new Error('middleware rejected')));
     } catch (err) {
-      if (!settled) {
-        settled = true;
-        reject(err);
-      }
+      fail(err);
     }
   });
 }
@@ -74,17 +67,9 @@ export async function runErrorMiddlewares(fns: readonly ErrorHandlerFunction[], 
   for (const fn of fns) {
     if (res.done) return undefined;
     const outcome = await new Promise<HandlerHttpError | 'responded'>((resolve) => {
-      let settled = false;
-      const pass = (e?: unknown) => {
-        if (settled) return;
-        settled = true;
-        resolve(e === undefined || e === null ? err : toHandlerError(e));
-      };
-      res.finished.then(() => {
-        if (settled) return;
-        settled = true;
-        resolve('responded');
-      });
+      const once = firstCallOnly();
+      const pass = once((e?: unknown) => resolve(e === undefined || e === null ? err : toHandlerError(e)));
+      res.finished.then(once(() => resolve('responded')));
       // Returning without responding or calling next passes the error on (checked after the
       // `finished` reaction, so a response ended in the same tick wins).
       const settleLater = () => queueMicrotask(() => queueMicrotask(() => pass()));

@@ -18,7 +18,6 @@ import { FastResponse } from '../../core/fast-response.js';
 import type { GraphqlAnswer, GraphqlOperationHandler, GraphqlResolver, GraphqlResolverInput, GraphqlSubscriptionResolver } from '../types.js';
 import { kGraphqlOperation } from '../operation-symbol.js';
 
-export { kGraphqlOperation } from '../operation-symbol.js';
 export type { GraphqlAnswer, GraphqlOperationHandler, GraphqlOperationType, GraphqlResolver, GraphqlResolverInput, GraphqlSubscriptionResolver } from '../types.js';
 
 export function isGraphqlHandler(value: unknown): value is GraphqlOperationHandler {

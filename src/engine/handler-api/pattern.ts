@@ -170,9 +170,7 @@ export function compilePattern(pattern: string, option = 'pattern'): CompiledPat
     return {
       source: pattern,
       match(path) {
-        if (path === exact || path === `${exact}/`) return {};
-        if (exact === '' && path === '') return {};
-        return null;
+        return path === exact || path === `${exact}/` ? {} : null;
       },
     };
   }
@@ -184,10 +182,7 @@ export function compilePattern(pattern: string, option = 'pattern'): CompiledPat
       const m = regex.exec(path === '' ? '/' : path);
       if (!m) return null;
       const params: Record<string, string> = {};
-      for (const { name, group: g } of captures) {
-        const raw = m[g] ?? '';
-        params[name] = decodeParam(raw, name);
-      }
+      for (const { name, group: g } of captures) params[name] = decodeParam(m[g] ?? '', name);
       return params;
     },
   };

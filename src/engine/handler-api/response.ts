@@ -70,14 +70,7 @@ export class ResponseBuilder implements HandlerResponse {
 
   /** Resolves once the handler streams Node style (`streaming` turned true); created on first use. */
   get startedStreaming(): Promise<void> {
-    if (!this.streamingPromise) {
-      this.streamingPromise = this.streaming
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            this.onStreaming = resolve;
-          });
-    }
-    return this.streamingPromise;
+    return (this.streamingPromise ??= this.streaming ? Promise.resolve() : new Promise<void>((resolve) => (this.onStreaming = resolve)));
   }
 
   private checkStreaming(): void {
@@ -89,14 +82,7 @@ export class ResponseBuilder implements HandlerResponse {
 
   /** Resolves when `end()` runs or the builder is sealed (created on first use: hot path). */
   get finished(): Promise<void> {
-    if (!this.finishedPromise) {
-      this.finishedPromise = this.done
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            this.finish = resolve;
-          });
-    }
-    return this.finishedPromise;
+    return (this.finishedPromise ??= this.done ? Promise.resolve() : new Promise<void>((resolve) => (this.finish = resolve)));
   }
 
   get headersSent(): boolean {
@@ -370,12 +356,15 @@ export class ResponseBuilder implements HandlerResponse {
     return this.end();
   }
 
+  private validStatus(): number {
+    const status = Number(this.statusCode);
+    if (Number.isInteger(status) && status >= 200 && status <= 599) return status;
+    throw new HttpError(500, `Invalid response status ${JSON.stringify(this.statusCode)}: use an integer from 200 to 599`);
+  }
+
   /** The Response for what was written. `head` drops the body but keeps Content-Length. */
   toResponse(head: boolean): Response {
-    const status = Number(this.statusCode);
-    if (!Number.isInteger(status) || status < 200 || status > 599) {
-      throw new HttpError(500, `Invalid response status ${JSON.stringify(this.statusCode)}: use an integer from 200 to 599`);
-    }
+    const status = this.validStatus();
     const headers: FastHeaders = {};
     let multi: Array<[string, string]> | undefined;
     for (const [, [name, value]] of this.headerMap) {
@@ -412,10 +401,7 @@ export class ResponseBuilder implements HandlerResponse {
    * each write as it is made, until `end()`. No Content-Length. `head` sends the head only.
    */
   toStreamResponse(head: boolean): Response {
-    const status = Number(this.statusCode);
-    if (!Number.isInteger(status) || status < 200 || status > 599) {
-      throw new HttpError(500, `Invalid response status ${JSON.stringify(this.statusCode)}: use an integer from 200 to 599`);
-    }
+    const status = this.validStatus();
     const headers = new Headers();
     for (const [, [name, value]] of this.headerMap) {
       if (name.toLowerCase() === 'content-length') continue;

@@ -11,10 +11,9 @@
  *
  * A page size the request omits takes the parameter's documented default, else the whole list.
  */
-import type { Parameter } from '../openapi-document/operations.js';
+import { isObj, type Parameter } from '../openapi-document/operations.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const OFFSET = ['offset', 'skip', 'start'];
 const PAGE = ['page', 'pagenumber', 'pageno', 'pageindex'];

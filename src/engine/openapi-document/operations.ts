@@ -107,7 +107,8 @@ function serverPath(doc: Obj): string {
   return path === '/' ? '' : path;
 }
 
-function swaggerParamSchema(p: Obj): Obj {
+/** A Swagger 2 parameter's schema: the parameter object without its own fields (the type stands on it). */
+export function swaggerParamSchema(p: Obj): Obj {
   const { name: _n, in: _i, required: _r, description: _d, collectionFormat: _c, allowEmptyValue: _a, ...schema } = p;
   return schema;
 }

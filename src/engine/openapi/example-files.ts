@@ -23,6 +23,7 @@
 import { sample } from 'openapi-sampler';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { requestPathToVfs } from '../../vfs/path.js';
+import { isObj, METHODS } from '../openapi-document/operations.js';
 
 type Obj = Record<string, unknown>;
 
@@ -53,10 +54,6 @@ export interface ImportPlan {
   files: PlannedFile[];
   skipped: SkippedOperation[];
 }
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function firstExample(o: Obj): { found: boolean; value?: unknown } {
   if ('example' in o && o.example !== undefined) return { found: true, value: o.example };

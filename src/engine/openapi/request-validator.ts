@@ -24,11 +24,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { documentModel } from '../openapi-document/document-loader.js';
-import type { Operation } from '../openapi-document/operations.js';
+import { isObj, swaggerParamSchema, type Operation } from '../openapi-document/operations.js';
 import { bundleSchema } from './schema-bundle.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
 export const MAX_LISTED_ERRORS = 10;
@@ -147,11 +146,6 @@ function problemsOf(errors: ErrorObject[] | null | undefined): Problem[] {
     if (out.length >= MAX_LISTED_ERRORS) break;
   }
   return out;
-}
-
-function swaggerParamSchema(p: Obj): Obj {
-  const { name: _n, in: _i, required: _r, description: _d, collectionFormat: _c, allowEmptyValue: _a, ...schema } = p;
-  return schema;
 }
 
 export interface CompileOptions {

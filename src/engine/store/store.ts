@@ -38,9 +38,7 @@ import { ScopedTransaction } from './transaction.js';
 import { CollectionVersion } from './version.js';
 import { enqueueMutation, mutationPending } from './writes.js';
 
-export type { Item, StoreChange, ChangeListener, ListQuery, ListResult } from './contract.js';
-
-export type { CollectionSnapshot, CollectionStore, StoreTransaction } from './contract.js';
+export type { Item, StoreChange, ListQuery, ListResult, CollectionStore, StoreTransaction } from './contract.js';
 
 /** The request path of a collection: a request path as given, a name encoded (`v1/posts` → `/v1/posts`). */
 function keyOf(name: string): string {

@@ -14,11 +14,10 @@ import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
 import { parseTemplate, type Template } from './runtime-expression.js';
 import type { Logger } from '../../core/logger.js';
+import { isObj, METHODS } from '../openapi-document/operations.js';
+import type { Deref } from '../openapi-document/refs.js';
 
 type Obj = Record<string, unknown>;
-type Deref = (node: unknown) => unknown;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
  * The document as the assembly hands it over (create-mock-api.ts, from the document the OpenAPI
