@@ -46,6 +46,7 @@ import { createWebhooks } from './webhooks/layer.js';
 import { documentModel, sharedOpenApiDocument } from './openapi-document/document-loader.js';
 import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
+import type { JsonServerReload } from './json-server/live-rules.js';
 
 /** `Api`: the generated types of docs/contract.md (`{}`: untyped, as always). */
 export interface MockApi<Api = {}> extends Engine {
@@ -101,6 +102,15 @@ export interface MockApi<Api = {}> extends Engine {
   use(...handlers: Array<HandlerFor<Api> | GraphqlOperationHandler>): void;
   /** Drops the handlers added with `use` (the configured ones stay), as msw's `resetHandlers`. */
   resetHandlers(): void;
+  /**
+   * Swaps json-server's rewrite rules (`routes`) and/or middleware chain (`middlewares`) of the
+   * running engine at once (the CLI's `--watch` on routes.json and `-m` files): a request already
+   * past the rewrite or into the middlewares finishes on the old ones, the next one walks the new
+   * ones. Validated as the options (OptionsError naming `mock.routes` / `mock.middlewares`; nothing
+   * changes then). Only an engine that started with routes (or the json-server preset) / with
+   * middlewares (or readOnly) has those layers to swap.
+   */
+  reload(next: JsonServerReload): void;
   /**
    * Back to the start: `use`'s handlers dropped, the base scenario current, and the data of a
    * filesystem that can reset (memoryFs: its seed; overlayFs: its top emptied; indexedDbFs: its
@@ -386,6 +396,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       for (const w of warnings) logger.warn(w);
     },
     resetHandlers: () => overrides.reset(),
+    reload: (next: JsonServerReload) => options.jsonServerRules.reload(next),
     async reset() {
       overrides.reset();
       scenarios.use(null);

@@ -20,6 +20,7 @@ import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { NO_DELAY, resolveDelay, type DrawDelay } from './delay.js';
 import { resolveRoutes, type RewriteRule } from './json-server/routes.js';
 import { resolveRequestMiddlewares } from './json-server/middleware-layer.js';
+import { liveJsonServerRules, type LiveJsonServerRules } from './json-server/live-rules.js';
 import { resolveStatic } from './static/layer.js';
 import { resolveHarOption, type HarOption } from './replay/har-option.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
@@ -128,6 +129,11 @@ export interface ResolvedMockApiOptions {
   static: Array<string | Vfs>;
   /** `middlewares`: Express-style, on every request (json-server/middleware-layer.ts). */
   middlewares: MiddlewareFunction[];
+  /**
+   * The rewrite rules and middlewares the layers read per request, swapped whole at run time by
+   * `api.reload` (json-server/live-rules.ts); starts as `routes`/`middlewares` above.
+   */
+  jsonServerRules: LiveJsonServerRules;
   /** Sessions (src/engine/sessions/): on by default. */
   sessions: ResolvedSessions;
   /** Fault rules of routes (src/engine/faults/), validated. */
@@ -269,6 +275,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     readOnly: false,
     static: [],
     middlewares: [],
+    jsonServerRules: liveJsonServerRules({ routes: [], routesSource: null, middlewares: [] }, { rewrite: false, middlewares: false }),
     sessions: resolveSessions(false, 'sessions'),
     faults: [],
     har: null,
@@ -360,6 +367,7 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.readOnly = check.boolean(o.readOnly, at('readOnly'), false);
   base.static = resolveStatic(o.static, at('static'));
   base.middlewares = resolveRequestMiddlewares(o.middlewares, at('middlewares'));
+  base.jsonServerRules = liveJsonServerRules(base, { rewrite: base.routes.length > 0 || base.preset === 'json-server', middlewares: base.readOnly || base.middlewares.length > 0 });
   base.scenarios = resolveScenarios(o.scenarios, at('scenarios'), base.fs !== undefined, warnings);
   base.sessions = resolveSessions(o.sessions, at('sessions'));
   base.faults = resolveFaultRules(o.faults, at('faults'));

@@ -41,6 +41,7 @@ import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cl
 import { documentFlagAlone, documentName, documentServing, openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
+import { watchJsonServerFiles } from './json-server-watch.js';
 import { modeLine } from './mode-line.js';
 import { dataPrefix, isPlainNotFound, wrongPrefixAnswer } from './data-prefix.js';
 import { checkDbFile } from './db-file.js';
@@ -209,7 +210,7 @@ export async function buildConfig(
   env: Record<string, string | undefined> = process.env,
   mode: 'serve' | 'record' = 'serve',
   jsonServer?: JsonServerArgs,
-): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; notes: string[]; implicitFsDir?: boolean }> {
+): Promise<{ config: MockyardConfig; configFile?: string; tracker: boolean; quiet: boolean; db?: string; har?: string; overwrite?: boolean; dbWait?: number; notes: string[]; implicitFsDir?: boolean; jsonServerFiles?: JsonServerArgs['files'] }> {
   const js = jsonServer ?? (mode === 'serve' ? await jsonServerFlags(argv, cwd, FLAGS) : undefined); // json-server's flags (json-server-flags.ts)
   const { values, positionals } = parse(js?.argv ?? argv);
   const openapi = mode === 'serve' ? await openApiPositional(positionals, cwd) : undefined; // `mockyard openapi.yaml` (openapi-cli.ts)
@@ -312,7 +313,7 @@ export async function buildConfig(
   }
   if (config.tracker) config.tracker = withSpoolDefault(config.tracker, cwd);
   if (dbWait !== undefined && !(config.tracker && (config.tracker.storage?.postgres !== undefined || config.tracker.storage?.store !== undefined))) throw new UsageError('--tracker-db-wait needs --tracker-db (or a collector with a database store)');
-  return { implicitFsDir: !configFile && folderFlag === undefined && dbFile === undefined && mode === 'serve' && values.har === undefined, config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [] };
+  return { implicitFsDir: !configFile && folderFlag === undefined && dbFile === undefined && mode === 'serve' && values.har === undefined, config, configFile, tracker: values.tracker === true || trackerDb !== undefined, quiet: values.quiet === true, db: dbFile === undefined ? undefined : resolve(cwd, dbFile), har, overwrite: values.overwrite === true, dbWait, notes: js?.notes ?? [], jsonServerFiles: js?.files };
 }
 
 async function runImport(argv: string[], io: CliIo): Promise<CliResult> {
@@ -499,8 +500,14 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const server = await serveHost(hostApp, { ...listen, fallback });
     devtoolsServed = server.engines.some((e) => isDevtoolsEngine(e));
     const fileRouting = api ? await api.ready() : false;
+    // routes.json and the -m files: an edit swapped into the running engine (json-server-watch.ts).
+    const jsFiles = parsed.jsonServerFiles;
+    const jsWatch = api && jsFiles && (jsFiles.routes !== undefined || jsFiles.middlewares.length > 0)
+      ? watchJsonServerFiles(api, jsFiles, { info: (line) => { if (config.logLevel !== 'silent') io.out(line); }, error: (line) => io.err(line) })
+      : undefined;
     const harFile = parsed.har && api?.recorder ? keepHarFile(api.recorder, parsed.har, (m) => io.err(`mockyard: ${m}`), { overwrite: parsed.overwrite }) : undefined;
     const stop = async () => {
+      jsWatch?.close();
       await server.close();
       await harFile?.close();
       map?.close();

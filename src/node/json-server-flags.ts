@@ -16,6 +16,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { closest } from '../core/options.js';
 import type { MiddlewareFunction, MockApiOptions } from '../engine/types.js';
@@ -33,6 +34,8 @@ export interface JsonServerArgs {
   mock: JsonServerMock;
   /** One line per flag accepted without effect, saying why. */
   notes: string[];
+  /** The routes.json and middleware files read (absolute), watched while the server runs (json-server-watch.ts). */
+  files: { routes?: string; middlewares: string[] };
 }
 
 /** json-server flags spelled as mockyard's (same meaning): alias → mockyard flag. */
@@ -59,7 +62,7 @@ export type FlagSpecs = Readonly<Record<string, { readonly type: 'string' | 'boo
 export const DATA_FILE = /\.(json|json5|js|cjs|mjs)$/i;
 
 const NOTES: Record<string, string> = {
-  watch: '--watch: mockyard always watches the data file (an edit is served by the next request)',
+  watch: '--watch: mockyard always watches the data file, routes.json and the middlewares (an edit is served by the next request)',
   noGzip: '--no-gzip: mockyard does not compress answers',
   snapshots: '--snapshots: mockyard takes no snapshots (db.json holds every write; copy it to keep one)',
 };
@@ -193,7 +196,8 @@ export async function jsonServerFlags(args: readonly string[], cwd: string, own:
     mock.fs = memoryFs({ 'db.json': `${JSON.stringify(data, null, 2)}\n` });
     mock.db = 'db.json';
   }
-  return { argv: out, mock, notes: [...c.noted].map((k) => NOTES[k]!) };
+  const files = { ...(c.routes !== undefined ? { routes: resolve(cwd, c.routes) } : {}), middlewares: c.middlewares.map((m) => resolve(cwd, m)) };
+  return { argv: out, mock, notes: [...c.noted].map((k) => NOTES[k]!), files };
 }
 
 /** yargs' reading of a boolean flag's inline value. */
@@ -223,7 +227,8 @@ function folder(path: string, flag: string): string {
   return path;
 }
 
-function readRoutes(file: string): Record<string, string> {
+/** routes.json's rules (JsonServerFlagError naming the file when it cannot be read or is not JSON). */
+export function readRoutes(file: string): Record<string, string> {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
@@ -234,15 +239,19 @@ function readRoutes(file: string): Record<string, string> {
   return value as Record<string, string>; // checked by the engine (mock.routes)
 }
 
-async function importModule(file: string): Promise<unknown> {
-  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+/** `fresh`: import the file again (a new URL for ES modules, CommonJS dropped from require's cache first). */
+async function importModule(file: string, fresh?: number): Promise<unknown> {
+  if (fresh !== undefined) delete createRequire(import.meta.url).cache[file];
+  const url = pathToFileURL(file).href;
+  const mod = (await import(fresh === undefined ? url : `${url}?mockyard-reload=${fresh}`)) as { default?: unknown };
   return 'default' in mod ? mod.default : mod;
 }
 
-async function loadMiddleware(file: string): Promise<MiddlewareFunction> {
+/** A middleware file's function; `fresh` (a reload's number): read the file again, not the module cache's copy. */
+export async function loadMiddleware(file: string, fresh?: number): Promise<MiddlewareFunction> {
   let fn: unknown;
   try {
-    fn = await importModule(file);
+    fn = await importModule(file, fresh);
   } catch (err) {
     throw new JsonServerFlagError(`--middlewares ${file}: ${(err as Error).message}`);
   }

@@ -64,7 +64,8 @@ async function parsedBody(ctx: RequestContext, req: PortableRequest, body: Middl
   return isJsonMediaType(type) && !ctx.request.headers.has('content-encoding') ? true : undefined;
 }
 
-export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number, body: MiddlewareBody, graphqlPath?: string): Layer {
+/** `chain`: the middlewares of the moment (live-rules.ts), read once when a request reaches the layer. */
+export function createMiddlewareLayer(chain: () => readonly MiddlewareFunction[], readOnly: boolean, app: MockApiApp, gatewayTimeout: number, body: MiddlewareBody, graphqlPath?: string): Layer {
   const deadlines = new Deadlines();
   const refused = (ctx: { method: string; subPath: string }) => readOnly && !READS.has(ctx.method) && !(ctx.method === 'POST' && ctx.subPath === graphqlPath);
   return {
@@ -75,6 +76,7 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
         ctx.answered('middlewares', 'read-only');
         return errorResponse(403, `${ctx.method} is not allowed: the mock API is read-only`, ctx.pathname);
       }
+      const middlewares = chain(); // this request's chain, whatever a reload does meanwhile
       if (middlewares.length === 0) return undefined;
       const req = new PortableRequest(ctx, {}, app);
       const res = new ResponseBuilder();
@@ -112,7 +114,7 @@ export function createMiddlewareLayer(middlewares: readonly MiddlewareFunction[]
       deadlines.expireAll();
     },
     peek(ctx) {
-      if (middlewares.length > 0) return undefined;
+      if (chain().length > 0) return undefined;
       return refused(ctx) ? undefined : PASS;
     },
   };

@@ -12,7 +12,8 @@
 import { FastResponse, fastState } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { applyRoutes, type RewriteRule } from './routes.js';
+import type { LiveJsonServerRules } from './live-rules.js';
+import { applyRoutes } from './routes.js';
 
 /** Express's `res.jsonp`: any callback name, with the characters outside `[]\w$.` removed (`?callback=1` → `1`). */
 const UNSAFE_CALLBACK = /[^[\]\w$.]/g;
@@ -35,9 +36,11 @@ function requestedDelay(ctx: RequestContext): number {
   return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 2_147_483_647) : 0;
 }
 
-export function createRewriteLayer(rules: readonly RewriteRule[], jsonServer: boolean, routes: unknown, sleep: (ms: number) => Promise<void>): Layer {
+/** `live`: the rules of the moment (live-rules.ts), read once per request (a reload never changes a request's rules midway). */
+export function createRewriteLayer(live: LiveJsonServerRules, jsonServer: boolean, sleep: (ms: number) => Promise<void>): Layer {
   const trailingSlash = jsonServer;
   function rewrite(ctx: RequestContext): Response | undefined {
+    const { routes: rules, routesSource: routes } = live.current;
     if (rules.length > 0 && ctx.subPath === '/__rules' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       ctx.answered('rewrite', '__rules');
       return FastResponse.json(JSON.stringify(routes), 200, undefined, ctx.method === 'HEAD');
