@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import { WATCHED_RECHECK_MS } from '../../../src/engine/fs/file-cache.js';
+import { WATCHED_RECHECK_MS } from '../../../src/engine/file-cache/file-cache.js';
 import { diskFs } from '../../../src/vfs/disk.js';
 import type { Vfs } from '../../../src/vfs/types.js';
 import { req, see } from '../../helpers/engine-request.js';
