@@ -33,6 +33,7 @@ import { graphqlHandlersIn, resolveFunctions, resolveHandlers, resolveParser } f
 import { resolveScenarios, type ResolvedScenario } from './scenarios/options.js';
 import { resolveWsHandlers } from './ws/options.js';
 import { resolveStoreOptions } from './store/options.js';
+import { ERROR_MESSAGE_HEADER } from './openapi/documented-error.js';
 import { resolveWebhooksOption, type ResolvedWebhook } from './webhooks/options.js';
 import type { RelationNaming } from './store/relations.js';
 import type {
@@ -160,8 +161,11 @@ const KNOWN_KEYS = [
   'sessions', 'faults', 'store', 'graphql', 'streams', 'har', 'webhooks',
 ] as const;
 
-/** Headers the mock API lets browsers read on cross-origin answers (with `*` when it sends no credentials: core/cors.ts). */
-export const MOCK_EXPOSED_HEADERS = 'X-Total-Count, X-Deleted-Count, Link, Location';
+/**
+ * Headers the mock API lets browsers read on cross-origin answers (with `*` when it sends no
+ * credentials: core/cors.ts), mockyard's own message beside a document's error example included.
+ */
+export const MOCK_EXPOSED_HEADERS = `X-Total-Count, X-Deleted-Count, Link, Location, ${ERROR_MESSAGE_HEADER}`;
 export const MOCK_CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 /** Characters allowed in a prefix: RFC 3986 path characters without `%`, `?`, `#`, plus non-ASCII (encoded). */

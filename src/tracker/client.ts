@@ -14,13 +14,14 @@
  *
  * Browser-only APIs are looked up when used, so the module also loads (and is tested) in Node.
  *
- * Its states: the delivery loop running | backoff | offline | stopped | closed (the loop a
- * CoalescedRun); the WebSocket transport's connection connecting | authenticating | ready |
+ * Its states: delivery running | backoff | offline | stopped | closed, every move in the table of
+ * client/delivery-state.ts (the loop a CoalescedRun); the WebSocket transport's connection connecting | authenticating | ready |
  * waiting | idle | refused | closed (fixed 3 s reconnect); `transport.ts` is the interface both transports implement.
  */
 import { CoalescedRun } from '../core/coalesced-run.js';
 import { Backoff } from './client/backoff.js';
 import { BatchQueue, type Batch } from './client/batch-queue.js';
+import { BEACONS, deliveryMove, type DeliveryEvent } from './client/delivery-state.js';
 import { encodeEvent, utf8Length } from './client/event-encoding.js';
 import { HttpTransport } from './client/http-transport.js';
 import { MAX_BATCH_BYTES, resolveClientOptions } from './client/options.js';
@@ -33,14 +34,7 @@ export type { TrackedEvent, TrackerClient, TrackerClientOptions, TrackerStats, T
 
 type DropReason = keyof TrackerStats['droppedBy'];
 
-/**
- * Where delivery stands (`stats().state` is its name):
- *   running   sending: one batch at a time, oldest first, while the transport is ready
- *   backoff   a send failed; sending resumes when the timer fires (at once on `flush()`)
- *   offline   the WebSocket is down, or its transport still loading; its (re)connect resumes
- *   stopped   the collector refused the key (401/403); `resume()` or `setApiKey()` resumes
- *   closed    `stop()` was called: nothing is sent any more
- */
+/** Where delivery stands (client/delivery-state.ts); backoff holds the timer that ends it. */
 type Delivery =
   | { name: Exclude<TrackerState, 'backoff'> }
   | { name: 'backoff'; timer: ReturnType<typeof setTimeout> };
@@ -61,11 +55,18 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
   const backoff = new Backoff(o.backoffBase, o.backoffMax);
   const counters = { sent: 0, truncated: 0, retries: 0 };
   const droppedBy: Record<DropReason, number> = { queueFull: 0, oversize: 0, rejected: 0, invalid: 0, expired: 0 };
-  let delivery: Delivery = { name: 'running' };
-  /** Moves to `next` (leaving backoff cancels its timer). */
-  const enter = (next: Delivery) => {
-    if (delivery.name === 'backoff' && delivery !== next) clearTimeout(delivery.timer);
-    delivery = next;
+  let delivery: Delivery = { name: o.mode === 'websocket' ? 'offline' : 'running' };
+  /**
+   * The one way delivery changes state: the table's move for `event` (leaving backoff cancels
+   * its timer; entering it starts the next one, `retryAfterMs` at least). True when it changed.
+   */
+  const on = (event: DeliveryEvent, retryAfterMs?: number): boolean => {
+    const from = delivery;
+    const to = deliveryMove(from.name, event, transport.ready);
+    if (to === from.name) return false;
+    if (from.name === 'backoff') clearTimeout(from.timer);
+    delivery = to !== 'backoff' ? { name: to } : { name: to, timer: setTimeout(() => on('backoffOver') && void pump(), backoff.fail(retryAfterMs)) };
+    return true;
   };
   let lastError: string | undefined;
   const warned = new Set<string>();
@@ -97,10 +98,8 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
 
   // WebSocket mode loads its transport on demand (its own chunk in browser bundles, never fetched
   // by an HTTP client); until it is there the client is offline and only queues.
-  let transport: Transport;
+  let transport: Transport = loadingTransport;
   if (o.mode === 'websocket') {
-    transport = loadingTransport;
-    delivery = { name: 'offline' };
     import('./client/ws-transport.js').then(
       (m) => {
         if (delivery.name === 'closed') return;
@@ -110,17 +109,13 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
           flushTimeout: o.flushTimeout,
           WebSocket: options.WebSocket,
           onReady: () => {
-            if (delivery.name === 'offline') enter({ name: 'running' });
+            on('connected');
             void pump();
           },
-          onRefused: (message) => {
-            enter({ name: 'stopped' });
-            lastError = message;
-            warnOnce('auth', `${message}; sending stopped, ${queue.size} events kept (call resume() or setApiKey())`);
-          },
+          onRefused: (message) => refusedKey(message),
           onDown: (message) => {
             lastError = message;
-            if (delivery.name === 'running') enter({ name: 'offline' });
+            on('disconnected');
           },
         });
       },
@@ -132,6 +127,14 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
   } else {
     transport = new HttpTransport({ endpoint: o.endpoint, apiKey: () => apiKey, compress: o.compress, flushTimeout: o.flushTimeout, fetch: doFetch });
   }
+
+  /** The collector refused the key: sending stops, the queue is kept. */
+  const refusedKey = (message: string) => {
+    if (delivery.name === 'closed') return; // stop() was called while a send was out
+    on('refused');
+    lastError = message;
+    warnOnce('auth', `${message}; sending stopped, ${queue.size} events kept (call resume() or setApiKey())`);
+  };
 
   /** Rewrites the persisted copy when an acknowledged batch was in it. */
   const acknowledge = (batch: Batch) => {
@@ -170,23 +173,14 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
         refused(batch, result);
         return true;
       case 'auth':
-        if (delivery.name === 'closed') return false; // stop() was called while this send was out
-        enter({ name: 'stopped' });
-        lastError = result.message;
-        warnOnce('auth', `${result.message}; sending stopped, ${queue.size} events kept (call resume() or setApiKey())`);
+        refusedKey(result.message);
         return false;
       case 'retry': {
         counters.retries += 1;
         lastError = result.message;
         options.onError?.(new Error(`Tracker ingest failed: ${result.message}`));
         if (result.misconfigured) warnOnce('misconfigured', `${result.message} (is ${o.endpoint} the collector's ingest URL?); retrying with backoff`);
-        if (o.mode === 'websocket' || delivery.name === 'closed') return false; // the connection's own reconnect (fixed 3 s) paces it
-        const delay = backoff.fail(result.retryAfterMs);
-        const timer = setTimeout(() => {
-          if (delivery.name === 'backoff' && delivery.timer === timer) enter({ name: 'running' });
-          void pump();
-        }, delay);
-        enter({ name: 'backoff', timer });
+        if (o.mode !== 'websocket') on('sendFailed', result.retryAfterMs); // WebSocket: the connection's own reconnect (fixed 3 s) paces it
         return false;
       }
     }
@@ -216,8 +210,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
   const pump = () => delivering.run();
 
   const flush = async (): Promise<boolean> => {
-    // Asked explicitly: try now instead of waiting out the backoff.
-    if (delivery.name === 'backoff') enter({ name: 'running' });
+    on('flush'); // asked explicitly: try now instead of waiting out the backoff
     await pump();
     return queue.size === 0;
   };
@@ -230,7 +223,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
 
   const flushBeacon = (): boolean => {
     persistAll();
-    if (delivery.name === 'stopped' || delivery.name === 'closed' || o.mode === 'websocket' || !sendBeacon) return queue.size === 0;
+    if (!BEACONS[delivery.name] || o.mode === 'websocket' || !sendBeacon) return queue.size === 0;
     return beaconBatches(queue.batches, beaconUrl(o.endpoint, apiKey), sendBeacon, transport.keepaliveInFlight);
   };
 
@@ -254,8 +247,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
     : () => {};
 
   const resume = () => {
-    if (delivery.name !== 'stopped') return;
-    enter({ name: o.mode === 'websocket' && !transport.ready ? 'offline' : 'running' });
+    if (!on('resume')) return; // only a stopped client resumes
     warned.delete('auth');
     transport.reconnectNow?.();
     void pump();
@@ -300,7 +292,7 @@ export function createTrackerClient(options: TrackerClientOptions = {}): Tracker
       }
     },
     stop() {
-      enter({ name: 'closed' });
+      on('stop');
       if (timer !== undefined) clearInterval(timer);
       unwatch();
       transport.close();

@@ -17,8 +17,11 @@
  * A redirect (3xx + Location) is answered as recorded: the client follows it (Playwright
  * follows it inside the HAR, because a routed browser request cannot answer a redirect).
  */
+import { keepBody, readBody } from '../../core/body.js';
 import { isHeaderValue } from '../../core/header-name.js';
 import { FastResponse, NULL_BODY_STATUS, type FastHeaders } from '../../core/fast-response.js';
+import type { RequestContext } from '../context.js';
+import { bodyKey } from './body-key.js';
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -62,7 +65,7 @@ function matchingHeaders(e: ReplayEntry, request: Request): number {
  * The entry answering a request, or undefined. `bodyKey` is the request body's key for writes
  * (undefined: not read yet — then only entries without a body can match).
  */
-export function pickEntry(entries: readonly ReplayEntry[], method: string, query: string, bodyKey: string | undefined, request?: Request): ReplayEntry | undefined {
+export function pickEntry(entries: readonly ReplayEntry[], method: string, query: string, bodyKey: string | undefined, request: Request): ReplayEntry | undefined {
   const wanted = method === 'HEAD' && !entries.some((e) => e.method === 'HEAD' && e.query === query) ? 'GET' : method;
   const write = WRITE_METHODS.has(method);
   let found: ReplayEntry[] = [];
@@ -76,7 +79,7 @@ export function pickEntry(entries: readonly ReplayEntry[], method: string, query
     } else if (exactBody) continue;
     found.push(e);
   }
-  if (found.length <= 1 || request === undefined) return found[0];
+  if (found.length <= 1) return found[0];
   let best = found[0]!;
   let bestCount = matchingHeaders(best, request);
   for (let i = 1; i < found.length; i++) {
@@ -89,9 +92,20 @@ export function pickEntry(entries: readonly ReplayEntry[], method: string, query
   return best;
 }
 
-/** Whether a write would need its body read to pick among `entries`. */
-export function needsBody(entries: readonly ReplayEntry[], method: string, query: string): boolean {
-  return WRITE_METHODS.has(method) && entries.some((e) => e.method === method && e.query === query && e.body !== undefined);
+/**
+ * The entry answering `ctx` (its canonical `query`), or undefined. A write's body is read (within
+ * `bodyLimit`) only when an entry of its method and query has one to compare, and kept: the proxy
+ * sends these bytes if nothing here matches.
+ */
+export async function entryFor(entries: readonly ReplayEntry[], ctx: RequestContext, query: string, bodyLimit: number): Promise<ReplayEntry | undefined> {
+  const { method } = ctx;
+  let key: string | undefined;
+  if (WRITE_METHODS.has(method) && entries.some((e) => e.method === method && e.query === query && e.body !== undefined)) {
+    const bytes = await readBody(ctx.request, bodyLimit);
+    keepBody(ctx.request, bytes);
+    key = bodyKey(bytes);
+  }
+  return pickEntry(entries, method, query, key, ctx.request);
 }
 
 /** The answer for an entry whose body bytes are at hand. */

@@ -18,9 +18,7 @@ import type { Logger } from '../../core/logger.js';
 import type { RequestContext } from '../context.js';
 import { canonicalQuery } from '../fs/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { readBody, keepBody } from '../../core/body.js';
-import { bodyKey } from '../recordings/body-key.js';
-import { needsBody, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
+import { entryFor, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
 import { harIndex, type HarIndex } from './har-entries.js';
 import { noRecording } from './miss.js';
 import { rewrittenForOrigin } from './origin-rewrite.js';
@@ -90,14 +88,7 @@ export function createHarLayer(options: HarLayerOptions): Layer {
       const entries = index.byPath.get(ctx.pathname);
       if (entries === undefined) return undefined;
       await started;
-      const query = queryOf(ctx);
-      let key: string | undefined;
-      if (needsBody(entries, ctx.method, query)) {
-        const bytes = await readBody(ctx.request, options.bodyLimit);
-        keepBody(ctx.request, bytes);
-        key = bodyKey(bytes);
-      }
-      const e = pickEntry(entries, ctx.method, query, key, ctx.request);
+      const e = await entryFor(entries, ctx, queryOf(ctx), options.bodyLimit);
       if (e === undefined) return noRecording(ctx, entries, HAR_LAYER, options.fallback);
       ctx.answered(HAR_LAYER, `${e.method} ${e.status}`);
       return replayed(ctx, e);

@@ -12,7 +12,6 @@
  * query-variant.ts) tells synchronously that a path has no recording; a cached recording answers
  * a GET/HEAD synchronously too. Writes read their body (to match it) on the promise path.
  */
-import { readBody, keepBody } from '../../core/body.js';
 import { errorResponse } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { joinSafe } from '../../vfs/path.js';
@@ -22,8 +21,7 @@ import { inFsDir, type FsEnv } from '../fs/fs-call.js';
 import type { FilesLayer } from '../fs/layer.js';
 import { canonicalQuery, VARIANT_MARK } from '../fs/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { bodyKey } from '../recordings/body-key.js';
-import { needsBody, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
+import { entryFor, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
 import { noRecording } from './miss.js';
 import { parseRecording, RECORDING_MARK, recordingLocation, type RecordingLocation } from '../recordings/recording-file.js';
 
@@ -142,15 +140,7 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
       if (entry === null) return undefined;
       const entries = entriesOf(entry, loc);
       if (entries instanceof Error) return broken(ctx, entries);
-      const method = ctx.method;
-      const query = queryOf(ctx);
-      let key: string | undefined;
-      if (needsBody(entries, method, query)) {
-        const bytes = await readBody(ctx.request, bodyLimit);
-        keepBody(ctx.request, bytes); // the proxy sends these bytes if nothing here matches
-        key = bodyKey(bytes);
-      }
-      const e = pickEntry(entries, method, query, key, ctx.request);
+      const e = await entryFor(entries, ctx, queryOf(ctx), bodyLimit);
       if (e === undefined) return noRecording(ctx, entries, RECORDED_LAYER, fallback);
       if (e.answer instanceof Uint8Array) return answered(ctx, loc, e, e.answer);
       const path = inFsDir(env, joinSafe(loc.dir, e.answer.file));
