@@ -26,6 +26,8 @@ export interface ScenarioSet {
   readonly pipelines: readonly Pipeline[];
   /** The current scenario (null: the base). */
   readonly current: string | null;
+  /** Throws HttpError 400 for an unknown scenario name (null: the base, always known). */
+  check(name: string | null): void;
   /** Switches the current scenario; an unknown name throws HttpError 400. */
   use(name: string | null): void;
   /** The pipeline `ctx` walks; a Response = 400 (an unknown scenario asked for). */
@@ -95,6 +97,9 @@ export function createScenarioSet({ base, routeOverrides, options, services, log
   const unknown = (name: string) =>
     `Unknown scenario "${name.slice(0, 64)}"${names().length ? ` (known: ${names().join(', ')})` : ' (no scenarios are configured)'}`;
   const baseRecipe = recipes.get(null)!;
+  const check = (name: string | null) => {
+    if (name !== null && !pipes.has(name) && !saved.has(name)) throw new HttpError(400, unknown(String(name)));
+  };
 
   return {
     get names() {
@@ -104,8 +109,9 @@ export function createScenarioSet({ base, routeOverrides, options, services, log
     get current() {
       return current;
     },
+    check,
     use(name) {
-      if (name !== null && !pipes.has(name) && !saved.has(name)) throw new HttpError(400, unknown(String(name)));
+      check(name);
       current = name;
     },
     pipelineFor(ctx) {
