@@ -21,6 +21,7 @@
  *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
  *   GET    openapi            the OpenAPI document's operations, responses and examples (admin-openapi.ts)
  *   GET    events/export      the collector's events of ?since=&until= as JSON Lines (admin-events.ts)
+ *   DELETE events             the collector's events of ?from=&to= (to excluded) deleted → { deleted }
  *   GET    record / PUT record  recording through the proxy, started and stopped; what was recorded (admin-record.ts)
  *   GET    record/har         the recording as a HAR 1.2 file (admin-record.ts)
  *   GET    webhooks           { target, pending, configured: [{ on, url }], document: [{ name, method,
@@ -47,7 +48,7 @@ import { sessionRoute } from './admin-sessions.js';
 import { dataRoute } from './admin-data.js';
 import { filesRoute } from './admin-files.js';
 import { describeOpenApi } from './admin-openapi.js';
-import { exportEvents } from './admin-events.js';
+import { deleteEvents, exportEvents } from './admin-events.js';
 import { recordRoute } from './admin-record.js';
 import { overridesRoute } from './admin-overrides.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
@@ -186,6 +187,10 @@ export function createAdminApi(options: AdminOptions): AdminApi {
       case '/record':
       case '/record/har':
         return recordRoute(needMock(), request, method, sub);
+      case '/events':
+        if (method !== 'DELETE') return allow('DELETE');
+        if (!tracker) throw new HttpError(404, 'No event collector is configured on this host');
+        return deleteEvents(tracker, request, params);
       case '/events/export':
         if (method !== 'GET') return allow('GET');
         if (!tracker) throw new HttpError(404, 'No event collector is configured on this host');
