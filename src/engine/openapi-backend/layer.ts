@@ -279,7 +279,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   function respond(b: Built, ctx: RequestContext, match: Extract<RouteMatch, { operation: Operation }>, body: unknown): Response | undefined {
     const op = match.operation;
     const role = b.roles.get(op) ?? { kind: 'action' as const };
-    const prefer = parsePrefer(ctx.request.headers.get('prefer'));
+    const prefer = parsePrefer(ctx.prefer ?? ctx.request.headers.get('prefer')); // a route override's Prefer first (context.ts)
     const picked = chooseResponse(op, prefer.code);
     if (picked && 'unsatisfiable' in picked) return unsatisfiable(ctx, picked.unsatisfiable);
     // An error asked for (Prefer: code=404), or an action documenting no success: what it documents.
