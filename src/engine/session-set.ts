@@ -36,7 +36,7 @@ import type { ScenarioSet } from './scenario-pipelines.js';
 import { requestedScenario } from './selection/scenario.js';
 import type { EngineServices } from './services.js';
 import type { MockApiApp } from './types.js';
-import type { CollectionStore } from './store/contract.js';
+import type { CollectionStore } from './store-contract/contract.js';
 import type { ResolvedSessions } from './sessions/options.js';
 import { checkOverride, compileOverride, type SessionOverride } from './sessions/overrides.js';
 import { checkSessionId, requestedSession } from './selection/session.js';

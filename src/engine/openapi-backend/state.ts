@@ -13,7 +13,8 @@ import { topLevelProperties, type Collection } from './resources.js';
 
 export { topLevelProperties };
 import type { Deref } from '../openapi-document/refs.js';
-import { DEFAULT_NAMING, relationStem, type RelationNaming } from '../store/relations.js';
+import { DEFAULT_NAMING, relationStem } from '../store/relations.js';
+import type { RelationNaming } from '../store-contract/contract.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
