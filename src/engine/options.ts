@@ -28,11 +28,12 @@ import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
 import { DEFAULT_STREAMS, resolveStreamsOptions, type ResolvedStreams } from './streams/options.js';
 import type { GraphqlOperationHandler } from './handler-api/operation-handlers.js';
-import { resolveFilters, resolvePagination } from './fs/options.js';
+import { resolveFilters, resolvePagination } from './file-cache/query-options.js';
 import { graphqlHandlersIn, resolveFunctions, resolveHandlers, resolveParser } from './handlers/options.js';
 import { resolveScenarios, type ResolvedScenario } from './scenarios/options.js';
 import { resolveWsHandlers } from './ws/options.js';
 import { resolveStoreOptions } from './store/options.js';
+import { ERROR_MESSAGE_HEADER } from './openapi/documented-error.js';
 import { resolveWebhooksOption, type ResolvedWebhook } from './webhooks/options.js';
 import type { RelationNaming } from './store/relations.js';
 import type {
@@ -95,7 +96,7 @@ export interface ResolvedMockApiOptions {
   /**
    * A proxy answers what file mode does not: `proxy`, or browser mode with a proxy (the worker
    * lets it through, src/sw/engines.ts). File mode then passes writes naming nothing the mocks hold
-   * (src/engine/fs/unmocked-write.ts).
+   * (src/engine/files/unmocked-write.ts).
    */
   passUnmockedWrites: boolean;
   /** Collections on: their id field; null = off. */
@@ -160,8 +161,11 @@ const KNOWN_KEYS = [
   'sessions', 'faults', 'store', 'graphql', 'streams', 'har', 'webhooks',
 ] as const;
 
-/** Headers the mock API lets browsers read on cross-origin answers (with `*` when it sends no credentials: core/cors.ts). */
-export const MOCK_EXPOSED_HEADERS = 'X-Total-Count, X-Deleted-Count, Link, Location';
+/**
+ * Headers the mock API lets browsers read on cross-origin answers (with `*` when it sends no
+ * credentials: core/cors.ts), mockyard's own message beside a document's error example included.
+ */
+export const MOCK_EXPOSED_HEADERS = `X-Total-Count, X-Deleted-Count, Link, Location, ${ERROR_MESSAGE_HEADER}`;
 export const MOCK_CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 /** Characters allowed in a prefix: RFC 3986 path characters without `%`, `?`, `#`, plus non-ASCII (encoded). */

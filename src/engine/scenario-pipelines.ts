@@ -24,6 +24,8 @@ export interface ScenarioSet {
   readonly pipelines: readonly Pipeline[];
   /** The current scenario (null: the base). */
   readonly current: string | null;
+  /** Throws HttpError 400 for an unknown scenario name (null: the base, always known). */
+  check(name: string | null): void;
   /** Switches the current scenario; an unknown name throws HttpError 400. */
   use(name: string | null): void;
   /** The pipeline `ctx` walks; a Response = 400 (an unknown scenario asked for). */
@@ -86,6 +88,9 @@ export function createScenarioSet({ base, options, services, logger, vfs, factor
   let current: string | null = null;
   const unknown = (name: string) =>
     `Unknown scenario "${name.slice(0, 64)}"${names.length ? ` (known: ${names.join(', ')})` : ' (no scenarios are configured)'}`;
+  const check = (name: string | null) => {
+    if (name !== null && !pipes.has(name)) throw new HttpError(400, unknown(String(name)));
+  };
 
   return {
     names,
@@ -93,8 +98,9 @@ export function createScenarioSet({ base, options, services, logger, vfs, factor
     get current() {
       return current;
     },
+    check,
     use(name) {
-      if (name !== null && !pipes.has(name)) throw new HttpError(400, unknown(String(name)));
+      check(name);
       current = name;
     },
     pipelineFor(ctx) {

@@ -306,13 +306,6 @@ export function createSessionSet({ settings, options, services, logger, scenario
     return build(s, scenario);
   }
 
-  function checkScenario(name: string | null): void {
-    if (name !== null && scenarios.recipe(name) === undefined) {
-      const known = scenarios.names;
-      throw new HttpError(400, `Unknown scenario "${name.slice(0, 64)}"${known.length ? ` (known: ${known.join(', ')})` : ' (no scenarios are configured)'}`);
-    }
-  }
-
   function addOverrides(s: Session, list: readonly unknown[]): void {
     let checked: SessionOverride[];
     try {
@@ -348,7 +341,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
       const s = touch(checkSessionId(id ?? newId()));
       if (init?.scenario !== undefined) {
-        checkScenario(init.scenario);
+        scenarios.check(init.scenario);
         s.scenario = init.scenario;
       }
       if (init?.overrides !== undefined) addOverrides(s, init.overrides);
@@ -386,7 +379,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
     },
 
     useScenario(id, name) {
-      checkScenario(name);
+      scenarios.check(name);
       const s = touch(checkSessionId(id));
       s.scenario = name;
       return info(s);

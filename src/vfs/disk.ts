@@ -218,21 +218,23 @@ export function diskFs(rootDir: string): DiskVfs {
   };
 
   /**
-   * Folders on the way to a path that an `lstat` showed to be plain folders (no link) during the
-   * current turn of the event loop: a POST looks its path up, creates and stats the file in one
-   * turn, walking the same folders half a dozen times. Forgotten at the turn's end (setImmediate)
-   * and by a `remove` of a folder, so the link rule sees any change made between turns; a change
-   * by another process within the turn is the same window as the one between a check and the
-   * operation it guards (see above).
+   * Folders that an `lstat` showed to be plain folders (no link) during the current turn of the
+   * event loop, with that `lstat`: a POST looks its path up, creates and stats the file in one
+   * turn, walking the same folders half a dozen times, and a DELETE finds the file then removes
+   * it from its folder. Forgotten at the turn's end (setImmediate) and by a `remove` of a folder,
+   * so the link rule sees any change made between turns; a change by another process within the
+   * turn is the same window as the one between a check and the operation it guards (see above).
+   * On the way to a path they are skipped; as the path itself only when where the folder is
+   * (`locate`, `existing`) is asked, never its metadata (`stat` always asks the kernel).
    */
-  const foldersThisTurn = new Set<string>();
+  const foldersThisTurn = new Map<string, Stats>();
   let forgetScheduled = false;
   const forgetFolders = () => {
     foldersThisTurn.clear();
     forgetScheduled = false;
   };
-  const sawFolder = (at: string) => {
-    foldersThisTurn.add(at);
+  const sawFolder = (at: string, st: Stats) => {
+    foldersThisTurn.set(at, st);
     if (!forgetScheduled) {
       forgetScheduled = true;
       setImmediate(forgetFolders);
@@ -246,7 +248,7 @@ export function diskFs(rootDir: string): DiskVfs {
    * stat, so a path without links costs what a plain `stat` of each folder would. Only a path
    * that holds a link pays for `realpath`.
    */
-  const walk = (path: string): { real: string; stat: Stats | undefined } => {
+  const walk = (path: string, whereOnly = false): { real: string; stat: Stats | undefined } => {
     const base = rootReal();
     if (base === undefined) return { real: abs(path), stat: undefined }; // no root: nothing exists
     if (path === '') return { real: base, stat: statOrAbsent(base, path) };
@@ -255,9 +257,13 @@ export function diskFs(rootDir: string): DiskVfs {
     for (;;) {
       const slash = path.indexOf('/', from);
       at = `${at}${sep}${slash === -1 ? path.slice(from) : path.slice(from, slash)}`;
-      if (slash !== -1 && foldersThisTurn.has(at)) {
-        from = slash + 1;
-        continue;
+      const seen = foldersThisTurn.get(at);
+      if (seen !== undefined) {
+        if (slash === -1 && whereOnly) return { real: at, stat: seen };
+        if (slash !== -1) {
+          from = slash + 1;
+          continue;
+        }
       }
       let st: Stats | undefined;
       try {
@@ -271,17 +277,17 @@ export function diskFs(rootDir: string): DiskVfs {
         const real = resolveLinks(path, base);
         return { real, stat: statOrAbsent(real, path) };
       }
+      if (st.isDirectory()) sawFolder(at, st);
       if (slash === -1) return { real: at, stat: st };
-      if (st.isDirectory()) sawFolder(at);
       from = slash + 1;
     }
   };
 
-  const locate = (path: string): string => walk(path).real;
+  const locate = (path: string): string => walk(path, true).real;
 
   /** The real path of an existing `path`, undefined when nothing is there; EACCES as `walk`. */
   const existing = (path: string): string | undefined => {
-    const w = walk(path);
+    const w = walk(path, true);
     return w.stat === undefined ? undefined : w.real;
   };
 

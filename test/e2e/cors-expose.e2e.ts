@@ -49,3 +49,19 @@ it('a page on another origin reads the headers a handler set (not only the liste
   expect(got).toEqual({ status: 200, id: 'r-42', etag: '"v1"', body: { hello: 'world' } });
   await tab.close();
 });
+
+it("a page reads Mockyard-Error beside a document's error example, credentials included", async () => {
+  const doc = fileURLToPath(new URL('../fixtures/openapi/train-travel-3.1.json', import.meta.url));
+  const { url: openapi } = await startCli(cli, [doc, '--port', '0', '--log-level', 'warn'], dir);
+  const tab = await browser.context.newPage();
+  await tab.goto(pageUrl);
+  const got = await tab.evaluate(async (url) => {
+    // With credentials (the CLI allows them by default) a browser takes `*` literally: only the listed headers are readable.
+    const res = await fetch(url, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, body: '{"trip_id":7}' });
+    return { status: res.status, error: res.headers.get('mockyard-error'), type: ((await res.json()) as { type: string }).type };
+  }, `${openapi}/bookings`);
+  expect(got.status).toBe(400);
+  expect(got.type).toBe('https://example.com/errors/bad-request');
+  expect(got.error).toMatch(/^Request does not match the OpenAPI document: body\.trip_id must be string/);
+  await tab.close();
+});

@@ -270,7 +270,7 @@ describe('CORS, request log, home page', () => {
     expect(pre.headers.get('access-control-allow-credentials')).toBe('true'); // as json-server 0.17: credentials: 'include' works
     const simple = await fetch(`${url}/posts`, { headers: { Origin: 'http://127.0.0.1:8080' } });
     expect(simple.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8080');
-    expect(simple.headers.get('access-control-expose-headers')).toBe('*, X-Total-Count, X-Deleted-Count, Link, Location');
+    expect(simple.headers.get('access-control-expose-headers')).toBe('*, X-Total-Count, X-Deleted-Count, Link, Location, Mockyard-Error');
     expect(simple.headers.get('vary')).toBe('Origin');
     const evil = await fetch(`${url}/posts`, { headers: { Origin: 'https://evil.example' } });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();

@@ -49,6 +49,25 @@ describe('disk driver: folders walked once per turn', () => {
     expect(lstats.filter((p) => /[/\\]a$/.test(p))).toHaveLength(1); // a new turn walks again
   });
 
+  it('a folder seen this turn is not lstat\'ed again to list it or to remove a file from it; its stat still asks', async () => {
+    const dir = await makeTempDir();
+    const vfs = diskFs(dir);
+    await vfs.write('a/b/x.json', '{}');
+    await vfs.write('a/b/y.json', '{}');
+    await nextTurn();
+    countLstat();
+    await vfs.stat('a/b/x.json'); // a, a/b, a/b/x.json
+    expect((await vfs.readdir('a/b')).map((e) => e.name)).toEqual(['x.json', 'y.json']);
+    expect(await vfs.remove('a/b/y.json')).toBe(true);
+    expect(lstats.filter((p) => /[/\\]a[/\\]b$/.test(p))).toHaveLength(1);
+    expect(await vfs.stat('a/b')).toMatchObject({ kind: 'dir' });
+    expect(lstats.filter((p) => /[/\\]a[/\\]b$/.test(p))).toHaveLength(2);
+    await nextTurn();
+    lstats = [];
+    expect((await vfs.readdir('a/b')).map((e) => e.name)).toEqual(['x.json']);
+    expect(lstats.filter((p) => /[/\\]a[/\\]b$/.test(p))).toHaveLength(1); // a new turn walks again
+  });
+
   it('a folder swapped for a link leading outside is refused in the next turn', async () => {
     const dir = await makeTempDir();
     const outside = await makeTempDir();

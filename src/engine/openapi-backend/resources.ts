@@ -59,20 +59,19 @@ export type Role =
   | { kind: 'singleton' }
   | { kind: 'action' };
 
-/** The JSON schema of an operation's success answer (for envelopes). */
-export function successSchemaOf(op: Operation, deref: Deref): unknown {
-  return successSchema(op, deref);
-}
-
 export function jsonContent(contents: MediaContent[]): MediaContent | undefined {
   return contents.find((c) => isJsonMediaType(parseMediaType(c.type).type)) ?? contents.find((c) => c.type === '*/*');
 }
 
-function successSchema(op: Operation | undefined, deref: Deref): unknown {
-  if (!op) return undefined;
-  const code = successCode(op);
-  const response = op.responses.find((r) => r.code === code);
-  const content = response ? jsonContent(response.contents) : undefined;
+/** The JSON content of an operation's success answer. */
+function successContent(op: Operation): MediaContent | undefined {
+  const response = op.responses.find((r) => r.code === successCode(op));
+  return response ? jsonContent(response.contents) : undefined;
+}
+
+/** The JSON schema of an operation's success answer. */
+export function successSchemaOf(op: Operation | undefined, deref: Deref): unknown {
+  const content = op ? successContent(op) : undefined;
   return content ? deref(content.schema) : undefined;
 }
 
@@ -167,9 +166,9 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     if (last === undefined || isParam(last)) return undefined;
     const listOps = byTemplate.get(key);
     const itemOps = itemTemplate ? byTemplate.get(itemTemplate) : undefined;
-    const list = listOf(successSchema(listOps?.get('GET'), deref), deref);
+    const list = listOf(successSchemaOf(listOps?.get('GET'), deref), deref);
     const itemSchema =
-      objectSchema(unwrapped(successSchema(itemOps?.get('GET'), deref), deref), deref) ??
+      objectSchema(unwrapped(successSchemaOf(itemOps?.get('GET'), deref), deref), deref) ??
       objectSchema(list?.items, deref) ??
       objectSchema(bodySchema(itemOps?.get('PUT'), deref), deref) ??
       objectSchema(bodySchema(listOps?.get('POST'), deref), deref);
@@ -193,7 +192,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     const idKind = ids.type === 'integer' || ids.type === 'number' ? 'integer' : ids.format === 'uuid' ? 'uuid' : idField === undefined && ids.type === undefined ? 'integer' : 'string';
     const itemGet = itemOps?.get('GET');
     return {
-      examples: listExamples(listOps?.get('GET'), list?.shape, deref, itemOps?.get('GET'), envelopeOf(successSchema(itemOps?.get('GET'), deref), deref)),
+      examples: listExamples(listOps?.get('GET'), list?.shape, deref, itemOps?.get('GET'), envelopeOf(successSchemaOf(itemOps?.get('GET'), deref), deref)),
       key,
       name: last,
       idParam,
@@ -239,7 +238,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     }
     if (coll) {
       if (op.method === 'GET') {
-        const list = listOf(successSchema(op, deref), deref);
+        const list = listOf(successSchemaOf(op, deref), deref);
         if (list) {
           roles.set(op, { kind: 'list', collection: coll, shape: list.shape });
           continue;
@@ -256,7 +255,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     }
     if (op.method === 'GET') {
       // A GET below a collection answering its items (`/pet/findByStatus`): a filtered list.
-      const list = listOf(successSchema(op, deref), deref);
+      const list = listOf(successSchemaOf(op, deref), deref);
       const itemsSchema = list ? objectSchema(list.items, deref) : undefined;
       const here = norm(op.template);
       const owner = itemsSchema ? normalized.find(([k, c]) => here.startsWith(`${k}/`) && sameSchema(c.itemSchema, itemsSchema))?.[1] : undefined;
@@ -264,11 +263,11 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
         roles.set(op, { kind: 'list', collection: owner, shape: list.shape });
         continue;
       }
-      roles.set(op, { kind: successSchema(op, deref) !== undefined ? 'singleton' : 'action' });
+      roles.set(op, { kind: successSchemaOf(op, deref) !== undefined ? 'singleton' : 'action' });
       continue;
     }
     const path = byTemplate.get(op.template);
-    roles.set(op, { kind: (op.method === 'PUT' || op.method === 'PATCH') && path?.get('GET') && successSchema(path.get('GET'), deref) !== undefined ? 'singleton' : 'action' });
+    roles.set(op, { kind: (op.method === 'PUT' || op.method === 'PATCH') && path?.get('GET') && successSchemaOf(path.get('GET'), deref) !== undefined ? 'singleton' : 'action' });
   }
   return { roles, collections: [...collections.values()] };
 }
@@ -280,8 +279,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
 function listExamples(op: Operation | undefined, shape: ListShape | undefined, deref: Deref, itemGet?: Operation, envelope?: string): unknown[] {
   const fromList = listExamplesOf(op, shape, deref);
   if (fromList.length || !itemGet) return fromList;
-  const response = itemGet.responses.find((r) => r.code === successCode(itemGet));
-  const content = response ? jsonContent(response.contents) : undefined;
+  const content = successContent(itemGet);
   let example = content?.example?.value ?? (content ? Object.values(content.examples)[0] : undefined);
   if (envelope && isObj(example)) example = example[envelope];
   return isObj(example) ? [example] : [];
@@ -290,8 +288,7 @@ function listExamples(op: Operation | undefined, shape: ListShape | undefined, d
 /** The list's example: the media type's `example` / first named `examples`, else its schema's `example` / `examples[0]`. */
 function listExamplesOf(op: Operation | undefined, shape: ListShape | undefined, deref?: Deref): unknown[] {
   if (!op || !shape) return [];
-  const response = op.responses.find((r) => r.code === successCode(op));
-  const content = response ? jsonContent(response.contents) : undefined;
+  const content = successContent(op);
   const schema = deref && content ? deref(content.schema) : undefined;
   const fromSchema = isObj(schema) ? (schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)) : undefined;
   const example = content?.example?.value ?? (content && Object.keys(content.examples).length ? Object.values(content.examples)[0] : fromSchema);

@@ -100,28 +100,25 @@ export function sse(source: StreamSource<SseEvent | string>, init?: StreamInit):
   return streamResponse(body, SSE_HEADERS, init);
 }
 
-/** A chunked `application/x-ndjson` answer: one JSON value per line, each its own chunk. */
-export function ndjson(source: StreamSource<Paced<unknown>>, init?: StreamInit): Response {
+/** A chunked stream of paced items, each encoded by `encode` (ndjson, textStream). */
+function pacedStream<T>(source: StreamSource<Paced<T>>, init: StreamInit | undefined, contentType: string, encode: (value: T) => Uint8Array | string): Response {
   const every = interval(init);
-  const body = iterableBody<Paced<unknown>>(source, {
-    encode: (item) => `${JSON.stringify(isPaced(item) ? item.value : item) ?? 'null'}\n`,
+  const body = iterableBody<Paced<T>>(source, {
+    encode: (item) => encode(isPaced(item) ? item.value : item),
     delayOf: (item) => (isPaced(item) ? item.delay : every),
     speed: speedOf(init),
     lastEventId: lastEventIdOf(init),
     signal: init?.signal,
   });
-  return streamResponse(body, { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' }, init);
+  return streamResponse(body, { 'Content-Type': contentType, 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' }, init);
+}
+
+/** A chunked `application/x-ndjson` answer: one JSON value per line, each its own chunk. */
+export function ndjson(source: StreamSource<Paced<unknown>>, init?: StreamInit): Response {
+  return pacedStream(source, init, 'application/x-ndjson; charset=utf-8', (value) => `${JSON.stringify(value) ?? 'null'}\n`);
 }
 
 /** A chunked text answer (`text/plain` unless `headers` say otherwise): each string or byte chunk as it comes. */
 export function textStream(source: StreamSource<Paced<string | Uint8Array>>, init?: StreamInit): Response {
-  const every = interval(init);
-  const body = iterableBody<Paced<string | Uint8Array>>(source, {
-    encode: (item) => (isPaced(item) ? item.value : item),
-    delayOf: (item) => (isPaced(item) ? item.delay : every),
-    speed: speedOf(init),
-    lastEventId: lastEventIdOf(init),
-    signal: init?.signal,
-  });
-  return streamResponse(body, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' }, init);
+  return pacedStream(source, init, 'text/plain; charset=utf-8', (value) => value);
 }
