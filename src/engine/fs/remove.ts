@@ -7,7 +7,7 @@ import { carriesBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { assertKnownParams, hasQueryConfig, readQuery, type FsCall, type FsEnv } from './fs-call.js';
-import { detectIndent, serializeJson } from './json-format.js';
+import { detectLayout, serializeJson } from '../../core/json-layout.js';
 import { MSG } from './messages.js';
 import { runExclusive } from './patch-batch.js';
 import { runQuery } from './query.js';
@@ -32,7 +32,7 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
       for (const i of r.indices!) drop[i] = 1;
       const rest = items.filter((_, i) => drop[i] === 0);
       if (rest.length === 0) await env.vfs.remove(path);
-      else await env.cache.write(path, serializeJson(rest, detectIndent(entry.bytes)), true, { value: rest });
+      else await env.cache.write(path, serializeJson(rest, detectLayout(entry.bytes)), true, { value: rest });
       return r.page.length;
     }
     if (!(await env.vfs.remove(path))) throw new HttpError(404, MSG.deleteNotFound);
