@@ -16,8 +16,9 @@
 import type { Vfs } from '../vfs/types.js';
 import { createFaultLayer } from './faults/layer.js';
 import { faultRulesOf } from './faults/rules.js';
-import type { SharedBelow } from './fs/file-cache.js';
-import { createFilesLayer, type FilesLayer } from './fs/layer.js';
+import type { SharedBelow } from './file-cache/file-cache.js';
+import type { FilesLayer } from './file-cache/files-layer.js';
+import { createFilesLayer } from './files/layer.js';
 import { itemRouteHints, unreadQueryWarning } from './preset-hints/layer.js';
 import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { createOverridesLayer } from './handlers/overrides-layer.js';
@@ -107,8 +108,8 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(serveFiles && vfs !== null && fsDir !== null ? [createStreamsLayer(files, options.streams, options.bodyLimit)] : []), // recorded streams (.sse/.ndjson files) replayed with their timing (streams/layer.ts)
     ...(options.graphql ? [lazyLayer('graphql', () => import('./graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('./collections/layer.js').then((m) => m.createCollectionsLayer({ options, files, store, inflate: services.runtime.inflate })))] : []), // json-server collections over the store (collections/layer.ts, loaded on demand)
-    files, // file-system mode (fs/layer.ts)
-    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('./openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, maxJsonDepth: options.maxJsonDepth, relations: options.relations, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
+    files, // file-system mode (files/layer.ts)
+    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('./openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, openFiles: createFilesLayer, maxJsonDepth: options.maxJsonDepth, relations: options.relations, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
     ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root, services.runtime.defaultFs)] : []), // static files nothing above answered (static/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (preset-hints/layer.ts)

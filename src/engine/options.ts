@@ -28,7 +28,7 @@ import { resolveFaultRules, type FaultRule } from './faults/rules.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
 import { DEFAULT_STREAMS, resolveStreamsOptions, type ResolvedStreams } from './streams/options.js';
 import type { GraphqlOperationHandler } from './handler-api/operation-handlers.js';
-import { resolveFilters, resolvePagination } from './fs/options.js';
+import { resolveFilters, resolvePagination } from './file-cache/query-options.js';
 import { graphqlHandlersIn, resolveFunctions, resolveHandlers, resolveParser } from './handlers/options.js';
 import { resolveScenarios, type ResolvedScenario } from './scenarios/options.js';
 import { resolveWsHandlers } from './ws/options.js';
@@ -96,7 +96,7 @@ export interface ResolvedMockApiOptions {
   /**
    * A proxy answers what file mode does not: `proxy`, or browser mode with a proxy (the worker
    * lets it through, src/sw/engines.ts). File mode then passes writes naming nothing the mocks hold
-   * (src/engine/fs/unmocked-write.ts).
+   * (src/engine/files/unmocked-write.ts).
    */
   passUnmockedWrites: boolean;
   /** Collections on: their id field; null = off. */

@@ -9,7 +9,7 @@
  * the files stay as they are.
  */
 import { isJsonPath } from '../core/media-type.js';
-import { VARIANT_MARK } from './fs/query-variant.js';
+import { VARIANT_MARK } from './file-cache/query-variant.js';
 import { RECORDING_SUFFIX } from './recordings/recording-file.js';
 import { isStreamPath } from './recordings/recorded-format.js';
 import { joinSafe } from '../vfs/path.js';
@@ -85,7 +85,7 @@ async function readResources(vfs: Vfs, fsDir: string, prefix: string): Promise<R
       continue;
     }
     const stem = e.name.slice(0, -'.json'.length);
-    // A query variant (`search@page=2&q=x.json`, fs/query-variant.ts) is listed under the URL
+    // A query variant (`search@page=2&q=x.json`, file-cache/query-variant.ts) is listed under the URL
     // that serves it (`/search?page=2&q=x`; its query is stored in canonical, encoded form).
     const at = stem.indexOf(VARIANT_MARK);
     const url = at > 0 ? `${base}/${encodeURIComponent(stem.slice(0, at))}?${stem.slice(at + 1)}` : `${base}/${encodeURIComponent(stem)}`;

@@ -48,7 +48,7 @@ export function pageMockOptions(options: MockApiOptions): MockApiOptions {
   if (options.proxy === undefined || options.proxy === null) return options;
   resolveProxy(options.proxy, 'mock.proxy');
   const { proxy: _proxy, ...rest } = options;
-  // Writes naming nothing the mocks hold go to the network too (src/engine/fs/unmocked-write.ts).
+  // Writes naming nothing the mocks hold go to the network too (src/engine/files/unmocked-write.ts).
   return { ...rest, noHandledRestFsRequestsAction: 'forward', [kNetworkBehind]: true } as MockApiOptions;
 }
 

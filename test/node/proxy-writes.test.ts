@@ -1,5 +1,5 @@
 /**
- * Writes in file mode with a proxy behind it (src/engine/fs/unmocked-write.ts): a write naming
+ * Writes in file mode with a proxy behind it (src/engine/files/unmocked-write.ts): a write naming
  * something the mock files hold stays local; anything else reaches the real upstream, which a
  * node:http server started here plays.
  */

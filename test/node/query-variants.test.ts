@@ -1,5 +1,5 @@
 /**
- * Query variants (src/engine/fs/query-variant.ts): a request whose exact query has a
+ * Query variants (src/engine/file-cache/query-variant.ts): a request whose exact query has a
  * `<name>@<query>.<ext>` file is answered from it, before the plain file's pagination and
  * filters. Recorded from a real upstream, then replayed by plain serving from disk.
  */

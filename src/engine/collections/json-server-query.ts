@@ -24,7 +24,7 @@
  * (json-server: a 500 and a silently ignored filter).
  */
 import { HttpError } from '../../core/errors.js';
-import type { Predicate, SimpleFilter } from '../fs/filters.js';
+import type { Predicate, SimpleFilter } from '../file-cache/filters.js';
 import { runQuery, text, valueAt, type CollectionQuery, type QueryResult } from '../store/query.js';
 
 export type { QueryResult } from '../store/query.js';

@@ -7,7 +7,7 @@
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { checkBodySchema } from '../body-schema.js';
 import { resolveDelay } from '../delay.js';
-import { resolveFilters, resolvePagination } from '../fs/options.js';
+import { resolveFilters, resolvePagination } from '../file-cache/query-options.js';
 import { isGraphqlHandler, type GraphqlOperationHandler } from '../handler-api/operation-handlers.js';
 import type { ParserConfig, RestHandler } from '../types.js';
 import { lintPattern } from '../handler-api/pattern-lint.js';

@@ -43,6 +43,7 @@ import { negotiate } from '../../core/accept.js';
 import type { RouteMatch } from '../openapi-document/routes.js';
 import { createState, topLevelProperties, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
+import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming } from '../store/relations.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
@@ -64,6 +65,8 @@ export interface OpenApiBackendLayerOptions {
   loadDocument?: DocumentLoader;
   /** For `state` (a folder of collection files, state-folder.ts): the engine's write queue and limits, and the runtime's filesystem factory. */
   queue: KeyedQueue;
+  /** For `state`: makes the files layer over the folder (layers.ts hands `createFilesLayer`). */
+  openFiles: FilesFactory;
   maxJsonDepth: number;
   /** THE relation rule's naming (`mock.store`, store/relations.ts): which fields the generated data links. */
   relations?: RelationNaming;
@@ -95,7 +98,7 @@ function stateFolderOf(options: OpenApiBackendLayerOptions): StateFolder | undef
     if (!options.defaultFs) throw new OptionsError('mock.openapi.state', 'a folder path needs the Node entry (in a page, give a Vfs)');
     vfs = options.defaultFs(state, options.root);
   } else vfs = state;
-  return createStateFolder({ vfs, owned: typeof state === 'string', queue: options.queue, logger: options.logger, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth });
+  return createStateFolder({ vfs, owned: typeof state === 'string', queue: options.queue, logger: options.logger, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, openFiles: options.openFiles });
 }
 
 const FOLDER_WRITES = new Set<Role['kind']>(['create', 'replace', 'update', 'delete', 'write-by-body']);

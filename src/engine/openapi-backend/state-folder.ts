@@ -19,7 +19,7 @@ import type { KeyedQueue } from '../../core/keyed-queue.js';
 import type { Logger } from '../../core/logger.js';
 import { requestPathToVfs } from '../../vfs/path.js';
 import type { Vfs } from '../../vfs/types.js';
-import { createFilesLayer, type FilesLayer } from '../fs/layer.js';
+import type { FilesFactory, FilesLayer } from '../file-cache/files-layer.js';
 import type { CollectionStore, Item } from '../store/contract.js';
 import { createCollectionStore } from '../store/store.js';
 import type { Collection } from './resources.js';
@@ -33,6 +33,8 @@ export interface StateFolderOptions {
   logger: Logger;
   bodyLimit: number;
   maxJsonDepth: number;
+  /** Makes the files layer over the folder (the assembly hands `createFilesLayer`, layers.ts). */
+  openFiles: FilesFactory;
 }
 
 export interface StateFolder {
@@ -64,7 +66,7 @@ export function createStateFolder(options: StateFolderOptions): StateFolder {
   const { vfs, logger } = options;
   // The folder is made first, so the files layer finds it.
   const opened: Promise<FilesLayer> = vfs.mkdir('').then(() =>
-    createFilesLayer({
+    options.openFiles({
       name: 'openapi-state',
       vfs,
       fsDir: '',

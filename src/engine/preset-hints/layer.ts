@@ -3,7 +3,7 @@
  * a way they do not expect (a folder of JSON arrays read as a REST API):
  *   - `GET <array>/<id>` → the JSON 404, with a `hint` naming the option (the `itemRouteHints` layer,
  *     last in the list when collections are off and no proxy follows);
- *   - POST to an existing JSON array → the spec's 409, with the same `hint` (fs/create.ts);
+ *   - POST to an existing JSON array → the spec's 409, with the same `hint` (files/create.ts);
  *   - GET query parameters that no pagination/filter option reads → one warning per path.
  * The spec's status codes and messages stay as they are; only a `hint` field and a log line are added.
  */
@@ -13,10 +13,10 @@ import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { SCENARIO_PARAM } from '../selection/scenario.js';
 import { collectionFile } from '../store/collection-file.js';
-import type { FileEntry } from '../fs/file-cache.js';
-import type { FsCall } from '../fs/fs-call.js';
-import type { FilesLayer } from '../fs/layer.js';
-import { PRESET_HINT } from '../fs/messages.js';
+import type { FileEntry } from '../file-cache/file-cache.js';
+import type { FsCall } from '../file-cache/fs-call.js';
+import type { FilesLayer } from '../file-cache/files-layer.js';
+import { PRESET_HINT } from '../file-cache/messages.js';
 
 const WARN_AT_MOST = 1000;
 

@@ -16,7 +16,7 @@ import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, isTextMediaType, parseMediaType } from '../../core/media-type.js';
 import { baseName, joinSafe, normalizeVfsPath, parentOf } from '../../vfs/path.js';
 import { isVfsError, type Vfs } from '../../vfs/types.js';
-import { canonicalQuery } from '../fs/query-variant.js';
+import { canonicalQuery } from '../file-cache/query-variant.js';
 import { keptHeaders } from '../recordings/kept-headers.js';
 import { addToRecording, recordedBody, recordingLocation, type RecordedExchange } from '../recordings/recording-file.js';
 import { recordPath } from './record-path.js';

@@ -1,5 +1,5 @@
 /**
- * Where the recorder writes a proxied answer: the file the files layer's lookup (fs/lookup.ts)
+ * Where the recorder writes a proxied answer: the file the files layer's lookup (file-cache/lookup.ts)
  * finds for the same request next time. Documented in docs/proxy.md.
  *
  *   GET /api/users              (application/json)  → users.json
@@ -11,7 +11,7 @@
  *   GET /api/users?page=2&a=1   (application/json)  → users@a=1&page=2.json
  *
  * Query strings: an answer to a request WITH a query is kept as a query variant next to the
- * plain file, `<name>@<query>.<ext>` (the naming is fs/query-variant.ts: parameters sorted and
+ * plain file, `<name>@<query>.<ext>` (the naming is file-cache/query-variant.ts: parameters sorted and
  * re-encoded), which file mode serves for that exact query string.
  *
  * The path goes through requestPathToVfs (THE path-safety module): encoding tricks are refused.
@@ -20,7 +20,7 @@
  */
 import { extensionFor, isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { requestPathToVfs } from '../../vfs/path.js';
-import { canonicalQuery, variantStem } from '../fs/query-variant.js';
+import { canonicalQuery, variantStem } from '../file-cache/query-variant.js';
 
 /** Longest file name written (most filesystems allow 255 bytes). */
 const MAX_NAME_BYTES = 240;

@@ -30,7 +30,7 @@ export type ReplayBody = Uint8Array | { file: string };
 
 export interface ReplayEntry {
   method: string;
-  /** Canonical query (fs/query-variant.ts `canonicalQuery`), '' for none. */
+  /** Canonical query (file-cache/query-variant.ts `canonicalQuery`), '' for none. */
   query: string;
   /** Body key (body-key.ts) a write must carry; undefined: any body. */
   body?: string;

@@ -28,7 +28,7 @@
 import { base64ToBytes, bytesToBase64 } from '../../core/base64.js';
 import { isHeaderName, isHeaderValue } from '../../core/header-name.js';
 import { requestPathToVfs } from '../../vfs/path.js';
-import { canonicalQuery } from '../fs/query-variant.js';
+import { canonicalQuery } from '../file-cache/query-variant.js';
 import { bodyKey, jsonBodyKey } from './body-key.js';
 import { keepsHeader } from './kept-headers.js';
 import { sendableStatusText, type ReplayEntry } from './entries.js';

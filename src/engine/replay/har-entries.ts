@@ -20,7 +20,7 @@ import { underPrefix } from '../../core/engine.js';
 import { isHeaderValue } from '../../core/header-name.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
-import { canonicalQuery } from '../fs/query-variant.js';
+import { canonicalQuery } from '../file-cache/query-variant.js';
 import { bodyKey } from '../recordings/body-key.js';
 import { sendableStatusText, WRITE_METHODS, type ReplayEntry } from '../recordings/entries.js';
 import { keptHeaders } from '../recordings/kept-headers.js';

@@ -16,7 +16,7 @@ import type { HarOption } from './har-option.js';
 import type { HarReader } from '../runtime.js';
 import type { Logger } from '../../core/logger.js';
 import type { RequestContext } from '../context.js';
-import { canonicalQuery } from '../fs/query-variant.js';
+import { canonicalQuery } from '../file-cache/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { entryFor, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
 import { harIndex, type HarIndex } from './har-entries.js';

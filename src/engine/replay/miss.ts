@@ -7,7 +7,7 @@
  */
 import { errorResponse } from '../../core/errors.js';
 import type { RequestContext } from '../context.js';
-import { canonicalQuery } from '../fs/query-variant.js';
+import { canonicalQuery } from '../file-cache/query-variant.js';
 import type { Layer } from '../pipeline/layer.js';
 import { entryLabel, type ReplayEntry } from '../recordings/entries.js';
 

@@ -4,9 +4,9 @@
  * path), also the one file mode's preset hints ask, so all see the same version of a collection:
  * parsed once per file version, its id index and query memos kept with it.
  */
-import type { FileEntry } from '../fs/file-cache.js';
-import { lookupTarget } from '../fs/lookup.js';
-import type { FsEnv } from '../fs/fs-call.js';
+import type { FileEntry } from '../file-cache/file-cache.js';
+import { lookupTarget } from '../file-cache/lookup.js';
+import type { FsEnv } from '../file-cache/fs-call.js';
 
 /** The collection at `key` (a raw request sub-path); null when the path is unsafe, a folder, or no JSON array. */
 export async function collectionFile(env: FsEnv, key: string): Promise<FileEntry | null> {

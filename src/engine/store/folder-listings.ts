@@ -8,8 +8,8 @@
  * It follows changes through the file cache (`cache.onChange`), so its listener goes when the
  * engine closes the cache.
  */
-import { LOOKUP_TTL_MS } from '../fs/file-cache.js';
-import type { FsEnv } from '../fs/fs-call.js';
+import { LOOKUP_TTL_MS } from '../file-cache/file-cache.js';
+import type { FsEnv } from '../file-cache/fs-call.js';
 
 export interface FolderListings {
   /** The JSON file names (without `.json`) in the Vfs folder `dir`. */

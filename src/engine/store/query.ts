@@ -7,7 +7,7 @@
  * (`runQuery`: the same answers, by filtering and sorting in full).
  */
 /**
- * A filter on one item. The compiled scan may inline it when it carries `simple` (fs/filters.ts
+ * A filter on one item. The compiled scan may inline it when it carries `simple` (file-cache/filters.ts
  * `Predicate` says what it holds; typed loosely here so that the store's contract names no
  * file-mode type).
  */
@@ -20,7 +20,7 @@ export interface CollectionQuery {
   readonly equals: ReadonlyArray<{ readonly path: readonly string[]; readonly test: ItemTest }>;
   /**
    * The filters that always apply, one predicate each (`test` is their AND), those on a top-level
-   * field with what the compiled scan (fs/scan.ts) needs to inline them (`simple`).
+   * field with what the compiled scan (file-cache/scan.ts) needs to inline them (`simple`).
    */
   readonly filters: readonly ItemTest[];
   /** What selects the items (two queries with the same signature select the same items; '' = no filter). */

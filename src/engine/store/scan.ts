@@ -1,15 +1,15 @@
 /**
  * Queries on a stored collection at file mode's speed: the filters run as the compiled scan over
- * the cached entry's columns (fs/scan.ts through fs/query.ts `scanInOrder`), walking a sort order
+ * the cached entry's columns (file-cache/scan.ts through file-cache/query.ts `scanInOrder`), walking a sort order
  * built once per stored array and sort, keeping only the page asked for, with file mode's match
  * memo (a filter seen twice keeps its matches until the file changes).
  *
  *   queryEntry   a CollectionQuery (query.ts; json-server's syntax): the answer `runQuery` gives
  *   listEntry    a ListQuery (list-query.ts; `store.list`): the answer `runListQuery` gives
  */
-import type { FileEntry } from '../fs/file-cache.js';
-import type { Predicate } from '../fs/filters.js';
-import { scanInOrder, type Ordering } from '../fs/query.js';
+import type { FileEntry } from '../file-cache/file-cache.js';
+import type { Predicate } from '../file-cache/filters.js';
+import { scanInOrder, type Ordering } from '../file-cache/query.js';
 import type { Item, ListQuery, ListResult } from './contract.js';
 import { compileListQuery, isCollection, sortListed } from './list-query.js';
 import { anyHas, sortIndices, windowOf, type CollectionQuery, type QueryResult } from './query.js';

@@ -24,10 +24,10 @@
  * db.json). Ids are matched as item-id.ts says (`1` and `"1"` alike).
  */
 import { HttpError } from '../../core/errors.js';
-import { LOOKUP_TTL_MS, type FileEntry } from '../fs/file-cache.js';
-import { lookupTarget } from '../fs/lookup.js';
-import { inFsDir, relativeToFsDir, type FsEnv } from '../fs/fs-call.js';
-import type { FilesLayer } from '../fs/layer.js';
+import { LOOKUP_TTL_MS, type FileEntry } from '../file-cache/file-cache.js';
+import { lookupTarget } from '../file-cache/lookup.js';
+import { inFsDir, relativeToFsDir, type FsEnv } from '../file-cache/fs-call.js';
+import type { FilesLayer } from '../file-cache/files-layer.js';
 import { ChangeFeed } from './change-feed.js';
 import { collectionFile } from './collection-file.js';
 import type { CollectionStore, StoreTransaction } from './contract.js';

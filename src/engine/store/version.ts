@@ -8,7 +8,7 @@
  * One object per cached entry (made on first use, kept as long as the entry lives), so the
  * synchronous `peek` path costs a lookup, not an allocation.
  */
-import type { FileEntry } from '../fs/file-cache.js';
+import type { FileEntry } from '../file-cache/file-cache.js';
 import type { CollectionSnapshot, Item, ListQuery, ListResult } from './contract.js';
 import { idKeyOf, indexOf, type IdIndex } from './item-id.js';
 import type { CollectionQuery, QueryResult } from './query.js';

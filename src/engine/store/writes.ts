@@ -12,9 +12,9 @@
  * writes of the collections layer, GraphQL mutations and `req.app.store` calls all pass here.
  */
 import { HttpError } from '../../core/errors.js';
-import { entryLayout } from '../fs/file-cache.js';
-import type { FsEnv } from '../fs/fs-call.js';
-import { runExclusive } from '../fs/patch-batch.js';
+import { entryLayout } from '../file-cache/file-cache.js';
+import type { FsEnv } from '../file-cache/fs-call.js';
+import { runExclusive } from '../file-cache/patch-batch.js';
 import { carryIndex, indexOf, type IdIndex } from './item-id.js';
 import { feedOf } from './change-feed.js';
 

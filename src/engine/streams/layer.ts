@@ -18,9 +18,9 @@
 import { readBody } from '../../core/body.js';
 import { contentTypeFor } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
-import { FsCall, relativeToFsDir } from '../fs/fs-call.js';
-import type { FileEntry } from '../fs/file-cache.js';
-import type { FilesLayer } from '../fs/layer.js';
+import { FsCall, relativeToFsDir } from '../file-cache/fs-call.js';
+import type { FileEntry } from '../file-cache/file-cache.js';
+import type { FilesLayer } from '../file-cache/files-layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { iterableBody } from './iterable-body.js';
 import type { ResolvedStreams } from './options.js';

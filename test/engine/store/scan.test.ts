@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonServerQuery, runJsonServerQuery } from '../../../src/engine/collections/json-server-query.js';
 import { queryEntry } from '../../../src/engine/store/scan.js';
-import { buildEntry } from '../../../src/engine/fs/file-cache.js';
-import { setScanCodegen } from '../../../src/engine/fs/scan.js';
+import { buildEntry } from '../../../src/engine/file-cache/file-cache.js';
+import { setScanCodegen } from '../../../src/engine/file-cache/scan.js';
 
 const values = [0, 1, 30, 30.5, 31, 45, -2, '30', '31', ' 30', '', 'admin', 'Admin', 'guest', 'b', 'a', null, true, false, [30, 'admin'], { x: 1 }];
 const pick = (i: number, k: number) => values[(i * 7 + k * 13 + ((i * k) % 5)) % values.length];

@@ -10,12 +10,12 @@
 import { carriesBody, hasBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
-import type { FileEntry } from './file-cache.js';
-import { configFor, readQuery, relativeToFsDir, type FsCall, type FsEnv } from './fs-call.js';
-import { MSG } from './messages.js';
+import type { FileEntry } from '../file-cache/file-cache.js';
+import { configFor, readQuery, relativeToFsDir, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
+import { MSG } from '../file-cache/messages.js';
 import { PASS } from '../pipeline/layer.js';
 import { pageAnswer } from './page-answer.js';
-import { knowVariants, peekVariant, resolveVariant } from './query-variant.js';
+import { knowVariants, peekVariant, resolveVariant } from '../file-cache/query-variant.js';
 
 /** May carry a body (the async path decides: zero bytes is none). */
 function hasAnyBody(call: FsCall): boolean {

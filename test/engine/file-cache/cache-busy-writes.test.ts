@@ -4,7 +4,7 @@
  * small collection once kept a large one from ever being cached: every request re-read it.)
  */
 import { describe, expect, it } from 'vitest';
-import { FileCache } from '../../../src/engine/fs/file-cache.js';
+import { FileCache } from '../../../src/engine/file-cache/file-cache.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import type { Vfs } from '../../../src/vfs/types.js';
 

@@ -6,11 +6,11 @@
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { isJsonPath, JSON_CONTENT_TYPE } from '../../core/media-type.js';
-import { assertKnownParams, locationOf, inFsDir, type FsCall, type FsEnv } from './fs-call.js';
-import { MSG } from './messages.js';
-import { runExclusive } from './patch-batch.js';
+import { assertKnownParams, locationOf, inFsDir, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
+import { MSG } from '../file-cache/messages.js';
+import { runExclusive } from '../file-cache/patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
-import { fileTarget, jsonTarget } from './target-path.js';
+import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
 import { isParentConflict } from './write-conflict.js';
 
 

@@ -1,5 +1,11 @@
 /**
- * The files layer: file-system mode (fs-mode.ts) over one Vfs folder, as a pipeline layer.
+ * The files layer (engine/files/, a LAYER): answers GET/HEAD/POST/PUT/PATCH/DELETE under the
+ * prefix from the mocks folder — file-system mode (fs-mode.ts → read.ts, create.ts, replace.ts,
+ * update.ts, remove.ts) over the file cache and per-file queue (engine/file-cache/, a service).
+ * Its place in the order (layers.ts): after handlers, har/recorded, streams, graphql and
+ * collections; before openapi-mock, static, proxy and the preset hints.
+ *
+ * File-system mode over one Vfs folder, as a pipeline layer.
  * Instantiable any number of times (each instance has its own caches and its own fsDir check),
  * e.g. a scenario's files over an overlay Vfs (src/vfs/overlay.ts) next to the base files.
  *
@@ -10,50 +16,14 @@
  * folder is certainly still missing (no change event on an exclusive Vfs), else leaves the
  * request to `handle`.
  */
-import { lookupTarget, type LookupTarget } from './lookup.js';
-import type { Vfs } from '../../vfs/types.js';
-import type { RequestContext } from '../context.js';
-import { PASS, type Layer } from '../pipeline/layer.js';
+import { lookupTarget } from '../file-cache/lookup.js';
+import { PASS } from '../pipeline/layer.js';
 import { notFound } from '../pipeline/not-found.js';
-import type { FsServeOverrides } from '../services.js';
-import { createFsDirProbe, type FsDirProbe } from './dir-probe.js';
-import { createFsMode, type FsMode, type FsModeOptions } from './fs-mode.js';
+import { createFsDirProbe, type FsDirProbe } from '../file-cache/dir-probe.js';
+import { createFsMode } from './fs-mode.js';
+import type { FilesLayer, FilesLayerOptions, FsMode } from '../file-cache/files-layer.js';
 
-/** Limits, logging, queue and query configuration, as file mode takes them. */
-type FsModeSettings = Pick<FsModeOptions, 'bodyLimit' | 'inflate' | 'maxJsonDepth' | 'logger' | 'queue' | 'pagination' | 'filters' | 'passUnmockedWrites' | 'below' | 'onUnreadQuery' | 'countObjects'>;
-
-export interface FilesLayerOptions extends FsModeSettings {
-  /** Layer name (observers see it): `files` by default. */
-  name?: string;
-  /** The filesystem, or null (file routing off). */
-  vfs: Vfs | null;
-  /** The mocks folder inside `vfs` (`''` = its root), or null (file routing off). */
-  fsDir: string | null;
-  /** How the folder is named in the warning when it is missing (the option as given). */
-  fsDirLabel?: string;
-}
-
-export interface FilesLayer extends Layer {
-  /** Resolves once the fsDir check is done: true when file routing is on. */
-  readonly ready: Promise<boolean>;
-  /**
-   * Serves from file mode with per-call overrides (a handler with `handle: 'FS'`), WITHOUT the
-   * global delay (the caller applies its own); the JSON 404 when file routing is off or nothing
-   * matches.
-   */
-  serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response>;
-  /** File mode once the fsDir check passed (its caches, for the collection store built on files). */
-  mode(): FsMode | undefined;
-  /**
-   * Whether the request path `key` (raw, below the prefix) names a file, which this layer then
-   * answers (a layer below it, such as collections, takes only the paths that name none):
-   * undefined when that cannot be told at once (file routing not on yet, or not cached).
-   */
-  namesFileNow(key: string): boolean | undefined;
-  /** As `namesFileNow`, looked up when needed (`target`: the path's safe form, when the caller has it). */
-  namesFile(key: string, target?: LookupTarget): Promise<boolean>;
-}
-
+/** Made by the assembly (layers.ts), handed to those who need a files layer of their own (the OpenAPI backend's state folder). */
 export function createFilesLayer(options: FilesLayerOptions): FilesLayer {
   const name = options.name ?? 'files';
   const { vfs, fsDir, logger } = options;

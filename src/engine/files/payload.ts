@@ -10,8 +10,8 @@ import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { multipartValues, parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
-import { requestBody, type FsCall, type FsEnv } from './fs-call.js';
-import { MSG } from './messages.js';
+import { requestBody, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
+import { MSG } from '../file-cache/messages.js';
 
 const encoder = new TextEncoder();
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { kHasBody } from '../../../src/core/body.js';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import { MSG } from '../../../src/engine/fs/messages.js';
+import { MSG } from '../../../src/engine/file-cache/messages.js';
 import { req, see } from '../../helpers/engine-request.js';
 import { fsDrivers } from '../../helpers/mock-fs-drivers.js';
 import { removeTempDirs } from '../../helpers/temp-dir.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { kHasBody } from '../../../src/core/body.js';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import { WATCHED_RECHECK_MS } from '../../../src/engine/fs/file-cache.js';
+import { WATCHED_RECHECK_MS } from '../../../src/engine/file-cache/file-cache.js';
 import { diskFs } from '../../../src/vfs/disk.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import type { Vfs } from '../../../src/vfs/types.js';

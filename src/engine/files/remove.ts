@@ -6,11 +6,11 @@
 import { carriesBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
-import { assertKnownParams, hasQueryConfig, readQuery, type FsCall, type FsEnv } from './fs-call.js';
+import { assertKnownParams, hasQueryConfig, readQuery, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
 import { detectLayout, serializeJson } from '../../core/json-layout.js';
-import { MSG } from './messages.js';
-import { runExclusive } from './patch-batch.js';
-import { runQuery } from './query.js';
+import { MSG } from '../file-cache/messages.js';
+import { runExclusive } from '../file-cache/patch-batch.js';
+import { runQuery } from '../file-cache/query.js';
 
 export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
   assertKnownParams(call, 'DELETE');

@@ -1,11 +1,11 @@
 /**
- * The folder listings of query variants (src/engine/fs/variant-listings.ts): a write forgets only
+ * The folder listings of query variants (src/engine/file-cache/variant-listings.ts): a write forgets only
  * the listings it can change, so a write-heavy folder is not listed again after every write, and
  * a variant file that appears is still served at once.
  */
 import { describe, expect, it } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import { VariantListings } from '../../../src/engine/fs/variant-listings.js';
+import { VariantListings } from '../../../src/engine/file-cache/variant-listings.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 
 const pagination = { GET: { type: 'query-param' as const, limit: 'limit', skip: 'skip' } };

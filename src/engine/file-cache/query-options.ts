@@ -1,7 +1,7 @@
 /**
  * The files layer's `pagination` and `filters` options (also a handler's own, engine/handlers/
  * routes.ts): per-method maps (`{ GET: {…}, ALL: {…} }`) validated at start-up, resolved next to
- * the layer that reads them (fs/pagination.ts, fs/filters.ts).
+ * the layer that reads them (file-cache/pagination.ts, file-cache/filters.ts).
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import type { FilterComparison, FilterConfig, FilterEntry, FilterValueType, PaginationConfig, PerMethod } from '../types.js';

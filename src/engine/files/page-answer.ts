@@ -8,10 +8,10 @@
  */
 import { JSON_CONTENT_TYPE } from '../../core/media-type.js';
 import { textBody, type FastHeaders } from '../../core/fast-response.js';
-import type { FileEntry } from './file-cache.js';
-import type { Predicate } from './filters.js';
-import type { Page } from './pagination.js';
-import { runQuery } from './query.js';
+import type { FileEntry } from '../file-cache/file-cache.js';
+import type { Predicate } from '../file-cache/filters.js';
+import type { Page } from '../file-cache/pagination.js';
+import { runQuery } from '../file-cache/query.js';
 
 export interface PageAnswer {
   /** The page as FastResponse keeps text (short: a string; long: its UTF-8 bytes). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { KeyedQueue } from '../../../src/core/keyed-queue.js';
 import { createLogger } from '../../../src/core/logger.js';
-import { FileCache } from '../../../src/engine/fs/file-cache.js';
-import type { FsEnv } from '../../../src/engine/fs/fs-call.js';
-import { enqueuePatch, runExclusive } from '../../../src/engine/fs/patch-batch.js';
+import { FileCache } from '../../../src/engine/file-cache/file-cache.js';
+import type { FsEnv } from '../../../src/engine/file-cache/fs-call.js';
+import { enqueuePatch, runExclusive } from '../../../src/engine/file-cache/patch-batch.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import type { SeedTree } from '../../../src/vfs/seed.js';
 

@@ -15,7 +15,7 @@
  * endpoints, proxy the rest". Without a proxy, file mode answers every write as before.
  */
 import { parentOf } from '../../vfs/path.js';
-import { inFsDir, type FsCall, type FsEnv } from './fs-call.js';
+import { inFsDir, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -1,10 +1,10 @@
 /**
  * The files layer's `pagination` and `filters` options, resolved next to the layer
- * (src/engine/fs/options.ts): per-method maps with defaults filled in, errors naming the option.
+ * (src/engine/file-cache/query-options.ts): per-method maps with defaults filled in, errors naming the option.
  */
 import { describe, expect, it } from 'vitest';
 import { OptionsError } from '../../../src/core/options.js';
-import { resolveFilters, resolvePagination } from '../../../src/engine/fs/options.js';
+import { resolveFilters, resolvePagination } from '../../../src/engine/file-cache/query-options.js';
 
 function refused(resolve: (v: unknown, option: string) => unknown, value: unknown): string {
   try {

@@ -7,12 +7,12 @@ import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonPath, parseMediaType, JSON_CONTENT_TYPE } from '../../core/media-type.js';
-import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from './fs-call.js';
-import { MSG, PRESET_HINT } from './messages.js';
-import { runExclusive } from './patch-batch.js';
+import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
+import { MSG, PRESET_HINT } from '../file-cache/messages.js';
+import { runExclusive } from '../file-cache/patch-batch.js';
 import { jsonPayload, readPayload } from './payload.js';
-import { runQuery } from './query.js';
-import { fileTarget, jsonTarget } from './target-path.js';
+import { runQuery } from '../file-cache/query.js';
+import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
 import { isParentConflict } from './write-conflict.js';
 
 

@@ -1,4 +1,18 @@
 /**
+ * engine/file-cache/ — a SERVICE (the engine's services floor, ENGINE_FLOORS): what every user of
+ * a mocks folder shares, so that no layer imports another. This file: the caches. Its rooms:
+ * lookup.ts (request path → file), miss-watch.ts and variant-listings.ts (misses and query
+ * variants kept fresh), dir-probe.ts + fs-dir-check.ts (is fsDir a folder),
+ * json-problem.ts (over-deep or malformed files; the layout writes keep: core/json-layout.ts), fs-call.ts (one call in file mode: the
+ * env — cache, queue, limits — and the request's parameters), patch-batch.ts (the per-file write
+ * queue: read-modify-write one at a time, `runExclusive`), patch-document.ts + merge-patch.ts,
+ * the query over cached JSON arrays (filters.ts, pagination.ts, sort.ts, query.ts, scan.ts,
+ * dot-path.ts, param-source.ts; their options in query-options.ts), query-variant.ts +
+ * target-path.ts (file names of query variants and write targets), messages.ts (file mode's
+ * texts), files-layer.ts (the files layer as others see it). Used by the files layer
+ * (engine/files/), the store, collections, streams, replay, proxy, preset-hints, the OpenAPI
+ * backend.
+ *
  * The file-mode caches: lookup results (request path → file) and file contents (bytes, GET
  * headers, parsed JSON arrays, sorted views). Invalidated by `vfs.onChange`.
  *

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildEntry } from '../../../src/engine/fs/file-cache.js';
-import { compileFilters } from '../../../src/engine/fs/filters.js';
-import { querySource } from '../../../src/engine/fs/param-source.js';
-import { readPage } from '../../../src/engine/fs/pagination.js';
-import { runQuery } from '../../../src/engine/fs/query.js';
-import { setScanCodegen } from '../../../src/engine/fs/scan.js';
+import { buildEntry } from '../../../src/engine/file-cache/file-cache.js';
+import { compileFilters } from '../../../src/engine/file-cache/filters.js';
+import { querySource } from '../../../src/engine/file-cache/param-source.js';
+import { readPage } from '../../../src/engine/file-cache/pagination.js';
+import { runQuery } from '../../../src/engine/file-cache/query.js';
+import { setScanCodegen } from '../../../src/engine/file-cache/scan.js';
 import type { FilterEntry } from '../../../src/engine/types.js';
 
 afterEach(() => setScanCodegen(true));

@@ -8,10 +8,10 @@ import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonPath, parseMediaType, JSON_CONTENT_TYPE } from '../../core/media-type.js';
-import { assertKnownParams, requestBody, type FsCall, type FsEnv } from './fs-call.js';
-import { MSG } from './messages.js';
-import { enqueuePatch } from './patch-batch.js';
-import { patchKindFor, validatePatch } from './patch-document.js';
+import { assertKnownParams, requestBody, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
+import { MSG } from '../file-cache/messages.js';
+import { enqueuePatch } from '../file-cache/patch-batch.js';
+import { patchKindFor, validatePatch } from '../file-cache/patch-document.js';
 
 export async function update(call: FsCall, env: FsEnv): Promise<Response> {
   assertKnownParams(call, 'PATCH');

@@ -6,60 +6,20 @@
  * `noHandledRestFsRequestsAction` answers. Errors become the JSON error body here.
  */
 import { HttpError, responseForError } from '../../core/errors.js';
-import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
-import type { KeyedQueue } from '../../core/keyed-queue.js';
-import type { Logger } from '../../core/logger.js';
-import { isVfsError, type Vfs } from '../../vfs/types.js';
+import { isVfsError } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { FsServeOverrides } from '../services.js';
-import type { FilterConfig, PaginationConfig, PerMethod } from '../types.js';
 import { create } from './create.js';
-import { FileCache, type SharedBelow } from './file-cache.js';
-import { FsCall, type FsEnv } from './fs-call.js';
-import { jsonProblemReporter } from './json-problem.js';
-import { MSG } from './messages.js';
-import type { PASS } from '../pipeline/layer.js';
+import { FileCache } from '../file-cache/file-cache.js';
+import type { FsMode, FsModeOptions } from '../file-cache/files-layer.js';
+import { FsCall, type FsEnv } from '../file-cache/fs-call.js';
+import { jsonProblemReporter } from '../file-cache/json-problem.js';
+import { MSG } from '../file-cache/messages.js';
 import { read, readCached } from './read.js';
 import { remove } from './remove.js';
 import { replace } from './replace.js';
 import { isUnmockedWrite, WRITE_METHODS } from './unmocked-write.js';
 import { update } from './update.js';
-
-export interface FsModeOptions {
-  /** The layer name answers are recorded under (`ctx.answered`; default `files`). */
-  name?: string;
-  vfs: Vfs;
-  fsDir: string;
-  bodyLimit: number;
-  /** The runtime's native inflate for compressed request bodies (runtime.ts). */
-  inflate?: BoundedSyncInflate;
-  maxJsonDepth: number;
-  logger: Logger;
-  queue: KeyedQueue;
-  pagination: PerMethod<PaginationConfig> | null;
-  filters: PerMethod<FilterConfig> | null;
-  /** A proxy answers after file mode: writes naming nothing the mocks hold pass (unmocked-write.ts). */
-  passUnmockedWrites?: boolean;
-  /** A cache below whose entries are shared (a session's files over the base's, file-cache.ts). */
-  below?: SharedBelow;
-  /** GET query parameters no option reads (preset-hints/layer.ts). */
-  onUnreadQuery?: FsEnv['onUnreadQuery'];
-  /** `X-Total-Count: 1` on a JSON object file (default true; off under json-server's preset, file-cache.ts). */
-  countObjects?: boolean;
-}
-
-export interface FsMode {
-  serve(ctx: RequestContext, overrides?: FsServeOverrides): Promise<Response | undefined>;
-  /**
-   * Synchronous answer of a GET/HEAD whose file is cached and fresh (the hot path); PASS when
-   * the path is known to name no file (`serve` would answer undefined); `undefined` when `serve`
-   * must run. Never throws.
-   */
-  serveCached(ctx: RequestContext): Response | typeof PASS | undefined;
-  /** Filesystem, caches and write queue, shared with the collections layer. */
-  readonly env: FsEnv;
-  close(): void;
-}
 
 const ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 
