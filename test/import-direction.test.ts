@@ -165,7 +165,7 @@ export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; unit
   // One folder per surface.
   { name: 'layers', independent: true, units: ['handlers', 'files', 'faults', 'openapi', 'openapi-backend', 'json-server', 'collections', 'graphql', 'replay', 'proxy', 'streams', 'static', 'ws', 'preset-hints', 'webhooks'] },
   // The ordered list, createMockApi, the option list; scenarios and sessions (pipelines of their own).
-  { name: 'assembly', units: ['layers.ts', 'public-types.ts', 'create-mock-api.ts', 'options.ts', 'scenarios', 'sessions', 'scenario-pipelines.ts', 'scenario-sources.ts', 'session-set.ts', 'mock-fs.ts', 'resource-map.ts', 'is-mock-api.ts'] },
+  { name: 'assembly', units: ['layers.ts', 'public-types.ts', 'create-mock-api.ts', 'options.ts', 'scenarios', 'sessions', 'scenario-pipelines.ts', 'scenario-sources.ts', 'session-set.ts', 'route-overrides.ts', 'mock-fs.ts', 'resource-map.ts', 'is-mock-api.ts'] },
 ];
 
 /**

@@ -41,3 +41,17 @@ export function startTimer(callback: () => void, ms: number): () => void {
     if (fake !== undefined) globalThis.clearTimeout(fake);
   };
 }
+
+/** Resolves after `ms` on `start`'s clock (startTimer's by default), or at once when `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal, start: (callback: () => void, ms: number) => () => void = startTimer): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const cancel = start(done, ms);
+    function done() {
+      cancel();
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -5,9 +5,15 @@
  * is passed on), streamed as they come, so a large window is never held whole.
  *
  *   GET events/export?since=<ISO>&until=<ISO>   application/x-ndjson download
+ *   DELETE events?from=<ISO>&to=<ISO>            deletes the events of [from, to) from the
+ *                                                collector's store → { deleted } (the store's
+ *                                                `deleteRange`; the request's `X-Tracker-Key` is
+ *                                                checked as the read API checks it)
  */
 import type { Engine } from '../core/engine.js';
 import { HttpError } from '../core/errors.js';
+import { isCollector } from '../tracker/is-collector.js';
+import { parseDeleteRange } from '../tracker/read-query.js';
 import { collectorBase } from './paths.js';
 
 const PAGE = 10_000;
@@ -53,4 +59,11 @@ export async function exportEvents(tracker: Engine & { basePath?: string }, requ
   });
   const name = `events-${since}-${until}`.replace(/[^A-Za-z0-9._-]+/g, '-');
   return new Response(body, { status: 200, headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}.jsonl"`, 'Cache-Control': 'no-store' } });
+}
+
+export async function deleteEvents(tracker: Engine, request: Request, params: URLSearchParams): Promise<Response> {
+  if (!isCollector(tracker)) throw new HttpError(404, 'No event collector is configured on this host');
+  const { from, to } = parseDeleteRange((name) => params.get(name));
+  const deleted = await tracker.deleteRange(from, to, request.headers.get('x-tracker-key'));
+  return new Response(JSON.stringify({ deleted, from: new Date(from).toISOString(), to: new Date(to).toISOString() }), { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
 }

@@ -11,8 +11,9 @@
  *   GET    routes             mock API (prefixes, files tree with sizes, collections with their
  *                             item counts, handlers, WebSocket handlers with their live
  *                             connections, scenarios) and collector routes
- *   GET    scenario           { current, scenarios }
+ *   GET    scenario           { current, scenarios, saved: { <name>: overrides } } (saved: made at run time)
  *   PUT    scenario           body { "name": "empty-cart" | null } → switches (400 unknown)
+ *   …      overrides…         the shared route overrides; scenarios/<name>…: saved scenarios (admin-overrides.ts)
  *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`),
  *                             and empties the journal; a filesystem without reset (disk) → 501
  *   …      sessions…          the sessions (admin-sessions.ts)
@@ -20,6 +21,7 @@
  *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
  *   GET    openapi            the OpenAPI document's operations, responses and examples (admin-openapi.ts)
  *   GET    events/export      the collector's events of ?since=&until= as JSON Lines (admin-events.ts)
+ *   DELETE events             the collector's events of ?from=&to= (to excluded) deleted → { deleted }
  *   GET    record / PUT record  recording through the proxy, started and stopped; what was recorded (admin-record.ts)
  *   GET    record/har         the recording as a HAR 1.2 file (admin-record.ts)
  *   GET    webhooks           { target, pending, configured: [{ on, url }], document: [{ name, method,
@@ -46,8 +48,9 @@ import { sessionRoute } from './admin-sessions.js';
 import { dataRoute } from './admin-data.js';
 import { filesRoute } from './admin-files.js';
 import { describeOpenApi } from './admin-openapi.js';
-import { exportEvents } from './admin-events.js';
+import { deleteEvents, exportEvents } from './admin-events.js';
 import { recordRoute } from './admin-record.js';
+import { overridesRoute } from './admin-overrides.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
@@ -179,10 +182,15 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     if (sub === '/sessions' || sub.startsWith('/sessions/')) return sessionRoute(needMock(), options.journal, request, method, sub, params, filterFrom);
     if (sub === '/data' || sub.startsWith('/data/')) return dataRoute(needMock(), request, method, sub, params);
     if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueue, request, method, sub);
+    if (sub === '/overrides' || sub.startsWith('/overrides/') || sub.startsWith('/scenarios/')) return overridesRoute(needMock(), request, method, sub);
     switch (sub) {
       case '/record':
       case '/record/har':
         return recordRoute(needMock(), request, method, sub);
+      case '/events':
+        if (method !== 'DELETE') return allow('DELETE');
+        if (!tracker) throw new HttpError(404, 'No event collector is configured on this host');
+        return deleteEvents(tracker, request, params);
       case '/events/export':
         if (method !== 'GET') return allow('GET');
         if (!tracker) throw new HttpError(404, 'No event collector is configured on this host');
@@ -207,7 +215,8 @@ export function createAdminApi(options: AdminOptions): AdminApi {
         return allow('GET, HEAD');
       case '/scenario': {
         const api = needMock();
-        if (method === 'GET' || head) return json({ current: api.scenario, scenarios: api.scenarios }, 200, head);
+        const saved = () => Object.fromEntries(api.routeOverrides.saved);
+        if (method === 'GET' || head) return json({ current: api.scenario, scenarios: api.scenarios, saved: saved() }, 200, head);
         if (method === 'PUT') {
           const value = parseJsonBytes(await readBody(request, BODY_LIMIT));
           assertNoForbiddenKeys(value);
@@ -216,7 +225,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
             throw new HttpError(400, 'The body must be {"name": "<scenario>"} or {"name": null}');
           }
           api.useScenario(name as string | null);
-          return json({ current: api.scenario, scenarios: api.scenarios });
+          return json({ current: api.scenario, scenarios: api.scenarios, saved: saved() });
         }
         return allow('GET, HEAD, PUT');
       }

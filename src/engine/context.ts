@@ -56,6 +56,12 @@ export interface RequestContext {
   onAnswer(change: (response: Response) => Response): void;
   /** The changes added with `onAnswer`, in order, or undefined. */
   readonly answerChanges: ReadonlyArray<(response: Response) => Response> | undefined;
+  /**
+   * The `Prefer` this request is answered with when a route override set one (a session's,
+   * the shared or a saved scenario's: `{ prefer: "code=404" }`), in place of the request's own
+   * header; undefined: the request's header. Read by the OpenAPI backend's Prefer rule.
+   */
+  prefer: string | undefined;
 }
 
 const EMPTY = '';
@@ -67,6 +73,7 @@ class Context implements RequestContext {
   private params: URLSearchParams | undefined = undefined;
   answeredBy: AnsweredBy | undefined = undefined;
   answerChanges: Array<(response: Response) => Response> | undefined = undefined;
+  prefer: string | undefined = undefined;
   constructor(
     readonly request: Request,
     readonly method: string,

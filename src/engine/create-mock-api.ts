@@ -47,6 +47,9 @@ import { documentModel, sharedOpenApiDocument } from './openapi-document/documen
 import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
 import type { JsonServerReload } from './json-server/live-rules.js';
+import { createRouteOverrides, type RouteOverrideControl } from './route-overrides.js';
+import type { OverrideSource } from './sessions/route-overrides-layer.js';
+import { requestedScenario } from './selection/scenario.js';
 
 /** `Api`: the generated types of docs/contract.md (`{}`: untyped, as always). */
 export interface MockApi<Api = {}> extends Engine {
@@ -85,8 +88,14 @@ export interface MockApi<Api = {}> extends Engine {
    * without keeping; `target` the proxy's target (null: none).
    */
   readonly recording: { readonly active: boolean; readonly target: string | null; start(): Recorder; stop(): void; har(): ReturnType<Recorder['har']> | undefined };
-  /** The scenario names, in the order configured. */
+  /** The scenario names: the configured ones in their order, then the saved ones (`routeOverrides`) in the order saved. */
   readonly scenarios: readonly string[];
+  /**
+   * Route overrides kept outside sessions (route-overrides.ts, docs/devtools.md): the shared ones
+   * (every request without a session) and saved scenarios made of overrides, selectable as the
+   * configured ones are; each undoable.
+   */
+  readonly routeOverrides: RouteOverrideControl;
   /** The current scenario (null: the base), used by requests that ask for none. */
   readonly scenario: string | null;
   /**
@@ -112,7 +121,8 @@ export interface MockApi<Api = {}> extends Engine {
    */
   reload(next: JsonServerReload): void;
   /**
-   * Back to the start: `use`'s handlers dropped, the base scenario current, and the data of a
+   * Back to the start: `use`'s handlers and the shared route overrides dropped (saved scenarios
+   * are kept), the base scenario current, and the data of a
    * filesystem that can reset (memoryFs: its seed; overlayFs: its top emptied; indexedDbFs: its
    * seed) back to its start. For a test's `afterEach`.
    */
@@ -229,9 +239,20 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     },
     services,
   );
-  const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir });
+  // Route overrides kept outside sessions (route-overrides.ts): the shared ones, and saved
+  // scenarios walking the base pipeline with their overrides first.
+  const routeOverrides = createRouteOverrides(options.scenarios.map((sc) => sc.name));
+  const baseOverrides: OverrideSource = {
+    idle: () => routeOverrides.shared.length === 0 && routeOverrides.saved.size === 0,
+    lists(ctx) {
+      const name = routeOverrides.saved.size === 0 ? null : (requestedScenario(ctx) ?? scenarios.current);
+      const saved = name === null ? undefined : routeOverrides.saved.get(name);
+      return saved ? [saved, routeOverrides.shared] : [routeOverrides.shared];
+    },
+  };
+  const built = disabled ? undefined : buildLayers({ options, services, vfs, fsDir: options.fsDir, overrides: baseOverrides });
   const pipeline = createPipeline({
-    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, ...more })) : built.layers,
+    layers: built === undefined ? [] : assembly.arrange ? assembly.arrange(built, (more) => buildLayers({ options, services, overrides: baseOverrides, ...more })) : built.layers,
     delay: options.delay,
     gatewayTimeout: options.gatewayTimeout,
     forward: options.noHandledRestFsRequestsAction === 'forward',
@@ -239,9 +260,12 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     logger,
   });
   // Scenarios (scenario-pipelines.ts): each a second pipeline from the same recipe.
-  const scenarios = createScenarioSet({ base: pipeline, options, services, logger, vfs, factory: mockFs.factory, baseBuilt: built });
+  const scenarios = createScenarioSet({ base: pipeline, routeOverrides, options, services, logger, vfs, factory: mockFs.factory, baseBuilt: built });
+  routeOverrides.onDrop((name) => {
+    if (scenarios.current === name) scenarios.use(null);
+  });
   // Sessions (session-set.ts): a private pipeline per session id, over the base's or a scenario's.
-  const sessions = createSessionSet({ settings: options.sessions, options, services, logger, scenarios });
+  const sessions = createSessionSet({ settings: options.sessions, options, services, logger, scenarios, routeOverrides });
   const pipelines = scenarios.pipelines;
   const observeAll = (fn: SessionObserver): (() => void) => {
     const offs = [scenarios.observe((x, scenario) => fn(x, scenario, null)), sessions.observe(fn)];
@@ -384,7 +408,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
     observe: (observer) => observeAll(observer),
 
-    scenarios: scenarios.names,
+    get scenarios() {
+      return scenarios.names;
+    },
+    routeOverrides,
     get scenario() {
       return scenarios.current;
     },
@@ -399,6 +426,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     reload: (next: JsonServerReload) => options.jsonServerRules.reload(next),
     async reset() {
       overrides.reset();
+      routeOverrides.clear();
       scenarios.use(null);
       const resettable = vfs as (Vfs & { reset?: () => Promise<void> }) | null;
       if (typeof resettable?.reset === 'function') await resettable.reset();

@@ -3,7 +3,7 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   webhooks (with `webhooks` or `openapi`) → faults (with fault rules) → openapi (with `openapi`) → handlers → har (with `har`)
+ * Today:   webhooks (with `webhooks` or `openapi`) → overrides (`api.use`) → route-overrides → faults (with fault rules) → openapi (with `openapi`) → handlers → har (with `har`)
  *          → recorded, streams (with files) → graphql (when on) → collections (when on) → files
  *          → openapi-mock (with `openapi`) → proxy (with `proxy`)
  * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
@@ -22,6 +22,7 @@ import { createFilesLayer } from './files/layer.js';
 import { itemRouteHints, unreadQueryWarning } from './preset-hints/layer.js';
 import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { createOverridesLayer } from './handlers/overrides-layer.js';
+import { createRouteOverridesLayer, type OverrideSource } from './sessions/route-overrides-layer.js';
 import type { ResolvedMockApiOptions } from './options.js';
 import type { EngineServices } from './services.js';
 import { createOpenApiLayer } from './openapi/layer.js';
@@ -54,6 +55,11 @@ export interface LayerSources {
    * building new ones (a session's pipeline reuses its base's compiled document and upstream pool).
    */
   reuse?: BuiltLayers;
+  /**
+   * The route overrides that apply to this pipeline's requests (a session's, the shared ones, a
+   * saved scenario's), read per request by the route-overrides layer (sessions/route-overrides-layer.ts).
+   */
+  overrides?: OverrideSource;
 }
 
 export interface BuiltLayers {
@@ -69,7 +75,7 @@ export interface BuiltLayers {
   store: CollectionStore;
 }
 
-export function buildLayers({ options, services, vfs, fsDir, filesName, below, reuse }: LayerSources): BuiltLayers {
+export function buildLayers({ options, services, vfs, fsDir, filesName, below, reuse, overrides }: LayerSources): BuiltLayers {
   // `proxy.record.serveFiles: false` (mockyard record): every request goes to the target.
   const serveFiles = options.proxy?.record?.serveFiles !== false;
   const mockBackend = options.openapi !== null && (options.openapi.backend.mock ?? !options.proxy);
@@ -98,6 +104,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   const layers: Layer[] = [
     ...(services.webhooksLayer ? [services.webhooksLayer] : []), // webhooks and OpenAPI callbacks after the answers of everything below (webhooks/layer.ts)
     ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
+    ...(overrides ? [createRouteOverridesLayer(overrides, options, services, files, serveFiles ? fsDir : null)] : []), // route overrides set at run time: a session's, shared, a saved scenario's (sessions/route-overrides-layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
     ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.jsonServerRules, options.preset === 'json-server', services.sleep)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)

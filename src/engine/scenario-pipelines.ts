@@ -16,6 +16,8 @@ import { createPipeline, type Pipeline } from './pipeline/run.js';
 import type { EngineServices } from './services.js';
 import { requestedScenario } from './selection/scenario.js';
 import { scenarioSources } from './scenario-sources.js';
+import type { RouteOverrides } from './route-overrides.js';
+import type { OverrideSource } from './sessions/route-overrides-layer.js';
 
 export interface ScenarioSet {
   /** The scenario names, in the order configured. */
@@ -24,6 +26,8 @@ export interface ScenarioSet {
   readonly pipelines: readonly Pipeline[];
   /** The current scenario (null: the base). */
   readonly current: string | null;
+  /** Throws HttpError 400 for an unknown scenario name (null: the base, always known). */
+  check(name: string | null): void;
   /** Switches the current scenario; an unknown name throws HttpError 400. */
   use(name: string | null): void;
   /** The pipeline `ctx` walks; a Response = 400 (an unknown scenario asked for). */
@@ -50,6 +54,8 @@ export interface ScenarioRecipe {
 
 export interface ScenarioSetSources {
   base: Pipeline;
+  /** The shared and saved route overrides (route-overrides.ts): saved scenarios walk the base pipeline. */
+  routeOverrides: RouteOverrides;
   options: ResolvedMockApiOptions;
   services: EngineServices;
   logger: Logger;
@@ -61,7 +67,10 @@ export interface ScenarioSetSources {
   baseBuilt?: BuiltLayers;
 }
 
-export function createScenarioSet({ base, options, services, logger, vfs, factory, baseBuilt }: ScenarioSetSources): ScenarioSet {
+export function createScenarioSet({ base, routeOverrides, options, services, logger, vfs, factory, baseBuilt }: ScenarioSetSources): ScenarioSet {
+  const saved = routeOverrides.saved;
+  // Configured scenarios: the shared overrides apply to their requests too (no saved scenario's: one scenario at a time).
+  const sharedOnly: OverrideSource = { idle: () => routeOverrides.shared.length === 0, lists: () => [routeOverrides.shared] };
   const pipes = new Map<string, Pipeline>();
   const recipes = new Map<string | null, ScenarioRecipe>([[null, { sources: { options, vfs, fsDir: options.fsDir }, built: baseBuilt }]]);
   const owned: Vfs[] = [];
@@ -75,35 +84,43 @@ export function createScenarioSet({ base, options, services, logger, vfs, factor
         open: factory ? (dir) => factory(dir, options.root) : undefined,
       });
       owned.push(...opened);
-      const built = buildLayers({ ...sources, services });
+      const built = buildLayers({ ...sources, services, overrides: sharedOnly });
       const layers = built.layers;
       recipes.set(scenario.name, { sources, built });
       pipes.set(scenario.name, createPipeline({ layers, delay: sources.options.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: services.sleep, logger }));
     }
   }
-  const names = [...pipes.keys()];
+  const configured = [...pipes.keys()];
+  const names = (): string[] => (saved.size === 0 ? configured : [...configured, ...saved.keys()]);
   const pipelines: Pipeline[] = [base, ...pipes.values()];
   let current: string | null = null;
   const unknown = (name: string) =>
-    `Unknown scenario "${name.slice(0, 64)}"${names.length ? ` (known: ${names.join(', ')})` : ' (no scenarios are configured)'}`;
+    `Unknown scenario "${name.slice(0, 64)}"${names().length ? ` (known: ${names().join(', ')})` : ' (no scenarios are configured)'}`;
+  const baseRecipe = recipes.get(null)!;
+  const check = (name: string | null) => {
+    if (name !== null && !pipes.has(name) && !saved.has(name)) throw new HttpError(400, unknown(String(name)));
+  };
 
   return {
-    names,
+    get names() {
+      return names();
+    },
     pipelines,
     get current() {
       return current;
     },
+    check,
     use(name) {
-      if (name !== null && !pipes.has(name)) throw new HttpError(400, unknown(String(name)));
+      check(name);
       current = name;
     },
     pipelineFor(ctx) {
-      if (pipes.size === 0) return base; // no scenarios: the header and parameter mean nothing
+      if (pipes.size === 0 && saved.size === 0) return base; // no scenarios: the header and parameter mean nothing
       const name = requestedScenario(ctx) ?? current;
-      if (name === null) return base;
+      if (name === null || saved.has(name)) return base; // a saved scenario: the base pipeline with its overrides (route-overrides layer)
       return pipes.get(name) ?? errorResponse(400, unknown(name), ctx.pathname, { head: ctx.method === 'HEAD' });
     },
-    recipe: (name) => recipes.get(name),
+    recipe: (name) => recipes.get(name) ?? (name !== null && saved.has(name) ? baseRecipe : undefined),
     unknown: (name, ctx) => errorResponse(400, unknown(name), ctx.pathname, { head: ctx.method === 'HEAD' }),
     observe(fn) {
       const offs = [base.observe((x) => fn(x, null)), ...[...pipes].map(([name, p]) => p.observe((x) => fn(x, name)))];

@@ -9,8 +9,11 @@
  *            session did not change (file-cache.ts SharedBelow): a session that only reads costs
  *            no copy of any file; a write to one item of a collection keeps the new array of
  *            references to the items (8 bytes a row), the items themselves shared;
- *   handlers the session's overrides (overrides.ts) first, then the scenario's and base's;
- *            `req.app.fs` and `req.app.store` are the session's view;
+ *   overrides the session's route overrides (overrides.ts), then its saved scenario's, read per
+ *            request by the route-overrides layer (sessions/route-overrides-layer.ts, the one
+ *            mechanism the shared overrides and saved scenarios use too): adding or undoing one
+ *            rebuilds nothing;
+ *   handlers the scenario's and base's; `req.app.fs` and `req.app.store` are the session's view;
  *   layers   openapi and proxy (no data of their own) are the base's, reused, never closed here.
  *
  * Sessions are created on first use (or over the admin API), dropped after `idleTimeout` without
@@ -38,7 +41,9 @@ import type { EngineServices } from './services.js';
 import type { MockApiApp } from './types.js';
 import type { CollectionStore } from './store/contract.js';
 import type { ResolvedSessions } from './sessions/options.js';
-import { checkOverride, compileOverride, type SessionOverride } from './sessions/overrides.js';
+import { checkOverride, type SessionOverride } from './sessions/overrides.js';
+import type { OverrideSource } from './sessions/route-overrides-layer.js';
+import type { RouteOverrides } from './route-overrides.js';
 import { checkSessionId, requestedSession } from './selection/session.js';
 
 /** What the admin API and `api.sessions` show of a session. */
@@ -104,6 +109,8 @@ export interface SessionSetSources {
   services: EngineServices;
   logger: Logger;
   scenarios: ScenarioSet;
+  /** The saved scenarios' overrides (route-overrides.ts). */
+  routeOverrides: RouteOverrides;
 }
 
 interface Built {
@@ -126,7 +133,7 @@ interface Session {
   overrides: SessionOverride[];
   delta: DeltaVfs;
   changes: number;
-  /** Bumped when the overrides change: the pipeline is built again. */
+  /** Bumped on a reset: the pipeline is built again. */
   version: number;
   built: Built | undefined;
   offDelta: () => void;
@@ -144,7 +151,7 @@ function badRequest(err: unknown): never {
   throw err;
 }
 
-export function createSessionSet({ settings, options, services, logger, scenarios }: SessionSetSources): SessionSet {
+export function createSessionSet({ settings, options, services, logger, scenarios, routeOverrides }: SessionSetSources): SessionSet {
   const { enabled, idleTimeout, max, clock } = settings;
   const sessions = new Map<string, Session>();
   const observers: SessionObserver[] = [];
@@ -244,10 +251,15 @@ export function createSessionSet({ settings, options, services, logger, scenario
       vfs = overlay;
     }
     const fsDir = sources.fsDir;
-    const parts = s.overrides.map((o) => compileOverride(o, fsDir));
-    const handlers = [...parts.flatMap((p) => (p.handler ? [p.handler] : [])), ...sources.options.handlers];
-    const faults = [...parts.flatMap((p) => (p.rule ? [p.rule] : [])), ...sources.options.faults];
-    const sessionOptions: ResolvedMockApiOptions = { ...sources.options, handlers, faults };
+    const sessionOptions: ResolvedMockApiOptions = sources.options;
+    // The session's overrides first, then its saved scenario's (none for a configured one).
+    const overrides: OverrideSource = {
+      idle: () => s.overrides.length === 0 && (scenario === null || !routeOverrides.saved.has(scenario)),
+      lists: () => {
+        const saved = scenario === null ? undefined : routeOverrides.saved.get(scenario);
+        return saved ? [s.overrides, saved] : [s.overrides];
+      },
+    };
     const sessionVfs = vfs;
     let sessionStore: BuiltLayers['store'] | undefined;
     const app: MockApiApp = {
@@ -280,6 +292,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       filesName: sources.filesName,
       below: below && vfs ? { cache: () => below.files.mode()?.env.cache, owns } : undefined,
       reuse: below,
+      overrides,
     });
     sessionStore = built.store;
     const reused = new Set<Layer>([below?.openapi, below?.proxy].filter((l): l is Layer => l !== undefined));
@@ -306,13 +319,6 @@ export function createSessionSet({ settings, options, services, logger, scenario
     return build(s, scenario);
   }
 
-  function checkScenario(name: string | null): void {
-    if (name !== null && scenarios.recipe(name) === undefined) {
-      const known = scenarios.names;
-      throw new HttpError(400, `Unknown scenario "${name.slice(0, 64)}"${known.length ? ` (known: ${known.join(', ')})` : ' (no scenarios are configured)'}`);
-    }
-  }
-
   function addOverrides(s: Session, list: readonly unknown[]): void {
     let checked: SessionOverride[];
     try {
@@ -320,8 +326,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
     } catch (err) {
       badRequest(err);
     }
-    s.overrides = [...checked, ...s.overrides]; // the newest first: it wins
-    s.version++;
+    s.overrides = [...checked, ...s.overrides]; // the newest first: it wins (a new array: route-overrides-layer.ts)
   }
 
   return {
@@ -332,6 +337,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       const id = requestedSession(ctx);
       if (id === undefined) return undefined;
       const s = touch(id);
+      if (s.scenario !== null && scenarios.recipe(s.scenario) === undefined) s.scenario = null; // its saved scenario was dropped
       const name = scenarios.names.length === 0 ? null : (requestedScenario(ctx) ?? s.scenario ?? scenarios.current);
       return pipelineOf(s, name) ?? scenarios.unknown(name!, ctx);
     },
@@ -348,7 +354,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
       const s = touch(checkSessionId(id ?? newId()));
       if (init?.scenario !== undefined) {
-        checkScenario(init.scenario);
+        scenarios.check(init.scenario);
         s.scenario = init.scenario;
       }
       if (init?.overrides !== undefined) addOverrides(s, init.overrides);
@@ -386,7 +392,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
     },
 
     useScenario(id, name) {
-      checkScenario(name);
+      scenarios.check(name);
       const s = touch(checkSessionId(id));
       s.scenario = name;
       return info(s);
@@ -402,7 +408,6 @@ export function createSessionSet({ settings, options, services, logger, scenario
       const s = live(id);
       if (!s) return undefined;
       s.overrides = [];
-      s.version++;
       return info(s);
     },
 
@@ -417,7 +422,6 @@ export function createSessionSet({ settings, options, services, logger, scenario
       const s = live(id);
       if (!s || !Number.isInteger(index) || index < 0 || index >= s.overrides.length) return undefined;
       s.overrides = s.overrides.filter((_, i) => i !== index);
-      s.version++;
       return info(s);
     },
 

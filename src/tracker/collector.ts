@@ -210,8 +210,8 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
     return errorResponse(e.status, message, path, { headers: { ...e.headers, ...extra }, details: e.details, head });
   };
 
-  const authorize = (request: Request, url: URL | undefined) => {
-    const given = request.headers.get('x-tracker-key') ?? url?.searchParams.get('key');
+  const authorize = (request: Request, url: URL | undefined) => authorizeKey(request.headers.get('x-tracker-key') ?? url?.searchParams.get('key'));
+  const authorizeKey = (given: string | null | undefined) => {
     if (!checkKey(given)) {
       throw new HttpError(401, given === null || given === undefined ? 'Missing API key (send the X-Tracker-Key header)' : 'Invalid API key');
     }
@@ -349,6 +349,18 @@ export function createCollector(options: CollectorOptions, runtime: CollectorRun
     },
     handle,
     upgrade,
+    async deleteRange(from, to, apiKey) {
+      authorizeKey(apiKey);
+      if (!(from < to)) throw new HttpError(400, '"from" must be earlier than "to"');
+      await whenReady();
+      if (!store.deleteRange) throw new HttpError(501, 'This event store cannot delete events');
+      try {
+        return await store.deleteRange(from, to);
+      } catch (err) {
+        state.failed(err);
+        throw err;
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

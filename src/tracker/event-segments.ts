@@ -210,6 +210,75 @@ export class SegmentFiles {
       });
   }
 
+  /**
+   * Takes the events with from <= t < to out of these hours' segments (the dashboard's delete of
+   * a time range), each in its segment's queue: the segment is read, its other lines kept as they
+   * are, and written back in one atomic write (`Vfs.write`: temp file + rename on disk), or removed
+   * when nothing is left. A batch marker keeps its place with its line count lowered by the lines
+   * taken out of its part, so a batch spread over several hours still loads whole (a `last` part
+   * emptied keeps its marker). Returns the hours rewritten and the first failure, if any (the
+   * hours after it are still tried).
+   */
+  async deleteRange(hours: number[], from: number, to: number): Promise<{ done: Set<number>; failed?: unknown }> {
+    const done = new Set<number>();
+    let failed: unknown;
+    await Promise.all(hours.map((hour) => {
+      const path = this.path(hour);
+      const rewrite = this.queue.run(path, async () => {
+        let text: string;
+        try {
+          text = decoder.decode(await this.fs.read(path));
+        } catch (err) {
+          if (!isVfsError(err, 'ENOENT')) throw err;
+          done.add(hour); // dropped by retention meanwhile: nothing of it on disk
+          return;
+        }
+        const lines = text.split('\n');
+        const tail = lines.pop(); // '' after the final newline
+        const kept: string[] = [];
+        let events = 0;
+        let markers = 0;
+        for (let i = 0; i < lines.length; i++) {
+          const marker = markerOf(lines[i]!);
+          if (!marker) {
+            const t = lineTime(lines[i]!);
+            if (t !== undefined && t >= from && t < to) continue;
+            kept.push(lines[i]!);
+            if (t !== undefined) events++;
+            continue;
+          }
+          const part: string[] = [];
+          let j = i + 1;
+          for (; j < lines.length && j - i - 1 < marker.n && !markerOf(lines[j]!); j++) {
+            const t = lineTime(lines[j]!);
+            if (t === undefined || t < from || t >= to) part.push(lines[j]!);
+          }
+          const n = marker.n - (j - i - 1 - part.length);
+          if (n > 0 || marker.last) {
+            kept.push(markerLine({ ...marker, n }), ...part);
+            markers++;
+            events += part.length;
+          }
+          i = j - 1;
+        }
+        if (tail) kept.push(tail);
+        if (events === 0 && markers === 0 && !tail) await this.fs.remove(path);
+        else await this.fs.write(path, kept.length ? `${kept.join('\n')}${tail ? '' : '\n'}` : '');
+        done.add(hour);
+      });
+      this.writes.add(rewrite);
+      return rewrite.then(
+        () => this.writes.delete(rewrite),
+        (err: unknown) => {
+          this.writes.delete(rewrite);
+          failed ??= err;
+          this.logger.error(`tracker: could not delete events from segment ${segmentName(hour)}: ${(err as Error)?.message ?? err}`);
+        },
+      );
+    }));
+    return failed === undefined ? { done } : { done, failed };
+  }
+
   /** Deletes an hour's segment (retention), after the writes queued on it. */
   remove(hour: number): void {
     const path = this.path(hour);

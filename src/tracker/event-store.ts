@@ -12,6 +12,7 @@
  *
  * Without a Vfs (memory-only mode) the same structure is kept without files.
  */
+import { HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Vfs } from '../vfs/types.js';
 import type { SegmentFiles } from './event-segments.js';
@@ -50,6 +51,10 @@ export class VfsEventStore implements EventStore {
   private readonly retainEvents: number | undefined;
   /** Client batch ids stored recently (idempotent retries). */
   private readonly batchIds = new BatchIds();
+  /** Appends under way (a deletion waits for them). */
+  private readonly appending = new Set<Promise<unknown>>();
+  /** A deletion under way (appends wait for it: the index and the segments change together). */
+  private deleting: Promise<unknown> | undefined;
 
   constructor(options: EventStoreOptions) {
     this.fs = options.fs;
@@ -121,6 +126,17 @@ export class VfsEventStore implements EventStore {
   }
 
   private async appendNew(batch: ValidBatch, batchId: string | undefined, now: number): Promise<string[]> {
+    while (this.deleting) await this.deleting.catch(() => {});
+    const appended = this.appendNow(batch, batchId, now);
+    this.appending.add(appended);
+    try {
+      return await appended;
+    } finally {
+      this.appending.delete(appended);
+    }
+  }
+
+  private async appendNow(batch: ValidBatch, batchId: string | undefined, now: number): Promise<string[]> {
     const { events, times } = batch;
     const lines: string[] = new Array(events.length);
     const added: Entry[] = new Array(events.length);
@@ -224,6 +240,57 @@ export class VfsEventStore implements EventStore {
       else if (this.fs) void this.segments(this.fs).then((files) => files.remove(h), () => {});
     }
     this.logger.debug(`tracker: retention dropped ${cut} events`);
+  }
+
+  /**
+   * Deletes the events with from <= t < to. Appends wait while it runs and it waits for the
+   * appends under way, so the index and the segments lose exactly the same events. On disk each
+   * touched hour segment is rewritten without them (event-segments.ts `deleteRange`: one atomic
+   * write per segment, or the file removed); a segment that cannot be rewritten keeps its events
+   * in the index too, and the answer is an error naming how many went.
+   */
+  async deleteRange(from: number, to: number): Promise<number> {
+    while (this.deleting) await this.deleting.catch(() => {});
+    const run = (async () => {
+      await Promise.allSettled([...this.appending]);
+      const range = (entries: Entry[]) => [lowerBoundOf(entries, from), Math.max(lowerBoundOf(entries, from), lowerBoundOf(entries, to))] as const;
+      const before = this.settle();
+      const [lo, hi] = range(before);
+      if (hi === lo) return 0;
+      const hours = new Set<number>();
+      for (let i = lo; i < hi; i++) hours.add(hourOf(before[i]!.t));
+      let failed: unknown;
+      let done = hours;
+      if (this.fs) {
+        const result = await (await this.segments(this.fs)).deleteRange([...hours], from, to);
+        done = result.done;
+        failed = result.failed;
+      }
+      // Retention may have dropped hours meanwhile: the index is read again.
+      const entries = this.settle();
+      const [a, b] = range(entries);
+      const kept: Entry[] = entries.slice(0, a);
+      let gone = 0;
+      for (let i = a; i < b; i++) {
+        const e = entries[i]!;
+        const h = hourOf(e.t);
+        if (done.has(h)) {
+          gone++;
+          this.count(h, -1);
+        } else kept.push(e);
+      }
+      for (let i = b; i < entries.length; i++) kept.push(entries[i]!);
+      this.entries = kept;
+      this.logger.debug(`tracker: deleted ${gone} events`);
+      if (failed !== undefined) throw new HttpError(500, `Deleted ${gone} events; the others of the range are kept: a segment could not be rewritten`, { cause: failed });
+      return gone;
+    })();
+    this.deleting = run;
+    try {
+      return await run;
+    } finally {
+      if (this.deleting === run) this.deleting = undefined;
+    }
   }
 
   /** A window read: a synchronous selection over the index (the collector's fast path). */

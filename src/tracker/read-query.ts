@@ -89,6 +89,14 @@ export function parseReadQuery(get: (name: string) => Param): ReadQuery {
   return { since, until, limit, page, cursor };
 }
 
+/** The window [from, to) of a deletion (`from` and `to` as `since` and `until` are read). */
+export function parseDeleteRange(get: (name: string) => Param): { from: number; to: number } {
+  const from = dateParam(get('from'), 'from');
+  const to = dateParam(get('to'), 'to');
+  if (from >= to) throw new HttpError(400, '"from" must be earlier than "to"');
+  return { from, to };
+}
+
 /** What a query is resolved against: a time index (the embedded store's, event-store.ts). */
 export interface TimeWindowIndex {
   /** The entries array and the slice [lo, hi) whose times fall in [since, until]. */

@@ -19,7 +19,9 @@
  *     order (later ingested first on equal timestamps); `total` is the exact count of the window;
  *     `limit` + `page` or `cursor` as read-query.ts describes.
  *   - `onBatch` (optional): batches stored by OTHER processes sharing the store, for pushes.
+ *   - `deleteRange` (optional): removes the window [from, to) and nothing else, durably.
  */
+import { HttpError } from '../core/errors.js';
 import type { DeflatedPiece } from './gzip-pieces.js';
 import type { ValidBatch } from './ingest-batch.js';
 import type { ReadQuery, Selection } from './read-query.js';
@@ -69,6 +71,12 @@ export interface EventStore {
   append(batch: ValidBatch): Promise<StoredBatch>;
   /** `gzip`: the response will be gzip, so the store may hand over ready deflated pieces. */
   read(query: ReadQuery, options?: { gzip?: boolean }): Promise<StoreSelection>;
+  /**
+   * Deletes the events whose timestamp t has from <= t < to (epoch ms) and resolves with how many
+   * went, once the deletion is durable; every other event stays (the dashboard's "delete a time
+   * range"). Optional for other stores: without it the admin API answers 501.
+   */
+  deleteRange?(from: number, to: number): Promise<number>;
   /** Drops what retention says must go (also run by the collector every minute). */
   applyRetention(now?: number): void | Promise<void>;
   /** Events held: exact for the embedded store; the PostgreSQL store counts its own app's events shortly after start-up plus what this process stored since. */
@@ -121,6 +129,11 @@ export function lazyStore(loading: Promise<EventStore>, label?: string): EventSt
     },
     async applyRetention(now) {
       await (await ready).applyRetention(now);
+    },
+    async deleteRange(from, to) {
+      const s = await ready;
+      if (!s.deleteRange) throw new HttpError(501, 'This event store cannot delete events');
+      return s.deleteRange(from, to);
     },
     get size() {
       return inner?.size ?? 0;

@@ -137,5 +137,11 @@ export interface Collector extends Engine {
   status(): StorageStatus;
   /** Calls `listener` on each change of the store's state; returns a function that stops it. */
   onStatus(listener: (status: StorageStatus) => void): () => void;
+  /**
+   * Deletes the stored events with from <= timestamp < to (epoch ms) and resolves with how many
+   * went (the devtools' `DELETE events`). `apiKey`: the caller's key, checked as the read API checks
+   * `X-Tracker-Key` (401). 501 for a `storage.store` without `deleteRange`.
+   */
+  deleteRange(from: number, to: number, apiKey?: string | null): Promise<number>;
   close(): Promise<void>;
 }

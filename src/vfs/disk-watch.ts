@@ -17,7 +17,8 @@
 import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
-type Report = (ended: boolean) => void;
+/** `name`: the entry reported (reports of `watchAll`). */
+type Report = (ended: boolean, name?: string) => void;
 
 interface Folder {
   readonly watcher: FSWatcher;
@@ -55,7 +56,8 @@ export class FolderWatchers {
 
   /**
    * Watches every entry of the folder at the absolute path `dir` (not recursive): `report` on
-   * any entry added, removed, renamed or changed. null when the folder cannot be watched (absent).
+   * any entry added, removed, renamed or changed, with its name. null when the folder cannot be
+   * watched (absent).
    */
   watchAll(dir: string, report: Report): (() => void) | null {
     const folder = this.folder(dir);
@@ -112,7 +114,7 @@ export class FolderWatchers {
     }
     const reports = folder.files.get(name);
     if (reports !== undefined) for (const report of [...reports]) report(false);
-    for (const report of [...folder.any]) report(false);
+    for (const report of [...folder.any]) report(false, name);
   }
 
   private end(dir: string): void {

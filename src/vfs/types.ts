@@ -100,10 +100,10 @@ export interface Vfs {
   watch?(path: string, report: (ended: boolean) => void): (() => void) | null;
   /**
    * Optional, like `watch`, for the folder at `path` (`''`: the root): `report` when an entry in
-   * it may have been added, removed, renamed or changed from outside (not recursive). null when
-   * the folder cannot be watched (it does not exist).
+   * it may have been added, removed, renamed or changed from outside (not recursive), with the
+   * entry's name when the driver knows it. null when the folder cannot be watched (it does not exist).
    */
-  watchFolder?(path: string, report: (ended: boolean) => void): (() => void) | null;
+  watchFolder?(path: string, report: (ended: boolean, name?: string) => void): (() => void) | null;
   /**
    * Optional, for JSON-aware drivers (json-db.ts): stores the parsed `value` of the JSON file at
    * `path` (same effect as `write` of its serialisation); the driver serialises it when it

@@ -270,6 +270,37 @@ describe('admin API: events export', () => {
   });
 });
 
+describe('admin API: delete a time range of events', () => {
+  it('deletes [from, to) through the collector\u2019s store, with its key; the read API and the guard agree', async () => {
+    const dir = await makeTempDir();
+    const key = { 'x-tracker-key': 'collector-key-123' };
+    const tracker = { appId: 'editor-test', apiKey: 'collector-key-123', storageDir: dir };
+    const s = await startServer({ mock: options(), tracker });
+    const at = (m: number) => `2026-05-01T10:${String(m).padStart(2, '0')}:00.000Z`;
+    const events = Array.from({ length: 30 }, (_, m) => ({ id: '', timestamp: at(m), m }));
+    expect((await fetch(`${s.url}/_tracker/events`, { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify({ type: 'ingest', events }) })).status).toBe(200);
+    const range = `from=${at(10)}&to=${at(20)}`;
+    expect((await call(`${s.url}${A}/events?${range}`, 'DELETE')).status).toBe(401);
+    expect((await call(`${s.url}${A}/events?${range}`, 'DELETE', undefined, { ...key, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await call(`${s.url}${A}/events?from=${at(20)}&to=${at(10)}`, 'DELETE', undefined, key)).status).toBe(400);
+    expect((await call(`${s.url}${A}/events?from=yesterday&to=${at(10)}`, 'DELETE', undefined, key)).json.message).toMatch(/Invalid "from"/);
+    expect((await call(`${s.url}${A}/events?${range}`, 'GET', undefined, key)).status).toBe(405);
+    const del = await call(`${s.url}${A}/events?${range}`, 'DELETE', undefined, { ...key, origin: s.url });
+    expect(del.status).toBe(200);
+    expect(del.json).toEqual({ deleted: 10, from: at(10), to: at(20) });
+    const read = async (url: string) => ((await (await fetch(`${url}/_tracker?since=${at(0)}&until=${at(59)}`, { headers: key })).json()) as { events: Array<{ m: number }>; total: number });
+    const left = Array.from({ length: 30 }, (_, m) => m).filter((m) => m < 10 || m >= 20).reverse();
+    expect((await read(s.url)).events.map((e) => e.m)).toEqual(left);
+    await s.close();
+    const again = await startServer({ mock: options(), tracker });
+    expect((await read(again.url)).events.map((e) => e.m)).toEqual(left); // the segments on disk agree
+    const token = 'a-devtools-token-of-16+';
+    const guarded = await startServer({ devtools: { token }, mock: options(), tracker: { appId: 'editor-test' } });
+    expect((await call(`${guarded.url}${A}/events?${range}`, 'DELETE')).status).toBe(401);
+    expect((await call(`${guarded.url}${A}/events?${range}`, 'DELETE', undefined, { authorization: `Bearer ${token}` })).json).toEqual({ deleted: 0, from: at(10), to: at(20) });
+  });
+});
+
 describe('admin API: record', () => {
   it('starts and stops recording through the proxy; what was recorded is replayed from the mocks folder', async () => {
     let version = 'v1';

@@ -149,10 +149,10 @@ describe('admin API on a loopback node host', () => {
 
   it('GET/PUT scenario switches the next answer without a restart; unknown → 400', async () => {
     const s = await startServer({ mock: mockOptions() });
-    expect((await getJson(`${s.url}${A}/scenario`)).json).toEqual({ current: null, scenarios: ['empty'] });
+    expect((await getJson(`${s.url}${A}/scenario`)).json).toEqual({ current: null, scenarios: ['empty'], saved: {} });
     expect((await getJson(`${s.url}/api/users`)).json).toEqual([{ id: 1 }]);
     const put = await getJson(`${s.url}${A}/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name":"empty"}' });
-    expect(put.json).toEqual({ current: 'empty', scenarios: ['empty'] });
+    expect(put.json).toEqual({ current: 'empty', scenarios: ['empty'], saved: {} });
     expect((await getJson(`${s.url}/api/users`)).json).toEqual([]);
     const bad = await getJson(`${s.url}${A}/scenario`, { method: 'PUT', body: '{"name":"nope"}' });
     expect(bad.status).toBe(400);

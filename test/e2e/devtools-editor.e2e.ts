@@ -346,6 +346,39 @@ describe('Events tab', () => {
   });
 });
 
+describe('Events tab: delete a time range', () => {
+  it('deletes the window\u2019s events from the collector by keyboard; the events outside it stay (read API)', async () => {
+    const now = Date.now();
+    const at = (ms: number, n: string) => ({ id: '', type: 'view', timestamp: new Date(now - ms).toISOString(), n });
+    const events = [at(2 * 3_600_000, 'two-hours-ago'), at(30 * 60_000, 'half-an-hour-ago'), at(5 * 60_000, 'five-minutes-ago')];
+    expect((await fetch(`${url}/_tracker/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'ingest', batchId: 'e2e-delete', events }) })).status).toBeLessThan(300);
+    const read = async () => ((await (await fetch(`${url}/_tracker?since=${new Date(now - 3 * 3_600_000).toISOString()}&until=${new Date(Date.now() + 1000).toISOString()}`)).json()) as { events: Array<{ n?: string }> }).events.map((e) => e.n).filter(Boolean);
+    expect(await read()).toEqual(['five-minutes-ago', 'half-an-hour-ago', 'two-hours-ago']);
+    const page = await openTab('events', 420, 'dark');
+    await page.locator('.events[data-state=ready]').waitFor();
+    await page.locator('.presets button', { hasText: '1 h' }).click();
+    await expect.poll(() => page.getByTestId('events-count').textContent()).toMatch(/^[1-9]\d* events$/);
+    const open = page.getByTestId('events-delete');
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete events' });
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('events-delete-confirm');
+    await page.keyboard.press('Escape'); // Escape closes, focus back on the button
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('events-delete');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await shot(page, 'events-delete');
+    await page.keyboard.press('Enter'); // "Delete from the collector" has the focus
+    await expect.poll(() => page.getByTestId('events-note').textContent()).toMatch(/^Deleted \d+ events/);
+    await expect.poll(() => page.getByTestId('events-count').textContent()).toBe('0 events');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await read()).toEqual(['two-hours-ago']);
+    await page.close();
+  });
+});
+
 describe('screenshot for the guide', () => {
   it('Data tab with a collection', async () => {
     const page = await openTab('data');

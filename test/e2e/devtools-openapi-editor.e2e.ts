@@ -1,8 +1,9 @@
 /**
  * The devtools page's OpenAPI tab in real Chromium on a node host serving an OpenAPI document:
- * the operations with their documented responses and examples; "Answer with this" keeps the
- * chosen example (or a documented error) as an override of the session named, so that session's
- * requests get it and the others keep the generated answer.
+ * the operations with their documented responses and examples; "Answer with this" keeps a
+ * `Prefer` (code, example, dynamic) as an override of the session named, so the OpenAPI backend's
+ * own Prefer rule picks that session's answer — a named example, a documented error, or a
+ * response documented by its schema only (generated) — and the other sessions keep the default.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serve, type RunningServer } from '../../src/node/serve.js';
@@ -21,6 +22,7 @@ const DOC = {
         responses: {
           '200': { description: 'a pet', content: { 'application/json': { schema: pet, examples: { rex: { value: { id: 1, name: 'Rex' } }, tom: { value: { id: 1, name: 'Tom' } } } } } },
           '404': { description: 'no such pet' },
+          '503': { description: 'down', content: { 'application/json': { schema: { type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1 } } } } } },
         },
       },
     },
@@ -40,7 +42,8 @@ afterAll(async () => {
 
 const get = async (path: string, session?: string) => {
   const res = await fetch(`${server.url}${path}`, { headers: session ? { 'X-Mockyard-Session': session } : {} });
-  return { status: res.status, body: (await res.json()) as { name?: string } };
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as { name?: string; reason?: string } };
 };
 
 it('lists the operations with their examples; "Answer with this" answers that session only', async () => {
@@ -60,6 +63,15 @@ it('lists the operations with their examples; "Answer with this" answers that se
   await op.getByRole('button', { name: 'Answer GET /pets/{id} with 404' }).click();
   await expect.poll(async () => (await get('/api/pets/1', 'pw-2')).status).toBe(404);
   expect((await get('/api/pets/1', 'pw-1')).status).toBe(200);
+  // A response documented by its schema only: generated, chosen through the Prefer rule, fresh each time.
+  await page.getByTestId('openapi-session').fill('pw-3');
+  await page.getByTestId('openapi-dynamic').check();
+  await op.getByRole('button', { name: 'Answer GET /pets/{id} with 503' }).click();
+  await expect.poll(() => page.getByTestId('openapi-note').textContent()).toContain('Prefer: code=503, dynamic=true');
+  const down = await get('/api/pets/1', 'pw-3');
+  expect(down.status).toBe(503);
+  expect(typeof down.body.reason).toBe('string');
+  expect((await get('/api/pets/1')).status).toBe(200);
   await page.screenshot({ path: artifact('devtools-editor-openapi.png') });
   await page.close();
 });

@@ -18,9 +18,9 @@ export function watchReports(fs: Vfs): { next(path: string): Promise<void> } {
   for (const method of ['watch', 'watchFolder'] as const) {
     const original = fs[method]?.bind(fs);
     if (original === undefined) continue;
-    fs[method] = (path, report) =>
-      original(path, (ended) => {
-        report(ended);
+    fs[method] = (path, report: (ended: boolean, name?: string) => void) =>
+      original(path, (ended: boolean, name?: string) => {
+        report(ended, name);
         for (const w of waiting.filter((w) => w.path === path)) {
           waiting.splice(waiting.indexOf(w), 1);
           w.resolve();

@@ -188,6 +188,72 @@ for (const backend of backends) {
       expect((await readAll(c2)).events.map((e: any) => e.n)).toEqual(['mar5', 'mar']);
     });
 
+    it('deleteRange removes [from, to) and nothing else: windowed reads (pages, cursors, gzip) and a restart agree', async () => {
+      const storage = await backend.fresh();
+      const c = await make({ apiKey: 'k' }, storage);
+      const key = { 'x-tracker-key': 'k' };
+      const t = (hms: string) => `2026-03-01T${hms}Z`;
+      const names = async (col: Collector) => (await readAll(col, key)).events.map((e: any) => e.n);
+      // One batch over three hours (its last part in 11:xx), a single event, a batch over 11:xx and 12:xx.
+      await ingest(c, batch([ev(t('09:30:00'), { n: 'a' }), ev(t('10:00:00'), { n: 'from' }), ev(t('10:30:00'), { n: 'b' }), ev(t('11:15:00'), { n: 'c' }), ev(t('11:45:00'), { n: 'to' })]), { headers: key });
+      await ingest(c, batch([ev(t('10:45:00'), { n: 'd' })]), { headers: key });
+      await ingest(c, batch([ev(t('12:00:00'), { n: 'e' }), ev(t('11:50:00'), { n: 'f' })]), { headers: key });
+      // An hour with enough events for cached gzip pieces, read twice before the delete.
+      await ingest(c, batch(Array.from({ length: 120 }, (_, i) => ev(t(`13:${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`), { n: `h${i}` }))), { headers: key });
+      const day = { since: '2026-03-01T00:00:00Z', until: '2026-03-01T23:59:59.999Z' };
+      for (let i = 0; i < 2; i++) expect((await read(c, day, { ...key, 'accept-encoding': 'gzip' })).json.total).toBe(128);
+
+      await expect(c.deleteRange(Date.parse(t('10:00:00')), Date.parse(t('11:45:00')))).rejects.toMatchObject({ status: 401 });
+      await expect(c.deleteRange(Date.parse(t('11:00:00')), Date.parse(t('10:00:00')), 'k')).rejects.toMatchObject({ status: 400 });
+      expect(await c.deleteRange(Date.parse(t('10:00:00')), Date.parse(t('11:45:00')), 'k')).toBe(4); // from (included), b, d, c; `to` excluded
+      expect(await c.deleteRange(Date.parse(t('13:10:00')), Date.parse(t('13:20:00')), 'k')).toBe(20);
+      const hours13 = Array.from({ length: 120 }, (_, i) => i).filter((i) => i < 20 || i >= 40).reverse().map((i) => `h${i}`);
+      const expected = [...hours13, 'e', 'f', 'to', 'a'];
+      expect(await names(c)).toEqual(expected);
+      const plain = await read(c, day, { ...key, 'accept-encoding': 'identity' });
+      const zipped = await read(c, day, { ...key, 'accept-encoding': 'gzip' });
+      expect(zipped.json).toEqual(plain.json);
+      expect(plain.json.total).toBe(expected.length);
+      const seen: string[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const r = await read(c, { ...day, limit: '7', ...(cursor ? { cursor } : {}) }, key);
+        expect(r.json.total).toBe(expected.length);
+        seen.push(...r.json.events.map((e: any) => e.n));
+        cursor = r.json.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+
+      // A whole hour emptied, holding the last part of the first batch: its other part (09:30) stays.
+      expect(await c.deleteRange(Date.parse(t('11:00:00')), Date.parse(t('12:00:00')), 'k')).toBe(2);
+      expect(await c.deleteRange(Date.parse(t('11:00:00')), Date.parse(t('12:00:00')), 'k')).toBe(0);
+      // The range takes new events afterwards.
+      await ingest(c, batch([ev(t('10:10:00'), { n: 'g' }), ev(t('09:40:00'), { n: 'h' })]), { headers: key });
+      const after = [...hours13, 'e', 'g', 'h', 'a'];
+      expect(await names(c)).toEqual(after);
+      await c.close();
+      const again = await make({ apiKey: 'k' }, storage);
+      expect(await names(again)).toEqual(after);
+      expect((await read(again, day, { ...key, 'accept-encoding': 'gzip' })).json.total).toBe(after.length);
+    });
+
+    it('deleteRange during ingests: every event outside the range stays, and what is read is what a restart finds', async () => {
+      const storage = await backend.fresh();
+      const c = await make({}, storage);
+      const t = (m: number, s = 0) => `2026-03-02T10:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}Z`;
+      await ingest(c, batch(Array.from({ length: 60 }, (_, m) => ev(t(m), { n: `seed${m}` }))));
+      const writes = Array.from({ length: 20 }, (_, i) => ingest(c, batch([ev(t(i * 3, 30), { n: `w${i}` }), ev(t(59 - i, 45), { n: `v${i}` })])));
+      const deleted = c.deleteRange(Date.parse(t(20)), Date.parse(t(40)));
+      await Promise.all(writes);
+      await deleted;
+      const read1 = (await readAll(c)).events.map((e: any) => e.n) as string[];
+      const outside = [...Array.from({ length: 60 }, (_, m) => m).filter((m) => m < 20 || m >= 40).map((m) => `seed${m}`), ...Array.from({ length: 20 }, (_, i) => i).filter((i) => i * 3 < 20 || i * 3 >= 40).map((i) => `w${i}`), ...Array.from({ length: 20 }, (_, i) => i).filter((i) => 59 - i < 20 || 59 - i >= 40).map((i) => `v${i}`)];
+      for (const n of outside) expect(read1).toContain(n);
+      for (const n of read1.filter((x) => x.startsWith('seed'))) expect(outside).toContain(n);
+      await c.close();
+      expect((await readAll(await make({}, storage))).events.map((e: any) => e.n)).toEqual(read1);
+    });
+
     it('auth, limits and batchId answer as before', async () => {
       const c = await make({ apiKey: 'k', limits: { maxEvents: 3 } });
       expect((await ingest(c, batch([ev('2026-03-01T10:00:00Z')]))).status).toBe(401);

@@ -4,11 +4,12 @@
  * chart and top lists marked partial until they are in) — and `push` messages over its WebSocket
  * merged into the loaded events without re-querying. Relative presets (live, 1 h, 24 h, 7 d) move with time: every
  * TICK_MS the window's ends advance and what falls out is dropped; custom is fixed (no pushes).
- * KPIs, chart, top lists and the table all follow the filters.
+ * KPIs, chart, top lists and the table all follow the filters. *Delete range…* deletes a time
+ * range [from, to) from the collector's store (DELETE events, the admin API) and reads the window again.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { TrackerEvent } from '../../tracker/types.js';
-import { ADMIN, download, type Transport } from './api.js';
+import { ADMIN, download, readJson, type Transport } from './api.js';
 import { EventsChart } from './events-chart.js';
 import {
   applyFilters,
@@ -56,6 +57,16 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
   const [selected, setSelected] = useState<TrackerEvent | null>(null);
   const [key, setKey] = useState(() => sessionStorage.getItem(KEY_STORE) ?? '');
   const [socket, setSocket] = useState<'off' | 'open' | 'closed'>('off');
+  // The delete dialog's range [from, to), its error, what the last delete did; `reload` reads again.
+  const [del, setDel] = useState<{ from: number; to: number; error?: string } | null>(null);
+  const [note, setNote] = useState('');
+  const [reload, setReload] = useState(0);
+  const delButton = useRef<HTMLButtonElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const deleting = del !== null;
+  useEffect(() => {
+    if (deleting) confirmButton.current?.focus();
+  }, [deleting]);
   const loadStart = useRef(0);
   const section = useRef<HTMLElement>(null);
   const pushed = useRef<Row[]>([]);
@@ -125,7 +136,7 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
       pushed.current = [];
       setSocket('off');
     };
-  }, [opened, basePath, preset, custom, key, transport]);
+  }, [opened, basePath, preset, custom, key, transport, reload]);
 
   // The window moves with time (relative presets).
   useEffect(() => {
@@ -163,6 +174,25 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
     const q = new URLSearchParams({ since: new Date(w.since).toISOString(), until: new Date(moving ? Date.now() : w.until).toISOString() });
     await download(transport(`${ADMIN}/events/export?${q}`, { headers: key ? { 'X-Tracker-Key': key } : {} }), 'events.jsonl').catch(() => {});
   };
+  const closeDelete = () => (setDel(null), delButton.current?.focus());
+  const deleteRange = async () => {
+    if (!del) return;
+    const q = new URLSearchParams({ from: new Date(del.from).toISOString(), to: new Date(del.to).toISOString() });
+    try {
+      const r = await readJson<{ deleted: number }>(await transport(`${ADMIN}/events?${q}`, { method: 'DELETE', headers: key ? { 'X-Tracker-Key': key } : {} }));
+      setNote(`Deleted ${r.deleted.toLocaleString('en')} events (${dateTime(del.from)} – ${dateTime(del.to)}).`);
+      closeDelete();
+      setReload((n) => n + 1);
+    } catch (e) {
+      setDel({ ...del, error: (e as Error).message });
+    }
+  };
+  const rangeInput = (k: 'from' | 'to', label: string) => (
+    <label>
+      {label}{' '}
+      <input type="datetime-local" value={toLocalInput(del![k])} onChange={(e) => setDel({ ...del!, [k]: new Date(e.currentTarget.value).getTime() || del![k] })} />
+    </label>
+  );
   const set = (k: keyof Filters) => (e: Event) => setFilters({ ...filters, [k]: (e.currentTarget as HTMLInputElement).value });
   const menu = (k: 'type' | 'level' | 'user' | 'route', label: string, values: string[]) => (
     <select aria-label={label} value={filters[k]} onChange={set(k)}>
@@ -206,7 +236,40 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
         <button type="button" data-testid="events-export" onClick={() => void exportWindow()}>
           Export JSON Lines
         </button>
+        <button type="button" ref={delButton} data-testid="events-delete" disabled={basePath === null} onClick={() => setDel({ from: w.since, to: moving ? Date.now() : w.until + 1 })}>
+          Delete range…
+        </button>
+        <span class="dim" role="status" data-testid="events-note">
+          {note}
+        </span>
       </div>
+      {del && (
+        <div
+          class="dialog"
+          role="dialog"
+          aria-modal="true"
+          aria-label="Delete events"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') (e.preventDefault(), closeDelete());
+          }}
+        >
+          <h2>Delete events</h2>
+          <p>
+            {rangeInput('from', 'From')} {rangeInput('to', 'to (not included)')}
+          </p>
+          <p class="error" role="alert" data-testid="events-delete-error">
+            {del.error ?? '\u00a0'}
+          </p>
+          <div class="toolbar">
+            <button type="button" data-testid="events-delete-confirm" ref={confirmButton} onClick={() => void deleteRange()}>
+              Delete from the collector
+            </button>
+            <button type="button" onClick={closeDelete}>
+              Cancel <span class="dim">(Esc)</span>
+            </button>
+          </div>
+        </div>
+      )}
       {basePath === null && <p class="dim">No event collector on this host.</p>}
       {error && <p class="error">{error}</p>}
       {partial && (

@@ -1,10 +1,10 @@
 /**
  * OpenAPI: the document's operations (GET openapi) with their documented responses and
- * examples; "Answer with this" keeps that response as a session override (POST
- * sessions/<id>/overrides: the operation's method and path pattern, the status, the example as
- * the body with its media type), so the requests of that session get it, undone in the Routes or
- * Sessions tab. A response documented without an example can be chosen when it is an error (the
- * JSON error body with its status).
+ * examples; "Answer with this" keeps a `Prefer` for that operation as a session override (POST
+ * sessions/<id>/overrides `{ method, path, prefer: "code=404, example=tom" }`), so the OpenAPI
+ * backend's own Prefer rule picks the answer for that session's requests: a named example, or a
+ * response documented by its schema only (generated; "fresh draw" adds `dynamic=true`). Undone
+ * in the Routes or Sessions tab.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ADMIN, getJson, readJson, type Transport } from './api.js';
@@ -40,15 +40,15 @@ export function OpenApiTab({ transport, active }: { transport: Transport; active
   useEffect(() => {
     if (active && doc === null) getJson<Doc>(transport, `${ADMIN}/openapi`).then(setDoc, (e: Error) => setNote({ text: e.message, error: true }));
   }, [active, transport]);
-  const answer = async (op: Operation, code: string, content: Content | undefined, name: string | undefined, value: unknown) => {
+  const [dynamic, setDynamic] = useState(false);
+  const answer = async (op: Operation, code: string, name: string | undefined) => {
     if (!session) return setNote({ text: 'Name a session first: the answer is kept as that session\u2019s override.', error: true });
     const status = statusOf(code);
-    const override: Record<string, unknown> = { method: op.method, path: op.pattern };
-    if (content) Object.assign(override, { status, body: value, headers: { 'Content-Type': content.type } });
-    else Object.assign(override, status >= 400 ? { status, errorRate: 1 } : { status });
+    const prefer = `code=${status}${name ? `, example=${name}` : ''}${dynamic ? ', dynamic=true' : ''}`;
+    const override = { method: op.method, path: op.pattern, prefer };
     try {
       await readJson(await transport(`${ADMIN}/sessions/${encodeURIComponent(session)}/overrides`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(override) }));
-      setNote({ text: `Session ${session}: ${op.label} answers ${status}${name ? ` (example ${name})` : ''}.`, error: false });
+      setNote({ text: `Session ${session}: ${op.label} answers ${status}${name ? ` (example ${name})` : ''} (Prefer: ${prefer}).`, error: false });
     } catch (e) {
       setNote({ text: (e as Error).message, error: true });
     }
@@ -58,6 +58,9 @@ export function OpenApiTab({ transport, active }: { transport: Transport; active
       <div class="toolbar">
         <label>
           Session <input value={session} size={14} data-testid="openapi-session" onInput={(e) => setSession((e.target as HTMLInputElement).value.trim())} />
+        </label>
+        <label>
+          <input type="checkbox" checked={dynamic} data-testid="openapi-dynamic" onChange={(e) => setDynamic((e.target as HTMLInputElement).checked)} /> fresh draw (dynamic)
         </label>
         {doc && <span class="count">{doc.title} · {doc.operations.length} operations</span>}
       </div>
@@ -82,14 +85,14 @@ export function OpenApiTab({ transport, active }: { transport: Transport; active
                     {examples.map(([name, c, value]) => (
                       <div class="example">
                         <pre class="body">{JSON.stringify(value, null, 2)}</pre>
-                        <button type="button" aria-label={`Answer ${op.label} with ${r.code}${name ? ` ${name}` : ''}`} onClick={() => answer(op, r.code, c, name, value)}>
+                        <button type="button" aria-label={`Answer ${op.label} with ${r.code}${name ? ` ${name}` : ''}`} onClick={() => answer(op, r.code, name)}>
                           Answer with this{name ? ` (${name})` : ''}
                         </button>
                       </div>
                     ))}
-                    {examples.length === 0 && statusOf(r.code) >= 400 && (
-                      <button type="button" aria-label={`Answer ${op.label} with ${r.code}`} onClick={() => answer(op, r.code, undefined, undefined, undefined)}>
-                        Answer with this
+                    {examples.length === 0 && (
+                      <button type="button" aria-label={`Answer ${op.label} with ${r.code}`} onClick={() => answer(op, r.code, undefined)}>
+                        Answer with this{r.contents.length > 0 ? ' (generated)' : ''}
                       </button>
                     )}
                   </li>

@@ -1,10 +1,11 @@
 /**
  * The Routes tab's editors, each an admin API call:
- *   - RouteOverrides: per route a delay, a status, a connection fault or "off", kept as a session
- *     override (POST sessions/<id>/overrides), listed, and undone one by one
- *     (DELETE sessions/<id>/overrides/<n>). A session's overrides apply to the requests that
- *     carry it: the X-Mockyard-Session header, or the cookie "Use in this browser" sets for
- *     this origin (so the app open in another tab of this browser gets them).
+ *   - RouteOverrides: per route a delay, a status, a connection fault or "off", kept where the
+ *     user picks: a session (POST sessions/<id>/overrides: the requests that carry it, by the
+ *     X-Mockyard-Session header or the cookie "Use in this browser" sets for this origin), the
+ *     shared overrides (POST overrides: every request without a session), or a saved scenario
+ *     (POST scenarios/<name>/overrides, then "Use this scenario": PUT scenario); listed, and
+ *     undone one by one (DELETE …/overrides/<n>).
  *   - NewRoute: a static route answered from an ordinary mock file (PUT files/<path> with
  *     If-None-Match: *, so an existing file is never overwritten); the CLI serves it as any other.
  *   - FileEditor: a mock file's body, edited with validation (JSON must parse) and saved with
@@ -22,11 +23,13 @@ interface Override {
   errorRate?: number;
   fault?: unknown;
   body?: unknown;
+  prefer?: string;
 }
 interface SessionInfo {
   id: string;
   overrides: Override[];
 }
+type Target = 'session' | 'shared' | 'scenario';
 
 const METHODS = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const COOKIE = 'X-Mockyard-Session';
@@ -39,6 +42,7 @@ export function describeOverride(o: Override): string {
   else if (o.status === 404 && o.errorRate === 1) parts.push('off (404)');
   else if (o.status !== undefined) parts.push(`status ${o.status}`);
   if (o.body !== undefined) parts.push('body');
+  if (o.prefer !== undefined) parts.push(`Prefer ${o.prefer}`);
   return `${o.method ?? '*'} ${o.path} → ${parts.join(', ') || 'answer'}`;
 }
 
@@ -56,11 +60,22 @@ export function RouteOverrides({ transport, paths }: { transport: Transport; pat
   const [value, setValue] = useState('1000');
   const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
   const [inBrowser, setInBrowser] = useState<string | null>(() => cookieSession());
+  const [target, setTarget] = useState<Target>('session');
+  const [shared, setShared] = useState<Override[]>([]);
+  const [saved, setSaved] = useState<Record<string, Override[]>>({});
+  const [scenario, setScenario] = useState<string | null>(null);
 
   const load = async () => {
     try {
-      const s = await getJson<{ sessions: SessionInfo[] }>(transport, `${ADMIN}/sessions`);
+      const [s, o, sc] = await Promise.all([
+        getJson<{ sessions: SessionInfo[] }>(transport, `${ADMIN}/sessions`),
+        getJson<{ overrides: Override[] }>(transport, `${ADMIN}/overrides`),
+        getJson<{ current: string | null; saved?: Record<string, Override[]> }>(transport, `${ADMIN}/scenario`),
+      ]);
       setSessions(s.sessions);
+      setShared(o.overrides);
+      setSaved(sc.saved ?? {});
+      setScenario(sc.current);
     } catch (e) {
       setNote({ text: (e as Error).message, error: true });
     }
@@ -69,17 +84,28 @@ export function RouteOverrides({ transport, paths }: { transport: Transport; pat
     void load();
   }, [transport]);
   const current = sessions.find((s) => s.id === session);
+  const base = target === 'shared' ? `${ADMIN}/overrides` : `${ADMIN}/${target === 'session' ? 'sessions' : 'scenarios'}/${encodeURIComponent(session)}/overrides`;
+  const list = target === 'shared' ? shared : target === 'scenario' ? saved[session] : current?.overrides;
+  const choose = async (name: string | null) => {
+    try {
+      await readJson(await transport(`${ADMIN}/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) }));
+      setNote({ text: name ? `Scenario ${name} is used by every request without a session.` : 'Back to the base (no scenario).', error: false });
+      await load();
+    } catch (err) {
+      setNote({ text: (err as Error).message, error: true });
+    }
+  };
 
   const add = async (e: Event) => {
     e.preventDefault();
-    if (!session) return setNote({ text: 'Name a session first: overrides apply to the requests of one session.', error: true });
+    if (!session && target !== 'shared') return setNote({ text: target === 'session' ? 'Name a session first: overrides apply to the requests of one session.' : 'Name the scenario to keep the override in.', error: true });
     const o: Record<string, unknown> = { method, path };
     if (kind === 'delay') o.delay = Number(value);
     if (kind === 'status') Object.assign(o, Number(value) >= 400 ? { status: Number(value), errorRate: 1 } : { status: Number(value) });
     if (kind === 'fault') o.fault = value;
     if (kind === 'off') Object.assign(o, { status: 404, errorRate: 1 });
     try {
-      await readJson(await transport(`${ADMIN}/sessions/${encodeURIComponent(session)}/overrides`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(o) }));
+      await readJson(await transport(base, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(o) }));
       setNote({ text: `Added: ${describeOverride(o as unknown as Override)}`, error: false });
       await load();
     } catch (err) {
@@ -88,7 +114,7 @@ export function RouteOverrides({ transport, paths }: { transport: Transport; pat
   };
   const undo = async (index: number) => {
     try {
-      await readJson(await transport(`${ADMIN}/sessions/${encodeURIComponent(session)}/overrides/${index}`, { method: 'DELETE' }));
+      await readJson(await transport(`${base}/${index}`, { method: 'DELETE' }));
       setNote({ text: 'Override removed.', error: false });
       await load();
     } catch (err) {
@@ -104,7 +130,7 @@ export function RouteOverrides({ transport, paths }: { transport: Transport; pat
     <div class="editor" aria-label="Route overrides">
       <h2>Route overrides</h2>
       <p class="dim">
-        Kept in a session: they apply to requests with <code>X-Mockyard-Session</code> (or its cookie, set by <em>Use in this browser</em>).
+        A session's apply to requests with <code>X-Mockyard-Session</code> (or its cookie, set by <em>Use in this browser</em>); shared ones to every request without a session; a saved scenario's when it is chosen.
         {inBrowser && (
           <>
             {' '}
@@ -114,12 +140,27 @@ export function RouteOverrides({ transport, paths }: { transport: Transport; pat
       </p>
       <form class="row" onSubmit={add}>
         <label>
-          Session
-          <input list="mockyard-sessions" value={session} size={12} data-testid="override-session" onInput={(e) => setSession((e.target as HTMLInputElement).value.trim())} />
+          Keep in
+          <select value={target} data-testid="override-target" onChange={(e) => setTarget((e.target as HTMLSelectElement).value as Target)}>
+            <option value="session">a session</option>
+            <option value="shared">shared (no session)</option>
+            <option value="scenario">a saved scenario</option>
+          </select>
         </label>
+        {target !== 'shared' && (
+          <label>
+            {target === 'session' ? 'Session' : 'Scenario'}
+            <input list={`mockyard-${target}s`} value={session} size={12} data-testid="override-session" onInput={(e) => setSession((e.target as HTMLInputElement).value.trim())} />
+          </label>
+        )}
         <datalist id="mockyard-sessions">
           {sessions.map((s) => (
             <option value={s.id} />
+          ))}
+        </datalist>
+        <datalist id="mockyard-scenarios">
+          {Object.keys(saved).map((n) => (
+            <option value={n} />
           ))}
         </datalist>
         <label>
@@ -170,11 +211,21 @@ export function RouteOverrides({ transport, paths }: { transport: Transport; pat
       <p class={`note ${note?.error ? 'error' : 'dim'}`} role={note?.error ? 'alert' : 'status'} data-testid="override-note">
         {note?.text ?? '\u00a0'}
       </p>
-      {current && (
+      {list && (
         <>
           <div class="row">
-            <strong>Session {current.id}</strong>
-            {inBrowser === current.id ? (
+            <strong data-testid="override-scope">{target === 'shared' ? 'Shared (every request without a session)' : `${target === 'session' ? 'Session' : 'Saved scenario'} ${session}`}</strong>
+            {target === 'scenario' &&
+              (scenario === session ? (
+                <button type="button" onClick={() => choose(null)}>
+                  Stop using this scenario
+                </button>
+              ) : (
+                <button type="button" onClick={() => choose(session)}>
+                  Use this scenario
+                </button>
+              ))}
+            {target !== 'session' ? null : inBrowser === session ? (
               <button type="button" onClick={() => useInBrowser(false)}>
                 Stop using in this browser
               </button>
@@ -185,8 +236,8 @@ export function RouteOverrides({ transport, paths }: { transport: Transport; pat
             )}
           </div>
           <ul class="plain overrides" data-testid="override-list">
-            {current.overrides.length === 0 && <li class="dim">No overrides.</li>}
-            {current.overrides.map((o, i) => (
+            {list.length === 0 && <li class="dim">No overrides.</li>}
+            {list.map((o, i) => (
               <li>
                 <span class="mono">{describeOverride(o)}</span>
                 <button type="button" aria-label={`Undo ${describeOverride(o)}`} onClick={() => undo(i)}>

@@ -1,10 +1,15 @@
-/** Scenarios: the configured scenarios, the current one, and switching (`PUT scenario`). */
+/**
+ * Scenarios: the configured ones and the saved ones (made of route overrides in the Routes tab,
+ * marked "saved", each with its overrides and Delete: DELETE scenarios/<name>), the current one,
+ * and switching (`PUT scenario`).
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { ADMIN, getJson, readJson, type Transport } from './api.js';
 
 interface ScenarioState {
   current: string | null;
   scenarios: string[];
+  saved?: Record<string, Array<{ method?: string; path: string }>>;
 }
 
 export function ScenariosTab({ transport, active }: { transport: Transport; active: boolean }) {
@@ -19,6 +24,15 @@ export function ScenariosTab({ transport, active }: { transport: Transport; acti
       const res = await transport(`${ADMIN}/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) });
       setState(await readJson<ScenarioState>(res));
       setError(null);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const drop = async (name: string) => {
+    try {
+      const res = await transport(`${ADMIN}/scenarios/${encodeURIComponent(name)}`, { method: 'DELETE' });
+      if (!res.ok) await readJson(res);
+      setState(await getJson<ScenarioState>(transport, `${ADMIN}/scenario`));
     } catch (e) {
       setError((e as Error).message);
     }
@@ -58,6 +72,17 @@ export function ScenariosTab({ transport, active }: { transport: Transport; acti
                   <input type="radio" name="scenario" checked={state.current === name} onChange={() => choose(name)} />
                   <span class={name === null ? '' : 'mono'}>{name ?? 'base (no scenario)'}</span>
                 </label>
+                {name !== null && state.saved?.[name] && (
+                  <>
+                    {' '}
+                    <span class="dim" data-testid="saved-scenario">
+                      saved: {state.saved[name]!.length} override{state.saved[name]!.length === 1 ? '' : 's'}
+                    </span>{' '}
+                    <button type="button" aria-label={`Delete scenario ${name}`} onClick={() => drop(name)}>
+                      Delete
+                    </button>
+                  </>
+                )}
               </li>
             ))}
           </ul>

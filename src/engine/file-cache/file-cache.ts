@@ -1,8 +1,8 @@
 /**
  * engine/file-cache/ — a SERVICE (the engine's services floor, ENGINE_FLOORS): what every user of
  * a mocks folder shares, so that no layer imports another. This file: the caches. Its rooms:
- * lookup.ts (request path → file), miss-watch.ts and variant-listings.ts (misses and query
- * variants kept fresh), dir-probe.ts + fs-dir-check.ts (is fsDir a folder),
+ * lookup.ts (request path → file), miss-watch.ts, folder-listings.ts and variant-listings.ts
+ * (misses, `<path>.<ext>` candidates and query variants kept fresh), dir-probe.ts + fs-dir-check.ts (is fsDir a folder),
  * json-problem.ts (over-deep or malformed files; the layout writes keep: core/json-layout.ts), fs-call.ts (one call in file mode: the
  * env — cache, queue, limits — and the request's parameters), patch-batch.ts (the per-file write
  * queue: read-modify-write one at a time, `runExclusive`), patch-document.ts + merge-patch.ts,
@@ -31,6 +31,7 @@ import type { Vfs, VfsStat } from '../../vfs/types.js';
 import { detectLayout, serializeJson, type JsonLayout } from '../../core/json-layout.js';
 import type { JsonProblem } from './json-problem.js';
 import { lookupFile, type LookupTarget } from './lookup.js';
+import { FolderListings } from './folder-listings.js';
 import { MissWatches } from './miss-watch.js';
 import { VariantListings } from './variant-listings.js';
 
@@ -243,6 +244,8 @@ export class FileCache {
   private readonly watches = new Map<string, () => void>();
   /** Folder watches vouching for remembered misses (non-exclusive drivers with `watchFolder`). */
   private readonly misses: MissWatches;
+  /** Kept folder listings for lookup step 4 (non-exclusive drivers with `watchFolder`; folder-listings.ts). */
+  private readonly listings: FolderListings | undefined;
   /** Bumped by every watch report: a check or load that saw it change may not grant trust. */
   private reports = 0;
   private readonly below: SharedBelow | undefined;
@@ -284,6 +287,7 @@ export class FileCache {
       this.invalidate(p);
       for (const f of this.followers) f(p);
     });
+    this.listings = vfs.exclusive || vfs.watchFolder === undefined ? undefined : new FolderListings(vfs, WATCHED_RECHECK_MS);
     this.misses = new MissWatches(vfs, fsDir, (key) => {
       if (this.lookups.get(key)?.watched === true) this.lookups.delete(key);
     });
@@ -322,6 +326,7 @@ export class FileCache {
     this.unsubscribe();
     this.followers.clear();
     this.misses.close();
+    this.listings?.close();
     for (const stop of this.watches.values()) stop();
     this.watches.clear();
     this.lookups.clear();
@@ -366,6 +371,7 @@ export class FileCache {
     // Changes outside the mocks folder (e.g. a collector sharing the Vfs) do not concern us.
     if (dir && path && path !== dir && !path.startsWith(`${dir}/`) && !dir.startsWith(`${path}/`)) return;
     this.generation++;
+    this.listings?.changed(path);
     if (!this.overwriting.has(path)) {
       this.lookupGeneration++;
       this.clearLookups();
@@ -490,7 +496,7 @@ export class FileCache {
     const watchedDir = this.exclusive || trustMisses ? undefined : await this.misses.watchBefore(target.rel, target.trailingSlash);
     const reports = this.misses.reports;
     const seen = { folder: false };
-    const path = await lookupFile(this.vfs, this.fsDir, target.rel, target.trailingSlash, seen);
+    const path = await lookupFile(this.vfs, this.fsDir, target.rel, target.trailingSlash, seen, this.listings);
     // Misses are remembered where change events are complete, while a folder watch vouches for
     // them (not for a path that is a folder: miss-watch.ts), or for the lookup TTL when the
     // caller accepts that (query variants: a file that appears is found within the TTL).

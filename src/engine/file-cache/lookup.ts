@@ -7,7 +7,8 @@
  *      `<path>.<ext>` in the folder in code-unit order of the name.
  * A directory without `index.json` does not hide `users.json` (step 2 misses, step 3 hits).
  */
-import type { Vfs } from '../../vfs/types.js';
+import type { Vfs, VfsDirent } from '../../vfs/types.js';
+import type { FolderListings } from './folder-listings.js';
 import { baseName, joinSafe, parentOf, requestPathToVfs } from '../../vfs/path.js';
 
 /** What the file cache's `lookup` takes besides the key: the request path's safe decoded form (vfs/path.ts). */
@@ -38,7 +39,14 @@ const RANK = new Map(EXTENSION_ORDER.map((e, i) => [e, i]));
  * `fsDir` is the mocks folder inside the Vfs (`''` = root). `seen.folder` tells whether the path
  * itself is a folder (its `index.json` was looked for).
  */
-export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingSlash: boolean, seen?: { folder: boolean }): Promise<string | null> {
+export async function lookupFile(
+  vfs: Vfs,
+  fsDir: string,
+  rel: string,
+  trailingSlash: boolean,
+  seen?: { folder: boolean },
+  listings?: FolderListings,
+): Promise<string | null> {
   const full = joinSafe(fsDir, rel);
   let isDir = rel === '';
   if (!isDir) {
@@ -59,13 +67,14 @@ export async function lookupFile(vfs: Vfs, fsDir: string, rel: string, trailingS
   const json = `${full}.json`;
   const sj = await vfs.stat(json);
   if (sj && sj.kind === 'file') return json;
-  return findByExtension(vfs, parentOf(full), baseName(full));
+  return findByExtension(vfs, parentOf(full), baseName(full), listings);
 }
 
-async function findByExtension(vfs: Vfs, dir: string, base: string): Promise<string | null> {
-  let entries;
+/** Step 4; `listings` (folder-listings.ts) answers from a kept listing of `dir` when it can. */
+async function findByExtension(vfs: Vfs, dir: string, base: string, listings: FolderListings | undefined): Promise<string | null> {
+  let entries: readonly VfsDirent[];
   try {
-    entries = await vfs.readdir(dir);
+    entries = listings === undefined ? await vfs.readdir(dir) : await listings.candidates(dir, base);
   } catch {
     return null;
   }

@@ -104,14 +104,19 @@ export class RequestData {
   }
   /** Whether this view still holds exactly `arrays` (no mutation of this request changed it). */
   unchanged(arrays: ReadonlyMap<string, readonly Item[]> | undefined): boolean {
-    if (arrays === undefined || arrays.size !== this.arrays.size) return false;
-    for (const [k, v] of arrays) if (this.arrays.get(k) !== v) return false;
-    return true;
+    return arrays !== undefined && sameArrays(arrays, this.arrays);
   }
   async reload(name: string): Promise<void> {
     const items = await this.store.all(name);
     if (items) this.arrays.set(name, items);
   }
+}
+
+/** Whether two views hold the same array for every collection. */
+export function sameArrays(a: ReadonlyMap<string, readonly Item[]>, b: ReadonlyMap<string, readonly Item[]>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
 }
 
 const groups = new WeakMap<readonly unknown[], Map<string, Map<string, Item[]>>>();

@@ -11,7 +11,7 @@ import {
 import { buildTemplate, hoistedValues, tokenize, type Template } from './literal-template.js';
 import { HttpError } from '../../core/errors.js';
 import type { CollectionStore, Item, StoreChange } from '../store/store.js';
-import { deriveSchema, RequestData, signatureOf, type ChangeStreams, type DerivedSchema } from './schema.js';
+import { deriveSchema, RequestData, sameArrays, signatureOf, type ChangeStreams, type DerivedSchema } from './schema.js';
 import { changeStream } from './change-stream.js';
 
 export interface GraphqlRequest {
@@ -157,12 +157,6 @@ export function createGraphqlService(store: CollectionStore): GraphqlService {
       return subscribe({ schema: derived.schema, document: prepared.document, contextValue: data, variableValues: request.variables ?? undefined, operationName: request.operationName ?? undefined }) as Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
     },
   };
-}
-
-function sameArrays(a: ReadonlyMap<string, readonly Item[]>, b: ReadonlyMap<string, readonly Item[]>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [k, v] of a) if (b.get(k) !== v) return false;
-  return true;
 }
 
 const MAX_SHAPES = 500;

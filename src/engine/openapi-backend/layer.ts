@@ -36,12 +36,12 @@ import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './li
 import { isObj, type MediaContent, type Operation, type ResponseSpec } from '../openapi-document/operations.js';
 import type { BackendOptions } from './options.js';
 import type { Deref } from '../openapi-document/refs.js';
-import { envelopeOf, inferRoles, jsonContent, successSchemaOf, type Collection, type Role } from './resources.js';
+import { envelopeOf, inferRoles, jsonContent, successSchemaOf, topLevelProperties, type Collection, type Role } from './resources.js';
 import { chooseResponse, isSuccess, missingExample, parsePrefer, type Chosen, type Prefer } from './prefer.js';
 import { toXml } from './xml.js';
 import { negotiate } from '../../core/accept.js';
 import type { RouteMatch } from '../openapi-document/routes.js';
-import { createState, topLevelProperties, type BackendState, type Scope } from './state.js';
+import { createState, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming } from '../store/relations.js';
@@ -279,7 +279,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   function respond(b: Built, ctx: RequestContext, match: Extract<RouteMatch, { operation: Operation }>, body: unknown): Response | undefined {
     const op = match.operation;
     const role = b.roles.get(op) ?? { kind: 'action' as const };
-    const prefer = parsePrefer(ctx.request.headers.get('prefer'));
+    const prefer = parsePrefer(ctx.prefer ?? ctx.request.headers.get('prefer')); // a route override's Prefer first (context.ts)
     const picked = chooseResponse(op, prefer.code);
     if (picked && 'unsatisfiable' in picked) return unsatisfiable(ctx, picked.unsatisfiable);
     // An error asked for (Prefer: code=404), or an action documenting no success: what it documents.

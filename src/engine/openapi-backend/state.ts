@@ -10,13 +10,11 @@ import type { Faker } from '@faker-js/faker';
 import { generate } from '../schema-faker/generate.js';
 import { seedOf } from '../schema-faker/faker.js';
 import { topLevelProperties, type Collection } from './resources.js';
-
-export { topLevelProperties };
 import type { Deref } from '../openapi-document/refs.js';
+import { isObj } from '../openapi-document/operations.js';
 import { DEFAULT_NAMING, relationStem, type RelationNaming } from '../store/relations.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A scope's items by id, in insertion order. A generated item whose id is known without it
@@ -97,7 +95,6 @@ export interface BackendState {
   singleton(key: string, make: () => unknown): { value: unknown };
   /** A value for a relation field (`ownerId`): an id that exists in the named collection. */
   relation(field: string, schema: Obj, self: Collection): unknown;
-  reset(): void;
 }
 
 /** A schema that says more than its type (a pattern, format, enum, lengths…). */
@@ -107,8 +104,8 @@ const singularOf = (name: string) => name.toLowerCase().replace(/[-_]/g, '').rep
 
 export function createState(options: StateOptions): BackendState {
   const { faker, deref } = options;
-  let scopes = new Map<string, Scope>();
-  let singletons = new Map<string, { value: unknown }>();
+  const scopes = new Map<string, Scope>();
+  const singletons = new Map<string, { value: unknown }>();
   const generating = new Set<string>();
   const naming = options.relations ?? DEFAULT_NAMING;
   const bySingular = new Map<string, Collection>();
@@ -241,10 +238,6 @@ export function createState(options: StateOptions): BackendState {
       return s;
     },
     relation,
-    reset() {
-      scopes = new Map();
-      singletons = new Map();
-    },
   };
   return state;
 }

@@ -13,6 +13,9 @@
  *   file    a file of the mocks folder, as the session sees it, sent with its content type
  *   delay   ms, [min, max] or { p50, p99 } before the answer
  *   errorRate, fault, seed   faults (src/engine/faults/rules.ts)
+ *   prefer  "code=404" | "example=cat" | "dynamic=true" (or several, comma-separated): the
+ *           request is answered as if it had sent that `Prefer` header, by the OpenAPI
+ *           backend's own Prefer rule (openapi-backend/prefer.ts); not with body, file or status
  *
  * An override with `body` or `file`, or a `status` without `errorRate`, answers the request (it
  * becomes a REST handler placed before every other handler; its fault fields become the handler's
@@ -31,6 +34,7 @@ import { compilePattern } from '../handler-api/pattern.js';
 import { resolveDelay } from '../delay.js';
 import type { DelayOption } from '../delay.js';
 import { checkFaultOptions, type FaultOptions, type FaultRule } from '../faults/rules.js';
+import { parsePrefer } from '../openapi-backend/prefer.js';
 import type { RestHandler } from '../types.js';
 
 export interface SessionOverride {
@@ -44,9 +48,10 @@ export interface SessionOverride {
   errorRate?: number;
   fault?: FaultOptions['fault'];
   seed?: number | string;
+  prefer?: string;
 }
 
-const KEYS = ['method', 'path', 'status', 'headers', 'body', 'file', 'delay', 'errorRate', 'fault', 'seed'] as const;
+const KEYS = ['method', 'path', 'status', 'headers', 'body', 'file', 'delay', 'errorRate', 'fault', 'seed', 'prefer'] as const;
 
 /** Whether the override answers the request itself (else it only adds faults). */
 function answers(o: SessionOverride): boolean {
@@ -89,19 +94,35 @@ export function checkOverride(value: unknown, at: string): SessionOverride {
   if (errorRate !== undefined) out.errorRate = errorRate;
   if (fault !== undefined) out.fault = fault;
   if (seed !== undefined) out.seed = seed;
+  if (value.prefer !== undefined) {
+    const prefer = check.string(value.prefer, `${at}.prefer`, undefined, { nonEmpty: true })!;
+    const asked = parsePrefer(prefer);
+    if (asked.code === undefined && asked.example === undefined && asked.dynamic === undefined) throw new OptionsError(`${at}.prefer`, `must be a Prefer value such as "code=404", "example=cat" or "dynamic=true" (got ${describe(value.prefer)})`);
+    for (const k of ['body', 'file', 'status'] as const) if (value[k] !== undefined) throw new OptionsError(`${at}.prefer`, `cannot be combined with ${k}: the document's answer is chosen by the Prefer`);
+    out.prefer = prefer;
+  }
   return out;
 }
 
+/** A `prefer` override compiled: the requests it sets the Prefer of. */
+export interface PreferRule {
+  readonly method: string;
+  readonly path: string;
+  readonly prefer: string;
+}
+
 /** What an override becomes: a handler that answers, or a fault rule over the normal answer. */
-export function compileOverride(o: SessionOverride, fsDir: string | null): { handler?: RestHandler; rule?: FaultRule } {
+export function compileOverride(o: SessionOverride, fsDir: string | null): { handler?: RestHandler; rule?: FaultRule; prefer?: PreferRule } {
   if (answers(o)) return { handler: overrideHandler(o, fsDir) };
+  const prefer = o.prefer === undefined ? undefined : { method: o.method ?? '*', path: o.path, prefer: o.prefer };
+  if (prefer && o.delay === undefined && o.errorRate === undefined && o.fault === undefined) return { prefer };
   const rule: FaultRule = { method: o.method ?? '*', path: o.path };
   if (o.delay !== undefined) rule.delay = o.delay;
   if (o.errorRate !== undefined) rule.errorRate = o.errorRate;
   if (o.status !== undefined) rule.status = o.status;
   if (o.fault !== undefined) rule.fault = o.fault;
   if (o.seed !== undefined) rule.seed = o.seed;
-  return { rule };
+  return prefer ? { rule, prefer } : { rule };
 }
 
 /** The REST handler an answering override becomes; `fsDir`: the mocks folder in the session's filesystem (`req.app.fs`). */

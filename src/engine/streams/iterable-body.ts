@@ -17,7 +17,7 @@
  */
 import { previewOf } from '../../core/stream-preview.js';
 import { endSignal, registerStream } from '../handler-api/live-streams.js';
-import { startTimer } from '../../core/timers.js';
+import { abortableSleep } from '../../core/timers.js';
 
 /** What a stream's source function is given. */
 export interface StreamControl {
@@ -50,19 +50,6 @@ const encoder = new TextEncoder();
 /** The longest wait a timer can hold (≈ 24.8 days); a longer one would fire at once. */
 const MAX_WAIT = 2 ** 31 - 1;
 
-function timerSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const cancel = startTimer(done, ms);
-    function done() {
-      cancel();
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 function isAsyncIterable<T>(value: unknown): value is AsyncIterable<T> {
   return value != null && typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === 'function';
 }
@@ -87,7 +74,7 @@ export function iterableBody<T>(source: StreamSource<T>, options: IterableBodyOp
   const abort = new AbortController();
   const signal = abort.signal;
   const speed = options.speed ?? 1;
-  const sleep = options.sleep ?? timerSleep;
+  const sleep = options.sleep ?? abortableSleep;
   const control: StreamControl = { signal, lastEventId: options.lastEventId ?? null };
   let iterator: Iterator<T> | AsyncIterator<T> | undefined;
   let finished = false;

@@ -20,6 +20,7 @@
  */
 import { readStream } from '../../core/body.js';
 import type { Logger } from '../../core/logger.js';
+import { abortableSleep } from '../../core/timers.js';
 import { signatureHeader, type SignatureStyle } from '../../core/webhook-signature.js';
 import type { RetrySchedule } from './options.js';
 
@@ -75,6 +76,11 @@ export const DEFAULT_QUEUE_LIMIT = 1000;
 export const ATTEMPT_TIMEOUT = 10_000;
 const RESPONSE_TEXT_LIMIT = 4096;
 const decoder = new TextDecoder();
+/** The platform's own setTimeout: retries wait on whatever clock is installed. */
+const platformTimer = (callback: () => void, ms: number) => {
+  const timer = setTimeout(callback, ms);
+  return () => clearTimeout(timer);
+};
 
 /** WHATWG fetch (browsers, workers, Node without a runtime transport). */
 export const fetchSend: WebhookSend = async ({ url, method, headers, body, timeout, signal }) => {
@@ -119,7 +125,7 @@ export class WebhookDelivery {
     private readonly send: WebhookSend,
     private readonly logger: Logger,
     private readonly limit = DEFAULT_QUEUE_LIMIT,
-    private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void> = abortableSleep,
+    private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void> = (ms, signal) => abortableSleep(ms, signal, platformTimer),
   ) {}
 
   /** How many deliveries wait or are being sent. */
@@ -276,17 +282,4 @@ function describeError(err: unknown): string {
   if (e?.name === 'TimeoutError') return `no answer within ${ATTEMPT_TIMEOUT} ms`;
   const code = e?.cause?.code;
   return code ? `${code}${e.cause?.message ? ` (${e.cause.message})` : ''}` : (e?.message ?? String(err));
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -18,6 +18,7 @@
  *     time range, the sending process; well under the 8000-byte limit); every process drops the
  *     held buckets of that time range, the others fetch those rows and push them to their
  *     WebSocket clients. Retention's partition drops are announced too (all buckets go).
+ *   - Delete of a time range (`deleteRange`, the dashboard's): one DELETE, announced like a drop.
  *   - Partitions: one per UTC day, created ahead (yesterday to 2 days ahead, re-checked with
  *     retention) and on demand for the days a batch touches; retention drops whole partitions.
  */
@@ -585,6 +586,28 @@ export class PostgresEventStore implements EventStore {
         return { limit: q.limit, nextCursor };
       },
     };
+  }
+
+  /**
+   * Deletes this app's events with from <= ts < to in one transaction, announced on the channel
+   * (`x: 'delete'`) in it, so every process drops its held buckets (this one at once too).
+   */
+  async deleteRange(from: number, to: number): Promise<number> {
+    try {
+      const n = await this.db.transaction(async (tx) => {
+        const [row] = await tx.query<{ n: string }>(
+          `WITH gone AS (DELETE FROM ${this.names.events} WHERE app_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz RETURNING 1) SELECT count(*)::text AS n FROM gone`,
+          [this.appId, iso(from), iso(to)],
+        );
+        await tx.query('SELECT pg_notify($1, $2)', [this.names.channel, JSON.stringify({ o: this.origin, x: 'delete' })]);
+        return Number(row?.n ?? 0);
+      });
+      this.pieces?.clear();
+      this.storedHere -= n;
+      return n;
+    } catch (err) {
+      throw this.unreachable(err);
+    }
   }
 
   /**

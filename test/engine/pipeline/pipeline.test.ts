@@ -54,7 +54,7 @@ function probe(withPeek: boolean): Layer & { on: boolean; peeks: number; handles
 
 describe('the layer list', () => {
   it('is handlers, then recordings, recorded streams and files (then the preset hints for 404s), by default', () => {
-    expect(createMockApi({ endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent' }).layers).toEqual(['overrides', 'handlers', 'recorded', 'streams', 'files', 'preset-hints']);
+    expect(createMockApi({ endpointPrefix: '/api', fs: memoryFs(), logLevel: 'silent' }).layers).toEqual(['overrides', 'route-overrides', 'handlers', 'recorded', 'streams', 'files', 'preset-hints']);
   });
 
   it('a layer added before files is consulted on the cached fast path for a path the file cache has', async () => {
