@@ -11,7 +11,7 @@
  *   });
  */
 import type { LogLevel } from './core/logger.js';
-import type { MockApiOptions } from './engine/types.js';
+import type { MockApiOptions } from './engine/mock-api-options.js';
 import type { CollectorOptions } from './tracker/types.js';
 
 export interface MockyardConfig<Api = {}> {

@@ -11,7 +11,8 @@
  * and of an OpenAPI document), data-openapi.ts (an OpenAPI 3.1 document of data),
  * learn-har.ts (what recorded traffic adds); the CLI's `export` is src/node/contract-cli.ts
  */
-import { findRelations, type RelationNaming } from '../engine/store/relations.js';
+import { findRelations } from '../engine/store/relations.js';
+import type { RelationNaming } from '../engine/store-contract/contract.js';
 import { collectionTypeName, nameRegistry, pascalCase } from './type-names.js';
 import { shapeOf, shapeToSchema, type Schema } from './value-shape.js';
 

@@ -2,7 +2,7 @@
  * The TypeScript declarations of a data model (data-model.ts): one exported type per collection
  * (its items) and per singular object, relation fields typed as the related item's id
  * (`userId: User['id']`), and the maps the mock API's generic parameter takes
- * (`RouteHandler` in src/engine/types.ts, src/engine/store/typed-store.ts): `Collections`, `Objects`, `Routes` and `Api`.
+ * (`RouteHandler` in src/engine/types.ts, src/engine/store-contract/typed-store.ts): `Collections`, `Objects`, `Routes` and `Api`.
  */
 import type { DataModel } from './data-model.js';
 import { declarationComment, schemaType, type SchemaTypeContext } from './schema-types.js';

@@ -32,7 +32,7 @@ import { HttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
-import type { CollectionStore, Item, ListQuery } from '../engine/store/contract.js';
+import type { CollectionStore, Item, ListQuery } from '../engine/store-contract/contract.js';
 import { joinVfsPath } from '../vfs/path.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
 

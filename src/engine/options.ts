@@ -35,12 +35,11 @@ import { resolveWsHandlers } from './ws/options.js';
 import { resolveStoreOptions } from './store/options.js';
 import { ERROR_MESSAGE_HEADER } from './openapi/documented-error.js';
 import { resolveWebhooksOption, type ResolvedWebhook } from './webhooks/options.js';
-import type { RelationNaming } from './store/relations.js';
+import type { RelationNaming } from './store-contract/contract.js';
 import type {
   ErrorHandlerFunction,
   FilterConfig,
   MiddlewareFunction,
-  MockApiOptions,
   PaginationConfig,
   ProxyOptions,
   ParserConfig,
@@ -48,6 +47,9 @@ import type {
   RestHandler,
   WsHandler,
 } from './types.js';
+import type {
+  MockApiOptions,
+} from './mock-api-options.js';
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 export const DEFAULT_GATEWAY_TIMEOUT = 30_000;

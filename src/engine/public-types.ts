@@ -26,7 +26,6 @@ export type {
   HttpMethod,
   MiddlewareFunction,
   MockApiApp,
-  MockApiOptions,
   NewItem,
   NextFunction,
   PaginationConfig,
@@ -41,15 +40,20 @@ export type {
   RouteBody,
   RouteHandler,
   RouteSpec,
-  ScenarioOptions,
   StandardSchemaV1,
   TypedCollectionStore,
   UploadedFile,
-  WebhookCause,
   WebhookInit,
-  WebhookOption,
-  WebhookRetry,
-  WebhookValue,
   WsConnection,
   WsHandler,
 } from './types.js';
+export type {
+  MockApiOptions,
+  ScenarioOptions,
+} from './mock-api-options.js';
+export type {
+  WebhookCause,
+  WebhookOption,
+  WebhookRetry,
+  WebhookValue,
+} from './webhooks/options.js';

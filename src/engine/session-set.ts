@@ -39,7 +39,7 @@ import type { ScenarioSet } from './scenario-pipelines.js';
 import { requestedScenario } from './selection/scenario.js';
 import type { EngineServices } from './services.js';
 import type { MockApiApp } from './types.js';
-import type { CollectionStore } from './store/contract.js';
+import type { CollectionStore } from './store-contract/contract.js';
 import type { ResolvedSessions } from './sessions/options.js';
 import { checkOverride, type SessionOverride } from './sessions/overrides.js';
 import type { OverrideSource } from './sessions/route-overrides-layer.js';

@@ -75,7 +75,7 @@ import type { UpgradeResult } from '../core/socket.js';
 import type { Journal } from '../devtools/journal.js';
 import type { ServerNames } from '../devtools/guard.js';
 import { createMockApi } from '../engine/create-mock-api.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import { createCollector } from '../tracker/collector.js';
 import type { CollectorOptions } from '../tracker/types.js';
 import { answerFrom, engineList, upgradeFrom } from './dispatch.js';

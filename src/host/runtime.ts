@@ -12,7 +12,7 @@
  * collector's gzip reads), so two hosts in one process on different runtimes keep their own.
  */
 import type { MockApiRuntime } from '../engine/runtime.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import type { CollectorRuntime } from '../tracker/runtime.js';
 import type { CollectorOptions } from '../tracker/types.js';
 

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../core/engine.js';
 import type { MockApi } from '../engine/create-mock-api.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import type { Collector } from '../tracker/types.js';
 import { isCollector } from '../tracker/is-collector.js';
 import { isMockApi } from '../engine/is-mock-api.js';

@@ -20,8 +20,8 @@ import { loadConfigFile } from './config.js';
 import { checkDbFile } from './db-file.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
-import type { MockApiOptions } from '../engine/types.js';
-import type { CollectionStore } from '../engine/store/contract.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
+import type { CollectionStore } from '../engine/store-contract/contract.js';
 
 export interface ExportIo {
   cwd: string;

@@ -7,7 +7,7 @@ import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import { createHost, type Host, type HostConfig } from '../host/create-host.js';
 import { createCollector } from '../tracker/collector.js';
 import type { EngineSources as Sources } from '../host/engine-set.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
 import { nodeRuntime } from './runtime.js';
 

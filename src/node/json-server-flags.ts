@@ -19,7 +19,8 @@ import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { closest } from '../core/options.js';
-import type { MiddlewareFunction, MockApiOptions } from '../engine/types.js';
+import type { MiddlewareFunction } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import { memoryFs } from '../vfs/memory.js';
 
 /** A mistake in json-server's flags (the CLI prints it with its usage hint, exit 2). */

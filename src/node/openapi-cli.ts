@@ -9,7 +9,7 @@
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ResolvedMockApiOptions } from '../engine/options.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import { readDocument } from '../engine/openapi-document/operations.js';
 import { createDeref } from '../engine/openapi-document/refs.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';

@@ -17,7 +17,7 @@ import { check } from '../core/options.js';
 import { ADMIN_BASE, DEVTOOLS_BASE, isDevtoolsEngine } from '../devtools/paths.js';
 import { isMockApi } from '../engine/is-mock-api.js';
 import { isCollector } from '../tracker/is-collector.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import { isEngine } from '../core/engine.js';
 import { isLoopbackHost, type ServerNames } from '../devtools/guard.js';
 import { resolve } from 'node:path';

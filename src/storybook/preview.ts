@@ -8,7 +8,7 @@
  */
 import { check, OptionsError } from '../core/options.js';
 import type { Engine } from '../core/engine.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import { collectorBase } from '../devtools/paths.js';
 import { memoryFs } from '../vfs/memory.js';
 import type { SeedTree } from '../vfs/seed.js';

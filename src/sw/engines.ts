@@ -8,7 +8,7 @@ import { OptionsError } from '../core/options.js';
 import { createMockApi, type MockApi } from '../engine/create-mock-api.js';
 import { kNetworkBehind } from '../engine/options.js';
 import { resolveProxy } from '../engine/proxy/options.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import { createCollector } from '../tracker/collector.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
 import { createHost, type Host } from '../host/create-host.js';

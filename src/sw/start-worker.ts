@@ -13,7 +13,7 @@
 import type { Engine } from '../core/engine.js';
 import { check } from '../core/options.js';
 import type { MockApi } from '../engine/create-mock-api.js';
-import type { MockApiOptions } from '../engine/types.js';
+import type { MockApiOptions } from '../engine/mock-api-options.js';
 import type { Collector, CollectorOptions } from '../tracker/types.js';
 import type { Host } from '../host/create-host.js';
 import { pageHost } from './engines.js';

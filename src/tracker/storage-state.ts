@@ -10,7 +10,9 @@
  *                for a request to come by.
  *
  * Each change of state is logged once (`PostgreSQL at host:5432 unreachable (ECONNREFUSED);
- * retrying` … `PostgreSQL at host:5432 connected`), not once per failed request.
+ * retrying` … `PostgreSQL at host:5432 connected`), not once per failed request. The machine
+ * behind these three names (unavailable is `waiting` or `retrying`) and every move between its
+ * states: `LOADING_MOVES` below, used only through `StorageState.on`.
  */
 import { HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -69,16 +71,54 @@ function describeError(err: unknown): string {
   return `not loaded (${typeof code === 'string' ? code : 'error'})`;
 }
 
+/**
+ * The loading machine's states (the status names them connecting | ready | unavailable):
+ *   connecting  the first attempt (`load()`) is under way; requests wait for it
+ *   ready       loaded and answering (a ping probes it, at most once a second)
+ *   waiting     unavailable; the next attempt starts when the timer fires (250 ms, doubling to 2 s)
+ *   retrying    unavailable; an attempt is under way
+ *   closed      `close()` was called: whatever ends later changes nothing
+ * Events: `loaded` / `loadFailed` (how an attempt ended), `due` (the timer fired), `failed` (a
+ * store call or probe found the storage unreachable), `close`. A pair not in the table is refused:
+ * `storageMove` throws (a bug in the collector).
+ */
+export type LoadingStateName = 'connecting' | 'ready' | 'waiting' | 'retrying' | 'closed';
+export type LoadingEvent = 'loaded' | 'loadFailed' | 'due' | 'failed' | 'close';
+
+export const LOADING_MOVES: { readonly [S in LoadingStateName]: { readonly [E in LoadingEvent]?: LoadingStateName } } = {
+  connecting: { loaded: 'ready', loadFailed: 'waiting', close: 'closed' },
+  ready: { failed: 'waiting', close: 'closed' },
+  waiting: { due: 'retrying', failed: 'waiting', close: 'closed' },
+  retrying: { loaded: 'ready', loadFailed: 'waiting', failed: 'retrying', close: 'closed' },
+  closed: { loaded: 'closed', loadFailed: 'closed', due: 'closed', failed: 'closed', close: 'closed' },
+};
+
+/** Where `event` takes the loading machine from `from`; throws when refused. */
+export function storageMove(from: LoadingStateName, event: LoadingEvent): LoadingStateName {
+  const to = LOADING_MOVES[from][event];
+  if (to === undefined) throw new Error(`collector storage: '${event}' is refused in state '${from}'`);
+  return to;
+}
+
+/** What the status calls each state (closed: the last one). */
+const STATUS_NAME: { readonly [S in LoadingStateName]?: StorageStateName } = { connecting: 'connecting', ready: 'ready', waiting: 'unavailable', retrying: 'unavailable' };
+
+type Loading =
+  | { name: 'connecting' | 'ready' | 'closed' }
+  | { name: 'waiting'; delay: number; timer: ReturnType<typeof setTimeout> }
+  | { name: 'retrying'; delay: number };
+
 export class StorageState {
+  private loading: Loading = { name: 'connecting' };
+  /** The status's name: changes of it are logged and told to listeners. */
   private name: StorageStateName = 'connecting';
   private reason: string | undefined;
+  /** What the log adds to the reason of a failed attempt (the error's message). */
+  private detail: string | undefined;
   /** What an attempt does: `load()` until it has succeeded once, then `probe()` when the store has one. */
   private attemptWith: 'load' | 'probe' = 'load';
   /** What the store has been so far (how the log words the next `ready`). */
   private readonly seen = { ready: false, unavailable: false };
-  /** The background retries while unavailable (one at a time): the wait for the next and how to end it. */
-  private retrying: { timer?: ReturnType<typeof setTimeout>; wake?: () => void } | undefined;
-  private closed = false;
   private readonly listeners = new Set<(status: StorageStatus) => void>();
   private lastProbe = 0;
   private probing: Promise<void> | undefined;
@@ -93,13 +133,16 @@ export class StorageState {
     /** Runs after every successful (re)load, before the state turns ready (retention, warming). */
     private readonly onLoaded: () => Promise<void>,
   ) {
-    this.firstAttempt = this.attempt().then(() => {
-      if (this.name !== 'ready') this.retry();
-    });
+    this.firstAttempt = this.attempt();
   }
 
   get state(): StorageStateName {
     return this.name;
+  }
+
+  /** The loading machine's state (finer than the status: waiting or retrying while unavailable; closed). */
+  get loadingState(): LoadingStateName {
+    return this.loading.name;
   }
 
   get ready(): boolean {
@@ -121,9 +164,10 @@ export class StorageState {
    */
   failed(err: unknown): boolean {
     const reason = unavailableReason(err);
-    if (reason === undefined || this.closed) return false;
-    this.set('unavailable', reason);
-    this.retry();
+    if (reason === undefined || this.loading.name === 'closed') return false;
+    this.reason = reason;
+    this.detail = undefined;
+    this.on('failed');
     return true;
   }
 
@@ -153,7 +197,7 @@ export class StorageState {
   }
 
   /** One try: `load()` until it has succeeded once, then `probe()` (or `load()` again without one). */
-  private async attempt(): Promise<boolean> {
+  private async attempt(): Promise<void> {
     try {
       if (this.attemptWith === 'probe' && this.store.probe) {
         await this.store.probe();
@@ -163,47 +207,45 @@ export class StorageState {
       }
       await this.onLoaded();
     } catch (err) {
-      if (this.closed) return false;
-      this.set('unavailable', describeError(err), unavailableReason(err) === undefined ? String((err as Error)?.message ?? err) : undefined);
-      return false;
-    }
-    if (this.closed) return false;
-    this.lastProbe = Date.now();
-    this.set('ready');
-    return true;
-  }
-
-  private retry(): void {
-    if (this.retrying || this.closed) return;
-    const retrying: NonNullable<StorageState['retrying']> = {};
-    this.retrying = retrying;
-    void (async () => {
-      let delay = RETRY_MIN_MS;
-      try {
-        while (!this.closed && this.name !== 'ready') {
-          await new Promise<void>((resolve) => {
-            retrying.wake = resolve;
-            retrying.timer = setTimeout(resolve, delay);
-            (retrying.timer as { unref?: () => void }).unref?.();
-          });
-          retrying.wake = undefined;
-          if (this.closed) return;
-          if (await this.attempt()) return;
-          delay = Math.min(RETRY_MAX_MS, delay * 2);
-        }
-      } finally {
-        this.retrying = undefined;
+      if (this.loading.name !== 'closed') {
+        this.reason = describeError(err);
+        this.detail = unavailableReason(err) === undefined ? String((err as Error)?.message ?? err) : undefined;
       }
-    })();
+      this.on('loadFailed');
+      return;
+    }
+    this.lastProbe = Date.now();
+    this.on('loaded');
   }
 
-  private set(name: StorageStateName, reason?: string, detail?: string): void {
-    // Logged and told once per change of state; a new reason while unavailable (refused, then
-    // timed out…) updates status() only.
-    const changed = name !== this.name;
+  /**
+   * The one way the state changes: the table's move for `event`. Entering `waiting` starts its
+   * timer (250 ms, doubling after each failed retry up to 2 s), leaving it ends it; entering
+   * `retrying` starts an attempt. A change of the status's name is logged and told once.
+   */
+  private on(event: LoadingEvent): void {
+    const from = this.loading;
+    const to = storageMove(from.name, event);
+    if (to === from.name) return;
+    if (from.name === 'waiting') clearTimeout(from.timer);
+    if (to === 'waiting') {
+      const delay = from.name === 'retrying' ? Math.min(RETRY_MAX_MS, from.delay * 2) : RETRY_MIN_MS;
+      const timer = setTimeout(() => this.on('due'), delay);
+      (timer as { unref?: () => void }).unref?.();
+      this.loading = { name: to, delay, timer };
+    } else if (to === 'retrying') {
+      this.loading = { name: to, delay: from.name === 'waiting' ? from.delay : RETRY_MIN_MS };
+      void this.attempt();
+    } else {
+      this.loading = { name: to };
+    }
+    const name = STATUS_NAME[to];
+    if (name !== undefined && name !== this.name) this.told(name);
+  }
+
+  /** The status's name changed: logged (`unreachable (ECONNREFUSED); retrying` … `connected`) and told once. */
+  private told(name: StorageStateName): void {
     this.name = name;
-    this.reason = reason;
-    if (!changed) return;
     if (name === 'ready') {
       // A store with probe() is a connection (a database); the others are loaded (a folder).
       // An embedded store loading at once is not news; after trouble it is.
@@ -213,15 +255,13 @@ export class StorageState {
     } else if (name === 'unavailable') {
       this.seen.unavailable = true;
       // Error level: the collector answers 503 until it is back (logLevel 'error' still shows why).
-      this.logger.error(`tracker: ${this.label} ${reason}${detail ? ` (${detail})` : ''}; retrying`);
+      this.logger.error(`tracker: ${this.label} ${this.reason}${this.detail ? ` (${this.detail})` : ''}; retrying`);
     }
     const status = this.status();
     for (const l of [...this.listeners]) l(status);
   }
 
   close(): void {
-    this.closed = true;
-    if (this.retrying?.timer) clearTimeout(this.retrying.timer);
-    this.retrying?.wake?.();
+    this.on('close');
   }
 }

@@ -85,7 +85,15 @@ const TEMP_PREFIX = '.mockyard-tmp-';
 const TEMP_NAME = /^\.mockyard-tmp-(\d+)-\d+$/;
 export const STALE_TEMP_MS = 60 * 60 * 1000;
 let tempSeq = 0;
-const tempBeside = (file: string) => join(dirname(file), `${TEMP_PREFIX}${process.pid}-${++tempSeq}`);
+const tempBeside = (file: string) => below(dirname(file), `${TEMP_PREFIX}${process.pid}-${++tempSeq}`);
+
+/**
+ * `rel` (a normalised Vfs path: `/`-joined plain segments, path.ts) under the absolute folder
+ * `dir`: what `join` answers, without its normalising pass on POSIX (a request's paths go through
+ * here half a dozen times).
+ */
+const below = (dir: string, rel: string): string =>
+  rel === '' ? dir : sep === '/' ? (dir.endsWith('/') ? `${dir}${rel}` : `${dir}/${rel}`) : join(dir, rel);
 /** Whether a normalised path has a segment with the temp prefix. */
 const isReserved = (path: string) => path.includes(TEMP_PREFIX) && (path.startsWith(TEMP_PREFIX) || path.includes(`/${TEMP_PREFIX}`));
 const reserved = (path: string) => new VfsError('EINVAL', path, `Reserved name: ${path}`);
@@ -165,7 +173,7 @@ export function diskFs(rootDir: string): DiskVfs {
   const changes = new ChangeEmitter();
   const watchers = new FolderWatchers();
   const abs = (path: string) => {
-    const full = path ? join(root, path) : root;
+    const full = below(root, path);
     // Defence in depth: normalizeVfsPath already guarantees this.
     if (full !== root && !full.startsWith(root + sep)) throw new VfsError('EINVAL', path);
     return full;
@@ -272,7 +280,7 @@ export function diskFs(rootDir: string): DiskVfs {
         if ((err as { code?: string }).code !== 'ENOTDIR') throwAsVfsError(err, path);
         st = undefined; // through a file: does not exist, the operation itself answers ENOTDIR
       }
-      if (st === undefined) return { real: join(base, path), stat: undefined }; // nothing below can be a link
+      if (st === undefined) return { real: below(base, path), stat: undefined }; // nothing below can be a link
       if (st.isSymbolicLink()) {
         const real = resolveLinks(path, base);
         return { real, stat: statOrAbsent(real, path) };
@@ -419,7 +427,7 @@ export function diskFs(rootDir: string): DiskVfs {
       // The name is removed where its folder really is; a link is removed itself, not its target.
       const parent = existing(parentOf(path));
       if (parent === undefined) return false;
-      const target = join(parent, baseName(path));
+      const target = below(parent, baseName(path));
       let s: Stats | undefined;
       try {
         s = lstatSync(target, { throwIfNoEntry: false });

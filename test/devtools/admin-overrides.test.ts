@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryFs } from '../../src/vfs/memory.js';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { closeServers, startServer } from '../helpers/server.js';
 
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { isLoopbackHost, resolveDevtoolsGuard } from '../../src/devtools/guard.js';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { closeServers, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryFs } from '../../src/vfs/memory.js';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { createMiddleware } from '../../src/node/middleware.js';
 import { closeServers, rawRequest, startServer } from '../helpers/server.js';
 import { createServer } from 'node:http';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
 import type { Exchange } from '../../src/core/exchange.js';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { req, see } from '../helpers/engine-request.js';
 

@@ -10,7 +10,7 @@ import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { LoggerSink } from '../../src/core/logger.js';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { closeServers, rawRequest, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 

@@ -7,7 +7,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { closeServers, rawRequest, startServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 

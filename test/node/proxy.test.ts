@@ -14,7 +14,7 @@ import { fetchTransport, type UpstreamTransportFactory } from '../../src/engine/
 import { nodeRuntime } from '../../src/node/runtime.js';
 import type { ServeOptions } from '../../src/node/serve.js';
 import { undiciTransport } from '../../src/node/upstream-undici.js';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { closeServers, fakeEngine, rawRequest, startServer as startAnyServer } from '../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 import { closeUpstreams, deadUrl, startUpstream, type UpstreamHandler } from '../helpers/upstream.js';

@@ -9,7 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockApi } from '../../src/engine/create-mock-api.js';
 import { createNodeMockApi as createMockApi } from '../../src/node/engines.js'; // the `mockyard` entry under Node: fsDir on disk
-import type { MockApiOptions, ProxyOptions } from '../../src/engine/types.js';
+import type { ProxyOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { listFiles as files } from '../helpers/cli-run.js';
 import { harErrors } from '../helpers/har-schema.js';
 import { closeServers, startServer } from '../helpers/server.js';

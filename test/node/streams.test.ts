@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { EventSource } from 'eventsource';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeMockApi as createMockApi } from '../../src/node/engines.js';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { ndjson, sse, textStream } from '../../src/engine/streams/responses.js';
 import type { SseEvent } from '../../src/engine/streams/sse-format.js';
 import { closeServers, startServer } from '../helpers/server.js';

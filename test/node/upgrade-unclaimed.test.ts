@@ -12,7 +12,7 @@ import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { memoryFs } from '../../src/vfs/memory.js';
-import type { MockApiOptions } from '../../src/engine/types.js';
+import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
 import { createMiddleware, type Middleware } from '../../src/node/middleware.js';
 import { mockyard } from '../../src/node/vite.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';

@@ -25,9 +25,10 @@
  */
 import { HttpError } from '../../core/errors.js';
 import type { Predicate, SimpleFilter } from '../file-cache/filters.js';
-import { runQuery, text, valueAt, type CollectionQuery, type QueryResult } from '../store/query.js';
+import { runQuery, text, valueAt } from '../store/query.js';
+import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
 
-export type { QueryResult } from '../store/query.js';
+export type { QueryResult } from '../store-contract/contract.js';
 
 /** Filters, sorts (stable) and slices `items` (never mutated): the store's query run (store/query.ts). */
 export const runJsonServerQuery: (items: readonly unknown[], q: JsonServerQuery) => QueryResult = runQuery;

@@ -39,7 +39,7 @@ import { MSG } from '../file-cache/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../file-cache/patch-document.js';
 import type { FilesLayer } from '../file-cache/files-layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import type { CollectionSnapshot, CollectionStore } from '../store/contract.js';
+import type { CollectionSnapshot, CollectionStore } from '../store-contract/contract.js';
 import { idKeyOf } from '../store/item-id.js';
 import { runQuery } from '../store/query.js';
 import { referencedIds } from '../store/references.js';

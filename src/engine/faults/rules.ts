@@ -17,9 +17,9 @@ import { check, describe, isPlainObject, OptionsError } from '../../core/options
 import { resolveDelay, type DelayOption } from '../delay.js';
 import { compilePattern } from '../handler-api/pattern.js';
 import type { RestHandler } from '../types.js';
-import type { FaultOptions, FaultRule } from './types.js';
+import type { FaultOptions, FaultRule } from '../fault-spec.js';
 
-export type { FaultOptions, FaultRule } from './types.js';
+export type { FaultOptions, FaultRule } from '../fault-spec.js';
 
 export const FAULT_OPTION_KEYS = ['delay', 'errorRate', 'status', 'fault', 'seed'] as const;
 

@@ -512,6 +512,21 @@ export class FileCache {
   }
 
   /**
+   * Removes the file at `path` through the Vfs (false: nothing was there) and stops watching it:
+   * a folder where items come and go (POST, DELETE) does not pile up a watch per name it ever
+   * held. A file made there again is found by a lookup and watched when it is read or written.
+   */
+  async remove(path: string): Promise<boolean> {
+    const removed = await this.vfs.remove(path);
+    const stop = this.watches.get(path);
+    if (removed && stop !== undefined) {
+      this.watches.delete(path);
+      stop();
+    }
+    return removed;
+  }
+
+  /**
    * Writes through the Vfs (atomic) and keeps the new bytes as the cached content, so the next
    * read does not go back to the filesystem. On a non-exclusive driver the entry carries the
    * file's real stat (one `stat` after the write); if the size does not match what we wrote

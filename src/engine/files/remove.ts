@@ -31,11 +31,11 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
       const drop = new Uint8Array(items.length);
       for (const i of r.indices!) drop[i] = 1;
       const rest = items.filter((_, i) => drop[i] === 0);
-      if (rest.length === 0) await env.vfs.remove(path);
+      if (rest.length === 0) await env.cache.remove(path);
       else await env.cache.write(path, serializeJson(rest, detectLayout(entry.bytes)), true, { value: rest });
       return r.page.length;
     }
-    if (!(await env.vfs.remove(path))) throw new HttpError(404, MSG.deleteNotFound);
+    if (!(await env.cache.remove(path))) throw new HttpError(404, MSG.deleteNotFound);
     return 1;
   });
   return FastResponse.empty(204, { 'X-Deleted-Count': String(deleted) });

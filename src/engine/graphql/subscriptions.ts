@@ -60,36 +60,25 @@ export function graphqlWsSession(
         void iterator?.return?.();
       },
     });
+    /** Each answer of `answers` as a `next`, until it ends or the client completes the id. */
+    const relay = async <T extends object>(answers: AsyncIterableIterator<T>, payload: (answer: T) => object) => {
+      iterator = answers;
+      if (stopped) void iterator.return?.();
+      for await (const answer of answers) {
+        if (stopped) break;
+        send({ type: 'next', id, payload: payload(answer) });
+      }
+    };
     try {
       label(request);
       const answers = own?.(request);
-      if (answers) {
-        iterator = answers;
-        if (stopped) void iterator.return?.();
-        for await (const answer of answers) {
-          if (stopped) break;
-          send({ type: 'next', id, payload: answer });
-        }
-        if (!stopped && running.get(id) !== undefined) send({ type: 'complete', id });
-        return;
-      }
-      const { derived, data } = await service.current();
-      const prepared = service.prepare(derived.schema, request);
-      if (prepared.operation?.operation === 'subscription') {
-        const result = await service.subscribe(request, prepared, derived, data);
-        if (!(Symbol.asyncIterator in result)) {
-          if (!stopped) send({ type: 'next', id, payload: formatResult(result) });
-        } else {
-          iterator = result;
-          if (stopped) void iterator.return?.();
-          for await (const next of result) {
-            if (stopped) break;
-            send({ type: 'next', id, payload: formatResult(next) });
-          }
-        }
-      } else {
-        const result = await service.execute(request, prepared, derived, data);
-        if (!stopped) send({ type: 'next', id, payload: formatResult(result) });
+      if (answers) await relay(answers, (answer) => answer);
+      else {
+        const { derived, data } = await service.current();
+        const prepared = service.prepare(derived.schema, request);
+        const result = prepared.operation?.operation === 'subscription' ? await service.subscribe(request, prepared, derived, data) : await service.execute(request, prepared, derived, data);
+        if (Symbol.asyncIterator in result) await relay(result, formatResult);
+        else if (!stopped) send({ type: 'next', id, payload: formatResult(result) });
       }
       if (!stopped && running.get(id) !== undefined) send({ type: 'complete', id });
     } catch (err) {

@@ -44,7 +44,7 @@ import type { RouteMatch } from '../openapi-document/routes.js';
 import { createState, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
-import type { RelationNaming } from '../store/relations.js';
+import type { RelationNaming } from '../store-contract/contract.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 export { parsePrefer } from './prefer.js';

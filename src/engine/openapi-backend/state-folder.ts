@@ -20,7 +20,7 @@ import type { Logger } from '../../core/logger.js';
 import { requestPathToVfs } from '../../vfs/path.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { FilesFactory, FilesLayer } from '../file-cache/files-layer.js';
-import type { CollectionStore, Item } from '../store/contract.js';
+import type { CollectionStore, Item } from '../store-contract/contract.js';
 import { createCollectionStore } from '../store/store.js';
 import type { Collection } from './resources.js';
 import { ScopeItems, type Scope } from './state.js';

@@ -12,7 +12,8 @@ import { seedOf } from '../schema-faker/faker.js';
 import { topLevelProperties, type Collection } from './resources.js';
 import type { Deref } from '../openapi-document/refs.js';
 import { isObj } from '../openapi-document/operations.js';
-import { DEFAULT_NAMING, relationStem, type RelationNaming } from '../store/relations.js';
+import { DEFAULT_NAMING, relationStem } from '../store/relations.js';
+import type { RelationNaming } from '../store-contract/contract.js';
 
 type Obj = Record<string, unknown>;
 

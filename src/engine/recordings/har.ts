@@ -14,7 +14,6 @@ import { isTextMediaType, parseMediaType } from '../../core/media-type.js';
 export const REDACTED = '[redacted]';
 export const ALWAYS_REDACTED: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
 
-
 /** Names that say they carry a credential (`X-Auth-Token`, `X-Api-Key`, `X-CSRF-Token`, `X-Session-Id`, …). */
 const CREDENTIAL_NAME = /(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session([-_]?id)?|csrf|xsrf|signature|credentials?)([-_]|$)/;
 
@@ -28,11 +27,6 @@ export function harHeaders(headers: Headers, redact: ReadonlySet<string>): Heade
   for (const [name, value] of headers) out.push({ name, value: isRedacted(name, redact) ? REDACTED : value });
   return out;
 }
-
-function queryString(url: URL): QueryString[] {
-  return [...url.searchParams].map(([name, value]) => ({ name, value }));
-}
-
 
 export function harContent(bytes: Uint8Array | null, size: number, mimeType: string): Content {
   const content: Content = { size, mimeType };
@@ -88,7 +82,7 @@ export function harEntry(x: HarExchange, redact: ReadonlySet<string>): Entry {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: harHeaders(x.requestHeaders, redact),
-      queryString: queryString(url),
+      queryString: [...url.searchParams].map(([name, value]): QueryString => ({ name, value })),
       headersSize: -1,
       bodySize: x.requestBodySize ?? 0,
       ...(x.requestBodySize ? { postData: postData(x.requestBody ?? null, x.requestBodySize, x.requestHeaders.get('content-type') ?? '') } : {}),

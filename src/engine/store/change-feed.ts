@@ -19,9 +19,9 @@ import type { FsEnv } from '../file-cache/fs-call.js';
 import { relativeToFsDir } from '../file-cache/fs-call.js';
 import { idKeyOf } from './item-id.js';
 
-import type { ChangeListener, Item, StoreChange } from './contract.js';
+import type { ChangeListener, Item, StoreChange } from '../store-contract/contract.js';
 
-export type { ChangeListener, Item, StoreChange } from './contract.js';
+export type { ChangeListener, Item, StoreChange } from '../store-contract/contract.js';
 
 const feeds = new WeakMap<FsEnv, ChangeFeed>();
 

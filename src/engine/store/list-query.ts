@@ -12,9 +12,9 @@
  * filtering; `total` counts the filtered items before the slice.
  */
 import { HttpError } from '../../core/errors.js';
-import type { Item, ListQuery, ListResult } from './contract.js';
+import type { Item, ListQuery, ListResult } from '../store-contract/contract.js';
 
-export type { ListQuery, ListResult } from './contract.js';
+export type { ListQuery, ListResult } from '../store-contract/contract.js';
 
 type Test = (item: Item) => boolean;
 

@@ -7,7 +7,7 @@
  * Declared relations come on top of the default convention (both `<name>Id` and `<name>_id`).
  */
 import { check, OptionsError } from '../../core/options.js';
-import type { DeclaredRelations, RelationNaming } from './relations.js';
+import type { DeclaredRelations, RelationNaming } from '../store-contract/contract.js';
 
 export interface StoreOptions {
   relations?: RelationNaming['convention'] | DeclaredRelations;

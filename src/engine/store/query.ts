@@ -6,31 +6,7 @@
  * stored collection through the compiled column scan (scan.ts), or on any array here
  * (`runQuery`: the same answers, by filtering and sorting in full).
  */
-/**
- * A filter on one item. The compiled scan may inline it when it carries `simple` (file-cache/filters.ts
- * `Predicate` says what it holds; typed loosely here so that the store's contract names no
- * file-mode type).
- */
-export type ItemTest = ((item: unknown) => boolean) & { readonly simple?: unknown };
-
-export interface CollectionQuery {
-  /** Filters that always apply, as one test (the AND of `filters`). */
-  readonly test: ((item: unknown) => boolean) | undefined;
-  /** Plain equality filters: dropped when no item has the field (json-server 0.17). */
-  readonly equals: ReadonlyArray<{ readonly path: readonly string[]; readonly test: ItemTest }>;
-  /**
-   * The filters that always apply, one predicate each (`test` is their AND), those on a top-level
-   * field with what the compiled scan (file-cache/scan.ts) needs to inline them (`simple`).
-   */
-  readonly filters: readonly ItemTest[];
-  /** What selects the items (two queries with the same signature select the same items; '' = no filter). */
-  readonly signature: string;
-  readonly sort: ReadonlyArray<{ readonly path: readonly string[]; readonly desc: boolean }>;
-  /** As Array.prototype.slice (NaN → 0, negative from the end). */
-  readonly slice: { readonly start: number; readonly end: number | undefined } | undefined;
-  /** `_page` with `_per_page` (1.x): answer the envelope. */
-  readonly envelope: { readonly page: number; readonly perPage: number } | undefined;
-}
+import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
 
 export function valueAt(item: unknown, path: readonly string[]): unknown {
   let v: unknown = item;
@@ -63,13 +39,6 @@ function compareValues(a: unknown, b: unknown): number {
   const x = typeof a === 'string' ? a : text(a);
   const y = typeof b === 'string' ? b : text(b);
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-export interface QueryResult {
-  items: unknown[];
-  total: number;
-  /** 1.x's page envelope (`_page` with `_per_page`), when asked for. */
-  envelope?: { first: number; prev: number | null; next: number | null; last: number; pages: number; items: number; data: unknown[] };
 }
 
 /** Filters, sorts (stable) and slices `items` (never mutated). */

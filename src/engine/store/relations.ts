@@ -20,21 +20,8 @@
  * convention field the child's items hold (`postId` or `post_id` under 'both': json-graphql-server's
  * sample data works in REST as it does in GraphQL), else the convention's first spelling.
  */
+import type { RelationNaming } from '../store-contract/contract.js';
 import { pluralCandidates, singular } from './plurals.js';
-
-export type RelationConvention = 'json-server' | 'json-graphql-server' | 'both';
-
-export interface DeclaredRelations {
-  /** Per child collection: field → parent collection. */
-  readonly [collection: string]: { readonly [field: string]: string };
-}
-
-export interface RelationNaming {
-  readonly convention: RelationConvention | 'none';
-  readonly declared: DeclaredRelations;
-  /** json-server's `foreignKeySuffix` (`_id`): replaces the convention's suffixes. */
-  readonly suffix?: string;
-}
 
 /** The default naming: both conventions, nothing declared. */
 export const DEFAULT_NAMING: RelationNaming = { convention: 'both', declared: {} };

@@ -6,7 +6,7 @@
  */
 import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys } from '../../core/json-safety.js';
-import type { Item, StoreTransaction } from './contract.js';
+import type { Item, StoreTransaction } from '../store-contract/contract.js';
 import { idKeyOf, nextId } from './item-id.js';
 import type { MutationScope } from './writes.js';
 

@@ -24,7 +24,7 @@ import { HttpError } from '../../core/errors.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
-import type { StoreChange } from '../store/contract.js';
+import type { StoreChange } from '../store-contract/contract.js';
 import { markCause } from './cause.js';
 import type { Webhooks, WebhooksControl } from './control.js';
 import { fetchSend, WebhookDelivery, answerText, type AttemptObserver, type OutgoingWebhook, type WebhookSend } from './delivery.js';

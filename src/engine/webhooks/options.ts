@@ -17,9 +17,50 @@
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { SIGNATURE_STYLES, type SignatureStyle } from '../../core/webhook-signature.js';
-import type { WebhookCause, WebhookOption, WebhookValue } from '../types.js';
+import type { StoreChange } from '../store-contract/contract.js';
 
-export type { WebhookCause, WebhookInit, WebhookOption, WebhookRetry, WebhookValue } from '../types.js';
+export type { WebhookInit } from '../types.js';
+
+/** What a webhook's `url` and `body` functions are given: the request and answer, or the store change, that caused it. */
+export interface WebhookCause {
+  /** `POST /api/orders` or `orders.created`. */
+  event: string;
+  /** A request pattern's cause: the request (its body already read: `body`). */
+  request?: Request;
+  /** The request's JSON body (or text), when it had one. */
+  requestBody?: unknown;
+  /** A request pattern's cause: the answer's status, headers and JSON body (or text). */
+  response?: { status: number; headers: Headers; body: unknown };
+  /** A store change's cause. */
+  change?: StoreChange;
+}
+
+export type WebhookValue<T> = T | ((cause: WebhookCause) => T | Promise<T>);
+
+export interface WebhookRetry {
+  /** Attempts in all, the first included (default 5; 1 = no retry). */
+  attempts?: number;
+  /** Milliseconds before each retry (default [500, 1000, 2000, 4000]); the last one repeats. */
+  delays?: number[];
+}
+
+export interface WebhookOption {
+  on: string;
+  url: WebhookValue<string | undefined>;
+  method?: string;
+  headers?: Record<string, string>;
+  /** A JSON value, or a function of the cause returning one (default: the changed item, else the answer's body). */
+  body?: string | number | boolean | null | object | ((cause: WebhookCause) => unknown);
+  /** Milliseconds before the first attempt (default 0). */
+  delay?: number;
+  retry?: false | number | WebhookRetry;
+  /** Signs the exact bytes sent (core/webhook-signature.ts). */
+  secret?: string;
+  /** `github` (default: X-Hub-Signature-256) or `stripe` (Stripe-Signature). */
+  signature?: SignatureStyle;
+  /** The event name sent as `X-Mockyard-Event` (default: the `on` text). */
+  event?: string;
+}
 
 export type WebhookTrigger =
   | { type: 'request'; method: string; path: RegExp; status: number }

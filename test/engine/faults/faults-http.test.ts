@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { interceptFetch } from '../../../src/test/intercept-fetch.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { closeServers, startServer } from '../../helpers/server.js';

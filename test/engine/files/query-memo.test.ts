@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { req, see } from '../../helpers/engine-request.js';
 import { fsDrivers } from '../../helpers/mock-fs-drivers.js';
 import { removeTempDirs } from '../../helpers/temp-dir.js';

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { MockApi } from '../../../src/engine/create-mock-api.js';
 import { createNodeMockApi as createMockApi } from '../../../src/node/engines.js'; // the `mockyard` entry under Node: fsDir on disk
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { closeServers, startServer } from '../../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../../helpers/temp-dir.js';

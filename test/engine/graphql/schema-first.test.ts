@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
 import { graphql } from '../../../src/engine/handler-api/operation-handlers.js';
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { closeServers, startServer } from '../../helpers/server.js';
 

@@ -2,7 +2,7 @@
  * Helpers for the handler-layer tests that go through `engine.handle(new Request(...))`.
  */
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 
 export type TestApi = ReturnType<typeof createMockApi>;

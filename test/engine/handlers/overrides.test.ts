@@ -8,7 +8,7 @@ import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/core/errors.js';
 import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { handlersFor } from '../../../src/msw/index.js';
 import { interceptFetch } from '../../../src/test/intercept-fetch.js';
 import { memoryFs } from '../../../src/vfs/memory.js';

@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { HttpError } from '../../../src/core/errors.js';
 import type { Engine } from '../../../src/core/engine.js';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { serve, type RunningServer } from '../../../src/node/serve.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { deferred } from './engine-helpers.js';

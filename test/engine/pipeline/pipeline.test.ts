@@ -8,7 +8,7 @@ import { FastResponse } from '../../../src/core/fast-response.js';
 import { assembleMockApi, createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
 import type { RequestContext } from '../../../src/engine/context.js';
 import { PASS, type Layer } from '../../../src/engine/pipeline/layer.js';
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { req, see } from '../../helpers/engine-request.js';
 

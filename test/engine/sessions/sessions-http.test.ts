@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMiddleware } from '../../../src/node/middleware.js';
 import { join } from 'node:path';
-import type { MockApiOptions } from '../../../src/engine/types.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
 import { closeServers, startServer } from '../../helpers/server.js';
 import { makeTempDir, removeTempDirs } from '../../helpers/temp-dir.js';
 

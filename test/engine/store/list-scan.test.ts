@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
 import { buildEntry } from '../../../src/engine/file-cache/file-cache.js';
-import type { ListQuery } from '../../../src/engine/store/contract.js';
+import type { ListQuery } from '../../../src/engine/store-contract/contract.js';
 import { runListQuery } from '../../../src/engine/store/list-query.js';
 import { listEntry } from '../../../src/engine/store/scan.js';
 import { memoryFs } from '../../../src/vfs/memory.js';

@@ -1,12 +1,61 @@
 /**
- * The collection store's contract: the types handlers (`req.app.store`), GraphQL and the layers
- * program against. Types only, importing no implementation, so that `engine/types.ts` can name
- * the store without reaching the files layer the store is built on (store.ts).
+ * engine/store-contract/ (the engine's contract floor): the collection store's contract, the types
+ * handlers (`req.app.store`), GraphQL and the layers program against, and the store's view typed
+ * by a generated `Api` (typed-store.ts). Types only, importing nothing, so that `engine/types.ts`
+ * (`MockApiApp.store`) and every layer can name the store without reaching the store (the
+ * service, engine/store/store.ts) or the file cache it is built on. The query a snapshot runs
+ * (its implementation: store/query.ts) and the relation naming (THE relation rule:
+ * store/relations.ts) are declared here for the same reason.
  */
-import type { CollectionQuery, QueryResult } from './query.js';
-import type { RelationNaming } from './relations.js';
 
 export type Item = Record<string, unknown>;
+
+/**
+ * A filter on one item. The compiled scan may inline it when it carries `simple` (file-cache/filters.ts
+ * `Predicate` says what it holds; typed loosely here so that the store's contract names no
+ * file-mode type).
+ */
+export type ItemTest = ((item: unknown) => boolean) & { readonly simple?: unknown };
+
+export interface CollectionQuery {
+  /** Filters that always apply, as one test (the AND of `filters`). */
+  readonly test: ((item: unknown) => boolean) | undefined;
+  /** Plain equality filters: dropped when no item has the field (json-server 0.17). */
+  readonly equals: ReadonlyArray<{ readonly path: readonly string[]; readonly test: ItemTest }>;
+  /**
+   * The filters that always apply, one predicate each (`test` is their AND), those on a top-level
+   * field with what the compiled scan (file-cache/scan.ts) needs to inline them (`simple`).
+   */
+  readonly filters: readonly ItemTest[];
+  /** What selects the items (two queries with the same signature select the same items; '' = no filter). */
+  readonly signature: string;
+  readonly sort: ReadonlyArray<{ readonly path: readonly string[]; readonly desc: boolean }>;
+  /** As Array.prototype.slice (NaN → 0, negative from the end). */
+  readonly slice: { readonly start: number; readonly end: number | undefined } | undefined;
+  /** `_page` with `_per_page` (1.x): answer the envelope. */
+  readonly envelope: { readonly page: number; readonly perPage: number } | undefined;
+}
+
+export interface QueryResult {
+  items: unknown[];
+  total: number;
+  /** 1.x's page envelope (`_page` with `_per_page`), when asked for. */
+  envelope?: { first: number; prev: number | null; next: number | null; last: number; pages: number; items: number; data: unknown[] };
+}
+
+export type RelationConvention = 'json-server' | 'json-graphql-server' | 'both';
+
+export interface DeclaredRelations {
+  /** Per child collection: field → parent collection. */
+  readonly [collection: string]: { readonly [field: string]: string };
+}
+
+export interface RelationNaming {
+  readonly convention: RelationConvention | 'none';
+  readonly declared: DeclaredRelations;
+  /** json-server's `foreignKeySuffix` (`_id`): replaces the convention's suffixes. */
+  readonly suffix?: string;
+}
 
 export interface StoreChange {
   /** The collection's name (its file below the mocks folder, without `.json`: `posts`, `v1/users`). */

@@ -1,9 +1,10 @@
 /**
  * The fault options' types (a handler's `fault`, `mock.faults` rules), apart from their
- * validation (rules.ts) so that `engine/types.ts` can name them without importing the options.
+ * validation (faults/rules.ts), on the engine's contract floor: a handler's options
+ * (`engine/types.ts`), the option list and the faults layer all name them.
  */
-import type { ConnectionFault } from '../../core/connection-fault.js';
-import type { DelayOption } from '../delay.js';
+import type { ConnectionFault } from '../core/connection-fault.js';
+import type { DelayOption } from './delay.js';
 
 /** What may go wrong (a handler's `fault`, or a rule without its method and path). */
 export interface FaultOptions {
