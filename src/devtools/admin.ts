@@ -19,6 +19,7 @@
  *   …      sessions…          the sessions (admin-sessions.ts)
  *   …      data…              the collections, read and written through the store (admin-data.ts)
  *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
+ *   POST   routes             a new static route (status, headers, JSON or text) as a mock file (admin-files.ts)
  *   GET    openapi            the OpenAPI document's operations, responses and examples (admin-openapi.ts)
  *   GET    events/export      the collector's events of ?since=&until= as JSON Lines (admin-events.ts)
  *   DELETE events             the collector's events of ?from=&to= (to excluded) deleted → { deleted }
@@ -46,7 +47,7 @@ import { describeCollector, describeMock } from './routes-info.js';
 import { isMockApi } from '../engine/is-mock-api.js';
 import { sessionRoute } from './admin-sessions.js';
 import { dataRoute } from './admin-data.js';
-import { filesRoute } from './admin-files.js';
+import { createStaticRoute, filesRoute } from './admin-files.js';
 import { describeOpenApi } from './admin-openapi.js';
 import { deleteEvents, exportEvents } from './admin-events.js';
 import { recordRoute } from './admin-record.js';
@@ -212,7 +213,8 @@ export function createAdminApi(options: AdminOptions): AdminApi {
         if (method === 'GET' || head) {
           return json({ mock: mock ? await describeMock(mock, (resources ??= createResourceMap(mock))) : null, collector: tracker ? describeCollector(tracker) : null }, 200, head);
         }
-        return allow('GET, HEAD');
+        if (method === 'POST') return createStaticRoute(needMock(), fileQueue, await jsonBody(request));
+        return allow('GET, HEAD, POST');
       case '/scenario': {
         const api = needMock();
         const saved = () => Object.fromEntries(api.routeOverrides.saved);

@@ -287,7 +287,7 @@ describe('Routes tab', () => {
     // Edit flags.json from the tree (the list reloaded after the create).
     await page.getByRole('button', { name: 'Edit flags.json' }).click();
     const body = page.getByTestId('file-body');
-    await expect.poll(() => body.inputValue()).toBe('{ "beta": true }');
+    await expect.poll(() => body.inputValue()).toBe('{\n  "beta": true\n}\n');
     await body.fill('{ "beta": false, ');
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.getByTestId('file-note').textContent()).toMatch(/^Not saved, not JSON/);
@@ -306,6 +306,40 @@ describe('Routes tab', () => {
     expect(await onDisk('flags.json')).toBe('{ "beta": "disk" }');
     expect(await body.inputValue()).toBe('{ "beta": "page" }');
     await shot(page, 'file-conflict');
+    await page.close();
+  });
+});
+
+describe('Routes tab: a new route with a status and headers', () => {
+  it('is created by keyboard, saved as a recording in the mocks folder, and answered by the CLI', async () => {
+    const page = await openTab('routes', 420, 'dark');
+    await page.getByTestId('new-route-path').focus();
+    await page.keyboard.type('maintenance');
+    await page.keyboard.press('Tab'); // Status
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('503');
+    await page.keyboard.press('Tab'); // Body: JSON
+    await page.keyboard.press('Tab'); // Headers
+    await page.keyboard.type('Retry-After: 60\nX-Mode: maintenance');
+    await page.keyboard.press('Tab'); // Body
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('{ "down": true }');
+    await page.keyboard.press('Tab'); // Create route
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('new-route-note').textContent()).toBe('Created maintenance@recorded.json: GET /api/maintenance answers 503.');
+    expect(JSON.parse(await onDisk('maintenance@recorded.json')).recorded[0].response).toEqual({ status: 503, headers: { 'retry-after': '60', 'x-mode': 'maintenance' }, body: { down: true } });
+    const res = await fetch(`${url}/api/maintenance`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('60');
+    expect(res.headers.get('x-mode')).toBe('maintenance');
+    expect(await res.json()).toEqual({ down: true });
+    // A header a recording does not answer with is refused, named.
+    await page.getByTestId('new-route-path').fill('cookie');
+    await page.getByTestId('new-route-headers').fill('Set-Cookie: a=1');
+    await page.getByRole('button', { name: 'Create route' }).click();
+    await expect.poll(() => page.getByTestId('new-route-note').textContent()).toMatch(/^400: Set-Cookie is not a header/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(page, 'new-route');
     await page.close();
   });
 });

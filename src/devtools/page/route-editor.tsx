@@ -6,8 +6,9 @@
  *     shared overrides (POST overrides: every request without a session), or a saved scenario
  *     (POST scenarios/<name>/overrides, then "Use this scenario": PUT scenario); listed, and
  *     undone one by one (DELETE …/overrides/<n>).
- *   - NewRoute: a static route answered from an ordinary mock file (PUT files/<path> with
- *     If-None-Match: *, so an existing file is never overwritten); the CLI serves it as any other.
+ *   - NewRoute: a static route (status, headers, JSON or text) saved as an ordinary mock file
+ *     (POST routes: `flags.json`, or `flags@recorded.json` with a status or headers; an existing
+ *     route is never overwritten); the CLI serves it as any other.
  *   - FileEditor: a mock file's body, edited with validation (JSON must parse) and saved with
  *     If-Match: an edit made on disk or in another tab meanwhile is a 412, reported, the draft kept.
  */
@@ -252,51 +253,58 @@ export function RouteOverrides({ transport, paths }: { transport: Transport; pat
   );
 }
 
-/** A new static route: an ordinary mock file. */
+/** A new static route (POST routes): status, headers and a JSON or text body, saved as a mock file. */
 export function NewRoute({ transport, prefix, onCreated }: { transport: Transport; prefix: string; onCreated: () => void }) {
   const [path, setPath] = useState('');
   const [type, setType] = useState<'json' | 'txt'>('json');
+  const [status, setStatus] = useState('200');
+  const [headers, setHeaders] = useState('');
   const [body, setBody] = useState('{\n  \n}');
   const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
   const create = async (e: Event) => {
     e.preventDefault();
-    const clean = path.replace(/^\/+/, '').replace(/\.(json|txt)$/, '');
-    if (!clean) return setNote({ text: 'Name the route (flags, v1/config).', error: true });
-    if (type === 'json') {
-      try {
-        JSON.parse(body);
-      } catch (err) {
-        return setNote({ text: `Not JSON: ${(err as Error).message}`, error: true });
-      }
+    const spec: Record<string, unknown> = { path, status: Number(status), headers: {} };
+    for (const line of headers.split('\n')) {
+      const at = line.indexOf(':');
+      if (line.trim()) (spec.headers as Record<string, string>)[line.slice(0, at < 0 ? undefined : at).trim()] = at < 0 ? '' : line.slice(at + 1).trim();
     }
-    const file = `${clean}.${type}`;
     try {
-      const res = await transport(`${ADMIN}/files/${file.split('/').map(encodeURIComponent).join('/')}`, { method: 'PUT', headers: { 'Content-Type': type === 'json' ? 'application/json' : 'text/plain', 'If-None-Match': '*' }, body });
-      await readJson(res);
-      const base = prefix === '/' ? '' : prefix.replace(/\/$/, '');
-      setNote({ text: `Created ${file}: GET ${base}/${type === 'json' ? clean : file} answers it.`, error: false });
+      if (type === 'txt') spec.text = body;
+      else spec.body = JSON.parse(body);
+    } catch (err) {
+      return setNote({ text: `Not JSON: ${(err as Error).message}`, error: true });
+    }
+    try {
+      const made = await readJson<{ file: string; url: string; status: number }>(await transport(`${ADMIN}/routes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(spec) }));
+      setNote({ text: `Created ${made.file}: GET ${made.url} answers ${made.status}.`, error: false });
       onCreated();
     } catch (err) {
       setNote({ text: (err as Error).message, error: true });
     }
   };
+  const input = (e: Event) => (e.target as HTMLInputElement).value;
   return (
     <form class="editor" aria-label="New route" onSubmit={create}>
       <h2>New route</h2>
       <div class="row">
         <label>
           Path <span class="dim mono">{prefix === '/' ? '/' : `${prefix.replace(/\/$/, '')}/`}</span>
-          <input value={path} placeholder="flags" size={16} data-testid="new-route-path" onInput={(e) => setPath((e.target as HTMLInputElement).value.trim())} />
+          <input value={path} placeholder="flags" size={16} data-testid="new-route-path" onInput={(e) => setPath(input(e).trim())} />
+        </label>
+        <label>
+          Status
+          <input type="number" min={200} max={599} value={status} data-testid="new-route-status" onInput={(e) => setStatus(input(e))} />
         </label>
         <label>
           Body
-          <select value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'json' | 'txt')}>
+          <select value={type} onChange={(e) => setType(input(e) as 'json' | 'txt')}>
             <option value="json">JSON</option>
             <option value="txt">text</option>
           </select>
         </label>
       </div>
-      <textarea aria-label="Route body" rows={5} spellcheck={false} value={body} data-testid="new-route-body" onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} />
+      <textarea aria-label="Route headers" rows={2} spellcheck={false} value={headers} placeholder="X-Flag: on (one header a line)" data-testid="new-route-headers" onInput={(e) => setHeaders(input(e))} />
+      <textarea aria-label="Route body" rows={5} spellcheck={false} value={body} data-testid="new-route-body" onInput={(e) => setBody(input(e))} />
       <div class="row">
         <button type="submit">Create route</button>
       </div>

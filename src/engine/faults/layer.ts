@@ -7,7 +7,7 @@
  * is kept on the Request for the journal (fired.ts). Requests that match no rule pass on at once,
  * on the fast path too.
  */
-import { markConnectionFault, type ConnectionFault } from '../../core/connection-fault.js';
+import { connectionFaultOf, markConnectionFault, type ConnectionFault } from '../../core/connection-fault.js';
 import { errorResponse } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
@@ -75,6 +75,9 @@ export function createFaultLayer(rules: readonly FaultRule[], services: EngineSe
     async handle(ctx) {
       const rule = match(ctx);
       if (rule === undefined) return undefined;
+      // A connection fault already asked for by an earlier list (a session's or a saved
+      // scenario's override, route-overrides-layer.ts) wins over this one: first list first.
+      if (connectionFaultOf(ctx.request) !== undefined) return undefined;
       const wait = rule.delay?.() ?? 0;
       const fails = rule.fails && (rule.rate >= 1 || rule.random() < rule.rate);
       const fired: FaultFired = {

@@ -5,13 +5,9 @@
  * the request validator compiles bodies (no coercion, formats), each problem as
  * `<JSON pointer> <message>`.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { bundleSchema, type Deref } from './schema-bundle.js';
-import { MAX_LISTED_ERRORS } from './request-validator.js';
-
-const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+import { createAjv, MAX_LISTED_ERRORS } from './request-validator.js';
 
 export type PayloadCheck = (schema: unknown, value: unknown) => string[];
 
@@ -23,12 +19,7 @@ export function payloadChecker(doc: Record<string, unknown>, deref: Deref): Payl
     if (schema === undefined || schema === null) return [];
     let validate = compiled.get(schema);
     if (validate === undefined) {
-      if (!ajv) {
-        const o = { strict: false, allErrors: true, logger: false as const, validateSchema: false };
-        ajv = (v31 ? new Ajv2020(o) : new Ajv(o)) as Ajv;
-        addFormats(ajv);
-        for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(f, true);
-      }
+      ajv ??= createAjv(v31, false);
       try {
         validate = ajv.compile(bundleSchema(schema, deref, v31));
       } catch {

@@ -32,6 +32,20 @@ const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
 export const MAX_LISTED_ERRORS = 10;
 
+/**
+ * An Ajv for a document's schemas (Ajv2020 for OpenAPI 3.1, draft-07 otherwise). validateSchema
+ * off: the schemas are not checked against the JSON Schema meta-schema (compiling it costs more
+ * than a big document's first operation); a schema Ajv cannot compile is still reported. `coerce`:
+ * values arrive as text (query, path, form fields) and are coerced to the schema's types.
+ */
+export function createAjv(v31: boolean, coerce: boolean): Ajv {
+  const o = { strict: false, allErrors: true, logger: false as const, validateSchema: false, ...(coerce ? { coerceTypes: 'array' as const, useDefaults: false } : {}) };
+  const a = (v31 ? new Ajv2020(o) : new Ajv(o)) as Ajv;
+  addFormats(a);
+  for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) a.addFormat(f, true);
+  return a;
+}
+
 export interface Problem {
   /** `query`, `path`, `header`, `body`. */
   in: string;
@@ -159,21 +173,8 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
   const swagger = doc.swagger === '2.0';
   const v31 = typeof doc.openapi === 'string' && doc.openapi.startsWith('3.1');
   let ajvs: { ajv: Ajv; bodyAjv: Ajv } | undefined;
-  const compilers = () => {
-    if (ajvs) return ajvs;
-    const make = (coerce: boolean) => {
-      // validateSchema off: the document's schemas are not checked against the JSON Schema
-      // meta-schema (compiling it costs more than a big document's first operation); a schema
-      // Ajv cannot compile is still reported (onUncompilable).
-      const o = { strict: false, allErrors: true, logger: false as const, validateSchema: false, ...(coerce ? { coerceTypes: 'array' as const, useDefaults: false } : {}) };
-      const a = (v31 ? new Ajv2020(o) : new Ajv(o)) as Ajv;
-      addFormats(a);
-      for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) a.addFormat(f, true);
-      return a;
-    };
-    // A JSON body is validated without coercion ("7" is not a number in JSON).
-    return (ajvs = { ajv: make(true), bodyAjv: make(false) });
-  };
+  // A JSON body is validated without coercion ("7" is not a number in JSON).
+  const compilers = () => (ajvs ??= { ajv: createAjv(v31, true), bodyAjv: createAjv(v31, false) });
   const bundle = (schema: unknown) => bundleSchema(schema, deref, v31);
 
   function compileOperation(item: Obj, op: Obj, method: string, template: string): CompiledOperation {
