@@ -1,5 +1,5 @@
 /**
- * The faults layer (first in the list when a pipeline has fault rules, rules.ts): a request that
+ * The faults layer (with fault rules, options.ts): a request that
  * matches a rule (first match wins) waits the rule's delay, then with the rule's error rate
  * either gets its status (the JSON error body) or a connection fault (the Request is marked,
  * core/connection-fault.ts, and the host acts on it: `connection-reset` and `no-answer` answer
