@@ -33,7 +33,6 @@ import type { MockApiRuntime } from './runtime.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './layers.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
-import type { Exchange } from '../core/exchange.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
 import { createScenarioSet } from './scenario-pipelines.js';
 import { createSessionSet, type SessionControl, type SessionObserver } from './session-set.js';

@@ -2,8 +2,8 @@
  * engine/file-cache/ — a SERVICE (the engine's services floor, ENGINE_FLOORS): what every user of
  * a mocks folder shares, so that no layer imports another. This file: the caches. Its rooms:
  * lookup.ts (request path → file), miss-watch.ts, folder-listings.ts and variant-listings.ts
- * (misses, `<path>.<ext>` candidates and query variants kept fresh), dir-probe.ts + fs-dir-check.ts (is fsDir a folder), json-format.ts +
- * json-problem.ts (indent, over-deep or malformed files), fs-call.ts (one call in file mode: the
+ * (misses, `<path>.<ext>` candidates and query variants kept fresh), dir-probe.ts + fs-dir-check.ts (is fsDir a folder),
+ * json-problem.ts (over-deep or malformed files; the layout writes keep: core/json-layout.ts), fs-call.ts (one call in file mode: the
  * env — cache, queue, limits — and the request's parameters), patch-batch.ts (the per-file write
  * queue: read-modify-write one at a time, `runExclusive`), patch-document.ts + merge-patch.ts,
  * the query over cached JSON arrays (filters.ts, pagination.ts, sort.ts, query.ts, scan.ts,
@@ -28,7 +28,7 @@ import type { FastHeaders } from '../../core/fast-response.js';
 import { DEFAULT_MAX_JSON_DEPTH, textExceedsDepth } from '../../core/json-depth.js';
 import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
-import { detectIndent, serializeJson } from './json-format.js';
+import { detectLayout, serializeJson, type JsonLayout } from '../../core/json-layout.js';
 import type { JsonProblem } from './json-problem.js';
 import { lookupFile, type LookupTarget } from './lookup.js';
 import { FolderListings } from './folder-listings.js';
@@ -100,7 +100,7 @@ class ValueEntry implements FileEntry {
     readonly stat: VfsStat,
     readonly contentType: string,
     private readonly value: unknown,
-    readonly jsonIndent: string | number | undefined,
+    readonly layout: JsonLayout,
     weight: number,
     countObjects: boolean,
   ) {
@@ -109,7 +109,7 @@ class ValueEntry implements FileEntry {
     this.weight = weight;
   }
   get bytes(): Uint8Array {
-    return (this.text ??= serializeJson(this.value, this.jsonIndent));
+    return (this.text ??= serializeJson(this.value, this.layout));
   }
   get headers(): FastHeaders {
     if (this.head) return this.head;
@@ -119,9 +119,9 @@ class ValueEntry implements FileEntry {
   }
 }
 
-/** The indentation a JSON entry's file is written with (kept on rewrites). */
-export function entryIndent(e: FileEntry): string | number | undefined {
-  return e instanceof ValueEntry ? e.jsonIndent : detectIndent(e.bytes);
+/** The layout a JSON entry's file is written with (kept on rewrites: core/json-layout.ts). */
+export function entryLayout(e: FileEntry): JsonLayout {
+  return e instanceof ValueEntry ? e.layout : detectLayout(e.bytes);
 }
 
 /** Bytes an entry counts for in the cache budget. */
@@ -436,12 +436,12 @@ export class FileCache {
   /**
    * Stores a parsed JSON value as the new content of `path` (an existing or new `.json` file).
    * On drivers with `writeJson` (json-db) the value goes down as is and the cached entry builds
-   * its bytes only when read; elsewhere it is serialised (`indent` kept) and written as bytes.
+   * its bytes only when read; elsewhere it is serialised (in `layout`) and written as bytes.
    * The value must never be mutated afterwards.
    */
-  async writeValue(path: string, value: unknown, indent: string | number | undefined, existing = false): Promise<void> {
+  async writeValue(path: string, value: unknown, layout: JsonLayout, existing = false): Promise<void> {
     if (this.vfs.writeJson === undefined || !(this.exclusive || this.below !== undefined)) {
-      await this.write(path, serializeJson(value, indent), existing, { value });
+      await this.write(path, serializeJson(value, layout), existing, { value });
       return;
     }
     // A rough weight (the text is not built): what the entry it replaces weighed.
@@ -456,7 +456,7 @@ export class FileCache {
     const gen = this.generation;
     if (gen !== this.generation) return;
     this.drop(path);
-    this.files.set(path, new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, indent, weight, this.json.countObjects !== false));
+    this.files.set(path, new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, layout, weight, this.json.countObjects !== false));
     this.cachedBytes += weight;
   }
 

@@ -13,7 +13,6 @@
  * Closes as the protocol says: 4400 an invalid message, 4401 subscribe before the ack,
  * 4409 an id in use.
  */
-import type { ExecutionResult } from 'graphql';
 import type { SocketPeer, SocketSession } from '../../core/socket.js';
 import { DocumentError, formatResult, type GraphqlRequest, type GraphqlService } from './service.js';
 

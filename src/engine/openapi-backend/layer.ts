@@ -26,7 +26,7 @@ import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
 import type { DefaultFsFactory } from '../../vfs/default-fs.js';
 import type { Vfs } from '../../vfs/types.js';
-import { isJsonMediaType, JSON_CONTENT_TYPE, parseMediaType } from '../../core/media-type.js';
+import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { loadFaker, seedOf } from '../schema-faker/faker.js';
