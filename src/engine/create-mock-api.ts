@@ -48,7 +48,7 @@ import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
 import type { JsonServerReload } from './json-server/live-rules.js';
 import { createRouteOverrides, type RouteOverrideControl } from './route-overrides.js';
-import type { OverrideSource } from './sessions/route-overrides-layer.js';
+import type { OverrideSource } from './sessions/layer.js';
 import { requestedScenario } from './selection/scenario.js';
 
 /** `Api`: the generated types of docs/contract.md (`{}`: untyped, as always). */
