@@ -13,7 +13,8 @@
  * after it (`around`, pipeline/layer.ts): generated, file, handler, proxied or recorded, each is
  * checked against the documented response for its status and content type (response-check.ts);
  * a violation is logged with its JSON pointers and marked on the journal entry (violations.ts);
- * strict mode answers 500 with the violations listed instead. Such requests leave the fast path.
+ * strict mode answers 500 with the violations listed instead. A request refused for an operation
+ * (400, 401, 406, 415) or whose answer broke it carries that operation to its journal entry too. Such requests leave the fast path.
  *
  * The document (a path, read by the host's loader, openapi-document/document-loader.ts; or the
  * document object) becomes a route table whose operations compile with Ajv on first use
@@ -40,7 +41,7 @@ import type { Operation } from '../openapi-document/operations.js';
 import { contractRefusal, invalidStatus, unexpectedBody, type Refusal } from './contract.js';
 import { documentedError } from './documented-error.js';
 import { checkAnswer } from './response-check.js';
-import { recordContractViolations } from './violations.js';
+import { recordContractViolations, recordOpenApiOperation, type OperationRef } from './violations.js';
 import type { compileDocument, Match, Problem } from './request-validator.js';
 
 export const OPENAPI_LAYER = 'openapi';
@@ -101,6 +102,17 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     }
   })();
 
+  /** One reference per operation, made on its first refusal or violation. */
+  const refs = new Map<string, OperationRef>();
+  function markOperation(ctx: RequestContext, label: string): void {
+    let ref = refs.get(label);
+    if (ref === undefined) {
+      const id = operations.get(label)?.op.operationId;
+      refs.set(label, (ref = { label, operationId: typeof id === 'string' ? id : null }));
+    }
+    recordOpenApiOperation(ctx.request, ref);
+  }
+
   function refuse(ctx: RequestContext, match: Exclude<Match, { operation: unknown }>): Response {
     ctx.answered(OPENAPI_LAYER);
     const head = ctx.method === 'HEAD';
@@ -116,6 +128,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     const refusal = known ?? (op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request), false) : undefined);
     if (!refusal) return undefined;
     ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
+    markOperation(ctx, label);
     const head = ctx.method === 'HEAD';
     if (refusal.status === 401) {
       const documented = documentedError(op, 401, ctx.request.headers.get('accept'), refusal.message, refusal.headers, head);
@@ -126,6 +139,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
 
   function invalid(ctx: RequestContext, problems: Problem[], label: string): Response {
     ctx.answered(OPENAPI_LAYER, 'invalid request');
+    markOperation(ctx, label);
     const op = operations.get(label);
     const status = invalidStatus(op);
     const message = `Request does not match the OpenAPI document: ${describeProblems(problems)}`;
@@ -195,6 +209,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     if (problems.length === 0) return response;
     const list = problems.map((p) => `${p.pointer || '(answer)'} ${p.message}`).join('; ');
     recordContractViolations(ctx.request, { operation: op.label, status: response.status, problems });
+    markOperation(ctx, op.label);
     logger.warn(`openapi: the answer to ${ctx.method} ${ctx.pathname} (${response.status}, ${by ?? 'unknown'}) does not match ${op.label}: ${list}`);
     if (!options.strictResponses) return response;
     if (fastState(response) === undefined) response.body?.cancel().catch(() => undefined);

@@ -28,7 +28,6 @@ import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
 import type { ResolvedProxyOptions } from './options.js';
 import type { Layer } from '../pipeline/layer.js';
-import type { FlatHeaders } from '../../core/flat-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.js';
 import { createRecorder, type Captured, type Recorder } from './recorder.js';
 import { resolveRecord } from './options.js';

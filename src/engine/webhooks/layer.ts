@@ -29,9 +29,9 @@ import { markCause } from './cause.js';
 import type { Webhooks, WebhooksControl } from './control.js';
 import { fetchSend, WebhookDelivery, answerText, type AttemptObserver, type OutgoingWebhook, type WebhookSend } from './delivery.js';
 import type { DocumentHooks, DocumentRequest, WebhookDocument } from './document-hooks.js';
-import { DEFAULT_RETRY, parseTrigger, resolveRetry, type ResolvedWebhook, type WebhookCause, type WebhookInit, type WebhookTrigger } from './options.js';
+import { DEFAULT_RETRY, parseTrigger, resolveRetry, type ResolvedWebhook, type WebhookCause, type WebhookTrigger } from './options.js';
 import { expand, type ExpressionScope } from './runtime-expression.js';
-import { SIGNATURE_STYLES, type SignatureStyle } from '../../core/webhook-signature.js';
+import { SIGNATURE_STYLES } from '../../core/webhook-signature.js';
 import { check } from '../../core/options.js';
 
 const encoder = new TextEncoder();

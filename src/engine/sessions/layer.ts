@@ -11,7 +11,7 @@
  */
 import type { RequestContext } from '../context.js';
 import { createFaultLayer } from '../faults/layer.js';
-import type { FaultRule } from '../faults/rules.js';
+import type { FaultRule } from '../faults/options.js';
 import { compilePattern, type CompiledPattern } from '../handler-api/pattern.js';
 import { createHandlerLayer, type FsServer, type HandlerLayerOptions } from '../handlers/layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';

@@ -12,7 +12,7 @@
  */
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { describe, OptionsError } from '../../core/options.js';
-import type { HarOption } from './har-option.js';
+import type { HarOption } from './options.js';
 import type { HarReader } from '../runtime.js';
 import type { Logger } from '../../core/logger.js';
 import type { RequestContext } from '../context.js';
