@@ -23,6 +23,8 @@
  * Fast path (`peek`): a GET/HEAD of an item of a collection the store has at hand (`store.peek`),
  * whose own path is known to name no file, is answered synchronously; so is a json-server query
  * without `_embed`/`_expand` (answers remembered per collection version and URL).
+ * Order: after handlers and graphql, before files: an item route is taken only where no file
+ *   claims the path; everything else goes on to file mode.
  */
 import { carriesBody, hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';

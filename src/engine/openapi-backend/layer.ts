@@ -13,6 +13,8 @@
  *
  * The document and the faker are loaded at start-up (`ready`); afterwards every request without
  * a body to read is answered on the synchronous fast path (`peek`).
+ * Order: after files, before static and proxy: handlers and files win where present; what the
+ *   document describes is answered before static files and the network.
  */
 import type { Faker } from '@faker-js/faker';
 import { bufferedBody, hasBody, keepBody, keptJson, readBody } from '../../core/body.js';
