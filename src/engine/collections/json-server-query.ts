@@ -17,7 +17,7 @@
  *   _page=N&_per_page=M    1.x: `{ first, prev, next, last, pages, items, data }`
  *   _start=S&_end=E / _start=S&_limit=M / _limit=M   as Array.slice (negative counts from the end)
  *   _embed=children / _expand=parent   (relations.ts; 1.x's _embed=parent too)
- *   callback=fn            JSONP (0.17), answered by json-server/rewrite-layer.ts
+ *   callback=fn            JSONP (0.17), answered by json-server/layer.ts
  *
  * Numbers are read as json-server reads them (parseInt; `_page=0` or `_page=abc` is page 1,
  * `_limit=abc` an empty slice), never refused. `_like=(` and a `_where` that is not JSON are 400s

@@ -15,7 +15,6 @@ import { runQuery } from '../file-cache/query.js';
 import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
 import { isParentConflict } from './write-conflict.js';
 
-
 export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   const contentType = call.ctx.request.headers.get('content-type');
   // An upload is checked first (the spec's 400s: more than one file, a file and a body), so an

@@ -24,6 +24,8 @@
  * Under `readOnly` (json-server's `--read-only`) queries are answered and mutations refused: 403
  * `{ errors: [{ extensions: { code: 'FORBIDDEN' } }], data: null }` over HTTP, the same errors
  * over the socket.
+ * Order: after handlers and the replay layers, before collections and files: its endpoint is a
+ *   path of its own, which no collection or file should answer.
  */
 import { hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
