@@ -18,13 +18,14 @@ import { isVfs, type Vfs } from '../vfs/types.js';
 import { resolveProxy, type ResolvedProxyOptions } from './proxy/options.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { NO_DELAY, resolveDelay, type DrawDelay } from './delay.js';
-import { resolveRoutes, type RewriteRule } from './json-server/routes.js';
-import { resolveRequestMiddlewares } from './json-server/middleware-layer.js';
+import type { RewriteRule } from './json-server/routes.js';
+import { resolveRequestMiddlewares, resolveRoutes } from './json-server/options.js';
 import { liveJsonServerRules, type LiveJsonServerRules } from './json-server/live-rules.js';
-import { resolveStatic } from './static/layer.js';
-import { resolveHarOption, type HarOption } from './replay/har-option.js';
+import { resolveStatic } from './static/options.js';
+import { resolveCollections } from './collections/options.js';
+import { resolveHarOption, type HarOption } from './replay/options.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
-import { resolveFaultRules, type FaultRule } from './faults/rules.js';
+import { resolveFaultRules, type FaultRule } from './faults/options.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
 import { DEFAULT_STREAMS, resolveStreamsOptions, type ResolvedStreams } from './streams/options.js';
 import type { GraphqlOperationHandler } from './handler-api/operation-handlers.js';
@@ -140,7 +141,7 @@ export interface ResolvedMockApiOptions {
   sessions: ResolvedSessions;
   /** Fault rules of routes (src/engine/faults/), validated. */
   faults: FaultRule[];
-  /** `har`: a HAR log served as recorded traffic (replay/har-layer.ts), or null. */
+  /** `har`: a HAR log served as recorded traffic (replay/layer.ts), or null. */
   har: HarOption | null;
   /** `webhooks` (webhooks/options.ts): what the mock sends the app after requests and store changes; [] = none. */
   webhooks: ResolvedWebhook[];
@@ -216,15 +217,6 @@ function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions[
   }
   if (!isSource(value)) throw new OptionsError(option, `must be the path of an OpenAPI document, the document object or { document, validateResponses } (got ${describe(value)})`);
   return { source: value as string | object, validateResponses: false, strictResponses: false, backend: resolveBackendOptions({}, option) };
-}
-
-function resolveCollections(value: unknown, name: string, preset: boolean): { idField: string } | null {
-  if (value === undefined) return preset ? { idField: 'id' } : null;
-  if (value === false || value === null) return null;
-  if (value === true) return { idField: 'id' };
-  const c = check.object(value, name) ?? {};
-  check.knownKeys(c, name, ['idField']);
-  return { idField: check.string(c.idField, `${name}.idField`, 'id', { nonEmpty: true })! };
 }
 
 /**

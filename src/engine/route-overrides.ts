@@ -9,7 +9,7 @@
  *            scenario's overrides first.
  *
  * Each list is an immutable array replaced on every change (newest first, as a session's), so the
- * route-overrides layer (sessions/route-overrides-layer.ts) — the one mechanism sessions use too —
+ * route-overrides layer (sessions/layer.ts) — the one mechanism sessions use too —
  * compiles a combination once. Every override is validated as a session's (overrides.ts: a 400
  * naming the field). Undo: remove one by its index (0 = the newest), or drop a saved scenario.
  */

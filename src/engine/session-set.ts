@@ -10,7 +10,7 @@
  *            no copy of any file; a write to one item of a collection keeps the new array of
  *            references to the items (8 bytes a row), the items themselves shared;
  *   overrides the session's route overrides (overrides.ts), then its saved scenario's, read per
- *            request by the route-overrides layer (sessions/route-overrides-layer.ts, the one
+ *            request by the route-overrides layer (sessions/layer.ts, the one
  *            mechanism the shared overrides and saved scenarios use too): adding or undoing one
  *            rebuilds nothing;
  *   handlers the scenario's and base's; `req.app.fs` and `req.app.store` are the session's view;
@@ -42,7 +42,7 @@ import type { MockApiApp } from './types.js';
 import type { CollectionStore } from './store-contract/contract.js';
 import type { ResolvedSessions } from './sessions/options.js';
 import { checkOverride, type SessionOverride } from './sessions/overrides.js';
-import type { OverrideSource } from './sessions/route-overrides-layer.js';
+import type { OverrideSource } from './sessions/layer.js';
 import type { RouteOverrides } from './route-overrides.js';
 import { checkSessionId, requestedSession } from './selection/session.js';
 
@@ -326,7 +326,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
     } catch (err) {
       badRequest(err);
     }
-    s.overrides = [...checked, ...s.overrides]; // the newest first: it wins (a new array: route-overrides-layer.ts)
+    s.overrides = [...checked, ...s.overrides]; // the newest first: it wins (a new array: sessions/layer.ts)
   }
 
   return {

@@ -515,7 +515,6 @@ export class FileCache {
     this.entryOn(path, 'written', new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, layout, weight, this.json.countObjects !== false));
   }
 
-
   /**
    * Synchronously: the names in folder `dir` (a Vfs path) that have query variants (`users` for
    * `users@a=1.json`, query-variant.ts), or undefined when not known (or expired on disk).
@@ -537,7 +536,6 @@ export class FileCache {
       })
     );
   }
-
 
   /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
