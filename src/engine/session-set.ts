@@ -272,18 +272,8 @@ export function createSessionSet({ settings, options, services, logger, scenario
       },
       webhook: services.app.webhook,
     };
-    const own: EngineServices = {
-      logger: services.logger,
-      app,
-      queue: new KeyedQueue(),
-      sleep: services.sleep,
-      runtime: services.runtime,
-      get closed() {
-        return services.closed;
-      },
-      overrides: services.overrides,
-      webhooksLayer: services.webhooksLayer,
-    };
+    // The engine's services (read through, `closed` included) with the session's app and its own per-file queue.
+    const own: EngineServices = Object.create(services, { app: { value: app }, queue: { value: new KeyedQueue() } });
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,
       services: own,
