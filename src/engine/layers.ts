@@ -36,7 +36,7 @@ import type { Layer } from './pipeline/layer.js';
 import type { CollectionStore } from './store/store.js';
 import { lazyCollectionStore } from './store/lazy-store.js';
 import { lazyLayer } from './pipeline/lazy-layer.js';
-import { createRewriteLayer } from './json-server/rewrite-layer.js';
+import { createRewriteLayer } from './json-server/layer.js';
 import { createMiddlewareLayer } from './json-server/middleware-layer.js';
 import { createStaticLayer } from './static/layer.js';
 import { createHarLayer } from './replay/layer.js';
@@ -112,7 +112,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(overrides ? [createRouteOverridesLayer(overrides, options, services, files, serveFiles ? fsDir : null)] : []), // route overrides set at run time: a session's, shared, a saved scenario's (sessions/layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
-    ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.jsonServerRules, options.preset === 'json-server', services.sleep)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
+    ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.jsonServerRules, options.preset === 'json-server', services.sleep)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/layer.ts)
     ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(() => options.jsonServerRules.current.middlewares, options.readOnly, services.app, options.gatewayTimeout, { limit: options.bodyLimit, maxDepth: options.maxJsonDepth, inflate: services.runtime.inflate }, options.graphql?.path)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
     ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit, inflate: services.runtime.inflate })] : []), // a HAR log served as recorded (replay/layer.ts)

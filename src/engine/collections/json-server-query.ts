@@ -17,7 +17,7 @@
  *   _page=N&_per_page=M    1.x: `{ first, prev, next, last, pages, items, data }`
  *   _start=S&_end=E / _start=S&_limit=M / _limit=M   as Array.slice (negative counts from the end)
  *   _embed=children / _expand=parent   (relations.ts; 1.x's _embed=parent too)
- *   callback=fn            JSONP (0.17), answered by json-server/rewrite-layer.ts
+ *   callback=fn            JSONP (0.17), answered by json-server/layer.ts
  *
  * Numbers are read as json-server reads them (parseInt; `_page=0` or `_page=abc` is page 1,
  * `_limit=abc` an empty slice), never refused. `_like=(` and a `_where` that is not JSON are 400s
@@ -27,6 +27,7 @@ import { HttpError } from '../../core/errors.js';
 import type { Predicate, SimpleFilter } from '../file-cache/filters.js';
 import { runQuery, text, valueAt } from '../store/query.js';
 import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
+import { isObj } from '../../core/json-object.js';
 
 export type { QueryResult } from '../store-contract/contract.js';
 
@@ -108,21 +109,17 @@ function regex(value: string, name: string): RegExp {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** A `_where` condition (1.x): fields → value or `{ op: value }`, nested objects, `or`/`and` lists. */
 function whereTest(cond: Record<string, unknown>, base: readonly string[] = []): Test {
   const parts: Test[] = [];
   for (const [key, value] of Object.entries(cond)) {
     if ((key === 'or' || key === 'and') && base.length === 0 && Array.isArray(value)) {
-      const subs = value.filter(isObject).map((v) => whereTest(v));
+      const subs = value.filter(isObj).map((v) => whereTest(v));
       parts.push(key === 'or' ? (item) => subs.some((t) => t(item)) : (item) => subs.every((t) => t(item)));
       continue;
     }
     const path = [...base, ...key.split('.')];
-    if (isObject(value)) {
+    if (isObj(value)) {
       const ops = Object.keys(value).filter((k): k is Op => COLON_OPS.has(k));
       if (ops.length > 0) {
         const like = ops.includes('like') ? regex(String(value.like), `_where ${key}.like`) : undefined;
@@ -251,7 +248,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
     } catch {
       throw new HttpError(400, `Query parameter _where must be a JSON object such as {"or":[{"views":{"gt":100}}]} (got "${whereRaw}")`);
     }
-    if (!isObject(cond)) throw new HttpError(400, 'Query parameter _where must be a JSON object such as {"or":[{"views":{"gt":100}}]}');
+    if (!isObj(cond)) throw new HttpError(400, 'Query parameter _where must be a JSON object such as {"or":[{"views":{"gt":100}}]}');
     where = whereTest(cond);
   }
   // json-server 1.x: a valid `_where` replaces the field filters.

@@ -23,6 +23,8 @@
  * Fast path (`peek`): a GET/HEAD of an item of a collection the store has at hand (`store.peek`),
  * whose own path is known to name no file, is answered synchronously; so is a json-server query
  * without `_embed`/`_expand` (answers remembered per collection version and URL).
+ * Order: after handlers and graphql, before files: an item route is taken only where no file
+ *   claims the path; everything else goes on to file mode.
  */
 import { carriesBody, hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
@@ -46,6 +48,7 @@ import { referencedIds } from '../store/references.js';
 import { linkHeader, parseJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand } from './relations.js';
 import { expandField, holdsField, relationField } from '../store/relations.js';
+import { isObj } from '../../core/json-object.js';
 
 const NAME = 'collections';
 
@@ -96,10 +99,6 @@ function decodeSegment(seg: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Name of a collection from its request key (`/v1/posts` → `v1/posts`, the store's name). */
@@ -237,7 +236,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
   async function append(ctx: RequestContext, c: CollectionSnapshot, key: string, extra?: Record<string, unknown>): Promise<Response> {
     requireJsonType(ctx);
     const body = await jsonBody(ctx, 'POST body');
-    if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
+    if (!isObj(body)) throw new HttpError(400, 'A collection item must be a JSON object');
     answered(ctx, c, '');
     const item = await store.transaction(c, (tx) => {
       try {
@@ -272,7 +271,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
       case 'PUT': {
         requireJsonType(ctx);
         const body = await jsonBody(ctx, 'PUT body');
-        if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
+        if (!isObj(body)) throw new HttpError(400, 'A collection item must be a JSON object');
         // The item keeps its id whatever the body says (json-server's rule).
         const item = await store.transaction(c, (tx) => tx.update(id, body, { replace: true }) ?? throwError(noItem(id)));
         return FastResponse.json(jsonOf(item), 200);
@@ -287,7 +286,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
         const item = await store.transaction(c, (tx) => {
           const current = tx.get(id) ?? throwError(noItem(id));
           const result = applyPatchDocument(kind, JSON.parse(jsonOf(current)) as unknown, patch); // a deep copy (the patch mutates it): one parse of the memoised text
-          if (!isObject(result)) throw new HttpError(409, 'A collection item must stay a JSON object');
+          if (!isObj(result)) throw new HttpError(409, 'A collection item must stay a JSON object');
           // The item keeps its id (json-server's rule); a patch cannot move it.
           return tx.update(id, result, { replace: true })!;
         });

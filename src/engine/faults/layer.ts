@@ -6,6 +6,8 @@
  * here at once, the others let the pipeline answer and the host spoils that answer). What fired
  * is kept on the Request for the journal (fired.ts). Requests that match no rule pass on at once,
  * on the fast path too.
+ * Order: after the route overrides, before openapi and every answering layer: a fault delays or
+ *   replaces whatever would answer (a route override's fault, marked first, wins).
  */
 import { connectionFaultOf, markConnectionFault, type ConnectionFault } from '../../core/connection-fault.js';
 import { errorResponse } from '../../core/errors.js';

@@ -11,6 +11,8 @@
  *     (`res.header('X-Hello', 'World')`) go onto whatever answers it (`ctx.onAnswer`);
  *   - `gatewayTimeout` bounds them as it bounds handlers: a middleware that neither calls
  *     `next()` nor answers within it gets a 504.
+ * Order: after the rewrite, before handlers: json-server runs its middlewares (and `--read-only`)
+ *   before its router.
  */
 import { hasBody, readBody, replayBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
@@ -21,7 +23,6 @@ import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { collectFields } from '../handler-api/fields.js';
 import { parseMultipart } from '../handler-api/multipart.js';
 import { withHeaders } from '../../core/fast-response.js';
-import { check } from '../../core/options.js';
 import { runMiddlewares, type StepOutcome } from '../handler-api/chain.js';
 import { Deadlines } from '../handler-api/deadline.js';
 import { PortableRequest } from '../handler-api/request.js';
@@ -31,13 +32,6 @@ import type { RequestContext } from '../context.js';
 import type { MockApiApp, MiddlewareFunction } from '../types.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Validates `middlewares` (an array of functions). */
-export function resolveRequestMiddlewares(value: unknown, option: string): MiddlewareFunction[] {
-  const list = check.array<unknown>(value, option);
-  list.forEach((fn, i) => check.fn(fn, `${option}[${i}]`));
-  return list as MiddlewareFunction[];
-}
 
 /** How the middlewares' `req.body` is read (as Express's body-parser reads JSON and forms, with the engine's limits). */
 export interface MiddlewareBody {

@@ -13,6 +13,8 @@
  *
  * The document and the faker are loaded at start-up (`ready`); afterwards every request without
  * a body to read is answered on the synchronous fast path (`peek`).
+ * Order: after files, before static and proxy: handlers and files win where present; what the
+ *   document describes is answered before static files and the network.
  */
 import type { Faker } from '@faker-js/faker';
 import { bufferedBody, hasBody, keepBody, keptJson, readBody } from '../../core/body.js';
@@ -33,7 +35,8 @@ import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
 import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './list-query.js';
-import { isObj, type MediaContent, type Operation, type ResponseSpec } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
+import type { MediaContent, Operation, ResponseSpec } from '../openapi-document/operations.js';
 import type { BackendOptions } from './options.js';
 import type { Deref } from '../openapi-document/refs.js';
 import { envelopeOf, inferRoles, jsonContent, successSchemaOf, topLevelProperties, type Collection, type Role } from './resources.js';

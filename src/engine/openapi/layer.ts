@@ -1,5 +1,5 @@
 /**
- * The `openapi` layer (`mock.openapi`), FIRST in the pipeline: every request under the prefix is
+ * The `openapi` layer (`mock.openapi`): every request under the prefix is
  * checked against the OpenAPI document before any handler or file runs.
  *
  *   path not in the document            → 404 (`No operation … in the OpenAPI document`)
@@ -24,6 +24,8 @@
  * `peek` answers synchronously for requests without a JSON body to read (GET, DELETE…), so
  * validated GETs stay on the hosts' fast path. A JSON body is read once (bodyLimit, 413) and
  * kept for the layers after it (core/body.ts `keepBody`).
+ * Order: after faults, before json-server's rewrite, handlers and every data layer: a request that
+ *   breaks the document is refused before any handler or file runs, and `around` sees their answers.
  */
 import { bufferedBody, carriesBody, hasBody, keepBody, keepJson, readBody } from '../../core/body.js';
 import { decodedBody } from '../../core/content-encoding.js';

@@ -32,6 +32,7 @@ import { canonicalQuery } from '../file-cache/query-variant.js';
 import { bodyKey, jsonBodyKey } from './body-key.js';
 import { keepsHeader } from './kept-headers.js';
 import { sendableStatusText, type ReplayEntry } from './entries.js';
+import { isObj } from '../../core/json-object.js';
 
 export const RECORDING_MARK = '@recorded';
 export const RECORDING_SUFFIX = `${RECORDING_MARK}.json`;
@@ -79,7 +80,6 @@ export interface RecordingDocument {
 }
 
 const encoder = new TextEncoder();
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 
 /** The bytes of a recorded body (`body` as JSON text), or undefined when none is given. */

@@ -9,6 +9,8 @@
  * in any parameter order, body for writes); another query, method or body goes to the proxy when
  * one is configured, else the 404 naming what the HAR holds for the path (miss.ts). A path with
  * no entry is not this layer's: handlers, files and the proxy answer it as without a HAR.
+ * Order: after handlers, before recorded, streams and files: a HAR log answers the paths it holds
+ *   before the mocks folder does (handlers still win).
  */
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { describe, OptionsError } from '../../core/options.js';

@@ -11,6 +11,8 @@
  * within the lookup TTL). Fast path: the folder's variant index (the names with `@` files,
  * query-variant.ts) tells synchronously that a path has no recording; a cached recording answers
  * a GET/HEAD synchronously too. Writes read their body (to match it) on the promise path.
+ * Order: after har, before streams and files: a recording answers before the plain file of its
+ *   path.
  */
 import { errorResponse } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';

@@ -8,6 +8,8 @@
  * override (a handler). Nothing is rebuilt when an override is added or undone: the lists are
  * immutable arrays replaced whole, compiled once per combination (kept while the lists live).
  * A request sees the lists of the moment it reaches the layer.
+ * Order: after api.use's overrides, before the configured faults and every answering layer: an
+ *   override set at run time wins over the configuration, code (`api.use`) over it.
  */
 import type { RequestContext } from '../context.js';
 import { createFaultLayer } from '../faults/layer.js';

@@ -9,6 +9,8 @@
  * `Last-Modified` from the file's size and mtime, and `Cache-Control: no-cache` (a dev server:
  * always revalidate); `If-None-Match` / `If-Modified-Since` → 304; one `Range` → 206 (416 past
  * the end; `If-Range` honoured). Anything else (other methods, no such file) goes to the next layer.
+ * Order: after files and the OpenAPI mock, before proxy: a static file only where the API answered
+ *   nothing, and before the network.
  */
 import { FastResponse } from '../../core/fast-response.js';
 import { OptionsError } from '../../core/options.js';
