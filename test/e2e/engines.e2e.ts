@@ -59,7 +59,7 @@ describe('mock API engine in the page', () => {
     expect((await call('/api/nothing-here')).status).toBe(404);
   });
 
-  it('parses multipart uploads for handlers through Request.formData()', async () => {
+  it('parses multipart uploads for handlers', async () => {
     const res = await page.evaluate(async () => {
       const form = new FormData();
       form.append('note', 'two files');

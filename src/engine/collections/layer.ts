@@ -43,6 +43,7 @@ import type { FilesLayer } from '../file-cache/files-layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { CollectionSnapshot, CollectionStore } from '../store-contract/contract.js';
 import { idKeyOf } from '../store/item-id.js';
+import { arrayJson, jsonOf } from '../store/item-json.js';
 import { runQuery } from '../store/query.js';
 import { referencedIds } from '../store/references.js';
 import { linkHeader, parseJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
@@ -52,25 +53,8 @@ import { isObj } from '../../core/json-object.js';
 
 const NAME = 'collections';
 
-const itemJson = new WeakMap<object, string>();
 const MAX_REMEMBERED_ANSWERS = 32;
 const MAX_REMEMBERED_ANSWER = 256 * 1024;
-
-/** The JSON text of an array of items: JSON.stringify's, from the items' memoised texts. */
-function arrayJson(items: readonly unknown[]): string {
-  let out = '[';
-  for (let i = 0; i < items.length; i++) out += (i === 0 ? '' : ',') + jsonOf(items[i]);
-  return `${out}]`;
-}
-
-/** The JSON text of an item (memoised: stored items are never mutated, only replaced). */
-function jsonOf(item: unknown): string {
-  if (item === null || typeof item !== 'object') return JSON.stringify(item);
-  let text = itemJson.get(item);
-  if (text === undefined) itemJson.set(item, (text = JSON.stringify(item)));
-  return text;
-}
-
 
 /** What the collections layer reads of the resolved options (the option list passes them whole). */
 export interface CollectionsLayerOptions {
@@ -90,7 +74,6 @@ export interface CollectionsSources {
   /** The runtime's native inflate for compressed request bodies (content-encoding.ts). */
   readonly inflate?: BoundedSyncInflate;
 }
-
 
 function decodeSegment(seg: string): string | undefined {
   if (seg === '') return undefined;

@@ -460,7 +460,6 @@ export class FileCache {
     this.cachedBytes += weight;
   }
 
-
   /**
    * Synchronously: the names in folder `dir` (a Vfs path) that have query variants (`users` for
    * `users@a=1.json`, query-variant.ts), or undefined when not known (or expired on disk).
@@ -482,7 +481,6 @@ export class FileCache {
       })
     );
   }
-
 
   /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw

@@ -15,7 +15,6 @@ import { runQuery } from '../file-cache/query.js';
 import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
 import { isParentConflict } from './write-conflict.js';
 
-
 export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   const contentType = call.ctx.request.headers.get('content-type');
   // An upload is checked first (the spec's 400s: more than one file, a file and a body), so an
@@ -25,8 +24,9 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   if (entry !== null) {
     if (!entry.isJson) throw new HttpError(400, MSG.postNotJson);
     if (entry.array !== undefined && hasQueryConfig(call, 'POST')) {
+      // Form fields feed body filters and pagination as a JSON body does (a part sent as JSON is its value).
       const bytes = upload === undefined ? await requestBody(call, env) : undefined;
-      const body = bytes !== undefined && bytes.byteLength > 0 ? parseJsonBytes(bytes, 'JSON body', env.maxJsonDepth) : undefined;
+      const body = upload?.kind === 'json' ? upload.value : bytes !== undefined && bytes.byteLength > 0 ? parseJsonBytes(bytes, 'JSON body', env.maxJsonDepth) : undefined;
       const q = readQuery(call, 'POST', body);
       const r = runQuery(entry, entry.array, q.predicates, q.page, false, q.signature);
       return FastResponse.json(JSON.stringify(r.page), 200, { 'X-Total-Count': String(r.total) });

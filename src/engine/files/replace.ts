@@ -13,7 +13,6 @@ import { jsonPayload, readPayload } from './payload.js';
 import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
 import { isParentConflict } from './write-conflict.js';
 
-
 export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   assertKnownParams(call, 'PUT');
   const contentType = call.ctx.request.headers.get('content-type');

@@ -258,7 +258,6 @@ export function createHandlerLayer(options: HandlerLayerOptions, services: Engin
     return res.streaming ? tracked(res.toStreamResponse(head)) : res.toResponse(head);
   }
 
-
   type State = { timedOut: boolean; stage: string };
 
   /** A fast route (fastRoutes: no authenticate, middlewares, body schema or custom parser; not 'FS') for a request without a body. */

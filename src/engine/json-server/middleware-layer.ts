@@ -21,7 +21,7 @@ import { errorResponse } from '../../core/errors.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { collectFields } from '../handler-api/fields.js';
-import { parseMultipart } from '../handler-api/multipart.js';
+import { readMultipart } from '../../core/multipart.js';
 import { withHeaders } from '../../core/fast-response.js';
 import { runMiddlewares, type StepOutcome } from '../handler-api/chain.js';
 import { Deadlines } from '../handler-api/deadline.js';
@@ -50,7 +50,7 @@ async function parsedBody(ctx: RequestContext, req: PortableRequest, body: Middl
     const raw = await readDecodedBody(ctx.request, body.limit, body.inflate);
     if (isJsonMediaType(type)) req.body = parseJsonBytes(raw, 'JSON body', body.maxDepth);
     else if (type === 'application/x-www-form-urlencoded') req.body = collectFields(new URLSearchParams(new TextDecoder().decode(raw)));
-    else if (type === 'multipart/form-data') req.body = collectFields((await parseMultipart(new Request('http://local/', { method: 'POST', body: raw as BodyInit }), header!, body.limit)).fields);
+    else if (type === 'multipart/form-data') req.body = collectFields(readMultipart(raw, header!).fields);
   } catch {
     req.body = undefined;
     return undefined;

@@ -48,6 +48,7 @@ import { createState, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming } from '../store-contract/contract.js';
+import { jsonOf } from '../store/item-json.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 export { parsePrefer } from './prefer.js';
@@ -139,19 +140,10 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     }
   })();
 
-  /** The JSON text of a kept item, made once per version of it (a write stores a new object). */
-  const texts = new WeakMap<object, string>();
-  const textOf = (value: unknown): string => {
-    if (value === null || typeof value !== 'object') return JSON.stringify(value);
-    let text = texts.get(value);
-    if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
-    return text;
-  };
-
   function json(ctx: RequestContext, value: unknown, status: number, headers: FastHeaders = {}, type?: string): Response {
     ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
     if (value === undefined || status === 204 || status === 304) return FastResponse.empty(status, headers);
-    return FastResponse.json(textOf(value), status, { ...(type ? { 'Content-Type': type } : {}), ...headers }, ctx.method === 'HEAD');
+    return FastResponse.json(jsonOf(value), status, { ...(type ? { 'Content-Type': type } : {}), ...headers }, ctx.method === 'HEAD');
   }
 
   /** The content of a response the request's `Accept` picks (JSON first on a tie; the contract refused what none fits). */

@@ -35,6 +35,7 @@ import { fastState } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import { readMultipart } from '../../core/multipart.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
@@ -163,7 +164,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
 
   /**
    * A form body's fields (read once within bodyLimit and kept for the layers after this one):
-   * urlencoded, or multipart through the platform's FormData (a file part stands as its name).
+   * urlencoded, or multipart read by core/multipart.ts (a part stays text; a file part stands as its name).
    * Repeated fields become arrays. A multipart body that cannot be parsed is a 400.
    */
   async function formOf(ctx: RequestContext): Promise<Record<string, unknown> | undefined> {
@@ -176,12 +177,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     let entries: Iterable<[string, unknown]>;
     if (parseMediaType(contentType).type === 'application/x-www-form-urlencoded') entries = new URLSearchParams(new TextDecoder().decode(decoded));
     else {
-      try {
-        const data = await new Response(decoded as BodyInit, { headers: { 'content-type': contentType } }).formData();
-        entries = [...data].map(([k, v]) => [k, typeof v === 'string' ? v : (v as File).name] as [string, unknown]);
-      } catch {
-        throw new HttpError(400, 'The multipart body could not be parsed');
-      }
+      const form = readMultipart(decoded, contentType);
+      entries = [...form.fields, ...form.files.map((f) => [f.fieldName, f.filename] as [string, unknown])];
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of entries) {

@@ -81,7 +81,6 @@ export interface RecordingDocument {
 
 const encoder = new TextEncoder();
 
-
 /** The bytes of a recorded body (`body` as JSON text), or undefined when none is given. */
 function bodyBytes(b: RecordedBody, where: string): Uint8Array | undefined {
   const given = ['body', 'text', 'base64'].filter((k) => k in b && (b as Record<string, unknown>)[k] !== undefined);
