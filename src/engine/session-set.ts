@@ -23,7 +23,6 @@
 import { HttpError } from '../core/errors.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
-import { OptionsError } from '../core/options.js';
 import { deltaFs, type DeltaVfs } from '../vfs/delta.js';
 import { overlayFs } from '../vfs/overlay.js';
 import { joinVfsPath } from '../vfs/path.js';
@@ -41,9 +40,9 @@ import type { EngineServices } from './services.js';
 import type { MockApiApp } from './types.js';
 import type { CollectionStore } from './store-contract/contract.js';
 import type { ResolvedSessions } from './sessions/options.js';
-import { checkOverride, type SessionOverride } from './sessions/overrides.js';
+import type { SessionOverride } from './sessions/overrides.js';
 import type { OverrideSource } from './sessions/layer.js';
-import type { RouteOverrides } from './route-overrides.js';
+import { checkOverrides, type RouteOverrides } from './route-overrides.js';
 import { checkSessionId, requestedSession } from './selection/session.js';
 
 /** What the admin API and `api.sessions` show of a session. */
@@ -144,11 +143,6 @@ let generated = 0;
 function newId(): string {
   const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
   return c?.randomUUID ? c.randomUUID() : `s${Date.now().toString(36)}-${(++generated).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-function badRequest(err: unknown): never {
-  if (err instanceof OptionsError) throw new HttpError(400, err.message.replace(/^mockyard: /, ''));
-  throw err;
 }
 
 export function createSessionSet({ settings, options, services, logger, scenarios, routeOverrides }: SessionSetSources): SessionSet {
@@ -310,13 +304,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
   }
 
   function addOverrides(s: Session, list: readonly unknown[]): void {
-    let checked: SessionOverride[];
-    try {
-      checked = list.map((o, i) => checkOverride(o, `overrides[${i}]`));
-    } catch (err) {
-      badRequest(err);
-    }
-    s.overrides = [...checked, ...s.overrides]; // the newest first: it wins (a new array: sessions/layer.ts)
+    s.overrides = [...checkOverrides(list), ...s.overrides]; // the newest first: it wins (a new array: sessions/layer.ts)
   }
 
   return {

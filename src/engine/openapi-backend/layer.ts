@@ -51,7 +51,6 @@ import type { RelationNaming } from '../store-contract/contract.js';
 import { jsonOf } from '../store/item-json.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
-export { parsePrefer } from './prefer.js';
 
 const isXmlType = (type: string) => type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
 /** JSON first when the Accept header likes several types as much. */

@@ -22,7 +22,6 @@ import { idKeyOf } from './item-id.js';
 import type { ChangeListener, Item, StoreChange } from '../store-contract/contract.js';
 import { isObj } from '../../core/json-object.js';
 
-export type { ChangeListener, Item, StoreChange } from '../store-contract/contract.js';
 
 const feeds = new WeakMap<FsEnv, ChangeFeed>();
 
