@@ -156,6 +156,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       subPath: x.ctx.subPath,
       search: x.ctx.search,
       pathname: x.ctx.pathname,
+      origin: new URL(x.url).origin,
       requestBody: sent.bytes,
       requestType: requestHeaders.get('content-type'),
       status: response.status,
