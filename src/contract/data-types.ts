@@ -7,9 +7,9 @@
 import type { DataModel } from './data-model.js';
 import { declarationComment, schemaType, type SchemaTypeContext } from './schema-types.js';
 import { propertyKey } from './type-names.js';
+import { isObj } from '../core/json-object.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `export interface Name {…}` for object types, else `export type Name = …;`. */
 export function declaration(name: string, type: string, schema?: unknown): string {

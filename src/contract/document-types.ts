@@ -22,9 +22,9 @@ import { declaration } from './data-types.js';
 import { RESERVED_NAMES } from './data-model.js';
 import { declarationComment, schemaType, type SchemaTypeContext } from './schema-types.js';
 import { nameRegistry, pascalCase, propertyKey } from './type-names.js';
+import { isObj } from '../core/json-object.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The named schemas of a document, by their `$ref` prefix. */
 function namedSchemas(doc: Obj): { prefix: string; schemas: Obj } {

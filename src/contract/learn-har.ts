@@ -9,9 +9,9 @@
 import { base64ToBytes } from '../core/base64.js';
 import type { DataModel } from './data-model.js';
 import { addValue, emptyShape, shapeToSchema, type Schema, type Shape } from './value-shape.js';
+import { isObj } from '../core/json-object.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface Exchange {
   method: string;

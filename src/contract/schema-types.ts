@@ -8,9 +8,9 @@
  * `unknown`, never a guess.
  */
 import { propertyKey } from './type-names.js';
+import { isObj } from '../core/json-object.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface SchemaTypeContext {
   /** The type name a `$ref` points to (a named schema), or undefined to inline it. */

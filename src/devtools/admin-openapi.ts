@@ -3,7 +3,7 @@
  * serves (`mock.openapi`), as the page's OpenAPI tab lists it — each operation with its documented
  * responses and their examples, and the handler pattern a session override for it takes.
  *
- *   GET openapi   { title, basePath, operations: [{ method, template, pattern, label,
+ *   GET openapi   { title, basePath, operations: [{ method, template, pattern, label, operationId,
  *                   responses: [{ code, description, contents: [{ type, example?, examples }] }] }] }
  *
  * The document is the one the OpenAPI layers share (loaded once, engine/openapi-backend/document-loader.ts);
@@ -37,6 +37,7 @@ export async function describeOpenApi(api: MockApi): Promise<unknown> {
       template: o.template,
       pattern: patternOf(model.basePath, o.template),
       label: o.label,
+      operationId: typeof o.op.operationId === 'string' ? o.op.operationId : null,
       responses: o.responses.map((r) => ({
         code: r.code,
         description: r.description,

@@ -23,6 +23,7 @@ import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { SessionInfo } from '../engine/session-set.js';
 import type { Journal, JournalFilter } from './journal.js';
+import { isObj } from '../core/json-object.js';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -34,10 +35,6 @@ async function jsonBodyOf(request: Request, empty: unknown): Promise<unknown> {
   const value = parseJsonBytes(bytes);
   assertNoForbiddenKeys(value);
   return value;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function decode(seg: string): string {
@@ -63,7 +60,7 @@ export async function sessionRoute(api: MockApi, journal: Journal | null | undef
     if (method === 'GET' || head) return json({ sessions: sessions.list() }, 200, head);
     if (method === 'POST') {
       const body = await jsonBodyOf(request, {});
-      if (!isObject(body)) throw new HttpError(400, 'The body must be an object { id?, scenario?, overrides? }');
+      if (!isObj(body)) throw new HttpError(400, 'The body must be an object { id?, scenario?, overrides? }');
       const { id, scenario, overrides } = body;
       if (id !== undefined && typeof id !== 'string') throw new HttpError(400, 'id must be a string');
       if (scenario !== undefined && scenario !== null && typeof scenario !== 'string') throw new HttpError(400, 'scenario must be a string or null');
@@ -95,8 +92,8 @@ export async function sessionRoute(api: MockApi, journal: Journal | null | undef
       if (method === 'GET' || head) return json({ scenario: found(sessions.get(id)).scenario, scenarios: api.scenarios }, 200, head);
       if (method !== 'PUT') return allow('GET, HEAD, PUT');
       const body = await jsonBodyOf(request, undefined);
-      const name = isObject(body) ? body.name : undefined;
-      if (!isObject(body) || (name !== null && typeof name !== 'string')) throw new HttpError(400, 'The body must be {"name": "<scenario>"} or {"name": null}');
+      const name = isObj(body) ? body.name : undefined;
+      if (!isObj(body) || (name !== null && typeof name !== 'string')) throw new HttpError(400, 'The body must be {"name": "<scenario>"} or {"name": null}');
       return json(sessions.useScenario(id, name as string | null));
     }
     case 'overrides': {

@@ -32,7 +32,8 @@
  *                             webhook (drawn or edited payload) to `url` (default: the target) → 202
  * `requests` also takes ?session=<id> (that session's entries only), ?violations=true|false
  * (only the answers that broke the OpenAPI document, `openapi.validateResponses`; or the others)
- * and ?outgoing=true|false (only the webhooks the mock sent; or only the requests it received).
+ * ?outgoing=true|false (only the webhooks the mock sent; or only the requests it received) and
+ * ?operation=<label or operationId> (the entries the openapi layer tied to that operation).
  * */
 import type { Engine } from '../core/engine.js';
 import { underPrefix } from '../core/engine.js';
@@ -97,6 +98,8 @@ function filterFrom(params: URLSearchParams): JournalFilter {
     if (outgoing !== 'true' && outgoing !== 'false') throw new HttpError(400, 'outgoing must be true or false');
     f.outgoing = outgoing === 'true';
   }
+  const operation = params.get('operation');
+  if (operation) f.operation = operation;
   f.since = parseSince(params.get('since'));
   const limit = params.get('limit');
   if (limit) {

@@ -7,7 +7,8 @@
  *   - time (epoch ms), method, URL (path + query as sent), status (null = passed on / forwarded),
  *     duration (ms until the engine had its Response; the body is not yet sent), what answered
  *     (`answeredBy`: layer + detail, e.g. `files` + `users.json`), the fault that fired, what the
- *     answer broke in the OpenAPI document (`violations`, openapi/violations.ts);
+ *     answer broke in the OpenAPI document (`violations`, openapi/violations.ts) and the document's
+ *     operation the openapi layer refused the request for or found the answer breaking (`operation`);
  *   - request and response headers, with the sensitive ones redacted (SENSITIVE_HEADERS: the
  *     value becomes `[redacted]`, the name stays so one sees it was sent);
  *   - bodies, at most `bodyLimit` bytes each (default 4 KiB), decoded as UTF-8 text when the
@@ -37,7 +38,7 @@ import type { AnsweredBy, Exchange } from '../core/exchange.js';
 import { isTextMediaType, parseMediaType } from '../core/media-type.js';
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import { faultFiredOf, type FaultFired } from '../engine/faults/fired.js';
-import { contractViolationsOf, type ContractViolations } from '../engine/openapi/violations.js';
+import { contractViolationsOf, openApiOperationOf, type ContractViolations, type OperationRef } from '../engine/openapi/violations.js';
 import { webhookCauseOf } from '../engine/webhooks/cause.js';
 import type { WebhookAttempt } from '../engine/webhooks/delivery.js';
 
@@ -92,6 +93,12 @@ export interface JournalEntry {
   readonly fault: FaultFired | null;
   /** What the answer broke in the OpenAPI document (`openapi.validateResponses`), or null. */
   readonly violations: ContractViolations | null;
+  /**
+   * The OpenAPI operation (`{ label: 'GET /pets/{id}', operationId }`) the openapi layer refused
+   * the request for (400 invalid, 401, 406, 415) or whose documented answer the response broke;
+   * else null.
+   */
+  readonly operation: OperationRef | null;
   readonly request: { readonly headers: Record<string, string>; readonly body: CapturedBody | null };
   readonly response: { readonly headers: Record<string, string>; readonly body: CapturedBody | null } | null;
   /**
@@ -134,6 +141,8 @@ export interface JournalFilter {
   violations?: boolean;
   /** true: only the webhooks the mock sent (outgoing rows); false: only the requests it received. */
   outgoing?: boolean;
+  /** Only the entries of this OpenAPI operation (its label, `GET /pets/{id}`, or its operationId). */
+  operation?: string;
 }
 
 export interface JournalOptions {
@@ -223,6 +232,7 @@ class Raw {
   session: string | null = null;
   fault: FaultFired | null = null;
   violations: ContractViolations | null = null;
+  operation: OperationRef | null = null;
   reqHeaders: readonly string[] | Headers | null = null;
   /** Request body bytes (short: by reference; long: the first `bodyLimit` copied), or undefined. */
   reqBody: Uint8Array | undefined = undefined;
@@ -333,6 +343,7 @@ function materialize(r: Raw, limit: number): JournalEntry {
     session: r.session,
     fault: r.fault,
     violations: r.violations,
+    operation: r.operation,
     request: { headers: reqHeaders, body: reqBody },
     response,
   };
@@ -353,6 +364,7 @@ function matches(r: Raw, f: JournalFilter, method: string | undefined): boolean 
   if (f.path !== undefined && !x.pathname.startsWith(f.path)) return false;
   if (f.session !== undefined && x.session !== f.session) return false;
   if (f.violations !== undefined && (x.violations !== null) !== f.violations) return false;
+  if (f.operation !== undefined && (x.operation === null || (x.operation.label !== f.operation && x.operation.operationId !== f.operation))) return false;
   if (f.outgoing !== undefined && x.out !== f.outgoing) return false;
   if (f.since !== undefined && !(r.time > f.since)) return false;
   return true;
@@ -422,6 +434,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       r.scenario = scenario;
       r.fault = faultFiredOf(request) ?? null;
       r.violations = contractViolationsOf(request) ?? null;
+      r.operation = openApiOperationOf(request) ?? null;
       r.reqBody = bytes === undefined ? undefined : keepBytes(bytes, bodyLimit);
       r.reqSize = bytes === undefined ? 0 : bytes.byteLength;
       r.resHeaders = null;
@@ -494,6 +507,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
         session: r.session,
         fault: null,
         violations: null,
+        operation: null,
         request: { headers: reqHeaders, body: body === null ? null : captureBody(body, reqHeaders['content-type'], bodyLimit) },
         response: a.status === undefined ? null : { headers: {}, body: responseText === undefined ? null : captureBody(responseText, 'text/plain', bodyLimit) },
         outgoing: { event: a.event, deliveryId: a.deliveryId, attempt: a.attempt, attempts: a.attempts, outcome: a.outcome, error: a.error ?? null, cause: a.cause.label, causeId: link?.id ?? null },

@@ -33,7 +33,6 @@ import type { MockApiRuntime } from './runtime.js';
 import { buildLayers, type BuiltLayers, type LayerSources } from './layers.js';
 import type { Recorder } from './proxy/recorder.js';
 import type { Layer } from './pipeline/layer.js';
-import type { Exchange } from '../core/exchange.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
 import { createScenarioSet } from './scenario-pipelines.js';
 import { createSessionSet, type SessionControl, type SessionObserver } from './session-set.js';
@@ -49,7 +48,7 @@ import type { WebhooksControl } from './webhooks/control.js';
 import { broadcastRoute } from './ws/routes.js';
 import type { JsonServerReload } from './json-server/live-rules.js';
 import { createRouteOverrides, type RouteOverrideControl } from './route-overrides.js';
-import type { OverrideSource } from './sessions/route-overrides-layer.js';
+import type { OverrideSource } from './sessions/layer.js';
 import { requestedScenario } from './selection/scenario.js';
 
 /** `Api`: the generated types of docs/contract.md (`{}`: untyped, as always). */

@@ -1,6 +1,6 @@
 /**
  * The fault options' types (a handler's `fault`, `mock.faults` rules), apart from their
- * validation (faults/rules.ts), on the engine's contract floor: a handler's options
+ * validation (faults/options.ts), on the engine's contract floor: a handler's options
  * (`engine/types.ts`), the option list and the faults layer all name them.
  */
 import type { ConnectionFault } from '../core/connection-fault.js';

@@ -3,11 +3,16 @@
  * order: the engine's promise path and its synchronous fast path (hosts' `handleCached`) both
  * walk this list (run.ts).
  *
- * Today:   webhooks (with `webhooks` or `openapi`) → overrides (`api.use`) → route-overrides → faults (with fault rules) → openapi (with `openapi`) → handlers → har (with `har`)
- *          → recorded, streams (with files) → graphql (when on) → collections (when on) → files
- *          → openapi-mock (with `openapi`) → proxy (with `proxy`)
- * Adding a layer: write it in its own file (a factory returning a `Layer`, layer.ts), add ONE
- * line below where it belongs in the order (e.g. `collections` between handlers and files).
+ * Today:   webhooks (with `webhooks` or `openapi`) → overrides (`api.use`) → route-overrides → faults (with fault rules)
+ *          → openapi (with `openapi`) → rewrite, middlewares (json-server's `routes`, `readOnly`, `middlewares`)
+ *          → handlers → har (with `har`) → recorded, streams (with files) → graphql (when on)
+ *          → collections (when on) → files → openapi-mock (with `openapi`) → static (with `static`)
+ *          → proxy (with `proxy`) → preset hints (spec mode, nothing behind)
+ * Outside the list: ws (WebSocket upgrades, not requests: ws/layer.ts, loaded by create-mock-api.ts with `enableWs`).
+ * Each line names its folder's layer file; a folder is one surface of one shape (options.ts,
+ * layer.ts with an `Order:` line in its opening comment, test/engine/<name>/: test/engine/surface-shape.test.ts).
+ * Adding a layer: copy a folder (ARCHITECTURE.md, "How to add a surface"), add ONE line below
+ * where it belongs in the order (e.g. `collections` between handlers and files).
  *
  * `buildLayers` is the whole recipe, so a second pipeline (a scenario: its own handlers over an
  * overlay Vfs, src/vfs/overlay.ts) is built from the same parts by calling it again with other
@@ -15,14 +20,14 @@
  */
 import type { Vfs } from '../vfs/types.js';
 import { createFaultLayer } from './faults/layer.js';
-import { faultRulesOf } from './faults/rules.js';
+import { faultRulesOf } from './faults/options.js';
 import type { SharedBelow } from './file-cache/file-cache.js';
 import type { FilesLayer } from './file-cache/files-layer.js';
 import { createFilesLayer } from './files/layer.js';
 import { itemRouteHints, unreadQueryWarning } from './preset-hints/layer.js';
 import { createHandlerLayer, type HandlerLayer } from './handlers/layer.js';
 import { createOverridesLayer } from './handlers/overrides-layer.js';
-import { createRouteOverridesLayer, type OverrideSource } from './sessions/route-overrides-layer.js';
+import { createRouteOverridesLayer, type OverrideSource } from './sessions/layer.js';
 import type { ResolvedMockApiOptions } from './options.js';
 import type { EngineServices } from './services.js';
 import { createOpenApiLayer } from './openapi/layer.js';
@@ -31,10 +36,10 @@ import type { Layer } from './pipeline/layer.js';
 import type { CollectionStore } from './store/store.js';
 import { lazyCollectionStore } from './store/lazy-store.js';
 import { lazyLayer } from './pipeline/lazy-layer.js';
-import { createRewriteLayer } from './json-server/rewrite-layer.js';
+import { createRewriteLayer } from './json-server/layer.js';
 import { createMiddlewareLayer } from './json-server/middleware-layer.js';
 import { createStaticLayer } from './static/layer.js';
-import { createHarLayer } from './replay/har-layer.js';
+import { createHarLayer } from './replay/layer.js';
 import { createRecordedLayer } from './replay/recorded-layer.js';
 import { createStreamsLayer } from './streams/layer.js';
 
@@ -57,7 +62,7 @@ export interface LayerSources {
   reuse?: BuiltLayers;
   /**
    * The route overrides that apply to this pipeline's requests (a session's, the shared ones, a
-   * saved scenario's), read per request by the route-overrides layer (sessions/route-overrides-layer.ts).
+   * saved scenario's), read per request by the route-overrides layer (sessions/layer.ts).
    */
   overrides?: OverrideSource;
 }
@@ -104,13 +109,13 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   const layers: Layer[] = [
     ...(services.webhooksLayer ? [services.webhooksLayer] : []), // webhooks and OpenAPI callbacks after the answers of everything below (webhooks/layer.ts)
     ...(services.overrides ? [createOverridesLayer(services.overrides, options, services, files)] : []), // api.use(...handlers): before everything (handlers/overrides-layer.ts)
-    ...(overrides ? [createRouteOverridesLayer(overrides, options, services, files, serveFiles ? fsDir : null)] : []), // route overrides set at run time: a session's, shared, a saved scenario's (sessions/route-overrides-layer.ts)
+    ...(overrides ? [createRouteOverridesLayer(overrides, options, services, files, serveFiles ? fsDir : null)] : []), // route overrides set at run time: a session's, shared, a saved scenario's (sessions/layer.ts)
     ...(faults.length > 0 ? [createFaultLayer(faults, services)] : []), // delays, errors and connection faults on demand (faults/layer.ts)
     ...(openapi ? [openapi] : []), // requests checked against the OpenAPI document (openapi/layer.ts)
-    ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.jsonServerRules, options.preset === 'json-server', services.sleep)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/rewrite-layer.ts)
+    ...(options.routes.length > 0 || options.preset === 'json-server' ? [createRewriteLayer(options.jsonServerRules, options.preset === 'json-server', services.sleep)] : []), // json-server's routes.json and trailing slash: the path later layers see (json-server/layer.ts)
     ...(options.readOnly || options.middlewares.length > 0 ? [createMiddlewareLayer(() => options.jsonServerRules.current.middlewares, options.readOnly, services.app, options.gatewayTimeout, { limit: options.bodyLimit, maxDepth: options.maxJsonDepth, inflate: services.runtime.inflate }, options.graphql?.path)] : []), // readOnly 403, Express-style middlewares on every request (json-server/middleware-layer.ts)
     handlers, // REST handlers (handlers/layer.ts): first match wins; `handle: 'FS'` serves through `files`
-    ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit, inflate: services.runtime.inflate })] : []), // a HAR log served as recorded (replay/har-layer.ts)
+    ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit, inflate: services.runtime.inflate })] : []), // a HAR log served as recorded (replay/layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createRecordedLayer({ files, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit })] : []), // recorded answers in the mock folder, <name>@recorded.json (replay/recorded-layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createStreamsLayer(files, options.streams, options.bodyLimit)] : []), // recorded streams (.sse/.ndjson files) replayed with their timing (streams/layer.ts)
     ...(options.graphql ? [lazyLayer('graphql', () => import('./graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)

@@ -9,22 +9,24 @@
  * Prefixes are normalised (leading `/`, no trailing `/`), de-duplicated and sorted longest first.
  */
 import { DEFAULT_MAX_JSON_DEPTH } from '../core/json-depth.js';
-import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
+import { check, describe, OptionsError } from '../core/options.js';
 import { BACKEND_KEYS, resolveBackendOptions, type BackendOptions } from './openapi-backend/options.js';
 import { LOG_LEVELS, type LoggerSink, type LogLevel } from '../core/logger.js';
 import { resolveCors, type CorsPolicy } from '../core/cors.js';
-import { normalizeVfsPath } from '../vfs/path.js';
-import { isVfs, type Vfs } from '../vfs/types.js';
+import type { Vfs } from '../vfs/types.js';
 import { resolveProxy, type ResolvedProxyOptions } from './proxy/options.js';
 import { compileWsRoutes, type WsRoute } from './ws/routes.js';
 import { NO_DELAY, resolveDelay, type DrawDelay } from './delay.js';
-import { resolveRoutes, type RewriteRule } from './json-server/routes.js';
-import { resolveRequestMiddlewares } from './json-server/middleware-layer.js';
+import type { RewriteRule } from './json-server/routes.js';
+import { resolveRequestMiddlewares, resolveRoutes } from './json-server/options.js';
 import { liveJsonServerRules, type LiveJsonServerRules } from './json-server/live-rules.js';
-import { resolveStatic } from './static/layer.js';
-import { resolveHarOption, type HarOption } from './replay/har-option.js';
+import { resolveStatic } from './static/options.js';
+import { resolveCollections } from './collections/options.js';
+import { resolveDb, resolveFilesFolder } from './files/options.js';
+import { resolvePreset } from './preset-hints/options.js';
+import { resolveHarOption, type HarOption } from './replay/options.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
-import { resolveFaultRules, type FaultRule } from './faults/rules.js';
+import { resolveFaultRules, type FaultRule } from './faults/options.js';
 import { resolveGraphqlOptions, type ResolvedGraphql } from './graphql/options.js';
 import { DEFAULT_STREAMS, resolveStreamsOptions, type ResolvedStreams } from './streams/options.js';
 import type { GraphqlOperationHandler } from './handler-api/operation-handlers.js';
@@ -34,6 +36,7 @@ import { resolveScenarios, type ResolvedScenario } from './scenarios/options.js'
 import { resolveWsHandlers } from './ws/options.js';
 import { resolveStoreOptions } from './store/options.js';
 import { ERROR_MESSAGE_HEADER } from './openapi/documented-error.js';
+import { resolveOpenApiOption } from './openapi/options.js';
 import { resolveWebhooksOption, type ResolvedWebhook } from './webhooks/options.js';
 import type { RelationNaming } from './store-contract/contract.js';
 import type {
@@ -140,7 +143,7 @@ export interface ResolvedMockApiOptions {
   sessions: ResolvedSessions;
   /** Fault rules of routes (src/engine/faults/), validated. */
   faults: FaultRule[];
-  /** `har`: a HAR log served as recorded traffic (replay/har-layer.ts), or null. */
+  /** `har`: a HAR log served as recorded traffic (replay/layer.ts), or null. */
   har: HarOption | null;
   /** `webhooks` (webhooks/options.ts): what the mock sends the app after requests and store changes; [] = none. */
   webhooks: ResolvedWebhook[];
@@ -203,28 +206,6 @@ function resolvePrefixes(value: unknown, warnings: string[]): string[] {
   }
   if (bad.length && out.size) warnings.push(`ignoring invalid endpointPrefix value(s) ${bad.map((b) => describe(b)).join(', ')}`);
   return [...out].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-}
-
-/** `openapi`: a path/URL, the document object, or `{ document, validateResponses?, strictResponses?, … }`. */
-function resolveOpenApi(value: unknown, option: string): ResolvedMockApiOptions['openapi'] {
-  if (value === undefined || value === null) return null;
-  const isSource = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || isPlainObject(v);
-  if (isPlainObject(value) && 'document' in value) {
-    check.knownKeys(value, option, ['document', 'validateResponses', 'strictResponses', ...BACKEND_KEYS]);
-    if (!isSource(value.document)) throw new OptionsError(`${option}.document`, `must be the path of an OpenAPI document or the document object (got ${describe(value.document)})`);
-    return { source: value.document as string | object, validateResponses: check.boolean(value.validateResponses, `${option}.validateResponses`, false), strictResponses: check.boolean(value.strictResponses, `${option}.strictResponses`, false), backend: resolveBackendOptions(value, option) };
-  }
-  if (!isSource(value)) throw new OptionsError(option, `must be the path of an OpenAPI document, the document object or { document, validateResponses } (got ${describe(value)})`);
-  return { source: value as string | object, validateResponses: false, strictResponses: false, backend: resolveBackendOptions({}, option) };
-}
-
-function resolveCollections(value: unknown, name: string, preset: boolean): { idField: string } | null {
-  if (value === undefined) return preset ? { idField: 'id' } : null;
-  if (value === false || value === null) return null;
-  if (value === true) return { idField: 'id' };
-  const c = check.object(value, name) ?? {};
-  check.knownKeys(c, name, ['idField']);
-  return { idField: check.string(c.idField, `${name}.idField`, 'id', { nonEmpty: true })! };
 }
 
 /**
@@ -296,29 +277,10 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
     base.logger = l as unknown as LoggerSink;
   }
 
-  // fsDir / fs / root
-  const fsDirOption = o.fsDir;
-  if (fsDirOption !== undefined && fsDirOption !== null && typeof fsDirOption !== 'string') {
-    throw new OptionsError(at('fsDir'), `must be a string or null (got ${describe(fsDirOption)})`);
-  }
-  base.fsDirOption = fsDirOption as string | null | undefined;
-  if (o.fs !== undefined) {
-    if (!isVfs(o.fs)) throw new OptionsError(at('fs'), `must be a Vfs (memoryFs(), diskFs(dir), …) (got ${describe(o.fs)})`);
-    base.fs = o.fs;
-  }
-  base.root = check.string(o.root, at('root'), undefined, { nonEmpty: true });
-  if (fsDirOption === null) base.fsDir = null;
-  else if (base.fs) {
-    // Inside a given Vfs: a folder of it (default: its root).
-    try {
-      base.fsDir = normalizeVfsPath(fsDirOption ?? '');
-    } catch {
-      throw new OptionsError(at('fsDir'), `must be a folder inside "fs" without "..", "\\" or NUL (got ${describe(fsDirOption)})`);
-    }
-  } else if (fsDirOption === undefined) {
-    // No fs, no fsDir: nothing to serve files from (serving the whole project folder would expose it).
-    base.fsDir = null;
-  } else base.fsDir = ''; // the default factory roots the disk Vfs at resolve(root, fsDir)
+  // fsDir / fs / root (files/options.ts)
+  const folder = resolveFilesFolder(o, at);
+  const fsDirOption = folder.fsDirOption;
+  Object.assign(base, folder);
 
   base.enableWs = check.boolean(o.enableWs, at('enableWs'), false);
   base.delay = resolveDelay(o.delay, at('delay')) ?? NO_DELAY;
@@ -341,25 +303,16 @@ export function resolveMockApiOptions(input: MockApiOptions, name = 'mock'): Res
   base.maxJsonDepth = check.number(o.maxJsonDepth, at('maxJsonDepth'), DEFAULT_MAX_JSON_DEPTH, { min: 1, max: 1000, integer: true });
   base.proxy = resolveProxy(o.proxy as ProxyOptions | undefined, at('proxy'));
   base.passUnmockedWrites = base.proxy !== null || (o as Record<symbol, unknown>)[kNetworkBehind] === true;
-  base.openapi = resolveOpenApi(o.openapi, at('openapi'));
-  base.preset = o.preset === undefined || o.preset === null ? null : check.oneOf(o.preset, at('preset'), ['json-server'] as const, 'json-server');
+  const openapi = resolveOpenApiOption(o.openapi, at('openapi'), BACKEND_KEYS);
+  base.openapi = openapi && { source: openapi.source, validateResponses: openapi.validateResponses, strictResponses: openapi.strictResponses, backend: resolveBackendOptions(openapi.fields, at('openapi')) };
+  base.preset = resolvePreset(o.preset, at('preset'));
   base.collections = resolveCollections(o.collections, at('collections'), base.preset !== null);
   base.relations = resolveStoreOptions(o.store, at('store'));
   base.graphql = resolveGraphqlOptions(o.graphql, at('graphql'), base.preset !== null);
   base.streams = resolveStreamsOptions(o.streams, at('streams'));
   base.cors = resolveCors(o.cors, at('cors'), { credentials: false, maxAge: 600, methods: MOCK_CORS_METHODS, expose: MOCK_EXPOSED_HEADERS, exposeAll: true, allowAnyWithCredentials: false }, false);
   if (o.db !== undefined) {
-    const db = check.string(o.db, at('db'), undefined, { nonEmpty: true })!;
-    if (!db.toLowerCase().endsWith('.json')) throw new OptionsError(at('db'), `must name a .json file (got ${describe(db)})`);
-    if (fsDirOption !== undefined && fsDirOption !== null) throw new OptionsError(at('db'), 'cannot be combined with fsDir: the db file is the folder');
-    base.db = db;
-    if (base.fs) {
-      try {
-        normalizeVfsPath(db);
-      } catch {
-        throw new OptionsError(at('db'), `must be a file inside "fs" without "..", "\\" or NUL (got ${describe(db)})`);
-      }
-    }
+    base.db = resolveDb(o.db, at('db'), fsDirOption, base.fs);
     base.fsDir = '';
   }
 

@@ -9,7 +9,7 @@
  *            scenario's overrides first.
  *
  * Each list is an immutable array replaced on every change (newest first, as a session's), so the
- * route-overrides layer (sessions/route-overrides-layer.ts) — the one mechanism sessions use too —
+ * route-overrides layer (sessions/layer.ts) — the one mechanism sessions use too —
  * compiles a combination once. Every override is validated as a session's (overrides.ts: a 400
  * naming the field). Undo: remove one by its index (0 = the newest), or drop a saved scenario.
  */
@@ -49,7 +49,8 @@ export interface RouteOverrides extends RouteOverrideControl {
   onDrop(fn: (name: string) => void): void;
 }
 
-function checked(list: readonly unknown[]): SessionOverride[] {
+/** Validates overrides as given over HTTP or the API (a session's, the shared ones, a saved scenario's): a 400 naming the field. */
+export function checkOverrides(list: readonly unknown[]): SessionOverride[] {
   try {
     return list.map((o, i) => checkOverride(o, `overrides[${i}]`));
   } catch (err) {
@@ -78,7 +79,7 @@ export function createRouteOverrides(configured: readonly string[]): RouteOverri
       return version;
     },
     add(list) {
-      shared = [...checked(list), ...shared]; // the newest first: it wins
+      shared = [...checkOverrides(list), ...shared]; // the newest first: it wins
       version++;
       return shared;
     },
@@ -96,7 +97,7 @@ export function createRouteOverrides(configured: readonly string[]): RouteOverri
     addTo(name, list) {
       if (!SCENARIO_NAME.test(name)) throw new HttpError(400, `"${name.slice(0, 64)}" is not a valid scenario name (letters, digits, ".", "_", "~", "-"; at most 64; starting with a letter or digit)`);
       if (configured.includes(name)) throw new HttpError(409, `"${name}" is a configured scenario (mock.scenarios): choose another name for a saved one`);
-      const next = [...checked(list), ...(saved.get(name) ?? [])];
+      const next = [...checkOverrides(list), ...(saved.get(name) ?? [])];
       saved.set(name, next);
       version++;
       return next;

@@ -17,7 +17,7 @@ import type { EngineServices } from './services.js';
 import { requestedScenario } from './selection/scenario.js';
 import { scenarioSources } from './scenario-sources.js';
 import type { RouteOverrides } from './route-overrides.js';
-import type { OverrideSource } from './sessions/route-overrides-layer.js';
+import type { OverrideSource } from './sessions/layer.js';
 
 export interface ScenarioSet {
   /** The scenario names, in the order configured. */

@@ -10,7 +10,7 @@
  *            no copy of any file; a write to one item of a collection keeps the new array of
  *            references to the items (8 bytes a row), the items themselves shared;
  *   overrides the session's route overrides (overrides.ts), then its saved scenario's, read per
- *            request by the route-overrides layer (sessions/route-overrides-layer.ts, the one
+ *            request by the route-overrides layer (sessions/layer.ts, the one
  *            mechanism the shared overrides and saved scenarios use too): adding or undoing one
  *            rebuilds nothing;
  *   handlers the scenario's and base's; `req.app.fs` and `req.app.store` are the session's view;
@@ -23,7 +23,6 @@
 import { HttpError } from '../core/errors.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
 import type { Logger } from '../core/logger.js';
-import { OptionsError } from '../core/options.js';
 import { deltaFs, type DeltaVfs } from '../vfs/delta.js';
 import { overlayFs } from '../vfs/overlay.js';
 import { joinVfsPath } from '../vfs/path.js';
@@ -33,7 +32,7 @@ import type { RequestContext } from './context.js';
 import type { ResolvedMockApiOptions } from './options.js';
 import { buildLayers, type BuiltLayers } from './layers.js';
 import type { Layer } from './pipeline/layer.js';
-import type { Exchange, Observer } from '../core/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
 import type { ScenarioSet } from './scenario-pipelines.js';
 import { requestedScenario } from './selection/scenario.js';
@@ -41,9 +40,9 @@ import type { EngineServices } from './services.js';
 import type { MockApiApp } from './types.js';
 import type { CollectionStore } from './store-contract/contract.js';
 import type { ResolvedSessions } from './sessions/options.js';
-import { checkOverride, type SessionOverride } from './sessions/overrides.js';
-import type { OverrideSource } from './sessions/route-overrides-layer.js';
-import type { RouteOverrides } from './route-overrides.js';
+import type { SessionOverride } from './sessions/overrides.js';
+import type { OverrideSource } from './sessions/layer.js';
+import { checkOverrides, type RouteOverrides } from './route-overrides.js';
 import { checkSessionId, requestedSession } from './selection/session.js';
 
 /** What the admin API and `api.sessions` show of a session. */
@@ -120,7 +119,8 @@ interface Built {
   readonly pipeline: Pipeline;
   readonly own: readonly Layer[];
   readonly vfs: Vfs | null;
-  readonly offs: Array<() => void>;
+  /** Stops relaying its exchanges to the session observers. */
+  readonly off: () => void;
   /** The session's collection store (undefined when the recipe has no files layer). */
   readonly store: CollectionStore | undefined;
 }
@@ -146,11 +146,6 @@ function newId(): string {
   return c?.randomUUID ? c.randomUUID() : `s${Date.now().toString(36)}-${(++generated).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-function badRequest(err: unknown): never {
-  if (err instanceof OptionsError) throw new HttpError(400, err.message.replace(/^mockyard: /, ''));
-  throw err;
-}
-
 export function createSessionSet({ settings, options, services, logger, scenarios, routeOverrides }: SessionSetSources): SessionSet {
   const { enabled, idleTimeout, max, clock } = settings;
   const sessions = new Map<string, Session>();
@@ -173,7 +168,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
     const b = s.built;
     if (!b) return;
     s.built = undefined;
-    for (const off of b.offs) off();
+    b.off();
     void (async () => {
       for (const layer of b.own) await layer.close?.();
       await b.vfs?.close?.();
@@ -272,18 +267,8 @@ export function createSessionSet({ settings, options, services, logger, scenario
       },
       webhook: services.app.webhook,
     };
-    const own: EngineServices = {
-      logger: services.logger,
-      app,
-      queue: new KeyedQueue(),
-      sleep: services.sleep,
-      runtime: services.runtime,
-      get closed() {
-        return services.closed;
-      },
-      overrides: services.overrides,
-      webhooksLayer: services.webhooksLayer,
-    };
+    // The engine's services (read through, `closed` included) with the session's app and its own per-file queue.
+    const own: EngineServices = Object.create(services, { app: { value: app }, queue: { value: new KeyedQueue() } });
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,
       services: own,
@@ -297,18 +282,11 @@ export function createSessionSet({ settings, options, services, logger, scenario
     sessionStore = built.store;
     const reused = new Set<Layer>([below?.openapi, below?.proxy].filter((l): l is Layer => l !== undefined));
     const pipeline = createPipeline({ layers: built.layers, delay: sessionOptions.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: own.sleep, logger });
-    const offs: Array<() => void> = [];
-    for (const layer of built.layers) {
-      const observer = (layer as { observer?: Observer }).observer;
-      if (typeof observer === 'function') offs.push(pipeline.observe(observer));
-    }
     const id = s.id;
-    offs.push(
-      pipeline.observe((x) => {
-        for (const o of observers) o(x, scenario, id);
-      }),
-    );
-    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, offs, store: built.store };
+    const off = pipeline.observe((x) => {
+      for (const o of observers) o(x, scenario, id);
+    });
+    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, off, store: built.store };
     return pipeline;
   }
 
@@ -320,13 +298,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
   }
 
   function addOverrides(s: Session, list: readonly unknown[]): void {
-    let checked: SessionOverride[];
-    try {
-      checked = list.map((o, i) => checkOverride(o, `overrides[${i}]`));
-    } catch (err) {
-      badRequest(err);
-    }
-    s.overrides = [...checked, ...s.overrides]; // the newest first: it wins (a new array: route-overrides-layer.ts)
+    s.overrides = [...checkOverrides(list), ...s.overrides]; // the newest first: it wins (a new array: sessions/layer.ts)
   }
 
   return {

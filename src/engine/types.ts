@@ -6,15 +6,13 @@ import type { StoreFor } from './store-contract/typed-store.js';
 export type { NewItem, TypedCollectionStore } from './store-contract/typed-store.js';
 import type { SignatureStyle } from '../core/webhook-signature.js';
 import type { kGraphqlOperation } from './operation-symbol.js';
-import type { LoggerSink, LogLevel } from '../core/logger.js';
-import type { CorsOptions } from '../core/cors.js';
 import type { Vfs } from '../vfs/types.js';
 import type { BodySchema } from './body-schema.js';
 import type { DelayOption } from './delay.js';
 import type { PathParams } from './path-params.js';
 
 export type { DelayOption, DelayRange, DelayPercentiles } from './delay.js';
-import type { FaultOptions, FaultRule } from './fault-spec.js';
+import type { FaultOptions } from './fault-spec.js';
 export type { FaultOptions, FaultRule } from './fault-spec.js';
 export type { BodySchema, StandardSchemaV1 } from './body-schema.js';
 export type { PathParams, PathParamNames } from './path-params.js';

@@ -280,7 +280,7 @@ export async function buildConfig(
   if (delay !== undefined) mock.delay = delay;
   if (values.proxy !== undefined) mock.proxy = { ...(mock.proxy ?? {}), target: values.proxy };
   if (mode === 'serve' && values.har !== undefined) {
-    mock.har = resolve(cwd, values.har); // served as recorded traffic (engine/replay/har-layer.ts)
+    mock.har = resolve(cwd, values.har); // served as recorded traffic (engine/replay/layer.ts)
     if (!configFile && folderFlag === undefined && dbFile === undefined) mock.fsDir = null; // the HAR alone (its prefix: data-prefix.ts)
   }
   let har: string | undefined;

@@ -14,7 +14,6 @@
  *   - `request[kReadBody](limit)` reads the IncomingMessage directly and rejects with 413 as soon
  *     as more than `limit` bytes arrived (or at once when Content-Length says so);
  *   - `request[kHasBody]` tells whether the request carries a body, GET/HEAD included;
- *   - `request[kParseMultipart](limit)` parses multipart/form-data with busboy as it streams in;
  *   - anything else (`cache`, `clone()`, `formData()`, …) is answered by a real Request built on
  *     demand from the same data.
  */
@@ -24,12 +23,10 @@ import { kHasBody, kRawHeaders, kReadBody, tooLarge } from '../core/body.js';
 import { kWatchClient, type StopWatching } from '../core/client-gone.js';
 import { kBodyDecoded } from '../core/content-encoding.js';
 import { flatGet } from '../core/flat-headers.js';
-import { kParseMultipart, type MultipartResult } from '../engine/handler-api/multipart.js';
 import { delegateMissing } from '../core/delegate-prototype.js';
 import { encodeForm } from './form-encode.js';
 import { createLazyHeaders } from './lazy-headers.js';
 import { abandonBody } from './lingering-close.js';
-import { parseMultipartIncoming } from './multipart.js';
 
 const NativeRequest: typeof Request = globalThis.Request;
 const EMPTY = new Uint8Array(0);
@@ -333,14 +330,6 @@ class NodeRequest implements NodeRequestFields {
     this[kUsed] = true;
     this[kStream] = null;
     return readIncoming(this[kIncoming], limit);
-  }
-
-  /** Host fast path for the handler layer's multipart parser: busboy on the IncomingMessage (src/node/multipart.ts). */
-  [kParseMultipart](limit: number): Promise<MultipartResult> {
-    if (this[kUsed]) return Promise.reject(bodyUsedError());
-    this[kUsed] = true;
-    this[kStream] = null;
-    return parseMultipartIncoming(this[kIncoming], limit);
   }
 
   get [kRawHeaders](): readonly string[] {

@@ -15,7 +15,7 @@
 import { check, describe, isPlainObject, OptionsError } from '../core/options.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { DelayOption } from '../engine/delay.js';
-import type { FaultOptions } from '../engine/faults/rules.js';
+import type { FaultOptions } from '../engine/faults/options.js';
 import type { SessionOverride } from '../engine/sessions/overrides.js';
 import type { GraphqlOperationHandler, RestHandler } from '../engine/types.js';
 import type { JournalEntry } from '../devtools/journal.js';

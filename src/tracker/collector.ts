@@ -23,8 +23,8 @@
  * `storage.postgres`; `store.ts`, `schema.ts`, `sql-client.ts` over postgres.js or PGlite are
  * imported on first use) streams its reads (`read-stream.ts`, on demand) and announces batches to
  * other processes with LISTEN/NOTIFY.
- * Availability (`storage-state.ts`): the store is loaded in the background and retried with a
- * capped backoff until it answers (`load()`, then `probe()`); a store throws `storageUnavailable()`
+ * Availability (`storage-state.ts`; its states and their moves: `loading-state.ts`): the store is
+ * loaded in the background and retried with a capped backoff until it answers (`load()`, then `probe()`); a store throws `storageUnavailable()`
  * when its storage cannot be reached (PostgreSQL: `src/node/postgres/unreachable.ts` classifies the
  * client's errors), the collector then answers 503 + Retry-After (ping too) and logs each change of
  * state once. The ingest spool (`spool.ts`: the `IngestSpool` interface; `spooled-ingest.ts`: spool

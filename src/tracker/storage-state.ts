@@ -12,10 +12,11 @@
  * Each change of state is logged once (`PostgreSQL at host:5432 unreachable (ECONNREFUSED);
  * retrying` … `PostgreSQL at host:5432 connected`), not once per failed request. The machine
  * behind these three names (unavailable is `waiting` or `retrying`) and every move between its
- * states: `LOADING_MOVES` below, used only through `StorageState.on`.
+ * states: loading-state.ts, used only through `StorageState.on`.
  */
 import { HttpError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { storageMove, type LoadingEvent, type LoadingStateName } from './loading-state.js';
 import type { EventStore } from './store.js';
 
 export type StorageStateName = 'connecting' | 'ready' | 'unavailable';
@@ -69,35 +70,6 @@ function describeError(err: unknown): string {
   if (reason) return reason;
   const code = (err as { code?: unknown } | null)?.code;
   return `not loaded (${typeof code === 'string' ? code : 'error'})`;
-}
-
-/**
- * The loading machine's states (the status names them connecting | ready | unavailable):
- *   connecting  the first attempt (`load()`) is under way; requests wait for it
- *   ready       loaded and answering (a ping probes it, at most once a second)
- *   waiting     unavailable; the next attempt starts when the timer fires (250 ms, doubling to 2 s)
- *   retrying    unavailable; an attempt is under way
- *   closed      `close()` was called: whatever ends later changes nothing
- * Events: `loaded` / `loadFailed` (how an attempt ended), `due` (the timer fired), `failed` (a
- * store call or probe found the storage unreachable), `close`. A pair not in the table is refused:
- * `storageMove` throws (a bug in the collector).
- */
-export type LoadingStateName = 'connecting' | 'ready' | 'waiting' | 'retrying' | 'closed';
-export type LoadingEvent = 'loaded' | 'loadFailed' | 'due' | 'failed' | 'close';
-
-export const LOADING_MOVES: { readonly [S in LoadingStateName]: { readonly [E in LoadingEvent]?: LoadingStateName } } = {
-  connecting: { loaded: 'ready', loadFailed: 'waiting', close: 'closed' },
-  ready: { failed: 'waiting', close: 'closed' },
-  waiting: { due: 'retrying', failed: 'waiting', close: 'closed' },
-  retrying: { loaded: 'ready', loadFailed: 'waiting', failed: 'retrying', close: 'closed' },
-  closed: { loaded: 'closed', loadFailed: 'closed', due: 'closed', failed: 'closed', close: 'closed' },
-};
-
-/** Where `event` takes the loading machine from `from`; throws when refused. */
-export function storageMove(from: LoadingStateName, event: LoadingEvent): LoadingStateName {
-  const to = LOADING_MOVES[from][event];
-  if (to === undefined) throw new Error(`collector storage: '${event}' is refused in state '${from}'`);
-  return to;
 }
 
 /** What the status calls each state (closed: the last one). */

@@ -235,6 +235,7 @@ describe('admin API: openapi', () => {
           template: '/pets/{petId}',
           pattern: '/pets/:petId',
           label: 'GET /pets/{petId}',
+          operationId: null,
           responses: [
             { code: '200', description: 'a pet', contents: [{ type: 'application/json', example: { id: 1 }, examples: {} }] },
             { code: '404', description: 'none', contents: [] },

@@ -300,3 +300,37 @@ describe('a hand-written db.json keeps its layout on write', () => {
     }
   });
 });
+
+describe("a hand-written mocks folder file keeps its layout on write (the db.json rule)", () => {
+  const item = (o: Record<string, unknown>, spaced: boolean) => (spaced ? JSON.stringify(o).replace(/":/g, '": ').replace(/,"/g, ', "').replace(/^\{/, '{ ').replace(/\}$/, ' }') : JSON.stringify(o));
+  const file = (posts: Array<Record<string, unknown>>, spaced: boolean, ind = '  ') => `[\n${posts.map((p) => `${ind}${item(p, spaced)}`).join(',\n')}\n]\n`;
+  const stop = async (child: import('node:child_process').ChildProcess) => {
+    child.kill('SIGTERM');
+    await new Promise((res) => child.once('exit', res));
+  };
+
+  it('a folder served as collections (mockyard mocks): POST, PATCH and DELETE keep one item per line', async () => {
+    for (const spaced of [true, false]) {
+      const dir = await makeTempDir();
+      await mkdir(join(dir, 'mocks'));
+      await writeFile(join(dir, 'mocks', 'posts.json'), file([{ id: 1, title: 'a' }, { id: 2, title: 'b' }], spaced));
+      const { url, child } = await startCli(cli, ['mocks', '--port', '0', '--quiet'], dir);
+      expect((await fetch(`${url}/posts`, json('POST', { title: 'c' }))).status).toBe(201);
+      expect((await fetch(`${url}/posts/1`, json('PATCH', { title: 'A' }))).status).toBe(200);
+      expect((await fetch(`${url}/posts/2`, { method: 'DELETE' })).status).toBe(200);
+      await stop(child);
+      expect(await readFile(join(dir, 'mocks', 'posts.json'), 'utf8'), spaced ? 'spaced' : 'tight').toBe(file([{ id: 1, title: 'A' }, { id: 3, title: 'c' }], spaced));
+    }
+  });
+
+  it('plain file mode (--preset none): a JSON Patch keeps the layout (a tab-indented file too)', async () => {
+    const dir = await makeTempDir();
+    await mkdir(join(dir, 'mocks'));
+    await writeFile(join(dir, 'mocks', 'posts.json'), file([{ id: 1, title: 'a' }, { id: 2, title: 'b' }], true, '\t'));
+    const { url, child } = await startCli(cli, ['--fs-dir', 'mocks', '--preset', 'none', '--port', '0', '--quiet'], dir);
+    const patch = [{ op: 'add', path: '/-', value: { id: 3, title: 'c' } }, { op: 'replace', path: '/0/title', value: 'A' }];
+    expect((await fetch(`${url}/api/posts`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body: JSON.stringify(patch) })).status).toBe(200);
+    await stop(child);
+    expect(await readFile(join(dir, 'mocks', 'posts.json'), 'utf8')).toBe(file([{ id: 1, title: 'A' }, { id: 2, title: 'b' }, { id: 3, title: 'c' }], true, '\t'));
+  });
+});

@@ -1,64 +1,57 @@
 /**
- * A multipart part sent with `Content-Type: application/json` and no filename is a JSON value on
- * the node host (busboy sees each part's type): stored as JSON by file-mode PUT/POST, parsed in a
- * handler's `req.body`; a part that is not JSON is a 400 naming it. Real server on 127.0.0.1, real
- * fetch with a hand-built body: undici's FormData sends a Blob as a file (`filename="blob"`).
+ * A multipart part sent with `Content-Type: application/json` and no filename is a JSON value in
+ * every host, by one reading (src/core/multipart.ts): the table of test/helpers/multipart-json-table.ts
+ * through the node host (real server on 127.0.0.1), a real Vite dev server with the plugin, and
+ * interceptFetch; Chromium through the page worker runs it in test/e2e/multipart.e2e.ts.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createServer as createViteServer } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
+import { mockyard } from '../../src/node/vite.js';
+import { interceptFetch } from '../../src/test/index.js';
 import { memoryFs } from '../../src/vfs/memory.js';
+import { MULTIPART_TABLE_EXPECTED, MULTIPART_TABLE_FILES, multipartTableOptions, runMultipartTable } from '../helpers/multipart-json-table.js';
 import { closeServers, startServer } from '../helpers/server.js';
+import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
 
 const apis: MockApi[] = [];
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
+  for (const f of cleanups.splice(0).reverse()) await f();
   await closeServers();
   await Promise.all(apis.splice(0).map((a) => a.close()));
+  await removeTempDirs();
 });
 
-const BOUNDARY = 'mockyard-json-part';
-/** A multipart body: each part `[name, value, contentType?]`, never a filename. */
-function multipart(parts: Array<[string, string, string?]>): RequestInit {
-  const body = parts.map(([name, value, type]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${value}\r\n`).join('') + `--${BOUNDARY}--\r\n`;
-  return { body, headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } };
-}
+const tableOptions = () => multipartTableOptions(memoryFs(MULTIPART_TABLE_FILES));
 
-async function server() {
-  const api = createMockApi({
-    endpointPrefix: '/api',
-    fs: memoryFs({ 'todos.json': '[]', 'profile.json': '{}' }),
-    handlers: [{ pattern: '/echo', method: 'POST', handle: (req, res) => res.json({ body: req.body, files: req.files?.length ?? 0 }) }],
-    logLevel: 'silent',
-  });
-  apis.push(api);
-  return (await startServer({ engines: [api] })).url;
-}
-
-describe('multipart part with Content-Type: application/json (node host, busboy)', () => {
-  it('PUT stores it as JSON beside the text fields', async () => {
-    const url = await server();
-    const put = await fetch(`${url}/api/profile`, { method: 'PUT', ...multipart([['name', 'ann'], ['meta', '{"tags":["a","b"],"n":1}', 'application/json'], ['ld', '{"x":true}', 'application/ld+json; charset=utf-8']]) });
-    expect(put.status).toBeLessThan(300);
-    expect(await (await fetch(`${url}/api/profile`)).json()).toEqual({ name: 'ann', meta: { tags: ['a', 'b'], n: 1 }, ld: { x: true } });
+describe('multipart part with Content-Type: application/json, every host', () => {
+  it('the node host', async () => {
+    const api = createMockApi(tableOptions());
+    apis.push(api);
+    const { url } = await startServer({ engines: [api] });
+    expect(await runMultipartTable(url)).toEqual(MULTIPART_TABLE_EXPECTED);
   });
 
-  it('POST creates a file holding the JSON value', async () => {
-    const url = await server();
-    const post = await fetch(`${url}/api/settings`, { method: 'POST', ...multipart([['title', 't'], ['meta', '[1,2]', 'application/json']]) });
-    expect(post.status).toBe(201);
-    expect(await (await fetch(`${url}/api/settings`)).json()).toEqual({ title: 't', meta: [1, 2] });
+  it('a real Vite dev server with the plugin', async () => {
+    const root = await makeTempDir();
+    await mkdir(join(root, 'mocks'), { recursive: true });
+    await writeFile(join(root, 'index.html'), '<!doctype html><title>app</title>');
+    const vite = await createViteServer({ root, configFile: false, logLevel: 'silent', appType: 'spa', server: { port: 0, host: '127.0.0.1' }, plugins: [mockyard({ mock: tableOptions(), logLevel: 'silent' })] });
+    cleanups.push(() => vite.close());
+    await vite.listen();
+    const url = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`;
+    expect(await runMultipartTable(url)).toEqual(MULTIPART_TABLE_EXPECTED);
   });
 
-  it("a handler's req.body gets the value; a text part stays text", async () => {
-    const url = await server();
-    const r = await fetch(`${url}/api/echo`, { method: 'POST', ...multipart([['meta', '{"a":1}', 'application/json'], ['plain', '{"a":1}'], ['meta', '2', 'application/json']]) });
-    expect(await r.json()).toEqual({ body: { meta: [{ a: 1 }, 2], plain: '{"a":1}' }, files: 0 });
-  });
-
-  it('a JSON part that is not JSON is a 400 naming the field', async () => {
-    const url = await server();
-    const r = await fetch(`${url}/api/profile`, { method: 'PUT', ...multipart([['meta', '{oops', 'application/json']]) });
-    expect(r.status).toBe(400);
-    expect(((await r.json()) as { message: string }).message).toContain('multipart field "meta"');
-    expect(await (await fetch(`${url}/api/profile`)).json()).toEqual({});
+  it('interceptFetch', async () => {
+    const api = createMockApi(tableOptions());
+    apis.push(api);
+    const mocked = interceptFetch(api, { baseUrl: 'http://app.test' });
+    cleanups.push(() => mocked.restore());
+    expect(await runMultipartTable('http://app.test', globalThis.fetch)).toEqual(MULTIPART_TABLE_EXPECTED);
   });
 });

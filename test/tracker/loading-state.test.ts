@@ -1,5 +1,5 @@
 /**
- * The collector's loading by state (LOADING_MOVES in src/tracker/storage-state.ts): for each
+ * The collector's loading by state (src/tracker/loading-state.ts): for each
  * state, each event it accepts is driven through a real StorageState over a real PostgreSQL
  * store on a throwaway server that the tests stop (immediate shutdown) and start again, and
  * lands where the table says; what a state refuses throws. Then the same machine as the outside
@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../src/node/postgres/index.js';
 import { serve, type RunningServer } from '../../src/node/serve.js';
-import { LOADING_MOVES, StorageState, storageMove, type LoadingEvent, type LoadingStateName } from '../../src/tracker/storage-state.js';
+import { LOADING_MOVES, storageMove, type LoadingEvent, type LoadingStateName } from '../../src/tracker/loading-state.js';
+import { StorageState } from '../../src/tracker/storage-state.js';
 import type { EventStore } from '../../src/tracker/store.js';
 import { diskFs } from '../../src/vfs/disk.js';
 import { postgresBinaries, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
@@ -210,6 +211,13 @@ describe.skipIf(!hasServer)('the collector loading machine by state, over a real
         expect(m.state.failed(await m.failingCall())).toBe(false);
         m.state.close();
         expect(m.state.loadingState).toBe('closed');
+        // A first load that fails after close(): loadFailed in closed.
+        const late = machine();
+        late.state.close();
+        await late.state.firstAttempt;
+        expect(late.attempts).toEqual(['connecting']);
+        expect(late.state.loadingState).toBe('closed');
+        expect(late.state.status().state).toBe('connecting'); // the status never told unavailable
       });
       return;
     }

@@ -237,6 +237,28 @@ for (const backend of backends) {
       expect((await read(again, day, { ...key, 'accept-encoding': 'gzip' })).json.total).toBe(after.length);
     });
 
+    it('after deleteRange a WebSocket events:query answers what the read API answers, and pushes carry only new events', async () => {
+      const c = await make();
+      const t = (m: number) => `2026-03-03T10:${String(m).padStart(2, '0')}:00Z`;
+      await ingest(c, batch(Array.from({ length: 10 }, (_, m) => ev(t(m), { n: `m${m}` }))));
+      const watcher = await connect(c, 'http://collector.test/_tracker/ws');
+      const asker = await connect(c, 'http://collector.test/_tracker/ws');
+      expect(await c.deleteRange(Date.parse(t(3)), Date.parse(t(7)))).toBe(4);
+      const window = { since: '2026-03-03T00:00:00Z', until: '2026-03-04T00:00:00Z' };
+      const rest = (await readAll(c)).events.map((e: any) => e.n);
+      expect(rest).toEqual(['m9', 'm8', 'm7', 'm2', 'm1', 'm0']);
+      asker.say({ type: 'events:query', reqId: 'after', query: window });
+      const [answer] = await asker.waitFor(1);
+      expect(answer).toMatchObject({ type: 'events:response', reqId: 'after', response: { total: 6 } });
+      expect(answer.response.events.map((e: any) => e.n)).toEqual(rest);
+      // Nothing was pushed for the delete; the next batch is pushed alone, and read with the rest.
+      await ingest(c, batch([ev(t(5), { n: 'again' })]));
+      const [push] = await watcher.waitFor(1);
+      expect(push.type).toBe('push');
+      expect(push.events.map((e: any) => e.n)).toEqual(['again']);
+      expect((await readAll(c)).events.map((e: any) => e.n)).toEqual(['m9', 'm8', 'm7', 'again', 'm2', 'm1', 'm0']);
+    });
+
     it('deleteRange during ingests: every event outside the range stays, and what is read is what a restart finds', async () => {
       const storage = await backend.fresh();
       const c = await make({}, storage);

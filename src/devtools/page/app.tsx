@@ -64,6 +64,18 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
     setTab(t);
     if (routeByHash) history.replaceState(null, '', `#${t}`);
   };
+  /** A journal entry's OpenAPI operation, opened in the OpenAPI tab (`from`: the entry, for "back"). */
+  const [operation, setOperation] = useState<{ label: string; from: number } | null>(null);
+  /** The journal entry the OpenAPI tab's "back" returns to. */
+  const [entry, setEntry] = useState<{ id: number } | null>(null);
+  const openOperation = (label: string, from: number) => {
+    setOperation({ label, from });
+    choose('openapi');
+  };
+  const backToEntry = (id: number) => {
+    setEntry({ id });
+    choose('requests');
+  };
   return (
     <div class="devtools">
       <header class="top-bar">
@@ -84,12 +96,12 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
         )}
       </header>
       <main>
-        <RequestsTab transport={transport} active={tab === 'requests'} />
+        <RequestsTab transport={transport} active={tab === 'requests'} onOperation={openapi ? openOperation : undefined} reveal={entry} />
         <DataTab transport={transport} active={tab === 'data'} />
         <RoutesTab transport={transport} active={tab === 'routes'} />
         <SessionsTab transport={transport} active={tab === 'sessions'} />
         <ScenariosTab transport={transport} active={tab === 'scenarios'} />
-        {openapi && <OpenApiTab transport={transport} active={tab === 'openapi'} />}
+        {openapi && <OpenApiTab transport={transport} active={tab === 'openapi'} reveal={operation} onBack={backToEntry} />}
         {openapi && <WebhooksTab transport={transport} active={tab === 'webhooks'} />}
         {proxy && <RecordTab transport={transport} active={tab === 'record'} />}
         {graphql !== null && <GraphqlTab transport={transport} active={tab === 'graphql'} endpoint={graphql} />}

@@ -4,9 +4,10 @@
  * sessions/<id>/overrides `{ method, path, prefer: "code=404, example=tom" }`), so the OpenAPI
  * backend's own Prefer rule picks the answer for that session's requests: a named example, or a
  * response documented by its schema only (generated; "fresh draw" adds `dynamic=true`). Undone
- * in the Routes or Sessions tab.
+ * in the Routes or Sessions tab. Opened from a journal entry (a refusal, a contract violation),
+ * it shows that entry's operation open and focused, with a way back to the entry.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ADMIN, getJson, readJson, type Transport } from './api.js';
 
 interface Content {
@@ -19,6 +20,7 @@ interface Operation {
   template: string;
   pattern: string;
   label: string;
+  operationId: string | null;
   responses: Array<{ code: string; description: string; contents: Content[] }>;
 }
 interface Doc {
@@ -33,8 +35,29 @@ function statusOf(code: string): number {
   return 500;
 }
 
-export function OpenApiTab({ transport, active }: { transport: Transport; active: boolean }) {
+export interface OpenApiTabProps {
+  transport: Transport;
+  active: boolean;
+  /** An operation to show (a journal entry's): opened, scrolled to, focused; `from` the entry. */
+  reveal?: { label: string; from: number } | null;
+  /** Back to the journal entry the operation was opened from. */
+  onBack?: (id: number) => void;
+}
+
+export function OpenApiTab({ transport, active, reveal, onBack }: OpenApiTabProps) {
   const [doc, setDoc] = useState<Doc | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  /** The operation opened from the journal and the entry it came from, while it is shown. */
+  const [from, setFrom] = useState<{ label: string; id: number } | null>(null);
+  useEffect(() => {
+    if (!reveal || !doc) return;
+    setFrom({ label: reveal.label, id: reveal.from });
+    const el = [...(list.current?.querySelectorAll<HTMLDetailsElement>('details[data-op]') ?? [])].find((d) => d.dataset.op === reveal.label);
+    if (!el) return setNote({ text: `${reveal.label} is not an operation of the document.`, error: true });
+    el.open = true;
+    el.scrollIntoView({ block: 'nearest' });
+    el.querySelector('summary')?.focus();
+  }, [reveal, doc]);
   const [session, setSession] = useState('');
   const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
   useEffect(() => {
@@ -63,15 +86,21 @@ export function OpenApiTab({ transport, active }: { transport: Transport; active
           <input type="checkbox" checked={dynamic} data-testid="openapi-dynamic" onChange={(e) => setDynamic((e.target as HTMLInputElement).checked)} /> fresh draw (dynamic)
         </label>
         {doc && <span class="count">{doc.title} · {doc.operations.length} operations</span>}
+        {from && onBack && (
+          <button type="button" class="link" data-testid="openapi-back" onClick={() => onBack(from.id)}>
+            ← Back to request #{from.id}
+          </button>
+        )}
       </div>
       <p class={`note ${note?.error ? 'error' : 'dim'}`} role={note?.error ? 'alert' : 'status'} data-testid="openapi-note">
         {note?.text ?? '\u00a0'}
       </p>
-      <div class="pane openapi-ops">
+      <div class="pane openapi-ops" ref={list}>
         {doc?.operations.map((op) => (
-          <details data-op={op.label}>
+          <details data-op={op.label} class={from?.label === op.label ? 'from-journal' : undefined}>
             <summary class="mono">
               <span class="method">{op.method}</span> {op.template}
+              {op.operationId ? <span class="dim"> · {op.operationId}</span> : null}
             </summary>
             <ul class="plain">
               {op.responses.map((r) => {

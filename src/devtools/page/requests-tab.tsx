@@ -5,8 +5,10 @@
  * Filters (method, status class, path text, session) work on what is loaded; a row opens the
  * detail drawer. Webhooks the mock sent (`outgoing` entries, one per attempt) are rows marked ↗
  * naming their event, attempt and outcome; their drawer links to the request that caused them.
+ * An entry the openapi layer tied to an operation (a refusal, a contract violation) names it; its
+ * drawer opens that operation in the OpenAPI tab, whose "back" brings the entry back here.
  */
-import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JournalEntry, CapturedBody } from '../journal.js';
 import { ADMIN, getJson, type Transport } from './api.js';
 import { bytes, clockTime, header, prettyBody } from './pretty.js';
@@ -28,7 +30,16 @@ function statusClass(status: number | null): string {
   return `st-${Math.floor(status / 100)}xx`;
 }
 
-export function RequestsTab({ transport, active }: { transport: Transport; active: boolean }) {
+export interface RequestsTabProps {
+  transport: Transport;
+  active: boolean;
+  /** Opens an entry's OpenAPI operation (its label) in the OpenAPI tab; absent without one. */
+  onOperation?: ((label: string, from: number) => void) | undefined;
+  /** An entry to show again (the OpenAPI tab's "back"): its drawer opens, focus on its operation. */
+  reveal?: { id: number } | null;
+}
+
+export function RequestsTab({ transport, active, onOperation, reveal }: RequestsTabProps) {
   const [entries, setEntries] = useState<JournalEntry[]>([]);
   const [live, setLive] = useState<'connecting' | 'live' | 'off'>('connecting');
   const [error, setError] = useState<string | null>(null);
@@ -42,6 +53,13 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
   const [selected, setSelected] = useState<JournalEntry | null>(null);
   const pending = useRef<JournalEntry[]>([]);
   const frame = useRef(0);
+  const operationButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!reveal) return;
+    const e = entries.find((x) => x.id === reveal.id);
+    if (e) setSelected(e);
+    requestAnimationFrame(() => operationButton.current?.focus());
+  }, [reveal]);
 
   // Started before the first paint.
   useLayoutEffect(() => {
@@ -178,6 +196,7 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
             <span class="dim">
               {e.outgoing ? outgoingText(e) : ''}
               {e.answeredBy ? `${e.answeredBy.layer}${e.answeredBy.detail ? ` · ${e.answeredBy.detail}` : ''}` : ''}
+              {e.operation ? ` · ${e.operation.label}` : ''}
               {e.scenario ? ` [${e.scenario}]` : ''}
               {e.session ? ` {${e.session}}` : ''}
             </span>
@@ -185,7 +204,15 @@ export function RequestsTab({ transport, active }: { transport: Transport; activ
           </div>
         )}
       />
-      {selected && <RequestDrawer entry={selected} onClose={() => setSelected(null)} onCause={(id) => setSelected(entries.find((x) => x.id === id) ?? selected)} />}
+      {selected && (
+        <RequestDrawer
+          entry={selected}
+          onClose={() => setSelected(null)}
+          onCause={(id) => setSelected(entries.find((x) => x.id === id) ?? selected)}
+          onOperation={onOperation}
+          operationButton={operationButton}
+        />
+      )}
     </section>
   );
 }
@@ -212,8 +239,17 @@ function Body({ body, headers }: { body: CapturedBody | null; headers: Record<st
   );
 }
 
-function RequestDrawer({ entry, onClose, onCause }: { entry: JournalEntry; onClose: () => void; onCause: (id: number) => void }) {
+interface DrawerProps {
+  entry: JournalEntry;
+  onClose: () => void;
+  onCause: (id: number) => void;
+  onOperation: RequestsTabProps['onOperation'];
+  operationButton: { current: HTMLButtonElement | null };
+}
+
+function RequestDrawer({ entry, onClose, onCause, onOperation, operationButton }: DrawerProps) {
   const o = entry.outgoing;
+  const op = entry.operation;
   return (
     <aside class="drawer" aria-label="Request detail">
       <header>
@@ -241,6 +277,20 @@ function RequestDrawer({ entry, onClose, onCause }: { entry: JournalEntry; onClo
             </button>
           ) : (
             o.cause
+          )}
+        </p>
+      )}
+      {op && (
+        <p class="operation" data-testid="entry-operation">
+          OpenAPI operation <span class="mono">{op.label}</span>
+          {op.operationId ? <span class="mono dim"> ({op.operationId})</span> : null}
+          {onOperation && (
+            <>
+              {' '}
+              <button type="button" class="link" ref={operationButton} onClick={() => onOperation(op.label, entry.id)}>
+                Open in the OpenAPI tab
+              </button>
+            </>
           )}
         </p>
       )}

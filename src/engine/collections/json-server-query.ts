@@ -17,16 +17,18 @@
  *   _page=N&_per_page=M    1.x: `{ first, prev, next, last, pages, items, data }`
  *   _start=S&_end=E / _start=S&_limit=M / _limit=M   as Array.slice (negative counts from the end)
  *   _embed=children / _expand=parent   (relations.ts; 1.x's _embed=parent too)
- *   callback=fn            JSONP (0.17), answered by json-server/rewrite-layer.ts
+ *   callback=fn            JSONP (0.17), answered by json-server/layer.ts
  *
  * Numbers are read as json-server reads them (parseInt; `_page=0` or `_page=abc` is page 1,
  * `_limit=abc` an empty slice), never refused. `_like=(` and a `_where` that is not JSON are 400s
  * (json-server: a 500 and a silently ignored filter).
  */
 import { HttpError } from '../../core/errors.js';
-import type { Predicate, SimpleFilter } from '../file-cache/filters.js';
-import { runQuery, text, valueAt } from '../store/query.js';
+import { getAt } from '../file-cache/dot-path.js';
+import { inherited, type Predicate, type SimpleFilter } from '../file-cache/filters.js';
+import { runQuery, text } from '../store/query.js';
 import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
+import { isObj } from '../../core/json-object.js';
 
 export type { QueryResult } from '../store-contract/contract.js';
 
@@ -108,29 +110,25 @@ function regex(value: string, name: string): RegExp {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** A `_where` condition (1.x): fields → value or `{ op: value }`, nested objects, `or`/`and` lists. */
 function whereTest(cond: Record<string, unknown>, base: readonly string[] = []): Test {
   const parts: Test[] = [];
   for (const [key, value] of Object.entries(cond)) {
     if ((key === 'or' || key === 'and') && base.length === 0 && Array.isArray(value)) {
-      const subs = value.filter(isObject).map((v) => whereTest(v));
+      const subs = value.filter(isObj).map((v) => whereTest(v));
       parts.push(key === 'or' ? (item) => subs.some((t) => t(item)) : (item) => subs.every((t) => t(item)));
       continue;
     }
     const path = [...base, ...key.split('.')];
-    if (isObject(value)) {
+    if (isObj(value)) {
       const ops = Object.keys(value).filter((k): k is Op => COLON_OPS.has(k));
       if (ops.length > 0) {
         const like = ops.includes('like') ? regex(String(value.like), `_where ${key}.like`) : undefined;
-        parts.push((item) => ops.every((op) => matches(valueAt(item, path), op, value[op], like)));
+        parts.push((item) => ops.every((op) => matches(getAt(item, path), op, value[op], like)));
       } else parts.push(whereTest(value, path));
       continue;
     }
-    parts.push((item) => matches(valueAt(item, path), 'eq', value));
+    parts.push((item) => matches(getAt(item, path), 'eq', value));
   }
   return (item) => parts.every((t) => t(item));
 }
@@ -141,11 +139,6 @@ function deepContains(v: unknown, needle: string, depth = 0): boolean {
   if (v === null || typeof v !== 'object' || depth > 32) return false;
   for (const x of Array.isArray(v) ? v : Object.values(v)) if (deepContains(x, needle, depth + 1)) return true;
   return false;
-}
-
-/** Keys that a plain object or array inherits: the compiled scan cannot read them as plain fields. */
-function inherited(key: string): boolean {
-  return key in Object.prototype || key in Array.prototype || key === '__proto__';
 }
 
 /**
@@ -207,7 +200,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
       op = rawKey.slice(colon + 1) as Op;
       if (op === 'eq') {
         const path = splitPath(field);
-        fieldTests.push(withSimple((item) => matches(valueAt(item, path), 'eq', value), path, 'eq', value));
+        fieldTests.push(withSimple((item) => matches(getAt(item, path), 'eq', value), path, 'eq', value));
         continue;
       }
     } else {
@@ -234,13 +227,13 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
     }
     const path = splitPath(field);
     const like = op === 'like' ? regex(value, rawKey) : undefined;
-    fieldTests.push(withSimple((item) => matches(valueAt(item, path), op, value, like), path, op, value));
+    fieldTests.push(withSimple((item) => matches(getAt(item, path), op, value, like), path, op, value));
   }
   for (const [rawKey, { field, op, values }] of anyOf) {
     const path = splitPath(field);
     const likes = values.map((v) => (op === 'like' ? regex(v, rawKey) : undefined));
-    if (values.length === 1) fieldTests.push(withSimple((item) => matches(valueAt(item, path), op, values[0], likes[0]), path, op, values[0]!));
-    else fieldTests.push((item) => values.some((v, i) => matches(valueAt(item, path), op, v, likes[i])));
+    if (values.length === 1) fieldTests.push(withSimple((item) => matches(getAt(item, path), op, values[0], likes[0]), path, op, values[0]!));
+    else fieldTests.push((item) => values.some((v, i) => matches(getAt(item, path), op, v, likes[i])));
   }
   const whereRaw = params.get('_where');
   let where: Test | undefined;
@@ -251,7 +244,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
     } catch {
       throw new HttpError(400, `Query parameter _where must be a JSON object such as {"or":[{"views":{"gt":100}}]} (got "${whereRaw}")`);
     }
-    if (!isObject(cond)) throw new HttpError(400, 'Query parameter _where must be a JSON object such as {"or":[{"views":{"gt":100}}]}');
+    if (!isObj(cond)) throw new HttpError(400, 'Query parameter _where must be a JSON object such as {"or":[{"views":{"gt":100}}]}');
     where = whereTest(cond);
   }
   // json-server 1.x: a valid `_where` replaces the field filters.
@@ -260,7 +253,7 @@ export function parseJsonServerQuery(params: URLSearchParams): JsonServerQuery {
   const equals: Array<{ path: string[]; test: Predicate }> = [];
   for (const [field, values] of where ? [] : eq) {
     const path = splitPath(field);
-    const test: Test = values.length === 1 ? (item) => matches(valueAt(item, path), 'eq', values[0]) : (item) => values.some((v) => matches(valueAt(item, path), 'eq', v));
+    const test: Test = values.length === 1 ? (item) => matches(getAt(item, path), 'eq', values[0]) : (item) => values.some((v) => matches(getAt(item, path), 'eq', v));
     equals.push({ path, test: withSimple(test, path, 'eq', values.length === 1 ? values[0]! : values) });
   }
   const q = params.get('q');

@@ -23,6 +23,8 @@
  * Fast path (`peek`): a GET/HEAD of an item of a collection the store has at hand (`store.peek`),
  * whose own path is known to name no file, is answered synchronously; so is a json-server query
  * without `_embed`/`_expand` (answers remembered per collection version and URL).
+ * Order: after handlers and graphql, before files: an item route is taken only where no file
+ *   claims the path; everything else goes on to file mode.
  */
 import { carriesBody, hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
@@ -41,33 +43,18 @@ import type { FilesLayer } from '../file-cache/files-layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { CollectionSnapshot, CollectionStore } from '../store-contract/contract.js';
 import { idKeyOf } from '../store/item-id.js';
+import { arrayJson, jsonOf } from '../store/item-json.js';
 import { runQuery } from '../store/query.js';
 import { referencedIds } from '../store/references.js';
 import { linkHeader, parseJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand } from './relations.js';
 import { expandField, holdsField, relationField } from '../store/relations.js';
+import { isObj } from '../../core/json-object.js';
 
 const NAME = 'collections';
 
-const itemJson = new WeakMap<object, string>();
 const MAX_REMEMBERED_ANSWERS = 32;
 const MAX_REMEMBERED_ANSWER = 256 * 1024;
-
-/** The JSON text of an array of items: JSON.stringify's, from the items' memoised texts. */
-function arrayJson(items: readonly unknown[]): string {
-  let out = '[';
-  for (let i = 0; i < items.length; i++) out += (i === 0 ? '' : ',') + jsonOf(items[i]);
-  return `${out}]`;
-}
-
-/** The JSON text of an item (memoised: stored items are never mutated, only replaced). */
-function jsonOf(item: unknown): string {
-  if (item === null || typeof item !== 'object') return JSON.stringify(item);
-  let text = itemJson.get(item);
-  if (text === undefined) itemJson.set(item, (text = JSON.stringify(item)));
-  return text;
-}
-
 
 /** What the collections layer reads of the resolved options (the option list passes them whole). */
 export interface CollectionsLayerOptions {
@@ -88,7 +75,6 @@ export interface CollectionsSources {
   readonly inflate?: BoundedSyncInflate;
 }
 
-
 function decodeSegment(seg: string): string | undefined {
   if (seg === '') return undefined;
   try {
@@ -96,10 +82,6 @@ function decodeSegment(seg: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Name of a collection from its request key (`/v1/posts` → `v1/posts`, the store's name). */
@@ -237,7 +219,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
   async function append(ctx: RequestContext, c: CollectionSnapshot, key: string, extra?: Record<string, unknown>): Promise<Response> {
     requireJsonType(ctx);
     const body = await jsonBody(ctx, 'POST body');
-    if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
+    if (!isObj(body)) throw new HttpError(400, 'A collection item must be a JSON object');
     answered(ctx, c, '');
     const item = await store.transaction(c, (tx) => {
       try {
@@ -272,7 +254,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
       case 'PUT': {
         requireJsonType(ctx);
         const body = await jsonBody(ctx, 'PUT body');
-        if (!isObject(body)) throw new HttpError(400, 'A collection item must be a JSON object');
+        if (!isObj(body)) throw new HttpError(400, 'A collection item must be a JSON object');
         // The item keeps its id whatever the body says (json-server's rule).
         const item = await store.transaction(c, (tx) => tx.update(id, body, { replace: true }) ?? throwError(noItem(id)));
         return FastResponse.json(jsonOf(item), 200);
@@ -287,7 +269,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
         const item = await store.transaction(c, (tx) => {
           const current = tx.get(id) ?? throwError(noItem(id));
           const result = applyPatchDocument(kind, JSON.parse(jsonOf(current)) as unknown, patch); // a deep copy (the patch mutates it): one parse of the memoised text
-          if (!isObject(result)) throw new HttpError(409, 'A collection item must stay a JSON object');
+          if (!isObj(result)) throw new HttpError(409, 'A collection item must stay a JSON object');
           // The item keeps its id (json-server's rule); a patch cannot move it.
           return tx.update(id, result, { replace: true })!;
         });

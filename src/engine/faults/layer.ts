@@ -1,11 +1,13 @@
 /**
- * The faults layer (first in the list when a pipeline has fault rules, rules.ts): a request that
+ * The faults layer (with fault rules, options.ts): a request that
  * matches a rule (first match wins) waits the rule's delay, then with the rule's error rate
  * either gets its status (the JSON error body) or a connection fault (the Request is marked,
  * core/connection-fault.ts, and the host acts on it: `connection-reset` and `no-answer` answer
  * here at once, the others let the pipeline answer and the host spoils that answer). What fired
  * is kept on the Request for the journal (fired.ts). Requests that match no rule pass on at once,
  * on the fast path too.
+ * Order: after the route overrides, before openapi and every answering layer: a fault delays or
+ *   replaces whatever would answer (a route override's fault, marked first, wins).
  */
 import { connectionFaultOf, markConnectionFault, type ConnectionFault } from '../../core/connection-fault.js';
 import { errorResponse } from '../../core/errors.js';
@@ -17,7 +19,7 @@ import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
 import { recordFault, type FaultFired } from './fired.js';
 import { seededRandom } from './random.js';
-import type { FaultRule } from './rules.js';
+import type { FaultRule } from './options.js';
 
 interface CompiledRule {
   readonly label: string;
@@ -76,7 +78,7 @@ export function createFaultLayer(rules: readonly FaultRule[], services: EngineSe
       const rule = match(ctx);
       if (rule === undefined) return undefined;
       // A connection fault already asked for by an earlier list (a session's or a saved
-      // scenario's override, route-overrides-layer.ts) wins over this one: first list first.
+      // scenario's override, sessions/layer.ts) wins over this one: first list first.
       if (connectionFaultOf(ctx.request) !== undefined) return undefined;
       const wait = rule.delay?.() ?? 0;
       const fails = rule.fails && (rule.rate >= 1 || rule.random() < rule.rate);

@@ -1,9 +1,9 @@
 /**
  * engine/file-cache/ — a SERVICE (the engine's services floor, ENGINE_FLOORS): what every user of
  * a mocks folder shares, so that no layer imports another. This file: the caches. Its rooms:
- * lookup.ts (request path → file), miss-watch.ts, folder-listings.ts and variant-listings.ts
- * (misses, `<path>.<ext>` candidates and query variants kept fresh), dir-probe.ts + fs-dir-check.ts (is fsDir a folder), json-format.ts +
- * json-problem.ts (indent, over-deep or malformed files), fs-call.ts (one call in file mode: the
+ * cache-states.ts (the states of a lookup and of an entry, and their moves), lookup.ts (request path → file), miss-watch.ts, folder-listings.ts and variant-listings.ts
+ * (misses, `<path>.<ext>` candidates and query variants kept fresh), dir-probe.ts + fs-dir-check.ts (is fsDir a folder),
+ * json-problem.ts (over-deep or malformed files; the layout writes keep: core/json-layout.ts), fs-call.ts (one call in file mode: the
  * env — cache, queue, limits — and the request's parameters), patch-batch.ts (the per-file write
  * queue: read-modify-write one at a time, `runExclusive`), patch-document.ts + merge-patch.ts,
  * the query over cached JSON arrays (filters.ts, pagination.ts, sort.ts, query.ts, scan.ts,
@@ -23,12 +23,15 @@
  *     after the previous one (a bound for reports that come late or never);
  *   - otherwise once per event-loop turn (shared by the requests of that turn).
  * Lookup results are re-resolved after LOOKUP_TTL_MS, so a new candidate file is found too.
+ * The states of a lookup and of an entry, and every move between them: cache-states.ts (here
+ * every change of them goes through `lookupOn` / `entryOn`).
  */
 import type { FastHeaders } from '../../core/fast-response.js';
 import { DEFAULT_MAX_JSON_DEPTH, textExceedsDepth } from '../../core/json-depth.js';
 import { contentTypeFor, isJsonPath } from '../../core/media-type.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
-import { detectIndent, serializeJson } from './json-format.js';
+import { detectLayout, serializeJson, type JsonLayout } from '../../core/json-layout.js';
+import { entryMove, lookupMove, type EntryEvent, type EntryState, type LookupEvent, type LookupState } from './cache-states.js';
 import type { JsonProblem } from './json-problem.js';
 import { lookupFile, type LookupTarget } from './lookup.js';
 import { FolderListings } from './folder-listings.js';
@@ -100,7 +103,7 @@ class ValueEntry implements FileEntry {
     readonly stat: VfsStat,
     readonly contentType: string,
     private readonly value: unknown,
-    readonly jsonIndent: string | number | undefined,
+    readonly layout: JsonLayout,
     weight: number,
     countObjects: boolean,
   ) {
@@ -109,7 +112,7 @@ class ValueEntry implements FileEntry {
     this.weight = weight;
   }
   get bytes(): Uint8Array {
-    return (this.text ??= serializeJson(this.value, this.jsonIndent));
+    return (this.text ??= serializeJson(this.value, this.layout));
   }
   get headers(): FastHeaders {
     if (this.head) return this.head;
@@ -119,9 +122,9 @@ class ValueEntry implements FileEntry {
   }
 }
 
-/** The indentation a JSON entry's file is written with (kept on rewrites). */
-export function entryIndent(e: FileEntry): string | number | undefined {
-  return e instanceof ValueEntry ? e.jsonIndent : detectIndent(e.bytes);
+/** The layout a JSON entry's file is written with (kept on rewrites: core/json-layout.ts). */
+export function entryLayout(e: FileEntry): JsonLayout {
+  return e instanceof ValueEntry ? e.layout : detectLayout(e.bytes);
 }
 
 /** Bytes an entry counts for in the cache budget. */
@@ -225,6 +228,7 @@ export class FileCache {
   /** Paths being replaced in place by `write(…, existing)`. */
   private readonly overwriting = new Set<string>();
   private cachedBytes = 0;
+  private readonly maxCachedBytes: number;
   /** Bumped on every change under fsDir: a write's entry is stored only when nothing changed meanwhile. */
   private generation = 0;
   /**
@@ -278,9 +282,12 @@ export class FileCache {
        * true). Off under json-server's preset: 0.17 sends none on a singular such as `/profile`.
        */
       countObjects?: boolean;
+      /** The byte budget of all cached files (MAX_CACHED_BYTES; tests make it small to see eviction). */
+      maxCachedBytes?: number;
     } = {},
   ) {
     this.exclusive = vfs.exclusive;
+    this.maxCachedBytes = json.maxCachedBytes ?? MAX_CACHED_BYTES;
     this.below = json.below;
     this.variantDirs = new VariantListings(vfs.exclusive ? undefined : LOOKUP_TTL_MS);
     this.unsubscribe = vfs.onChange((p) => {
@@ -289,7 +296,7 @@ export class FileCache {
     });
     this.listings = vfs.exclusive || vfs.watchFolder === undefined ? undefined : new FolderListings(vfs, WATCHED_RECHECK_MS);
     this.misses = new MissWatches(vfs, fsDir, (key) => {
-      if (this.lookups.get(key)?.watched === true) this.lookups.delete(key);
+      if (this.lookupState(key) === 'watchedMiss') this.lookupOn(key, 'folderReported');
     });
   }
 
@@ -305,10 +312,62 @@ export class FileCache {
     return (hit.path !== null || trustMisses) && at - hit.at < LOOKUP_TTL_MS;
   }
 
-  /** Drops every remembered lookup. */
+  /** Drops every remembered lookup: the move `cleared` for every key at once (unknown from every state). */
   private clearLookups(): void {
     this.lookups.clear();
     this.misses.clearKeys();
+  }
+
+  /** The state of the lookup of request path `key` (cache-states.ts). */
+  lookupState(key: string): LookupState {
+    const hit = this.lookups.get(key);
+    return hit === undefined ? 'unknown' : hit.path !== null ? 'found' : hit.watched === true ? 'watchedMiss' : 'missing';
+  }
+
+  /** The one way a lookup's state changes (one key): the table's move for `event`; `hit` is what `found`/`missing`/`watchedMiss` remember. */
+  private lookupOn(key: string, event: LookupEvent, hit?: LookupHit): void {
+    const to = lookupMove(this.lookupState(key), event);
+    if (to === 'unknown') this.lookups.delete(key);
+    else if (hit !== undefined) this.lookups.set(key, hit);
+  }
+
+  /** The state of the entry of `path` (a Vfs path) in the cache that answers for it (cache-states.ts). */
+  entryState(path: string): EntryState {
+    const below = this.shared(path);
+    return below !== undefined ? below.entryState(path) : this.ownEntryState(path);
+  }
+
+  private ownEntryState(path: string): EntryState {
+    const e = this.files.get(path);
+    if (e !== undefined) return this.ownTrusted(e) ? 'fresh' : 'unconfirmed';
+    return this.loading.has(path) ? 'loading' : 'unknown';
+  }
+
+  /**
+   * The one way an own entry's state changes: the table's move for `event`, then what entering
+   * the state takes. unknown: what is held and the load registered are dropped; loading (from
+   * another state): a load starts; fresh: `entry` (a load's or a write's) is kept in place of what was held, and marked
+   * checked (`reports`: see `confirmed`); unconfirmed: the next read takes a `stat`.
+   */
+  private entryOn(path: string, event: EntryEvent, entry?: FileEntry, reports = this.reports): void {
+    const from = this.ownEntryState(path);
+    const to = entryMove(from, event);
+    if (to === 'unknown') {
+      this.drop(path);
+    } else if (to === 'loading') {
+      if (from !== 'loading') this.startLoad(path); // a report while loading: the load goes on
+    } else if (to === 'fresh') {
+      if (entry !== undefined) {
+        this.drop(path);
+        this.files.set(path, entry);
+        this.cachedBytes += weightOf(entry);
+      }
+      if (!this.exclusive) this.confirmed(this.files.get(path)!, reports);
+    } else {
+      const e = this.files.get(path)!;
+      e.trustedUntil = 0;
+      e.checkedTurn = -1;
+    }
   }
 
   /**
@@ -353,11 +412,7 @@ export class FileCache {
   private reported(path: string, ended: boolean): void {
     this.reports++;
     if (ended) this.watches.delete(path);
-    const e = this.files.get(path);
-    if (e !== undefined) {
-      e.trustedUntil = 0;
-      e.checkedTurn = -1;
-    }
+    this.entryOn(path, 'reported');
   }
 
   /** Whether a cached entry may be used without a `stat` at `now` (non-exclusive drivers). */
@@ -378,17 +433,19 @@ export class FileCache {
       this.variantDirs.changed(path);
     }
     if (path === '' || (dir && dir.startsWith(`${path}/`))) {
+      // `changed` for every entry at once (unknown from every state).
       this.files.clear();
       this.loading.clear();
       this.cachedBytes = 0;
       return;
     }
-    this.drop(path);
+    this.entryOn(path, 'changed');
     const under = `${path}/`;
-    for (const key of this.files.keys()) if (key.startsWith(under)) this.drop(key);
-    for (const key of this.loading.keys()) if (key.startsWith(under)) this.loading.delete(key);
+    for (const key of this.files.keys()) if (key.startsWith(under)) this.entryOn(key, 'changed');
+    for (const key of this.loading.keys()) if (key.startsWith(under)) this.entryOn(key, 'changed');
   }
 
+  /** Entering unknown: what is held and the load registered for `path` go (only `entryOn` calls it). */
   private drop(path: string): void {
     // A load that started before a change must not serve later requests.
     this.loading.delete(path);
@@ -436,12 +493,12 @@ export class FileCache {
   /**
    * Stores a parsed JSON value as the new content of `path` (an existing or new `.json` file).
    * On drivers with `writeJson` (json-db) the value goes down as is and the cached entry builds
-   * its bytes only when read; elsewhere it is serialised (`indent` kept) and written as bytes.
+   * its bytes only when read; elsewhere it is serialised (in `layout`) and written as bytes.
    * The value must never be mutated afterwards.
    */
-  async writeValue(path: string, value: unknown, indent: string | number | undefined, existing = false): Promise<void> {
+  async writeValue(path: string, value: unknown, layout: JsonLayout, existing = false): Promise<void> {
     if (this.vfs.writeJson === undefined || !(this.exclusive || this.below !== undefined)) {
-      await this.write(path, serializeJson(value, indent), existing, { value });
+      await this.write(path, serializeJson(value, layout), existing, { value });
       return;
     }
     // A rough weight (the text is not built): what the entry it replaces weighed.
@@ -455,11 +512,8 @@ export class FileCache {
     }
     const gen = this.generation;
     if (gen !== this.generation) return;
-    this.drop(path);
-    this.files.set(path, new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, indent, weight, this.json.countObjects !== false));
-    this.cachedBytes += weight;
+    this.entryOn(path, 'written', new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, layout, weight, this.json.countObjects !== false));
   }
-
 
   /**
    * Synchronously: the names in folder `dir` (a Vfs path) that have query variants (`users` for
@@ -483,7 +537,6 @@ export class FileCache {
     );
   }
 
-
   /**
    * The Vfs path a request path resolves to, or null. `key` identifies the request path (raw
    * sub-path); `target.rel`/`target.trailingSlash` are its safe decoded form, read only on a miss.
@@ -505,7 +558,7 @@ export class FileCache {
     if (keep) {
       if (this.lookups.size >= MAX_LOOKUPS) this.clearLookups();
       if (watched) keep = this.misses.keep(watchedDir!, key); // false: the watch ended meanwhile
-      if (keep) this.lookups.set(key, watched ? { path, at: performance.now(), watched } : { path, at: performance.now() });
+      if (keep) this.lookupOn(key, path !== null ? 'resolved' : watched ? 'missedWatched' : 'missed', watched ? { path, at: performance.now(), watched } : { path, at: performance.now() });
     }
     if (watchedDir !== undefined) this.misses.release(watchedDir); // no-op while a kept miss needs it
     return path;
@@ -548,7 +601,7 @@ export class FileCache {
     const reports = this.reports;
     const stat = this.exclusive ? { kind: 'file' as const, size: bytes.byteLength, mtimeMs: 0 } : await this.vfs.stat(path);
     if (stat === null || stat.kind !== 'file' || stat.size !== bytes.byteLength || gen !== this.generation) return;
-    this.store(buildEntry(path, stat, bytes, known, this.json.maxDepth, this.json.countObjects), reports);
+    this.store(buildEntry(path, stat, bytes, known, this.json.maxDepth, this.json.countObjects), 'written', reports);
   }
 
   /**
@@ -561,7 +614,7 @@ export class FileCache {
     if (path === null) return null;
     const entry = await this.entry(path);
     if (entry !== null) return entry;
-    this.lookups.delete(key);
+    this.lookupOn(key, 'fileGone');
     const again = await this.lookup(key, target, trustMisses);
     return again === null ? null : this.entry(again);
   }
@@ -576,22 +629,30 @@ export class FileCache {
       const reports = this.reports;
       const s = await this.vfs.stat(path);
       if (s !== null && sameStat(cached.stat, s)) {
-        this.confirmed(cached, reports);
+        // (A change meanwhile replaced it: the answer is still what this read found.)
+        if (this.files.get(path) === cached) this.entryOn(path, 'confirmed', undefined, reports);
         return cached;
       }
-      this.drop(path);
+      // Whatever a concurrent read holds or loads now may predate the change too: dropped.
+      this.entryOn(path, 'stale');
       if (s === null || s.kind !== 'file') return null;
     }
     const pending = this.loading.get(path);
     if (pending) return pending;
-    // Stored only while it is still this path's load: a change to the path (or a folder above
-    // it) drops the registration (`drop`, `invalidate`), so a load that started before the
-    // change never serves later requests, while changes to other files do not void it.
+    this.entryOn(path, 'read');
+    return this.loading.get(path)!;
+  }
+
+  /**
+   * Entering loading. The entry is kept only while it is still this path's load: a change to
+   * the path (or a folder above it) drops the registration (`changed`), so a load that started
+   * before the change never serves later requests, while changes to other files do not void it.
+   */
+  private startLoad(path: string): void {
     const load: Promise<FileEntry | null> = this.load(path, () => this.loading.get(path) === load).finally(() => {
-      if (this.loading.get(path) === load) this.loading.delete(path);
+      if (this.loading.get(path) === load) this.entryOn(path, 'loadEnded');
     });
     this.loading.set(path, load);
-    return load;
   }
 
   /**
@@ -629,30 +690,26 @@ export class FileCache {
     // a different stat and reloads.
     const entry = buildEntry(path, stat, bytes, undefined, this.json.maxDepth, this.json.countObjects);
     if (entry.problem !== undefined) this.json.onProblem?.(path, stat, bytes, entry.problem);
-    if (current()) this.store(entry, reports);
+    if (current()) this.store(entry, 'loaded', reports);
     return entry;
   }
 
   /**
-   * Keeps `entry` as the content of its path (replacing what was there), within the byte
-   * budget; files over MAX_CACHED_FILE are not kept. `reports`: the watch-report count read
-   * before the entry's `stat` (see `confirmed`).
+   * Keeps `entry` as the content of its path (replacing what was there: `loaded` or `written`),
+   * within the byte budget; files over MAX_CACHED_FILE are not kept. `reports`: the watch-report
+   * count read before the entry's `stat` (see `confirmed`).
    */
-  private store(entry: FileEntry, reports: number): void {
-    const size = entry.bytes.byteLength;
-    if (size > MAX_CACHED_FILE) return;
-    this.drop(entry.path);
-    this.files.set(entry.path, entry);
-    if (!this.exclusive) this.confirmed(entry, reports);
-    this.cachedBytes += size;
-    if (this.cachedBytes > MAX_CACHED_BYTES) this.evict();
+  private store(entry: FileEntry, event: 'loaded' | 'written', reports: number): void {
+    if (entry.bytes.byteLength > MAX_CACHED_FILE) return;
+    this.entryOn(entry.path, event, entry, reports);
+    if (this.cachedBytes > this.maxCachedBytes) this.evict();
   }
 
   private evict(): void {
     // Oldest first (Map keeps insertion order).
     for (const key of this.files.keys()) {
-      if (this.cachedBytes <= MAX_CACHED_BYTES / 2) break;
-      this.drop(key);
+      if (this.cachedBytes <= this.maxCachedBytes / 2) break;
+      this.entryOn(key, 'evicted');
     }
   }
 }

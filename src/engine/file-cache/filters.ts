@@ -91,8 +91,8 @@ function splitList(values: unknown[]): unknown[] {
   return out;
 }
 
-/** Keys that a plain object or array inherits: reading them needs an own-property check. */
-function inherited(key: string): boolean {
+/** Keys that a plain object or array inherits: reading them needs an own-property check (the compiled scan cannot read them as plain fields). */
+export function inherited(key: string): boolean {
   return key in Object.prototype || key in Array.prototype || key === '__proto__';
 }
 

@@ -133,7 +133,6 @@ export function readQuery(call: FsCall, method: string, body?: unknown): QueryIn
   return input;
 }
 
-
 const WHOLE_FILE: Record<string, string> = {
   DELETE: 'DELETE would remove the whole file',
   PUT: 'PUT replaces the whole file',

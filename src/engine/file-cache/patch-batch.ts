@@ -11,7 +11,7 @@
 import { HttpError } from '../../core/errors.js';
 import { textExceedsDepth, tooDeep } from '../../core/json-depth.js';
 import type { FsEnv } from './fs-call.js';
-import { detectIndent, serializeJson } from './json-format.js';
+import { detectLayout, serializeJson } from '../../core/json-layout.js';
 import { MSG } from './messages.js';
 import { applyPatchDocument, preparePatch, type PatchKind } from './patch-document.js';
 
@@ -60,7 +60,7 @@ async function flush(env: FsEnv, path: string, batch: Pending[]): Promise<void> 
   try {
     const entry = await env.cache.entry(path);
     if (entry === null) throw new HttpError(404, MSG.patchNotFound);
-    const indent = detectIndent(entry.bytes);
+    const layout = detectLayout(entry.bytes);
     let current = entry.bytes;
     const maxDepth = env.maxJsonDepth;
     if (entry.problem === 'too-deep') throw tooDeep('The stored resource', maxDepth);
@@ -75,7 +75,7 @@ async function flush(env: FsEnv, path: string, batch: Pending[]): Promise<void> 
     for (const p of batch) {
       try {
         doc = applyPatchDocument(p.kind, doc, p.patch);
-        const next = serializeJson(doc, indent);
+        const next = serializeJson(doc, layout);
         // Patches within the limit can still add up to a deeper document: refuse that one.
         if (textExceedsDepth(next, maxDepth)) throw tooDeep('The patched document', maxDepth);
         current = next;

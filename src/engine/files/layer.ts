@@ -2,8 +2,6 @@
  * The files layer (engine/files/, a LAYER): answers GET/HEAD/POST/PUT/PATCH/DELETE under the
  * prefix from the mocks folder — file-system mode (fs-mode.ts → read.ts, create.ts, replace.ts,
  * update.ts, remove.ts) over the file cache and per-file queue (engine/file-cache/, a service).
- * Its place in the order (layers.ts): after handlers, har/recorded, streams, graphql and
- * collections; before openapi-mock, static, proxy and the preset hints.
  *
  * File-system mode over one Vfs folder, as a pipeline layer.
  * Instantiable any number of times (each instance has its own caches and its own fsDir check),
@@ -15,6 +13,9 @@
  * folder that appears later is served from the next request on; `peek` says PASS while the
  * folder is certainly still missing (no change event on an exclusive Vfs), else leaves the
  * request to `handle`.
+ * Order: after handlers, har/recorded, streams, graphql and collections; before openapi-mock,
+ *   static, proxy and the preset hints: code, recordings and collections win; what the folder lacks
+ *   goes on to the generated backend and the network.
  */
 import { lookupTarget } from '../file-cache/lookup.js';
 import { PASS } from '../pipeline/layer.js';

@@ -1,17 +1,17 @@
 /**
- * Request payloads for POST and PUT: a JSON document, one uploaded file (multipart, parsed by
- * the shared parser of handler-api/multipart.ts: the host's streaming hook where there is one,
- * else the platform's `formData()` after the size-limited read), form fields (stored as a JSON
- * object), or raw bytes (PUT with a non-JSON Content-Type).
+ * Request payloads for POST and PUT: a JSON document, one uploaded file (multipart, read by
+ * core/multipart.ts after the size-limited read), form fields (stored as a JSON object, a part
+ * sent as JSON stored as its value), or raw bytes (PUT with a non-JSON Content-Type).
  * JSON is validated (400 on malformed, 400 on `__proto__`/`constructor`/`prototype` keys) and
  * then stored as the bytes received, so the client's formatting is kept.
  */
 import { HttpError } from '../../core/errors.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
-import { multipartValues, parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
+import { multipartValues, parseMultipart, readMultipart, type MultipartResult } from '../../core/multipart.js';
 import { requestBody, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
 import { MSG } from '../file-cache/messages.js';
+import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
 
 const encoder = new TextEncoder();
 
@@ -20,6 +20,11 @@ export type Payload =
   | { kind: 'json'; bytes: Uint8Array; value: unknown }
   | { kind: 'file'; bytes: Uint8Array; type: string; filename: string }
   | { kind: 'raw'; bytes: Uint8Array; type: string };
+
+/** Where a payload goes when the request path names no file yet (target-path.ts): a JSON document, else the upload's or the body's file. */
+export function newTarget(call: FsCall, payload: Exclude<Payload, { kind: 'empty' }>): string {
+  return payload.kind === 'json' ? jsonTarget(call.rel, call.trailingSlash) : fileTarget(call.rel, call.trailingSlash, payload.type, payload.kind === 'file' ? payload.filename : undefined);
+}
 
 export function jsonPayload(bytes: Uint8Array, maxDepth: number): Payload {
   const value = parseJsonBytes(bytes, 'JSON body', maxDepth);
@@ -46,11 +51,9 @@ function fieldsPayload(entries: Array<[string, unknown]>): Payload {
  * Reads the payload of a POST (`method` 'POST': body must be JSON or one file, not both) or a
  * PUT (any Content-Type; non-JSON bodies are stored raw).
  */
-/** multipart/form-data: the shared parser (host hook, e.g. busboy on node; else the platform's formData()). */
-async function readMultipart(call: FsCall, env: FsEnv, contentType: string): Promise<MultipartResult> {
-  if (call.body === undefined) return parseMultipart(call.ctx.request, contentType, env.bodyLimit, env.inflate);
-  // Body already read by the handler layer: parse those bytes.
-  return parseMultipart(new Request('http://local/', { method: 'POST', body: call.body as BodyInit }), contentType, env.bodyLimit);
+/** multipart/form-data: core/multipart.ts, on the request or on the bytes the handler layer already read. */
+async function multipartOf(call: FsCall, env: FsEnv, contentType: string): Promise<MultipartResult> {
+  return call.body === undefined ? parseMultipart(call.ctx.request, contentType, env.bodyLimit, env.inflate) : readMultipart(call.body, contentType);
 }
 
 /**
@@ -60,7 +63,7 @@ async function readMultipart(call: FsCall, env: FsEnv, contentType: string): Pro
 export async function readPayload(call: FsCall, env: FsEnv, method: 'POST' | 'PUT', contentType: string | null): Promise<Payload> {
   const media = parseMediaType(contentType);
   if (media.type === 'multipart/form-data') {
-    const parsed = await readMultipart(call, env, contentType!);
+    const parsed = await multipartOf(call, env, contentType!);
     const { fields, files } = parsed;
     if (files.length > 1) throw new HttpError(400, method === 'POST' ? MSG.postMultipleFiles : MSG.putMultipleFiles);
     if (files.length === 1) {

@@ -7,7 +7,7 @@ import { carriesBody } from '../../core/body.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { assertKnownParams, hasQueryConfig, readQuery, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
-import { detectIndent, serializeJson } from '../file-cache/json-format.js';
+import { detectLayout, serializeJson } from '../../core/json-layout.js';
 import { MSG } from '../file-cache/messages.js';
 import { runExclusive } from '../file-cache/patch-batch.js';
 import { runQuery } from '../file-cache/query.js';
@@ -32,7 +32,7 @@ export async function remove(call: FsCall, env: FsEnv): Promise<Response> {
       for (const i of r.indices!) drop[i] = 1;
       const rest = items.filter((_, i) => drop[i] === 0);
       if (rest.length === 0) await env.cache.remove(path);
-      else await env.cache.write(path, serializeJson(rest, detectIndent(entry.bytes)), true, { value: rest });
+      else await env.cache.write(path, serializeJson(rest, detectLayout(entry.bytes)), true, { value: rest });
       return r.page.length;
     }
     if (!(await env.cache.remove(path))) throw new HttpError(404, MSG.deleteNotFound);

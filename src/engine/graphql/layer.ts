@@ -24,6 +24,8 @@
  * Under `readOnly` (json-server's `--read-only`) queries are answered and mutations refused: 403
  * `{ errors: [{ extensions: { code: 'FORBIDDEN' } }], data: null }` over HTTP, the same errors
  * over the socket.
+ * Order: after handlers and the replay layers, before collections and files: its endpoint is a
+ *   path of its own, which no collection or file should answer.
  */
 import { hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
@@ -45,18 +47,15 @@ export { schemaSource } from './schema-first-service.js';
 import { answerWith, eventsOf, handlerFor, type GraphqlOperationHandler } from '../handler-api/operation-handlers.js';
 import type { GraphqlAnswer, GraphqlResolverInput } from '../types.js';
 import { parse, type OperationDefinitionNode } from 'graphql';
+import { isObj } from '../../core/json-object.js';
 
 const NAME = 'graphql';
 const ALLOW = 'GET, POST';
 const decoder = new TextDecoder();
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function variablesOf(v: unknown): Record<string, unknown> | null {
   if (v === undefined || v === null) return null;
-  if (!isRecord(v)) throw new HttpError(400, 'GraphQL "variables" must be a JSON object');
+  if (!isObj(v)) throw new HttpError(400, 'GraphQL "variables" must be a JSON object');
   return v;
 }
 
@@ -151,7 +150,7 @@ export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boole
     if (type !== 'application/json' && type !== '' && !type.endsWith('+json')) throw new HttpError(415, 'A GraphQL request must be sent as JSON (Content-Type: application/json)');
     if (bytes.byteLength === 0) throw new HttpError(400, 'Missing GraphQL request body');
     const body = parseJsonBytes(bytes, 'GraphQL request body');
-    if (!isRecord(body)) throw new HttpError(400, 'A GraphQL request body must be a JSON object { query, variables?, operationName? }');
+    if (!isObj(body)) throw new HttpError(400, 'A GraphQL request body must be a JSON object { query, variables?, operationName? }');
     if (typeof body.query !== 'string' || body.query === '') throw new HttpError(400, 'Missing GraphQL "query"');
     if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string') throw new HttpError(400, 'GraphQL "operationName" must be a string');
     return { query: body.query, variables: variablesOf(body.variables), operationName: (body.operationName as string | null | undefined) ?? null };

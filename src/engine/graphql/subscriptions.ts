@@ -13,9 +13,9 @@
  * Closes as the protocol says: 4400 an invalid message, 4401 subscribe before the ack,
  * 4409 an id in use.
  */
-import type { ExecutionResult } from 'graphql';
 import type { SocketPeer, SocketSession } from '../../core/socket.js';
 import { DocumentError, formatResult, type GraphqlRequest, type GraphqlService } from './service.js';
+import { isObj } from '../../core/json-object.js';
 
 interface Message {
   type?: unknown;
@@ -24,10 +24,6 @@ interface Message {
 }
 
 const MAX_MESSAGE = 1024 * 1024;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * `own(request)`: answers that come before the schema (GraphQL handlers, a refusal), each sent
@@ -100,7 +96,7 @@ export function graphqlWsSession(
       } catch {
         return close(4400, 'Invalid message received');
       }
-      if (!isRecord(m)) return close(4400, 'Invalid message received');
+      if (!isObj(m)) return close(4400, 'Invalid message received');
       switch (m.type) {
         case 'connection_init':
           if (acknowledged) return close(4429, 'Too many initialisation requests');
@@ -113,11 +109,11 @@ export function graphqlWsSession(
         case 'subscribe': {
           if (!acknowledged) return close(4401, 'Unauthorized');
           const p = m.payload;
-          if (typeof m.id !== 'string' || m.id === '' || !isRecord(p) || typeof p.query !== 'string') return close(4400, 'Invalid message received');
+          if (typeof m.id !== 'string' || m.id === '' || !isObj(p) || typeof p.query !== 'string') return close(4400, 'Invalid message received');
           if (running.has(m.id)) return close(4409, `Subscriber for ${m.id} already exists`);
           const request: GraphqlRequest = {
             query: p.query,
-            variables: isRecord(p.variables) ? p.variables : null,
+            variables: isObj(p.variables) ? p.variables : null,
             operationName: typeof p.operationName === 'string' ? p.operationName : null,
           };
           void start(m.id, request);

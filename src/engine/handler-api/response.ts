@@ -134,7 +134,7 @@ export class ResponseBuilder implements HandlerResponse {
 
   on(event: string, listener: () => void): this {
     if (event === 'close') {
-      if (this.closed) queueMicrotask(() => this.callClose(listener));
+      if (this.closed) queueMicrotask(() => this.callListener(listener));
       else this.closeListeners.push(listener);
     } else if (event === 'drain') this.drainListeners.push({ listener, once: false });
     return this;
@@ -158,16 +158,10 @@ export class ResponseBuilder implements HandlerResponse {
     this.mustDrain = false;
     const listeners = this.drainListeners;
     this.drainListeners = listeners.filter((l) => !l.once);
-    for (const { listener } of listeners) {
-      try {
-        listener();
-      } catch {
-        // a listener's failure must not break the answer
-      }
-    }
+    for (const { listener } of listeners) this.callListener(listener);
   }
 
-  private callClose(listener: () => void): void {
+  private callListener(listener: () => void): void {
     try {
       listener();
     } catch {
@@ -180,7 +174,7 @@ export class ResponseBuilder implements HandlerResponse {
     this.closed = true;
     const listeners = this.closeListeners;
     this.closeListeners = [];
-    for (const l of listeners) this.callClose(l);
+    for (const l of listeners) this.callListener(l);
   }
 
   /**

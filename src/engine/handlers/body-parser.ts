@@ -25,7 +25,7 @@ import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { ParserConfig } from '../types.js';
 import { runMiddlewares } from '../handler-api/chain.js';
 import { collectFields } from '../handler-api/fields.js';
-import { multipartValues, parseMultipart, type MultipartResult } from '../handler-api/multipart.js';
+import { multipartValues, parseMultipart, readMultipart } from '../../core/multipart.js';
 import type { PortableRequest } from '../handler-api/request.js';
 import type { ResponseBuilder } from '../handler-api/response.js';
 
@@ -38,11 +38,6 @@ function decodeText(bytes: Uint8Array, charset: string | undefined): string {
   }
 }
 
-async function multipartFromBytes(bytes: Uint8Array, contentType: string): Promise<MultipartResult> {
-  const request = new Request('http://mockyard.invalid/', { method: 'POST', body: bytes as BodyInit, headers: { 'Content-Type': contentType } });
-  return parseMultipart(request, contentType, Infinity);
-}
-
 /**
  * The built-in parser. With `raw` (already-read bytes: `handle: 'FS'` routes read the body once
  * and pass it on) nothing is read from the request again.
@@ -52,7 +47,7 @@ export async function parseBuiltin(req: PortableRequest, limit: number, raw: Uin
   const header = req.request.headers.get('content-type');
   const { type, params } = parseMediaType(header);
   if (type === 'multipart/form-data') {
-    const parsed = raw ? await multipartFromBytes(raw, header!) : await parseMultipart(req.request, header!, limit, inflate);
+    const parsed = raw ? readMultipart(raw, header!) : await parseMultipart(req.request, header!, limit, inflate);
     req.body = collectFields(multipartValues(parsed, maxDepth));
     req.files = parsed.files;
     return;

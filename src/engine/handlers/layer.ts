@@ -13,6 +13,8 @@
  *   → on any error: errorMiddlewares, then the default JSON error response (status kept).
  * `gatewayTimeout` bounds everything after the delay: past it the client gets 504 (through the
  * errorMiddlewares) and whatever the handler does later is dropped.
+ * Order: after the checks (faults, openapi, json-server's rewrite and middlewares), before every
+ *   data layer (har, recorded, streams, graphql, collections, files): code wins over data.
  */
 import { hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
@@ -255,7 +257,6 @@ export function createHandlerLayer(options: HandlerLayerOptions, services: Engin
     await Promise.race([res.finished, res.startedStreaming]);
     return res.streaming ? tracked(res.toStreamResponse(head)) : res.toResponse(head);
   }
-
 
   type State = { timedOut: boolean; stage: string };
 

@@ -3,6 +3,8 @@
  * (handler-api/override-list.ts: `api.use`) answered by a handler layer built from them, exactly as the
  * `handlers` option's (delay, parser, middlewares, `handle: 'FS'`…). PASS at once while the list
  * is empty; the routes are compiled again only when the list changed.
+ * Order: after webhooks, before the route overrides and every configured layer: handlers added in
+ *   code (`api.use`) win over everything configured.
  */
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';

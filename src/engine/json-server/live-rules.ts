@@ -8,8 +8,8 @@
  */
 import { OptionsError } from '../../core/options.js';
 import type { MiddlewareFunction } from '../types.js';
-import { resolveRequestMiddlewares } from './middleware-layer.js';
-import { resolveRoutes, type RewriteRule } from './routes.js';
+import { resolveRequestMiddlewares, resolveRoutes } from './options.js';
+import type { RewriteRule } from './routes.js';
 
 export interface JsonServerRuleSet {
   readonly routes: readonly RewriteRule[];

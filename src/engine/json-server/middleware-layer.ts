@@ -11,6 +11,8 @@
  *     (`res.header('X-Hello', 'World')`) go onto whatever answers it (`ctx.onAnswer`);
  *   - `gatewayTimeout` bounds them as it bounds handlers: a middleware that neither calls
  *     `next()` nor answers within it gets a 504.
+ * Order: after the rewrite, before handlers: json-server runs its middlewares (and `--read-only`)
+ *   before its router.
  */
 import { hasBody, readBody, replayBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
@@ -19,9 +21,8 @@ import { errorResponse } from '../../core/errors.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { collectFields } from '../handler-api/fields.js';
-import { parseMultipart } from '../handler-api/multipart.js';
+import { readMultipart } from '../../core/multipart.js';
 import { withHeaders } from '../../core/fast-response.js';
-import { check } from '../../core/options.js';
 import { runMiddlewares, type StepOutcome } from '../handler-api/chain.js';
 import { Deadlines } from '../handler-api/deadline.js';
 import { PortableRequest } from '../handler-api/request.js';
@@ -31,13 +32,6 @@ import type { RequestContext } from '../context.js';
 import type { MockApiApp, MiddlewareFunction } from '../types.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Validates `middlewares` (an array of functions). */
-export function resolveRequestMiddlewares(value: unknown, option: string): MiddlewareFunction[] {
-  const list = check.array<unknown>(value, option);
-  list.forEach((fn, i) => check.fn(fn, `${option}[${i}]`));
-  return list as MiddlewareFunction[];
-}
 
 /** How the middlewares' `req.body` is read (as Express's body-parser reads JSON and forms, with the engine's limits). */
 export interface MiddlewareBody {
@@ -56,7 +50,7 @@ async function parsedBody(ctx: RequestContext, req: PortableRequest, body: Middl
     const raw = await readDecodedBody(ctx.request, body.limit, body.inflate);
     if (isJsonMediaType(type)) req.body = parseJsonBytes(raw, 'JSON body', body.maxDepth);
     else if (type === 'application/x-www-form-urlencoded') req.body = collectFields(new URLSearchParams(new TextDecoder().decode(raw)));
-    else if (type === 'multipart/form-data') req.body = collectFields((await parseMultipart(new Request('http://local/', { method: 'POST', body: raw as BodyInit }), header!, body.limit)).fields);
+    else if (type === 'multipart/form-data') req.body = collectFields(readMultipart(raw, header!).fields);
   } catch {
     req.body = undefined;
     return undefined;

@@ -12,7 +12,7 @@
  * with an optional trailing slash. Rules apply in order, each to the result of the ones before
  * (so `/api/posts/1/show` → `/posts/1/show` → `/posts/1`), as json-server chains them.
  */
-import { describe, isPlainObject, OptionsError } from '../../core/options.js';
+import { describe, OptionsError } from '../../core/options.js';
 
 export interface RewriteRule {
   readonly from: string;
@@ -24,7 +24,7 @@ export interface RewriteRule {
 
 const SPECIAL = /[.+?^${}()|[\]\\=!]/;
 
-function compile(from: string, option: string): RegExp & { names: Map<string, number> } {
+export function compileRoute(from: string, option: string): RegExp & { names: Map<string, number> } {
   let source = '^';
   const names = new Map<string, number>();
   let group = 0;
@@ -58,19 +58,6 @@ function compile(from: string, option: string): RegExp & { names: Map<string, nu
     throw new OptionsError(option, `cannot be read as a json-server route (got ${describe(from)})`);
   }
   return Object.assign(re, { names });
-}
-
-/** Validates `routes` (an object of "from": "to" strings, each starting with "/"). */
-export function resolveRoutes(value: unknown, option: string): RewriteRule[] {
-  if (value === undefined || value === null) return [];
-  if (!isPlainObject(value)) throw new OptionsError(option, `must be an object of "from": "to" rules, as json-server's routes.json (got ${describe(value)})`);
-  return Object.entries(value).map(([from, to]) => {
-    const at = `${option}["${from}"]`;
-    if (!from.startsWith('/')) throw new OptionsError(at, 'must start with "/" (json-server: "Pay attention to start every route with /")');
-    if (typeof to !== 'string' || !to.startsWith('/')) throw new OptionsError(at, `must be a path starting with "/" (got ${describe(to)})`);
-    const re = compile(from, at);
-    return { from, to, re, names: re.names };
-  });
 }
 
 /** `url` (path below the prefix + query) after every rule, or undefined when none matched. */

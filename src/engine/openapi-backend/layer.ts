@@ -13,6 +13,8 @@
  *
  * The document and the faker are loaded at start-up (`ready`); afterwards every request without
  * a body to read is answered on the synchronous fast path (`peek`).
+ * Order: after files, before static and proxy: handlers and files win where present; what the
+ *   document describes is answered before static files and the network.
  */
 import type { Faker } from '@faker-js/faker';
 import { bufferedBody, hasBody, keepBody, keptJson, readBody } from '../../core/body.js';
@@ -26,14 +28,15 @@ import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
 import type { DefaultFsFactory } from '../../vfs/default-fs.js';
 import type { Vfs } from '../../vfs/types.js';
-import { isJsonMediaType, JSON_CONTENT_TYPE, parseMediaType } from '../../core/media-type.js';
+import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
 import { fillPageFields, filtersOf, listPage, pagingOf, type Paging } from './list-query.js';
-import { isObj, type MediaContent, type Operation, type ResponseSpec } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
+import type { MediaContent, Operation, ResponseSpec } from '../openapi-document/operations.js';
 import type { BackendOptions } from './options.js';
 import type { Deref } from '../openapi-document/refs.js';
 import { envelopeOf, inferRoles, jsonContent, successSchemaOf, topLevelProperties, type Collection, type Role } from './resources.js';
@@ -45,9 +48,9 @@ import { createState, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming } from '../store-contract/contract.js';
+import { jsonOf } from '../store/item-json.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
-export { parsePrefer } from './prefer.js';
 
 const isXmlType = (type: string) => type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
 /** JSON first when the Accept header likes several types as much. */
@@ -136,19 +139,10 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     }
   })();
 
-  /** The JSON text of a kept item, made once per version of it (a write stores a new object). */
-  const texts = new WeakMap<object, string>();
-  const textOf = (value: unknown): string => {
-    if (value === null || typeof value !== 'object') return JSON.stringify(value);
-    let text = texts.get(value);
-    if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
-    return text;
-  };
-
   function json(ctx: RequestContext, value: unknown, status: number, headers: FastHeaders = {}, type?: string): Response {
     ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
     if (value === undefined || status === 204 || status === 304) return FastResponse.empty(status, headers);
-    return FastResponse.json(textOf(value), status, { ...(type ? { 'Content-Type': type } : {}), ...headers }, ctx.method === 'HEAD');
+    return FastResponse.json(jsonOf(value), status, { ...(type ? { 'Content-Type': type } : {}), ...headers }, ctx.method === 'HEAD');
   }
 
   /** The content of a response the request's `Accept` picks (JSON first on a tie; the contract refused what none fits). */

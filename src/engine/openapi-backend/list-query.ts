@@ -11,7 +11,8 @@
  *
  * A page size the request omits takes the parameter's documented default, else the whole list.
  */
-import { isObj, type Parameter } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
+import type { Parameter } from '../openapi-document/operations.js';
 
 type Obj = Record<string, unknown>;
 

@@ -15,7 +15,8 @@
  * collection POST's body. The id field: a property named as the path parameter, else `id`.
  */
 import { mergeAllOf } from '../schema-faker/generate.js';
-import { isObj, type MediaContent, type Operation } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
+import type { MediaContent, Operation } from '../openapi-document/operations.js';
 import type { Deref } from '../openapi-document/refs.js';
 import { successCode } from './prefer.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';

@@ -24,6 +24,7 @@ import type { CollectionStore, Item } from '../store-contract/contract.js';
 import { createCollectionStore } from '../store/store.js';
 import type { Collection } from './resources.js';
 import { ScopeItems, type Scope } from './state.js';
+import { isObj } from '../../core/json-object.js';
 
 export interface StateFolderOptions {
   vfs: Vfs;
@@ -49,8 +50,6 @@ export interface StateFolder {
   readonly ready: Promise<unknown>;
   close(): Promise<void>;
 }
-
-const isItem = (v: unknown): v is Item => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A scope over the file's items, keyed as the in-memory state keys them (the id as text). */
 function scopeOf(c: Collection, items: readonly Item[]): Scope {
@@ -98,7 +97,7 @@ export function createStateFolder(options: StateFolderOptions): StateFolder {
       if (items !== undefined) return items;
       let p = creating.get(name);
       if (!p) {
-        const text = `${JSON.stringify(population().filter(isItem), null, 2)}\n`;
+        const text = `${JSON.stringify(population().filter(isObj), null, 2)}\n`;
         p = vfs.create(`${name}.json`, text).catch((err: { code?: string }) => {
           if (err?.code !== 'EEXIST') throw err; // written meanwhile (another request, the user): theirs stands
         });
@@ -137,7 +136,7 @@ export function createStateFolder(options: StateFolderOptions): StateFolder {
         for (const id of scope.items.keys()) {
           const item = scope.items.get(id);
           const was = before.get(id);
-          if (!isItem(item) || item === was) continue;
+          if (!isObj(item) || item === was) continue;
           if (was === undefined) tx.insert(item);
           else tx.update(id, item, { replace: true });
         }

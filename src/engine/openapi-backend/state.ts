@@ -11,7 +11,7 @@ import { generate } from '../schema-faker/generate.js';
 import { seedOf } from '../schema-faker/faker.js';
 import { topLevelProperties, type Collection } from './resources.js';
 import type { Deref } from '../openapi-document/refs.js';
-import { isObj } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
 import { DEFAULT_NAMING, relationStem } from '../store/relations.js';
 import type { RelationNaming } from '../store-contract/contract.js';
 

@@ -5,7 +5,7 @@
  * an array property repeats its element (`<photoUrls>a</photoUrls><photoUrls>b</photoUrls>`)
  * unless `wrapped`.
  */
-import { isObj } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
 import type { Deref } from '../openapi-document/refs.js';
 
 type Obj = Record<string, unknown>;

@@ -6,9 +6,9 @@
  * as written (with their `$ref`s), so a big document costs one walk over its paths.
  */
 import type { Deref } from './refs.js';
+import { isObj } from '../../core/json-object.js';
 
 type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

@@ -4,8 +4,8 @@
  * (`#/components/schemas/Pet`, RFC 6901 pointers); the Node loader turns references to other
  * files into local ones before the document gets here.
  */
+import { isObj } from '../../core/json-object.js';
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export type Deref = (node: unknown) => unknown;
 

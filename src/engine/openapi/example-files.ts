@@ -23,7 +23,8 @@
 import { sample } from 'openapi-sampler';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { requestPathToVfs } from '../../vfs/path.js';
-import { isObj, METHODS } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
+import { METHODS } from '../openapi-document/operations.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 /**
- * The `openapi` layer (`mock.openapi`), FIRST in the pipeline: every request under the prefix is
+ * The `openapi` layer (`mock.openapi`): every request under the prefix is
  * checked against the OpenAPI document before any handler or file runs.
  *
  *   path not in the document            → 404 (`No operation … in the OpenAPI document`)
@@ -13,7 +13,8 @@
  * after it (`around`, pipeline/layer.ts): generated, file, handler, proxied or recorded, each is
  * checked against the documented response for its status and content type (response-check.ts);
  * a violation is logged with its JSON pointers and marked on the journal entry (violations.ts);
- * strict mode answers 500 with the violations listed instead. Such requests leave the fast path.
+ * strict mode answers 500 with the violations listed instead. A request refused for an operation
+ * (400, 401, 406, 415) or whose answer broke it carries that operation to its journal entry too. Such requests leave the fast path.
  *
  * The document (a path, read by the host's loader, openapi-document/document-loader.ts; or the
  * document object) becomes a route table whose operations compile with Ajv on first use
@@ -23,6 +24,8 @@
  * `peek` answers synchronously for requests without a JSON body to read (GET, DELETE…), so
  * validated GETs stay on the hosts' fast path. A JSON body is read once (bodyLimit, 413) and
  * kept for the layers after it (core/body.ts `keepBody`).
+ * Order: after faults, before json-server's rewrite, handlers and every data layer: a request that
+ *   breaks the document is refused before any handler or file runs, and `around` sees their answers.
  */
 import { bufferedBody, carriesBody, hasBody, keepBody, keepJson, readBody } from '../../core/body.js';
 import { decodedBody } from '../../core/content-encoding.js';
@@ -32,6 +35,7 @@ import { fastState } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
 import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import { readMultipart } from '../../core/multipart.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
@@ -39,7 +43,7 @@ import type { Operation } from '../openapi-document/operations.js';
 import { contractRefusal, invalidStatus, unexpectedBody, type Refusal } from './contract.js';
 import { documentedError } from './documented-error.js';
 import { checkAnswer } from './response-check.js';
-import { recordContractViolations } from './violations.js';
+import { recordContractViolations, recordOpenApiOperation, type OperationRef } from './violations.js';
 import type { compileDocument, Match, Problem } from './request-validator.js';
 
 export const OPENAPI_LAYER = 'openapi';
@@ -100,6 +104,17 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     }
   })();
 
+  /** One reference per operation, made on its first refusal or violation. */
+  const refs = new Map<string, OperationRef>();
+  function markOperation(ctx: RequestContext, label: string): void {
+    let ref = refs.get(label);
+    if (ref === undefined) {
+      const id = operations.get(label)?.op.operationId;
+      refs.set(label, (ref = { label, operationId: typeof id === 'string' ? id : null }));
+    }
+    recordOpenApiOperation(ctx.request, ref);
+  }
+
   function refuse(ctx: RequestContext, match: Exclude<Match, { operation: unknown }>): Response {
     ctx.answered(OPENAPI_LAYER);
     const head = ctx.method === 'HEAD';
@@ -115,6 +130,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     const refusal = known ?? (op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request), false) : undefined);
     if (!refusal) return undefined;
     ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
+    markOperation(ctx, label);
     const head = ctx.method === 'HEAD';
     if (refusal.status === 401) {
       const documented = documentedError(op, 401, ctx.request.headers.get('accept'), refusal.message, refusal.headers, head);
@@ -125,6 +141,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
 
   function invalid(ctx: RequestContext, problems: Problem[], label: string): Response {
     ctx.answered(OPENAPI_LAYER, 'invalid request');
+    markOperation(ctx, label);
     const op = operations.get(label);
     const status = invalidStatus(op);
     const message = `Request does not match the OpenAPI document: ${describeProblems(problems)}`;
@@ -147,7 +164,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
 
   /**
    * A form body's fields (read once within bodyLimit and kept for the layers after this one):
-   * urlencoded, or multipart through the platform's FormData (a file part stands as its name).
+   * urlencoded, or multipart read by core/multipart.ts (a part stays text; a file part stands as its name).
    * Repeated fields become arrays. A multipart body that cannot be parsed is a 400.
    */
   async function formOf(ctx: RequestContext): Promise<Record<string, unknown> | undefined> {
@@ -160,12 +177,8 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     let entries: Iterable<[string, unknown]>;
     if (parseMediaType(contentType).type === 'application/x-www-form-urlencoded') entries = new URLSearchParams(new TextDecoder().decode(decoded));
     else {
-      try {
-        const data = await new Response(decoded as BodyInit, { headers: { 'content-type': contentType } }).formData();
-        entries = [...data].map(([k, v]) => [k, typeof v === 'string' ? v : (v as File).name] as [string, unknown]);
-      } catch {
-        throw new HttpError(400, 'The multipart body could not be parsed');
-      }
+      const form = readMultipart(decoded, contentType);
+      entries = [...form.fields, ...form.files.map((f) => [f.fieldName, f.filename] as [string, unknown])];
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of entries) {
@@ -198,6 +211,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
     if (problems.length === 0) return response;
     const list = problems.map((p) => `${p.pointer || '(answer)'} ${p.message}`).join('; ');
     recordContractViolations(ctx.request, { operation: op.label, status: response.status, problems });
+    markOperation(ctx, op.label);
     logger.warn(`openapi: the answer to ${ctx.method} ${ctx.pathname} (${response.status}, ${by ?? 'unknown'}) does not match ${op.label}: ${list}`);
     if (!options.strictResponses) return response;
     if (fastState(response) === undefined) response.body?.cancel().catch(() => undefined);

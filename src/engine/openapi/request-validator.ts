@@ -24,7 +24,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { documentModel } from '../openapi-document/document-loader.js';
-import { isObj, swaggerParamSchema, type Operation } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
+import { swaggerParamSchema, type Operation } from '../openapi-document/operations.js';
 import { bundleSchema } from './schema-bundle.js';
 
 type Obj = Record<string, unknown>;

@@ -10,11 +10,11 @@
  *   - `x-…` extensions and `discriminator` are left out (annotations for Ajv).
  */
 import type { Deref } from '../openapi-document/refs.js';
+import { isObj } from '../../core/json-object.js';
 
 export type { Deref };
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function bundleSchema(schema: unknown, deref: Deref, v31: boolean): Obj {
   const defsKey = v31 ? '$defs' : 'definitions';

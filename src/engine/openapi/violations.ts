@@ -1,7 +1,9 @@
 /**
- * What the openapi layer found wrong with an answer (response-check.ts), kept on the Request
- * (like the fault that fired, faults/fired.ts) so the journal can mark the entry without a field
- * on every exchange.
+ * What the openapi layer found about a request, kept on the Request (like the fault that fired,
+ * faults/fired.ts) so the journal can mark the entry without a field on every exchange:
+ *   - the operation it refused the request for (400 invalid, 401/406/415 from the contract) or
+ *     whose documented answer the response broke (`operation`: `{ label, operationId }`);
+ *   - what the answer broke (`violations`, response-check.ts).
  */
 import type { AnswerProblem } from './response-check.js';
 
@@ -13,7 +15,16 @@ export interface ContractViolations {
   readonly problems: readonly AnswerProblem[];
 }
 
+/** The document's operation a journal entry belongs to (the page links it to the OpenAPI tab). */
+export interface OperationRef {
+  /** `GET /pets/{petId}`: the method and the document's path template. */
+  readonly label: string;
+  /** The operation's `operationId`, or null when the document gives none. */
+  readonly operationId: string | null;
+}
+
 export const kContractViolations = Symbol.for('mockyard.contractViolations');
+const kOperation = Symbol.for('mockyard.openapiOperation');
 
 export function contractViolationsOf(request: Request): ContractViolations | undefined {
   return (request as unknown as Record<symbol, unknown>)[kContractViolations] as ContractViolations | undefined;
@@ -21,4 +32,12 @@ export function contractViolationsOf(request: Request): ContractViolations | und
 
 export function recordContractViolations(request: Request, violations: ContractViolations): void {
   (request as unknown as Record<symbol, unknown>)[kContractViolations] = violations;
+}
+
+export function openApiOperationOf(request: Request): OperationRef | undefined {
+  return (request as unknown as Record<symbol, unknown>)[kOperation] as OperationRef | undefined;
+}
+
+export function recordOpenApiOperation(request: Request, operation: OperationRef): void {
+  (request as unknown as Record<symbol, unknown>)[kOperation] = operation;
 }

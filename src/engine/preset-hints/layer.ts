@@ -6,6 +6,8 @@
  *   - POST to an existing JSON array → the spec's 409, with the same `hint` (files/create.ts);
  *   - GET query parameters that no pagination/filter option reads → one warning per path.
  * The spec's status codes and messages stay as they are; only a `hint` field and a log line are added.
+ * Order: last, only when collections and the proxy are off: it turns the end of the list's 404 for
+ *   `<array>/<id>` into a 404 with a hint.
  */
 import { errorResponse } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';

@@ -1,5 +1,5 @@
 /**
- * The proxy layer (`mock.proxy`), last in the pipeline: a request under the prefix that no
+ * The proxy layer (`mock.proxy`): a request under the prefix that no
  * handler, collection or file answered is forwarded to `proxy.target` through the upstream
  * transport (upstream/transport.ts: WHATWG fetch by default, an undici keep-alive pool on Node), so
  * a team mocks a few endpoints and passes the rest through to a real API.
@@ -18,6 +18,8 @@
  *
  * Browser mode: the service-worker host does not build this layer; it lets such requests go to
  * the network (src/sw/engines.ts `pageMockOptions`).
+ * Order: last of the answering layers (after static), before only the preset hints: what nothing
+ *   local answered goes to the real API.
  */
 import { bufferedBody } from '../../core/body.js';
 import { watchClient } from '../../core/client-gone.js';
@@ -26,12 +28,10 @@ import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
-import type { ResolvedProxyOptions } from './options.js';
+import { resolveRecord, type ResolvedProxyOptions } from './options.js';
 import type { Layer } from '../pipeline/layer.js';
-import type { FlatHeaders } from '../../core/flat-headers.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.js';
 import { createRecorder, type Captured, type Recorder } from './recorder.js';
-import { resolveRecord } from './options.js';
 import { answerHasBody, ClientGone, fetchTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from '../upstream/transport.js';
 
 export const PROXY_LAYER = 'proxy';

@@ -26,7 +26,6 @@ export function jsonBodyKey(value: unknown): string {
   return `json:${canonicalJson(value)}`;
 }
 
-
 /** The key of body bytes as a request carried them. */
 export function bodyKey(bytes: Uint8Array): string {
   if (bytes.byteLength === 0) return '';

@@ -6,7 +6,7 @@
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { normalizeVfsPath } from '../../vfs/path.js';
 import { resolveDelay, type DrawDelay } from '../delay.js';
-import { resolveFaultRules, type FaultRule } from '../faults/rules.js';
+import { resolveFaultRules, type FaultRule } from '../faults/options.js';
 import type { GraphqlOperationHandler } from '../handler-api/operation-handlers.js';
 import { fail, graphqlHandlersIn, resolveHandlers } from '../handlers/options.js';
 import type { RestHandler } from '../types.js';

@@ -14,6 +14,7 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { fakerMethod, numberForName, stringForFormat, stringForName } from './field-names.js';
+import { isObj } from '../../core/json-object.js';
 
 export type Schema = Record<string, unknown>;
 
@@ -31,7 +32,6 @@ export interface GenerateOptions {
   field?: (name: string, schema: Schema) => unknown;
 }
 
-const isObj = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
 
 interface Run {

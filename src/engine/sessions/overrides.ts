@@ -12,7 +12,7 @@
  *   body    a JSON value (sent as JSON) or a string (sent as text, unless headers say otherwise)
  *   file    a file of the mocks folder, as the session sees it, sent with its content type
  *   delay   ms, [min, max] or { p50, p99 } before the answer
- *   errorRate, fault, seed   faults (src/engine/faults/rules.ts)
+ *   errorRate, fault, seed   faults (src/engine/faults/options.ts)
  *   prefer  "code=404" | "example=cat" | "dynamic=true" (or several, comma-separated): the
  *           request is answered as if it had sent that `Prefer` header, by the OpenAPI
  *           backend's own Prefer rule (openapi-backend/prefer.ts); not with body, file or status
@@ -33,7 +33,7 @@ import { isVfsError } from '../../vfs/types.js';
 import { compilePattern } from '../handler-api/pattern.js';
 import { resolveDelay } from '../delay.js';
 import type { DelayOption } from '../delay.js';
-import { checkFaultOptions, type FaultOptions, type FaultRule } from '../faults/rules.js';
+import { checkFaultOptions, type FaultOptions, type FaultRule } from '../faults/options.js';
 import { parsePrefer } from '../openapi-backend/prefer.js';
 import type { RestHandler } from '../types.js';
 

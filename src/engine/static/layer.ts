@@ -9,27 +9,17 @@
  * `Last-Modified` from the file's size and mtime, and `Cache-Control: no-cache` (a dev server:
  * always revalidate); `If-None-Match` / `If-Modified-Since` → 304; one `Range` → 206 (416 past
  * the end; `If-Range` honoured). Anything else (other methods, no such file) goes to the next layer.
+ * Order: after files and the OpenAPI mock, before proxy: a static file only where the API answered
+ *   nothing, and before the network.
  */
 import { FastResponse } from '../../core/fast-response.js';
+import { OptionsError } from '../../core/options.js';
 import { contentTypeFor } from '../../core/media-type.js';
-import { describe, OptionsError } from '../../core/options.js';
 import { requestPathToVfs, type RequestPath } from '../../vfs/path.js';
 import type { Vfs, VfsStat } from '../../vfs/types.js';
 import type { DefaultFsFactory } from '../../vfs/default-fs.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { parseRange } from './range.js';
-
-/** Validates `static` (folders or Vfs) into a list, possibly empty. */
-export function resolveStatic(value: unknown, option: string): Array<string | Vfs> {
-  if (value === undefined || value === null) return [];
-  const list = Array.isArray(value) ? value : [value];
-  return list.map((v, i) => {
-    const at = Array.isArray(value) ? `${option}[${i}]` : option;
-    if (typeof v === 'string' && v.trim() !== '') return v;
-    if (v && typeof v === 'object' && typeof (v as Vfs).stat === 'function' && typeof (v as Vfs).read === 'function') return v as Vfs;
-    throw new OptionsError(at, `must be a folder or a Vfs (got ${describe(v)})`);
-  });
-}
 
 function etagOf(st: VfsStat): string {
   return `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;

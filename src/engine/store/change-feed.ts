@@ -15,23 +15,18 @@
  * mutated, so an unchanged item is the same object and costs nothing). Nothing is kept or
  * compared while nobody listens; the first listener takes a snapshot of every collection.
  */
-import type { FsEnv } from '../file-cache/fs-call.js';
-import { relativeToFsDir } from '../file-cache/fs-call.js';
+import { relativeToFsDir, type FsEnv } from '../file-cache/fs-call.js';
 import { idKeyOf } from './item-id.js';
 
 import type { ChangeListener, Item, StoreChange } from '../store-contract/contract.js';
+import { isObj } from '../../core/json-object.js';
 
-export type { ChangeListener, Item, StoreChange } from '../store-contract/contract.js';
 
 const feeds = new WeakMap<FsEnv, ChangeFeed>();
 
 /** The change feed of a file-mode environment, when a store made one. */
 export function feedOf(env: FsEnv): ChangeFeed | undefined {
   return feeds.get(env);
-}
-
-function isItem(v: unknown): v is Item {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 export class ChangeFeed {
@@ -137,7 +132,7 @@ export class ChangeFeed {
     const now = new Set<string>();
     for (const item of after) {
       const id = idKeyOf(item, this.idField);
-      if (id === undefined || now.has(id) || !isItem(item)) continue;
+      if (id === undefined || now.has(id) || !isObj(item)) continue;
       now.add(id);
       const was = old.get(id);
       if (was === undefined) changes.push({ collection, type: 'created', id, item });

@@ -13,20 +13,16 @@
  */
 import { HttpError } from '../../core/errors.js';
 import type { Item, ListQuery, ListResult } from '../store-contract/contract.js';
+import { isObj } from '../../core/json-object.js';
 
-export type { ListQuery, ListResult } from '../store-contract/contract.js';
 
 type Test = (item: Item) => boolean;
-
-function isItem(item: unknown): item is Item {
-  return item !== null && typeof item === 'object' && !Array.isArray(item);
-}
 
 /** Whether an array version holds objects only (a collection), asked once per version. */
 const collectionArrays = new WeakMap<readonly unknown[], boolean>();
 export function isCollection(items: readonly unknown[]): boolean {
   let yes = collectionArrays.get(items);
-  if (yes === undefined) collectionArrays.set(items, (yes = items.every(isItem)));
+  if (yes === undefined) collectionArrays.set(items, (yes = items.every(isObj)));
   return yes;
 }
 
@@ -159,11 +155,11 @@ export function sortListed(out: Item[], sort: NonNullable<ListQuery['sort']>): I
 export function runListQuery(items: readonly unknown[], idField: string, query: ListQuery = {}): ListResult {
   const { tests, offset, limit, sort } = compileListQuery(idField, query);
   let out: Item[];
-  if (tests.length === 0) out = isCollection(items) ? (items as Item[]) : (items.filter(isItem) as Item[]);
+  if (tests.length === 0) out = isCollection(items) ? (items as Item[]) : (items.filter(isObj) as Item[]);
   else if (tests.length === 1) {
     const t = tests[0]!;
-    out = (items as Item[]).filter((item) => isItem(item) && t(item));
-  } else out = (items as Item[]).filter((item) => isItem(item) && tests.every((t) => t(item)));
+    out = (items as Item[]).filter((item) => isObj(item) && t(item));
+  } else out = (items as Item[]).filter((item) => isObj(item) && tests.every((t) => t(item)));
   const total = out.length;
   if (sort) out = sortListed(out, sort);
   if (offset > 0 || limit !== undefined) out = out.slice(offset, limit === undefined ? undefined : offset + limit);

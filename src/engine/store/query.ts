@@ -7,16 +7,7 @@
  * (`runQuery`: the same answers, by filtering and sorting in full).
  */
 import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
-
-export function valueAt(item: unknown, path: readonly string[]): unknown {
-  let v: unknown = item;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(v, k)) return undefined;
-    v = (v as Record<string, unknown>)[k];
-  }
-  return v;
-}
+import { getAt } from '../file-cache/dot-path.js';
 
 export function hasPath(item: unknown, path: readonly string[]): boolean {
   let v: unknown = item;
@@ -80,7 +71,7 @@ export function sortIndices(items: readonly unknown[], sort: CollectionQuery['so
   const n = items.length;
   const idx = new Uint32Array(n);
   for (let i = 0; i < n; i++) idx[i] = i;
-  const columns = sort.map((k) => items.map((item) => valueAt(item, k.path)));
+  const columns = sort.map((k) => items.map((item) => getAt(item, k.path)));
   idx.sort((x, y) => {
     for (let s = 0; s < columns.length; s++) {
       const a = columns[s]![x];

@@ -10,10 +10,10 @@
 import type { FileEntry } from '../file-cache/file-cache.js';
 import type { Predicate } from '../file-cache/filters.js';
 import { scanInOrder, type Ordering } from '../file-cache/query.js';
-import type { Item, ListQuery, ListResult } from '../store-contract/contract.js';
+import type { Item, ListQuery, ListResult, CollectionQuery, QueryResult } from '../store-contract/contract.js';
 import { compileListQuery, isCollection, sortListed } from './list-query.js';
 import { anyHas, sortIndices, windowOf } from './query.js';
-import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
+import { isObj } from '../../core/json-object.js';
 
 const MAX_ORDERS = 8;
 const orders = new WeakMap<readonly unknown[], Map<string, Uint32Array>>();
@@ -77,18 +77,14 @@ export function queryEntry(entry: FileEntry, q: CollectionQuery): QueryResult {
   return windowOf(all.page, all.total, q);
 }
 
-function isItem(v: unknown): v is Item {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** runListQuery(entry.array, idField, query), the filters scanned (with the match memo); 400 on a bad offset or limit. */
 export function listEntry(entry: FileEntry, idField: string, query?: ListQuery): ListResult {
   const items = entry.array!;
   const { tests, signature, offset, limit, sort } = compileListQuery(idField, query);
   // Items that are no objects are never listed: each test skips them (the scan may run tests in any order).
   const guarded = !isCollection(items);
-  const predicates: Predicate[] = tests.map((t) => (guarded ? (item: unknown) => isItem(item) && t(item) : (t as Predicate)));
-  if (guarded && predicates.length === 0) predicates.push(isItem);
+  const predicates: Predicate[] = tests.map((t) => (guarded ? (item: unknown) => isObj(item) && t(item) : (t as Predicate)));
+  if (guarded && predicates.length === 0) predicates.push(isObj);
   const sig = signature === '' && guarded ? 'ls:items' : signature;
   if (sort === undefined) {
     const r = scanInOrder(entry, items, predicates, undefined, offset, limit ?? Infinity, false, sig);

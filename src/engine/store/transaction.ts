@@ -9,10 +9,7 @@ import { assertNoForbiddenKeys } from '../../core/json-safety.js';
 import type { Item, StoreTransaction } from '../store-contract/contract.js';
 import { idKeyOf, nextId } from './item-id.js';
 import type { MutationScope } from './writes.js';
-
-function isItem(v: unknown): v is Item {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+import { isObj } from '../../core/json-object.js';
 
 export class ScopedTransaction implements StoreTransaction {
   private undo: Array<() => void> | undefined;
@@ -49,7 +46,7 @@ export class ScopedTransaction implements StoreTransaction {
 
   insert(input: Item): Item {
     const { scope, idField } = this;
-    if (!isItem(input)) throw new HttpError(400, 'A collection item must be a JSON object');
+    if (!isObj(input)) throw new HttpError(400, 'A collection item must be a JSON object');
     assertNoForbiddenKeys(input, 'item');
     let item: Item = { ...input };
     if (item[idField] === undefined || item[idField] === null) {
@@ -68,7 +65,7 @@ export class ScopedTransaction implements StoreTransaction {
 
   update(id: string | number, changes: Item, options?: { replace?: boolean }): Item | undefined {
     const { scope, idField } = this;
-    if (!isItem(changes)) throw new HttpError(400, 'A collection item must be a JSON object');
+    if (!isObj(changes)) throw new HttpError(400, 'A collection item must be a JSON object');
     assertNoForbiddenKeys(changes, 'item');
     const i = this.find(id);
     if (i === -1) return undefined;

@@ -12,7 +12,7 @@
  * writes of the collections layer, GraphQL mutations and `req.app.store` calls all pass here.
  */
 import { HttpError } from '../../core/errors.js';
-import { entryIndent } from '../file-cache/file-cache.js';
+import { entryLayout } from '../file-cache/file-cache.js';
 import type { FsEnv } from '../file-cache/fs-call.js';
 import { runExclusive } from '../file-cache/patch-batch.js';
 import { carryIndex, indexOf, type IdIndex } from './item-id.js';
@@ -104,7 +104,7 @@ async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, 
     }
     if (changed && items) {
       if (!moved) carryIndex(before, items, ids);
-      await env.cache.writeValue(path, items, entryIndent(entry), true);
+      await env.cache.writeValue(path, items, entryLayout(entry), true);
       feedOf(env)?.committed(path, before, items);
     }
     batch.forEach((p, i) => {

@@ -14,6 +14,8 @@
  * Sits before the files layer and uses its lookup cache (the same file the files layer would
  * serve); its `peek` passes at once for paths the cache knows to be another file or none, so
  * cached files keep their synchronous fast path.
+ * Order: after the replay layers, before graphql, collections and files: a `.sse`/`.ndjson` file
+ *   is replayed with its timing instead of sent at once by the files layer.
  */
 import { readBody } from '../../core/body.js';
 import { contentTypeFor } from '../../core/media-type.js';

@@ -14,7 +14,8 @@ import { loadFaker, seedOf } from '../schema-faker/faker.js';
 import { generate } from '../schema-faker/generate.js';
 import { parseTemplate, type Template } from './runtime-expression.js';
 import type { Logger } from '../../core/logger.js';
-import { isObj, METHODS } from '../openapi-document/operations.js';
+import { isObj } from '../../core/json-object.js';
+import { METHODS } from '../openapi-document/operations.js';
 import type { Deref } from '../openapi-document/refs.js';
 
 type Obj = Record<string, unknown>;

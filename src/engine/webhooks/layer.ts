@@ -4,7 +4,7 @@
  *
  *   createWebhooks(options, services) → { layer, control }
  *     layer    only when something can fire on a request (a `mock.webhooks` request pattern,
- *              an OpenAPI document): first in the list (pipeline/build.ts), it wraps the answer
+ *              an OpenAPI document): first in the list (layers.ts), it wraps the answer
  *              of everything after it (`around`) and, after a matching answer, queues the
  *              deliveries — the answer is returned at once, untouched. Its `peek` says PASS for
  *              every request no pattern or callback names, so other requests keep the fast path.
@@ -16,6 +16,8 @@
  *              (the devtools journal's outgoing rows), wait until all are settled.
  * Nothing is built without `mock.webhooks` or `openapi` (no layer, no feed listener); the
  * delivery queue (delivery.ts) is made on the first send.
+ * Order: first in every pipeline (layers.ts), before api.use's overrides: it must see the answer
+ *   of every layer after it, whichever answers, to fire the deliveries after it.
  */
 import { bufferedBody, kBodyBytes, readBody } from '../../core/body.js';
 import { fastBodyBytes, fastState } from '../../core/fast-response.js';
@@ -29,9 +31,9 @@ import { markCause } from './cause.js';
 import type { Webhooks, WebhooksControl } from './control.js';
 import { fetchSend, WebhookDelivery, answerText, type AttemptObserver, type OutgoingWebhook, type WebhookSend } from './delivery.js';
 import type { DocumentHooks, DocumentRequest, WebhookDocument } from './document-hooks.js';
-import { DEFAULT_RETRY, parseTrigger, resolveRetry, type ResolvedWebhook, type WebhookCause, type WebhookInit, type WebhookTrigger } from './options.js';
+import { DEFAULT_RETRY, parseTrigger, resolveRetry, type ResolvedWebhook, type WebhookCause, type WebhookTrigger } from './options.js';
 import { expand, type ExpressionScope } from './runtime-expression.js';
-import { SIGNATURE_STYLES, type SignatureStyle } from '../../core/webhook-signature.js';
+import { SIGNATURE_STYLES } from '../../core/webhook-signature.js';
 import { check } from '../../core/options.js';
 
 const encoder = new TextEncoder();

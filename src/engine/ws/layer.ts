@@ -9,6 +9,8 @@
  * The engine imports this module at start-up only when `enableWs` is on (in browser bundles its
  * own chunk, never fetched by a page whose mock API has no WebSocket handlers); the handlers were
  * already checked and compiled with the options (routes.ts).
+ * Order: outside the list (layers.ts): an upgrade is offered first to the listed layers that take
+ *   sockets (graphql at its path), then to this one (create-mock-api.ts).
  */
 import { responseForError } from '../../core/errors.js';
 import { withMessageLimit, type SocketAccept, type UpgradeResult } from '../../core/socket.js';

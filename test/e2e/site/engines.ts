@@ -1,6 +1,6 @@
 /**
  * Both engines, unchanged, in the page through `mockyard/browser` with option objects (as a user
- * writes them): handlers (multipart through Request.formData(), JSON parsing, gateway timeout,
+ * writes them): handlers (multipart, JSON parsing, gateway timeout,
  * REST-to-WebSocket push) and the collector with an apiKey and its events on IndexedDB.
  */
 import { indexedDbFs, startWorker } from 'mockyard/browser';

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import { kParseMultipart } from '../../../src/engine/handler-api/multipart.js';
 import { req, see } from '../../helpers/engine-request.js';
 import { fsDrivers } from '../../helpers/mock-fs-drivers.js';
 import { removeTempDirs } from '../../helpers/temp-dir.js';
@@ -102,18 +101,6 @@ describe.each(fsDrivers)('POST and PUT on $name', (driver) => {
       const r = await api.handle(req('POST', '/api/pics/', { body: form([['f', new Blob([png], { type: 'image/png' }), 'cat.png']]) }));
       expect(r!.status).toBe(201);
       expect(await vfs.read('pics/cat.png')).toEqual(png);
-    });
-
-    it('uses the host multipart parser when the request carries one (kParseMultipart)', async () => {
-      const { api, vfs } = await engine();
-      const request = req('POST', '/api/pics/hooked', { body: new Uint8Array([1]), headers: { 'content-type': 'multipart/form-data; boundary=x' } });
-      (request as unknown as Record<symbol, unknown>)[kParseMultipart] = async () => ({
-        fields: [],
-        files: [{ fieldName: 'f', filename: 'h.png', contentType: 'image/png', bytes: png }],
-      });
-      const r = await api.handle(request);
-      expect(r!.status).toBe(201);
-      expect(await vfs.read('pics/hooked.png')).toEqual(png);
     });
 
     it('multiple files → 400', async () => {

@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL store's deflated buckets (bucket-pieces.ts, bucket-read.ts,
  * change-barrier.ts): a bucket a collector holds is dropped when any collector on the same
- * database stores into it (a late event) or retention drops its day, so every read is current.
+ * database stores into it (a late event), retention drops its day or a time range is deleted, so
+ * every read is current.
  * Two collectors on one PGlite database, and two on a real server (separate pools, separate
  * LISTEN connections); the cache rules themselves as units.
  */
@@ -90,6 +91,19 @@ for (const backend of backends) {
       const b = await make(backend.shared(), { retention: { maxAgeMs: 2 * 86_400_000 } }); // drops the old day at start-up
       expect(await names(b, ...window)).toEqual([]);
       expect(await names(a, ...window)).toEqual([]);
+    });
+
+    it('a range deleted through B (deleteRange) is gone from A’s next read of buckets A held; the rest stays', async () => {
+      seq++;
+      const a = await make(backend.shared());
+      const b = await make(backend.shared());
+      await ingest(a, batch([ev('2026-03-01T10:01:00Z', { n: 'keep1' }), ev('2026-03-01T10:02:00Z', { n: 'gone1' }), ev('2026-03-01T10:03:00Z', { n: 'gone2' }), ev('2026-03-01T10:04:00Z', { n: 'keep2' })]));
+      const window = ['2026-03-01T10:00:00Z', '2026-03-01T10:59:59.999Z'] as const;
+      expect(await names(a, ...window)).toEqual(['keep2', 'gone2', 'gone1', 'keep1']);
+      expect(await names(a, ...window)).toEqual(['keep2', 'gone2', 'gone1', 'keep1']); // held
+      expect(await b.deleteRange(Date.parse('2026-03-01T10:02:00Z'), Date.parse('2026-03-01T10:04:00Z'))).toBe(2);
+      expect(await names(a, ...window)).toEqual(['keep2', 'keep1']);
+      expect(await names(b, ...window)).toEqual(['keep2', 'keep1']);
     });
   });
 }

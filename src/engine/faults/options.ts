@@ -12,7 +12,7 @@
  * body. The delay applies to every matching request. Rules come from `mock.faults` (routes), a
  * scenario's `faults`, a handler's `fault` (its own method and pattern) and a session override.
  */
-import { CONNECTION_FAULT_TYPES, type ConnectionFault } from '../../core/connection-fault.js';
+import { CONNECTION_FAULT_TYPES } from '../../core/connection-fault.js';
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { resolveDelay, type DelayOption } from '../delay.js';
 import { compilePattern } from '../handler-api/pattern.js';

@@ -1,4 +1,4 @@
-/** `mock.har` as given (replay/har-layer.ts serves it): the HAR object, or on Node a `.har` path. */
+/** `mock.har` as given (replay/layer.ts serves it): the HAR object, or on Node a `.har` path. */
 import { describe, isPlainObject, OptionsError } from '../../core/options.js';
 
 export type HarOption = string | { log: { entries: unknown[] } & Record<string, unknown> };

@@ -8,10 +8,12 @@
  * override (a handler). Nothing is rebuilt when an override is added or undone: the lists are
  * immutable arrays replaced whole, compiled once per combination (kept while the lists live).
  * A request sees the lists of the moment it reaches the layer.
+ * Order: after api.use's overrides, before the configured faults and every answering layer: an
+ *   override set at run time wins over the configuration, code (`api.use`) over it.
  */
 import type { RequestContext } from '../context.js';
 import { createFaultLayer } from '../faults/layer.js';
-import type { FaultRule } from '../faults/rules.js';
+import type { FaultRule } from '../faults/options.js';
 import { compilePattern, type CompiledPattern } from '../handler-api/pattern.js';
 import { createHandlerLayer, type FsServer, type HandlerLayerOptions } from '../handlers/layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';

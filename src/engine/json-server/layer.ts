@@ -1,4 +1,7 @@
 /**
+ * json-server's surface (options.ts: `routes`, `middlewares`): two layers, this rewrite layer and
+ * the middleware layer (middleware-layer.ts).
+ *
  * The rewrite layer (`routes`, and the json-server preset's trailing slash): changes the path and
  * query the later layers see, before handlers, collections and files, so a rewritten request
  * reaches items, filters, POST appends and queries as if it had been sent so. Never answers,
@@ -8,6 +11,8 @@
  * (Express's non-strict routing) do, and `?callback=fn` on a GET answers JSONP as json-server 0.17
  * does: a JSON answer becomes the JavaScript call `fn(…)` (Express's `res.jsonp` form), text/javascript;
  * `?_delay=MS` waits before answering, on any method, as 0.17's router does.
+ * Order: after openapi, before the middlewares and handlers: every later layer sees the rewritten
+ *   path, as json-server's rewriter runs before its router.
  */
 import { FastResponse, fastState } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
