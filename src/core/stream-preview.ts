@@ -5,6 +5,8 @@
  * same ReadableStream object when a Response is rebuilt around it, e.g. for CORS headers) and
  * sees what has gone out so far. At most PREVIEW_LIMIT bytes are copied per stream.
  */
+import { concatBytes } from './body.js';
+
 export const PREVIEW_LIMIT = 16 * 1024;
 
 export interface StreamPreview {
@@ -23,15 +25,7 @@ class Preview implements StreamPreview {
   done = false;
 
   get bytes(): Uint8Array {
-    if (this.chunks.length !== 1) {
-      const out = new Uint8Array(this.kept);
-      let at = 0;
-      for (const c of this.chunks) {
-        out.set(c, at);
-        at += c.byteLength;
-      }
-      this.chunks = [out];
-    }
+    if (this.chunks.length !== 1) this.chunks = [concatBytes(this.chunks, this.kept)];
     return this.chunks[0]!;
   }
 

@@ -32,7 +32,7 @@ import type { RequestContext } from './context.js';
 import type { ResolvedMockApiOptions } from './options.js';
 import { buildLayers, type BuiltLayers } from './layers.js';
 import type { Layer } from './pipeline/layer.js';
-import type { Exchange, Observer } from '../core/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
 import type { ScenarioSet } from './scenario-pipelines.js';
 import { requestedScenario } from './selection/scenario.js';
@@ -119,7 +119,8 @@ interface Built {
   readonly pipeline: Pipeline;
   readonly own: readonly Layer[];
   readonly vfs: Vfs | null;
-  readonly offs: Array<() => void>;
+  /** Stops relaying its exchanges to the session observers. */
+  readonly off: () => void;
   /** The session's collection store (undefined when the recipe has no files layer). */
   readonly store: CollectionStore | undefined;
 }
@@ -167,7 +168,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
     const b = s.built;
     if (!b) return;
     s.built = undefined;
-    for (const off of b.offs) off();
+    b.off();
     void (async () => {
       for (const layer of b.own) await layer.close?.();
       await b.vfs?.close?.();
@@ -281,18 +282,11 @@ export function createSessionSet({ settings, options, services, logger, scenario
     sessionStore = built.store;
     const reused = new Set<Layer>([below?.openapi, below?.proxy].filter((l): l is Layer => l !== undefined));
     const pipeline = createPipeline({ layers: built.layers, delay: sessionOptions.delay, gatewayTimeout: options.gatewayTimeout, forward, sleep: own.sleep, logger });
-    const offs: Array<() => void> = [];
-    for (const layer of built.layers) {
-      const observer = (layer as { observer?: Observer }).observer;
-      if (typeof observer === 'function') offs.push(pipeline.observe(observer));
-    }
     const id = s.id;
-    offs.push(
-      pipeline.observe((x) => {
-        for (const o of observers) o(x, scenario, id);
-      }),
-    );
-    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, offs, store: built.store };
+    const off = pipeline.observe((x) => {
+      for (const o of observers) o(x, scenario, id);
+    });
+    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, off, store: built.store };
     return pipeline;
   }
 

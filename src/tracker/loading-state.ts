@@ -10,7 +10,15 @@
  *   closed      `close()` was called: whatever ends later changes nothing
  * Events: `loaded` / `loadFailed` (how an attempt ended), `due` (the timer fired), `failed` (a
  * store call or probe found the storage unreachable), `close`. A pair not in the table is refused:
- * `storageMove` throws (a bug in the collector).
+ * `storageMove` throws (a bug in the collector). closed + `due` is accepted though leaving
+ * `waiting` ends its timer: a timer that fires anyway changes nothing.
+ *
+ * Who drives them: `StorageState` (storage-state.ts) alone, through its `on(event)`: its attempts
+ * (`load()` until the store first loaded, then `probe()`) end in `loaded` / `loadFailed`; its
+ * timer is `due`; the collector hands it a store call that found the storage unreachable
+ * (`failed()`: ingest, queries, a ping's probe in `check()`); the collector's `close()` is `close`.
+ * Tested by state: test/tracker/loading-state.test.ts (every pair through a real StorageState over
+ * a PostgreSQL server the test stops and starts, then the collector's ping on 127.0.0.1).
  */
 export type LoadingStateName = 'connecting' | 'ready' | 'waiting' | 'retrying' | 'closed';
 export type LoadingEvent = 'loaded' | 'loadFailed' | 'due' | 'failed' | 'close';

@@ -14,6 +14,13 @@
  * meanwhile wait), `writeFailed` (changes still wait). Where the move differs once closed (no
  * timer is started then), the entry is `{ open, closed }`. A pair not in the table is refused:
  * `saverMove` throws (a bug in the saver, never a user's mistake).
+ *
+ * Who drives them: the db.json driver (`jsonDbFs`, json-db.ts) — every write of the document is a
+ * `change`; its `flush()` and a page being hidden or left (with changes waiting) are a `flush`;
+ * the file read back after an outside edit (its content wins over any changes waiting) is a
+ * `discard`; its `close()` is a `close` (then `saveAll` writes what is held). The saver itself
+ * (`on` in json-db-saver.ts) drives `due` (its timer) and how each rewrite ends. Tested by state:
+ * test/vfs/json-db-saver-state.test.ts (every pair through a real saver rewriting a file on disk).
  */
 export type SaverStateName = 'saved' | 'waiting' | 'writing' | 'failed' | 'held';
 export type SaverEvent = 'change' | 'due' | 'flush' | 'discard' | 'close' | 'caughtUp' | 'behind' | 'writeFailed';

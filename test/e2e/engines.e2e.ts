@@ -131,7 +131,7 @@ describe('devtools admin API in the page (on by default in the browser)', () => 
     expect(list.status).toBe(200);
     expect(list.body.entries[0]).toMatchObject({ method: 'GET', url: '/api/quick?devtools=1', status: 200, answeredBy: { layer: 'handlers' } });
     expect((await call('/api/quick', { headers: { 'X-Mockyard-Scenario': 'calm' } })).body).toEqual({ which: 'calm' });
-    expect((await call('/_mockyard/api/scenario', { method: 'PUT', body: '{"name":"calm"}' })).body).toEqual({ current: 'calm', scenarios: ['calm'] });
+    expect((await call('/_mockyard/api/scenario', { method: 'PUT', body: '{"name":"calm"}' })).body).toEqual({ current: 'calm', scenarios: ['calm'], saved: {} });
     expect((await call('/api/quick')).body).toEqual({ which: 'calm' });
     await call('/_mockyard/api/scenario', { method: 'PUT', body: '{"name":null}' });
     expect((await call('/api/quick')).body).toEqual({ which: 'quick' });

@@ -7,7 +7,7 @@
  * in-flight request gets an empty reply).
  */
 import { existsSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCli, stopCliProcesses, type CliProcess } from '../helpers/cli-process.js';
@@ -104,6 +104,28 @@ describe('--watch on routes.json and middlewares (the built CLI)', () => {
 
     await save(dir, 'mw.js', cjs('three'));
     await until(async () => (await headers()) === 'three b');
+    expect(app.child.exitCode).toBe(null);
+  });
+
+  it('an edit written in place (as `echo >` and editors that overwrite do), to files in a subfolder, is taken too', async () => {
+    const dir = await makeTempDir();
+    await writeFile(join(dir, 'db.json'), JSON.stringify(DB));
+    await mkdir(join(dir, 'config'));
+    const mw = (v: string) => `module.exports = (req, res, next) => { res.header('X-Mw', '${v}'); next(); };\n`;
+    await writeFile(join(dir, 'config', 'routes.json'), JSON.stringify({ '/api/*': '/$1' }));
+    await writeFile(join(dir, 'config', 'mw.js'), mw('one'));
+    const app = await startCli(cli, ['--watch', 'db.json', '--port', '0', '--routes', 'config/routes.json', '-m', 'config/mw.js'], dir);
+    const probe = async (path: string) => {
+      const r = await fetch(`${app.url}${path}`);
+      const body = r.status === 200 ? ((await r.json()) as { title: string }).title : r.status;
+      return `${body} ${r.headers.get('x-mw')}`;
+    };
+    expect(await probe('/api/posts/1')).toBe('one one');
+    await writeFile(join(dir, 'config', 'routes.json'), JSON.stringify({ '/v2/*': '/$1' }));
+    await until(async () => (await probe('/v2/posts/2')) === 'two one');
+    expect(await probe('/api/posts/1')).toMatch(/^404 /); // the old rule is gone
+    await writeFile(join(dir, 'config', 'mw.js'), mw('two'));
+    await until(async () => (await probe('/v2/posts/2')) === 'two two');
     expect(app.child.exitCode).toBe(null);
   });
 

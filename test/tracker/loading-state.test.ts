@@ -211,6 +211,13 @@ describe.skipIf(!hasServer)('the collector loading machine by state, over a real
         expect(m.state.failed(await m.failingCall())).toBe(false);
         m.state.close();
         expect(m.state.loadingState).toBe('closed');
+        // A first load that fails after close(): loadFailed in closed.
+        const late = machine();
+        late.state.close();
+        await late.state.firstAttempt;
+        expect(late.attempts).toEqual(['connecting']);
+        expect(late.state.loadingState).toBe('closed');
+        expect(late.state.status().state).toBe('connecting'); // the status never told unavailable
       });
       return;
     }

@@ -17,10 +17,11 @@
  * lookup whose result may not be remembered (something changed or reported while it ran, the
  * path is a folder, no folder watch) makes no move. `cleared`: every lookup is forgotten at once,
  * on a change under the mocks folder that may move a lookup (anything but a file overwritten in
- * place: `write(…, existing)`) or when MAX_LOOKUPS are remembered. `folderReported` (the folder
- * watch vouching for the miss reported; a key whose miss was replaced meanwhile is left alone), `fileGone` (the file a lookup found was not there when
- * read: looked up again at once). A state past the time it is believed is looked up again, and
- * the lookup's end is the move.
+ * place: `write(…, existing)`) or when MAX_LOOKUPS are remembered. `folderReported`: the folder
+ * watch vouching for the miss reported (a key whose miss was replaced meanwhile is left alone).
+ * `fileGone`: the file a lookup found was not there when read (looked up again at once). A state
+ * past the time it is believed is looked up again, and the lookup's end is the move; every end
+ * is accepted in every state, since two lookups of one path may race.
  *
  * An entry (`files` and `loading`, per Vfs path this cache answers for; a path a shared cache
  * below answers for is in that cache's state):
@@ -36,8 +37,9 @@
  * its entry is kept), `loadEnded` (the load ended keeping nothing: not a file, over
  * MAX_CACHED_FILE, failed), `confirmed` / `stale` (the `stat` of a held entry found it the same /
  * changed or gone; a read racing another may find its entry already replaced, dropped or being
- * loaded again: `stale` then drops whatever is there, since that may predate the change too), `reported` (the driver's watch of the file reported), `aged` (the clock: the
- * turn ended or the watch window passed — no call makes it, the state is read off the entry),
+ * loaded again: `stale` then drops whatever is there, since that may predate the change too),
+ * `reported` (the driver's watch of the file reported), `aged` (the clock: the turn ended or the
+ * watch window passed — no call makes it, the state is read off the entry),
  * `changed` (the Vfs reported a change at the path or a folder above it: `onChange`), `written`
  * (the cache's own write is kept as the content), `evicted` (over the byte budget, oldest first).
  *
@@ -46,6 +48,12 @@
  * reports and the driver's watches (disk). A pair not in a table is refused: `lookupMove` /
  * `entryMove` throw (a bug in the cache). `FileCache.lookupState` / `entryState` name a key's
  * state (test/engine/file-cache/cache-states.test.ts walks every move).
+ *
+ * Not states of a key: a file being written in place (`overwriting`) only makes its change no
+ * `cleared` for the lookups (the path still names the same file); whether a file is watched
+ * (`watches`) only sets how long `fresh` lasts; a removed file is simply `changed` (unknown, its
+ * watch stopped). The per-folder memos keep their own rules in their opening comments
+ * (miss-watch.ts, folder-listings.ts, variant-listings.ts). `close()` ends the cache.
  */
 export type LookupState = 'unknown' | 'found' | 'missing' | 'watchedMiss';
 export type LookupEvent = 'resolved' | 'missed' | 'missedWatched' | 'cleared' | 'folderReported' | 'fileGone';

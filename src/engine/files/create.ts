@@ -10,10 +10,9 @@ import { isJsonPath, parseMediaType, JSON_CONTENT_TYPE } from '../../core/media-
 import { hasQueryConfig, inFsDir, locationOf, readQuery, requestBody, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
 import { MSG, PRESET_HINT } from '../file-cache/messages.js';
 import { runExclusive } from '../file-cache/patch-batch.js';
-import { jsonPayload, readPayload } from './payload.js';
+import { jsonPayload, newTarget, readPayload } from './payload.js';
 import { runQuery } from '../file-cache/query.js';
-import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
-import { isParentConflict } from './write-conflict.js';
+import { writeFile } from './write-conflict.js';
 
 export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   const contentType = call.ctx.request.headers.get('content-type');
@@ -35,40 +34,21 @@ export async function create(call: FsCall, env: FsEnv): Promise<Response> {
   }
 
   const payload = upload ?? (await readPayload(call, env, 'POST', contentType));
-  let rel: string;
-  let bytes: Uint8Array;
-  let echo = false;
-  switch (payload.kind) {
-    case 'empty':
-      throw new HttpError(400, MSG.noData);
-    case 'json':
-      rel = jsonTarget(call.rel, call.trailingSlash);
-      bytes = payload.bytes;
-      echo = true;
-      break;
-    default:
-      rel = fileTarget(call.rel, call.trailingSlash, payload.type, payload.kind === 'file' ? payload.filename : undefined);
-      bytes = payload.bytes;
-      // An upload stored as .json must be JSON like any other JSON document.
-      if (isJsonPath(rel)) jsonPayload(bytes, env.maxJsonDepth);
-      break;
-  }
+  if (payload.kind === 'empty') throw new HttpError(400, MSG.noData);
+  const rel = newTarget(call, payload);
+  // An upload stored as .json must be JSON like any other JSON document.
+  if (payload.kind !== 'json' && isJsonPath(rel)) jsonPayload(payload.bytes, env.maxJsonDepth);
+  const bytes = payload.bytes;
   const path = inFsDir(env, rel);
   // Inside the file's queue, "absent?" then an atomic write (temp file + rename on disk): readers
   // never see a half-written new file, and no other write of this engine can slip in between.
   // (Vfs.create would be exclusive across processes but is not atomic on disk.)
   await runExclusive(env, path, async () => {
     if ((await env.vfs.stat(path)) !== null) throw new HttpError(409, MSG.alreadyExists(call.ctx.pathname));
-    try {
-      await env.cache.write(path, bytes, false, payload.kind === 'json' ? { value: payload.value } : undefined);
-    } catch (err) {
-      // The target was absent: the conflict is on the way (a parent path is a file).
-      if (isParentConflict(err)) throw new HttpError(409, MSG.parentIsFile(call.ctx.pathname));
-      throw err;
-    }
+    await writeFile(call, env, path, bytes, false, payload.kind === 'json' ? { value: payload.value } : undefined); // absent: a conflict is on the way (a parent path is a file)
   });
   const headers = { Location: locationOf(call, env, path) };
-  return echo
+  return payload.kind === 'json'
     ? FastResponse.bytes(bytes, 201, { 'Content-Type': JSON_CONTENT_TYPE, ...headers })
     : FastResponse.empty(201, { ...headers, 'Content-Length': '0' });
 }

@@ -11,6 +11,7 @@ import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { multipartValues, parseMultipart, readMultipart, type MultipartResult } from '../../core/multipart.js';
 import { requestBody, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
 import { MSG } from '../file-cache/messages.js';
+import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
 
 const encoder = new TextEncoder();
 
@@ -19,6 +20,11 @@ export type Payload =
   | { kind: 'json'; bytes: Uint8Array; value: unknown }
   | { kind: 'file'; bytes: Uint8Array; type: string; filename: string }
   | { kind: 'raw'; bytes: Uint8Array; type: string };
+
+/** Where a payload goes when the request path names no file yet (target-path.ts): a JSON document, else the upload's or the body's file. */
+export function newTarget(call: FsCall, payload: Exclude<Payload, { kind: 'empty' }>): string {
+  return payload.kind === 'json' ? jsonTarget(call.rel, call.trailingSlash) : fileTarget(call.rel, call.trailingSlash, payload.type, payload.kind === 'file' ? payload.filename : undefined);
+}
 
 export function jsonPayload(bytes: Uint8Array, maxDepth: number): Payload {
   const value = parseJsonBytes(bytes, 'JSON body', maxDepth);

@@ -9,9 +9,8 @@ import { isJsonPath, JSON_CONTENT_TYPE } from '../../core/media-type.js';
 import { assertKnownParams, locationOf, inFsDir, type FsCall, type FsEnv } from '../file-cache/fs-call.js';
 import { MSG } from '../file-cache/messages.js';
 import { runExclusive } from '../file-cache/patch-batch.js';
-import { jsonPayload, readPayload } from './payload.js';
-import { fileTarget, jsonTarget } from '../file-cache/target-path.js';
-import { isParentConflict } from './write-conflict.js';
+import { jsonPayload, newTarget, readPayload } from './payload.js';
+import { writeFile } from './write-conflict.js';
 
 export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   assertKnownParams(call, 'PUT');
@@ -21,10 +20,7 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   if (payload.kind === 'empty') throw new HttpError(400, MSG.noData);
 
   const existing = await env.cache.lookup(call.key, call);
-  let path: string;
-  if (existing !== null) path = existing;
-  else if (payload.kind === 'json') path = inFsDir(env, jsonTarget(call.rel, call.trailingSlash));
-  else path = inFsDir(env, fileTarget(call.rel, call.trailingSlash, payload.type, payload.kind === 'file' ? payload.filename : undefined));
+  const path = existing ?? inFsDir(env, newTarget(call, payload));
 
   if (payload.kind !== 'json' && isJsonPath(path)) jsonPayload(payload.bytes, env.maxJsonDepth);
   const bytes = payload.bytes;
@@ -32,12 +28,7 @@ export async function replace(call: FsCall, env: FsEnv): Promise<Response> {
   const created = await runExclusive(env, path, async () => {
     const before = await env.vfs.stat(path);
     if (before?.kind === 'dir') throw new HttpError(409, MSG.folderExists(call.ctx.pathname));
-    try {
-      await env.cache.write(path, bytes, before !== null);
-    } catch (err) {
-      if (isParentConflict(err)) throw new HttpError(409, MSG.parentIsFile(call.ctx.pathname));
-      throw err;
-    }
+    await writeFile(call, env, path, bytes, before !== null);
     return before === null;
   });
   const status = created ? 201 : 200;

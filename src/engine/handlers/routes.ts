@@ -7,9 +7,8 @@
  */
 import { OptionsError, describe } from '../../core/options.js';
 import { validateAuthenticate } from '../handler-api/authenticate.js';
-import { resolveDelay } from '../delay.js';
+import { resolveDelay, type DrawDelay } from '../delay.js';
 import { resolveFilters, resolvePagination } from '../file-cache/query-options.js';
-import type { DrawDelay } from '../delay.js';
 import type { AuthenticateOption, FilterConfig, HandlerFunction, PaginationConfig, PerMethod, RestHandler } from '../types.js';
 import { compilePattern, type CompiledPattern } from '../handler-api/pattern.js';
 

@@ -28,11 +28,10 @@ import type { Logger } from '../../core/logger.js';
 import { OptionsError } from '../../core/options.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { RequestContext } from '../context.js';
-import type { ResolvedProxyOptions } from './options.js';
+import { resolveRecord, type ResolvedProxyOptions } from './options.js';
 import type { Layer } from '../pipeline/layer.js';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.js';
 import { createRecorder, type Captured, type Recorder } from './recorder.js';
-import { resolveRecord } from './options.js';
 import { answerHasBody, ClientGone, fetchTransport, type UpstreamAnswer, type UpstreamTransportFactory, UpstreamTimeout } from '../upstream/transport.js';
 
 export const PROXY_LAYER = 'proxy';

@@ -4,7 +4,7 @@
  *     lookup finds (record-path.ts: `users.json`, `users@page=2.json`) — JSON
  *     pretty-printed, anything else byte for byte;
  *   - every exchange, whatever its method and status: an entry in the path's recording,
- *     `<name>@recorded.json` (recordings/recording-file.ts: the request's method, query and body; the
+ *     `<name>@recorded.json` (recordings/recording-file.ts: the request's method, query, body and origin; the
  *     answer's status, the headers that carry meaning (recordings/kept-headers.ts) and its body, or
  *     the name of the body file above), which the recordings layer replays exactly.
  * An existing body file or recorded answer is never replaced unless `overwrite`; a body file kept
@@ -32,6 +32,8 @@ export interface CapturedExchange {
   search: string;
   /** For messages: the full path. */
   pathname: string;
+  /** The origin the exchange was sent to (`http://127.0.0.1:4000`): kept so the replay can name the mock where the answer names it. */
+  origin: string;
   /** The request body (null: over the capture limit). */
   requestBody: Uint8Array | null;
   requestType: string | null;
@@ -119,6 +121,7 @@ export function recordFiles(options: RecordFilesOptions): (x: CapturedExchange) 
       request: {
         method: x.method,
         ...(query ? { query } : {}),
+        origin: x.origin,
         ...(x.method === 'GET' || x.method === 'HEAD' ? {} : recordedBody(x.requestBody, isJsonMediaType(requestType), isTextMediaType(requestType))),
       },
       response: { status: x.status, ...(x.statusText ? { statusText: x.statusText } : {}), headers: keptHeaders(x.headers, redact) },

@@ -16,8 +16,8 @@ import { VERSION } from '../../core/version.js';
 import type { Vfs } from '../../vfs/types.js';
 import type { ResolvedRecordOptions } from './options.js';
 import { harEntry, harLog } from '../recordings/har.js';
-import { headersOf } from '../../core/flat-headers.js';
-import type { FlatHeaders } from '../../core/flat-headers.js';
+import { headersOf, type FlatHeaders } from '../../core/flat-headers.js';
+import { concatBytes } from '../../core/body.js';
 import type { RequestContext } from '../context.js';
 import { recordFiles, type CapturedExchange } from './record-files.js';
 import { recordStream, streamFormatOf } from '../recordings/stream-record.js';
@@ -88,14 +88,7 @@ async function capture(body: ReadableStream<Uint8Array>, limit: number): Promise
     }
     if (kept) chunks.push(value);
   }
-  if (!kept) return { bytes: null, size };
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return { bytes, size };
+  return { bytes: kept ? concatBytes(chunks, size) : null, size };
 }
 
 export function createRecorder(options: RecorderOptions): Recorder {
@@ -163,6 +156,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       subPath: x.ctx.subPath,
       search: x.ctx.search,
       pathname: x.ctx.pathname,
+      origin: new URL(x.url).origin,
       requestBody: sent.bytes,
       requestType: requestHeaders.get('content-type'),
       status: response.status,

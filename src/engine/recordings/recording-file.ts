@@ -5,7 +5,7 @@
  * per path holds every answer recorded for it, whatever the method, query, body or status:
  *
  *   { "recorded": [
- *     { "request": { "method": "GET", "query": "page=2" },
+ *     { "request": { "method": "GET", "query": "page=2", "origin": "https://api.example.com" },
  *       "response": { "status": 200, "headers": { "content-type": "application/json", "x-total-count": "3" },
  *                     "file": "users@page=2.json" } },
  *     { "request": { "method": "POST", "body": { "name": "Ann" } },
@@ -15,7 +15,10 @@
  *
  *   request:  `method` (required), `query` (the query string, any parameter order; '' or absent:
  *             none), one of `body` (JSON, compared canonically) / `text` / `base64` (writes: the
- *             body the request must carry; absent: any body);
+ *             body the request must carry; absent: any body), `origin` (the server it was
+ *             recorded from: where the answer names it, in `Link`/`Location`/`Content-Location`
+ *             or a text body, the replay names the mock instead, replay/origin-rewrite.ts;
+ *             absent, as in recordings made before it was kept: replayed as recorded);
  *   response: `status` (required), `statusText`, `headers` (name → value), one of `body` (JSON
  *             value, served as JSON text) / `text` / `base64` / `file` (a file in the same folder,
  *             served byte for byte: a recorded 2xx GET keeps its body where the plain lookup finds
@@ -33,6 +36,17 @@ import { bodyKey, jsonBodyKey } from './body-key.js';
 import { keepsHeader } from './kept-headers.js';
 import { sendableStatusText, type ReplayEntry } from './entries.js';
 import { isObj } from '../../core/json-object.js';
+
+/** An http(s) origin written as the URL standard serialises it (`https://api.example.com:8443`). */
+function isOrigin(v: unknown): v is string {
+  if (typeof v !== 'string') return false;
+  try {
+    const url = new URL(v);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === v;
+  } catch {
+    return false;
+  }
+}
 
 export const RECORDING_MARK = '@recorded';
 export const RECORDING_SUFFIX = `${RECORDING_MARK}.json`;
@@ -64,6 +78,7 @@ export interface RecordedBody {
 export interface RecordedRequest extends RecordedBody {
   method: string;
   query?: string;
+  origin?: string;
 }
 export interface RecordedResponse extends RecordedBody {
   status: number;
@@ -124,6 +139,7 @@ export function parseRecording(bytes: Uint8Array): ReplayEntry[] {
     const res = x.response as unknown as RecordedResponse;
     if (typeof req.method !== 'string' || !/^[A-Za-z]+$/.test(req.method)) throw new Error(`${at}.request.method must be a method name`);
     if (req.query !== undefined && typeof req.query !== 'string') throw new Error(`${at}.request.query must be a string`);
+    if (req.origin !== undefined && !isOrigin(req.origin)) throw new Error(`${at}.request.origin must be an origin such as "https://api.example.com" (scheme, host and port only)`);
     if (!Number.isInteger(res.status) || res.status < 200 || res.status > 599) throw new Error(`${at}.response.status must be a final HTTP status (200-599)`);
     const headers: Record<string, string> = {};
     if (res.headers !== undefined) {
@@ -156,6 +172,7 @@ export function parseRecording(bytes: Uint8Array): ReplayEntry[] {
       statusText: sendableStatusText(res.statusText),
       headers,
       answer,
+      ...(req.origin !== undefined ? { origin: req.origin } : {}),
     };
   });
 }

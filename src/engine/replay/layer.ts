@@ -20,21 +20,14 @@ import type { Logger } from '../../core/logger.js';
 import type { RequestContext } from '../context.js';
 import { canonicalQuery } from '../file-cache/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { entryFor, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
+import { entryFor, pickEntry, type ReplayEntry } from '../recordings/entries.js';
 import { harIndex, type HarIndex } from './har-entries.js';
 import { noRecording } from './miss.js';
-import { rewrittenForOrigin } from './origin-rewrite.js';
-
-/** The origin a request was sent to (`http://127.0.0.1:3000`). */
-function originOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  return slash === -1 ? url : url.slice(0, slash);
-}
+import { replayFor } from './origin-rewrite.js';
 
 /** The entry's answer, naming the mock where it named the recorded origin. */
 function replayed(ctx: RequestContext, e: ReplayEntry): Response {
-  const re = rewrittenForOrigin(e, e.answer as Uint8Array, originOf(ctx.request.url));
-  return replayResponse(re ? { ...e, headers: re.headers } : e, re ? re.bytes : (e.answer as Uint8Array), ctx.method === 'HEAD');
+  return replayFor(e, e.answer as Uint8Array, ctx.request, ctx.method === 'HEAD');
 }
 
 export const HAR_LAYER = 'har';

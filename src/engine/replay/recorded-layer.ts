@@ -23,8 +23,9 @@ import { inFsDir, type FsEnv } from '../file-cache/fs-call.js';
 import type { FilesLayer } from '../file-cache/files-layer.js';
 import { canonicalQuery, VARIANT_MARK } from '../file-cache/query-variant.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import { entryFor, pickEntry, replayResponse, type ReplayEntry } from '../recordings/entries.js';
+import { entryFor, pickEntry, type ReplayEntry } from '../recordings/entries.js';
 import { noRecording } from './miss.js';
+import { replayFor } from './origin-rewrite.js';
 import { parseRecording, RECORDING_MARK, recordingLocation, type RecordingLocation } from '../recordings/recording-file.js';
 
 export const RECORDED_LAYER = 'recorded';
@@ -103,7 +104,7 @@ export function createRecordedLayer(options: RecordedLayerOptions): Layer {
 
   function answered(ctx: RequestContext, loc: Located, e: ReplayEntry, bytes: Uint8Array): Response {
     ctx.answered(RECORDED_LAYER, loc.file);
-    return replayResponse(e, bytes, ctx.method === 'HEAD');
+    return replayFor(e, bytes, ctx.request, ctx.method === 'HEAD');
   }
 
   return {

@@ -15,8 +15,7 @@
  * mutated, so an unchanged item is the same object and costs nothing). Nothing is kept or
  * compared while nobody listens; the first listener takes a snapshot of every collection.
  */
-import type { FsEnv } from '../file-cache/fs-call.js';
-import { relativeToFsDir } from '../file-cache/fs-call.js';
+import { relativeToFsDir, type FsEnv } from '../file-cache/fs-call.js';
 import { idKeyOf } from './item-id.js';
 
 import type { ChangeListener, Item, StoreChange } from '../store-contract/contract.js';

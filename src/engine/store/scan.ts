@@ -10,10 +10,9 @@
 import type { FileEntry } from '../file-cache/file-cache.js';
 import type { Predicate } from '../file-cache/filters.js';
 import { scanInOrder, type Ordering } from '../file-cache/query.js';
-import type { Item, ListQuery, ListResult } from '../store-contract/contract.js';
+import type { Item, ListQuery, ListResult, CollectionQuery, QueryResult } from '../store-contract/contract.js';
 import { compileListQuery, isCollection, sortListed } from './list-query.js';
 import { anyHas, sortIndices, windowOf } from './query.js';
-import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
 import { isObj } from '../../core/json-object.js';
 
 const MAX_ORDERS = 8;

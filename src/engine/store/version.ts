@@ -9,9 +9,8 @@
  * synchronous `peek` path costs a lookup, not an allocation.
  */
 import type { FileEntry } from '../file-cache/file-cache.js';
-import type { CollectionSnapshot, Item, ListQuery, ListResult } from '../store-contract/contract.js';
+import type { CollectionSnapshot, Item, ListQuery, ListResult, CollectionQuery, QueryResult } from '../store-contract/contract.js';
 import { idKeyOf, indexOf, type IdIndex } from './item-id.js';
-import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
 import { listEntry, queryEntry } from './scan.js';
 
 export class CollectionVersion implements CollectionSnapshot {

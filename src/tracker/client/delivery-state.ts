@@ -13,7 +13,17 @@
  * Events: `sendFailed` (HTTP: 5xx, network, timeout, 408/429), `backoffOver` (its timer fired),
  * `flush`, `refused` (the key), `connected` / `disconnected` (the WebSocket), `resume`, `stop`.
  * `resume` goes to running when the transport is ready, else offline (`{ ready, notReady }`).
- * A pair not in the table is refused: `deliveryMove` throws (a bug in the client).
+ * A pair not in the table is refused: `deliveryMove` throws (a bug in the client). running +
+ * `connected` is accepted though no way through the client reaches it today (a running WebSocket
+ * client is connected; a new connection comes only after `disconnected`): a late report of the
+ * transport must never throw.
+ *
+ * Who drives them: the application (`flush()`, `resume()`, `setApiKey()`, `stop()`); the
+ * transport's answers (HTTP: a send that may be retried is `sendFailed`, 401/403 `refused`; the
+ * WebSocket: open and authenticated `connected`, lost `disconnected`, closed with 1008 `refused`);
+ * the backoff timer (`backoffOver`). The client changes state only through `on(event)` in
+ * client.ts. Tested by state: test/tracker/client/delivery-state.test.ts (every pair through a
+ * real client and a real collector on 127.0.0.1).
  */
 import type { TrackerState } from './types.js';
 

@@ -2,7 +2,7 @@
  * The json-server layers as options of the engine, in any host (here `api.handle`, what every host
  * calls; the node CLI is tested in test/node/json-server-*.test.ts): `routes` (rewrites reaching
  * items, filters, POST appends and queries; the fast path too), `readOnly`, Express-style
- * `middlewares` (headers after next(), answering, gatewayTimeout) and `static` over a Vfs.
+ * `middlewares` (headers after next(), answering, gatewayTimeout). `static`: test/engine/static/.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
@@ -39,11 +39,7 @@ describe('routes', () => {
     expect((await see(await a.handle(req('GET', '/__rules')))).json).toEqual({ '/api/*': '/$1', '/cat/:c': '/posts?category=:c', '/articles?id=:id': '/posts/:id' });
   });
 
-  it('are validated at start-up', () => {
-    expect(() => api({ routes: { 'api/*': '/$1' } })).toThrow(/must start with "\/"/);
-    expect(() => api({ routes: { '/a': 42 } })).toThrow(/must be a path starting with "\/"/);
-    expect(() => api({ routes: ['/a'] })).toThrow(/routes\.json/);
-  });
+  // Their validation: options.test.ts.
 });
 
 describe('readOnly and middlewares', () => {
@@ -68,18 +64,5 @@ describe('readOnly and middlewares', () => {
     expect([stopped.status, stopped.json, stopped.headers['x-hello']]).toEqual([418, { stopped: true }, 'World']);
     expect((await see(await a.handle(req('GET', '/posts?hang=1')))).status).toBe(504);
     expect(() => api({ middlewares: [42] })).toThrow(/middlewares\[0\]/);
-  });
-});
-
-describe('static', () => {
-  it('serves a Vfs folder beside the API (the API first), index.html at /, ranges', async () => {
-    const a = api({ static: memoryFs({ 'index.html': '<h1>hi</h1>', 'posts': 'shadowed', 'img/x.svg': '<svg/>' }) });
-    const home = await see(await a.handle(req('GET', '/')));
-    expect([home.status, home.headers['content-type'], home.text]).toEqual([200, 'text/html; charset=utf-8', '<h1>hi</h1>']);
-    expect((await see(await a.handle(req('GET', '/img/x.svg')))).headers['content-type']).toBe('image/svg+xml; charset=utf-8');
-    expect((await see(await a.handle(req('GET', '/posts')))).json).toEqual(DB.posts);
-    const part = await see(await a.handle(req('GET', '/index.html', { headers: { Range: 'bytes=-3' } })));
-    expect([part.status, part.text, part.headers['content-range']]).toEqual([206, 'h1>', 'bytes 8-10/11']);
-    expect((await see(await a.handle(req('POST', '/index.html', { json: {} })))).status).not.toBe(200);
   });
 });

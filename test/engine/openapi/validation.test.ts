@@ -5,14 +5,14 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createNodeMockApi as createMockApi } from '../../src/node/engines.js'; // the `mockyard` entry under Node: documents read from disk
-import { memoryFs } from '../../src/vfs/memory.js';
-import { runCli } from '../helpers/cli-run.js';
-import { closeServers, startServer } from '../helpers/server.js';
-import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
-import { closeUpstreams, startUpstream } from '../helpers/upstream.js';
+import { createNodeMockApi as createMockApi } from '../../../src/node/engines.js'; // the `mockyard` entry under Node: documents read from disk
+import { memoryFs } from '../../../src/vfs/memory.js';
+import { runCli } from '../../helpers/cli-run.js';
+import { closeServers, startServer } from '../../helpers/server.js';
+import { makeTempDir, removeTempDirs } from '../../helpers/temp-dir.js';
+import { closeUpstreams, startUpstream } from '../../helpers/upstream.js';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/openapi/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../fixtures/openapi/', import.meta.url));
 afterEach(async () => {
   await closeServers();
   await closeUpstreams();

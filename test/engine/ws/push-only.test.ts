@@ -5,8 +5,8 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { serve, type RunningServer } from '../../src/node/serve.js';
-import { memoryFs } from '../../src/vfs/memory.js';
+import { serve, type RunningServer } from '../../../src/node/serve.js';
+import { memoryFs } from '../../../src/vfs/memory.js';
 
 const servers: RunningServer[] = [];
 afterEach(async () => {

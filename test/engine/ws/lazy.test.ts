@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SocketAccept, SocketPeer, SocketSession } from '../../../src/core/socket.js';
 import { OptionsError } from '../../../src/core/options.js';
-import { closeApis, mockApi } from './engine-helpers.js';
+import { closeApis, mockApi } from '../handlers/engine-helpers.js';
 
 const gate = vi.hoisted(() => {
   let open!: () => void;

@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, stopClis } from '../helpers/cli-run.js';
-import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { runCli, stopClis } from '../../helpers/cli-run.js';
+import { makeTempDir, removeTempDirs } from '../../helpers/temp-dir.js';
 
-const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
 interface Probe {
   request: { method: string; path: string; headers: Record<string, string>; body?: string };
@@ -139,7 +139,7 @@ describe('ids', () => {
 
 describe('a body to an operation that documents none', () => {
   it('is a 415 when it holds bytes; an empty stream (a page\'s DELETE, msw) is no body', async () => {
-    const { createNodeMockApi } = await import('../../src/node/engines.js');
+    const { createNodeMockApi } = await import('../../../src/node/engines.js');
     const api = createNodeMockApi({ endpointPrefix: '/', fsDir: null, logLevel: 'silent', openapi: join(ROOT, 'openapi', 'prism-rules.yaml') });
     await api.ready();
     const stream = (text: string) => new ReadableStream<Uint8Array>({ start(c) { if (text) c.enqueue(new TextEncoder().encode(text)); c.close(); } });

@@ -10,12 +10,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeMockApi } from '../../src/node/engines.js';
-import { memoryFs } from '../../src/vfs/memory.js';
-import { runCli, stopCli, stopClis } from '../helpers/cli-run.js';
-import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { createNodeMockApi } from '../../../src/node/engines.js';
+import { memoryFs } from '../../../src/vfs/memory.js';
+import { runCli, stopCli, stopClis } from '../../helpers/cli-run.js';
+import { makeTempDir, removeTempDirs } from '../../helpers/temp-dir.js';
 
-const PETSTORE = fileURLToPath(new URL('../fixtures/openapi/swagger-petstore-3.0.yaml', import.meta.url));
+const PETSTORE = fileURLToPath(new URL('../../fixtures/openapi/swagger-petstore-3.0.yaml', import.meta.url));
 const AUTH = { api_key: 'k', authorization: 'Bearer t' };
 
 afterEach(async () => {

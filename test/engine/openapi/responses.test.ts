@@ -5,10 +5,10 @@
  * journal (and filterable there), a 500 listing them in strict mode; streams pass unread.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
-import { memoryFs } from '../../src/vfs/memory.js';
-import { closeServers, startServer } from '../helpers/server.js';
-import { closeUpstreams, startUpstream } from '../helpers/upstream.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
+import { memoryFs } from '../../../src/vfs/memory.js';
+import { closeServers, startServer } from '../../helpers/server.js';
+import { closeUpstreams, startUpstream } from '../../helpers/upstream.js';
 
 afterEach(async () => {
   await closeServers();

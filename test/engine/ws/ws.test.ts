@@ -1,12 +1,12 @@
 /**
  * WebSocket handlers through `engine.upgrade(request)` and the socket seam, with an in-memory
- * peer (the real-server tests use `ws` clients: server.test.ts).
+ * peer (the real-server tests use `ws` clients: test/engine/handlers/server.test.ts).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SocketAccept, SocketPeer, SocketSession } from '../../../src/core/socket.js';
 import { OptionsError } from '../../../src/core/options.js';
 import type { WsConnection, WsHandler } from '../../../src/engine/types.js';
-import { call, closeApis, mockApi, type TestApi } from './engine-helpers.js';
+import { call, closeApis, mockApi, type TestApi } from '../handlers/engine-helpers.js';
 
 afterEach(async () => {
   vi.useRealTimers();
