@@ -16,6 +16,11 @@ import type { StoreOptions } from './store/options.js';
 import type { StreamsOption } from './streams/options.js';
 import type { ErrorHandlerFunction, FilterConfig, GraphqlOperationHandler, HandlerFor, MiddlewareFunction, PaginationConfig, ParserConfig, PerMethod, ProxyOptions, WsHandler } from './types.js';
 import type { WebhookOption } from './webhooks/options.js';
+import type { CollectionsOption } from './collections/options.js';
+import type { Preset } from './preset-hints/options.js';
+import type { HarOption } from './replay/options.js';
+import type { SessionsOption } from './sessions/options.js';
+import type { StaticOption } from './static/options.js';
 
 /**
  * `Api`: the types `mockyard export … --types` writes (docs/contract.md): `collections` types
@@ -65,13 +70,13 @@ export interface MockApiOptions<Api = {}> {
    * (`GET/PUT/PATCH/DELETE <prefix>/<name>/<id>`) and POST appends with an id. `true` uses the
    * `id` field; `{ idField }` names another. Default off (the spec's file mode), on with the preset.
    */
-  collections?: boolean | { idField?: string };
+  collections?: CollectionsOption;
   /**
    * `'json-server'`: collections on, json-server 0.17's query syntax on GET of collections
    * (`_page`, `_limit`, `_sort`, `field_gte`, `q`, `_embed`, …), nested routes. Without it, query
    * parameters keep the meaning `pagination`/`filters` give them.
    */
-  preset?: 'json-server' | null;
+  preset?: Preset | null;
   /**
    * json-server's rewrite rules (its `routes.json`): `{ "/api/*": "/$1", "/:resource/:id/show":
    * "/:resource/:id", "/posts/:category": "/posts?category=:category" }`, applied in order before
@@ -81,11 +86,11 @@ export interface MockApiOptions<Api = {}> {
   /** Only GET, HEAD and OPTIONS: every other method answers 403 (json-server's `--read-only`). */
   readOnly?: boolean;
   /**
-   * Folders of static files served beside the API, before it (json-server's `--static`): a folder
+   * Folders of static files served beside the API, after it (json-server's `--static`): a folder
    * (relative to `root`, Node) or a Vfs, or a list of them (the first holding the file wins).
    * `GET /` serves `index.html`. Types, ranges, ETag/Last-Modified (src/engine/static/layer.ts).
    */
-  static?: string | Vfs | Array<string | Vfs>;
+  static?: StaticOption;
   /**
    * Express-style `(req, res, next)` middlewares run on every request under the prefix, in
    * order, before the handlers (json-server's `--middlewares`): `res.header('X-Hello', 'World');
@@ -120,7 +125,7 @@ export interface MockApiOptions<Api = {}> {
    * name, or `?__session=`) reads and writes a private copy-on-write view of the mocks, with its
    * own scenario and overrides (docs/sessions.md). `false` turns them off.
    */
-  sessions?: false | { idleTimeout?: number; max?: number; clock?: () => number };
+  sessions?: SessionsOption;
   /**
    * Fault rules for routes (docs/sessions.md "Faults"): `{ method, path, delay, errorRate,
    * status, fault, seed }`, first match wins.
@@ -154,7 +159,7 @@ export interface MockApiOptions<Api = {}> {
    * Serve a HAR log as recorded traffic (docs/proxy.md): the HAR object, or on Node the path of a
    * `.har` file. Requests are matched by method, path, query and (writes) body.
    */
-  har?: string | { log: { entries: unknown[] } & Record<string, unknown> };
+  har?: HarOption;
   /**
    * Webhooks the mock sends after a request pattern's answer (`'POST /api/orders'`) or a store
    * change (`'orders.created'`): signed, retried, in order per receiver (docs/webhooks.md).

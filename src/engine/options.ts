@@ -36,7 +36,7 @@ import { resolveScenarios, type ResolvedScenario } from './scenarios/options.js'
 import { resolveWsHandlers } from './ws/options.js';
 import { resolveStoreOptions } from './store/options.js';
 import { ERROR_MESSAGE_HEADER } from './openapi/documented-error.js';
-import { resolveOpenApiOption } from './openapi/options.js';
+import { resolveOpenApiOption, type OpenApiValidation } from './openapi/options.js';
 import { resolveWebhooksOption, type ResolvedWebhook } from './webhooks/options.js';
 import type { RelationNaming } from './store-contract/contract.js';
 import type {
@@ -95,7 +95,7 @@ export interface ResolvedMockApiOptions {
   bodyLimit: number;
   maxJsonDepth: number;
   /** `openapi`: the document (path/URL or object) requests are validated against, or null. */
-  openapi: { source: string | object; validateResponses: boolean; strictResponses: boolean; backend: BackendOptions } | null;
+  openapi: (OpenApiValidation & { backend: BackendOptions }) | null;
   /** `proxy`, validated (null: no proxy layer). */
   proxy: ResolvedProxyOptions | null;
   /**

@@ -37,6 +37,12 @@ export class FolderWatchers {
   private readonly folders = new Map<string, Folder>();
   private closed = false;
 
+  /**
+   * @param hidden entry names never reported (the driver's temp files: a write's temp file is
+   * created, written and renamed away, three events that can change nothing a caller sees).
+   */
+  constructor(private readonly hidden?: (name: string) => boolean) {}
+
   /** Watches the file at the absolute path `file`; see the module comment. */
   watch(file: string, report: Report): (() => void) | null {
     const dir = dirname(file);
@@ -112,6 +118,7 @@ export class FolderWatchers {
       this.end(dir);
       return;
     }
+    if (this.hidden?.(name) === true) return;
     const reports = folder.files.get(name);
     if (reports !== undefined) for (const report of [...reports]) report(false);
     for (const report of [...folder.any]) report(false, name);

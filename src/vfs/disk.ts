@@ -171,7 +171,7 @@ function isLink(file: string): boolean {
 export function diskFs(rootDir: string): DiskVfs {
   const root = resolve(rootDir);
   const changes = new ChangeEmitter();
-  const watchers = new FolderWatchers();
+  const watchers = new FolderWatchers((name) => name.startsWith(TEMP_PREFIX));
   const abs = (path: string) => {
     const full = below(root, path);
     // Defence in depth: normalizeVfsPath already guarantees this.

@@ -186,4 +186,19 @@ describe('diskFs.watchFolder', () => {
     stop!(); // after the end: harmless
     expect(fs.watchFolder!('sub', recorder().report)).toBeNull(); // gone: cannot be watched
   });
+
+  it("never reports the driver's temp files: a write through it reports its target's name only", async () => {
+    const { fs } = await setup();
+    const names: string[] = [];
+    let seen: () => void = () => {};
+    const target = new Promise<void>((resolve) => (seen = resolve));
+    fs.watchFolder!('sub', (_ended, name) => {
+      names.push(name ?? '');
+      if (name === 'posted.json') seen();
+    });
+    await fs.write('sub/posted.json', '{"id":1}'); // temp file created, written, renamed onto the name
+    await target; // inotify reports in order: the temp file's events came before the target's
+    expect(names.filter((n) => n.startsWith('.mockyard-tmp-'))).toEqual([]);
+    expect(names).toContain('posted.json');
+  });
 });

@@ -1,6 +1,9 @@
 /**
  * A virtualised list of fixed-height rows: only the rows in view (plus a few) are in the DOM, so
  * 100k events or a journal growing 50 entries a second costs the same to draw as 30 rows.
+ * Live lists grow at the front (newest first): while the user is scrolled down or a row has the
+ * focus, the rows in view keep their place (the scroll position moves by the rows added above);
+ * at the top with nothing focused, the newest rows come in at the top.
  */
 import type { ComponentChild } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -47,12 +50,43 @@ export function VirtualRows<T>({ items, row, label, ...rest }: VirtualRowsProps<
   }, []);
   const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(items.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+  /** The row the user is on (the focused one, else the top one in view) and its offset in view. */
+  const anchor = useRef<{ item: T; y: number } | null>(null);
+  const windowRef = useRef<HTMLDivElement>(null);
+  const focusedIndex = (el: HTMLDivElement): number => {
+    const active = (el.getRootNode() as Document | ShadowRoot).activeElement;
+    if (!active || !el.contains(active)) return -1;
+    const i = [...(windowRef.current?.children ?? [])].findIndex((c) => c === active || c.contains(active));
+    return i < 0 ? -1 : first + i;
+  };
+  // Items changed: keep the anchor row where it was, unless the user is at the top with no focus.
+  useLayoutEffect(() => {
+    const el = box.current;
+    const a = anchor.current;
+    if (!el || !a || items[0] === undefined) return;
+    if (el.scrollTop <= 0 && focusedIndex(el) < 0) return;
+    const at = items.indexOf(a.item);
+    if (at < 0) return;
+    const want = Math.max(0, at * ROW_HEIGHT - a.y);
+    if (want === el.scrollTop) return;
+    el.scrollTop = want;
+    setTop(el.scrollTop);
+  }, [items]);
+  /** Where the user is now: after every render, and when the focus moves onto a row. */
+  const mark = () => {
+    const el = box.current;
+    if (!el) return;
+    const focused = focusedIndex(el);
+    const i = focused >= 0 ? focused : Math.min(items.length - 1, Math.floor(el.scrollTop / ROW_HEIGHT));
+    anchor.current = i >= 0 ? { item: items[i]!, y: i * ROW_HEIGHT - el.scrollTop } : null;
+  };
+  useLayoutEffect(mark);
   const rows: ComponentChild[] = [];
   for (let i = first; i < last; i++) rows.push(row(items[i]!, i));
   return (
-    <div ref={box} class={`vrows ${rest.class ?? ''}`} role="rowgroup" aria-label={label} data-count={items.length}>
+    <div ref={box} class={`vrows ${rest.class ?? ''}`} role="rowgroup" aria-label={label} data-count={items.length} onFocusIn={mark}>
       <div class="vrows-space" style={{ height: `${items.length * ROW_HEIGHT}px` }}>
-        <div class="vrows-window" style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
+        <div ref={windowRef} class="vrows-window" style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
           {rows}
         </div>
       </div>

@@ -5,6 +5,9 @@
  */
 import { check } from '../../core/options.js';
 
+/** What users write (`mock.collections`). */
+export type CollectionsOption = boolean | { idField?: string };
+
 export function resolveCollections(value: unknown, name: string, preset: boolean): { idField: string } | null {
   if (value === undefined) return preset ? { idField: 'id' } : null;
   if (value === false || value === null) return null;

@@ -12,28 +12,21 @@ import { HttpError } from '../../core/errors.js';
 import { textExceedsDepth, tooDeep } from '../../core/json-depth.js';
 import type { FsEnv } from './fs-call.js';
 import { detectLayout, serializeJson } from '../../core/json-layout.js';
+import { joinGroup, type OpenGroups, type Outcome } from './group-commit.js';
 import { MSG } from './messages.js';
 import { applyPatchDocument, preparePatch, type PatchKind } from './patch-document.js';
 
-interface Pending {
+interface Patch {
   kind: PatchKind;
   patch: unknown;
-  resolve(bytes: Uint8Array): void;
-  reject(err: unknown): void;
 }
 
 const decoder = new TextDecoder();
-const batchesOf = new WeakMap<FsEnv, Map<string, Pending[]>>();
-
-function batches(env: FsEnv): Map<string, Pending[]> {
-  let m = batchesOf.get(env);
-  if (!m) batchesOf.set(env, (m = new Map()));
-  return m;
-}
+const batches: OpenGroups<Patch> = new WeakMap();
 
 /** Runs a write task on `path` after everything queued for it, closing any open PATCH batch. */
 export function runExclusive<T>(env: FsEnv, path: string, task: () => Promise<T>): Promise<T> {
-  batches(env).delete(path);
+  batches.get(env)?.delete(path);
   return env.queue.run(path, task);
 }
 
@@ -41,59 +34,39 @@ export function runExclusive<T>(env: FsEnv, path: string, task: () => Promise<T>
 export function enqueuePatch(env: FsEnv, path: string, kind: PatchKind, patch: unknown): Promise<Uint8Array> {
   const loading = preparePatch(kind);
   if (loading) return loading.then(() => enqueuePatch(env, path, kind, patch));
-  return new Promise((resolve, reject) => {
-    const open = batches(env);
-    let batch = open.get(path);
-    if (!batch) {
-      const b: Pending[] = [];
-      batch = b;
-      open.set(path, b);
-      void env.queue.run(path, () => flush(env, path, b));
-    }
-    batch.push({ kind, patch, resolve, reject });
-  });
+  return joinGroup(batches, env, path, { kind, patch }, (task) => void env.queue.run(path, task), (group) => flush(env, path, group));
 }
 
-async function flush(env: FsEnv, path: string, batch: Pending[]): Promise<void> {
-  const open = batches(env);
-  if (open.get(path) === batch) open.delete(path);
+async function flush(env: FsEnv, path: string, batch: Patch[]): Promise<Outcome<Uint8Array>[]> {
+  const entry = await env.cache.entry(path);
+  if (entry === null) throw new HttpError(404, MSG.patchNotFound);
+  const layout = detectLayout(entry.bytes);
+  let current = entry.bytes;
+  const maxDepth = env.maxJsonDepth;
+  if (entry.problem === 'too-deep') throw tooDeep('The stored resource', maxDepth);
+  let doc: unknown;
   try {
-    const entry = await env.cache.entry(path);
-    if (entry === null) throw new HttpError(404, MSG.patchNotFound);
-    const layout = detectLayout(entry.bytes);
-    let current = entry.bytes;
-    const maxDepth = env.maxJsonDepth;
-    if (entry.problem === 'too-deep') throw tooDeep('The stored resource', maxDepth);
-    let doc: unknown;
-    try {
-      doc = JSON.parse(decoder.decode(current));
-    } catch {
-      throw new HttpError(409, 'The stored resource is not valid JSON and cannot be patched');
-    }
-    const results: Array<Uint8Array | { error: unknown }> = [];
-    let changed = false;
-    for (const p of batch) {
-      try {
-        doc = applyPatchDocument(p.kind, doc, p.patch);
-        const next = serializeJson(doc, layout);
-        // Patches within the limit can still add up to a deeper document: refuse that one.
-        if (textExceedsDepth(next, maxDepth)) throw tooDeep('The patched document', maxDepth);
-        current = next;
-        results.push(current);
-        changed = true;
-      } catch (error) {
-        results.push({ error });
-        // The failed patch may have touched the document: start again from the last good state.
-        doc = JSON.parse(decoder.decode(current));
-      }
-    }
-    if (changed) await env.cache.write(path, current, true, { value: doc });
-    batch.forEach((p, i) => {
-      const r = results[i]!;
-      if (r instanceof Uint8Array) p.resolve(r);
-      else p.reject(r.error);
-    });
-  } catch (err) {
-    for (const p of batch) p.reject(err);
+    doc = JSON.parse(decoder.decode(current));
+  } catch {
+    throw new HttpError(409, 'The stored resource is not valid JSON and cannot be patched');
   }
+  const results: Outcome<Uint8Array>[] = [];
+  let changed = false;
+  for (const p of batch) {
+    try {
+      doc = applyPatchDocument(p.kind, doc, p.patch);
+      const next = serializeJson(doc, layout);
+      // Patches within the limit can still add up to a deeper document: refuse that one.
+      if (textExceedsDepth(next, maxDepth)) throw tooDeep('The patched document', maxDepth);
+      current = next;
+      results.push({ ok: current });
+      changed = true;
+    } catch (error) {
+      results.push({ error });
+      // The failed patch may have touched the document: start again from the last good state.
+      doc = JSON.parse(decoder.decode(current));
+    }
+  }
+  if (changed) await env.cache.write(path, current, true, { value: doc });
+  return results;
 }

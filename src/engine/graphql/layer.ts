@@ -32,7 +32,7 @@ import { readDecodedBody } from '../../core/content-encoding.js';
 import { HttpError } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import { parseJsonBytes } from '../../core/json-safety.js';
-import { parseMediaType } from '../../core/media-type.js';
+import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { withMessageLimit, type UpgradeResult } from '../../core/socket.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
@@ -147,7 +147,7 @@ export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boole
     const type = parseMediaType(ctx.request.headers.get('content-type')).type;
     const bytes = await readDecodedBody(ctx.request, 1024 * 1024, services.runtime.inflate); // Content-Encoding as every layer reads it
     if (type === 'application/graphql') return { query: decoder.decode(bytes) };
-    if (type !== 'application/json' && type !== '' && !type.endsWith('+json')) throw new HttpError(415, 'A GraphQL request must be sent as JSON (Content-Type: application/json)');
+    if (type !== '' && !isJsonMediaType(type)) throw new HttpError(415, 'A GraphQL request must be sent as JSON (Content-Type: application/json)');
     if (bytes.byteLength === 0) throw new HttpError(400, 'Missing GraphQL request body');
     const body = parseJsonBytes(bytes, 'GraphQL request body');
     if (!isObj(body)) throw new HttpError(400, 'A GraphQL request body must be a JSON object { query, variables?, operationName? }');

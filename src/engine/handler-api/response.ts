@@ -12,7 +12,7 @@
  * answered at once with a streaming body (`toStreamResponse`): each later `write` goes out as it
  * is made, `end()` ends it, and the client going away emits `'close'` and drops later writes.
  */
-import { FastResponse, textBody, type FastHeaders } from '../../core/fast-response.js';
+import { FastResponse, NULL_BODY_STATUS, textBody, type FastHeaders } from '../../core/fast-response.js';
 import { concatBytes } from '../../core/body.js';
 import { contentTypeFor, JSON_CONTENT_TYPE, parseMediaType, streamedFormatOf } from '../../core/media-type.js';
 import type { HandlerResponse } from '../types.js';
@@ -22,7 +22,6 @@ import { registerStream } from './live-streams.js';
 const encoder = new TextEncoder();
 /** Bytes a streaming handler may be ahead of its client before `write` returns false (Node's default). */
 const STREAM_BUFFER = 16 * 1024;
-const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 type HeaderValue = string | number | readonly string[];
 
@@ -368,7 +367,7 @@ export class ResponseBuilder implements HandlerResponse {
         headers[name] = String(value);
       }
     }
-    const noBody = NULL_BODY_STATUS.has(status) || (status >= 100 && status < 200);
+    const noBody = NULL_BODY_STATUS.has(status); // validStatus: 200 to 599
     let body: string | Uint8Array | null = null;
     let length = 0;
     if (!noBody) {

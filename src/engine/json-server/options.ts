@@ -4,7 +4,8 @@
  *   routes        json-server's rewrite rules (`--routes routes.json`), an object of "from": "to"
  *                 paths, compiled as json-server 0.17 reads them (routes.ts); default none
  *   middlewares   Express-style `(req, res, next)` functions on every request (`--middlewares`); default none
- * (`readOnly` and `preset` are read here too; the option list validates them: engine/options.ts.)
+ * The layers read two more: `readOnly` (a boolean the option list checks, engine/options.ts) and
+ * `preset` (preset-hints/options.ts).
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import type { MiddlewareFunction } from '../types.js';

@@ -283,32 +283,33 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     const chosen = picked && isSuccess(picked.status) ? picked : undefined;
     const response = chosen?.response;
     if (response && (prefer.dynamic || prefer.example !== undefined)) return documented(b, ctx, op, response, prefer, chosen.status);
+    if (role.kind === 'action') {
+      if (!response) return json(ctx, undefined, op.method === 'POST' ? 201 : 200);
+      return documented(b, ctx, op, response, prefer, chosen.status);
+    }
+    if (role.kind === 'singleton') {
+      const getOp = op.method === 'GET' ? op : undefined;
+      const key = op.template;
+      const slot = b.state.singleton(key, () => {
+        const content = response ? jsonContent(response.contents) : undefined;
+        if (!content) return undefined;
+        if (content.example) return structuredClone(content.example.value);
+        if (Object.keys(content.examples).length) return structuredClone(Object.values(content.examples)[0]);
+        b.faker.seed(seedOf(backend.seed, op.label, 'singleton'));
+        return generate(content.schema, { faker: b.faker, deref: b.deref });
+      });
+      if (!getOp && body !== undefined) slot.value = op.method === 'PATCH' && isObj(slot.value) && isObj(body) ? { ...slot.value, ...body } : body;
+      if (!response) return json(ctx, slot.value, 200);
+      // The kept value is JSON; another media type asked for (CSV, XML) answers its own example where it has one.
+      const content = contentFor(ctx, response);
+      if (content && !jsonFirst(content.type) && (content.example || Object.keys(content.examples).length)) return documented(b, ctx, op, response, prefer, chosen.status);
+      return withItem(b, ctx, op, slot.value, chosen.status, {}, chosen, true);
+    }
+    const c = role.collection;
+    const values = scopeValues(c, match.params);
+    const scope = b.state.scope(c, values);
     switch (role.kind) {
-      case 'action': {
-        if (!response) return json(ctx, undefined, op.method === 'POST' ? 201 : 200);
-        return documented(b, ctx, op, response, prefer, chosen.status);
-      }
-      case 'singleton': {
-        const getOp = op.method === 'GET' ? op : undefined;
-        const key = op.template;
-        const slot = b.state.singleton(key, () => {
-          const content = response ? jsonContent(response.contents) : undefined;
-          if (!content) return undefined;
-          if (content.example) return structuredClone(content.example.value);
-          if (Object.keys(content.examples).length) return structuredClone(Object.values(content.examples)[0]);
-          b.faker.seed(seedOf(backend.seed, op.label, 'singleton'));
-          return generate(content.schema, { faker: b.faker, deref: b.deref });
-        });
-        if (!getOp && body !== undefined) slot.value = op.method === 'PATCH' && isObj(slot.value) && isObj(body) ? { ...slot.value, ...body } : body;
-        if (!response) return json(ctx, slot.value, 200);
-        // The kept value is JSON; another media type asked for (CSV, XML) answers its own example where it has one.
-        const content = contentFor(ctx, response);
-        if (content && !jsonFirst(content.type) && (content.example || Object.keys(content.examples).length)) return documented(b, ctx, op, response, prefer, chosen.status);
-        return withItem(b, ctx, op, slot.value, chosen.status, {}, chosen, true);
-      }
       case 'list': {
-        const c = role.collection;
-        const scope = b.state.scope(c, scopeValues(c, match.params));
         const list = b.lists.get(op)!;
         const page = listPage([...scope.items.values()], ctx.searchParams, list.paging, list.filters);
         const headers: FastHeaders = { 'X-Total-Count': String(page.total) };
@@ -332,9 +333,6 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         return withItem(b, ctx, op, value, statusFor(chosen, 200, prefer), headers, chosen, true);
       }
       case 'create': {
-        const c = role.collection;
-        const values = scopeValues(c, match.params);
-        const scope = b.state.scope(c, values);
         const created = createItem(b, c, scope, values, body);
         if (created === 'conflict') {
           ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
@@ -344,9 +342,6 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         return withItem(b, ctx, op, created.item, statusFor(chosen, 201, prefer), { Location: locationOf(ctx, created.id) }, chosen);
       }
       case 'write-by-body': {
-        const c = role.collection;
-        const values = scopeValues(c, match.params);
-        const scope = b.state.scope(c, values);
         const id = isObj(body) && c.idField ? body[c.idField] : undefined;
         const current = id === undefined ? undefined : scope.items.get(String(id));
         if (current === undefined) return notFound(b, ctx, op, `${c.name} ${String(id)}`);
@@ -356,9 +351,6 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         return withItem(b, ctx, op, next, statusFor(chosen, 200, prefer), {}, chosen);
       }
       default: {
-        const c = role.collection;
-        const values = scopeValues(c, match.params);
-        const scope = b.state.scope(c, values);
         const id = c.idParam ? match.params[c.idParam] ?? '' : '';
         const current = scope.items.get(id) ?? (backend.ids === 'any' && id !== '' ? drawnFor(b, c, values, id) : undefined);
         if (current === undefined) return notFound(b, ctx, op, `${c.name} ${id}`);

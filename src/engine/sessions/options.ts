@@ -7,6 +7,9 @@
  */
 import { check, OptionsError, describe } from '../../core/options.js';
 
+/** What users write (`mock.sessions`). */
+export type SessionsOption = false | { idleTimeout?: number; max?: number; clock?: () => number };
+
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 1000;
 

@@ -5,6 +5,9 @@
 import { describe, OptionsError } from '../../core/options.js';
 import type { Vfs } from '../../vfs/types.js';
 
+/** What users write (`mock.static`). */
+export type StaticOption = string | Vfs | Array<string | Vfs>;
+
 /** Validates `static` (folders or Vfs) into a list, possibly empty. */
 export function resolveStatic(value: unknown, option: string): Array<string | Vfs> {
   if (value === undefined || value === null) return [];

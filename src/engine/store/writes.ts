@@ -14,6 +14,7 @@
 import { HttpError } from '../../core/errors.js';
 import { entryLayout } from '../file-cache/file-cache.js';
 import type { FsEnv } from '../file-cache/fs-call.js';
+import { joinGroup, type OpenGroups, type Outcome } from '../file-cache/group-commit.js';
 import { runExclusive } from '../file-cache/patch-batch.js';
 import { carryIndex, indexOf, type IdIndex } from './item-id.js';
 import { feedOf } from './change-feed.js';
@@ -29,32 +30,16 @@ export interface MutationScope {
 /** Runs against the working copy; returns the caller's result or throws an HttpError. */
 export type Mutation<T> = (scope: MutationScope) => T;
 
-interface Pending {
-  mutate: Mutation<unknown>;
-  resolve(r: unknown): void;
-  reject(err: unknown): void;
-}
-
-const open = new WeakMap<FsEnv, Map<string, Pending[]>>();
+const open: OpenGroups<Mutation<unknown>> = new WeakMap();
 /** Mutations per file queued or being stored (until their write has replaced the cached array). */
 const unsettled = new WeakMap<FsEnv, Map<string, number>>();
 
 export function enqueueMutation<T>(env: FsEnv, path: string, idField: string, mutate: Mutation<T>): Promise<T> {
-  let batches = open.get(env);
-  if (!batches) open.set(env, (batches = new Map()));
-  return new Promise<T>((resolve, reject) => {
-    let batch = batches!.get(path);
-    if (!batch) {
-      const b: Pending[] = [];
-      batch = b;
-      batches!.set(path, b);
-      void runExclusive(env, path, () => flush(env, batches!, path, idField, b));
-    }
-    batch.push({ mutate, resolve: resolve as (r: unknown) => void, reject });
-    let counts = unsettled.get(env);
-    if (!counts) unsettled.set(env, (counts = new Map()));
-    counts.set(path, (counts.get(path) ?? 0) + 1);
-  });
+  const result = joinGroup(open, env, path, mutate as Mutation<unknown>, (task) => void runExclusive(env, path, task), (batch) => flush(env, path, idField, batch)) as Promise<T>;
+  let counts = unsettled.get(env);
+  if (!counts) unsettled.set(env, (counts = new Map()));
+  counts.set(path, (counts.get(path) ?? 0) + 1);
+  return result;
 }
 
 function settle(env: FsEnv, path: string, n: number): void {
@@ -69,8 +54,7 @@ export function mutationPending(env: FsEnv, path: string): boolean {
   return unsettled.get(env)?.has(path) === true;
 }
 
-async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, idField: string, batch: Pending[]): Promise<void> {
-  if (batches.get(path) === batch) batches.delete(path);
+async function flush(env: FsEnv, path: string, idField: string, batch: Mutation<unknown>[]): Promise<Outcome<unknown>[]> {
   try {
     const entry = await env.cache.entry(path);
     if (entry === null || entry.array === undefined) throw new HttpError(404, 'Resource to update not found');
@@ -79,8 +63,8 @@ async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, 
     let items: unknown[] | undefined;
     let changed = false;
     let moved = false;
-    const results: Array<{ ok: unknown } | { error: unknown }> = [];
-    for (const p of batch) {
+    const results: Outcome<unknown>[] = [];
+    for (const mutate of batch) {
       if (items === undefined) {
         items = before.slice();
         ids.copied(before, items);
@@ -97,7 +81,7 @@ async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, 
         },
       };
       try {
-        results.push({ ok: p.mutate(scope) });
+        results.push({ ok: mutate(scope) });
       } catch (error) {
         results.push({ error });
       }
@@ -107,13 +91,7 @@ async function flush(env: FsEnv, batches: Map<string, Pending[]>, path: string, 
       await env.cache.writeValue(path, items, entryLayout(entry), true);
       feedOf(env)?.committed(path, before, items);
     }
-    batch.forEach((p, i) => {
-      const r = results[i]!;
-      if ('ok' in r) p.resolve(r.ok);
-      else p.reject(r.error);
-    });
-  } catch (err) {
-    for (const p of batch) p.reject(err);
+    return results;
   } finally {
     settle(env, path, batch.length);
   }

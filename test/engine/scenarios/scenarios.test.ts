@@ -5,11 +5,11 @@
  * scenario's pipeline.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockApi, type MockApi } from '../../src/engine/create-mock-api.js';
-import type { MockApiOptions } from '../../src/engine/mock-api-options.js';
-import { journalFor } from '../../src/host/journal.js';
-import { memoryFs } from '../../src/vfs/memory.js';
-import { req, see } from '../helpers/engine-request.js';
+import { createMockApi, type MockApi } from '../../../src/engine/create-mock-api.js';
+import type { MockApiOptions } from '../../../src/engine/mock-api-options.js';
+import { journalFor } from '../../../src/host/journal.js';
+import { memoryFs } from '../../../src/vfs/memory.js';
+import { req, see } from '../../helpers/engine-request.js';
 
 const opened: MockApi[] = [];
 afterEach(async () => {
