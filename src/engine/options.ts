@@ -22,7 +22,7 @@ import { resolveRequestMiddlewares, resolveRoutes } from './json-server/options.
 import { liveJsonServerRules, type LiveJsonServerRules } from './json-server/live-rules.js';
 import { resolveStatic } from './static/options.js';
 import { resolveCollections } from './collections/options.js';
-import { resolveDb, resolveFilesFolder } from './files/options.js';
+import { resolveDb, resolveFilesFolder, type FilesFolder } from './files/options.js';
 import { resolvePreset } from './preset-hints/options.js';
 import { resolveHarOption, type HarOption } from './replay/options.js';
 import { resolveSessions, type ResolvedSessions } from './sessions/options.js';
@@ -57,7 +57,8 @@ import type {
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 export const DEFAULT_GATEWAY_TIMEOUT = 30_000;
 
-export interface ResolvedMockApiOptions {
+/** The resolved options; `fsDir`, `fsDirOption`, `fs`, `root`: files/options.ts. */
+export interface ResolvedMockApiOptions extends FilesFolder {
   /** True when the engine answers nothing (`disable: true` or no valid prefix). */
   disabled: boolean;
   /** Why the engine is disabled (for the one warning), when it is. */
@@ -68,16 +69,6 @@ export interface ResolvedMockApiOptions {
   prefixes: string[];
   /** Prefixes as shown to hosts (`'/'` for the root prefix). */
   publicPrefixes: string[];
-  /**
-   * Folder of the file mocks inside `fs` (normalised Vfs path, `''` = its root), or null when file
-   * routing is off by configuration.
-   */
-  fsDir: string | null;
-  /** The fsDir as the user gave it (for messages; never shown to HTTP clients). */
-  fsDirOption: string | null | undefined;
-  /** The filesystem given by the user (`undefined`: the engine uses the default factory). */
-  fs?: Vfs;
-  root?: string;
   enableWs: boolean;
   /** The global delay: draws this request's ms (`NO_DELAY` when there is none). */
   delay: DrawDelay;

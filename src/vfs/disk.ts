@@ -236,17 +236,32 @@ export function diskFs(rootDir: string): DiskVfs {
    * (`locate`, `existing`) is asked, never its metadata (`stat` always asks the kernel).
    */
   const foldersThisTurn = new Map<string, Stats>();
+  /**
+   * Files this driver wrote during the current turn, with where they really are (what `walk` found
+   * before the write): a write leaves a plain file there (or the link it followed, leading to the
+   * same place), so `watch` right after it (the file cache watches what it wrote) needs no `lstat`
+   * to learn where the file is. Forgotten with the folders, and by a `remove` of the path or a folder.
+   */
+  const writtenThisTurn = new Map<string, string>();
   let forgetScheduled = false;
   const forgetFolders = () => {
     foldersThisTurn.clear();
+    writtenThisTurn.clear();
     forgetScheduled = false;
   };
-  const sawFolder = (at: string, st: Stats) => {
-    foldersThisTurn.set(at, st);
+  const scheduleForget = () => {
     if (!forgetScheduled) {
       forgetScheduled = true;
       setImmediate(forgetFolders);
     }
+  };
+  const sawFolder = (at: string, st: Stats) => {
+    foldersThisTurn.set(at, st);
+    scheduleForget();
+  };
+  const wrote = (path: string, real: string) => {
+    writtenThisTurn.set(path, real);
+    scheduleForget();
   };
 
   /**
@@ -317,6 +332,7 @@ export function diskFs(rootDir: string): DiskVfs {
         await mkdir(dirname(file), { recursive: true });
         await op(file, free);
       }
+      wrote(path, file);
     } catch (err) {
       throwAsVfsError(err, path);
     }
@@ -437,11 +453,14 @@ export function diskFs(rootDir: string): DiskVfs {
       }
       if (!s) return false;
       if (s.isSymbolicLink()) locate(path); // EACCES when it leads outside
+      writtenThisTurn.delete(path);
       try {
         if (s.isDirectory()) {
           foldersThisTurn.clear();
+          writtenThisTurn.clear();
           await (options.recursive ? rm(target, { recursive: true }) : rmdir(target));
           foldersThisTurn.clear();
+          writtenThisTurn.clear();
         } else if (s.size <= SYNC_WRITE_MAX) unlinkSync(target);
         else await unlink(target);
       } catch (err) {
@@ -472,7 +491,7 @@ export function diskFs(rootDir: string): DiskVfs {
       // A link: its target's folder too (an edit of the target is a change of this file).
       let real: string | undefined;
       try {
-        real = existing(path);
+        real = writtenThisTurn.get(path) ?? existing(path);
       } catch {
         real = undefined;
       }

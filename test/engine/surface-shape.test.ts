@@ -42,6 +42,7 @@ export function shapeProblems(files: readonly string[], root = ROOT): string[] {
   for (const folder of folders) {
     const src = join(root, 'src', 'engine', folder);
     if (!existsSync(join(src, 'options.ts'))) problems.push(`src/engine/${folder}/options.ts is missing (the options the layer reads)`);
+    else if (!readFileSync(join(src, 'options.ts'), 'utf8').includes("from '../../core/options.js'")) problems.push(`src/engine/${folder}/options.ts does not validate through core/options.ts`);
     if (!existsSync(join(src, 'layer.ts'))) problems.push(`src/engine/${folder}/layer.ts is missing (the layer factory)`);
     const tests = join(root, 'test', 'engine', folder);
     if (!existsSync(tests) || !readdirSync(tests).some((f) => f.endsWith('.test.ts'))) problems.push(`test/engine/${folder}/ holds no tests`);

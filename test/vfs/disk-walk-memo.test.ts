@@ -5,7 +5,7 @@
  * swapped for a link leading outside is refused as before.
  */
 import fs from 'node:fs';
-import { mkdir, rename, symlink } from 'node:fs/promises';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -91,5 +91,46 @@ describe('disk driver: folders walked once per turn', () => {
     expect(await vfs.stat('a/b/x.json')).toBeNull();
     await vfs.write('a/b/z.json', '{"z":1}');
     expect(await vfs.stat('a/b/z.json')).toMatchObject({ kind: 'file' });
+  });
+
+  it('a file written this turn is watched without an lstat of it; a later turn, or after its removal, asks again', async () => {
+    const dir = await makeTempDir();
+    const vfs = diskFs(dir);
+    await vfs.write('a/x.json', '{}');
+    await nextTurn();
+    countLstat();
+    await vfs.write('a/y.json', '{"y":1}');
+    const before = lstats.filter((p) => /y\.json$/.test(p)).length; // the write's own walk
+    const stop = vfs.watch!('a/y.json', () => {});
+    expect(lstats.filter((p) => /y\.json$/.test(p))).toHaveLength(before);
+    stop?.();
+    expect(await vfs.remove('a/y.json')).toBe(true);
+    lstats = [];
+    expect(vfs.watch!('a/y.json', () => {})).toBeTypeOf('function'); // same turn, but removed since: asked
+    expect(lstats.filter((p) => /y\.json$/.test(p))).toHaveLength(1);
+    await vfs.write('a/y.json', '{"y":2}');
+    await nextTurn();
+    lstats = [];
+    vfs.watch!('a/y.json', () => {})?.();
+    expect(lstats.filter((p) => /y\.json$/.test(p))).toHaveLength(1); // a new turn: where it is, asked again
+    await vfs.close?.();
+  });
+
+  it('a file written through a link (inside the root) and watched in the same turn: an edit of the target is reported', async () => {
+    const dir = await makeTempDir();
+    await mkdir(join(dir, 'data'), { recursive: true });
+    await mkdir(join(dir, 'api'), { recursive: true });
+    await writeFile(join(dir, 'data/real.json'), '{}');
+    await symlink(join(dir, 'data/real.json'), join(dir, 'api/item.json'));
+    const vfs = diskFs(dir);
+    await vfs.write('api/item.json', '{"v":1}'); // writes data/real.json, the link stays
+    let reported!: () => void;
+    const report = new Promise<void>((resolve) => (reported = resolve));
+    const stop = vfs.watch!('api/item.json', () => reported());
+    expect(stop).toBeTypeOf('function');
+    await writeFile(join(dir, 'data/real.json'), '{"v":2}'); // an outside edit of the target
+    await report;
+    stop?.();
+    await vfs.close?.();
   });
 });

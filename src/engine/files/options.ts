@@ -15,8 +15,9 @@ import { isVfs, type Vfs } from '../../vfs/types.js';
 export interface FilesFolder {
   /** Folder of the mocks inside `fs` (normalised Vfs path, `''` = its root), or null: file routing off. */
   fsDir: string | null;
-  /** The fsDir as the user gave it (for messages). */
+  /** The fsDir as the user gave it (for messages; never shown to HTTP clients). */
   fsDirOption: string | null | undefined;
+  /** The filesystem given by the user (`undefined`: the engine uses the default factory). */
   fs?: Vfs;
   root?: string;
 }
