@@ -9,7 +9,10 @@
  *   - a connection fault for a session, chosen in the Routes tab: that session's client loses
  *     the connection, others do not; undone;
  *   - live updates (the Requests journal, the Events pushes) move no toolbar, card or chart, and a
- *     focused row keeps its entry and its place (no layout shift).
+ *     focused row keeps its entry and its place (no layout shift);
+ *   - a db.json's keys as collections, edited (REST and the file see it); a second tab's stale
+ *     save refused (412) with its draft kept;
+ *   - every control of every tab reached with Tab, each tab chosen with Enter.
  * Effects are checked from outside the page: REST, GraphQL, the webhook receiver, another session.
  * With MOCKYARD_DOCS_SCREENSHOTS=1 it writes docs/devtools.png (the Events tab).
  */
@@ -303,6 +306,88 @@ describe('screenshot for the guide', () => {
     await page.locator('.events[aria-busy=false]').waitFor();
     await page.screenshot({ path: artifact('devtools-events.png') });
     if (process.env.MOCKYARD_DOCS_SCREENSHOTS === '1') await page.screenshot({ path: join(docs, 'devtools.png') });
+    await page.close();
+  });
+});
+
+describe('Data tab: a db.json, and two tabs', () => {
+  it('lists a db.json\u2019s keys as collections and edits one (REST and the db.json read it); a save from a stale second tab is refused, its draft kept', async () => {
+    const fs = memoryFs({ 'db.json': { posts: [{ id: 1, title: 'hello' }, { id: 2, title: 'world' }], comments: [{ id: 1, postId: 1, body: 'nice' }], profile: { name: 'typicode' } } });
+    const db = await serve({ port: 0, host: '127.0.0.1', logLevel: 'silent', mock: { endpointPrefix: '/api', preset: 'json-server', fs, db: 'db.json' } });
+    try {
+      const open = async () => {
+        const page = await browser.context.newPage();
+        await page.goto(`${db.url}/_mockyard/#data`);
+        await page.locator('[data-testid=data-table] tbody tr').first().waitFor({ timeout: 15_000 });
+        return page;
+      };
+      const a = await open();
+      const names = await a.getByTestId('data-collection').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+      expect(names).toEqual(expect.arrayContaining(['posts', 'comments']));
+      await a.getByTestId('data-collection').selectOption('posts');
+      await expect.poll(() => a.getByTestId('data-range').textContent()).toBe('1–2 of 2');
+      const b = await open();
+      await b.getByTestId('data-collection').selectOption('posts');
+      await expect.poll(() => b.getByTestId('data-range').textContent()).toBe('1–2 of 2');
+
+      // Tab A edits post 1 from the keyboard: REST and the db.json file have it.
+      await a.locator('[data-testid=data-table] tr[data-id="1"] [data-field="title"]').focus();
+      await a.keyboard.press('Enter');
+      await a.getByLabel('title of 1').fill('hello from tab A');
+      await a.keyboard.press('Enter');
+      await expect.poll(async () => ((await (await fetch(`${db.url}/api/posts/1`)).json()) as { title: string }).title).toBe('hello from tab A');
+      await expect.poll(async () => (JSON.parse(new TextDecoder().decode(await fs.read('db.json'))) as { posts: Array<{ title: string }> }).posts[0]!.title).toBe('hello from tab A');
+
+      // Tab B still shows the old post 1: its whole-item save is refused (412), its draft kept.
+      await b.getByRole('button', { name: 'Edit 1 as JSON' }).click();
+      const dialog = b.getByRole('dialog');
+      await dialog.getByLabel('JSON').fill('{ "id": 1, "title": "tab B draft" }');
+      await b.keyboard.press('Control+Enter');
+      await expect.poll(() => b.getByTestId('dialog-error').textContent()).toMatch(/Not saved: .*changed since you read it/);
+      expect(await dialog.getByLabel('JSON').inputValue()).toContain('tab B draft');
+      expect(((await (await fetch(`${db.url}/api/posts/1`)).json()) as { title: string }).title).toBe('hello from tab A');
+      await a.close();
+      await b.close();
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('keyboard', () => {
+  it('every control of every tab is reached with Tab from the tab strip (lists and tables are tabbed through)', async () => {
+    const page = await openTab('requests');
+    await rest('/api/todos'); // a row in the journal
+    const tabs = await page.locator('[role=tab]').evaluateAll((t) => t.map((x) => x.getAttribute('data-tab')!));
+    expect(tabs.length).toBeGreaterThanOrEqual(6);
+    const missed: Record<string, string[]> = {};
+    for (const tab of tabs) {
+      // Chosen from the keyboard: focus its tab, Enter.
+      await page.locator(`[data-tab=${tab}]`).focus();
+      await page.keyboard.press('Enter');
+      await page.locator(`[data-tab=${tab}][aria-selected=true]`).waitFor();
+      await page.waitForTimeout(300); // the tab's first load
+      const wanted = await page.evaluate(() => {
+        const section = document.querySelector('main > section:not([hidden])')!;
+        const controls = [...section.querySelectorAll<HTMLElement>('button, input, select, textarea, summary, a[href]')].filter(
+          (el) => el.getClientRects().length > 0 && !(el as HTMLButtonElement).disabled && !el.closest('.vrows, table, details:not([open]) > :not(summary)'),
+        );
+        controls.forEach((el, i) => (el.dataset.kb = String(i)));
+        return controls.map((el) => `${el.tagName.toLowerCase()} ${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? ''}`);
+      });
+      expect(wanted.length, tab).toBeGreaterThan(1);
+      const seen = new Set<string>();
+      await page.locator(`[data-tab=${tab}]`).focus();
+      for (let i = 0; i < 400 && seen.size < wanted.length; i++) {
+        await page.keyboard.press('Tab');
+        const kb = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kb);
+        if (kb !== undefined) seen.add(kb);
+      }
+      const left = wanted.filter((_, i) => !seen.has(String(i)));
+      if (left.length) missed[tab] = left;
+      await page.evaluate(() => document.querySelectorAll<HTMLElement>('[data-kb]').forEach((el) => delete el.dataset.kb));
+    }
+    expect(missed).toEqual({});
     await page.close();
   });
 });

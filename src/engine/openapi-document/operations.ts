@@ -107,6 +107,17 @@ function serverPath(doc: Obj): string {
   return path === '/' ? '' : path;
 }
 
+/** The parameters of an operation, its path item's then its own (dereferenced; those with a name and a place). */
+export function* parametersOf(item: Obj, op: Obj, deref: Deref): Generator<Obj & { name: string; in: string }> {
+  for (const list of [item.parameters, op.parameters]) {
+    if (!Array.isArray(list)) continue;
+    for (const p0 of list) {
+      const p = deref(p0);
+      if (isObj(p) && typeof p.name === 'string' && typeof p.in === 'string') yield p as Obj & { name: string; in: string };
+    }
+  }
+}
+
 /** A Swagger 2 parameter's schema: the parameter object without its own fields (the type stands on it). */
 export function swaggerParamSchema(p: Obj): Obj {
   const { name: _n, in: _i, required: _r, description: _d, collectionFormat: _c, allowEmptyValue: _a, ...schema } = p;
@@ -132,24 +143,19 @@ export function readDocument(doc: Obj, deref: Deref): DocumentModel {
       let body: Operation['body'];
       const form: Obj = {};
       const formRequired: string[] = [];
-      for (const list of [item.parameters, op.parameters]) {
-        if (!Array.isArray(list)) continue;
-        for (const p0 of list) {
-          const p = deref(p0);
-          if (!isObj(p) || typeof p.name !== 'string' || typeof p.in !== 'string') continue;
-          if (swagger && p.in === 'body') {
-            const consumes = Array.isArray(op.consumes) ? (op.consumes as string[]) : docConsumes;
-            body = { contents: consumes.map((type) => ({ type, schema: p.schema, examples: {} })), required: p.required === true };
-            continue;
-          }
-          if (swagger && p.in === 'formData') {
-            form[p.name] = swaggerParamSchema(p);
-            if (p.required === true) formRequired.push(p.name);
-            continue;
-          }
-          if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header' && p.in !== 'cookie') continue;
-          params.set(`${p.in}:${p.name}`, { name: p.name, in: p.in, required: p.in === 'path' || p.required === true, schema: swagger ? swaggerParamSchema(p) : p.schema });
+      for (const p of parametersOf(item, op, deref)) {
+        if (swagger && p.in === 'body') {
+          const consumes = Array.isArray(op.consumes) ? (op.consumes as string[]) : docConsumes;
+          body = { contents: consumes.map((type) => ({ type, schema: p.schema, examples: {} })), required: p.required === true };
+          continue;
         }
+        if (swagger && p.in === 'formData') {
+          form[p.name] = swaggerParamSchema(p);
+          if (p.required === true) formRequired.push(p.name);
+          continue;
+        }
+        if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header' && p.in !== 'cookie') continue;
+        params.set(`${p.in}:${p.name}`, { name: p.name, in: p.in, required: p.in === 'path' || p.required === true, schema: swagger ? swaggerParamSchema(p) : p.schema });
       }
       if (swagger && Object.keys(form).length) {
         const consumes = Array.isArray(op.consumes) ? (op.consumes as string[]) : ['application/x-www-form-urlencoded'];

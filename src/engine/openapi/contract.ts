@@ -9,6 +9,9 @@
  *        documenting no request body;
  *   406  an Accept header that excludes every media type the operation answers with
  *        (core/accept.ts, q-values included).
+ * `withheld`: the lower-case names of headers that were sent but whose value a recording withheld
+ * (a HAR log's `[redacted]`, engine/recordings/har.ts): `Authorization` then holds any scheme's
+ * credentials and `Cookie` any cookie (`mockyard check` reads such logs).
  * `invalidStatus` is the status of a request that breaks the schema: 422 when the operation
  * documents 422 and not 400, else 400.
  */
@@ -21,6 +24,8 @@ export interface Refusal {
   message: string;
   headers?: Record<string, string>;
 }
+
+const NONE_WITHHELD: ReadonlySet<string> = new Set();
 
 function cookieHas(header: string | null, name: string): boolean {
   if (!header) return false;
@@ -39,13 +44,14 @@ function basicCredentials(auth: string): boolean {
   }
 }
 
-function present(s: SecurityScheme, headers: Headers, query: URLSearchParams): boolean {
+function present(s: SecurityScheme, headers: Headers, query: URLSearchParams, withheld: ReadonlySet<string>): boolean {
   const auth = headers.get('authorization') ?? '';
+  if (s.type !== 'apiKey' && withheld.has('authorization')) return true;
   switch (s.type) {
     case 'apiKey':
       if (!s.name) return true;
       if (s.in === 'query') return query.has(s.name);
-      if (s.in === 'cookie') return cookieHas(headers.get('cookie'), s.name);
+      if (s.in === 'cookie') return withheld.has('cookie') || cookieHas(headers.get('cookie'), s.name);
       return headers.has(s.name);
     case 'http':
       if (s.scheme === 'basic') return basicCredentials(auth);
@@ -93,8 +99,8 @@ export function unexpectedBody(op: Operation): Refusal {
  * page's DELETE may hold an empty stream): the no-request-body rule is then left to the caller,
  * which reads the body (core/body.ts `carriesBody`).
  */
-export function contractRefusal(op: Operation, headers: Headers, query: URLSearchParams, hasBody: boolean, certain = true): Refusal | undefined {
-  if (op.security.length > 0 && !op.security.some((alt) => alt.every((s) => present(s, headers, query)))) {
+export function contractRefusal(op: Operation, headers: Headers, query: URLSearchParams, hasBody: boolean, certain = true, withheld: ReadonlySet<string> = NONE_WITHHELD): Refusal | undefined {
+  if (op.security.length > 0 && !op.security.some((alt) => alt.every((s) => present(s, headers, query, withheld)))) {
     const first = op.security.find((alt) => alt.length > 0) ?? [];
     const http = first.find((s) => s.type === 'http' || s.type === 'basic' || s.type === 'oauth2' || s.type === 'openIdConnect');
     return {

@@ -24,7 +24,7 @@ import { sample } from 'openapi-sampler';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { requestPathToVfs } from '../../vfs/path.js';
 import { isObj } from '../../core/json-object.js';
-import { METHODS } from '../openapi-document/operations.js';
+import { METHODS, parametersOf } from '../openapi-document/operations.js';
 
 type Obj = Record<string, unknown>;
 
@@ -109,10 +109,7 @@ function paramValue(param: Obj): string {
 
 function pathParams(pathItem: Obj, op: Obj): Map<string, Obj> {
   const out = new Map<string, Obj>();
-  for (const list of [pathItem.parameters, op.parameters]) {
-    if (!Array.isArray(list)) continue;
-    for (const p of list) if (isObj(p) && p.in === 'path' && typeof p.name === 'string') out.set(p.name, p);
-  }
+  for (const p of parametersOf(pathItem, op, (v) => v)) if (p.in === 'path') out.set(p.name, p); // the document comes dereferenced
   return out;
 }
 

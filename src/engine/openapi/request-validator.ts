@@ -25,7 +25,7 @@ import addFormatsImport from 'ajv-formats';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { documentModel } from '../openapi-document/document-loader.js';
 import { isObj } from '../../core/json-object.js';
-import { swaggerParamSchema, type Operation } from '../openapi-document/operations.js';
+import { parametersOf, swaggerParamSchema, type Operation } from '../openapi-document/operations.js';
 import { bundleSchema } from './schema-bundle.js';
 
 type Obj = Record<string, unknown>;
@@ -185,30 +185,25 @@ export function compileDocument(doc: Obj, options: CompileOptions = {}): { match
     let formSchema: unknown;
     const formProps: Obj = {};
     const formRequired: string[] = [];
-    for (const list of [item.parameters, op.parameters]) {
-      if (!Array.isArray(list)) continue;
-      for (const p0 of list) {
-        const p = deref(p0);
-        if (!isObj(p) || typeof p.name !== 'string') continue;
-        if (swagger && p.in === 'body') {
-          bodySchema = p.schema ?? {};
-          bodyRequired = p.required === true;
-          continue;
-        }
-        if (swagger && p.in === 'formData') {
-          formProps[p.name] = p.type === 'file' ? {} : swaggerParamSchema(p);
-          if (p.required === true) formRequired.push(p.name);
-          continue;
-        }
-        if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
-        const schema = swagger ? swaggerParamSchema(p) : p.schema ?? {};
-        const name = p.in === 'header' ? p.name.toLowerCase() : p.name;
-        const resolved = deref(schema);
-        const shape = isObj(resolved) && (resolved.type === 'object' || (resolved.type === undefined && isObj(resolved.properties))) ? 'object' : isObj(resolved) && (resolved.type === 'array' || (swagger && p.type === 'array')) ? 'array' : 'scalar';
-        const style = typeof p.style === 'string' ? p.style : swagger && p.collectionFormat === 'csv' ? 'form' : 'form';
-        const explode = typeof p.explode === 'boolean' ? p.explode : swagger ? p.collectionFormat === 'multi' : style === 'form';
-        specs.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema: (isObj(resolved) ? resolved : schema) as Obj, style, explode, shape });
+    for (const p of parametersOf(item, op, deref)) {
+      if (swagger && p.in === 'body') {
+        bodySchema = p.schema ?? {};
+        bodyRequired = p.required === true;
+        continue;
       }
+      if (swagger && p.in === 'formData') {
+        formProps[p.name] = p.type === 'file' ? {} : swaggerParamSchema(p);
+        if (p.required === true) formRequired.push(p.name);
+        continue;
+      }
+      if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
+      const schema = swagger ? swaggerParamSchema(p) : p.schema ?? {};
+      const name = p.in === 'header' ? p.name.toLowerCase() : p.name;
+      const resolved = deref(schema);
+      const shape = isObj(resolved) && (resolved.type === 'object' || (resolved.type === undefined && isObj(resolved.properties))) ? 'object' : isObj(resolved) && (resolved.type === 'array' || (swagger && p.type === 'array')) ? 'array' : 'scalar';
+      const style = typeof p.style === 'string' ? p.style : swagger && p.collectionFormat === 'csv' ? 'form' : 'form';
+      const explode = typeof p.explode === 'boolean' ? p.explode : swagger ? p.collectionFormat === 'multi' : style === 'form';
+      specs.set(`${p.in}:${name}`, { name, in: p.in, required: p.in === 'path' || p.required === true, schema: (isObj(resolved) ? resolved : schema) as Obj, style, explode, shape });
     }
     const requestBody = deref(op.requestBody);
     if (!swagger && isObj(requestBody)) {

@@ -15,7 +15,7 @@ import { generate } from '../schema-faker/generate.js';
 import { parseTemplate, type Template } from './runtime-expression.js';
 import type { Logger } from '../../core/logger.js';
 import { isObj } from '../../core/json-object.js';
-import { METHODS } from '../openapi-document/operations.js';
+import { METHODS, parametersOf } from '../openapi-document/operations.js';
 import type { Deref } from '../openapi-document/refs.js';
 
 type Obj = Record<string, unknown>;
@@ -109,12 +109,8 @@ function requestsOf(name: string, item0: unknown, deref: Deref, key: string | un
       }
     }
     const headers: DocumentRequest['headers'] = [];
-    for (const list of [item.parameters, op.parameters]) {
-      if (!Array.isArray(list)) continue;
-      for (const p0 of list) {
-        const p = deref(p0);
-        if (isObj(p) && p.in === 'header' && typeof p.name === 'string') headers.push({ name: p.name, schema: p.schema, example: p.example ?? (isObj(p.schema) ? p.schema.example : undefined) });
-      }
+    for (const p of parametersOf(item, op, deref)) {
+      if (p.in === 'header') headers.push({ name: p.name, schema: p.schema, example: p.example ?? (isObj(p.schema) ? p.schema.example : undefined) });
     }
     const on = typeof op['x-mockyard-on'] === 'string' ? op['x-mockyard-on'] : undefined;
     out.push({ name, method: method.toUpperCase(), url, key, media, headers, ...(on ? { on } : {}) });
