@@ -92,7 +92,7 @@ export function createAdminEngine(options: Omit<AdminOptions, 'token'> & { guard
       (err: unknown) => responseForError(err, path),
     );
   };
-  const entry = cors ? withMockCors(cors, [DEVTOOLS_BASE], { handle, handleCached: () => undefined }) : { handle };
+  const entry = cors ? withMockCors(cors, [DEVTOOLS_BASE], { handle, handleCached: () => undefined, adopt: (_request, answer) => answer() }) : { handle };
   return {
     prefixes: [DEVTOOLS_BASE],
     handle: (request) => entry.handle(request),

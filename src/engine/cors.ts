@@ -3,16 +3,24 @@
  * collector), around the engine's two entry points: a preflight under a prefix gets 204 with the
  * allowed methods and headers (403 for an origin that is not allowed) before any layer (file
  * mode would answer OPTIONS with 405); every other answer, fast path included, carries
- * Access-Control-Allow-Origin and the exposed headers.
+ * Access-Control-Allow-Origin and the exposed headers. A host's own answer to a request no engine
+ * took (`adopt`: the CLI's 404s and home page) gets the same, and a preflight there the same answer.
  */
 import { corsHeaders, isPreflight, preflightHeaders, type CorsPolicy } from '../core/cors.js';
 import { errorResponse } from '../core/errors.js';
 import { FastResponse, withHeaders } from '../core/fast-response.js';
 import { contextUnder } from './context.js';
+import { splitUrl } from '../core/exchange.js';
 
 export interface EntryPoints {
   handle(request: Request): Promise<Response | undefined>;
   handleCached(request: Request): Response | undefined;
+  /**
+   * A host's own answer (`answer()`) to a request outside the prefixes, sent with the headers this
+   * entry point gives the engine's answers; `answer` is not called for what the entry point answers
+   * itself (a CORS preflight).
+   */
+  adopt(request: Request, answer: () => Promise<Response>): Promise<Response>;
 }
 
 /** OPTIONS in any case, without upper-casing every other method (a GET is the common case). */
@@ -21,14 +29,16 @@ function isOptions(method: string): boolean {
 }
 
 export function withMockCors(cors: CorsPolicy, prefixes: readonly string[], inner: EntryPoints): EntryPoints {
+  const preflight = (request: Request, origin: string, pathname: string): Response => {
+    const headers = preflightHeaders(cors, request, origin);
+    return headers ? FastResponse.empty(204, headers) : errorResponse(403, `Origin ${origin} is not allowed`, pathname);
+  };
   return {
     async handle(request) {
       const origin = request.headers.get('origin');
       if (origin !== null && isOptions(request.method) && isPreflight(request, 'OPTIONS')) {
         const pathname = contextUnder(request, prefixes, 0)?.pathname;
-        if (pathname === undefined) return undefined;
-        const headers = preflightHeaders(cors, request, origin);
-        return headers ? FastResponse.empty(204, headers) : errorResponse(403, `Origin ${origin} is not allowed`, pathname);
+        return pathname === undefined ? undefined : preflight(request, origin, pathname);
       }
       const res = await inner.handle(request);
       return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
@@ -40,6 +50,11 @@ export function withMockCors(cors: CorsPolicy, prefixes: readonly string[], inne
       if (origin !== null && isOptions(request.method) && isPreflight(request, 'OPTIONS')) return undefined;
       const res = inner.handleCached(request);
       return res === undefined ? undefined : withHeaders(res, corsHeaders(cors, origin));
+    },
+    async adopt(request, answer) {
+      const origin = request.headers.get('origin');
+      if (origin !== null && isOptions(request.method) && isPreflight(request, 'OPTIONS')) return preflight(request, origin, splitUrl(request.url)[0]);
+      return withHeaders(await inner.adopt(request, answer), corsHeaders(cors, origin));
     },
   };
 }

@@ -23,7 +23,7 @@ import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
 import type { CollectionStore } from './store/store.js';
 import { contextUnder, type RequestContext } from './context.js';
-import { withMockCors } from './cors.js';
+import { withMockCors, type EntryPoints } from './cors.js';
 import { withNoCache } from './json-server/no-cache.js';
 import { openMockFs } from './mock-fs.js';
 import { resolveHandlers } from './handlers/options.js';
@@ -59,6 +59,12 @@ export interface MockApi<Api = {}> extends Engine {
   upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult;
   /** Normalised prefixes, longest first (`[]` when disabled). */
   readonly prefixes: readonly string[];
+  /**
+   * For hosts: their own answer (`answer()`) to a request no engine took, sent as the mock API
+   * sends its own (the json-server preset's no-cache headers, CORS), a CORS preflight answered as
+   * under the prefixes. The CLI's 404s and home page go out this way.
+   */
+  adopt(request: Request, answer: () => Promise<Response>): Promise<Response>;
   /** `broadcast(pattern, data)` to the clients of a WebSocket handler; returns how many got it. */
   readonly ws: MockApiApp['ws'];
   /** The services handlers see as `req.app`. */
@@ -351,7 +357,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
   }
 
   // json-server 0.17's no-cache headers under the preset (json-server/no-cache.ts), then CORS (`mock.cors`, cors.ts), around both entry points.
-  const own = { handle: handleInner, handleCached: handleCachedInner };
+  const own: EntryPoints = { handle: handleInner, handleCached: handleCachedInner, adopt: (_request, answer) => answer() };
   const inner = options.preset === 'json-server' ? withNoCache(own) : own;
   const entry = options.cors === undefined ? inner : withMockCors(options.cors, prefixes, inner);
 
@@ -392,6 +398,10 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
 
     handleCached(request: Request): Response | undefined {
       return entry.handleCached(request);
+    },
+
+    adopt(request: Request, answer: () => Promise<Response>): Promise<Response> {
+      return disabled ? answer() : entry.adopt(request, answer);
     },
 
     upgrade(request: Request): Promise<UpgradeResult> | UpgradeResult {

@@ -43,7 +43,8 @@ import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { watchJsonServerFiles } from './json-server-watch.js';
 import { modeLine } from './mode-line.js';
-import { dataPrefix, isPlainNotFound, wrongPrefixAnswer } from './data-prefix.js';
+import { dataPrefix, wrongPrefixMessage } from './data-prefix.js';
+import { sayWhenNotFound } from '../engine/pipeline/not-found.js';
 import { checkDbFile } from './db-file.js';
 import { lineBatch } from './line-batch.js';
 
@@ -488,13 +489,21 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
     const served = hostApp.engines.filter((e) => !isDevtoolsEngine(e) && !isDevtoolsEngine(e, true));
     map = api ? createResourceMap(api) : undefined;
     homePage = createHomePage({ map, engines: served, version: VERSION, devtools: () => (devtoolsServed ? `${DEVTOOLS_BASE}/` : undefined) });
+    // What no engine answered: the home page, else the JSON 404 (naming the prefix when the request
+    // used the other one), adopted by the mock API: its CORS and the preset's no-cache headers, as
+    // on its own answers (a browser app on another origin reads the 404, not a CORS error).
     const fallback = async (request: Request): Promise<Response> => {
       const start = performance.now();
-      const answer = await homePage!.handle(request);
       const [pathname, search] = splitUrl(request.url);
-      const head = request.method.toUpperCase() === 'HEAD';
-      const res = answer ?? (api && wrongPrefixAnswer(pathname, api.prefixes, head)) ?? errorResponse(404, 'Not Found', pathname, { head });
-      if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what: answer ? 'home page' : 'nothing matched' });
+      let what = 'CORS preflight';
+      const own = async (): Promise<Response> => {
+        const answer = await homePage!.handle(request);
+        what = answer ? 'home page' : 'nothing matched';
+        const message = api && wrongPrefixMessage(pathname, api.prefixes);
+        return answer ?? errorResponse(404, message || 'Not Found', pathname, { head: request.method.toUpperCase() === 'HEAD' });
+      };
+      const res = api ? await api.adopt(request, own) : await own();
+      if (logRequests) report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what });
       return res;
     };
     const server = await serveHost(hostApp, { ...listen, fallback });
@@ -553,8 +562,10 @@ function isFolder(path: string): boolean {
 
 /**
  * The mock API as the CLI host serves it: with `home`, browsers' `GET /` that the API does not
- * answer itself (its 404) get the home page (the prefix is `/` itself); with `report`, CORS preflights (answered before the engine's
- * pipeline and its observers) are logged. The synchronous fast path is kept.
+ * answer itself (its 404) get the home page (the prefix is `/` itself); at `/`, a request under
+ * `/api` that nothing answers gets the engine's own 404 in the words of data-prefix.ts; with
+ * `report`, CORS preflights (answered before the engine's pipeline and its observers) are logged.
+ * The synchronous fast path is kept.
  */
 function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogLine) => void) | undefined): Engine {
   const wrapped = Object.create(api) as MockApi;
@@ -569,30 +580,33 @@ function cliMockApi(api: MockApi, home: Engine | undefined, report: ((line: LogL
     const [pathname, search] = splitUrl(request.url);
     report({ method: request.method.toUpperCase(), pathname, search, status: res.status, ms: performance.now() - start, what });
   };
+  // `/api/posts` when the data is at `/`: the engine's own 404 names where the data is (data-prefix.ts).
+  const wrongPrefix = (request: Request) => {
+    if (!rootPrefix) return;
+    const message = wrongPrefixMessage(splitUrl(request.url)[0], api.prefixes);
+    if (message !== undefined) sayWhenNotFound(request, message);
+  };
   wrapped.handle = async (request) => {
     const start = performance.now();
-    let res = await api.handle(request);
+    wrongPrefix(request);
+    const res = await api.handle(request);
     // The API's own `GET /` (an OpenAPI document's, a handler's) wins; its 404 gives way to the home page.
     if (res?.status === 404 && wantsHome(request)) {
       const page = await home!.handle(request);
       log(request, page, start, 'home page');
       if (page) {
         if (fastState(res) === undefined) res.body?.cancel().catch(() => undefined);
-        return page;
+        return api.adopt(request, async () => page); // sent as the API's own answers are
       }
     }
-    if (res && rootPrefix && isPlainNotFound(res)) res = wrongPrefixAnswer(splitUrl(request.url)[0], api.prefixes, request.method.toUpperCase() === 'HEAD') ?? res; // `/api/posts` when the data is at `/` (data-prefix.ts)
     if (report && request.method.toUpperCase() === 'OPTIONS' && request.headers.get('access-control-request-method') !== null && res?.status !== 405) log(request, res, start, 'CORS preflight');
     return res;
   };
-  wrapped.handleCached = (request) => (wantsHome(request) ? undefined : api.handleCached(request));
-  if (rootPrefix) {
-    const cached = wrapped.handleCached;
-    wrapped.handleCached = (request) => {
-      const res = cached(request);
-      return res?.status === 404 ? undefined : res; // through handle: it may name where the data is
-    };
-  }
+  wrapped.handleCached = (request) => {
+    if (wantsHome(request)) return undefined;
+    wrongPrefix(request);
+    return api.handleCached(request);
+  };
   return wrapped;
 }
 

@@ -17,18 +17,10 @@
  *
  * A request that misses because it used the other prefix (`/api/posts` when the data is at `/`,
  * `/posts` when it is under `/api`) gets a 404 naming where the data is and the flag that moves it.
+ * That 404 goes out as every other answer of the mock API (cli.ts): under the prefix `/` it is the
+ * engine's own 404 with these words (engine/pipeline/not-found.ts), outside the prefixes the host's
+ * 404 adopted by the mock API (`MockApi.adopt`: CORS, the preset's no-cache headers).
  */
-import { errorResponse } from '../core/errors.js';
-import { fastState } from '../core/fast-response.js';
-
-/** The engine's own "nothing here" 404 (pipeline/not-found.ts), not a 404 a handler or a layer chose to give. */
-export function isPlainNotFound(res: Response): boolean {
-  if (res.status !== 404) return false;
-  const body = fastState(res)?.body;
-  const text = typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : undefined;
-  return text !== undefined && text.includes('"message":"Not Found"');
-}
-
 /** The prefix json-server users know, and mockyard's library default. */
 export const API_PREFIX = '/api';
 
@@ -57,19 +49,17 @@ function under(prefix: string, pathname: string): string | undefined {
 }
 
 /**
- * The 404 for a request that used the other prefix, or undefined when `pathname` is not such a
- * request. `prefixes` are the mock API's; a request under `/api` when the data is at `/`, or
- * outside every prefix when the data is under one, names where it is.
+ * What the 404 says to a request that used the other prefix, or undefined when `pathname` is not
+ * such a request. `prefixes` are the mock API's; a request under `/api` when the data is at `/`, or
+ * outside every prefix when the data is under one, is told where it is.
  */
-export function wrongPrefixAnswer(pathname: string, prefixes: readonly string[], head: boolean): Response | undefined {
+export function wrongPrefixMessage(pathname: string, prefixes: readonly string[]): string | undefined {
   if (prefixes.length === 0) return undefined;
-  let message: string | undefined;
   if (prefixes.includes('/')) {
     const rest = under(API_PREFIX, pathname);
-    if (rest !== undefined) message = `Not Found: the data is served at / (try ${rest}); start with --prefix ${API_PREFIX} to serve it under ${API_PREFIX}`;
-  } else if (!prefixes.some((p) => under(p, pathname) !== undefined) && pathname !== '/' && pathname !== '/favicon.ico') {
-    const p = prefixes[0]!;
-    message = `Not Found: the data is served under ${p} (try ${p}${pathname}); start with --prefix / to serve it at /`;
+    return rest === undefined ? undefined : `Not Found: the data is served at / (try ${rest}); start with --prefix ${API_PREFIX} to serve it under ${API_PREFIX}`;
   }
-  return message === undefined ? undefined : errorResponse(404, message, pathname, { head });
+  if (prefixes.some((p) => under(p, pathname) !== undefined) || pathname === '/' || pathname === '/favicon.ico') return undefined;
+  const p = prefixes[0]!;
+  return `Not Found: the data is served under ${p} (try ${p}${pathname}); start with --prefix / to serve it at /`;
 }

@@ -11,7 +11,8 @@
  *   - live updates (the Requests journal, the Events pushes) move no toolbar, card or chart, and a
  *     focused row keeps its entry and its place (no layout shift);
  *   - a db.json's keys as collections, edited (REST and the file see it); a second tab's stale
- *     save refused (412) with its draft kept.
+ *     save refused (412) with its draft kept;
+ *   - every control of every tab reached with Tab, each tab chosen with Enter.
  * Effects are checked from outside the page: REST, GraphQL, the webhook receiver, another session.
  * With MOCKYARD_DOCS_SCREENSHOTS=1 it writes docs/devtools.png (the Events tab).
  */
@@ -350,5 +351,43 @@ describe('Data tab: a db.json, and two tabs', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('keyboard', () => {
+  it('every control of every tab is reached with Tab from the tab strip (lists and tables are tabbed through)', async () => {
+    const page = await openTab('requests');
+    await rest('/api/todos'); // a row in the journal
+    const tabs = await page.locator('[role=tab]').evaluateAll((t) => t.map((x) => x.getAttribute('data-tab')!));
+    expect(tabs.length).toBeGreaterThanOrEqual(6);
+    const missed: Record<string, string[]> = {};
+    for (const tab of tabs) {
+      // Chosen from the keyboard: focus its tab, Enter.
+      await page.locator(`[data-tab=${tab}]`).focus();
+      await page.keyboard.press('Enter');
+      await page.locator(`[data-tab=${tab}][aria-selected=true]`).waitFor();
+      await page.waitForTimeout(300); // the tab's first load
+      const wanted = await page.evaluate(() => {
+        const section = document.querySelector('main > section:not([hidden])')!;
+        const controls = [...section.querySelectorAll<HTMLElement>('button, input, select, textarea, summary, a[href]')].filter(
+          (el) => el.getClientRects().length > 0 && !(el as HTMLButtonElement).disabled && !el.closest('.vrows, table, details:not([open]) > :not(summary)'),
+        );
+        controls.forEach((el, i) => (el.dataset.kb = String(i)));
+        return controls.map((el) => `${el.tagName.toLowerCase()} ${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? ''}`);
+      });
+      expect(wanted.length, tab).toBeGreaterThan(1);
+      const seen = new Set<string>();
+      await page.locator(`[data-tab=${tab}]`).focus();
+      for (let i = 0; i < 400 && seen.size < wanted.length; i++) {
+        await page.keyboard.press('Tab');
+        const kb = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kb);
+        if (kb !== undefined) seen.add(kb);
+      }
+      const left = wanted.filter((_, i) => !seen.has(String(i)));
+      if (left.length) missed[tab] = left;
+      await page.evaluate(() => document.querySelectorAll<HTMLElement>('[data-kb]').forEach((el) => delete el.dataset.kb));
+    }
+    expect(missed).toEqual({});
+    await page.close();
   });
 });

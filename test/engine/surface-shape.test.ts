@@ -76,6 +76,14 @@ describe('every surface a folder of one shape', () => {
     expect(shapeProblems(files)).toEqual([]);
   });
 
+  it('the table names every folder that has a layer.ts (pipeline/layer.ts is the contract, not a layer)', () => {
+    const named = new Set(files.map((f) => f.slice(0, f.indexOf('/'))));
+    const withLayer = readdirSync(ENGINE, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'pipeline' && existsSync(join(ENGINE, d.name, 'layer.ts')))
+      .map((d) => d.name);
+    expect(withLayer.filter((name) => !named.has(name))).toEqual([]);
+  });
+
   it('names what a folder lacks', () => {
     const fake = ['no-such-surface/layer.ts'];
     expect(shapeProblems(fake)).toEqual([

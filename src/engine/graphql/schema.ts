@@ -186,7 +186,8 @@ export function signatureOf(store: CollectionStore, arrays: ReadonlyMap<string, 
     const names = namesOf(name);
     if (!names || taken.has(names.type) || taken.has(names.plural) || names.type === 'Query' || names.type === 'Mutation' || names.type === 'Subscription' || names.type === 'ListMetadata') continue;
     taken.add(names.type).add(names.plural);
-    collections.push({ name, names, fields: shapeOf(items) });
+    // An empty collection (`todos.json` holding `[]`, or every item deleted) still has its id: a type needs a field.
+    collections.push({ name, names, fields: items.length === 0 ? [{ name: store.idField, leaf: 'ID', list: false, required: true }] : shapeOf(items) });
   }
   const relations = findRelations(store.relations, new Map(collections.map((c) => [c.name, c.fields.map((f) => f.name)])));
   const signature = JSON.stringify([store.idField, collections.map((c) => [c.name, c.fields]), relations]);
@@ -283,14 +284,15 @@ export function deriveSchema(store: CollectionStore, collections: Collection[], 
       inputFields[f.name] = { type: fieldType(c, f, f.required) };
       updateArgs[f.name] = { type: fieldType(c, f, false) };
     }
-    const input = new GraphQLInputObjectType({ name: `${T}Input`, fields: inputFields });
+    // No field but the id (an empty collection): no input type (GraphQL refuses one without fields), so no createMany.
+    const input = Object.keys(inputFields).length > 0 ? new GraphQLInputObjectType({ name: `${T}Input`, fields: inputFields }) : undefined;
     const written = async <X>(data: RequestData, work: Promise<X>): Promise<X> => {
       const out = await work;
       await data.reload(c.name);
       return out;
     };
     mutation[`create${T}`] = { type, args: createArgs, resolve: (_r, args: Item, data) => written(data, data.store.insert(c.name, stored(args, c))) };
-    mutation[`createMany${T}`] = {
+    if (input) mutation[`createMany${T}`] = {
       type: new GraphQLList(type),
       args: { data: { type: new GraphQLList(input) } },
       resolve: (_r, args: { data?: Item[] | null }, data) => written(data, data.store.transaction(c.name, (tx) => (args.data ?? []).map((d) => tx.insert(stored(d, c))))),

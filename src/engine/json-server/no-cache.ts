@@ -6,7 +6,8 @@
  * set: merged once per answer's own frozen headers (core/fast-response.ts `withDefaultHeaders`),
  * nothing else per request. Static files get them too
  * (0.17's `express.static` runs before that middleware and sends `public, max-age=0`; ours are
- * `no-cache` with a validator either way). A CORS preflight is answered outside (engine/cors.ts),
+ * `no-cache` with a validator either way), and so do the host's own answers the engine adopts (the
+ * CLI's 404s and home page: 0.17's middleware runs on every request). A CORS preflight is answered outside (engine/cors.ts),
  * as 0.17's `cors()` answers it before the middleware.
  */
 import { withDefaultHeaders } from '../../core/fast-response.js';
@@ -22,5 +23,6 @@ export function withNoCache(inner: EntryPoints): EntryPoints {
   return {
     handle: (request) => inner.handle(request).then(noCache),
     handleCached: (request) => noCache(inner.handleCached(request)),
+    adopt: (request, answer) => inner.adopt(request, answer).then((res) => withDefaultHeaders(res, NO_CACHE_HEADERS)),
   };
 }

@@ -1,7 +1,23 @@
-/** The engine's own 404 (nothing under the prefix answered), in the one JSON error body. */
+/**
+ * The engine's own 404 (nothing under the prefix answered), in the one JSON error body.
+ *
+ * A host may give it its own words for one request (`sayWhenNotFound`, before the engine walks it:
+ * the CLI's "the data is served at /", node/data-prefix.ts). The 404 is still the engine's, so it
+ * goes out through the engine's answer path as every other answer: the middlewares' headers, the
+ * json-server preset's no-cache set, CORS, observers.
+ */
 import { errorResponse } from '../../core/errors.js';
 import type { RequestContext } from '../context.js';
 
+const kMessage = Symbol('mockyard.notFoundMessage');
+
+type Marked = Request & { [kMessage]?: string };
+
+/** What the engine's 404 says for this request, if nothing under the prefix answers it. */
+export function sayWhenNotFound(request: Request, message: string): void {
+  (request as Marked)[kMessage] = message;
+}
+
 export function notFound(ctx: RequestContext): Response {
-  return errorResponse(404, 'Not Found', ctx.pathname, { head: ctx.method === 'HEAD' });
+  return errorResponse(404, (ctx.request as Marked)[kMessage] ?? 'Not Found', ctx.pathname, { head: ctx.method === 'HEAD' });
 }

@@ -183,6 +183,16 @@ describe('the schema follows the data', () => {
     expect(r.body.data).toEqual({ allPosts: [{ title: 'a', Tag: { label: 'news' } }], allTags: [{ Posts: [{ id: '1' }] }] });
   });
 
+  it('an empty collection (a file holding [], or its last item deleted) leaves every query answering', async () => {
+    const { url, gql: at } = await serve({ fs: memoryFs({ ...structuredClone(data), 'tags.json': [] } as never) });
+    expect((await gql(at, '{ allTags { id } _allTagsMeta { count } allUsers { name } }')).body).toEqual({ data: { allTags: [], _allTagsMeta: { count: 0 }, allUsers: [{ name: 'John Doe' }, { name: 'Jane Doe' }] } });
+    expect((await gql(at, 'mutation { createTag { id } }')).body).toEqual({ data: { createTag: { id: '1' } } });
+    for (const id of [123, 456]) expect((await fetch(`${url}/api/users/${id}`, { method: 'DELETE' })).status).toBe(200);
+    const r = await gql(at, '{ allUsers { id } allPosts { id } }');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ data: { allUsers: [], allPosts: [] } }); // the cascade took the posts too
+  });
+
   it('graphql: { path } moves it; graphql: false turns it off; bad options are refused at start-up', async () => {
     const { url } = await serve({ graphql: { path: 'gql' } });
     expect((await gql(`${url}/api/gql`, '{ allUsers { name } }')).body.data.allUsers).toHaveLength(2);
