@@ -3,6 +3,7 @@
  * Request → Response), put first in every host's engine list by host/engine-set.ts when the
  * guard (guard.ts) allows it. JSON in and out; every error is the one JSON error body.
  *
+ *   GET    (the base itself)  an index: the page's URL and these routes (INDEX_ROUTES)
  *   GET    requests           journal entries, newest first; ?method= ?status= (404 | 4xx)
  *                             ?path= (URL path prefix) ?since= (epoch ms or ISO time) ?limit=
  *   DELETE requests           empties the journal (204)
@@ -42,7 +43,7 @@ import { FastResponse } from '../core/fast-response.js';
 import { readBody } from '../core/body.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
-import { ADMIN_BASE } from './paths.js';
+import { ADMIN_BASE, DEVTOOLS_BASE } from './paths.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { describeCollector, describeMock } from './routes-info.js';
 import { isMockApi } from '../engine/is-mock-api.js';
@@ -57,6 +58,17 @@ import { KeyedQueue } from '../core/keyed-queue.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
 const SSE_PING_MS = 15_000;
+
+/** `GET /_mockyard/api/` answers this index (the URL the CLI prints), so the API can be found with curl. */
+const INDEX_ROUTES: ReadonlyArray<readonly [string, string]> = [
+  ['GET, DELETE', 'requests'], ['GET', 'requests/stream'], ['GET, POST', 'routes'], ['GET, PUT', 'scenario'],
+  ['GET, POST, DELETE', 'overrides'], ['POST', 'scenarios/<name>/overrides'], ['GET, DELETE', 'scenarios/<name>'],
+  ['GET, POST', 'sessions'], ['GET, DELETE', 'sessions/<id>'], ['POST', 'sessions/<id>/reset'], ['PUT', 'sessions/<id>/scenario'],
+  ['GET, POST, DELETE', 'sessions/<id>/overrides'], ['GET', 'sessions/<id>/requests'], ['GET', 'data'], ['GET, PUT, POST', 'data/<name>'], ['POST', 'data/<name>/reset'],
+  ['GET, PATCH, PUT, DELETE', 'data/<name>/<id>'], ['POST', 'data/<name>/<id>/duplicate'], ['GET, PUT, DELETE', 'files/<path>'],
+  ['GET', 'openapi'], ['GET, PUT', 'record'], ['GET', 'record/har'], ['GET', 'webhooks'], ['PUT', 'webhooks/target'],
+  ['POST', 'webhooks/send'], ['GET', 'events/export'], ['DELETE', 'events'], ['POST', 'reset'],
+];
 const BODY_LIMIT = 64 * 1024;
 
 export interface AdminOptions {
@@ -188,6 +200,10 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueue, request, method, sub);
     if (sub === '/overrides' || sub.startsWith('/overrides/') || sub.startsWith('/scenarios/')) return overridesRoute(needMock(), request, method, sub);
     switch (sub) {
+      case '':
+      case '/':
+        if (method === 'GET' || head) return json({ page: `${DEVTOOLS_BASE}/`, routes: INDEX_ROUTES.map(([methods, path]) => ({ methods, path: `${ADMIN_BASE}/${path}` })) }, 200, head);
+        return allow('GET, HEAD');
       case '/record':
       case '/record/har':
         return recordRoute(needMock(), request, method, sub);

@@ -192,6 +192,27 @@ describe('admin API on a loopback node host', () => {
     expect(na.headers.get('allow')).toBe('POST');
   });
 
+  it('the base URL the hosts print (/_mockyard/api/) answers an index whose every route exists', async () => {
+    const s = await startServer({ mock: mockOptions(), tracker: { appId: 'a' } });
+    for (const base of [`${A}/`, A]) {
+      const index = await getJson(`${s.url}${base}`);
+      expect(index.status).toBe(200);
+      expect(index.json.page).toBe('/_mockyard/');
+      expect(index.json.routes).toContainEqual({ methods: 'GET, DELETE', path: `${A}/requests` });
+    }
+    expect((await fetch(`${s.url}${A}/`, { method: 'POST' })).status).toBe(405);
+    // Each listed route, placeholders filled, is one the API knows: never the unknown path's bare "Not Found".
+    for (const { methods, path } of (await getJson(`${s.url}${A}/`)).json.routes as { methods: string; path: string }[]) {
+      const url = path.replace('<name>', path.startsWith(`${A}/data`) ? 'users' : 'empty').replace('<id>', '1').replace('<path>', 'users.json');
+      for (const method of methods.split(', ')) {
+        const r = await fetch(`${s.url}${url}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' || method === 'DELETE' ? undefined : '{}' });
+        const text = r.headers.get('content-type')?.includes('event-stream') ? (await r.body?.cancel(), '') : await r.text();
+        expect(r.status === 404 && JSON.parse(text).message === 'Not Found', `${method} ${url}: ${r.status} ${text}`).toBe(false);
+        expect(r.status, `${method} ${url}`).not.toBe(405);
+      }
+    }
+  });
+
   it('devtools: false turns it off (a JSON 404 naming the option)', async () => {
     const s = await startServer({ mock: mockOptions(), devtools: false });
     const r = await getJson(`${s.url}${A}/requests`);
