@@ -37,11 +37,7 @@ export function resolveFilesFolder(o: Record<string, unknown>, at: (key: string)
   if (fsDirOption === null) out.fsDir = null;
   else if (out.fs) {
     // Inside a given Vfs: a folder of it (default: its root).
-    try {
-      out.fsDir = normalizeVfsPath((fsDirOption as string | undefined) ?? '');
-    } catch {
-      throw new OptionsError(at('fsDir'), `must be a folder inside "fs" without "..", "\\" or NUL (got ${describe(fsDirOption)})`);
-    }
+    out.fsDir = insideFs((fsDirOption as string | undefined) ?? '', at('fsDir'), 'folder', fsDirOption);
   } else if (fsDirOption === undefined) {
     // No fs, no fsDir: nothing to serve files from (serving the whole project folder would expose it).
     out.fsDir = null;
@@ -54,12 +50,15 @@ export function resolveDb(value: unknown, option: string, fsDirOption: string | 
   const db = check.string(value, option, undefined, { nonEmpty: true })!;
   if (!db.toLowerCase().endsWith('.json')) throw new OptionsError(option, `must name a .json file (got ${describe(db)})`);
   if (fsDirOption !== undefined && fsDirOption !== null) throw new OptionsError(option, 'cannot be combined with fsDir: the db file is the folder');
-  if (fs) {
-    try {
-      normalizeVfsPath(db);
-    } catch {
-      throw new OptionsError(option, `must be a file inside "fs" without "..", "\\" or NUL (got ${describe(db)})`);
-    }
-  }
+  if (fs) insideFs(db, option, 'file');
   return db;
+}
+
+/** `path` as a Vfs path (normalised) of a folder or file inside `fs`; else the OptionsError naming `option`. */
+export function insideFs(path: string, option: string, kind: 'folder' | 'file', given: unknown = path): string {
+  try {
+    return normalizeVfsPath(path);
+  } catch {
+    throw new OptionsError(option, `must be a ${kind} inside "fs" without "..", "\\" or NUL (got ${describe(given)})`);
+  }
 }

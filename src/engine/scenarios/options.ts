@@ -4,9 +4,9 @@
  * carry, each scenario's handlers checked as the base ones are.
  */
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
-import { normalizeVfsPath } from '../../vfs/path.js';
 import { resolveDelay, type DrawDelay } from '../delay.js';
 import { resolveFaultRules, type FaultRule } from '../faults/options.js';
+import { insideFs } from '../files/options.js';
 import type { GraphqlOperationHandler } from '../handler-api/operation-handlers.js';
 import { fail, graphqlHandlersIn, resolveHandlers } from '../handlers/options.js';
 import type { RestHandler } from '../types.js';
@@ -33,7 +33,7 @@ export interface ResolvedScenario {
   faults: FaultRule[];
 }
 
-export function resolveScenarios(value: unknown, option: string, insideFs: boolean, warnings: string[]): ResolvedScenario[] {
+export function resolveScenarios(value: unknown, option: string, withFs: boolean, warnings: string[]): ResolvedScenario[] {
   if (value === undefined || value === null) return [];
   if (!isPlainObject(value)) throw new OptionsError(option, `must be an object keyed by scenario name (got ${describe(value)})`);
   return Object.entries(value).map(([name, v]) => {
@@ -42,13 +42,7 @@ export function resolveScenarios(value: unknown, option: string, insideFs: boole
     if (!isPlainObject(v)) throw new OptionsError(at, `must be an object { handlers, fsDir, delay, disabled, faults } (got ${describe(v)})`);
     check.knownKeys(v, at, ['handlers', 'fsDir', 'delay', 'disabled', 'faults']);
     let fsDir = check.string(v.fsDir, `${at}.fsDir`, undefined, { nonEmpty: true });
-    if (fsDir !== undefined && insideFs) {
-      try {
-        fsDir = normalizeVfsPath(fsDir);
-      } catch {
-        throw new OptionsError(`${at}.fsDir`, `must be a folder inside "fs" without "..", "\\" or NUL (got ${describe(v.fsDir)})`);
-      }
-    }
+    if (fsDir !== undefined && withFs) fsDir = insideFs(fsDir, `${at}.fsDir`, 'folder', v.fsDir);
     const disabled = check.array<unknown>(v.disabled, `${at}.disabled`);
     disabled.forEach((d, i) => { if (typeof d !== 'string' || d.trim() === '') fail(`${at}.disabled`, i, 'a handler pattern ("/users/:id" or "GET /users/:id")', d); });
     const delay = resolveDelay(v.delay, `${at}.delay`);

@@ -141,15 +141,7 @@ describe('scenarios', () => {
     expect(a.handleCached(req('GET', '/api/cart?__scenario=slow'))).toBeUndefined(); // delayed: promise path
   });
 
-  it('validates scenarios naming the option', () => {
-    const base = { endpointPrefix: '/api', fs: memoryFs() };
-    expect(() => createMockApi({ ...base, scenarios: { 'bad name': {} } })).toThrow(/mock\.scenarios\.bad name/);
-    expect(() => createMockApi({ ...base, scenarios: { s: { delay: -1 } } })).toThrow(/mock\.scenarios\.s\.delay/);
-    expect(() => createMockApi({ ...base, scenarios: { s: { handlers: [{ pattern: '' }] as never } } })).toThrow(/mock\.scenarios\.s\.handlers\[0\]/);
-    expect(() => createMockApi({ ...base, scenarios: { s: { fsDir: '../x' } } })).toThrow(/mock\.scenarios\.s\.fsDir/);
-    expect(() => createMockApi({ ...base, scenarios: { s: { disabled: [3] as never } } })).toThrow(/mock\.scenarios\.s\.disabled\[0\]/);
-    expect(() => createMockApi({ ...base, scenarios: { s: { typo: 1 } as never } })).toThrow(/mock\.scenarios\.s\.typo/);
-  });
+  // Its validation: options.test.ts.
 
   it('the journal names the scenario that answered', async () => {
     const a = api();
