@@ -19,6 +19,14 @@ export class KeyedQueue {
     return next;
   }
 
+  /**
+   * The last task queued for `key` (a token: compare it by identity), undefined when none is
+   * pending. A group of writes (file-cache/group-commit.ts) takes newcomers only while it is last.
+   */
+  last(key: string): unknown {
+    return this.tails.get(key);
+  }
+
   /** Number of keys with work queued (for tests and diagnostics). */
   get size(): number {
     return this.tails.size;

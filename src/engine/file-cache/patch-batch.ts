@@ -4,9 +4,9 @@
  * group). Each request still gets the document as it stood right after its own patch, and a
  * failing patch (409/422) fails alone: the others apply to the last good state.
  *
- * Ordering with other writes is kept: a batch accepts new patches only while it is the last task
- * queued for its file; any other write (`runExclusive`) closes it, so a PATCH that arrives after
- * a PUT always applies after that PUT.
+ * Ordering with other writes is kept (group-commit.ts): a batch accepts new patches only while it
+ * is the last task queued for its file; any other write queued behind it closes it, so a PATCH
+ * that arrives after a PUT always applies after that PUT.
  */
 import { HttpError } from '../../core/errors.js';
 import { textExceedsDepth, tooDeep } from '../../core/json-depth.js';
@@ -24,9 +24,8 @@ interface Patch {
 const decoder = new TextDecoder();
 const batches: OpenGroups<Patch> = new WeakMap();
 
-/** Runs a write task on `path` after everything queued for it, closing any open PATCH batch. */
+/** Runs a write task on `path` after everything queued for it (which closes any open group). */
 export function runExclusive<T>(env: FsEnv, path: string, task: () => Promise<T>): Promise<T> {
-  batches.get(env)?.delete(path);
   return env.queue.run(path, task);
 }
 
@@ -34,7 +33,7 @@ export function runExclusive<T>(env: FsEnv, path: string, task: () => Promise<T>
 export function enqueuePatch(env: FsEnv, path: string, kind: PatchKind, patch: unknown): Promise<Uint8Array> {
   const loading = preparePatch(kind);
   if (loading) return loading.then(() => enqueuePatch(env, path, kind, patch));
-  return joinGroup(batches, env, path, { kind, patch }, (task) => void env.queue.run(path, task), (group) => flush(env, path, group));
+  return joinGroup(batches, env, path, { kind, patch }, (group) => flush(env, path, group));
 }
 
 async function flush(env: FsEnv, path: string, batch: Patch[]): Promise<Outcome<Uint8Array>[]> {

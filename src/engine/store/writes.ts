@@ -6,8 +6,9 @@
  * throws (404, 409, 400) fails alone, before it changed anything.
  *
  * Order with the other writes of file mode is kept: the batch runs as one task of the file's
- * queue (`KeyedQueue`), after everything queued before it, and it closes any open file-mode
- * PATCH batch (`runExclusive`). Every committed batch is handed to the store's change feed
+ * queue (`KeyedQueue`), after everything queued before it, and takes newcomers only while it is
+ * the last task queued (group-commit.ts): a store write arriving after a queued PUT, DELETE or
+ * PATCH of the file applies after it. Every committed batch is handed to the store's change feed
  * (change-feed.ts), which tells subscribers which items were created, updated or removed: REST
  * writes of the collections layer, GraphQL mutations and `req.app.store` calls all pass here.
  */
@@ -15,7 +16,6 @@ import { HttpError } from '../../core/errors.js';
 import { entryLayout } from '../file-cache/file-cache.js';
 import type { FsEnv } from '../file-cache/fs-call.js';
 import { joinGroup, type OpenGroups, type Outcome } from '../file-cache/group-commit.js';
-import { runExclusive } from '../file-cache/patch-batch.js';
 import { carryIndex, indexOf, type IdIndex } from './item-id.js';
 import { feedOf } from './change-feed.js';
 
@@ -35,7 +35,7 @@ const open: OpenGroups<Mutation<unknown>> = new WeakMap();
 const unsettled = new WeakMap<FsEnv, Map<string, number>>();
 
 export function enqueueMutation<T>(env: FsEnv, path: string, idField: string, mutate: Mutation<T>): Promise<T> {
-  const result = joinGroup(open, env, path, mutate as Mutation<unknown>, (task) => void runExclusive(env, path, task), (batch) => flush(env, path, idField, batch)) as Promise<T>;
+  const result = joinGroup(open, env, path, mutate as Mutation<unknown>, (batch) => flush(env, path, idField, batch)) as Promise<T>;
   let counts = unsettled.get(env);
   if (!counts) unsettled.set(env, (counts = new Map()));
   counts.set(path, (counts.get(path) ?? 0) + 1);
