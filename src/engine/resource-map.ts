@@ -24,6 +24,11 @@ export interface ResourceEntry {
   readonly kind: 'collection' | 'object' | 'json' | 'file' | 'folder' | 'recorded' | 'stream';
   /** Items of a collection, files in a folder, answers of a recording. */
   readonly count?: number;
+  /**
+   * A folder only: false when its own URL answers nothing (no `index.json` in it, no file named
+   * like it beside it, such as `users.json` for `users/`): its files answer, each at its own URL.
+   */
+  readonly answers?: boolean;
 }
 
 export interface ResourceMap {
@@ -54,13 +59,15 @@ async function readResources(vfs: Vfs, fsDir: string, prefix: string): Promise<R
     if (e.name.startsWith('.')) continue;
     const path = joinSafe(fsDir, e.name);
     if (e.kind === 'dir') {
-      let count = 0;
+      let inside: string[] = [];
       try {
-        count = (await vfs.readdir(path)).length;
+        inside = (await vfs.readdir(path)).map((f) => f.name);
       } catch {
         // gone meanwhile
       }
-      out.push({ url: `${base}/${encodeURIComponent(e.name)}/`, name: `${e.name}/`, kind: 'folder', count });
+      // The lookup for `<name>/` (files.md): its index.json, else `<name>.json` or `<name>.<ext>` beside it.
+      const answers = inside.includes('index.json') || entries.some((f) => f.kind !== 'dir' && f.name.startsWith(`${e.name}.`) && !f.name.includes('@'));
+      out.push({ url: `${base}/${encodeURIComponent(e.name)}/`, name: `${e.name}/`, kind: 'folder', count: inside.length, answers });
       continue;
     }
     if (isStreamPath(e.name)) {

@@ -7,7 +7,7 @@ import type { Engine } from '../core/engine.js';
 import { FastResponse } from '../core/fast-response.js';
 import type { ResourceMapSource } from '../engine/resource-map.js';
 import { isCollector } from '../tracker/is-collector.js';
-import { collectorRoutes, kindLabel } from './startup-map.js';
+import { collectorRoutes, kindLabel, resourceUrl } from './startup-map.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -39,7 +39,10 @@ export async function renderHomePage(o: HomePageOptions): Promise<string> {
     if (map.resources.length === 0) parts.push('<p>None yet.</p>');
     else {
       parts.push('<table>');
-      for (const r of map.resources) parts.push(`<tr><td><a href="${escapeHtml(r.url)}">${escapeHtml(decodeURIComponentSafe(r.url))}</a></td><td class="k">${escapeHtml(kindLabel(r))}</td></tr>`);
+      for (const r of map.resources) {
+        const shown = escapeHtml(decodeURIComponentSafe(resourceUrl(r)));
+        parts.push(`<tr><td>${resourceUrl(r) === r.url ? `<a href="${escapeHtml(r.url)}">${shown}</a>` : `<code>${shown}</code>`}</td><td class="k">${escapeHtml(kindLabel(r))}</td></tr>`);
+      }
       parts.push('</table>');
     }
     if (map.handlers.length > 0) parts.push('<h2>Handlers</h2><ul>', ...map.handlers.map((h) => `<li><code>${escapeHtml(h)}</code></li>`), '</ul>');

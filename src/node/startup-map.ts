@@ -24,6 +24,11 @@ export function kindLabel(r: ResourceMap['resources'][number]): string {
   }
 }
 
+/** The URL path a map line shows: a folder whose own URL answers nothing shows where its files are (`/api/uploads/<file>`). */
+export function resourceUrl(r: ResourceMap['resources'][number]): string {
+  return r.kind === 'folder' && r.answers === false ? `${r.url}<file>` : r.url;
+}
+
 export function collectorRoutes(basePath: string): string[] {
   return [`POST ${basePath}/events`, `GET ${basePath}?since=…&until=…`, `GET ${basePath}/ping`, `WS ${basePath}/ws`];
 }
@@ -31,10 +36,10 @@ export function collectorRoutes(basePath: string): string[] {
 export function startupMap(url: string, map: ResourceMap | undefined, engines: readonly Engine[], home: boolean): string[] {
   const lines: string[] = [];
   if (map) {
-    const width = Math.min(60, Math.max(0, ...map.resources.map((r) => url.length + r.url.length)));
+    const width = Math.min(60, Math.max(0, ...map.resources.map((r) => url.length + resourceUrl(r).length)));
     if (map.resources.length > 0) {
       lines.push('', `  Resources${map.source ? ` (${map.source})` : ''}`);
-      for (const r of map.resources) lines.push(`    ${`${url}${r.url}`.padEnd(width)}  ${kindLabel(r)}`);
+      for (const r of map.resources) lines.push(`    ${`${url}${resourceUrl(r)}`.padEnd(width)}  ${kindLabel(r)}`);
     } else if (map.source) lines.push('', `  Resources: none yet in ${map.source}`);
     if (map.handlers.length > 0) {
       lines.push('', '  Handlers');
