@@ -143,7 +143,7 @@ export interface MockApiOptions<Api = {}> {
    * when a `proxy` is set). `ids: 'any'` answers any id of a collection (Prism's stateless rule)
    * instead of the 404 of an id never created.
    */
-  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number>; ids?: 'population' | 'any' };
+  openapi?: string | object | { document: string | object; validateResponses?: boolean; strictResponses?: boolean; mock?: boolean; seed?: number | string; count?: number | Record<string, number>; ids?: 'population' | 'any'; state?: string | Vfs };
   /** The collection store (`req.app.store`, GraphQL): how relation fields are named (src/engine/store/options.ts). */
   store?: StoreOptions;
   /** GraphQL over the collections (src/engine/graphql/options.ts); on with the json-server preset. */

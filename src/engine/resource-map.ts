@@ -1,7 +1,7 @@
 /**
  * What a mock API serves, for people: the top-level resources under fsDir (JSON collections with
  * their item counts, JSON objects, other files, folders, recordings, recorded streams), the REST handler and WebSocket
- * patterns. Read by the CLI's start-up map and its home page (src/node/startup-map.ts,
+ * patterns, the GraphQL endpoint. Read by the CLI's start-up map and its home page (src/node/startup-map.ts,
  * home-page.ts). Host-neutral: it reads the engine's Vfs.
  *
  * `createResourceMap(api)` keeps the last answer until the Vfs reports a change (on disk, where
@@ -38,6 +38,8 @@ export interface ResourceMap {
   readonly resources: readonly ResourceEntry[];
   readonly handlers: readonly string[];
   readonly websockets: readonly string[];
+  /** The GraphQL endpoint's path (`/graphql`, `/api/graphql`), or null when GraphQL is off. */
+  readonly graphql: string | null;
 }
 
 const decoder = new TextDecoder();
@@ -121,6 +123,7 @@ export function createResourceMap(api: MockApi): ResourceMapSource {
   const prefix = o.prefixes[0] ?? '';
   const handlers = o.handlers.filter((h) => !h.disabled).map((h) => `${(h.method ?? 'GET').toUpperCase()} ${prefix}${h.pattern.startsWith('/') ? '' : '/'}${h.pattern}`);
   const websockets = o.enableWs ? o.wsHandlers.map((h) => `${prefix}${h.pattern.startsWith('/') ? '' : '/'}${h.pattern}`) : [];
+  const graphql = o.graphql ? `${prefix}${o.graphql.path}` : null;
   let exclusive = true;
   let cached: Promise<ResourceMap> | undefined;
   let cachedAt = 0;
@@ -139,6 +142,7 @@ export function createResourceMap(api: MockApi): ResourceMapSource {
         resources: vfs ? await readResources(vfs, fsDir, prefix) : [],
         handlers,
         websockets,
+        graphql,
       }))();
       cached = load;
       cachedAt = performance.now();

@@ -46,6 +46,7 @@ export async function renderHomePage(o: HomePageOptions): Promise<string> {
       parts.push('</table>');
     }
     if (map.handlers.length > 0) parts.push('<h2>Handlers</h2><ul>', ...map.handlers.map((h) => `<li><code>${escapeHtml(h)}</code></li>`), '</ul>');
+    if (map.graphql !== null) parts.push('<h2>GraphQL</h2>', `<p><code>${escapeHtml(map.graphql)}</code> <span class="k">— POST { query }, GET ?query=, subscriptions over graphql-ws</span></p>`);
     if (map.websockets.length > 0) parts.push('<h2>WebSocket</h2><ul>', ...map.websockets.map((w) => `<li><code>${escapeHtml(w)}</code></li>`), '</ul>');
   }
   for (const e of o.engines) {

@@ -45,6 +45,7 @@ export function startupMap(url: string, map: ResourceMap | undefined, engines: r
       lines.push('', '  Handlers');
       for (const h of map.handlers) lines.push(`    ${h}`);
     }
+    if (map.graphql !== null) lines.push('', '  GraphQL (POST { query }, GET ?query=, subscriptions over graphql-ws)', `    ${url}${map.graphql}`);
     if (map.websockets.length > 0) {
       lines.push('', '  WebSocket');
       for (const w of map.websockets) lines.push(`    ${url.replace(/^http/, 'ws')}${w}`);

@@ -97,7 +97,11 @@ export function startupLines(engines: readonly Engine[], base: string, mock: Moc
     if (isDevtoolsEngine(e)) lines.push(`devtools at ${base}${DEVTOOLS_BASE}/ (admin API at ${ADMIN_BASE}/)`);
     else if (isDevtoolsEngine(e, true)) lines.push(`devtools off (${ADMIN_BASE}/ answers why): on by default only on a loopback Vite; with --host set devtools: { token }`);
     else if (isCollector(e)) lines.push(`event collector at ${base}${e.basePath}`);
-    else if (isMockApi(e)) lines.push(`mock API at ${e.prefixes.map((p) => `${base}${p === '/' ? '/' : p}`).join(', ')}${source ? ` (${source})` : ''}`);
+    else if (isMockApi(e)) {
+      lines.push(`mock API at ${e.prefixes.map((p) => `${base}${p === '/' ? '/' : p}`).join(', ')}${source ? ` (${source})` : ''}`);
+      const graphql = e.options.graphql;
+      if (graphql) lines.push(`GraphQL at ${base}${e.prefixes[0] === '/' ? '' : (e.prefixes[0] ?? '')}${graphql.path}`);
+    }
     else lines.push(`engine at ${e.prefixes.join(', ')}`);
   }
   return lines;

@@ -25,7 +25,8 @@ it.each([['file mode', ['--preset', 'none']], ['the json-server preset', []]])('
   const cli = await runCli(['--fs-dir', 'mocks', ...flags, '--port', '0'], dir);
   const base = cli.server!.url;
 
-  const section = cli.out.slice(cli.out.indexOf('Resources'), cli.out.indexOf('Open '));
+  const from = cli.out.indexOf('Resources');
+  const section = cli.out.slice(from, cli.out.indexOf('\n\n', from));
   const printed = [...section.matchAll(/^\s+(http:\/\/\S+)\s+(.+)$/gm)].map((m) => [m[1]!.slice(base.length), m[2]!] as const);
   expect(printed).toEqual([
     ['/api/pages/', 'folder, 1 entry'],
@@ -43,4 +44,26 @@ it.each([['file mode', ['--preset', 'none']], ['the json-server preset', []]])('
   expect(links).toEqual(['/_mockyard/', '/api/pages/', '/api/users/', '/api/users']);
   for (const link of links) expect((await fetch(`${base}${link}`)).status, link).toBe(200);
   expect(home).toContain('<code>/api/uploads/&lt;file&gt;</code>');
+});
+
+it('the GraphQL endpoint the json-server preset serves is in the start-up map and on the home page, at the URL that answers', async () => {
+  const dir = await makeTempDir();
+  await writeFile(join(dir, 'db.json'), '{"posts":[{"id":1,"title":"a"}]}');
+  for (const [flags, path] of [[[], '/graphql'], [['--prefix', '/api'], '/api/graphql']] as const) {
+    const cli = await runCli(['db.json', ...flags, '--port', '0'], dir);
+    const base = cli.server!.url;
+    const lines = cli.out.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  GraphQL'));
+    expect(at, cli.out).toBeGreaterThan(0);
+    expect(lines[at + 1]!.trim()).toBe(`${base}${path}`);
+    const res = await fetch(lines[at + 1]!.trim(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ allPosts { title } }"}' });
+    expect(await res.json()).toEqual({ data: { allPosts: [{ title: 'a' }] } });
+    const home = await (await fetch(`${base}/`, { headers: { accept: 'text/html' } })).text();
+    expect(home).toContain(`<h2>GraphQL</h2>\n<p><code>${path}</code>`);
+    await stopClis();
+  }
+  // Off without the preset: no line.
+  await mkdir(join(dir, 'mocks'));
+  const plain = await runCli(['--fs-dir', 'mocks', '--preset', 'none', '--port', '0'], dir);
+  expect(plain.out).not.toContain('GraphQL');
 });

@@ -99,6 +99,28 @@ describe('the plugin in Vite\'s log and under vite preview', () => {
         `[mockyard] mock API at http://127.0.0.1:${port}/api (files in mocks)`,
       ]),
     );
+    expect(lines.some((l) => l.includes('GraphQL'))).toBe(false); // off in file mode
+  });
+
+  it('names the GraphQL endpoint the json-server preset serves, at the URL that answers', async () => {
+    const lines: string[] = [];
+    const root = await makeTempDir();
+    await writeFile(join(root, 'index.html'), '<!doctype html><title>app</title>');
+    const log = (m: string) => void lines.push(m);
+    const vite = await createViteServer({
+      root,
+      configFile: false,
+      customLogger: { info: log, warn: log, warnOnce: log, error: log, clearScreen: () => {}, hasErrorLogged: () => false, hasWarned: false },
+      server: { port: 0, host: '127.0.0.1' },
+      plugins: [mockyard({ mock: { endpointPrefix: '/api', preset: 'json-server', fs: memoryFs({ 'posts.json': '[{"id":1,"title":"a"}]' }) } })],
+    });
+    cleanups.push(() => vite.close());
+    await vite.listen();
+    const port = (vite.httpServer!.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}/api/graphql`;
+    expect(lines).toContain(`[mockyard] GraphQL at ${url}`);
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ allPosts { title } }"}' });
+    expect(await res.json()).toEqual({ data: { allPosts: [{ title: 'a' }] } });
   });
 
   it('serves the mocks under vite preview by default; preview: false leaves the preview server alone', async () => {

@@ -231,6 +231,8 @@ export class FileCache {
   private readonly maxCachedBytes: number;
   /** Bumped on every change under fsDir: a write's entry is stored only when nothing changed meanwhile. */
   private generation = 0;
+  /** `writeValue` calls on their way: the changes reported for each one's path meanwhile. */
+  private readonly valueWrites = new Set<{ readonly path: string; reports: number }>();
   /**
    * Bumped on the changes that may move lookup results (not on a file overwritten in place):
    * lookups that started earlier are not remembered. A steady stream of writes to one file thus
@@ -426,6 +428,7 @@ export class FileCache {
     // Changes outside the mocks folder (e.g. a collector sharing the Vfs) do not concern us.
     if (dir && path && path !== dir && !path.startsWith(`${dir}/`) && !dir.startsWith(`${path}/`)) return;
     this.generation++;
+    for (const w of this.valueWrites) if (path === '' || w.path === path || w.path.startsWith(`${path}/`)) w.reports++;
     this.listings?.changed(path);
     if (!this.overwriting.has(path)) {
       this.lookupGeneration++;
@@ -505,13 +508,21 @@ export class FileCache {
     const before = this.files.get(path);
     const weight = before ? weightOf(before) : 0;
     if (existing) this.overwriting.add(path);
+    const watch = { path, reports: 0 };
+    this.valueWrites.add(watch);
     try {
       await this.vfs.writeJson(path, value);
     } finally {
       if (existing) this.overwriting.delete(path);
+      this.valueWrites.delete(watch);
     }
-    const gen = this.generation;
-    if (gen !== this.generation) return;
+    // The driver reports its own write once (synchronously: json-db, delta, overlay). Any other
+    // report for the path while the call ran (an outside edit of db.json, another writer) may
+    // have replaced the value: then keep nothing, and the next read loads what the Vfs holds.
+    if (watch.reports !== 1) {
+      this.entryOn(path, 'changed');
+      return;
+    }
     this.entryOn(path, 'written', new ValueEntry(path, { kind: 'file', size: -1, mtimeMs: 0 }, contentTypeFor(path), value, layout, weight, this.json.countObjects !== false));
   }
 
