@@ -4,10 +4,8 @@
  * (to one) and `Posts` (to many), subscriptions `postCreated`… Names GraphQL cannot hold are
  * cleaned (`blog-posts` → `BlogPost`); a collection whose name gives no valid type is left out.
  */
-import { singular } from '../store/plurals.js';
+import { plural, singular } from '../store/plurals.js';
 
-const IRREGULAR_SINGULAR: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman' };
-const IRREGULAR_PLURAL: Record<string, string> = { person: 'people', child: 'children', man: 'men', woman: 'women' };
 const VALID = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** `blog_posts` → `BlogPosts`. */
@@ -17,19 +15,6 @@ export function camel(name: string): string {
     .filter(Boolean)
     .map((p) => p[0]!.toUpperCase() + p.slice(1))
     .join('');
-}
-
-function singularOf(word: string): string {
-  return IRREGULAR_SINGULAR[word.toLowerCase()] ?? singular(word);
-}
-
-/** `Post` → `Posts`, `Category` → `Categories`, `Person` → `People`. */
-export function plural(word: string): string {
-  const irregular = IRREGULAR_PLURAL[word.toLowerCase()];
-  if (irregular) return word[0] === word[0]!.toUpperCase() ? camel(irregular) : irregular;
-  if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
-  if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
-  return `${word}s`;
 }
 
 export interface TypeNames {
@@ -44,18 +29,18 @@ export interface TypeNames {
 /** The GraphQL names of a collection, or undefined when it cannot have any. */
 export function namesOf(collection: string): TypeNames | undefined {
   const last = collection.slice(collection.lastIndexOf('/') + 1);
-  const one = singularOf(last);
+  const one = singular(last);
   const type = camel(one);
   if (!VALID.test(type)) return undefined;
   const many = one !== last ? camel(last) : plural(type);
-  if (!VALID.test(many) || many === type) return undefined;
+  if (!VALID.test(many)) return undefined;
   return { type, plural: many, lower: type[0]!.toLowerCase() + type.slice(1) };
 }
 
 /** The to-one relation field for a foreign key: `user_id`/`userId` → `User`, `author` → `Author`. */
 export function toOneField(field: string): string {
   const stem = field.endsWith('_id') ? field.slice(0, -3) : field.endsWith('Id') ? field.slice(0, -2) : field;
-  return camel(singularOf(stem));
+  return camel(singular(stem));
 }
 
 export function isValidName(name: string): boolean {

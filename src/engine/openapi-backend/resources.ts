@@ -20,6 +20,7 @@ import type { MediaContent, Operation } from '../openapi-document/operations.js'
 import type { Deref } from '../openapi-document/refs.js';
 import { successCode } from './prefer.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
+import { singular } from '../store/plurals.js';
 
 type Obj = Record<string, unknown>;
 
@@ -138,7 +139,7 @@ export function topLevelProperties(schema: Obj, deref: Deref): [string, unknown]
   return out;
 }
 
-const singular = (name: string) => name.replace(/[^a-z0-9]/gi, '').replace(/ies$/i, 'y').replace(/s$/i, '');
+const singularBare = (name: string) => singular(name.replace(/[^a-z0-9]/gi, ''));
 const segmentsOf = (t: string) => t.split('/').filter(Boolean);
 const isParam = (seg: string) => /^\{[^}]+\}$/.test(seg);
 const paramName = (seg: string) => seg.slice(1, -1);
@@ -180,7 +181,7 @@ export function inferRoles(operations: Operation[], deref: Deref): { roles: Map<
     const props: Obj = Object.fromEntries(topLevelProperties(itemSchema, deref));
     // The id field: the parameter's name (`username`), that name without the collection's
     // (`issue_number` of issues → `number`, `petId` → `id`), a user's `login`, else `id`.
-    const own = idParam?.replace(new RegExp(`^${singular(last)}[-_]?`, 'i'), '');
+    const own = idParam?.replace(new RegExp(`^${singularBare(last)}[-_]?`, 'i'), '');
     const bare = own ? own[0]!.toLowerCase() + own.slice(1) : undefined;
     const login = idParam !== undefined && /^user_?name$/i.test(idParam) && 'login' in props ? 'login' : undefined;
     const idField = idParam !== undefined && idParam in props ? idParam : login ?? (bare && bare in props ? bare : 'id' in props ? 'id' : undefined);

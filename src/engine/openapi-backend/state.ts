@@ -13,6 +13,7 @@ import { topLevelProperties, type Collection } from './resources.js';
 import type { Deref } from '../openapi-document/refs.js';
 import { isObj } from '../../core/json-object.js';
 import { DEFAULT_NAMING, relationStem } from '../store/relations.js';
+import { singular } from '../store/plurals.js';
 import type { RelationNaming } from '../store-contract/contract.js';
 
 type Obj = Record<string, unknown>;
@@ -101,7 +102,7 @@ export interface BackendState {
 /** A schema that says more than its type (a pattern, format, enum, lengths…). */
 const constrained = (s: Obj) => Object.keys(s).some((k) => k !== 'type' && k !== 'description' && k !== 'title');
 
-const singularOf = (name: string) => name.toLowerCase().replace(/[-_]/g, '').replace(/ies$/, 'y').replace(/s$/, '');
+const singularOf = (name: string) => singular(name.toLowerCase().replace(/[-_]/g, ''));
 
 export function createState(options: StateOptions): BackendState {
   const { faker, deref } = options;

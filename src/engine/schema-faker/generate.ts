@@ -15,6 +15,7 @@
 import type { Faker } from '@faker-js/faker';
 import { fakerMethod, numberForName, stringForFormat, stringForName } from './field-names.js';
 import { isObj } from '../../core/json-object.js';
+import { singular } from '../store/plurals.js';
 
 export type Schema = Record<string, unknown>;
 
@@ -164,13 +165,13 @@ function object(run: Run, s: Schema, depth: number): Schema {
 function array(run: Run, s: Schema, name: string | undefined, depth: number): unknown[] {
   const min = typeof s.minItems === 'number' ? s.minItems : 0;
   const max = typeof s.maxItems === 'number' ? s.maxItems : Math.max(min, 3);
-  if (depth >= run.maxDepth) return min > 0 ? Array.from({ length: min }, () => gen(run, s.items, singular(name), depth + 1)) : [];
+  if (depth >= run.maxDepth) return min > 0 ? Array.from({ length: min }, () => gen(run, s.items, itemName(name), depth + 1)) : [];
   const n = run.f.number.int({ min: Math.max(min, Math.min(1, max)), max: Math.max(min, Math.min(max, min + 3)) });
   const out: unknown[] = [];
   const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
   const seen = new Set<string>();
   for (let tries = 0; out.length < n && tries < n * 10; tries++) {
-    const item = gen(run, prefix[out.length] ?? s.items, singular(name), depth + 1);
+    const item = gen(run, prefix[out.length] ?? s.items, itemName(name), depth + 1);
     if (s.uniqueItems === true) {
       const key = JSON.stringify(item);
       if (seen.has(key)) continue;
@@ -181,9 +182,9 @@ function array(run: Run, s: Schema, name: string | undefined, depth: number): un
   return out;
 }
 
-function singular(name: string | undefined): string | undefined {
+function itemName(name: string | undefined): string | undefined {
   if (!name) return name;
-  return /photourls$/i.test(name) ? name : name.replace(/ies$/, 'y').replace(/s$/, '');
+  return /photourls$/i.test(name) ? name : singular(name);
 }
 
 function number(run: Run, s: Schema, name: string | undefined, integer: boolean): number {

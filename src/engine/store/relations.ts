@@ -38,7 +38,6 @@ export interface Relation {
   readonly parent: string;
 }
 
-const IRREGULAR: Record<string, string> = { person: 'people', child: 'children', man: 'men', woman: 'women' };
 
 /** The foreign-key suffixes of a naming, most likely first. */
 function suffixesOf(naming: RelationNaming): readonly string[] {
@@ -67,8 +66,7 @@ export function findRelations(naming: RelationNaming, collections: ReadonlyMap<s
       if (field in declared) continue;
       const stem = relationStem(naming, field);
       if (stem === undefined) continue;
-      const candidates = IRREGULAR[stem] ? [IRREGULAR[stem]!, ...pluralCandidates(stem)] : pluralCandidates(stem);
-      const parent = candidates.find((c) => collections.has(c));
+      const parent = pluralCandidates(stem).find((c) => collections.has(c));
       if (parent !== undefined) out.push({ child, field, parent });
     }
   }
