@@ -242,14 +242,20 @@ describe('live updates', () => {
     await page.locator('.events[data-state=ready]').waitFor();
     await page.locator('.presets button', { hasText: '1 h' }).click();
     await page.locator('.events .live-dot.live').waitFor();
+    // Each push newer than the one before (a late event, older than rows in view, is sorted in
+    // among them: rows below it then move, as the list is ordered by time).
+    const t0 = Date.now() - 10_000;
     const push = async (b: number) => {
-      const events = Array.from({ length: 20 }, (_, i) => ({ id: '', type: i % 7 ? 'page.view' : 'error', level: i % 7 ? 'info' : 'error', timestamp: new Date(Date.now() - i * 1000).toISOString(), route: `/r${i % 4}`, b }));
+      const events = Array.from({ length: 20 }, (_, i) => ({ id: '', type: i % 7 ? 'page.view' : 'error', level: i % 7 ? 'info' : 'error', timestamp: new Date(t0 + b * 1000 + i * 10).toISOString(), route: `/r${i % 4}`, b }));
       await fetch(`${server.url}/_tracker/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'ingest', events }) });
     };
     const total = async () => Number((await page.getByTestId('events-count').textContent())!.split(' ')[0]!.replace(/,/g, ''));
     const start = await total();
+    // A list longer than its box (a row can keep its place only when the list goes on below it).
+    const older = Array.from({ length: 200 }, (_, i) => ({ id: '', type: 'page.view', level: 'info', timestamp: new Date(Date.now() - 60_000 - i * 100).toISOString(), route: '/older' }));
+    await fetch(`${server.url}/_tracker/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'ingest', events: older }) });
     await push(0);
-    await expect.poll(total).toBe(start + 20);
+    await expect.poll(total).toBe(start + 220);
     const row = page.locator('.events-rows [role=row]').nth(2);
     await row.focus();
     const id = await row.getAttribute('data-id');
@@ -259,7 +265,7 @@ describe('live updates', () => {
     const shifts = await watchShifts(page);
     for (let b = 1; b <= 5; b++) {
       await push(b);
-      await expect.poll(total).toBe(start + 20 * (b + 1));
+      await expect.poll(total).toBe(start + 200 + 20 * (b + 1));
     }
     expect(await shifts()).toBeLessThan(0.01);
     expect(await boxes()).toEqual(boxesBefore);
