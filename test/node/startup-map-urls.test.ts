@@ -67,3 +67,22 @@ it('the GraphQL endpoint the json-server preset serves is in the start-up map an
   const plain = await runCli(['--fs-dir', 'mocks', '--preset', 'none', '--port', '0'], dir);
   expect(plain.out).not.toContain('GraphQL');
 });
+
+it('the bare prefix the start-up lines print (http://…/api) says what it is when nothing is there', async () => {
+  const dir = await makeTempDir();
+  await mkdir(join(dir, 'mocks'));
+  await writeFile(join(dir, 'mocks', 'users.json'), '[]');
+  const cli = await runCli(['--fs-dir', 'mocks', '--port', '0'], dir);
+  expect(cli.out).toContain(`${cli.server!.url}/api  →  files in`);
+  for (const path of ['/api', '/api/']) {
+    const res = await fetch(`${cli.server!.url}${path}`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).message).toBe('Not Found: /api is where the mock API answers, not a resource itself: ask for one below it (/api/<name>)');
+  }
+  expect((await (await fetch(`${cli.server!.url}/api/nothing`)).json()).message).toBe('Not Found'); // below the prefix: as before
+  await writeFile(join(dir, 'mocks', 'index.json'), '{"root":true}'); // an index.json answers the prefix as before
+  let res;
+  do res = await fetch(`${cli.server!.url}/api/`);
+  while (res.status === 404);
+  expect(await res.json()).toEqual({ root: true });
+});
