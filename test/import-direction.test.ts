@@ -161,7 +161,7 @@ export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; unit
   { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'define-handler.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'operation-symbol.ts', 'fault-spec.ts', 'selection', 'handler-api', 'store-contract'] },
   // What every layer uses: the services object (the per-file queue, the logger, the runtime's parts), the
   // file cache, the store, data generation, the OpenAPI document's model, the recordings' format, the upstream transport.
-  { name: 'services', units: ['services.ts', 'runtime.ts', 'file-cache', 'store', 'schema-faker', 'openapi-document', 'recordings', 'upstream'] },
+  { name: 'services', units: ['services.ts', 'runtime.ts', 'file-queue.ts', 'file-cache', 'store', 'schema-faker', 'openapi-document', 'recordings', 'upstream'] },
   // One folder per surface.
   { name: 'layers', independent: true, units: ['handlers', 'files', 'faults', 'openapi', 'openapi-backend', 'json-server', 'collections', 'graphql', 'replay', 'proxy', 'streams', 'static', 'ws', 'preset-hints', 'webhooks'] },
   // The ordered list, createMockApi, the option list; scenarios and sessions (pipelines of their own).

@@ -54,7 +54,7 @@ import { describeOpenApi } from './admin-openapi.js';
 import { deleteEvents, exportEvents } from './admin-events.js';
 import { recordRoute } from './admin-record.js';
 import { overridesRoute } from './admin-overrides.js';
-import { KeyedQueue } from '../core/keyed-queue.js';
+import { fileQueueOf } from '../engine/file-queue.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
 const SSE_PING_MS = 15_000;
@@ -137,7 +137,6 @@ export function createAdminApi(options: AdminOptions): AdminApi {
   const mock: MockApi | undefined = isMockApi(options.mock) ? options.mock : undefined;
   const tracker = options.tracker;
   const streams = new Set<() => void>();
-  const fileQueue = new KeyedQueue();
   let resources: ResourceMapSource | undefined;
 
   function needMock(): MockApi {
@@ -197,7 +196,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
     };
     if (sub === '/sessions' || sub.startsWith('/sessions/')) return sessionRoute(needMock(), options.journal, request, method, sub, params, filterFrom);
     if (sub === '/data' || sub.startsWith('/data/')) return dataRoute(needMock(), request, method, sub, params);
-    if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueue, request, method, sub);
+    if (sub.startsWith('/files/')) return filesRoute(needMock(), fileQueueOf(needMock().app), request, method, sub);
     if (sub === '/overrides' || sub.startsWith('/overrides/') || sub.startsWith('/scenarios/')) return overridesRoute(needMock(), request, method, sub);
     switch (sub) {
       case '':
@@ -232,7 +231,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
         if (method === 'GET' || head) {
           return json({ mock: mock ? await describeMock(mock, (resources ??= createResourceMap(mock))) : null, collector: tracker ? describeCollector(tracker) : null }, 200, head);
         }
-        if (method === 'POST') return createStaticRoute(needMock(), fileQueue, await jsonBody(request));
+        if (method === 'POST') return createStaticRoute(needMock(), fileQueueOf(needMock().app), await jsonBody(request));
         return allow('GET, HEAD, POST');
       case '/scenario': {
         const api = needMock();

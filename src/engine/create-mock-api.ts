@@ -16,7 +16,7 @@
  */
 import type { Engine } from '../core/engine.js';
 import { HttpError, responseForError } from '../core/errors.js';
-import { KeyedQueue } from '../core/keyed-queue.js';
+import { fileQueueOf } from './file-queue.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { OptionsError } from '../core/options.js';
 import type { UpgradeResult } from '../core/socket.js';
@@ -214,7 +214,7 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     logger,
     app,
     overrides,
-    queue: new KeyedQueue(),
+    queue: fileQueueOf(app),
     sleep: (ms) => sleeper.sleep(ms),
     runtime,
     get closed() {
