@@ -19,7 +19,8 @@
  *   GET    data/<name>/<id>             the item, with its ETag
  *   PATCH  data/<name>/<id>             body: fields merged into the item
  *   PUT    data/<name>/<id>             body: the whole item (its id never moves)
- *   DELETE data/<name>/<id>             204
+ *   DELETE data/<name>/<id>             204, X-Deleted-Count: the item and its dependants (as REST's DELETE:
+ *                                       under the json-server preset a post's comments go too)
  *   POST   data/<name>/<id>/duplicate   201 a copy with a new id
  *
  * A name starting with `/` (`%2Fpet`) is a resource of the OpenAPI backend's in-memory state
@@ -37,6 +38,7 @@ import { FastResponse } from '../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { CollectionStore, Item, ListQuery } from '../engine/store-contract/contract.js';
+import { removeWithDependants } from '../engine/store/remove-with-dependants.js';
 import { joinVfsPath } from '../vfs/path.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
 import { openApiCollections, openApiDataRoute } from './admin-openapi-data.js';
@@ -225,13 +227,14 @@ export async function dataRoute(api: MockApi, request: Request, method: string, 
       return json(updated, 200, { ETag: etagOfValue(updated) });
     }
     case 'DELETE': {
-      await store.transaction(name, (tx) => {
-        const current = tx.get(id);
+      // REST's delete (remove-with-dependants.ts): under the json-server preset a post's comments go too.
+      const collection = await store.open(name);
+      if (collection === null) throw new HttpError(404, `${what} does not exist`);
+      const result = await removeWithDependants(store, collection, id, api.options.preset === 'json-server' ? 'next-to' : 'none', (current) => {
         checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
         if (current === undefined) throw new HttpError(404, `${what} does not exist`);
-        tx.remove(id);
       });
-      return FastResponse.empty(204);
+      return FastResponse.empty(204, { 'X-Deleted-Count': String(result?.deleted ?? 0) });
     }
     default:
       return allow('GET, HEAD, PATCH, PUT, DELETE');

@@ -45,7 +45,7 @@ import type { CollectionSnapshot, CollectionStore } from '../store-contract/cont
 import { idKeyOf } from '../store/item-id.js';
 import { arrayJson, jsonOf } from '../store/item-json.js';
 import { runQuery } from '../store/query.js';
-import { referencedIds } from '../store/references.js';
+import { removeWithDependants } from '../store/remove-with-dependants.js';
 import { linkHeader, parseJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
 import { embed, expand } from './relations.js';
 import { expandField, holdsField, relationField } from '../store/relations.js';
@@ -278,25 +278,10 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
       case 'DELETE': {
         // json-server ignores a DELETE's body (axios's `delete(url, { data: {} })` sends one); file mode keeps the spec's 400.
         if (!jsonServer && (await carriesBody(ctx.request, bodyLimit))) throw new HttpError(400, MSG.deleteWithBody);
-        const removed = await store.transaction(c, (tx) => tx.remove(id) ?? throwError(noItem(id)));
-        let deleted = 1;
-        // The children of the deleted item go too (each collection in one write of its own, after
-        // the item): those `?_dependent=comments` names (json-server 1.x), else, under the preset,
-        // every other collection's (json-server 0.17 removes the dependants of a deleted parent).
-        if (jsonServer) {
-          const named = ctx.search.length > 1 ? ctx.searchParams.getAll('_dependent').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : [];
-          const parentName = nameOf(key);
-          for (const name of named.length > 0 ? named : await store.namesNextTo(c)) {
-            const childKey = siblingKey(key, name);
-            const children = await collection(childKey);
-            if (!children) continue;
-            const fk = relationField(naming, nameOf(childKey), parentName, holdsField(children.items));
-            if (fk === undefined) continue;
-            // No child of this item in the stored array, and no write queued that could add one: nothing to write.
-            if (!referencedIds(children.items, fk).has(id) && children.settled) continue;
-            deleted += (await store.transaction(children, (tx) => tx.removeWhere((child) => idKeyOf(child, fk) === id))).length;
-          }
-        }
+        // The children of the deleted item go too (remove-with-dependants.ts): those `?_dependent=comments`
+        // names (json-server 1.x), else, under the preset, every other collection's (json-server 0.17).
+        const named = jsonServer && ctx.search.length > 1 ? ctx.searchParams.getAll('_dependent').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : [];
+        const { removed, deleted } = (await removeWithDependants(store, c, id, !jsonServer ? 'none' : named.length > 0 ? named : 'next-to')) ?? throwError(noItem(id));
         return FastResponse.json(jsonOf(removed), 200, { 'X-Deleted-Count': String(deleted) }); // the item and its dependants
       }
       default:

@@ -70,11 +70,11 @@ async function until(what: string, ok: () => boolean): Promise<void> {
   }
 }
 
-async function setup(files: Record<string, unknown>) {
+async function setup(files: Record<string, unknown>, preset: 'json-server' | undefined = 'json-server') {
   const disk = heldDisk(files);
   const { writeFileSync } = await import('node:fs');
   for (const [name, value] of Object.entries(files)) writeFileSync(join(disk.dir, name), `${JSON.stringify(value, null, 2)}\n`);
-  const api = createMockApi({ fs: disk.fs, endpointPrefix: '/api', preset: 'json-server', graphql: true, logLevel: 'silent' });
+  const api = createMockApi({ fs: disk.fs, endpointPrefix: '/api', ...(preset ? { preset } : {}), graphql: true, logLevel: 'silent' });
   apis.push(api);
   const base = `${(await startServer({ mock: api })).url}/api`;
   // Tasks put in the queue of todos.json, counted.
@@ -90,9 +90,9 @@ async function setup(files: Record<string, unknown>) {
     await until(`POST ${title} to reach the store`, () => handed.n > before);
     return { answer }; // not awaited: it waits for the held write
   };
-  const exclusive = async (method: 'PUT' | 'DELETE', body?: unknown) => {
+  const exclusive = async (method: 'PUT' | 'DELETE' | 'PATCH', body?: unknown, type = 'application/json') => {
     const before = queued;
-    const answer = fetch(`${base}/todos`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+    const answer = fetch(`${base}/todos`, { method, ...(body === undefined ? {} : { headers: { 'content-type': type }, body: JSON.stringify(body) }) });
     await until(`${method} to be queued`, () => queued > before);
     return { answer };
   };
@@ -152,5 +152,19 @@ describe('store writes keep the file\u2019s one order', () => {
     // GraphQL's ID is a string; the file keeps the number the store gave (after the PUT's 9).
     expect(data.createTodo).toEqual({ id: '10', title: 'g' });
     expect(onDisk(s.file())).toEqual([{ id: 9, title: 'nine' }, { id: 10, title: 'g' }]);
+  });
+
+  it('a GraphQL mutation after a queued file-mode PATCH of the file applies after the PATCH', async () => {
+    const s = await setup({ 'todos.json': [{ id: 1, title: 'one' }] }, undefined);
+    const m = (title: string) => s.mutation(`mutation { createTodo(title: "${title}") { id } }`);
+    const g1 = await m('g1');
+    await s.firstWrite;
+    const g2 = await m('g2');
+    const patch = await s.exclusive('PATCH', [{ op: 'add', path: '/-', value: { id: 50, title: 'patched' } }], 'application/json-patch+json');
+    const g3 = await m('g3');
+    s.release();
+    const answers = await Promise.all([g1, g2, patch, g3].map((x) => x.answer));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(onDisk(s.file()).map((t: { title: string }) => t.title)).toEqual(['one', 'g1', 'g2', 'patched', 'g3']);
   });
 });
