@@ -6,7 +6,7 @@
  * needed); without it, on the shared data. A collection is named as one URL segment
  * (`encodeURIComponent('v1/users')`).
  *
- *   GET    data                         { scope, collections: [{ name, count }], objects: [name] } (objects: the
+ *   GET    data                         { scope, collections: [{ name, count, backend? }], objects: [name] } (objects: the
  *                                       top-level JSON files holding one object, shared data only: edited through files/<name>.json)
  *   GET    data/<name>                  one page: { items, etags, total, offset, limit }
  *                                       ?offset= ?limit= (1…1000, default 50) ?sort=<field> ?order=asc|desc
@@ -23,6 +23,10 @@
  *                                       under the json-server preset a post's comments go too)
  *   POST   data/<name>/<id>/duplicate   201 a copy with a new id
  *
+ * A name starting with `/` (`%2Fpet`) is a resource of the OpenAPI backend's in-memory state
+ * (`backend: 'openapi'` in the list, shared data only): the same routes, written through the
+ * document's operations (admin-openapi-data.ts).
+ *
  * Writes to an item take `If-Match: <etag>` (the tag GET gave, `etags[i]` of a page): when the
  * item changed since (another tab, a request), the answer is 412 with the current tag and
  * nothing is written. The check and the write run in the collection's write queue, so nothing
@@ -37,6 +41,7 @@ import type { CollectionStore, Item, ListQuery } from '../engine/store-contract/
 import { removeWithDependants } from '../engine/store/remove-with-dependants.js';
 import { joinVfsPath } from '../vfs/path.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
+import { openApiCollections, openApiDataRoute } from './admin-openapi-data.js';
 
 /** Imports may be large (a 100k-item collection exported and loaded back). */
 const IMPORT_LIMIT = 64 * 1024 * 1024;
@@ -145,9 +150,16 @@ export async function dataRoute(api: MockApi, request: Request, method: string, 
     for (const name of await store.names()) collections.push({ name, count: (await store.all(name))?.length ?? 0 });
     // Singular objects (config.json: { … }) are files of the shared mocks folder: the page edits them as a form through files/<name>.json.
     const objects = scope.session === null ? Object.entries(await store.documents()).filter(([, v]) => isItem(v)).map(([name]) => name).sort() : [];
+    // The OpenAPI backend's in-memory resources (`/pet`), after the store's (admin-openapi-data.ts).
+    if (scope.session === null) collections.push(...(await openApiCollections(api)));
     return json({ scope, collections, objects }, 200, {}, head);
   }
   const name = decode(parts[0]!, 'collection name');
+  if (name.startsWith('/')) {
+    const query = method === 'GET' || head ? listQueryFrom(params) : { offset: 0, limit: 50 };
+    const q = typeof query.filter?.q === 'string' ? query.filter.q : undefined;
+    return openApiDataRoute(api, request, method, name, parts.slice(1).map((p) => decode(p, 'item id')), params, { offset: query.offset, limit: query.limit, ...(query.sort ? { sort: query.sort } : {}), ...(q ? { q } : {}) });
+  }
   if (parts.length === 1) {
     if (method === 'GET' || head) {
       if (params.get('export') === 'true') {

@@ -49,6 +49,7 @@ import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming } from '../store-contract/contract.js';
 import { jsonOf } from '../store/item-json.js';
+import { registerOpenApiResources, writeOpsOf, type OpenApiResource, type OpenApiResources } from './resources-view.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 
@@ -76,6 +77,8 @@ export interface OpenApiBackendLayerOptions {
   defaultFs?: DefaultFsFactory;
   /** The runtime's native inflate for compressed request bodies (runtime.ts). */
   inflate?: BoundedSyncInflate;
+  /** Lets the devtools read the in-memory state (resources-view.ts): the engine's own pipeline, not a session's. */
+  exposeResources?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -105,6 +108,31 @@ function stateFolderOf(options: OpenApiBackendLayerOptions): StateFolder | undef
 }
 
 const FOLDER_WRITES = new Set<Role['kind']>(['create', 'replace', 'update', 'delete', 'write-by-body']);
+
+/** The collections without scope parameters, as the devtools' Data tab reads them (resources-view.ts). */
+function viewOf(b: Built): OpenApiResources {
+  const ops = writeOpsOf(b.roles);
+  const resources: OpenApiResource[] = [];
+  for (const [c, at] of ops) {
+    if (c.scopeParams.length > 0) continue;
+    const items = () => b.state.scope(c, []).items;
+    resources.push({
+      name: c.key,
+      idField: c.idField,
+      idParam: c.idParam,
+      ops: at,
+      count: () => items().size,
+      slice: (offset, limit) => {
+        const all = items();
+        return all.keys().slice(offset, offset + limit).map((id) => all.get(id));
+      },
+      all: () => items().values(),
+      get: (id) => items().get(id),
+    });
+  }
+  resources.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return { list: () => resources };
+}
 
 export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): Layer {
   const { logger, bodyLimit, backend } = options;
@@ -138,6 +166,8 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
       return false;
     }
   })();
+
+  if (options.exposeResources && options.option && !folder) registerOpenApiResources(options.option, ready.then((ok) => (ok && built ? viewOf(built) : undefined)));
 
   function json(ctx: RequestContext, value: unknown, status: number, headers: FastHeaders = {}, type?: string): Response {
     ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);

@@ -1,0 +1,172 @@
+/**
+ * The admin data routes for the OpenAPI backend's in-memory resources (admin-data.ts hands a
+ * collection name starting with `/` here: `data/%2Fpet`). Reads come from the backend's state
+ * (engine/openapi-backend/resources-view.ts), a page at a time; every write is a request to the
+ * mock API on the document's own operation (`PUT /pet` for an edit of a pet, `POST /pet` for an
+ * add, `DELETE /pet/{petId}`), so it walks the same path a client's request walks: the openapi
+ * layer validates it against the document's schema, the backend assigns the id. What the document
+ * does not describe (no operation that writes the item) is 405 naming what is missing.
+ * The request carries `Authorization: Bearer mockyard-devtools`: an operation secured by OAuth2 or
+ * a bearer scheme takes it; one that needs an API key or Basic credentials refuses it (401).
+ * The backend keeps one state per pipeline; the Data tab shows the engine's own (shared) one.
+ */
+import { HttpError } from '../core/errors.js';
+import { FastResponse } from '../core/fast-response.js';
+import type { MockApi } from '../engine/create-mock-api.js';
+import { openApiResourcesOf, type OpenApiResource } from '../engine/openapi-backend/resources-view.js';
+import { checkPreconditions, etagOfValue } from './etag.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const json = (value: unknown, status = 200, headers: Record<string, string> = {}, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store', ...headers }, head);
+
+/** The resources for `GET data` (none when the backend keeps its state in a folder: those are files). */
+export async function openApiCollections(api: MockApi): Promise<Array<{ name: string; count: number; backend: 'openapi' }>> {
+  if (!api.options.openapi) return [];
+  await api.ready(); // the backend's layer is imported on demand: registered once loaded
+  const view = await openApiResourcesOf(api.options.openapi);
+  return view ? view.list().map((r) => ({ name: r.name, count: r.count(), backend: 'openapi' as const })) : [];
+}
+
+async function resourceOf(api: MockApi, name: string): Promise<OpenApiResource> {
+  await api.ready();
+  const view = api.options.openapi ? await openApiResourcesOf(api.options.openapi) : undefined;
+  const r = view?.list().find((x) => x.name === name);
+  if (!r) throw new HttpError(404, `No collection ${JSON.stringify(name)} in the OpenAPI backend`);
+  return r;
+}
+
+/** Sends `method path` with `body` through the mock API: what a client's request would get. */
+async function dispatch(api: MockApi, method: string, template: string, r: OpenApiResource, id: string | undefined, body: unknown): Promise<Response> {
+  const prefix = (api.prefixes.find((p) => p !== '/') ?? '').replace(/\/$/, '');
+  const path = template.replace(/\{([^}]+)\}/g, (_m, p: string) => (p === r.idParam && id !== undefined ? encodeURIComponent(id) : `{${p}}`));
+  const request = new Request(`http://mockyard.devtools${prefix}${path}`, {
+    method,
+    // A bearer credential, so an operation secured by OAuth2 or a bearer scheme (presence only) takes the page's edit; apiKey and Basic ones refuse it (401, passed on).
+    headers: { Accept: 'application/json', Authorization: 'Bearer mockyard-devtools', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const res = await api.handle(request);
+  if (!res) throw new HttpError(502, `Nothing answered ${method} ${path}`);
+  return res;
+}
+
+/** A refused write: the backend's (or the openapi layer's) own answer, its status and body, passed on. */
+async function refused(res: Response, what: string): Promise<Response> {
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const message = isObj(body) && typeof body.message === 'string' ? body.message : `${what}: ${res.status}`;
+  return json({ ...(isObj(body) ? body : {}), message, status: res.status }, res.status);
+}
+
+function stored(r: OpenApiResource, id: string, what: string): Obj {
+  const item = r.get(id);
+  if (!isObj(item)) throw new HttpError(404, `${what} does not exist`);
+  return item;
+}
+
+export async function openApiDataRoute(api: MockApi, request: Request, method: string, name: string, rest: string[], params: URLSearchParams, page: { offset: number; limit: number; sort?: { readonly field: string; readonly order?: 'asc' | 'desc' }; q?: string }): Promise<Response> {
+  if (params.get('session')) throw new HttpError(409, `${name} is the OpenAPI backend's shared in-memory state: a session's copy is not shown in the Data tab (send requests with the session's header)`);
+  const r = await resourceOf(api, name);
+  const head = method === 'HEAD';
+  const scope = { session: null, backend: 'openapi' };
+  const idField = r.idField ?? 'id';
+  const bodyOf = async (): Promise<Obj> => {
+    const value: unknown = await request.json().catch(() => {
+      throw new HttpError(400, 'The body must be JSON');
+    });
+    if (!isObj(value)) throw new HttpError(400, 'The body must be a JSON object');
+    return value;
+  };
+  if (rest.length === 0) {
+    if (method === 'GET' || head) {
+      if (params.get('export') === 'true') return json(r.all(), 200, { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-/, '')}.json"` }, head);
+      let items: unknown[];
+      let total: number;
+      if (page.sort || page.q) {
+        let all = r.all();
+        if (page.q) {
+          const q = page.q.toLowerCase();
+          all = all.filter((it) => isObj(it) && Object.values(it).some((v) => v !== null && typeof v !== 'object' && String(v).toLowerCase().includes(q)));
+        }
+        if (page.sort) {
+          const { field, order } = page.sort;
+          const sign = order === 'desc' ? -1 : 1;
+          all = [...all].sort((a, b) => {
+            const x = isObj(a) ? a[field] : undefined;
+            const y = isObj(b) ? b[field] : undefined;
+            return x === y ? 0 : x === undefined ? 1 : y === undefined ? -1 : (x as number) < (y as number) ? -sign : sign;
+          });
+        }
+        total = all.length;
+        items = all.slice(page.offset, page.offset + page.limit);
+      } else {
+        total = r.count();
+        items = r.slice(page.offset, page.limit);
+      }
+      return json({ scope, name, items, etags: items.map(etagOfValue), total, offset: page.offset, limit: page.limit, idField }, 200, {}, head);
+    }
+    if (method === 'POST') {
+      if (!r.ops.create) throw new HttpError(405, `The document has no operation that creates an item of ${name}`);
+      const res = await dispatch(api, r.ops.create.method, r.ops.create.template, r, undefined, await bodyOf());
+      if (!res.ok) return refused(res, `${r.ops.create.method} ${r.ops.create.template}`);
+      const id = decodeURIComponent(res.headers.get('location')?.split('/').pop() ?? '');
+      const item = stored(r, id, `The created item of ${name}`);
+      return json(item, 201, { ETag: etagOfValue(item) });
+    }
+    throw new HttpError(405, `${method} on ${name}: the OpenAPI backend's resources are edited an item at a time (no import, no reset)`, { headers: { Allow: 'GET, HEAD, POST' } });
+  }
+  const id = rest[0]!;
+  const what = `Item ${JSON.stringify(id)} of ${name}`;
+  if (rest.length > 1) {
+    if (rest[1] === 'duplicate' && rest.length === 2 && method === 'POST') {
+      if (!r.ops.create) throw new HttpError(405, `The document has no operation that creates an item of ${name}`);
+      const { [idField]: _, ...copy } = stored(r, id, what);
+      const res = await dispatch(api, r.ops.create.method, r.ops.create.template, r, undefined, copy);
+      if (!res.ok) return refused(res, `${r.ops.create.method} ${r.ops.create.template}`);
+      const newId = decodeURIComponent(res.headers.get('location')?.split('/').pop() ?? '');
+      const item = stored(r, newId, `The copy of ${what}`);
+      return json(item, 201, { ETag: etagOfValue(item) });
+    }
+    throw new HttpError(404, 'Not Found');
+  }
+  switch (method) {
+    case 'GET':
+    case 'HEAD': {
+      const item = stored(r, id, what);
+      return json(item, 200, { ETag: etagOfValue(item) }, head);
+    }
+    case 'PATCH':
+    case 'PUT': {
+      const changes = await bodyOf();
+      const current = r.get(id);
+      checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
+      if (!isObj(current)) throw new HttpError(404, `${what} does not exist`);
+      const whole = { ...(method === 'PATCH' ? current : {}), ...changes, [idField]: current[idField] };
+      // A PATCH goes to a documented partial update by path when there is one; else the whole item to the replacing operation.
+      const op = method === 'PATCH' && r.ops.update && !r.ops.update.byBody ? r.ops.update : (r.ops.replace ?? r.ops.update);
+      if (!op) throw new HttpError(405, `The document has no operation that writes an item of ${name} (PUT or PATCH on it, or on ${name} with the item as its body)`);
+      const body = op === r.ops.update && !op.byBody && method === 'PATCH' ? changes : whole;
+      const res = await dispatch(api, op.method, op.template, r, id, body);
+      if (!res.ok) return refused(res, `${op.method} ${op.template}`);
+      const item = stored(r, id, what);
+      return json(item, 200, { ETag: etagOfValue(item) });
+    }
+    case 'DELETE': {
+      const current = r.get(id);
+      checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
+      if (current === undefined) throw new HttpError(404, `${what} does not exist`);
+      if (!r.ops.delete) throw new HttpError(405, `The document has no operation that deletes an item of ${name}`);
+      const res = await dispatch(api, r.ops.delete.method, r.ops.delete.template, r, id, undefined);
+      if (!res.ok) return refused(res, `${r.ops.delete.method} ${r.ops.delete.template}`);
+      return FastResponse.empty(204);
+    }
+    default:
+      throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: 'GET, HEAD, PATCH, PUT, DELETE' } });
+  }
+}
