@@ -193,6 +193,8 @@ export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boole
 
   return {
     name: NAME,
+    // The data's shape at start: the schema keeps it (and only grows) while the server runs.
+    ready: service.learn?.().catch(() => undefined),
     peek(ctx) {
       return ctx.subPath === options.path ? undefined : PASS;
     },

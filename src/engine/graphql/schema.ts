@@ -22,7 +22,9 @@
  * Resolvers read the collections through a per-request view (RequestData: one consistent set of
  * arrays, indexed by id and by foreign key once per array version) and write through the store.
  * A schema is rebuilt only when the shape of the data changes (a collection, a field or a type
- * appears or goes); a write that keeps the shape keeps the schema.
+ * appears or changes); a write that keeps the shape keeps the schema. It never loses a type or a
+ * field while the server runs (SeenShapes: the shape read at start, then every shape since): a
+ * collection emptied keeps its fields (optional) and relations, so a query valid at start stays valid.
  */
 import {
   GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
@@ -179,16 +181,39 @@ interface Collection {
   readonly fields: FieldShape[];
 }
 
-export function signatureOf(store: CollectionStore, arrays: ReadonlyMap<string, readonly Item[]>): { signature: string; collections: Collection[]; relations: Relation[] } {
+/**
+ * The collections and fields a schema has had (by collection, by field), kept by the service so
+ * that its schema only grows while the server runs: a collection emptied (every comment deleted)
+ * or a field no item holds any more stays in the schema (its fields optional), so a query valid
+ * before stays valid and answers `[]`/null.
+ */
+export type SeenShapes = Map<string, Map<string, FieldShape>>;
+
+/** `fields` of collection `name` with the fields seen before and missing now (optional), and `seen` grown. */
+function withSeen(seen: SeenShapes | undefined, name: string, fields: readonly FieldShape[]): FieldShape[] {
+  if (seen === undefined) return fields as FieldShape[];
+  let before = seen.get(name);
+  if (before === undefined) seen.set(name, (before = new Map()));
+  const out = [...fields];
+  const now = new Set(fields.map((f) => f.name));
+  for (const [field, shape] of before) if (!now.has(field)) out.push(shape.required ? { ...shape, required: false } : shape);
+  for (const f of fields) before.set(f.name, f);
+  return out;
+}
+
+export function signatureOf(store: CollectionStore, arrays: ReadonlyMap<string, readonly Item[]>, seen?: SeenShapes): { signature: string; collections: Collection[]; relations: Relation[] } {
   const collections: Collection[] = [];
   const taken = new Set<string>();
-  for (const [name, items] of arrays) {
+  const add = (name: string, fields: () => FieldShape[]) => {
     const names = namesOf(name);
-    if (!names || taken.has(names.type) || taken.has(names.plural) || names.type === 'Query' || names.type === 'Mutation' || names.type === 'Subscription' || names.type === 'ListMetadata') continue;
+    if (!names || taken.has(names.type) || taken.has(names.plural) || names.type === 'Query' || names.type === 'Mutation' || names.type === 'Subscription' || names.type === 'ListMetadata') return;
     taken.add(names.type).add(names.plural);
-    // An empty collection (`todos.json` holding `[]`, or every item deleted) still has its id: a type needs a field.
-    collections.push({ name, names, fields: items.length === 0 ? [{ name: store.idField, leaf: 'ID', list: false, required: true }] : shapeOf(items) });
-  }
+    collections.push({ name, names, fields: withSeen(seen, name, fields()) });
+  };
+  // An empty collection (`todos.json` holding `[]`, or every item deleted) still has its id: a type needs a field.
+  for (const [name, items] of arrays) add(name, () => (items.length === 0 ? [{ name: store.idField, leaf: 'ID', list: false, required: true }] : shapeOf(items)));
+  // A collection seen before and gone now (its file removed) keeps its type, with no items.
+  if (seen !== undefined) for (const name of seen.keys()) if (!arrays.has(name)) add(name, () => []);
   const relations = findRelations(store.relations, new Map(collections.map((c) => [c.name, c.fields.map((f) => f.name)])));
   const signature = JSON.stringify([store.idField, collections.map((c) => [c.name, c.fields]), relations]);
   return { signature, collections, relations };

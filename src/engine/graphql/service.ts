@@ -11,7 +11,7 @@ import {
 import { buildTemplate, hoistedValues, tokenize, type Template } from './literal-template.js';
 import { HttpError } from '../../core/errors.js';
 import type { CollectionStore, Item, StoreChange } from '../store/store.js';
-import { deriveSchema, RequestData, sameArrays, signatureOf, type ChangeStreams, type DerivedSchema } from './schema.js';
+import { deriveSchema, RequestData, sameArrays, signatureOf, type ChangeStreams, type DerivedSchema, type SeenShapes } from './schema.js';
 import { changeStream } from './change-stream.js';
 
 export interface GraphqlRequest {
@@ -80,6 +80,8 @@ export function formatResult(result: ExecutionResult): Record<string, unknown> {
 }
 
 export interface GraphqlService {
+  /** Reads the data's shape now (the engine's start-up): what the schema keeps from then on. */
+  learn?(): Promise<void>;
   /** The schema for the data as it is now, and the request's view of the data. */
   current(): Promise<{ derived: Pick<DerivedSchema, 'schema'>; data: RequestData }>;
   /** Parses and validates (memoised per schema); throws DocumentError. */
@@ -98,6 +100,8 @@ export function createGraphqlService(store: CollectionStore): GraphqlService {
   let last: DerivedSchema | undefined;
   /** The arrays the last schema was checked against: the same arrays, the same schema. */
   let lastArrays: Map<string, readonly Item[]> | undefined;
+  /** Every collection and field seen since start (`learn()` at start, then each new set of arrays): the schema only grows. */
+  const seen: SeenShapes = new Map();
   const documents = new DocumentCache(true);
   /** Answers of queries over `lastArrays` (emptied when any collection changes). */
   let answers = new Map<string, string>();
@@ -107,6 +111,10 @@ export function createGraphqlService(store: CollectionStore): GraphqlService {
   };
 
   return {
+    async learn() {
+      await this.current();
+    },
+
     async current() {
       const arrays = new Map<string, readonly Item[]>();
       for (const name of await store.names()) {
@@ -116,7 +124,7 @@ export function createGraphqlService(store: CollectionStore): GraphqlService {
       if (last !== undefined && lastArrays !== undefined && sameArrays(lastArrays, arrays)) return { derived: last, data: new RequestData(store, arrays) };
       answers = new Map();
       answerBytes = 0;
-      const { signature, collections, relations } = signatureOf(store, arrays);
+      const { signature, collections, relations } = signatureOf(store, arrays, seen);
       if (last === undefined || last.signature !== signature) {
         last = deriveSchema(store, collections, relations, signature, streams);
         documents.clear();
