@@ -24,7 +24,7 @@
  *   POST   data/<name>/<id>/duplicate   201 a copy with a new id
  *
  * A name starting with `/` (`%2Fpet`) is a resource of the OpenAPI backend's in-memory state
- * (`backend: 'openapi'` in the list, shared data only): the same routes, written through the
+ * (`backend: 'openapi'` in the list; a session's own copy with `?session=`): the same routes, written through the
  * document's operations (admin-openapi-data.ts).
  *
  * Writes to an item take `If-Match: <etag>` (the tag GET gave, `etags[i]` of a page): when the
@@ -151,14 +151,14 @@ export async function dataRoute(api: MockApi, request: Request, method: string, 
     // Singular objects (config.json: { … }) are files of the shared mocks folder: the page edits them as a form through files/<name>.json.
     const objects = scope.session === null ? Object.entries(await store.documents()).filter(([, v]) => isItem(v)).map(([name]) => name).sort() : [];
     // The OpenAPI backend's in-memory resources (`/pet`), after the store's (admin-openapi-data.ts).
-    if (scope.session === null) collections.push(...(await openApiCollections(api)));
+    collections.push(...(await openApiCollections(api, store)));
     return json({ scope, collections, objects }, 200, {}, head);
   }
   const name = decode(parts[0]!, 'collection name');
   if (name.startsWith('/')) {
     const query = method === 'GET' || head ? listQueryFrom(params) : { offset: 0, limit: 50 };
     const q = typeof query.filter?.q === 'string' ? query.filter.q : undefined;
-    return openApiDataRoute(api, request, method, name, parts.slice(1).map((p) => decode(p, 'item id')), params, { offset: query.offset, limit: query.limit, ...(query.sort ? { sort: query.sort } : {}), ...(q ? { q } : {}) });
+    return openApiDataRoute(api, store, scope.session, request, method, name, parts.slice(1).map((p) => decode(p, 'item id')), { offset: query.offset, limit: query.limit, exportAll: params.get('export') === 'true', ...(query.sort ? { sort: query.sort } : {}), ...(q ? { q } : {}) });
   }
   if (parts.length === 1) {
     if (method === 'GET' || head) {

@@ -8,11 +8,13 @@
  * does not describe (no operation that writes the item) is 405 naming what is missing.
  * The request carries `Authorization: Bearer mockyard-devtools`: an operation secured by OAuth2 or
  * a bearer scheme takes it; one that needs an API key or Basic credentials refuses it (401).
- * The backend keeps one state per pipeline; the Data tab shows the engine's own (shared) one.
+ * The backend keeps one state per pipeline: the shared one, and a session's own (its requests,
+ * and these writes with `?session=`, carry `X-Mockyard-Session`).
  */
 import { HttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
 import type { MockApi } from '../engine/create-mock-api.js';
+import type { CollectionStore } from '../engine/store-contract/contract.js';
 import { openApiResourcesOf, type OpenApiResource } from '../engine/openapi-backend/resources-view.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
 
@@ -20,30 +22,28 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const json = (value: unknown, status = 200, headers: Record<string, string> = {}, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store', ...headers }, head);
 
-/** The resources for `GET data` (none when the backend keeps its state in a folder: those are files). */
-export async function openApiCollections(api: MockApi): Promise<Array<{ name: string; count: number; backend: 'openapi' }>> {
+/** The resources for `GET data` of the scope whose collection store is `store` (none when the backend keeps its state in a folder: those are files). */
+export async function openApiCollections(api: MockApi, store: CollectionStore): Promise<Array<{ name: string; count: number; backend: 'openapi' }>> {
   if (!api.options.openapi) return [];
-  await api.ready(); // the backend's layer is imported on demand: registered once loaded
-  const view = await openApiResourcesOf(api.options.openapi);
+  const view = await openApiResourcesOf(store);
   return view ? view.list().map((r) => ({ name: r.name, count: r.count(), backend: 'openapi' as const })) : [];
 }
 
-async function resourceOf(api: MockApi, name: string): Promise<OpenApiResource> {
-  await api.ready();
-  const view = api.options.openapi ? await openApiResourcesOf(api.options.openapi) : undefined;
+async function resourceOf(store: CollectionStore, name: string): Promise<OpenApiResource> {
+  const view = await openApiResourcesOf(store);
   const r = view?.list().find((x) => x.name === name);
   if (!r) throw new HttpError(404, `No collection ${JSON.stringify(name)} in the OpenAPI backend`);
   return r;
 }
 
 /** Sends `method path` with `body` through the mock API: what a client's request would get. */
-async function dispatch(api: MockApi, method: string, template: string, r: OpenApiResource, id: string | undefined, body: unknown): Promise<Response> {
+async function dispatch(api: MockApi, session: string | null, method: string, template: string, r: OpenApiResource, id: string | undefined, body: unknown): Promise<Response> {
   const prefix = (api.prefixes.find((p) => p !== '/') ?? '').replace(/\/$/, '');
   const path = template.replace(/\{([^}]+)\}/g, (_m, p: string) => (p === r.idParam && id !== undefined ? encodeURIComponent(id) : `{${p}}`));
   const request = new Request(`http://mockyard.devtools${prefix}${path}`, {
     method,
     // A bearer credential, so an operation secured by OAuth2 or a bearer scheme (presence only) takes the page's edit; apiKey and Basic ones refuse it (401, passed on).
-    headers: { Accept: 'application/json', Authorization: 'Bearer mockyard-devtools', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: { Accept: 'application/json', Authorization: 'Bearer mockyard-devtools', ...(session === null ? {} : { 'X-Mockyard-Session': session }), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const res = await api.handle(request);
@@ -70,11 +70,10 @@ function stored(r: OpenApiResource, id: string, what: string): Obj {
   return item;
 }
 
-export async function openApiDataRoute(api: MockApi, request: Request, method: string, name: string, rest: string[], params: URLSearchParams, page: { offset: number; limit: number; sort?: { readonly field: string; readonly order?: 'asc' | 'desc' }; q?: string }): Promise<Response> {
-  if (params.get('session')) throw new HttpError(409, `${name} is the OpenAPI backend's shared in-memory state: a session's copy is not shown in the Data tab (send requests with the session's header)`);
-  const r = await resourceOf(api, name);
+export async function openApiDataRoute(api: MockApi, store: CollectionStore, session: string | null, request: Request, method: string, name: string, rest: string[], page: { offset: number; limit: number; exportAll: boolean; sort?: { readonly field: string; readonly order?: 'asc' | 'desc' }; q?: string }): Promise<Response> {
+  const r = await resourceOf(store, name);
   const head = method === 'HEAD';
-  const scope = { session: null, backend: 'openapi' };
+  const scope = { session, backend: 'openapi' };
   const idField = r.idField ?? 'id';
   const bodyOf = async (): Promise<Obj> => {
     const value: unknown = await request.json().catch(() => {
@@ -85,7 +84,7 @@ export async function openApiDataRoute(api: MockApi, request: Request, method: s
   };
   if (rest.length === 0) {
     if (method === 'GET' || head) {
-      if (params.get('export') === 'true') return json(r.all(), 200, { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-/, '')}.json"` }, head);
+      if (page.exportAll) return json(r.all(), 200, { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-/, '')}.json"` }, head);
       let items: unknown[];
       let total: number;
       if (page.sort || page.q) {
@@ -113,7 +112,7 @@ export async function openApiDataRoute(api: MockApi, request: Request, method: s
     }
     if (method === 'POST') {
       if (!r.ops.create) throw new HttpError(405, `The document has no operation that creates an item of ${name}`);
-      const res = await dispatch(api, r.ops.create.method, r.ops.create.template, r, undefined, await bodyOf());
+      const res = await dispatch(api, session, r.ops.create.method, r.ops.create.template, r, undefined, await bodyOf());
       if (!res.ok) return refused(res, `${r.ops.create.method} ${r.ops.create.template}`);
       const id = decodeURIComponent(res.headers.get('location')?.split('/').pop() ?? '');
       const item = stored(r, id, `The created item of ${name}`);
@@ -127,7 +126,7 @@ export async function openApiDataRoute(api: MockApi, request: Request, method: s
     if (rest[1] === 'duplicate' && rest.length === 2 && method === 'POST') {
       if (!r.ops.create) throw new HttpError(405, `The document has no operation that creates an item of ${name}`);
       const { [idField]: _, ...copy } = stored(r, id, what);
-      const res = await dispatch(api, r.ops.create.method, r.ops.create.template, r, undefined, copy);
+      const res = await dispatch(api, session, r.ops.create.method, r.ops.create.template, r, undefined, copy);
       if (!res.ok) return refused(res, `${r.ops.create.method} ${r.ops.create.template}`);
       const newId = decodeURIComponent(res.headers.get('location')?.split('/').pop() ?? '');
       const item = stored(r, newId, `The copy of ${what}`);
@@ -152,7 +151,7 @@ export async function openApiDataRoute(api: MockApi, request: Request, method: s
       const op = method === 'PATCH' && r.ops.update && !r.ops.update.byBody ? r.ops.update : (r.ops.replace ?? r.ops.update);
       if (!op) throw new HttpError(405, `The document has no operation that writes an item of ${name} (PUT or PATCH on it, or on ${name} with the item as its body)`);
       const body = op === r.ops.update && !op.byBody && method === 'PATCH' ? changes : whole;
-      const res = await dispatch(api, op.method, op.template, r, id, body);
+      const res = await dispatch(api, session, op.method, op.template, r, id, body);
       if (!res.ok) return refused(res, `${op.method} ${op.template}`);
       const item = stored(r, id, what);
       return json(item, 200, { ETag: etagOfValue(item) });
@@ -162,7 +161,7 @@ export async function openApiDataRoute(api: MockApi, request: Request, method: s
       checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
       if (current === undefined) throw new HttpError(404, `${what} does not exist`);
       if (!r.ops.delete) throw new HttpError(405, `The document has no operation that deletes an item of ${name}`);
-      const res = await dispatch(api, r.ops.delete.method, r.ops.delete.template, r, id, undefined);
+      const res = await dispatch(api, session, r.ops.delete.method, r.ops.delete.template, r, id, undefined);
       if (!res.ok) return refused(res, `${r.ops.delete.method} ${r.ops.delete.template}`);
       return FastResponse.empty(204);
     }

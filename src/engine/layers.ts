@@ -36,6 +36,7 @@ import type { Layer } from './pipeline/layer.js';
 import type { CollectionStore } from './store/store.js';
 import { lazyCollectionStore } from './store/lazy-store.js';
 import { lazyLayer } from './pipeline/lazy-layer.js';
+import { registerOpenApiResources, type OpenApiResources } from './openapi-backend/resources-view.js';
 import { createRewriteLayer } from './json-server/layer.js';
 import { createMiddlewareLayer } from './json-server/middleware-layer.js';
 import { createStaticLayer } from './static/layer.js';
@@ -102,6 +103,9 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     countObjects: options.preset === null, // json-server 0.17 sends no X-Total-Count on a singular (/profile)
   });
   const store = lazyCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
+  // The OpenAPI backend (loaded on demand); its in-memory state is what the devtools' Data tab reads of this pipeline (resources-view.ts).
+  const backend = mockBackend ? lazyLayer('openapi-mock', () => import('./openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, openFiles: createFilesLayer, maxJsonDepth: options.maxJsonDepth, relations: options.relations, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate }))) : undefined;
+  if (backend) registerOpenApiResources(store, (backend.ready as Promise<{ resources?: Promise<OpenApiResources | undefined> }>).then((l) => l.resources, () => undefined));
   const handlers = createHandlerLayer(options, services, files);
   const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir, services.runtime.upstream) : undefined;
   const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, inflate: services.runtime.inflate }) : undefined;
@@ -121,7 +125,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.graphql ? [lazyLayer('graphql', () => import('./graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('./collections/layer.js').then((m) => m.createCollectionsLayer({ options, files, store, inflate: services.runtime.inflate })))] : []), // json-server collections over the store (collections/layer.ts, loaded on demand)
     files, // file-system mode (files/layer.ts)
-    ...(mockBackend ? [lazyLayer('openapi-mock', () => import('./openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, openFiles: createFilesLayer, maxJsonDepth: options.maxJsonDepth, relations: options.relations, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate, exposeResources: !reuse })))] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
+    ...(backend ? [backend] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)
     ...(options.static.length > 0 ? [createStaticLayer(options.static, options.root, services.runtime.defaultFs)] : []), // static files nothing above answered (static/layer.ts)
     ...(proxy ? [proxy] : []), // what nothing answered → the real API, recorded with proxy.record (proxy/layer.ts)
     ...(!proxy && !options.collections && options.noHandledRestFsRequestsAction === '404' ? [itemRouteHints(files)] : []), // a 404 for <array>/<id> names the preset (preset-hints/layer.ts)

@@ -4,7 +4,7 @@
  * as the backend's), paged on the server, and written through the document's own operations
  * (`PUT /pet` for an edit, `POST /pet` for an add, `DELETE /pet/{petId}`): REST reads the edit, a
  * write the document's schema refuses is refused with the openapi layer's 400 and nothing changes,
- * and a stale If-Match is 412.
+ * and a stale If-Match is 412. A session's copy is its own.
  */
 import { afterEach, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +57,17 @@ it('lists /pet, pages it on the server and writes through the document\'s operat
   expect((await call(`${s.url}${A}/data/${PET}/121`, 'DELETE')).status).toBe(204);
   expect((await call(`${s.url}/api/pet/121`, 'GET', undefined, KEY)).status).toBe(404);
   expect((await call(`${s.url}${A}/data/${PET}/121`)).status).toBe(404);
-  // Not the store's: no import, no session copy here.
+  // Not the store's: no import.
   expect((await call(`${s.url}${A}/data/${PET}`, 'PUT', [])).status).toBe(405);
-  expect((await call(`${s.url}${A}/data/${PET}?session=s1`)).status).toBe(409);
+
+  // A session's own copy: listed in its scope, edited there, seen only by that session's requests.
+  const inSession = await call(`${s.url}${A}/data?session=s1`);
+  expect(inSession.json.collections).toContainEqual({ name: '/pet', count: 120, backend: 'openapi' });
+  const sessionPage = await call(`${s.url}${A}/data/${PET}?session=s1&limit=1`);
+  expect(sessionPage.json.scope).toEqual({ session: 's1', backend: 'openapi' });
+  const sp = sessionPage.json.items[0];
+  expect((await call(`${s.url}${A}/data/${PET}/${sp.id}?session=s1`, 'PATCH', { name: 'Only s1' })).status).toBe(200);
+  expect((await call(`${s.url}/api/pet/${sp.id}`, 'GET', undefined, { ...KEY, 'X-Mockyard-Session': 's1' })).json.name).toBe('Only s1');
+  expect((await call(`${s.url}/api/pet/${sp.id}`, 'GET', undefined, KEY)).json.name).not.toBe('Only s1');
+  expect((await call(`${s.url}${A}/data/${PET}/${sp.id}`)).json.name).not.toBe('Only s1');
 });

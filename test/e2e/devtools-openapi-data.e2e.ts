@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 // GET /pet/{petId} of the document needs the api_key header (presence only).
-const pet = async (id: number) => (await (await fetch(`${server.url}/api/pet/${id}`, { headers: { api_key: 'k' } })).json()) as { id: number; name: string; photoUrls: unknown };
+const pet = async (id: number, session?: string) => (await (await fetch(`${server.url}/api/pet/${id}`, { headers: { api_key: 'k', ...(session ? { 'X-Mockyard-Session': session } : {}) } })).json()) as { id: number; name: string; photoUrls: unknown };
 
 it('lists /pet as the OpenAPI backend\'s, pages it, and a cell edited by keyboard is what REST GET /api/pet/<id> answers', async () => {
   const page = await browser.context.newPage();
@@ -34,7 +34,7 @@ it('lists /pet as the OpenAPI backend\'s, pages it, and a cell edited by keyboar
   const select = page.getByTestId('data-collection');
   await expect.poll(() => select.locator('option').allTextContents()).toContain('/pet (75) · OpenAPI backend');
   await select.selectOption('/pet');
-  await expect.poll(() => page.getByTestId('data-scope-label').textContent()).toMatch(/^OpenAPI backend/);
+  await expect.poll(() => page.getByTestId('data-scope-label').textContent()).toMatch(/^OpenAPI backend, shared/);
   await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–50 of 75');
   await expect.poll(() => page.locator('[data-testid=data-table] tbody tr').count()).toBe(50);
   const id = Number(await page.locator('[data-testid=data-table] tbody tr').nth(2).getAttribute('data-id'));
@@ -61,5 +61,26 @@ it('lists /pet as the OpenAPI backend\'s, pages it, and a cell edited by keyboar
   // Paged on the server: the second page.
   await page.getByRole('button', { name: 'Next' }).click();
   await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('51–75 of 75');
+  await page.close();
+});
+
+it('edits a session\'s own copy of the backend\'s state, labelled; only that session sees it', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}/_mockyard/#data`);
+  await page.locator('[data-tab=data][aria-selected=true]').waitFor();
+  await page.getByLabel('New session id').fill('pw-pets');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('data-collection').locator('option').allTextContents()).toContain('/pet (75) · OpenAPI backend');
+  await page.getByTestId('data-collection').selectOption('/pet');
+  await expect.poll(() => page.getByTestId('data-scope-label').textContent()).toMatch(/^OpenAPI backend, session pw-pets’s copy/);
+  await expect.poll(() => page.locator('[data-testid=data-table] tbody tr').count()).toBe(50);
+  const id = Number(await page.locator('[data-testid=data-table] tbody tr').nth(4).getAttribute('data-id'));
+  const shared = (await pet(id)).name;
+  await page.locator(`[data-testid=data-table] tr[data-id="${id}"] [data-field="name"]`).focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel(`name of ${id}`).fill('Only in pw-pets');
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await pet(id, 'pw-pets')).name).toBe('Only in pw-pets');
+  expect((await pet(id)).name).toBe(shared);
   await page.close();
 });

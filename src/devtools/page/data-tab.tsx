@@ -282,7 +282,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
   };
   const openapi = collections.find((c) => c.name === name)?.backend === 'openapi';
   const scopeLabel = openapi
-    ? 'OpenAPI backend (shared, in memory) — edits go through the document’s operations and are validated by it'
+    ? `OpenAPI backend, ${session === null ? 'shared' : `session ${session}’s copy`} (in memory) — edits go through the document’s operations and are validated by it`
     : session === null
       ? 'Shared data — what every request without a session sees'
       : `Session ${session} — only requests with X-Mockyard-Session: ${session} see it`;

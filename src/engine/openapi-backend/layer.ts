@@ -49,7 +49,7 @@ import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming } from '../store-contract/contract.js';
 import { jsonOf } from '../store/item-json.js';
-import { registerOpenApiResources, writeOpsOf, type OpenApiResource, type OpenApiResources } from './resources-view.js';
+import { writeOpsOf, type OpenApiResource, type OpenApiResources } from './resources-view.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 
@@ -77,8 +77,6 @@ export interface OpenApiBackendLayerOptions {
   defaultFs?: DefaultFsFactory;
   /** The runtime's native inflate for compressed request bodies (runtime.ts). */
   inflate?: BoundedSyncInflate;
-  /** Lets the devtools read the in-memory state (resources-view.ts): the engine's own pipeline, not a session's. */
-  exposeResources?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -134,7 +132,8 @@ function viewOf(b: Built): OpenApiResources {
   return { list: () => resources };
 }
 
-export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): Layer {
+/** The layer, and what the devtools read of its in-memory state (undefined with `state`, a folder: those are files). */
+export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): Layer & { resources: Promise<OpenApiResources | undefined> } {
   const { logger, bodyLimit, backend } = options;
   let built: Built | undefined;
   const folder = stateFolderOf(options);
@@ -166,8 +165,6 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
       return false;
     }
   })();
-
-  if (options.exposeResources && options.option && !folder) registerOpenApiResources(options.option, ready.then((ok) => (ok && built ? viewOf(built) : undefined)));
 
   function json(ctx: RequestContext, value: unknown, status: number, headers: FastHeaders = {}, type?: string): Response {
     ctx.answered(OPENAPI_MOCK_LAYER, ctx.method);
@@ -422,6 +419,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   return {
     name: OPENAPI_MOCK_LAYER,
     ready,
+    resources: ready.then((ok) => (ok && built && !folder ? viewOf(built) : undefined)),
     async close() {
       await folder?.close();
     },

@@ -1,6 +1,6 @@
 /**
- * What the devtools' Data tab sees of the OpenAPI backend's in-memory state (layer.ts registers
- * it for the engine's own pipeline, keyed by the `mock.openapi` option object): the collections
+ * What the devtools' Data tab sees of the OpenAPI backend's in-memory state (layers.ts registers
+ * each pipeline's, keyed by that pipeline's collection store: the engine's own, a session's): the collections
  * without scope parameters (`/pet`, not `/users/{id}/orders`), each with its item count, a page
  * of its items (drawn lazily as REST reads draw them), one item, and the documented operations
  * that write it. Reads only: a write goes through the mock API itself (the document's operation,
@@ -37,14 +37,13 @@ export interface OpenApiResources {
 
 const views = new WeakMap<object, Promise<OpenApiResources | undefined>>();
 
-/** The first pipeline built registers (the engine's own; a scenario's comes after it). */
-export function registerOpenApiResources(option: object, resources: Promise<OpenApiResources | undefined>): void {
-  if (!views.has(option)) views.set(option, resources);
+export function registerOpenApiResources(store: object, resources: Promise<OpenApiResources | undefined>): void {
+  views.set(store, resources);
 }
 
-/** The backend's resources for the engine whose `mock.openapi` is `option` (undefined: no backend in memory). */
-export function openApiResourcesOf(option: object): Promise<OpenApiResources | undefined> {
-  return views.get(option) ?? Promise.resolve(undefined);
+/** The backend's resources of the pipeline whose collection store is `store` (undefined: no backend in memory). */
+export function openApiResourcesOf(store: object): Promise<OpenApiResources | undefined> {
+  return views.get(store) ?? Promise.resolve(undefined);
 }
 
 /** The writing operations of each collection, from the roles resources.ts inferred. */
