@@ -24,7 +24,8 @@ interface Page {
 }
 interface Collections {
   scope: { session: string | null };
-  collections: Array<{ name: string; count: number }>;
+  /** `backend: 'openapi'`: a resource of the OpenAPI backend's state (`/pet`), written through the document's operations. */
+  collections: Array<{ name: string; count: number; backend?: 'openapi' }>;
   /** Top-level JSON files holding one object (shared data only): edited as a form. */
   objects?: string[];
 }
@@ -279,7 +280,12 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
     setOffset(0);
     setSort((s) => (s?.field === field ? { field, order: s.order === 'asc' ? 'desc' : 'asc' } : { field, order: 'asc' }));
   };
-  const scopeLabel = session === null ? 'Shared data — what every request without a session sees' : `Session ${session} — only requests with X-Mockyard-Session: ${session} see it`;
+  const openapi = collections.find((c) => c.name === name)?.backend === 'openapi';
+  const scopeLabel = openapi
+    ? 'OpenAPI backend (shared, in memory) — edits go through the document’s operations and are validated by it'
+    : session === null
+      ? 'Shared data — what every request without a session sees'
+      : `Session ${session} — only requests with X-Mockyard-Session: ${session} see it`;
 
   return (
     <section class="tab data" hidden={!active} aria-label="Data">
@@ -308,7 +314,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
           <select data-testid="data-collection" value={name ?? ''} onChange={(e) => (setOffset(0), setSort(null), setName((e.target as HTMLSelectElement).value))}>
             {collections.map((c) => (
               <option value={c.name}>
-                {c.name} ({c.count.toLocaleString('en')})
+                {c.name} ({c.count.toLocaleString('en')}){c.backend ? ' · OpenAPI backend' : ''}
               </option>
             ))}
             {objects.map((o) => (
@@ -325,13 +331,13 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
         <button type="button" onClick={addItem} disabled={name === null || name.startsWith(OBJECT)}>
           Add item
         </button>
-        <button type="button" onClick={importJson} disabled={name === null || name.startsWith(OBJECT)}>
+        <button type="button" onClick={importJson} disabled={name === null || name.startsWith(OBJECT) || openapi}>
           Import JSON
         </button>
         <button type="button" onClick={exportJson} disabled={name === null || name.startsWith(OBJECT)}>
           Export JSON
         </button>
-        <button type="button" onClick={resetCollection} disabled={name === null || name.startsWith(OBJECT)}>
+        <button type="button" onClick={resetCollection} disabled={name === null || name.startsWith(OBJECT) || openapi}>
           Reset collection
         </button>
         {session !== null ? (
