@@ -38,7 +38,7 @@ import { nodeHost } from './engines.js';
 import { keepHarFile } from './har-file.js';
 import { initWorker } from './init-worker.js';
 import { storageLine, storageName, waitForStorage, withSpoolDefault } from './cli-tracker-storage.js';
-import { documentFlagAlone, documentName, documentServing, openApiPositional, serveOpenApi } from './openapi-cli.js';
+import { documentFlagAlone, documentName, documentResources, documentServing, openApiPositional, serveOpenApi } from './openapi-cli.js';
 import { listenOptions, serveHost, type RunningServer } from './serve.js';
 import { DATA_FILE, JsonServerFlagError, jsonServerFlags, type FlagSpecs, type JsonServerArgs } from './json-server-flags.js';
 import { watchJsonServerFiles } from './json-server-watch.js';
@@ -532,6 +532,7 @@ export async function main(argv: string[], io: CliIo): Promise<CliResult> {
       if (storage) io.out(storage);
       const openapi = config.mock?.openapi;
       if (openapi !== undefined && openapi !== null) io.out(`  Requests validated against the OpenAPI document ${documentName(typeof openapi === 'object' && 'document' in openapi ? openapi.document : openapi)}`);
+      if (talk && api) for (const line of await documentResources(server.url, api)) io.out(line); // openapi-cli.ts
       if (talk) for (const line of startupMap(server.url, map && fileRouting ? await map.get() : undefined, served, true)) io.out(line);
       for (const note of parsed.notes) io.out(`  ${note}`);
       io.out('Press Ctrl+C to stop.');

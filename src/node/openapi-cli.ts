@@ -8,11 +8,14 @@
  */
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { MockApi } from '../engine/create-mock-api.js';
+import { openApiResourcesOf } from '../engine/openapi-backend/resources-view.js';
 import type { ResolvedMockApiOptions } from '../engine/options.js';
 import type { MockApiOptions } from '../engine/mock-api-options.js';
 import { readDocument } from '../engine/openapi-document/operations.js';
 import { createDeref } from '../engine/openapi-document/refs.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
+import { plural } from './startup-map.js';
 
 export interface OpenApiArgument {
   file: string;
@@ -34,14 +37,33 @@ export function documentName(source: unknown): string {
 
 /**
  * What a mock API serves from its document, for the start-up map: the generated backend with its
- * seed and population, or undefined when the document only validates (`mock: false`, a proxy).
+ * seed, or undefined when the document only validates (`mock: false`, a proxy). How many items
+ * each collection holds is not said here (a document's own examples give their count, not the
+ * `count` option): `documentResources` lists what is really served.
  */
 export function documentServing(options: ResolvedMockApiOptions): string | undefined {
   const openapi = options.openapi;
   if (!openapi || !(openapi.backend.mock ?? !options.proxy)) return undefined;
-  const { seed, count, state } = openapi.backend;
+  const { seed, state } = openapi.backend;
   const kept = state === undefined ? '' : `, collections kept in ${typeof state === 'string' ? state : 'the given filesystem'}`;
-  return `the OpenAPI document ${documentName(openapi.source)}: generated, stateful data (seed ${JSON.stringify(seed)}, ${count['*']} items per collection${kept})`;
+  return `the OpenAPI document ${documentName(openapi.source)}: generated, stateful data (seed ${JSON.stringify(seed)}${kept})`;
+}
+
+/**
+ * The start-up map's section for the OpenAPI backend: each collection it serves (a path without
+ * parameters, `/v1/pets`) at its URL, with the items it holds now. None when no backend holds the
+ * data in memory (`mock: false`, a state folder: its files are the map's).
+ */
+export async function documentResources(url: string, api: MockApi): Promise<string[]> {
+  const openapi = api.options.openapi;
+  if (!openapi) return [];
+  const view = await openApiResourcesOf(openapi);
+  const list = view?.list() ?? [];
+  if (list.length === 0) return [];
+  const prefix = api.prefixes[0] ?? '/';
+  const at = (name: string) => `${url}${prefix === '/' ? '' : prefix}${name}`;
+  const width = Math.min(60, Math.max(...list.map((r) => at(r.name).length)));
+  return ['', `  Resources (the OpenAPI document ${documentName(openapi.source)})`, ...list.map((r) => `    ${at(r.name).padEnd(width)}  collection, ${plural(r.count(), 'item')}`)];
 }
 
 /** The positional argument as an OpenAPI document, or undefined (not one: a db, or no argument). */
