@@ -8,6 +8,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { createServer, type Server } from 'node:http';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { closeServers, startServer } from '../helpers/server.js';
 
@@ -70,4 +71,27 @@ it('lists /pet, pages it on the server and writes through the document\'s operat
   expect((await call(`${s.url}/api/pet/${sp.id}`, 'GET', undefined, { ...KEY, 'X-Mockyard-Session': 's1' })).json.name).toBe('Only s1');
   expect((await call(`${s.url}/api/pet/${sp.id}`, 'GET', undefined, KEY)).json.name).not.toBe('Only s1');
   expect((await call(`${s.url}${A}/data/${PET}/${sp.id}`)).json.name).not.toBe('Only s1');
+});
+
+it('an edit made in the Data tab is a request to the document\'s operation: a webhook on that operation fires', async () => {
+  const received: Array<{ event: string | undefined; body: any }> = [];
+  const hooks: Server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c) => (text += c));
+    req.on('end', () => {
+      received.push({ event: req.headers['x-mockyard-event'] as string | undefined, body: JSON.parse(text) });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(hooks.address() as { port: number }).port}/hooks`;
+    const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fs: memoryFs({}), openapi: { document: DOC, count: { '*': 5 } }, webhooks: [{ on: 'PUT /api/pet', url }] } });
+    const [first] = (await call(`${s.url}${A}/data/${PET}?limit=1`)).json.items;
+    expect((await call(`${s.url}${A}/data/${PET}/${first.id}`, 'PATCH', { name: 'Hooked' })).status).toBe(200);
+    await expect.poll(() => received.length).toBe(1);
+    expect(received[0]).toMatchObject({ event: 'PUT /api/pet', body: { id: first.id, name: 'Hooked' } });
+  } finally {
+    await new Promise((resolve) => hooks.close(resolve));
+  }
 });
