@@ -57,7 +57,7 @@ export function documentServing(options: ResolvedMockApiOptions): string | undef
 export async function documentResources(url: string, api: MockApi): Promise<string[]> {
   const openapi = api.options.openapi;
   if (!openapi) return [];
-  const view = await openApiResourcesOf(openapi);
+  const view = await openApiResourcesOf(api.app.store); // the engine's own pipeline's backend (a session has its own)
   const list = view?.list() ?? [];
   if (list.length === 0) return [];
   const prefix = api.prefixes[0] ?? '/';
