@@ -42,6 +42,8 @@ it('lists /pet, pages it on the server and writes through the document\'s operat
   expect(edited.status).toBe(200);
   expect(edited.json).toEqual({ ...pet, name: 'Edited' });
   expect((await call(`${s.url}/api/pet/${pet.id}`, 'GET', undefined, KEY)).json.name).toBe('Edited');
+  // It is a request like any client's: the journal lists it.
+  expect((await call(`${s.url}${A}/requests`)).json.entries.map((e: any) => `${e.method} ${e.url} ${e.status}`)).toContain('PUT /api/pet 200');
   // A stale tag: 412, nothing written.
   expect((await call(`${s.url}${A}/data/${PET}/${pet.id}`, 'PATCH', { name: 'Lost' }, { 'If-Match': one.headers.get('etag')! })).status).toBe(412);
   // The document's schema refuses a name that is not a string: the openapi layer's 400, nothing changed.
