@@ -39,7 +39,7 @@ import { isObj } from '../../core/json-object.js';
 import type { MediaContent, Operation, ResponseSpec } from '../openapi-document/operations.js';
 import type { BackendOptions } from './options.js';
 import type { Deref } from '../openapi-document/refs.js';
-import { envelopeOf, inferRoles, jsonContent, successSchemaOf, topLevelProperties, type Collection, type Role } from './resources.js';
+import { envelopeOf, inferRoles, jsonContent, scopePath, successSchemaOf, topLevelProperties, type Collection, type Role } from './resources.js';
 import { chooseResponse, isSuccess, missingExample, parsePrefer, type Chosen, type Prefer } from './prefer.js';
 import { toXml } from './xml.js';
 import { negotiate } from '../../core/accept.js';
@@ -47,7 +47,7 @@ import type { RouteMatch } from '../openapi-document/routes.js';
 import { createState, type BackendState, type Scope } from './state.js';
 import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
-import type { RelationNaming } from '../store-contract/contract.js';
+import type { RelationNaming, StoreChange } from '../store-contract/contract.js';
 import { jsonOf } from '../store/item-json.js';
 import { writeOpsOf, type OpenApiResource, type OpenApiResources } from './resources-view.js';
 
@@ -77,6 +77,12 @@ export interface OpenApiBackendLayerOptions {
   defaultFs?: DefaultFsFactory;
   /** The runtime's native inflate for compressed request bodies (runtime.ts). */
   inflate?: BoundedSyncInflate;
+  /**
+   * Tells the pipeline's store change feed (store/change-feed.ts) what a write changed in the
+   * in-memory state, as `pet.updated` (collection: the path without its leading `/`, a scope's
+   * parameters filled in: `users/7/orders`). Not with `state` (a folder): those are files.
+   */
+  announce?: (changes: readonly StoreChange[]) => void;
 }
 
 type Obj = Record<string, unknown>;
@@ -249,6 +255,13 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     return c.scopeParams.map((p) => params[p] ?? '');
   }
 
+  /** A write's change, told to the store's change feed (in memory only: a state folder's files are the store's own). */
+  const announce = folder ? undefined : options.announce;
+  function changed(c: Collection, values: string[], type: StoreChange['type'], id: unknown, item: unknown, previous?: unknown): void {
+    if (!announce || !isObj(item)) return;
+    announce([{ collection: scopePath(c, values).slice(1), type, id: String(id), item, ...(isObj(previous) ? { previous } : {}) }]);
+  }
+
   /** The fields a created item gets drawn when the client leaves them out: required and readOnly ones (the id apart). */
   const drawables = new WeakMap<Collection, string[]>();
   function drawableFields(b: Built, c: Collection): string[] {
@@ -366,6 +379,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
           return errorResponse(409, `${c.name} ${String((body as Obj)[c.idField!])} already exists`, ctx.pathname);
         }
         scope.items.set(String(created.id), created.item);
+        changed(c, values, 'created', created.id, created.item);
         return withItem(b, ctx, op, created.item, statusFor(chosen, 201, prefer), { Location: locationOf(ctx, created.id) }, chosen);
       }
       case 'write-by-body': {
@@ -375,6 +389,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const next = role.merge && isObj(current) ? { ...current, ...(body as Obj) } : { ...(body as Obj) };
         next[c.idField!] = (current as Obj)[c.idField!] ?? id;
         scope.items.set(String(id), next);
+        changed(c, values, 'updated', id, next, current);
         return withItem(b, ctx, op, next, statusFor(chosen, 200, prefer), {}, chosen);
       }
       default: {
@@ -389,13 +404,16 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
           return withItem(b, ctx, op, current, statusFor(chosen, 200, prefer), {}, chosen);
         }
         if (role.kind === 'delete') {
-          scope.items.delete(id);
+          const held = scope.items.delete(id);
+          if (held) changed(c, values, 'removed', id, current);
           return withItem(b, ctx, op, current, statusFor(chosen, 204, prefer), {}, chosen);
         }
         const given = isObj(body) ? body : {};
         const next: Obj = role.kind === 'update' && isObj(current) ? { ...current, ...given } : { ...given };
         if (c.idField) next[c.idField] = (current as Obj)[c.idField];
+        const held = scope.items.has(id);
         scope.items.set(id, next);
+        changed(c, values, held ? 'updated' : 'created', id, next, held ? current : undefined);
         return withItem(b, ctx, op, next, statusFor(chosen, 200, prefer), {}, chosen);
       }
     }

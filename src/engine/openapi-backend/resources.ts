@@ -304,3 +304,9 @@ function sameSchema(a: Obj, b: Obj): boolean {
   const pb = isObj(b.properties) ? Object.keys(b.properties).sort().join(',') : '';
   return pa !== '' && pa === pb;
 }
+
+/** A scope's path: the collection's template with its scope parameters filled in (`/users/7/orders`; `/pet` unscoped). */
+export function scopePath(c: Collection, values: readonly string[]): string {
+  let k = 0;
+  return c.key.replace(/\{[^}]+\}/g, () => values[k++] ?? '');
+}

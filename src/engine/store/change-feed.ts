@@ -10,6 +10,10 @@
  *     our back); the file is read again in its queue, after the write in progress, and compared
  *     with the last version seen (a file caught half-written, not a JSON array, is skipped).
  *
+ *   - a backend whose collections are no files (the OpenAPI backend's in-memory state): it
+ *     announces what its writes changed (`announce`, through the store of its pipeline). A store
+ *     without a mocks folder has a feed of that kind only (`detached`).
+ *
  * Items are compared by id: an id that appears is `created`, one that goes `removed`, one whose
  * item is another object with other content `updated` (stored items are replaced, never
  * mutated, so an unchanged item is the same object and costs nothing). Nothing is kept or
@@ -37,7 +41,8 @@ export class ChangeFeed {
   private stopChanges: (() => void) | undefined;
 
   private constructor(
-    private readonly env: FsEnv,
+    /** Undefined: no files behind the feed (`detached`), only what is announced. */
+    private readonly fsEnv: FsEnv | undefined,
     private readonly idField: string,
     /** Every collection's Vfs path (for the first listener's snapshot). */
     private readonly paths: () => Promise<string[]>,
@@ -49,6 +54,15 @@ export class ChangeFeed {
     return feed;
   }
 
+  /** A feed with no files behind it: its changes are only those announced. */
+  static detached(idField: string): ChangeFeed {
+    return new ChangeFeed(undefined, idField, () => Promise.resolve([]));
+  }
+
+  private get env(): FsEnv {
+    return this.fsEnv!; // only the file-watching paths read it, and those run for a feed over files
+  }
+
   get listening(): boolean {
     return this.listeners.size > 0;
   }
@@ -58,7 +72,7 @@ export class ChangeFeed {
     const first = this.listeners.size === 0;
     this.listeners.add(listener);
     let ready = Promise.resolve();
-    if (first) {
+    if (first && this.fsEnv) {
       this.stopChanges = this.env.vfs.onChange((path) => this.reported(path));
       ready = this.snapshot();
     }
@@ -139,6 +153,15 @@ export class ChangeFeed {
       else if (was !== item && JSON.stringify(was) !== JSON.stringify(item)) changes.push({ collection, type: 'updated', id, item, previous: was });
     }
     for (const [id, item] of old) if (!now.has(id)) changes.push({ collection, type: 'removed', id, item });
+    this.deliver(changes);
+  }
+
+  /** Changes a backend made to collections that are no files (the OpenAPI backend's state), told to the listeners as they are. */
+  announce(changes: readonly StoreChange[]): void {
+    if (this.listening) this.deliver(changes);
+  }
+
+  private deliver(changes: readonly StoreChange[]): void {
     for (const change of changes) {
       for (const l of this.listeners) {
         try {

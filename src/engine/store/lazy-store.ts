@@ -3,11 +3,11 @@
  * item ids) is imported on first use, so pages that never touch a collection do not load it (its
  * own chunk in browser bundles, with the collections layer's).
  */
-import type { CollectionStore, StoreSources } from './store.js';
+import type { AnnouncingStore, StoreSources } from './store.js';
 
-export function lazyCollectionStore(sources: StoreSources): CollectionStore {
-  let loading: Promise<CollectionStore> | undefined;
-  let loaded: CollectionStore | undefined;
+export function lazyCollectionStore(sources: StoreSources): AnnouncingStore {
+  let loading: Promise<AnnouncingStore> | undefined;
+  let loaded: AnnouncingStore | undefined;
   const store = () =>
     (loading ??= import('./store.js').then((m) => {
       loaded = m.createCollectionStore(sources);
@@ -40,5 +40,6 @@ export function lazyCollectionStore(sources: StoreSources): CollectionStore {
       };
     },
     subscribe: (listener) => store().then((s) => s.subscribe(listener)),
+    announce: (changes) => loaded?.announce(changes), // not loaded: nobody listens
   };
 }

@@ -16,7 +16,8 @@
  *   transaction        insert/update/remove/removeWhere in the collection's write queue (transaction.ts)
  *   namesNextTo        the JSON files next to a collection (folder-listings.ts; json-server's cascade)
  *   documents          every top-level JSON file parsed (json-server's `GET /db`)
- *   onChange/subscribe change events (change-feed.ts)
+ *   onChange/subscribe change events (change-feed.ts); `announce`: what a backend whose
+ *                      collections are no files changed (the OpenAPI backend's in-memory state)
  *
  * Names: a collection is named by its file below the mocks folder without `.json` (`posts`,
  * `v1/users`); a request path below the prefix (`/v1/posts`, percent-encoded) names the same
@@ -37,6 +38,7 @@ import { ScopedTransaction } from './transaction.js';
 import { CollectionVersion } from './version.js';
 import { enqueueMutation, mutationPending } from './writes.js';
 
+import type { StoreChange } from '../store-contract/contract.js';
 export type { Item, StoreChange, ListQuery, ListResult, CollectionStore, StoreTransaction } from '../store-contract/contract.js';
 
 /** The request path of a collection: a request path as given, a name encoded (`v1/posts` → `/v1/posts`). */
@@ -50,7 +52,12 @@ export interface StoreSources {
   relations: RelationNaming;
 }
 
-export function createCollectionStore({ files, idField, relations }: StoreSources): CollectionStore {
+/** The store as the assembly holds it: `announce` tells its change feed's listeners what a backend whose collections are no files changed. */
+export interface AnnouncingStore extends CollectionStore {
+  announce(changes: readonly StoreChange[]): void;
+}
+
+export function createCollectionStore({ files, idField, relations }: StoreSources): AnnouncingStore {
   async function env(): Promise<FsEnv> {
     let mode = files.mode();
     if (!mode) {
@@ -134,6 +141,12 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
   function feed(e: FsEnv): ChangeFeed {
     return (feedMade ??= ChangeFeed.for(e, idField, () => paths(e)));
   }
+  /** The feed: over the mocks folder's files, else (no mocks folder) one with announced changes only. */
+  async function feedNow(): Promise<ChangeFeed> {
+    if (!files.mode()) await files.ready;
+    const mode = files.mode();
+    return mode ? feed(mode.env) : (feedMade ??= ChangeFeed.detached(idField));
+  }
 
   const listings = createFolderListings();
 
@@ -152,7 +165,7 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     });
   }
 
-  const store: CollectionStore = {
+  const store: AnnouncingStore = {
     idField,
     relations,
 
@@ -227,8 +240,8 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     onChange(listener) {
       let stop: (() => void) | undefined;
       let stopped = false;
-      void env().then((e) => {
-        if (!stopped) stop = feed(e).on(listener).stop;
+      void feedNow().then((f) => {
+        if (!stopped) stop = f.on(listener).stop;
       }, () => undefined);
       return () => {
         stopped = true;
@@ -237,10 +250,13 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     },
 
     async subscribe(listener) {
-      const e = await env();
-      const { stop, ready } = feed(e).on(listener);
+      const { stop, ready } = (await feedNow()).on(listener);
       await ready;
       return stop;
+    },
+
+    announce(changes) {
+      feedMade?.announce(changes); // no feed yet: nobody listens
     },
   };
   return store;
