@@ -55,7 +55,7 @@ export const HELP = `Usage: mockyard [options]
        mockyard --har traffic.har [options]   (serve a HAR log as recorded traffic, docs/proxy.md)
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
-       mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document)
+       mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document, or nothing in it was checked)
        mockyard export SOURCE [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--from-journal URL] [--prefix P] [--config FILE] [--watch]
                 (TypeScript types / an OpenAPI 3.1 document of a db.json, a folder or a document, docs/contract.md)
        mockyard init-worker [PUBLIC_DIR]

@@ -5,7 +5,8 @@
  * (contract.ts: credentials, media types; request-validator.ts: parameters and JSON body), and
  * its answer against the documented response for its status and content type, as the layer
  * checks answers (response-check.ts: one rule for both, mockyard's own error answers apart). Prints one line per problem with its JSON pointer and a summary;
- * exit code 1 when anything drifted, 0 when all matched, 2 for bad arguments.
+ * exit code 1 when anything drifted or nothing was checked (an empty log, or none of it under the
+ * prefix: the line names the prefix its paths match), 0 when all matched, 2 for bad arguments.
  * Callbacks: an entry whose method and URL are an OpenAPI callback of an earlier 2xx entry (the
  * callback's expression resolved with that entry's request and answer, as the mock resolves it
  * when it sends one: engine/webhooks/document-hooks.ts, runtime-expression.ts) has its JSON body
@@ -46,6 +47,10 @@ export async function checkTraffic(documentFile: string, harFile: string, option
   const prefix = (options.prefix ?? model.basePath).replace(/\/+$/, '');
   let drifted = 0;
   let checked = 0;
+  // Entries outside the prefix (a browser's log holds the page's assets too), and where the
+  // document's operations would have matched them: the `--prefix` the log needs.
+  let outside = 0;
+  const elsewhere = new Map<string, number>();
   const hooks = await callbackHooks(doc, lines);
   // `METHOD href` of each callback the earlier entries asked for → the callback and its cause.
   const expected = new Map<string, { request: DocumentRequest; cause: string }>();
@@ -64,7 +69,12 @@ export async function checkTraffic(documentFile: string, harFile: string, option
       }
       continue;
     }
-    if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) continue;
+    if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) {
+      outside++;
+      const at = prefixMatching(url.pathname, (rest) => 'operation' in compiled.match(method, rest));
+      if (at !== undefined) elsewhere.set(at, (elsewhere.get(at) ?? 0) + 1);
+      continue;
+    }
     checked++;
     const problems: string[] = [];
     const match = compiled.match(method, url.pathname.slice(prefix.length));
@@ -121,8 +131,31 @@ export async function checkTraffic(documentFile: string, harFile: string, option
       for (const p of problems) lines.push(`  ${p}`);
     }
   }
-  lines.push(`${checked} exchange(s) checked against ${model.title || documentFile}: ${drifted ? `${drifted} drifted` : 'all match the document'}.`);
+  const title = model.title || documentFile;
+  if (checked === 0) {
+    // Nothing checked is not "all match": a CI step must not pass on a log it never read.
+    const hint = [...elsewhere].sort((a, b) => b[1] - a[1])[0];
+    lines.push(
+      outside === 0
+        ? `nothing checked against ${title}: the log holds no exchanges.`
+        : `nothing checked against ${title}: none of the log's ${outside} exchange(s) is under ${prefix} (the document's server path)` +
+            (hint ? `; ${hint[1]} match its operations under ${hint[0] || '/'}: run again with --prefix ${hint[0] || '/'}.` : '; --prefix names the path the API was recorded at.'),
+    );
+    return { code: 1, lines };
+  }
+  const skipped = outside ? ` (${outside} exchange(s) outside ${prefix} not checked)` : '';
+  lines.push(`${checked} exchange(s) checked against ${title}: ${drifted ? `${drifted} drifted` : 'all match the document'}${skipped}.`);
   return { code: drifted ? 1 : 0, lines };
+}
+
+/** The shortest leading part of `pathname` under which `matches` finds an operation ('' for none stripped), if any. */
+function prefixMatching(pathname: string, matches: (rest: string) => boolean): string | undefined {
+  const segments = pathname.split('/').slice(1);
+  for (let k = 0; k < segments.length; k++) {
+    const head = k === 0 ? '' : `/${segments.slice(0, k).join('/')}`;
+    if (matches(pathname.slice(head.length))) return head;
+  }
+  return undefined;
 }
 
 /** The document's callbacks (undefined when it has none: nothing to look for). */

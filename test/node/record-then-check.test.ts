@@ -65,3 +65,38 @@ it('a log written by `mockyard record --har` passes `mockyard check` when the re
   expect(check.out).toBe('drift: POST /v1/pets → 401\n  request: POST /pets needs credentials: an Authorization: Bearer header, or the cookie parameter sid (401)\n4 exchange(s) checked against Pets: 1 drifted.');
   expect(check.code).toBe(1);
 });
+
+it('a log recorded under another path than the document\'s server path is never "all match": check names the --prefix it needs', async () => {
+  const dir = await makeTempDir();
+  await writeFile(join(dir, 'pets.json'), JSON.stringify(DOC));
+  // The document says /v1; the team serves it (and records it) under /api, as a Vite proxy would.
+  const api = await runCli(['pets.json', '--prefix', '/api', '--port', '0', '--log-level', 'silent'], dir);
+  const rec = await runCli(['record', '--target', api.server!.url, '--prefix', '/api', '--fs-dir', 'rec', '--har', 'traffic.har', '--port', '0', '--log-level', 'silent'], dir);
+  const post = (name: string, headers: Record<string, string>) =>
+    fetch(`${rec.server!.url}/api/pets`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ name }) });
+  expect((await post('Rex', { authorization: 'Bearer t' })).status).toBe(201);
+  expect((await post('Nobody', {})).status).toBe(401);
+  await stopCli(rec);
+
+  const unread = await runCli(['check', 'pets.json', 'traffic.har'], dir);
+  expect(unread.out).toBe(
+    "nothing checked against Pets: none of the log's 2 exchange(s) is under /v1 (the document's server path); 2 match its operations under /api: run again with --prefix /api.",
+  );
+  expect(unread.code).toBe(1);
+
+  const read = await runCli(['check', 'pets.json', 'traffic.har', '--prefix', '/api'], dir);
+  expect(read.out).toBe('drift: POST /api/pets → 401\n  request: POST /pets needs credentials: an Authorization: Bearer header, or the cookie parameter sid (401)\n2 exchange(s) checked against Pets: 1 drifted.');
+
+  // A browser's log also holds the page's own files: counted, not checked.
+  const har = JSON.parse(await readFile(join(dir, 'traffic.har'), 'utf8'));
+  har.log.entries = [har.log.entries[0], { ...har.log.entries[0], request: { ...har.log.entries[0].request, method: 'GET', url: `${api.server!.url}/assets/app.js`, postData: undefined } }];
+  await writeFile(join(dir, 'page.har'), JSON.stringify(har));
+  const page = await runCli(['check', 'pets.json', 'page.har', '--prefix', '/api'], dir);
+  expect(page.out).toBe('1 exchange(s) checked against Pets: all match the document (1 exchange(s) outside /api not checked).');
+  expect(page.code).toBe(0);
+
+  await writeFile(join(dir, 'empty.har'), JSON.stringify({ log: { version: '1.2', entries: [] } }));
+  const empty = await runCli(['check', 'pets.json', 'empty.har'], dir);
+  expect(empty.out).toBe('nothing checked against Pets: the log holds no exchanges.');
+  expect(empty.code).toBe(1);
+});

@@ -26,14 +26,9 @@
 import { HttpError } from '../../core/errors.js';
 import { getAt } from '../file-cache/dot-path.js';
 import { inherited, type Predicate, type SimpleFilter } from '../file-cache/filters.js';
-import { runQuery, text } from '../store/query.js';
-import type { CollectionQuery, QueryResult } from '../store-contract/contract.js';
+import { text } from '../store/query.js';
+import type { CollectionQuery } from '../store-contract/contract.js';
 import { isObj } from '../../core/json-object.js';
-
-export type { QueryResult } from '../store-contract/contract.js';
-
-/** Filters, sorts (stable) and slices `items` (never mutated): the store's query run (store/query.ts). */
-export const runJsonServerQuery: (items: readonly unknown[], q: JsonServerQuery) => QueryResult = runQuery;
 
 type Test = (item: unknown) => boolean;
 

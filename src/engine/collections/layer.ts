@@ -41,15 +41,16 @@ import { MSG } from '../file-cache/messages.js';
 import { applyPatchDocument, patchKindFor, preparePatch, validatePatch } from '../file-cache/patch-document.js';
 import type { FilesLayer } from '../file-cache/files-layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
-import type { CollectionSnapshot, CollectionStore } from '../store-contract/contract.js';
+import type { CollectionSnapshot, CollectionStore, QueryResult } from '../store-contract/contract.js';
 import { idKeyOf } from '../store/item-id.js';
 import { arrayJson, jsonOf } from '../store/item-json.js';
 import { runQuery } from '../store/query.js';
 import { removeWithDependants } from '../store/remove-with-dependants.js';
-import { linkHeader, parseJsonServerQuery, type JsonServerQuery, type QueryResult } from './json-server-query.js';
+import { linkHeader, parseJsonServerQuery, type JsonServerQuery } from './json-server-query.js';
 import { embed, expand } from './relations.js';
 import { expandField, holdsField, relationField } from '../store/relations.js';
 import { isObj } from '../../core/json-object.js';
+import { collectFields } from '../handler-api/fields.js';
 
 const NAME = 'collections';
 
@@ -189,11 +190,7 @@ export function createCollectionsLayer({ options, files, store, inflate }: Colle
     if (bytes.byteLength === 0) throw new HttpError(400, MSG.noData);
     if (jsonServer && parseMediaType(ctx.request.headers.get('content-type')).type === 'application/x-www-form-urlencoded') {
       // json-server 0.17 stores a form's fields (as strings; a repeated field as a list).
-      const form: Record<string, unknown> = {};
-      for (const [k, v] of new URLSearchParams(new TextDecoder().decode(bytes))) {
-        const had = form[k];
-        form[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
-      }
+      const form = collectFields(new URLSearchParams(new TextDecoder().decode(bytes)));
       assertNoForbiddenKeys(form, what);
       return form;
     }

@@ -115,11 +115,15 @@ class ValueEntry implements FileEntry {
     return (this.text ??= serializeJson(this.value, this.layout));
   }
   get headers(): FastHeaders {
-    if (this.head) return this.head;
-    const head: FastHeaders = { 'Content-Type': this.contentType, 'Content-Length': String(this.bytes.byteLength) };
-    if (this.count !== undefined) head['X-Total-Count'] = String(this.count);
-    return (this.head = Object.freeze(head));
+    return (this.head ??= getHeaders(this.contentType, this.bytes, this.count));
   }
+}
+
+/** An entry's GET headers; frozen: shared by every answer of the entry (and lets CORS merges be memoised). */
+function getHeaders(contentType: string, bytes: Uint8Array, count: number | undefined): FastHeaders {
+  const headers: FastHeaders = { 'Content-Type': contentType, 'Content-Length': String(bytes.byteLength) };
+  if (count !== undefined) headers['X-Total-Count'] = String(count);
+  return Object.freeze(headers);
 }
 
 /** The layout a JSON entry's file is written with (kept on rewrites: core/json-layout.ts). */
@@ -169,17 +173,12 @@ export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known
   let array: unknown[] | undefined;
   let count: number | undefined;
   let problem: JsonProblem | undefined;
-  if (isJson && known) {
-    if (Array.isArray(known.value)) {
-      array = known.value;
-      count = array.length;
-    } else if (countObjects) count = 1;
-  } else if (isJson && textExceedsDepth(bytes, maxDepth)) {
+  if (isJson && !known && textExceedsDepth(bytes, maxDepth)) {
     problem = 'too-deep';
   } else if (isJson) {
     // Parsed once per load (then cached): arrays feed queries, and only valid JSON gets a count.
     try {
-      const v: unknown = JSON.parse(decoder.decode(bytes));
+      const v: unknown = known ? known.value : JSON.parse(decoder.decode(bytes));
       if (Array.isArray(v)) {
         array = v;
         count = v.length;
@@ -190,10 +189,7 @@ export function buildEntry(path: string, stat: VfsStat, bytes: Uint8Array, known
     }
   }
   const contentType = contentTypeFor(path);
-  const headers: FastHeaders = { 'Content-Type': contentType, 'Content-Length': String(bytes.byteLength) };
-  if (count !== undefined) headers['X-Total-Count'] = String(count);
-  Object.freeze(headers); // shared by every answer of this entry (and lets CORS merges be memoised)
-  const entry: FileEntry = { path, stat, bytes, contentType, isJson, array, count, headers, wire: wireBody(bytes) };
+  const entry: FileEntry = { path, stat, bytes, contentType, isJson, array, count, headers: getHeaders(contentType, bytes, count), wire: wireBody(bytes) };
   return problem === undefined ? entry : { ...entry, problem };
 }
 

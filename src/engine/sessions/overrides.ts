@@ -31,8 +31,7 @@ import { check, describe, isPlainObject, OptionsError } from '../../core/options
 import { joinVfsPath, normalizeVfsPath } from '../../vfs/path.js';
 import { isVfsError } from '../../vfs/types.js';
 import { compilePattern } from '../handler-api/pattern.js';
-import { resolveDelay } from '../delay.js';
-import type { DelayOption } from '../delay.js';
+import { resolveDelay, type DelayOption } from '../delay.js';
 import { checkFaultOptions, type FaultOptions, type FaultRule } from '../faults/options.js';
 import { parsePrefer } from '../openapi-backend/prefer.js';
 import type { RestHandler } from '../types.js';

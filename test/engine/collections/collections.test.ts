@@ -86,6 +86,14 @@ describe('item routes', () => {
 });
 
 describe('POST append', () => {
+  it('json-server preset: a form POST stores its fields as strings, a repeated one as a list, any name as given', async () => {
+    const { a, fs } = api({ 'posts.json': [] }, { preset: 'json-server' });
+    const body = 'title=x&tag=a&tag=b&toString=t';
+    const r = await see(await a.handle(req('POST', '/api/posts', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } })));
+    expect(r.status).toBe(201);
+    expect(await stored(fs, 'posts.json')).toEqual([{ title: 'x', tag: ['a', 'b'], toString: 't', id: 1 }]);
+  });
+
   it('assigns max + 1 to numeric collections, answers 201 with Location and the stored item', async () => {
     const { a, fs } = api({ 'posts.json': [{ id: 1 }, { id: 4 }] });
     const r = await see(await a.handle(req('POST', '/api/posts', { json: { title: 'x' } })));

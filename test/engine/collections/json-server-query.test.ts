@@ -1,7 +1,8 @@
 /** json-server's query syntax (preset) on arrays, and the mock API's CORS option. */
 import { describe, expect, it } from 'vitest';
 import { createMockApi } from '../../../src/engine/create-mock-api.js';
-import { parseJsonServerQuery, runJsonServerQuery } from '../../../src/engine/collections/json-server-query.js';
+import { parseJsonServerQuery } from '../../../src/engine/collections/json-server-query.js';
+import { runQuery } from '../../../src/engine/store/query.js';
 import { memoryFs } from '../../../src/vfs/memory.js';
 import { req, see } from '../../helpers/engine-request.js';
 
@@ -11,7 +12,7 @@ const items = [
   { id: 3, name: 'Grace', age: 85, address: { city: 'New York' } },
   { id: '4', name: 'linus', age: 9 },
 ];
-const run = (qs: string) => runJsonServerQuery(items, parseJsonServerQuery(new URLSearchParams(qs)));
+const run = (qs: string) => runQuery(items, parseJsonServerQuery(new URLSearchParams(qs)));
 const ids = (qs: string) => run(qs).items.map((i: any) => i.id);
 
 describe('json-server query syntax', () => {

@@ -3,7 +3,8 @@
  * answers exactly what the plain filter-sort-slice does, on items of every JSON type.
  */
 import { describe, expect, it } from 'vitest';
-import { parseJsonServerQuery, runJsonServerQuery } from '../../../src/engine/collections/json-server-query.js';
+import { parseJsonServerQuery } from '../../../src/engine/collections/json-server-query.js';
+import { runQuery } from '../../../src/engine/store/query.js';
 import { queryEntry } from '../../../src/engine/store/scan.js';
 import { buildEntry } from '../../../src/engine/file-cache/file-cache.js';
 import { setScanCodegen } from '../../../src/engine/file-cache/scan.js';
@@ -33,12 +34,12 @@ const queries = [
 
 describe('json-server query on a cached entry', () => {
   for (const [kind, entry] of Object.entries(entries)) for (const codegen of [true, false]) {
-    it(`gives runJsonServerQuery's answer (${kind}, ${codegen ? 'compiled scan' : 'closures'}), memo included`, () => {
+    it(`gives the store's query run's answer (${kind}, ${codegen ? 'compiled scan' : 'closures'}), memo included`, () => {
       setScanCodegen(codegen);
       try {
         for (const qs of queries) {
           const q = parseJsonServerQuery(new URLSearchParams(qs));
-          const want = runJsonServerQuery(entry.array!, q);
+          const want = runQuery(entry.array!, q);
           // Three times: a first sighting, the memo being built, the memo answering.
           for (let n = 0; n < 3; n++) expect(queryEntry(entry, q), `${qs} #${n}`).toEqual(want);
         }
