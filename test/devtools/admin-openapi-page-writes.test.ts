@@ -50,7 +50,7 @@ it('an apiKey-only and a Basic-only operation take the page\u2019s write; a clie
   expect(JSON.stringify(bad.json)).toMatch(/level/);
 
   // A real client: without credentials 401, and so when it sends what the page's write looks like from outside.
-  const forged = [
+  const forged: Array<Record<string, string>> = [
     {},
     { authorization: 'Bearer mockyard-devtools' },
     { origin: s.url, 'x-mockyard-session': 'x', 'mockyard.pageWrite': '1', 'x-mockyard-page-write': '1', 'x-mockyard-devtools': '1' },
