@@ -32,11 +32,12 @@ import { decodedBody } from '../../core/content-encoding.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import { fastState } from '../../core/fast-response.js';
-import { parseJsonBytes } from '../../core/json-safety.js';
+import { FORBIDDEN_KEYS, parseJsonBytes } from '../../core/json-safety.js';
 import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { readMultipart } from '../../core/multipart.js';
 import type { RequestContext } from '../context.js';
+import { collectFields } from '../handler-api/fields.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
 import type { Operation } from '../openapi-document/operations.js';
@@ -181,13 +182,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const form = readMultipart(decoded, contentType);
       entries = [...form.fields, ...form.files.map((f) => [f.fieldName, f.filename] as [string, unknown])];
     }
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of entries) {
-      if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
-      const had = out[k];
-      out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
-    }
-    return out;
+    return collectFields([...entries].filter(([k]) => !FORBIDDEN_KEYS.has(k)));
   }
 
   /**
