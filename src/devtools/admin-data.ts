@@ -25,7 +25,10 @@
  *
  * A name starting with `/` (`%2Fpet`) is a resource of the OpenAPI backend's in-memory state
  * (`backend: 'openapi'` in the list; a session's own copy with `?session=`): the same routes, written through the
- * document's operations (admin-openapi-data.ts).
+ * document's operations (admin-openapi-data.ts). A name starting with `graphql:` (`graphql%3APost`) is an
+ * entity type of a schema-first GraphQL API (`backend: 'graphql'`; a session's own state with
+ * `?session=`): the same routes, import and reset included, written through the path the schema's
+ * mutations take and checked against the SDL's field types (admin-graphql-data.ts).
  *
  * Writes to an item take `If-Match: <etag>` (the tag GET gave, `etags[i]` of a page): when the
  * item changed since (another tab, a request), the answer is 412 with the current tag and
@@ -42,6 +45,7 @@ import { removeWithDependants } from '../engine/store/remove-with-dependants.js'
 import { joinVfsPath } from '../vfs/path.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
 import { openApiCollections, openApiDataRoute } from './admin-openapi-data.js';
+import { GRAPHQL_TYPE, graphqlCollections, graphqlDataRoute } from './admin-graphql-data.js';
 
 /** Imports may be large (a 100k-item collection exported and loaded back). */
 const IMPORT_LIMIT = 64 * 1024 * 1024;
@@ -152,13 +156,18 @@ export async function dataRoute(api: MockApi, request: Request, method: string, 
     const objects = scope.session === null ? Object.entries(await store.documents()).filter(([, v]) => isItem(v)).map(([name]) => name).sort() : [];
     // The OpenAPI backend's in-memory resources (`/pet`), after the store's (admin-openapi-data.ts).
     collections.push(...(await openApiCollections(api, store)));
+    // A schema-first GraphQL API's entity types (`graphql:Post`), last (admin-graphql-data.ts).
+    collections.push(...(await graphqlCollections(api, store)));
     return json({ scope, collections, objects }, 200, {}, head);
   }
   const name = decode(parts[0]!, 'collection name');
-  if (name.startsWith('/')) {
+  if (name.startsWith('/') || name.startsWith(GRAPHQL_TYPE)) {
     const query = method === 'GET' || head ? listQueryFrom(params) : { offset: 0, limit: 50 };
     const q = typeof query.filter?.q === 'string' ? query.filter.q : undefined;
-    return openApiDataRoute(api, store, scope.session, request, method, name, parts.slice(1).map((p) => decode(p, 'item id')), { offset: query.offset, limit: query.limit, exportAll: params.get('export') === 'true', ...(query.sort ? { sort: query.sort } : {}), ...(q ? { q } : {}) });
+    const page = { offset: query.offset, limit: query.limit, exportAll: params.get('export') === 'true', ...(query.sort ? { sort: query.sort } : {}), ...(q ? { q } : {}) };
+    const rest = parts.slice(1).map((p) => decode(p, 'item id'));
+    if (name.startsWith(GRAPHQL_TYPE)) return graphqlDataRoute(store, scope.session, request, method, name, rest, page);
+    return openApiDataRoute(api, store, scope.session, request, method, name, rest, page);
   }
   if (parts.length === 1) {
     if (method === 'GET' || head) {

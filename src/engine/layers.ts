@@ -37,6 +37,7 @@ import type { CollectionStore } from './store/store.js';
 import { lazyCollectionStore } from './store/lazy-store.js';
 import { lazyLayer } from './pipeline/lazy-layer.js';
 import { registerOpenApiResources, type OpenApiResources } from './openapi-backend/resources-view.js';
+import { registerSchemaFirstTypes, type SchemaFirstTypes } from './graphql/types-view.js';
 import { createRewriteLayer } from './json-server/layer.js';
 import { createMiddlewareLayer } from './json-server/middleware-layer.js';
 import { createStaticLayer } from './static/layer.js';
@@ -106,6 +107,9 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
   // The OpenAPI backend (loaded on demand); its in-memory state is what the devtools' Data tab reads of this pipeline (resources-view.ts).
   const backend = mockBackend ? lazyLayer('openapi-mock', () => import('./openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, openFiles: createFilesLayer, maxJsonDepth: options.maxJsonDepth, relations: options.relations, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate, announce: (changes) => store.announce(changes) }))) : undefined;
   if (backend) registerOpenApiResources(store, (backend.ready as Promise<{ resources?: Promise<OpenApiResources | undefined> }>).then((l) => l.resources, () => undefined));
+  // GraphQL (loaded on demand); a schema-first API's state is what the devtools' Data tab reads of its types (graphql/types-view.ts).
+  const graphql = options.graphql ? lazyLayer('graphql', () => import('./graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir)))) : undefined;
+  if (graphql && options.graphql!.schema !== undefined) registerSchemaFirstTypes(store, (graphql.ready as Promise<{ schemaFirstTypes?: SchemaFirstTypes }>).then((l) => l.schemaFirstTypes, () => undefined));
   const handlers = createHandlerLayer(options, services, files);
   const proxy = reuse ? reuse.proxy : options.proxy ? proxyLayerFor(options.proxy, services.logger, vfs, fsDir, services.runtime.upstream) : undefined;
   const openapi = reuse ? reuse.openapi : options.openapi ? createOpenApiLayer({ ...options.openapi, option: options.openapi, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, inflate: services.runtime.inflate }) : undefined;
@@ -122,7 +126,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     ...(options.har ? [createHarLayer({ har: options.har, prefixes: options.prefixes, root: options.root, readHar: services.runtime.readHar, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit, inflate: services.runtime.inflate })] : []), // a HAR log served as recorded (replay/layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createRecordedLayer({ files, fallback: proxy, logger: services.logger, bodyLimit: options.bodyLimit })] : []), // recorded answers in the mock folder, <name>@recorded.json (replay/recorded-layer.ts)
     ...(serveFiles && vfs !== null && fsDir !== null ? [createStreamsLayer(files, options.streams, options.bodyLimit)] : []), // recorded streams (.sse/.ndjson files) replayed with their timing (streams/layer.ts)
-    ...(options.graphql ? [lazyLayer('graphql', () => import('./graphql/layer.js').then((m) => m.createGraphqlLayer({ ...options.graphql!, readOnly: options.readOnly }, store, services, options.graphqlHandlers, options.graphql!.schema === undefined ? undefined : m.schemaSource(options.graphql!.schema, vfs, fsDir))))] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
+    ...(graphql ? [graphql] : []), // GraphQL over the collections (graphql/layer.ts, loaded on demand)
     ...(options.collections ? [lazyLayer('collections', () => import('./collections/layer.js').then((m) => m.createCollectionsLayer({ options, files, store, inflate: services.runtime.inflate })))] : []), // json-server collections over the store (collections/layer.ts, loaded on demand)
     files, // file-system mode (files/layer.ts)
     ...(backend ? [backend] : []), // the document's operations from generated, stateful data (openapi-backend/layer.ts)

@@ -13,6 +13,8 @@ afterEach(closeServers);
 
 const A = '/_mockyard/api';
 const now = Date.now();
+/** A schema-first GraphQL type in the Data tab. */
+const GQL = encodeURIComponent('graphql:Todo');
 const range = `from=${new Date(now - 3_600_000).toISOString()}&to=${new Date(now).toISOString()}`;
 
 /** Every write of the page, in an order where each finds what it needs (a session, a file…). */
@@ -38,6 +40,12 @@ const WRITES: Array<[method: string, path: string, body?: unknown, headers?: Rec
   ['DELETE', '/data/todos/9'],
   ['PUT', '/data/todos', [{ id: 1, title: 'a' }]],
   ['POST', '/data/todos/reset'],
+  ['POST', `/data/${GQL}`, { title: 'x' }],
+  ['PATCH', `/data/${GQL}/11`, { title: 'y' }],
+  ['POST', `/data/${GQL}/11/duplicate`],
+  ['DELETE', `/data/${GQL}/11`],
+  ['PUT', `/data/${GQL}`, [{ id: '1', title: 'a' }]],
+  ['POST', `/data/${GQL}/reset`],
   ['PUT', '/files/x.json', { a: 1 }, { 'if-none-match': '*' }],
   ['DELETE', '/files/x.json', undefined, { 'if-match': '*' }],
   ['POST', '/routes', { path: 'flags', body: { on: true } }],
@@ -57,7 +65,7 @@ async function send(base: string, [method, path, body, headers]: (typeof WRITES)
   return res.status;
 }
 
-const mock = () => ({ endpointPrefix: '/api', fs: memoryFs({ 'todos.json': [{ id: 1, title: 'a' }] }), proxy: { target: 'http://127.0.0.1:9' } });
+const mock = () => ({ endpointPrefix: '/api', fs: memoryFs({ 'todos.json': [{ id: 1, title: 'a' }], 'schema.graphql': 'type Todo { id: ID!  title: String! }  type Query { todos: [Todo!]! }' }), graphql: { schema: 'schema.graphql' }, proxy: { target: 'http://127.0.0.1:9' } });
 const tracker = () => ({ appId: 'guard', logLevel: 'silent' as const, storage: { fs: memoryFs() } });
 
 describe('admin guard: every write of the page', () => {

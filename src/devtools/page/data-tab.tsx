@@ -24,8 +24,11 @@ interface Page {
 }
 interface Collections {
   scope: { session: string | null };
-  /** `backend: 'openapi'`: a resource of the OpenAPI backend's state (`/pet`), written through the document's operations. */
-  collections: Array<{ name: string; count: number; backend?: 'openapi' }>;
+  /**
+   * `backend: 'openapi'`: a resource of the OpenAPI backend's state (`/pet`), written through the document's operations;
+   * `backend: 'graphql'`: an entity type of a schema-first GraphQL API (`graphql:Post`), written as its mutations write.
+   */
+  collections: Array<{ name: string; count: number; backend?: 'openapi' | 'graphql' }>;
   /** Top-level JSON files holding one object (shared data only): edited as a form. */
   objects?: string[];
 }
@@ -280,10 +283,13 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
     setOffset(0);
     setSort((s) => (s?.field === field ? { field, order: s.order === 'asc' ? 'desc' : 'asc' } : { field, order: 'asc' }));
   };
-  const openapi = collections.find((c) => c.name === name)?.backend === 'openapi';
+  const backend = collections.find((c) => c.name === name)?.backend;
+  const openapi = backend === 'openapi';
   const scopeLabel = openapi
     ? `OpenAPI backend, ${session === null ? 'shared' : `session ${session}’s copy`} (in memory) — edits go through the document’s operations and are validated by it`
-    : session === null
+    : backend === 'graphql'
+      ? `GraphQL schema, ${session === null ? 'shared' : `session ${session}’s own`} state (in memory) — edits change what queries answer, checked against the SDL’s field types`
+      : session === null
       ? 'Shared data — what every request without a session sees'
       : `Session ${session} — only requests with X-Mockyard-Session: ${session} see it`;
 
@@ -314,7 +320,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
           <select data-testid="data-collection" value={name ?? ''} onChange={(e) => (setOffset(0), setSort(null), setName((e.target as HTMLSelectElement).value))}>
             {collections.map((c) => (
               <option value={c.name}>
-                {c.name} ({c.count.toLocaleString('en')}){c.backend ? ' · OpenAPI backend' : ''}
+                {c.backend === 'graphql' ? c.name.slice('graphql:'.length) : c.name} ({c.count.toLocaleString('en')}){c.backend === 'graphql' ? ' · GraphQL schema' : c.backend ? ' · OpenAPI backend' : ''}
               </option>
             ))}
             {objects.map((o) => (

@@ -1,24 +1,15 @@
 /**
  * Seeded numbers for faults: the same `seed` gives the same draws in the same order, so a run
  * whose faults made a test flaky can be replayed exactly. mulberry32 (32-bit state), seeded
- * from a number or from a string's FNV-1a hash.
+ * from a number or from a string's FNV-1a hash (the data generators' `seedOf`).
  */
 import type { Random } from '../delay.js';
-
-function hash(seed: string | number): number {
-  if (typeof seed === 'number') return seed >>> 0;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i++) {
-    h ^= seed.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+import { seedOf } from '../schema-faker/faker.js';
 
 /** Numbers in [0, 1) from `seed`; Math.random when there is none. */
 export function seededRandom(seed: string | number | undefined): Random {
   if (seed === undefined) return Math.random;
-  let a = hash(seed);
+  let a = typeof seed === 'number' ? seed >>> 0 : seedOf(seed);
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;

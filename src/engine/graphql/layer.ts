@@ -42,6 +42,7 @@ import type { ResolvedGraphql } from './options.js';
 import { createGraphqlService, DocumentError, type GraphqlRequest } from './service.js';
 import { graphqlWsSession } from './subscriptions.js';
 import { createSchemaFirstService, type SchemaSource } from './schema-first-service.js';
+import type { SchemaFirstTypes } from './types-view.js';
 
 export { schemaSource } from './schema-first-service.js';
 import { answerWith, eventsOf, handlerFor, type GraphqlOperationHandler } from '../handler-api/operation-handlers.js';
@@ -79,8 +80,9 @@ async function* once(answer: GraphqlAnswer | Promise<GraphqlAnswer>): AsyncGener
   yield await answer;
 }
 
-export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boolean }, store: CollectionStore, services: EngineServices, handlers: readonly GraphqlOperationHandler[] = [], schema?: SchemaSource): Layer {
-  const service = schema ? createSchemaFirstService(schema, store) : createGraphqlService(store);
+export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boolean }, store: CollectionStore, services: EngineServices, handlers: readonly GraphqlOperationHandler[] = [], schema?: SchemaSource): Layer & { schemaFirstTypes?: SchemaFirstTypes } {
+  const schemaFirst = schema ? createSchemaFirstService(schema, store) : undefined;
+  const service = schemaFirst ?? createGraphqlService(store);
   /** The operation a document runs (type and name), memoised by text; null when it does not parse. */
   const operations = new Map<string, { type: string; name: string | undefined } | null>();
   function operationOf(request: GraphqlRequest): { type: string; name: string | undefined } | null {
@@ -193,6 +195,8 @@ export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boole
 
   return {
     name: NAME,
+    // Schema-first: its entity types, for the devtools' Data tab (types-view.ts, registered by layers.ts).
+    ...(schemaFirst ? { schemaFirstTypes: schemaFirst.types } : {}),
     // The data's shape at start: the schema keeps it (and only grows) while the server runs.
     ready: service.learn?.().catch(() => undefined),
     peek(ctx) {

@@ -15,6 +15,7 @@ import { SchemaFirstState, type SchemaFirst } from './schema-first.js';
 import { loadFaker } from '../schema-faker/faker.js';
 import type { Faker } from '@faker-js/faker';
 import { DocumentCache, formatResult, type GraphqlService } from './service.js';
+import type { SchemaFirstTypes } from './types-view.js';
 
 export interface SchemaSource {
   /** The SDL text and a version that changes when it does. */
@@ -48,7 +49,7 @@ const unfedSubscription: GraphQLFieldResolver<unknown, unknown> = (_source, _arg
   throw new GraphQLError(`No handler feeds the subscription field ${info.fieldName}: add ${how} to the handlers`, { extensions: { code: 'NOT_IMPLEMENTED' } });
 };
 
-export function createSchemaFirstService(source: SchemaSource, store: CollectionStore): GraphqlService {
+export function createSchemaFirstService(source: SchemaSource, store: CollectionStore): GraphqlService & { types: SchemaFirstTypes } {
   const state = new SchemaFirstState();
   let faker: Faker | undefined;
   let built: { version: string; api: SchemaFirst } | undefined;
@@ -56,7 +57,7 @@ export function createSchemaFirstService(source: SchemaSource, store: Collection
   const data = new RequestData(store, new Map());
   const run = (schema: GraphQLSchema) => built?.api.schema === schema ? built.api : undefined;
 
-  return {
+  const service = {
     async current() {
       const { text, version } = await source.read();
       if (built === undefined || built.version !== version) {
@@ -79,6 +80,16 @@ export function createSchemaFirstService(source: SchemaSource, store: Collection
     subscribe(request, prepared, derived) {
       const api = run(derived.schema);
       return subscribe({ schema: derived.schema, document: prepared.document, variableValues: request.variables ?? undefined, operationName: request.operationName ?? undefined, fieldResolver: api?.fieldResolver, typeResolver: api?.typeResolver, subscribeFieldResolver: unfedSubscription }) as Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
+    },
+  } satisfies GraphqlService;
+  return {
+    ...service,
+    // The devtools' Data tab (types-view.ts): the schema as it is now, over the same state.
+    types: {
+      async list() {
+        await service.current();
+        return built!.api.types();
+      },
     },
   };
 }

@@ -21,14 +21,15 @@
  *     changes: a new type or field is in the next answer; the state is kept.
  */
 import {
-  buildSchema, getNamedType, getNullableType, isAbstractType, isEnumType, isListType,
-  isObjectType, isScalarType, type GraphQLField, type GraphQLFieldResolver, type GraphQLNamedType, type GraphQLObjectType,
+  buildSchema, coerceInputValue, getNamedType, getNullableType, isAbstractType, isEnumType, isListType,
+  isObjectType, isScalarType, type GraphQLField, type GraphQLInputType, type GraphQLFieldResolver, type GraphQLNamedType, type GraphQLObjectType,
   type GraphQLOutputType, type GraphQLSchema, type GraphQLTypeResolver,
 } from 'graphql';
 import { HttpError } from '../../core/errors.js';
 import type { Faker } from '@faker-js/faker';
 import { seedOf } from '../schema-faker/faker.js';
 import { numberForName, stringForName } from '../schema-faker/field-names.js';
+import type { SchemaFirstType } from './types-view.js';
 
 const INITIAL = 10;
 const kType = Symbol('type');
@@ -53,6 +54,8 @@ export interface SchemaFirst {
   readonly schema: GraphQLSchema;
   readonly fieldResolver: GraphQLFieldResolver<unknown, unknown>;
   readonly typeResolver: GraphQLTypeResolver<unknown, unknown>;
+  /** The entity types as the devtools' Data tab sees them (types-view.ts). */
+  types(): SchemaFirstType[];
 }
 
 /** The state of a schema-first API (kept across edits of the SDL file). */
@@ -66,6 +69,27 @@ export class SchemaFirstState {
       this.types.set(type, s);
     }
     return s;
+  }
+
+  /** A new entity: `id` when given, else the next one. The one path of `create…` mutations and the Data tab's adds. */
+  private insert(type: string, id: string | undefined, values: Record<string, unknown>): string {
+    const s = this.of(type);
+    const at = id ?? String(s.next++);
+    if (!s.order.includes(at)) s.order.push(at);
+    s.removed.delete(at);
+    s.set.set(at, values);
+    return at;
+  }
+
+  /** Fields set on an entity (`replace`: only these). The one path of `update…` mutations and the Data tab's edits. */
+  private merge(type: string, id: string, values: Record<string, unknown>, replace: boolean): void {
+    const s = this.of(type);
+    s.set.set(id, replace ? values : { ...(s.set.get(id) ?? {}), ...values });
+  }
+
+  /** The one path of `delete…` mutations and the Data tab's deletes. */
+  private remove(type: string, id: string): void {
+    this.of(type).removed.add(id);
   }
 
   /** Builds the schema and its resolvers from SDL text (400-free: a broken file is a 500 naming it). */
@@ -166,29 +190,25 @@ export class SchemaFirstState {
       const goal = target(f);
       if (goal === undefined && !/^(delete|remove|destroy)/i.test(name)) return generate(f.type, 'Mutation', JSON.stringify(args), name, 0);
       if (/^(create|add|insert|new|register)/i.test(name) && goal) {
-        const s = this.of(goal.type.name);
         const input = inputOf(args);
-        const id = input.id !== undefined && input.id !== null ? String(input.id) : String(s.next++);
+        const given = input.id !== undefined && input.id !== null ? String(input.id) : undefined;
         delete input.id;
-        if (!s.order.includes(id)) s.order.push(id);
-        s.removed.delete(id);
-        s.set.set(id, scalarsOf(goal.type, input));
+        const id = this.insert(goal.type.name, given, scalarsOf(goal.type, input));
         return answerAs(f, entity(goal.type.name, id), goal.wrap);
       }
       const id = idArg(args);
       if (/^(update|edit|set|patch|modify|change)/i.test(name) && goal && id !== undefined) {
-        const s = this.of(goal.type.name);
-        if (s.removed.has(id)) return answerAs(f, null, goal.wrap);
+        if (this.of(goal.type.name).removed.has(id)) return answerAs(f, null, goal.wrap);
         const input = inputOf(args);
         delete input.id;
-        s.set.set(id, { ...(s.set.get(id) ?? {}), ...scalarsOf(goal.type, input) });
+        this.merge(goal.type.name, id, scalarsOf(goal.type, input), false);
         return answerAs(f, entity(goal.type.name, id), goal.wrap);
       }
       if (/^(delete|remove|destroy)/i.test(name) && id !== undefined) {
         const type = goal?.type.name ?? [...this.types.keys()].find((t) => name.toLowerCase().includes(t.toLowerCase()));
         if (!type) return answerAs(f, null, undefined);
         const before = entity(type, id);
-        if (before) this.of(type).removed.add(id);
+        if (before) this.remove(type, id);
         return answerAs(f, before, goal?.wrap);
       }
       return generate(f.type, 'Mutation', JSON.stringify(args), name, 0);
@@ -222,8 +242,114 @@ export class SchemaFirstState {
       return generate(field.type, e[kType] ?? info.parentType.name, e[kId] ?? '', info.fieldName, 1);
     };
     const typeResolver: GraphQLTypeResolver<unknown, unknown> = (value, _ctx, _info, abstract) => (value as Entity)?.[kType] ?? schema.getPossibleTypes(abstract)[0]?.name;
-    return { schema, fieldResolver, typeResolver };
+
+    const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]);
+    const types = (): SchemaFirstType[] =>
+      Object.values(schema.getTypeMap())
+        .filter((t): t is GraphQLObjectType => isObjectType(t) && !t.name.startsWith('__') && !roots.has(t) && hasId(t))
+        .map((t) => this.typeView(t, generate));
+    return { schema, fieldResolver, typeResolver, types };
   }
+
+  /**
+   * One entity type as a collection (types-view.ts): its live entities with the values GraphQL
+   * answers for its scalar and enum fields; writes checked against the field types, then made
+   * through the mutations' own methods (insert, merge, remove).
+   */
+  private typeView(t: GraphQLObjectType, generate: (type: GraphQLOutputType, owner: string, id: string, field: string, depth: number) => unknown): SchemaFirstType {
+    const type = t.name;
+    const fields = Object.values(t.getFields()).filter((f) => f.name !== 'id' && valueField(f));
+    const live = (): string[] => {
+      const s = this.of(type);
+      return s.order.filter((id) => !s.removed.has(id));
+    };
+    const has = (id: string): boolean => {
+      const s = this.of(type);
+      return s.order.includes(id) && !s.removed.has(id);
+    };
+    const itemOf = (id: string): Record<string, unknown> => {
+      const set = this.of(type).set.get(id) ?? {};
+      const out: Record<string, unknown> = { id };
+      for (const f of fields) out[f.name] = Object.prototype.hasOwnProperty.call(set, f.name) ? set[f.name] : generate(f.type, type, id, f.name, 1);
+      return out;
+    };
+    const idOf = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : typeof v === 'string' || typeof v === 'number' ? String(v) : badId(type, v));
+    return {
+      name: type,
+      count: () => live().length,
+      slice: (offset, limit) => live().slice(offset, offset + limit).map(itemOf),
+      all: () => live().map(itemOf),
+      get: (id) => (has(id) ? itemOf(id) : undefined),
+      insert: (values) => {
+        const checked = checkValues(t, values);
+        const id = idOf(values.id);
+        if (id !== undefined && has(id)) throw new HttpError(409, `${type} ${JSON.stringify(id)} already exists`);
+        return itemOf(this.insert(type, id, checked));
+      },
+      update: (id, values, replace) => {
+        const checked = checkValues(t, values);
+        const given = idOf(values.id);
+        if (given !== undefined && given !== id) throw new HttpError(400, `${type}.id cannot change (${JSON.stringify(id)} → ${JSON.stringify(given)})`);
+        if (!has(id)) return undefined;
+        this.merge(type, id, checked, replace);
+        return itemOf(id);
+      },
+      remove: (id) => {
+        if (!has(id)) return false;
+        this.remove(type, id);
+        return true;
+      },
+      replaceAll: (items) => {
+        const rows = items.map((item, i) => {
+          if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new HttpError(400, `Item ${i} is not a JSON object`);
+          return { id: idOf((item as Record<string, unknown>).id), values: checkValues(t, item as Record<string, unknown>, `Item ${i}: `) };
+        });
+        const given = rows.map((r) => r.id).filter((id): id is string => id !== undefined);
+        if (new Set(given).size !== given.length) throw new HttpError(400, `Two items of ${type} have the same id`);
+        const numeric = given.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
+        const s: TypeState = { order: [], removed: new Set(), set: new Map(), next: Math.max(0, ...numeric) + 1 };
+        this.types.set(type, s);
+        for (const r of rows) this.insert(type, r.id, r.values);
+        return s.order.length;
+      },
+      reset: () => {
+        this.types.delete(type);
+      },
+    };
+  }
+}
+
+/** A field the Data tab shows and sets: a scalar, an enum, or a list of those (object fields point to other entities). */
+function valueField(f: GraphQLField<unknown, unknown>): boolean {
+  const named = getNamedType(f.type);
+  return isScalarType(named) || isEnumType(named);
+}
+
+function badId(type: string, v: unknown): never {
+  throw new HttpError(400, `${type}.id must be a string or a number, not ${JSON.stringify(v)}`);
+}
+
+/** `values` (without `id`) checked against the type's fields, coerced as GraphQL coerces an argument; a 400 names every problem. */
+function checkValues(t: GraphQLObjectType, values: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const fields = t.getFields();
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [k, v] of Object.entries(values)) {
+    if (k === 'id') continue;
+    const f = fields[k];
+    if (!f) {
+      problems.push(`${t.name} has no field ${JSON.stringify(k)}`);
+      continue;
+    }
+    if (!valueField(f)) {
+      problems.push(`${t.name}.${k} is an object field (${String(f.type)}): it points to other entities and is not set here`);
+      continue;
+    }
+    const coerced = coerceInputValue(v, f.type as GraphQLInputType, (path, _value, error) => problems.push(`${t.name}.${k}${path.map((p) => `[${p}]`).join('')}: ${error.message}`));
+    if (coerced !== undefined) out[k] = coerced;
+  }
+  if (problems.length > 0) throw new HttpError(400, `${prefix}${problems.join('; ')}`, { details: { errors: problems } });
+  return out;
 }
 
 function num(v: unknown): number | undefined {

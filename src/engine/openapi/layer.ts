@@ -32,15 +32,17 @@ import { decodedBody } from '../../core/content-encoding.js';
 import type { BoundedSyncInflate } from '../../core/inflate-bounded.js';
 import { errorResponse, HttpError } from '../../core/errors.js';
 import { fastState } from '../../core/fast-response.js';
-import { parseJsonBytes } from '../../core/json-safety.js';
+import { FORBIDDEN_KEYS, parseJsonBytes } from '../../core/json-safety.js';
 import type { Logger } from '../../core/logger.js';
 import { isJsonMediaType, parseMediaType } from '../../core/media-type.js';
 import { readMultipart } from '../../core/multipart.js';
 import type { RequestContext } from '../context.js';
+import { collectFields } from '../handler-api/fields.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
 import type { Operation } from '../openapi-document/operations.js';
 import { contractRefusal, invalidStatus, unexpectedBody, type Refusal } from './contract.js';
+import { pageWriteOf } from '../page-write.js';
 import { documentedError } from './documented-error.js';
 import { checkAnswer } from './response-check.js';
 import { recordContractViolations, recordOpenApiOperation, type OperationRef } from './violations.js';
@@ -127,7 +129,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   /** 401 / 415 / 406 from the document's contract (contract.ts), before the schema checks. */
   function refused(ctx: RequestContext, label: string, known?: Refusal): Response | undefined {
     const op = operations.get(label);
-    const refusal = known ?? (op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request), false) : undefined);
+    const refusal = known ?? (op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request), false, undefined, pageWriteOf(ctx.request) !== undefined) : undefined);
     if (!refusal) return undefined;
     ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
     markOperation(ctx, label);
@@ -180,13 +182,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
       const form = readMultipart(decoded, contentType);
       entries = [...form.fields, ...form.files.map((f) => [f.fieldName, f.filename] as [string, unknown])];
     }
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of entries) {
-      if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
-      const had = out[k];
-      out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
-    }
-    return out;
+    return collectFields([...entries].filter(([k]) => !FORBIDDEN_KEYS.has(k)));
   }
 
   /**

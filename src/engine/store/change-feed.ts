@@ -21,10 +21,8 @@
  */
 import { relativeToFsDir, type FsEnv } from '../file-cache/fs-call.js';
 import { idKeyOf } from './item-id.js';
-
 import type { ChangeListener, Item, StoreChange } from '../store-contract/contract.js';
 import { isObj } from '../../core/json-object.js';
-
 
 const feeds = new WeakMap<FsEnv, ChangeFeed>();
 

@@ -15,7 +15,6 @@ import { HttpError } from '../../core/errors.js';
 import type { Item, ListQuery, ListResult } from '../store-contract/contract.js';
 import { isObj } from '../../core/json-object.js';
 
-
 type Test = (item: Item) => boolean;
 
 /** Whether an array version holds objects only (a collection), asked once per version. */

@@ -38,7 +38,6 @@ export interface Relation {
   readonly parent: string;
 }
 
-
 /** The foreign-key suffixes of a naming, most likely first. */
 function suffixesOf(naming: RelationNaming): readonly string[] {
   if (naming.suffix !== undefined) return [naming.suffix];

@@ -31,14 +31,13 @@ import { inFsDir, relativeToFsDir, type FsEnv } from '../file-cache/fs-call.js';
 import type { FilesLayer } from '../file-cache/files-layer.js';
 import { ChangeFeed } from './change-feed.js';
 import { collectionFile } from './collection-file.js';
-import type { CollectionStore, StoreTransaction, RelationNaming } from '../store-contract/contract.js';
+import type { CollectionStore, StoreChange, StoreTransaction, RelationNaming } from '../store-contract/contract.js';
 import { createFolderListings } from './folder-listings.js';
 import { isCollection } from './list-query.js';
 import { ScopedTransaction } from './transaction.js';
 import { CollectionVersion } from './version.js';
 import { enqueueMutation, mutationPending } from './writes.js';
 
-import type { StoreChange } from '../store-contract/contract.js';
 export type { Item, StoreChange, ListQuery, ListResult, CollectionStore, StoreTransaction } from '../store-contract/contract.js';
 
 /** The request path of a collection: a request path as given, a name encoded (`v1/posts` → `/v1/posts`). */

@@ -213,8 +213,7 @@ export class WebhookDelivery {
     for (let n = 1; n <= attempts && !this.closed; n++) {
       const time = Date.now();
       const headers = await this.headersFor(p, time);
-      const flat: string[] = [];
-      for (const [k, v] of Object.entries(headers)) flat.push(k, v);
+      const flat = Object.entries(headers).flat();
       const start = performance.now();
       let status: number | undefined;
       let text: string | undefined;

@@ -29,7 +29,7 @@ import type { EngineServices } from '../services.js';
 import type { StoreChange } from '../store-contract/contract.js';
 import { markCause } from './cause.js';
 import type { Webhooks, WebhooksControl } from './control.js';
-import { fetchSend, WebhookDelivery, answerText, type AttemptObserver, type OutgoingWebhook, type WebhookSend } from './delivery.js';
+import { fetchSend, WebhookDelivery, answerText, type AttemptObserver, type WebhookSend } from './delivery.js';
 import type { DocumentHooks, DocumentRequest, WebhookDocument } from './document-hooks.js';
 import { DEFAULT_RETRY, parseTrigger, resolveRetry, type ResolvedWebhook, type WebhookCause, type WebhookTrigger } from './options.js';
 import { expand, type ExpressionScope } from './runtime-expression.js';
@@ -42,14 +42,12 @@ const decoder = new TextDecoder();
 function parseBody(bytes: Uint8Array | null | undefined, contentType: string | null): unknown {
   if (!bytes || bytes.byteLength === 0) return undefined;
   const text = decoder.decode(bytes);
-  if (contentType === null || /json/i.test(parseMediaType(contentType).type)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
+  if (contentType !== null && !/json/i.test(parseMediaType(contentType).type)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
-  return text;
 }
 
 function bodyBytes(body: unknown): Uint8Array | null {
@@ -153,16 +151,12 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
         )
     : Promise.resolve(null);
 
-  function enqueue(hook: OutgoingWebhook): string | undefined {
-    return deliveryOf().enqueue(hook);
-  }
-
   async function fromRule(rule: ResolvedWebhook, cause: WebhookCause, token: number | undefined): Promise<void> {
     try {
       const url = typeof rule.url === 'function' ? await rule.url(cause) : rule.url;
       if (url === undefined) return;
       const body = rule.body === undefined ? (cause.change ? cause.change.item : cause.response?.body) : typeof rule.body === 'function' ? await (rule.body as (c: WebhookCause) => unknown)(cause) : rule.body;
-      enqueue({ url, method: rule.method, headers: rule.headers, body: bodyBytes(body), event: rule.event, cause: { label: cause.event, ...(token !== undefined ? { token } : {}) }, delay: rule.delay, retry: rule.retry, secret: rule.secret, signature: rule.signature });
+      deliveryOf().enqueue({ url, method: rule.method, headers: rule.headers, body: bodyBytes(body), event: rule.event, cause: { label: cause.event, ...(token !== undefined ? { token } : {}) }, delay: rule.delay, retry: rule.retry, secret: rule.secret, signature: rule.signature });
     } catch (err) {
       logger.error(`webhooks: ${rule.at} (${rule.on}) failed: ${(err as Error)?.message ?? err}`);
     }
@@ -187,7 +181,7 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
     // JSON) when it fits the webhook's schema; else, as every document request, its example or a draw.
     const body = request.media?.schema !== undefined && typeof answered === 'object' && answered !== null && h.problems(request, answered).length === 0 ? answered : h.payload(request);
     if (!fits(request, h, body, request.url ? 'callback' : 'webhook')) return;
-    enqueue({ url: h.withQuery(request, url), method: request.method, headers: h.headerValues(request), body: bodyBytes(body), event: request.name, cause: { label, ...(token !== undefined ? { token } : {}) }, delay: 0, retry: DEFAULT_RETRY });
+    deliveryOf().enqueue({ url: h.withQuery(request, url), method: request.method, headers: h.headerValues(request), body: bodyBytes(body), event: request.name, cause: { label, ...(token !== undefined ? { token } : {}) }, delay: 0, retry: DEFAULT_RETRY });
   }
 
   // Store changes → their rules (listening only when such a rule exists).
@@ -309,7 +303,7 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
       if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new HttpError(500, `${at}: the URL must be an absolute http(s) URL (got ${JSON.stringify(url)})`);
       const method = (check.string(init.method, `${at}.method`, 'POST', { nonEmpty: true }) ?? 'POST').toUpperCase();
       const signature = init.signature === undefined ? undefined : check.oneOf(init.signature, `${at}.signature`, SIGNATURE_STYLES, 'github');
-      return enqueue({
+      return deliveryOf().enqueue({
         url,
         method,
         headers: init.headers ?? {},
@@ -338,7 +332,7 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
         if (problems.length > 0 && contract === 'strict') throw new HttpError(422, `The payload breaks the schema of webhook "${w.name}": ${problems.join('; ')}`, { details: { problems } });
         if (problems.length > 0) logger.warn(`openapi: webhook "${w.name}" (${w.method}): its payload breaks the document's schema: ${problems.join('; ')}`);
       }
-      return enqueue({ url: h.withQuery(w, o.url), method: w.method, headers: h.headerValues(w), body: bodyBytes(body), event: w.name, cause: { label: `webhook ${w.name}` }, delay: 0, retry: DEFAULT_RETRY, secret: o.secret, signature: o.signature });
+      return deliveryOf().enqueue({ url: h.withQuery(w, o.url), method: w.method, headers: h.headerValues(w), body: bodyBytes(body), event: w.name, cause: { label: `webhook ${w.name}` }, delay: 0, retry: DEFAULT_RETRY, secret: o.secret, signature: o.signature });
     },
     observe(observer) {
       observers.add(observer);
