@@ -158,7 +158,7 @@ export function fileCircles(graph = importGraph()): string[][] {
  */
 export const ENGINE_FLOORS: readonly { name: string; independent?: boolean; units: readonly string[] }[] = [
   // The Layer type and the walk, the request context, the shared types (the store's contract, the fault spec).
-  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'define-handler.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'operation-symbol.ts', 'fault-spec.ts', 'selection', 'handler-api', 'store-contract'] },
+  { name: 'contract', units: ['pipeline', 'context.ts', 'types.ts', 'define-handler.ts', 'delay.ts', 'sleeper.ts', 'body-schema.ts', 'path-params.ts', 'cors.ts', 'operation-symbol.ts', 'page-write.ts', 'fault-spec.ts', 'selection', 'handler-api', 'store-contract'] },
   // What every layer uses: the services object (the per-file queue, the logger, the runtime's parts), the
   // file cache, the store, data generation, the OpenAPI document's model, the recordings' format, the upstream transport.
   { name: 'services', units: ['services.ts', 'runtime.ts', 'file-queue.ts', 'file-cache', 'store', 'schema-faker', 'openapi-document', 'recordings', 'upstream'] },

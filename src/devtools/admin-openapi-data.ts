@@ -6,8 +6,10 @@
  * add, `DELETE /pet/{petId}`), so it walks the same path a client's request walks: the openapi
  * layer validates it against the document's schema, the backend assigns the id. What the document
  * does not describe (no operation that writes the item) is 405 naming what is missing.
- * The request carries `Authorization: Bearer mockyard-devtools`: an operation secured by OAuth2 or
- * a bearer scheme takes it; one that needs an API key or Basic credentials refuses it (401).
+ * The request is marked as the page's write (engine/page-write.ts: a mark on the Request object,
+ * which no HTTP client can send): the openapi layer takes it for the operation's credentials
+ * (apiKey, Basic, bearer alike), and the backend checks the page's `If-Match` against the item in
+ * the same turn as its write, so two writes from the same view cannot both pass (one `412`).
  * The backend keeps one state per pipeline: the shared one, and a session's own (its requests,
  * and these writes with `?session=`, carry `X-Mockyard-Session`).
  */
@@ -16,6 +18,7 @@ import { FastResponse } from '../core/fast-response.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { CollectionStore } from '../engine/store-contract/contract.js';
 import { openApiResourcesOf, type OpenApiResource } from '../engine/openapi-backend/resources-view.js';
+import { markPageWrite, type PageWrite } from '../engine/page-write.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
 
 type Obj = Record<string, unknown>;
@@ -36,17 +39,16 @@ async function resourceOf(store: CollectionStore, name: string): Promise<OpenApi
   return r;
 }
 
-/** Sends `method path` with `body` through the mock API: what a client's request would get. */
-async function dispatch(api: MockApi, session: string | null, method: string, template: string, r: OpenApiResource, id: string | undefined, body: unknown): Promise<Response> {
+/** Sends `method path` with `body` through the mock API, marked as the page's write: what a client's request with credentials would get. */
+async function dispatch(api: MockApi, session: string | null, method: string, template: string, r: OpenApiResource, id: string | undefined, body: unknown, mark: PageWrite = {}): Promise<Response> {
   const prefix = (api.prefixes.find((p) => p !== '/') ?? '').replace(/\/$/, '');
   const path = template.replace(/\{([^}]+)\}/g, (_m, p: string) => (p === r.idParam && id !== undefined ? encodeURIComponent(id) : `{${p}}`));
   const request = new Request(`http://mockyard.devtools${prefix}${path}`, {
     method,
-    // A bearer credential, so an operation secured by OAuth2 or a bearer scheme (presence only) takes the page's edit; apiKey and Basic ones refuse it (401, passed on).
-    headers: { Accept: 'application/json', Authorization: 'Bearer mockyard-devtools', ...(session === null ? {} : { 'X-Mockyard-Session': session }), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: { Accept: 'application/json', ...(session === null ? {} : { 'X-Mockyard-Session': session }), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const res = await api.handle(request);
+  const res = await api.handle(markPageWrite(request, mark));
   if (!res) throw new HttpError(502, `Nothing answered ${method} ${path}`);
   return res;
 }
@@ -62,6 +64,30 @@ async function refused(res: Response, what: string): Promise<Response> {
   }
   const message = isObj(body) && typeof body.message === 'string' ? body.message : `${what}: ${res.status}`;
   return json({ ...(isObj(body) ? body : {}), message, status: res.status }, res.status);
+}
+
+/** The page's `If-Match`, for the backend to check against the item in the same turn as its write. */
+function preconditionOf(request: Request, what: string): PageWrite {
+  if (request.headers.get('if-match') === null) return {};
+  return {
+    precondition: (current) => {
+      try {
+        checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** A write the backend refused: a 412 from the page's precondition (the item changed meanwhile) is told as the admin API tells it; anything else is passed on. */
+async function refusedWrite(res: Response, request: Request, r: OpenApiResource, id: string, what: string, label: string): Promise<Response> {
+  if (res.status === 412) {
+    const now = r.get(id);
+    checkPreconditions(request, now === undefined ? undefined : etagOfValue(now), what); // throws the 412 naming the current tag
+  }
+  return refused(res, label);
 }
 
 function stored(r: OpenApiResource, id: string, what: string): Obj {
@@ -151,8 +177,8 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
       const op = method === 'PATCH' && r.ops.update && !r.ops.update.byBody ? r.ops.update : (r.ops.replace ?? r.ops.update);
       if (!op) throw new HttpError(405, `The document has no operation that writes an item of ${name} (PUT or PATCH on it, or on ${name} with the item as its body)`);
       const body = op === r.ops.update && !op.byBody && method === 'PATCH' ? changes : whole;
-      const res = await dispatch(api, session, op.method, op.template, r, id, body);
-      if (!res.ok) return refused(res, `${op.method} ${op.template}`);
+      const res = await dispatch(api, session, op.method, op.template, r, id, body, preconditionOf(request, what));
+      if (!res.ok) return refusedWrite(res, request, r, id, what, `${op.method} ${op.template}`);
       const item = stored(r, id, what);
       return json(item, 200, { ETag: etagOfValue(item) });
     }
@@ -161,8 +187,8 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
       checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
       if (current === undefined) throw new HttpError(404, `${what} does not exist`);
       if (!r.ops.delete) throw new HttpError(405, `The document has no operation that deletes an item of ${name}`);
-      const res = await dispatch(api, session, r.ops.delete.method, r.ops.delete.template, r, id, undefined);
-      if (!res.ok) return refused(res, `${r.ops.delete.method} ${r.ops.delete.template}`);
+      const res = await dispatch(api, session, r.ops.delete.method, r.ops.delete.template, r, id, undefined, preconditionOf(request, what));
+      if (!res.ok) return refusedWrite(res, request, r, id, what, `${r.ops.delete.method} ${r.ops.delete.template}`);
       return FastResponse.empty(204);
     }
     default:

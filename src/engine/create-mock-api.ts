@@ -238,7 +238,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
               const m = route(method, subPath);
               return 'operation' in m ? { label: m.operation.label, params: m.params } : undefined;
             };
-            const check = openapi.validateResponses || openapi.strictResponses ? (await import('./openapi/payload-check.js')).payloadChecker(doc, deref) : () => [];
+            // The payload check: for the contract options, and for webhooks bound to requests (`x-mockyard-on`: the answer is their payload when it fits).
+            const bound = JSON.stringify(doc.webhooks ?? null).includes('"x-mockyard-on"');
+            const check = openapi.validateResponses || openapi.strictResponses || bound ? (await import('./openapi/payload-check.js')).payloadChecker(doc, deref) : () => [];
             return { doc, deref, seed: openapi.backend.seed, operations: model.operations, route: routeOf, check };
           }
         : null,

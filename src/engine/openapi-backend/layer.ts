@@ -50,6 +50,7 @@ import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming, StoreChange } from '../store-contract/contract.js';
 import { jsonOf } from '../store/item-json.js';
 import { writeOpsOf, type OpenApiResource, type OpenApiResources } from './resources-view.js';
+import { pageWriteOf } from '../page-write.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
 
@@ -224,6 +225,18 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
     return chosen.response.code === 'DEFAULT' && prefer.code === undefined ? fallback : chosen.status;
   }
 
+  /**
+   * The devtools page's `If-Match` (page-write.ts), checked against the item as it stands, in the
+   * same turn as the write (a state folder's: inside its file's queue): a 412 when it changed since
+   * the page read it, else undefined.
+   */
+  function stale(ctx: RequestContext, current: unknown): Response | undefined {
+    const check = pageWriteOf(ctx.request)?.precondition;
+    if (!check || check(current)) return undefined;
+    ctx.answered(OPENAPI_MOCK_LAYER, 'precondition failed');
+    return errorResponse(412, 'The item was changed since it was read', ctx.pathname);
+  }
+
   function notFound(b: Built, ctx: RequestContext, op: Operation, what: string): Response {
     const documented404 = op.responses.find((r) => r.code === '404') ?? op.responses.find((r) => r.code === '4XX');
     if (documented404 && jsonContent(documented404.contents)) return documented(b, ctx, op, documented404, {}, 404);
@@ -386,6 +399,8 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const id = isObj(body) && c.idField ? body[c.idField] : undefined;
         const current = id === undefined ? undefined : scope.items.get(String(id));
         if (current === undefined) return notFound(b, ctx, op, `${c.name} ${String(id)}`);
+        const refused = stale(ctx, current);
+        if (refused) return refused;
         const next = role.merge && isObj(current) ? { ...current, ...(body as Obj) } : { ...(body as Obj) };
         next[c.idField!] = (current as Obj)[c.idField!] ?? id;
         scope.items.set(String(id), next);
@@ -403,6 +418,8 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
           }
           return withItem(b, ctx, op, current, statusFor(chosen, 200, prefer), {}, chosen);
         }
+        const refused = stale(ctx, current);
+        if (refused) return refused;
         if (role.kind === 'delete') {
           const held = scope.items.delete(id);
           if (held) changed(c, values, 'removed', id, current);

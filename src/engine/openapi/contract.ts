@@ -12,6 +12,8 @@
  * `withheld`: the lower-case names of headers that were sent but whose value a recording withheld
  * (a HAR log's `[redacted]`, engine/recordings/har.ts): `Authorization` then holds any scheme's
  * credentials and `Cookie` any cookie (`mockyard check` reads such logs).
+ * `credentialed`: the request is the devtools page's own write (engine/page-write.ts, a mark no
+ * client can send): the security requirement counts as met.
  * `invalidStatus` is the status of a request that breaks the schema: 422 when the operation
  * documents 422 and not 400, else 400.
  */
@@ -99,8 +101,8 @@ export function unexpectedBody(op: Operation): Refusal {
  * page's DELETE may hold an empty stream): the no-request-body rule is then left to the caller,
  * which reads the body (core/body.ts `carriesBody`).
  */
-export function contractRefusal(op: Operation, headers: Headers, query: URLSearchParams, hasBody: boolean, certain = true, withheld: ReadonlySet<string> = NONE_WITHHELD): Refusal | undefined {
-  if (op.security.length > 0 && !op.security.some((alt) => alt.every((s) => present(s, headers, query, withheld)))) {
+export function contractRefusal(op: Operation, headers: Headers, query: URLSearchParams, hasBody: boolean, certain = true, withheld: ReadonlySet<string> = NONE_WITHHELD, credentialed = false): Refusal | undefined {
+  if (!credentialed && op.security.length > 0 && !op.security.some((alt) => alt.every((s) => present(s, headers, query, withheld)))) {
     const first = op.security.find((alt) => alt.length > 0) ?? [];
     const http = first.find((s) => s.type === 'http' || s.type === 'basic' || s.type === 'oauth2' || s.type === 'openIdConnect');
     return {

@@ -42,6 +42,7 @@ import { PASS, type Layer } from '../pipeline/layer.js';
 import { documentModel, sharedOpenApiDocument, type DocumentLoader } from '../openapi-document/document-loader.js';
 import type { Operation } from '../openapi-document/operations.js';
 import { contractRefusal, invalidStatus, unexpectedBody, type Refusal } from './contract.js';
+import { pageWriteOf } from '../page-write.js';
 import { documentedError } from './documented-error.js';
 import { checkAnswer } from './response-check.js';
 import { recordContractViolations, recordOpenApiOperation, type OperationRef } from './violations.js';
@@ -128,7 +129,7 @@ export function createOpenApiLayer(options: OpenApiLayerOptions): OpenApiLayer {
   /** 401 / 415 / 406 from the document's contract (contract.ts), before the schema checks. */
   function refused(ctx: RequestContext, label: string, known?: Refusal): Response | undefined {
     const op = operations.get(label);
-    const refusal = known ?? (op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request), false) : undefined);
+    const refusal = known ?? (op ? contractRefusal(op, ctx.request.headers, ctx.searchParams, hasBody(ctx.request), false, undefined, pageWriteOf(ctx.request) !== undefined) : undefined);
     if (!refusal) return undefined;
     ctx.answered(OPENAPI_LAYER, `refused ${refusal.status}`);
     markOperation(ctx, label);

@@ -80,16 +80,8 @@ export function pickEntry(entries: readonly ReplayEntry[], method: string, query
     found.push(e);
   }
   if (found.length <= 1) return found[0];
-  let best = found[0]!;
-  let bestCount = matchingHeaders(best, request);
-  for (let i = 1; i < found.length; i++) {
-    const count = matchingHeaders(found[i]!, request);
-    if (count > bestCount) {
-      best = found[i]!;
-      bestCount = count;
-    }
-  }
-  return best;
+  const counts = found.map((e) => matchingHeaders(e, request));
+  return found[counts.indexOf(Math.max(...counts))]; // the most headers equal; on a tie, the first recorded
 }
 
 /**

@@ -23,9 +23,7 @@ export function isRedacted(lowerName: string, redact: ReadonlySet<string>): bool
 }
 
 export function harHeaders(headers: Headers, redact: ReadonlySet<string>): Header[] {
-  const out: Header[] = [];
-  for (const [name, value] of headers) out.push({ name, value: isRedacted(name, redact) ? REDACTED : value });
-  return out;
+  return [...headers].map(([name, value]) => ({ name, value: isRedacted(name, redact) ? REDACTED : value }));
 }
 
 export function harContent(bytes: Uint8Array | null, size: number, mimeType: string): Content {

@@ -203,23 +203,19 @@ export function addToRecording(text: string | null, exchange: RecordedExchange, 
 /** A body as a recording holds it: JSON as a value, other text as text, anything else base64. */
 export function recordedBody(bytes: Uint8Array, json: boolean, textual: boolean): RecordedBody {
   if (bytes.byteLength === 0) return {};
-  if (json || textual) {
-    let text: string | undefined;
+  let text: string | undefined;
+  try {
+    if (json || textual) text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // not UTF-8: base64
+  }
+  if (text === undefined) return { base64: bytesToBase64(bytes) };
+  if (json) {
     try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      return { body: JSON.parse(text) };
     } catch {
-      text = undefined;
-    }
-    if (text !== undefined) {
-      if (json) {
-        try {
-          return { body: JSON.parse(text) };
-        } catch {
-          // invalid JSON: kept as text
-        }
-      }
-      return { text };
+      // invalid JSON: kept as text
     }
   }
-  return { base64: bytesToBase64(bytes) };
+  return { text };
 }

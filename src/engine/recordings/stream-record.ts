@@ -88,9 +88,7 @@ export function recordStream(ctx: RequestContext, response: Response, target: St
   const raw: Uint8Array[] = [];
   let captured!: (got: { bytes: Uint8Array | null; size: number }) => void;
   const capturedPromise = new Promise<{ bytes: Uint8Array | null; size: number }>((resolve) => (captured = resolve));
-  const got = () => {
-    return tooLarge ? { bytes: null, size } : { bytes: concatBytes(raw, size), size };
-  };
+  const got = () => (tooLarge ? { bytes: null, size } : { bytes: concatBytes(raw, size), size });
   const decoder = new TextDecoder();
   const parts: RecordedPart[] = [];
   let pending = '';

@@ -52,6 +52,8 @@ export interface DocumentRequest {
   media?: { type: string; schema: unknown; example?: unknown };
   /** Declared header parameters: name → schema / example. */
   headers: Array<{ name: string; schema: unknown; example?: unknown }>;
+  /** Declared query parameters that are required or have an example (`DELETE ?id=` of a webhook). */
+  query: Array<{ name: string; schema: unknown; example?: unknown }>;
   /** `x-mockyard-on` (webhooks): the request pattern it follows. */
   on?: string;
 }
@@ -67,6 +69,8 @@ export interface DocumentHooks {
   payload(request: DocumentRequest): unknown;
   /** Header values for `request`'s declared headers. */
   headerValues(request: DocumentRequest): Record<string, string>;
+  /** `url` with `request`'s declared query parameters added (those the URL does not carry yet). */
+  withQuery(request: DocumentRequest, url: string): string;
   /** What `payload` breaks in `request`'s body schema ([] when it fits, or when there is no schema). */
   problems(request: DocumentRequest, payload: unknown): string[];
 }
@@ -109,11 +113,17 @@ function requestsOf(name: string, item0: unknown, deref: Deref, key: string | un
       }
     }
     const headers: DocumentRequest['headers'] = [];
+    const query: DocumentRequest['query'] = [];
     for (const p of parametersOf(item, op, deref)) {
-      if (p.in === 'header') headers.push({ name: p.name, schema: p.schema, example: p.example ?? (isObj(p.schema) ? p.schema.example : undefined) });
+      const example = p.example ?? (isObj(p.schema) ? p.schema.example : undefined);
+      if (p.in === 'header') headers.push({ name: p.name, schema: p.schema, example });
+      else if (p.in === 'query' && (p.required === true || example !== undefined)) {
+        const i = query.findIndex((q) => q.name === p.name); // the operation's own overrides the path item's
+        query.splice(i === -1 ? query.length : i, 1, { name: p.name, schema: p.schema, example });
+      }
     }
     const on = typeof op['x-mockyard-on'] === 'string' ? op['x-mockyard-on'] : undefined;
-    out.push({ name, method: method.toUpperCase(), url, key, media, headers, ...(on ? { on } : {}) });
+    out.push({ name, method: method.toUpperCase(), url, key, media, headers, query, ...(on ? { on } : {}) });
   }
   return out;
 }
@@ -159,6 +169,16 @@ export async function loadDocumentHooks(load: () => Promise<WebhookDocument>, lo
         out[h.name] = typeof v === 'string' ? v : JSON.stringify(v);
       }
       return out;
+    },
+    withQuery(r, url) {
+      if (r.query.length === 0) return url;
+      const u = new URL(url);
+      for (const q of r.query) {
+        if (u.searchParams.has(q.name)) continue;
+        const v = q.example !== undefined ? q.example : draw(`${r.name} ${r.method} query ${q.name}`, q.schema ?? { type: 'string' });
+        u.searchParams.set(q.name, typeof v === 'string' ? v : JSON.stringify(v));
+      }
+      return u.href;
     },
   };
 }

@@ -176,10 +176,12 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
     return true;
   }
 
-  function fromDocument(request: DocumentRequest, h: DocumentHooks, url: string, token: number | undefined, label: string): void {
-    const body = h.payload(request);
+  function fromDocument(request: DocumentRequest, h: DocumentHooks, url: string, token: number | undefined, label: string, answered?: unknown): void {
+    // A webhook bound to a request (`x-mockyard-on`) carries what that request made (the answer's
+    // JSON) when it fits the webhook's schema; else, as every document request, its example or a draw.
+    const body = request.media?.schema !== undefined && typeof answered === 'object' && answered !== null && h.problems(request, answered).length === 0 ? answered : h.payload(request);
     if (!fits(request, h, body, request.url ? 'callback' : 'webhook')) return;
-    deliveryOf().enqueue({ url, method: request.method, headers: h.headerValues(request), body: bodyBytes(body), event: request.name, cause: { label, ...(token !== undefined ? { token } : {}) }, delay: 0, retry: DEFAULT_RETRY });
+    deliveryOf().enqueue({ url: h.withQuery(request, url), method: request.method, headers: h.headerValues(request), body: bodyBytes(body), event: request.name, cause: { label, ...(token !== undefined ? { token } : {}) }, delay: 0, retry: DEFAULT_RETRY });
   }
 
   // Store changes → their rules (listening only when such a rule exists).
@@ -259,7 +261,7 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
       }
       for (const b of boundNow) {
         if (target === null) logger.debug(`openapi: webhook "${b.request.name}" (x-mockyard-on) not sent: no target URL (api.webhooks.target, the devtools)`);
-        else fromDocument(b.request, h, target, token, label);
+        else fromDocument(b.request, h, target, token, label, responseBody);
       }
     }
   }
@@ -330,7 +332,7 @@ export function createWebhooks(sources: WebhooksSources, services: EngineService
         if (problems.length > 0 && contract === 'strict') throw new HttpError(422, `The payload breaks the schema of webhook "${w.name}": ${problems.join('; ')}`, { details: { problems } });
         if (problems.length > 0) logger.warn(`openapi: webhook "${w.name}" (${w.method}): its payload breaks the document's schema: ${problems.join('; ')}`);
       }
-      return deliveryOf().enqueue({ url: o.url, method: w.method, headers: h.headerValues(w), body: bodyBytes(body), event: w.name, cause: { label: `webhook ${w.name}` }, delay: 0, retry: DEFAULT_RETRY, secret: o.secret, signature: o.signature });
+      return deliveryOf().enqueue({ url: h.withQuery(w, o.url), method: w.method, headers: h.headerValues(w), body: bodyBytes(body), event: w.name, cause: { label: `webhook ${w.name}` }, delay: 0, retry: DEFAULT_RETRY, secret: o.secret, signature: o.signature });
     },
     observe(observer) {
       observers.add(observer);

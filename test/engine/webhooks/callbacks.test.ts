@@ -147,7 +147,10 @@ describe('3.1 webhooks (webhooks.json): sent on demand', () => {
     const recv = await receiver();
     const doc = structuredClone(pets31) as { webhooks: { newPet: { post: Record<string, unknown> } }; paths?: unknown };
     doc.webhooks.newPet.post['x-mockyard-on'] = 'POST /api/pets';
-    doc.paths = { '/pets': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, responses: { '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } } };
+    doc.paths = {
+      '/pets': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, responses: { '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } },
+      '/pets/{petId}': { get: { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'a pet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } },
+    };
     const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', openapi: doc } });
     const api = mockOf(server);
     api.webhooks.target = `${recv.url}/bound`;
@@ -156,7 +159,27 @@ describe('3.1 webhooks (webhooks.json): sent on demand', () => {
     const [hook] = await recv.next(1);
     expect(hook!.url).toBe('/bound');
     expect(hook!.headers['x-mockyard-event']).toBe('newPet');
-    expect(Object.keys(hook!.json() as object)).toEqual(expect.arrayContaining(['id', 'name']));
+    // The pet this request created (the answer, which fits the webhook's Pet schema), not the example or a draw.
+    expect(hook!.json()).toEqual(await res.json());
+    expect(hook!.json()).toMatchObject({ name: 'Tom' });
+    // An answer that breaks the webhook's schema is not sent as its payload: the drawn Pet is.
+    api.use({ method: 'POST', pattern: '/pets', handle: (_req, res2) => res2.status(201).json({ name: 42 }) });
+    expect((await fetch(`${server.url}/api/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 4, name: 'Max' }) })).status).toBe(201);
+    const drawn = (await recv.next(2))[1];
+    expect(typeof (drawn!.json() as { name: unknown }).name).toBe('string');
+  });
+
+  it('a webhook\'s required query parameters are sent (DELETE newPet?id=…), as its document declares them', async () => {
+    const recv = await receiver();
+    const server = await startServer({ mock: { endpointPrefix: '/api', fsDir: null, logLevel: 'silent', openapi: pets31 } });
+    const sent = await fetch(`${server.url}/_mockyard/api/webhooks/send`, { method: 'POST', body: JSON.stringify({ name: 'newPet', method: 'DELETE', url: `${recv.url}/pets` }) });
+    expect(sent.status).toBe(202);
+    const [hook] = await recv.next(1);
+    expect(hook!.method).toBe('DELETE');
+    expect(hook!.url).toMatch(/^\/pets\?id=-?\d+$/); // integer, format int64: drawn with the seeded generator
+    // A value the target URL already carries is kept.
+    await mockOf(server).webhooks.sendDocumentWebhook('newPet', { url: `${recv.url}/pets?id=7`, method: 'DELETE' });
+    expect((await recv.next(2))[1]!.url).toBe('/pets?id=7');
   });
 });
 
