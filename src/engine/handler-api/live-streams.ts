@@ -41,14 +41,15 @@ export function endSignal(): { onEnd(listener: () => void): void; ended(): void 
 export class LiveStreams {
   private readonly live = new Set<Registration>();
 
-  /** Tracks the answer's stream when it registered one (a platform Response's body: reading it creates nothing). */
-  track(response: Response): void {
-    if (Object.getPrototypeOf(response) !== Response.prototype) return;
+  /** Tracks the answer's stream when it registered one (a platform Response's body: reading it creates nothing); returns the answer. */
+  track(response: Response): Response {
+    if (Object.getPrototypeOf(response) !== Response.prototype) return response;
     const body = response.body;
     const registration = body === null ? undefined : registry.get(body);
-    if (registration === undefined) return;
+    if (registration === undefined) return response;
     this.live.add(registration);
     registration.onEnd(() => this.live.delete(registration));
+    return response;
   }
 
   closeAll(): void {

@@ -19,7 +19,7 @@
 import { hasBody } from '../../core/body.js';
 import { readDecodedBody } from '../../core/content-encoding.js';
 import { DEFAULT_MESSAGES, errorResponse, HttpError, responseForError } from '../../core/errors.js';
-import { FastResponse, fastState } from '../../core/fast-response.js';
+import { FastResponse, fastState, withDefaultHeaders } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices, FsServeOverrides } from '../services.js';
@@ -56,22 +56,6 @@ function withoutBody(response: Response): Response {
   const state = fastState(response);
   if (state) return new FastResponse(null, { status: state.status, statusText: state.statusText, headers: state.headers }) as unknown as Response;
   return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** The response with headers a middleware set (CORS…) added; the response's own headers win. */
-function withHeaders(response: Response, extra: Record<string, string>): Response {
-  const names = Object.keys(extra);
-  if (names.length === 0) return response;
-  const state = fastState(response);
-  if (state) {
-    const own = new Set(Object.keys(state.headers).map((k) => k.toLowerCase()));
-    const headers = { ...state.headers };
-    for (const n of names) if (!own.has(n.toLowerCase())) headers[n] = extra[n]!;
-    return new FastResponse(state.body, { status: state.status, statusText: state.statusText, headers }) as unknown as Response;
-  }
-  const headers = new Headers(response.headers);
-  for (const n of names) if (!headers.has(n)) headers.set(n, extra[n]!);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** Segments of a rewritten path, percent-encoded unless they already are. */
@@ -184,7 +168,8 @@ export function createHandlerLayer(options: HandlerLayerOptions, services: Engin
         }
       }
       state.stage = 'handler';
-      if (route.handle === 'FS') return withHeaders(await serveFs(route, ctx, req, raw), res.headerRecord());
+      // Headers a middleware set (CORS…) are added; the file answer's own win.
+      if (route.handle === 'FS') return withDefaultHeaders(await serveFs(route, ctx, req, raw), res.headerRecord());
       return await settle(route, res, head, route.handle(req, res));
     } catch (err) {
       return failed(err, route, req, res, head, state);
@@ -204,8 +189,7 @@ export function createHandlerLayer(options: HandlerLayerOptions, services: Engin
     if (res.done) return res.toResponse(head);
     if (result instanceof Response) {
       if (head) return withoutBody(result);
-      streams.track(result);
-      return result;
+      return streams.track(result);
     }
     if (result !== undefined) return res.json(result).toResponse(head);
     if (res.headersSent) return undefined;
@@ -214,11 +198,6 @@ export function createHandlerLayer(options: HandlerLayerOptions, services: Engin
       `Handler ${route.label} did not send a response: call res.end() / res.json() / res.send(), or return a value or a Response (a handler that answers later must return a promise)`,
     );
   }
-
-  const tracked = (response: Response): Response => {
-    streams.track(response);
-    return response;
-  };
 
   /**
    * An answer that reaches nobody (it came after the 504, or after the handler ended the response
@@ -241,7 +220,7 @@ export function createHandlerLayer(options: HandlerLayerOptions, services: Engin
           logger.error(`${route.label} failed while streaming: ${(err as Error)?.message ?? String(err)}`, err);
           res.failStream(err);
         });
-        return tracked(res.toStreamResponse(head));
+        return streams.track(res.toStreamResponse(head));
       }
       if (first === undefined) {
         pending.then(discardLate, (err: unknown) => logger.debug(`${route.label}: error after the response ended ignored: ${(err as Error)?.message ?? String(err)}`));
@@ -253,9 +232,9 @@ export function createHandlerLayer(options: HandlerLayerOptions, services: Engin
     if (response) return response;
     // Written but not ended yet: a stream (event stream, NDJSON, flushHeaders) goes out as it is
     // written; anything else is buffered until end().
-    if (res.streaming) return tracked(res.toStreamResponse(head));
+    if (res.streaming) return streams.track(res.toStreamResponse(head));
     await Promise.race([res.finished, res.startedStreaming]);
-    return res.streaming ? tracked(res.toStreamResponse(head)) : res.toResponse(head);
+    return res.streaming ? streams.track(res.toStreamResponse(head)) : res.toResponse(head);
   }
 
   type State = { timedOut: boolean; stage: string };

@@ -507,6 +507,18 @@ describe("custom parser with handle: 'FS'", () => {
     expect(put.headers.get('x-seen')).toBe('{"length":7}'); // middleware headers reach file-mode responses
     expect(await (await call(api, '/api/docs/1')).json()).toEqual({ a: 1 });
   });
+
+  it("adds a middleware's headers to a file answer, whose own headers win", async () => {
+    const api = mockApi({
+      handlerMiddlewares: [(_req, res, next) => { res.setHeader('content-type', 'text/plain'); res.setHeader('X-Extra', 'yes'); next(); }],
+      handlers: [{ pattern: '/docs/{id}', method: '*', handle: 'FS' }],
+    });
+    await call(api, '/api/docs/1', { method: 'PUT', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } });
+    const get = await call(api, '/api/docs/1');
+    expect(get.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(get.headers.get('x-extra')).toBe('yes');
+    expect(await get.json()).toEqual({ a: 1 });
+  });
 });
 
 describe('delay and gateway timeout', () => {
