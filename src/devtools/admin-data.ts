@@ -7,7 +7,8 @@
  * (`encodeURIComponent('v1/users')`).
  *
  *   GET    data                         { scope, collections: [{ name, count, backend? }], objects: [name] } (objects: the
- *                                       top-level JSON files holding one object, shared data only: edited through files/<name>.json)
+ *                                       top-level JSON files holding one object, in the scope's view: edited through
+ *                                       files/<name>.json, with ?session= in that session's own data)
  *   GET    data/<name>                  one page: { items, etags, total, offset, limit }
  *                                       ?offset= ?limit= (1…1000, default 50) ?sort=<field> ?order=asc|desc
  *                                       ?q=<text> (any top-level value contains it) ?filter=<JSON object> (store.list's filter)
@@ -152,8 +153,8 @@ export async function dataRoute(api: MockApi, request: Request, method: string, 
     if (method !== 'GET' && !head) return allow('GET, HEAD');
     const collections = [];
     for (const name of await store.names()) collections.push({ name, count: (await store.all(name))?.length ?? 0 });
-    // Singular objects (config.json: { … }) are files of the shared mocks folder: the page edits them as a form through files/<name>.json.
-    const objects = scope.session === null ? Object.entries(await store.documents()).filter(([, v]) => isItem(v)).map(([name]) => name).sort() : [];
+    // Singular objects (config.json: { … }): the page edits them as a form through files/<name>.json (with ?session=, in that session's view: the shared file untouched).
+    const objects = Object.entries(await store.documents()).filter(([, v]) => isItem(v)).map(([name]) => name).sort();
     // The OpenAPI backend's in-memory resources (`/pet`), after the store's (admin-openapi-data.ts).
     collections.push(...(await openApiCollections(api, store)));
     // A schema-first GraphQL API's entity types (`graphql:Post`), last (admin-graphql-data.ts).

@@ -11,6 +11,9 @@
  *                          whatever is there. A `.json` file must be valid JSON (400 naming the error).
  *                          201 created / 200 replaced, with the new ETag.
  *   DELETE files/<path>    `If-Match` as PUT; 204
+ *   ?session=<id>          the same on that session's view of the folder: reads fall through to
+ *                          the mocks, writes and deletes stay in the session's data (the shared
+ *                          files are never written; created when needed)
  *
  *   POST   routes          body { path, status?, headers?, body? | text? }: a new static route
  *                          (createStaticRoute below): `<path>.json` / `<path>.txt` when it answers
@@ -53,9 +56,12 @@ export async function filesRoute(api: MockApi, queue: KeyedQueue, request: Reque
   if (fsDir === null) throw new HttpError(404, 'File routing is off (fsDir: null): there is no mocks folder');
   const rel = requestPathToVfs(sub.slice('/files'.length)).path;
   if (rel === '') throw new HttpError(400, 'Name a file below the mocks folder: files/<path>');
-  const vfs = api.app.fs;
-  const path = joinVfsPath(fsDir, rel);
-  const what = `The file ${rel}`;
+  // `?session=<id>`: that session's view of the folder (reads fall through to the mocks, writes stay in the session).
+  const session = new URL(request.url).searchParams.get('session');
+  const own = session ? api.sessions.files(session) : { vfs: api.app.fs, fsDir };
+  const vfs = own.vfs;
+  const path = joinVfsPath(own.fsDir, rel);
+  const what = session ? `Session ${session}'s ${rel}` : `The file ${rel}`;
   switch (method) {
     case 'GET':
     case 'HEAD': {
@@ -71,7 +77,7 @@ export async function filesRoute(api: MockApi, queue: KeyedQueue, request: Reque
       if (isJsonPath(rel)) {
         assertNoForbiddenKeys(parseJsonBytes(bytes));
       }
-      return queue.run(path, async () => {
+      return queue.run(session ? `${session}\u0000${path}` : path, async () => {
         const current = await readOrUndefined(vfs, path);
         checkPreconditions(request, current === undefined ? undefined : etagOfBytes(current), what);
         await vfs.write(path, bytes);
@@ -79,7 +85,7 @@ export async function filesRoute(api: MockApi, queue: KeyedQueue, request: Reque
       });
     }
     case 'DELETE':
-      return queue.run(path, async () => {
+      return queue.run(session ? `${session}\u0000${path}` : path, async () => {
         const current = await readOrUndefined(vfs, path);
         if (current === undefined) throw new HttpError(404, `${what} does not exist`);
         checkPreconditions(request, etagOfBytes(current), what);

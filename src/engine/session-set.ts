@@ -92,6 +92,12 @@ export interface SessionControl {
    * relations and change events as the shared store); creates the session when needed.
    */
   store(id: string): CollectionStore;
+  /**
+   * The session's view of the mocks folder: its filesystem (reads fall through to the mocks,
+   * writes stay in the session's data, counted as its changes) and the folder in it (its
+   * scenario's, when it has one); creates the session when needed. 404 when file routing is off.
+   */
+  files(id: string): { vfs: Vfs; fsDir: string };
 }
 
 export interface SessionSet extends SessionControl {
@@ -405,6 +411,16 @@ export function createSessionSet({ settings, options, services, logger, scenario
       const store = s.built?.store;
       if (store === undefined) throw new HttpError(404, 'No collections: file routing is off');
       return store;
+    },
+
+    files(id) {
+      if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
+      const s = touch(checkSessionId(id));
+      const name = scenarios.names.length === 0 ? null : (s.scenario ?? scenarios.current);
+      pipelineOf(s, name);
+      const vfs = s.built?.vfs;
+      if (!vfs) throw new HttpError(404, 'No mocks folder: file routing is off');
+      return { vfs, fsDir: scenarios.recipe(s.built!.scenario)?.sources.fsDir ?? '' };
     },
 
     async close() {

@@ -136,7 +136,7 @@ describe('admin API: data', () => {
     const s = await startServer({ mock: options() });
     const inSession = await call(`${s.url}${A}/data/todos?session=alice`, 'POST', { title: 'alice only' });
     expect(inSession.status).toBe(201);
-    expect((await call(`${s.url}${A}/data?session=alice`)).json).toEqual({ scope: { session: 'alice' }, collections: [{ name: 'todos', count: 4 }], objects: [] });
+    expect((await call(`${s.url}${A}/data?session=alice`)).json).toEqual({ scope: { session: 'alice' }, collections: [{ name: 'todos', count: 4 }], objects: ['config'] });
     expect((await call(`${s.url}/api/todos/4`, 'GET', undefined, { 'x-mockyard-session': 'alice' })).json.title).toBe('alice only');
     expect((await gql(s.url, '{ Todo(id: 4) { title } }', 'alice')).data.Todo.title).toBe('alice only');
     expect((await call(`${s.url}/api/todos/4`)).status).toBe(404);

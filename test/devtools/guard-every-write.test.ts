@@ -49,6 +49,7 @@ const WRITES: Array<[method: string, path: string, body?: unknown, headers?: Rec
   ['POST', `/data/${GQL}/reset`],
   ['PUT', '/files/x.json', { a: 1 }, { 'if-none-match': '*' }],
   ['DELETE', '/files/x.json', undefined, { 'if-match': '*' }],
+  ['PUT', '/files/x.json?session=zoe', { a: 1 }, { 'if-none-match': '*' }],
   ['POST', '/routes', { path: 'flags', body: { on: true } }],
   ['PUT', '/record', { recording: false }],
   ['PUT', '/webhooks/target', { url: null }],

@@ -217,6 +217,25 @@ describe('Data tab, more', () => {
     await page.close();
   });
 
+  it('edits a session\u2019s singular object as a form, labelled: only that session sees it, the file is untouched', async () => {
+    const shared = JSON.parse(await onDisk('config.json'));
+    const page = await openTab('data');
+    await page.getByLabel('New session id').fill('pw-object');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('data-scope-label').textContent()).toMatch(/^Session pw-object/);
+    await expect.poll(() => page.getByTestId('data-collection').locator('option').allTextContents()).toContain('config (object)');
+    await page.getByTestId('data-collection').selectOption('object:config');
+    const form = page.getByRole('form', { name: 'config (object, session pw-object)' });
+    await expect.poll(() => form.getByLabel('limit').inputValue()).toBe(String(shared.limit));
+    await form.getByLabel('limit').fill('77');
+    await page.keyboard.press('Enter'); // submits the form
+    await expect.poll(() => page.getByTestId('object-note').textContent()).toBe('Saved config.json in session pw-object (the shared file is unchanged).');
+    expect((await rest('/api/config', { session: 'pw-object' })).json).toEqual({ ...shared, limit: 77 });
+    expect((await rest('/api/config')).json).toEqual(shared);
+    expect(JSON.parse(await onDisk('config.json'))).toEqual(shared);
+    await page.close();
+  });
+
   it('pages a 100,000-item collection on the server: each page in well under a second', async () => {
     const page = await openTab('data');
     await page.getByTestId('data-collection').selectOption('visits');

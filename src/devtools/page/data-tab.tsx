@@ -29,7 +29,7 @@ interface Collections {
    * `backend: 'graphql'`: an entity type of a schema-first GraphQL API (`graphql:Post`), written as its mutations write.
    */
   collections: Array<{ name: string; count: number; backend?: 'openapi' | 'graphql' }>;
-  /** Top-level JSON files holding one object (shared data only): edited as a form. */
+  /** Top-level JSON files holding one object (in the scope's view): edited as a form. */
   objects?: string[];
 }
 /** The select's value for an object: `object:<name>`. */
@@ -360,7 +360,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
         {note?.text ?? '\u00a0'}
       </p>
       <div class="table-wrap">
-        {name?.startsWith(OBJECT) && <ObjectForm transport={transport} name={name.slice(OBJECT.length)} />}
+        {name?.startsWith(OBJECT) && <ObjectForm transport={transport} name={name.slice(OBJECT.length)} session={session} />}
         {page && (
           <table ref={tableRef} class="items" data-testid="data-table">
             <thead>

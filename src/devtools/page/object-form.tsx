@@ -1,7 +1,8 @@
 /**
  * A singular object of the mocks folder (config.json: `{ "theme": "dark", "beta": true }`) as a
  * form: a field per top-level key (text, number, a checkbox for a boolean, JSON for the rest),
- * saved through the admin API's files route with If-Match, so an edit made on disk or in another
+ * saved through the admin API's files route with If-Match (with a session chosen, into that
+ * session's own data: `files/config.json?session=`, the shared file untouched), so an edit made on disk or in another
  * tab meanwhile is reported (412) and the form keeps what was typed.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -15,8 +16,8 @@ function toFields(value: Record<string, unknown>): Fields {
   return out;
 }
 
-export function ObjectForm({ transport, name }: { transport: Transport; name: string }) {
-  const url = `${ADMIN}/files/${name.split('/').map(encodeURIComponent).join('/')}.json`;
+export function ObjectForm({ transport, name, session }: { transport: Transport; name: string; session: string | null }) {
+  const url = `${ADMIN}/files/${name.split('/').map(encodeURIComponent).join('/')}.json${session === null ? '' : `?session=${encodeURIComponent(session)}`}`;
   const [original, setOriginal] = useState<Record<string, unknown> | null>(null);
   const [fields, setFields] = useState<Fields>({});
   const [etag, setEtag] = useState<string | null>(null);
@@ -32,7 +33,7 @@ export function ObjectForm({ transport, name }: { transport: Transport; name: st
   useEffect(() => {
     setNote(null);
     void load();
-  }, [name]);
+  }, [name, session]);
   const save = async (e: Event) => {
     e.preventDefault();
     if (!original) return;
@@ -57,10 +58,10 @@ export function ObjectForm({ transport, name }: { transport: Transport; name: st
     }
     setEtag(res.headers.get('etag'));
     setOriginal(value);
-    setNote({ text: `Saved ${name}.json.`, error: false });
+    setNote({ text: session === null ? `Saved ${name}.json.` : `Saved ${name}.json in session ${session} (the shared file is unchanged).`, error: false });
   };
   return (
-    <form class="object-form" aria-label={`${name} (object)`} onSubmit={save} data-testid="object-form">
+    <form class="object-form" aria-label={session === null ? `${name} (object)` : `${name} (object, session ${session})`} onSubmit={save} data-testid="object-form">
       <p class={`note ${note?.error ? 'error' : 'dim'}`} role={note?.error ? 'alert' : 'status'} data-testid="object-note">
         {note?.text ?? '\u00a0'}
       </p>

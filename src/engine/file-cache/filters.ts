@@ -81,14 +81,9 @@ export function itemValue(v: unknown, base: Base): Scalar | undefined {
   }
 }
 
+/** `in`/`nin` values: a text value may list several (`a,b`). */
 function splitList(values: unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const v of values) {
-    if (typeof v === 'string') {
-      for (const part of v.split(',')) out.push(part.trim());
-    } else out.push(v);
-  }
-  return out;
+  return values.flatMap((v) => (typeof v === 'string' ? v.split(',').map((part) => part.trim()) : [v]));
 }
 
 /** Keys that a plain object or array inherits: reading them needs an own-property check (the compiled scan cannot read them as plain fields). */

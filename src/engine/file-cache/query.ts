@@ -74,19 +74,8 @@ function sortedView(entry: FileEntry, items: readonly unknown[], page: Page): Ui
  */
 function objectItems(entry: FileEntry, items: readonly unknown[]): boolean {
   if (items !== entry.array) return false;
-  let known = memoOf(entry).objectItems;
-  if (known === undefined) {
-    known = true;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      if (typeof item !== 'object' || item === null) {
-        known = false;
-        break;
-      }
-    }
-    memoOf(entry).objectItems = known;
-  }
-  return known;
+  const memo = memoOf(entry);
+  return (memo.objectItems ??= items.every((item) => typeof item === 'object' && item !== null));
 }
 
 const MAX_COLUMNS = 16;

@@ -48,15 +48,8 @@ export function createFsMode(options: FsModeOptions): FsMode {
     if (overrides === undefined && options.passUnmockedWrites === true && WRITE_METHODS.has(method)) {
       return isUnmockedWrite(call, env, method).then((unmocked) => (unmocked ? undefined : write(call, method)));
     }
-    switch (method) {
-      case 'GET': return read(call, env, false);
-      case 'HEAD': return read(call, env, true);
-      case 'POST': return create(call, env);
-      case 'PUT': return replace(call, env);
-      case 'PATCH': return update(call, env);
-      case 'DELETE': return remove(call, env);
-      default: return undefined;
-    }
+    if (method === 'GET' || method === 'HEAD') return read(call, env, method === 'HEAD');
+    return WRITE_METHODS.has(method) ? write(call, method) : undefined;
   }
 
   function write(call: FsCall, method: string): Promise<Response> {
