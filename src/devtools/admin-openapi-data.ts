@@ -6,6 +6,12 @@
  * add, `DELETE /pet/{petId}`), so it walks the same path a client's request walks: the openapi
  * layer validates it against the document's schema, the backend assigns the id. What the document
  * does not describe (no operation that writes the item) is 405 naming what is missing.
+ * A collection under a path parameter is one resource per parent (`/users/7/orders`): its writes
+ * fill the parent's value in (`PUT /users/7/orders/3`).
+ * Two writes are the state's own, not an operation's (none writes a whole collection): an import
+ * (`PUT data/<name>`, a JSON array, every item checked against the resource's item schema by the
+ * openapi layer's payload check first: a bad item is 400 naming it and its fields, and nothing is
+ * imported) and a reset (`POST data/<name>/reset`: drawn again from the backend's seed).
  * The request is marked as the page's write (engine/page-write.ts: a mark on the Request object,
  * which no HTTP client can send): the openapi layer takes it for the operation's credentials
  * (apiKey, Basic, bearer alike), and the backend checks the page's `If-Match` against the item in
@@ -17,7 +23,10 @@ import { HttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { CollectionStore } from '../engine/store-contract/contract.js';
-import { openApiResourcesOf, type OpenApiResource } from '../engine/openapi-backend/resources-view.js';
+import { openApiResourcesOf, type OpenApiResource, type OpenApiResources } from '../engine/openapi-backend/resources-view.js';
+import { payloadChecker, type PayloadCheck } from '../engine/openapi/payload-check.js';
+import { readBody } from '../core/body.js';
+import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import { markPageWrite, type PageWrite } from '../engine/page-write.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
 
@@ -32,17 +41,37 @@ export async function openApiCollections(api: MockApi, store: CollectionStore): 
   return view ? view.list().map((r) => ({ name: r.name, count: r.count(), backend: 'openapi' as const })) : [];
 }
 
-async function resourceOf(store: CollectionStore, name: string): Promise<OpenApiResource> {
+async function resourceOf(store: CollectionStore, name: string): Promise<{ r: OpenApiResource; view: OpenApiResources }> {
   const view = await openApiResourcesOf(store);
-  const r = view?.list().find((x) => x.name === name);
-  if (!r) throw new HttpError(404, `No collection ${JSON.stringify(name)} in the OpenAPI backend`);
-  return r;
+  const r = view?.find(name);
+  if (!r || !view) throw new HttpError(404, `No collection ${JSON.stringify(name)} in the OpenAPI backend`);
+  return { r, view };
+}
+
+/** The openapi layer's check of a value against one schema of the document, made once per view. */
+const checkers = new WeakMap<OpenApiResources, PayloadCheck>();
+function checkerOf(view: OpenApiResources): PayloadCheck {
+  let check = checkers.get(view);
+  if (!check) checkers.set(view, (check = payloadChecker(view.doc, view.deref)));
+  return check;
+}
+
+/** An import: every item an object matching the resource's item schema, else 400 naming the first bad item and its fields (nothing imported). */
+function checkedImport(view: OpenApiResources, r: OpenApiResource, items: unknown): Obj[] {
+  if (!Array.isArray(items)) throw new HttpError(400, 'The body must be a JSON array of items (what GET ?export=true gives)');
+  const check = checkerOf(view);
+  items.forEach((item, i) => {
+    if (!isObj(item)) throw new HttpError(400, `Item ${i} of ${r.name} is not a JSON object: nothing was imported`, { details: { item: i } });
+    const problems = check(r.itemSchema, item);
+    if (problems.length > 0) throw new HttpError(400, `Item ${i} of ${r.name} does not match the document's schema: ${problems.join('; ')}; nothing was imported`, { details: { item: i, errors: problems } });
+  });
+  return items as Obj[];
 }
 
 /** Sends `method path` with `body` through the mock API, marked as the page's write: what a client's request with credentials would get. */
 async function dispatch(api: MockApi, session: string | null, method: string, template: string, r: OpenApiResource, id: string | undefined, body: unknown, mark: PageWrite = {}): Promise<Response> {
   const prefix = (api.prefixes.find((p) => p !== '/') ?? '').replace(/\/$/, '');
-  const path = template.replace(/\{([^}]+)\}/g, (_m, p: string) => (p === r.idParam && id !== undefined ? encodeURIComponent(id) : `{${p}}`));
+  const path = template.replace(/\{([^}]+)\}/g, (_m, p: string) => (p === r.idParam && id !== undefined ? encodeURIComponent(id) : p in r.params ? encodeURIComponent(r.params[p]!) : `{${p}}`));
   const request = new Request(`http://mockyard.devtools${prefix}${path}`, {
     method,
     headers: { Accept: 'application/json', ...(session === null ? {} : { 'X-Mockyard-Session': session }), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -51,6 +80,16 @@ async function dispatch(api: MockApi, session: string | null, method: string, te
   const res = await api.handle(markPageWrite(request, mark));
   if (!res) throw new HttpError(502, `Nothing answered ${method} ${path}`);
   return res;
+}
+
+const IMPORT_LIMIT = 64 * 1024 * 1024;
+
+async function bodyOfImport(request: Request): Promise<unknown> {
+  const bytes = await readBody(request, IMPORT_LIMIT);
+  if (bytes.byteLength === 0) throw new HttpError(400, 'A JSON body is required');
+  const value = parseJsonBytes(bytes);
+  assertNoForbiddenKeys(value);
+  return value;
 }
 
 /** A refused write: the backend's (or the openapi layer's) own answer, its status and body, passed on. */
@@ -97,7 +136,7 @@ function stored(r: OpenApiResource, id: string, what: string): Obj {
 }
 
 export async function openApiDataRoute(api: MockApi, store: CollectionStore, session: string | null, request: Request, method: string, name: string, rest: string[], page: { offset: number; limit: number; exportAll: boolean; sort?: { readonly field: string; readonly order?: 'asc' | 'desc' }; q?: string }): Promise<Response> {
-  const r = await resourceOf(store, name);
+  const { r, view } = await resourceOf(store, name);
   const head = method === 'HEAD';
   const scope = { session, backend: 'openapi' };
   const idField = r.idField ?? 'id';
@@ -144,7 +183,15 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
       const item = stored(r, id, `The created item of ${name}`);
       return json(item, 201, { ETag: etagOfValue(item) });
     }
-    throw new HttpError(405, `${method} on ${name}: the OpenAPI backend's resources are edited an item at a time (no import, no reset)`, { headers: { Allow: 'GET, HEAD, POST' } });
+    if (method === 'PUT') {
+      const items = checkedImport(view, r, await bodyOfImport(request));
+      return json({ scope, name, count: r.replace(items) });
+    }
+    throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: 'GET, HEAD, POST, PUT' } });
+  }
+  if (rest.length === 1 && rest[0] === 'reset' && method === 'POST') {
+    r.reset();
+    return json({ scope, name, count: r.count() });
   }
   const id = rest[0]!;
   const what = `Item ${JSON.stringify(id)} of ${name}`;

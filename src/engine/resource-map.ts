@@ -56,7 +56,6 @@ async function readResources(vfs: Vfs, fsDir: string, prefix: string): Promise<R
     return [];
   }
   const out: ResourceEntry[] = [];
-  const base = prefix === '' ? '' : prefix;
   for (const e of entries.slice(0, MAX_ENTRIES)) {
     if (e.name.startsWith('.')) continue;
     const path = joinSafe(fsDir, e.name);
@@ -69,12 +68,12 @@ async function readResources(vfs: Vfs, fsDir: string, prefix: string): Promise<R
       }
       // The lookup for `<name>/` (files.md): its index.json, else `<name>.json` or `<name>.<ext>` beside it.
       const answers = inside.includes('index.json') || entries.some((f) => f.kind !== 'dir' && f.name.startsWith(`${e.name}.`) && !f.name.includes('@'));
-      out.push({ url: `${base}/${encodeURIComponent(e.name)}/`, name: `${e.name}/`, kind: 'folder', count: inside.length, answers });
+      out.push({ url: `${prefix}/${encodeURIComponent(e.name)}/`, name: `${e.name}/`, kind: 'folder', count: inside.length, answers });
       continue;
     }
     if (isStreamPath(e.name)) {
       // A recorded stream (`chat.sse`) answers at its name without the extension (streams/layer.ts).
-      out.push({ url: `${base}/${encodeURIComponent(e.name.slice(0, e.name.lastIndexOf('.')))}`, name: e.name, kind: 'stream' });
+      out.push({ url: `${prefix}/${encodeURIComponent(e.name.slice(0, e.name.lastIndexOf('.')))}`, name: e.name, kind: 'stream' });
       continue;
     }
     if (e.name.endsWith(RECORDING_SUFFIX)) {
@@ -86,18 +85,18 @@ async function readResources(vfs: Vfs, fsDir: string, prefix: string): Promise<R
       } catch {
         // not valid: its path answers 500 naming it
       }
-      out.push({ url: `${base}/${encodeURIComponent(e.name.slice(0, -RECORDING_SUFFIX.length))}`, name: e.name, kind: count === undefined ? 'file' : 'recorded', count });
+      out.push({ url: `${prefix}/${encodeURIComponent(e.name.slice(0, -RECORDING_SUFFIX.length))}`, name: e.name, kind: count === undefined ? 'file' : 'recorded', count });
       continue;
     }
     if (!isJsonPath(e.name)) {
-      out.push({ url: `${base}/${encodeURIComponent(e.name)}`, name: e.name, kind: 'file' });
+      out.push({ url: `${prefix}/${encodeURIComponent(e.name)}`, name: e.name, kind: 'file' });
       continue;
     }
     const stem = e.name.slice(0, -'.json'.length);
     // A query variant (`search@page=2&q=x.json`, file-cache/query-variant.ts) is listed under the URL
     // that serves it (`/search?page=2&q=x`; its query is stored in canonical, encoded form).
     const at = stem.indexOf(VARIANT_MARK);
-    const url = at > 0 ? `${base}/${encodeURIComponent(stem.slice(0, at))}?${stem.slice(at + 1)}` : `${base}/${encodeURIComponent(stem)}`;
+    const url = at > 0 ? `${prefix}/${encodeURIComponent(stem.slice(0, at))}?${stem.slice(at + 1)}` : `${prefix}/${encodeURIComponent(stem)}`;
     let value: unknown;
     try {
       value = JSON.parse(decoder.decode(await vfs.read(path)));

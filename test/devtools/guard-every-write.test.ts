@@ -6,6 +6,7 @@
  * own origin (or with the token) passes the guard and is done by its route (2xx).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { closeServers, startServer } from '../helpers/server.js';
 
@@ -69,7 +70,36 @@ async function send(base: string, [method, path, body, headers]: (typeof WRITES)
 const mock = () => ({ endpointPrefix: '/api', fs: memoryFs({ 'todos.json': [{ id: 1, title: 'a' }], 'schema.graphql': 'type Todo { id: ID!  title: String! }  type Query { todos: [Todo!]! }' }), graphql: { schema: 'schema.graphql' }, proxy: { target: 'http://127.0.0.1:9' } });
 const tracker = () => ({ appId: 'guard', logLevel: 'silent' as const, storage: { fs: memoryFs() } });
 
+/** The page's writes to the OpenAPI backend's resources (`/keys` of an apiKey-only document; an order of user 1). */
+const SECURED = fileURLToPath(new URL('../fixtures/openapi/secured-writes-3.0.yaml', import.meta.url));
+const KEYS = encodeURIComponent('/keys');
+const ORDERS = encodeURIComponent('/users/1/orders');
+const OPENAPI_WRITES: typeof WRITES = [
+  ['POST', `/data/${KEYS}`, { id: 9, name: 'x' }],
+  ['PATCH', `/data/${KEYS}/1`, { name: 'y' }],
+  ['PUT', `/data/${KEYS}/1`, { id: 1, name: 'z' }],
+  ['POST', `/data/${KEYS}/1/duplicate`],
+  ['DELETE', `/data/${KEYS}/2`],
+  ['PUT', `/data/${KEYS}`, [{ id: 1, name: 'a' }]],
+  ['POST', `/data/${KEYS}/reset`],
+  ['PATCH', `/data/${ORDERS}/1`, { quantity: 2 }],
+  ['PUT', `/data/${ORDERS}`, [{ id: 1, item: 'a', quantity: 1 }]],
+  ['POST', `/data/${ORDERS}/reset`],
+];
+const openapiMock = () => ({ endpointPrefix: '/api', logLevel: 'silent' as const, fs: memoryFs({}), openapi: { document: SECURED, count: { '*': 3 } } });
+
 describe('admin guard: every write of the page', () => {
+  it('the OpenAPI backend\u2019s resources: each write refused from another origin (403) and without the token (401), done from the page\u2019s origin or with it', async () => {
+    const token = 'a-token-of-16-chars+';
+    const open = await startServer({ mock: openapiMock() });
+    for (const w of OPENAPI_WRITES) expect(await send(open.url, w, { origin: 'http://evil.example' }), `${w[0]} ${w[1]} from another origin`).toBe(403);
+    expect((await (await fetch(`${open.url}/api/keys/1`, { headers: { 'x-api-key': 'k' } })).json()).name).not.toBe('y');
+    for (const w of OPENAPI_WRITES) expect(await send(open.url, w, { origin: open.url }), `${w[0]} ${w[1]} from the page's origin`).toBeLessThan(300);
+    const guarded = await startServer({ mock: openapiMock(), devtools: { token } });
+    for (const w of OPENAPI_WRITES) expect(await send(guarded.url, w, {}), `${w[0]} ${w[1]} without the token`).toBe(401);
+    for (const w of OPENAPI_WRITES) expect(await send(guarded.url, w, { authorization: `Bearer ${token}` }), `${w[0]} ${w[1]} with the token`).toBeLessThan(300);
+  });
+
   it('refuses each from another origin (403) and lets each through from the server\u2019s own origin', async () => {
     const s = await startServer({ mock: mock(), tracker: tracker() });
     for (const w of WRITES) expect(await send(s.url, w, { origin: 'http://evil.example' }), `${w[0]} ${w[1]} from another origin`).toBe(403);

@@ -3,7 +3,10 @@
  * serving the Swagger Petstore document: `/pet` is listed (labelled as the OpenAPI backend's),
  * paged on the server; a cell edited from the keyboard is written through the document's own
  * `PUT /pet` (so REST `GET /api/pet/<id>` answers the edit), and an edit the document's schema
- * refuses is reported with the openapi layer's 400, nothing written.
+ * refuses is reported with the openapi layer's 400, nothing written. A collection under a path
+ * parameter (`/users/{userId}/orders`) is listed per parent and edited through its own operation;
+ * Import JSON replaces a resource (a bad item refused in the dialog, naming it), Reset collection
+ * brings the seed back, and REST agrees each time.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
@@ -12,16 +15,20 @@ import { memoryFs } from '../../src/vfs/memory.js';
 import { launchChromium, type Browser } from './helpers/chromium.js';
 
 const DOC = fileURLToPath(new URL('../fixtures/openapi/swagger-petstore-3.0.yaml', import.meta.url));
+const SECURED = fileURLToPath(new URL('../fixtures/openapi/secured-writes-3.0.yaml', import.meta.url));
 
 let browser: Browser;
 let server: RunningServer;
+let secured: RunningServer;
 beforeAll(async () => {
   server = await serve({ port: 0, host: '127.0.0.1', logLevel: 'silent', mock: { endpointPrefix: '/api', fs: memoryFs({}), openapi: { document: DOC, count: { '*': 75 } } } });
+  secured = await serve({ port: 0, host: '127.0.0.1', logLevel: 'silent', mock: { endpointPrefix: '/api', fs: memoryFs({}), openapi: { document: SECURED, count: { '*': 3 } } } });
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await secured?.close();
 });
 
 // GET /pet/{petId} of the document needs the api_key header (presence only).
@@ -82,5 +89,67 @@ it('edits a session\'s own copy of the backend\'s state, labelled; only that ses
   await page.keyboard.press('Enter');
   await expect.poll(async () => (await pet(id, 'pw-pets')).name).toBe('Only in pw-pets');
   expect((await pet(id)).name).toBe(shared);
+  await page.close();
+});
+
+const rest = async (base: string, path: string, headers: Record<string, string> = {}) => {
+  const r = await fetch(`${base}${path}`, { headers });
+  return { status: r.status, json: r.status === 200 ? await r.json() : undefined };
+};
+
+it('lists a collection under a path parameter per parent; an order of user 2 edited by keyboard is what REST answers under that user only', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${secured.url}/_mockyard/#data`);
+  await page.locator('[data-tab=data][aria-selected=true]').waitFor();
+  const select = page.getByTestId('data-collection');
+  await expect.poll(() => select.locator('option').allTextContents()).toEqual(expect.arrayContaining(['/users/1/orders (3) · OpenAPI backend', '/users/2/orders (3) · OpenAPI backend', '/users/3/orders (3) · OpenAPI backend']));
+  await select.selectOption('/users/2/orders');
+  await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–3 of 3');
+  const row = page.locator('[data-testid=data-table] tbody tr').first();
+  const id = Number(await row.getAttribute('data-id'));
+  const before = (await rest(secured.url, `/api/users/2/orders/${id}`)).json;
+  await row.locator('[data-field="item"]').focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel(`item of ${id}`).fill('edited for user 2');
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await rest(secured.url, `/api/users/2/orders/${id}`)).json.item).toBe('edited for user 2');
+  expect((await rest(secured.url, `/api/users/2/orders/${id}`)).json).toEqual({ ...before, item: 'edited for user 2' });
+  expect((await rest(secured.url, `/api/users/1/orders/${id}`)).json.item).not.toBe('edited for user 2');
+  // The document's schema holds (quantity ≥ 1): 0 is refused, nothing written.
+  await row.locator('[data-field="quantity"]').focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel(`quantity of ${id}`).fill('0');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('data-note').textContent()).toMatch(/^400/);
+  expect((await rest(secured.url, `/api/users/2/orders/${id}`)).json.quantity).toBe(before.quantity);
+  await page.close();
+});
+
+it('imports JSON into an apiKey-only resource (a bad item refused, naming it), and Reset collection brings the seed back', async () => {
+  const key = { 'x-api-key': 'k' };
+  const seeded = (await rest(secured.url, '/api/keys', key)).json;
+  const page = await browser.context.newPage();
+  await page.goto(`${secured.url}/_mockyard/#data`);
+  await page.locator('[data-tab=data][aria-selected=true]').waitFor();
+  const select = page.getByTestId('data-collection');
+  await expect.poll(() => select.locator('option').allTextContents()).toContain('/keys (3) · OpenAPI backend');
+  await select.selectOption('/keys');
+  await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–3 of 3');
+
+  await page.getByRole('button', { name: 'Import JSON' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('JSON').fill('[{ "id": 20, "name": "twenty", "level": 2 }, { "id": 21, "name": "too high", "level": 12 }]');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => page.getByTestId('dialog-error').textContent()).toMatch(/Item 1 of \/keys does not match the document's schema: \/level/);
+  expect((await rest(secured.url, '/api/keys', key)).json).toEqual(seeded);
+  await dialog.getByLabel('JSON').fill('[{ "id": 20, "name": "twenty", "level": 2 }, { "name": "no id" }]');
+  await page.keyboard.press('Control+Enter');
+  await expect.poll(() => dialog.count()).toBe(0);
+  await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–2 of 2');
+  expect((await rest(secured.url, '/api/keys', key)).json).toEqual([{ id: 20, name: 'twenty', level: 2 }, { id: 21, name: 'no id' }]);
+
+  await page.getByRole('button', { name: 'Reset collection' }).click();
+  await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–3 of 3');
+  expect((await rest(secured.url, '/api/keys', key)).json).toEqual(seeded);
   await page.close();
 });

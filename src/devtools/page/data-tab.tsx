@@ -337,13 +337,13 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
         <button type="button" onClick={addItem} disabled={name === null || name.startsWith(OBJECT)}>
           Add item
         </button>
-        <button type="button" onClick={importJson} disabled={name === null || name.startsWith(OBJECT) || openapi}>
+        <button type="button" onClick={importJson} disabled={name === null || name.startsWith(OBJECT)}>
           Import JSON
         </button>
         <button type="button" onClick={exportJson} disabled={name === null || name.startsWith(OBJECT)}>
           Export JSON
         </button>
-        <button type="button" onClick={resetCollection} disabled={name === null || name.startsWith(OBJECT) || openapi}>
+        <button type="button" onClick={resetCollection} disabled={name === null || name.startsWith(OBJECT)}>
           Reset collection
         </button>
         {session !== null ? (

@@ -14,7 +14,7 @@ import { errorResponse } from '../../core/errors.js';
 import { FastResponse } from '../../core/fast-response.js';
 import type { RequestContext } from '../context.js';
 import { delayDraw, type DrawDelay, type Random } from '../delay.js';
-import { compilePattern, type CompiledPattern } from '../handler-api/pattern.js';
+import { compilePattern, ruleTakes, type CompiledPattern } from '../handler-api/pattern.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
 import { recordFault, type FaultFired } from './fired.js';
@@ -56,18 +56,7 @@ function compile(rule: FaultRule): CompiledRule {
 export function createFaultLayer(rules: readonly FaultRule[], services: EngineServices): Layer {
   const compiled = rules.map(compile);
 
-  function match(ctx: RequestContext): CompiledRule | undefined {
-    const method = ctx.method;
-    for (const r of compiled) {
-      if (r.method !== '*' && r.method !== method && !(method === 'HEAD' && r.method === 'GET')) continue;
-      try {
-        if (r.pattern.match(ctx.subPath)) return r;
-      } catch {
-        // malformed percent-encoding: no match here (the handlers answer 400)
-      }
-    }
-    return undefined;
-  }
+  const match = (ctx: RequestContext): CompiledRule | undefined => compiled.find((r) => ruleTakes(r.method, r.pattern, ctx.method, ctx.subPath));
 
   return {
     name: 'faults',

@@ -207,7 +207,7 @@ export interface CompiledFilters {
 let nextConfigId = 1;
 const configIds = new WeakMap<object, number>();
 
-/** A stable number per configuration object (filter and pagination configs), for memo keys. */
+/** A stable number per configuration object (filter and pagination configs, route override lists), for memo keys. */
 export function configId(config: object): number {
   let id = configIds.get(config);
   if (id === undefined) configIds.set(config, (id = nextConfigId++));

@@ -195,6 +195,19 @@ function urlForm(ch: string): string {
   return PATH_ENCODED.test(ch) ? encodeURIComponent(ch) : ch;
 }
 
+/**
+ * Whether a rule for `method` ("*" or a method; a GET rule takes HEAD too) and `pattern` takes a
+ * request (fault rules, route overrides). Malformed percent-encoding: no (the handlers answer its 400).
+ */
+export function ruleTakes(method: string, pattern: CompiledPattern, requestMethod: string, subPath: string): boolean {
+  if (method !== '*' && method !== requestMethod && !(requestMethod === 'HEAD' && method === 'GET')) return false;
+  try {
+    return pattern.match(subPath) !== null;
+  } catch {
+    return false;
+  }
+}
+
 function decodeParam(raw: string, name: string): string {
   if (!raw.includes('%')) return raw;
   try {

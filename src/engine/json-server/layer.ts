@@ -4,7 +4,8 @@
  *
  * The rewrite layer (`routes`, and the json-server preset's trailing slash): changes the path and
  * query the later layers see, before handlers, collections and files, so a rewritten request
- * reaches items, filters, POST appends and queries as if it had been sent so. Never answers,
+ * reaches items, filters, POST appends and queries as if it had been sent so (a WebSocket upgrade
+ * too: GraphQL subscriptions and the WebSocket handlers see the rewritten path). Never answers,
  * except `GET /__rules` (the rules, as json-server's rewriter answers it).
  *
  * Under the preset a trailing slash is dropped (`/posts/1/` is `/posts/1`), as both json-servers
@@ -50,6 +51,19 @@ export function createRewriteLayer(live: LiveJsonServerRules, jsonServer: boolea
       ctx.answered('rewrite', '__rules');
       return FastResponse.json(JSON.stringify(routes), 200, undefined, ctx.method === 'HEAD');
     }
+    rewritePath(ctx);
+    if (jsonServer && ctx.method === 'GET' && ctx.search.includes('callback=')) {
+      const raw = ctx.searchParams.get('callback');
+      if (raw !== null && raw !== '') {
+        const name = raw.replace(UNSAFE_CALLBACK, '');
+        ctx.onAnswer((r) => jsonp(name, r));
+      }
+    }
+    return undefined;
+  }
+  /** The rules (and the preset's trailing slash) applied to the path and query the later layers see. */
+  function rewritePath(ctx: RequestContext): void {
+    const { routes: rules } = live.current;
     let sub = ctx.subPath;
     let search = ctx.search;
     const to = rules.length > 0 ? applyRoutes(rules, `${sub || '/'}${search}`) : undefined;
@@ -61,14 +75,6 @@ export function createRewriteLayer(live: LiveJsonServerRules, jsonServer: boolea
     }
     if (trailingSlash && sub.length > 1 && sub.endsWith('/')) sub = sub.replace(/\/+$/, '') || '/';
     if (sub !== ctx.subPath || search !== ctx.search) ctx.rewrite(sub, search);
-    if (jsonServer && ctx.method === 'GET' && ctx.search.includes('callback=')) {
-      const raw = ctx.searchParams.get('callback');
-      if (raw !== null && raw !== '') {
-        const name = raw.replace(UNSAFE_CALLBACK, '');
-        ctx.onAnswer((r) => jsonp(name, r));
-      }
-    }
-    return undefined;
   }
   return {
     name: 'rewrite',
@@ -81,6 +87,12 @@ export function createRewriteLayer(live: LiveJsonServerRules, jsonServer: boolea
     peek(ctx) {
       if (jsonServer && requestedDelay(ctx) > 0) return undefined; // handle rewrites, then waits
       return rewrite(ctx) ?? PASS;
+    },
+    // A WebSocket upgrade is rewritten as a request is (`/api/*` → `/$1` reaches `/graphql`'s
+    // subscriptions and the WebSocket handlers, as it reaches its queries); the layer never takes the socket.
+    upgrade(ctx) {
+      rewritePath(ctx);
+      return undefined;
     },
   };
 }

@@ -49,7 +49,7 @@ import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming, StoreChange } from '../store-contract/contract.js';
 import { jsonOf } from '../store/item-json.js';
-import { writeOpsOf, type OpenApiResource, type OpenApiResources } from './resources-view.js';
+import { createResourcesView, type OpenApiResources } from './resources-view.js';
 import { pageWriteOf } from '../page-write.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
@@ -83,7 +83,7 @@ export interface OpenApiBackendLayerOptions {
    * in-memory state, as `pet.updated` (collection: the path without its leading `/`, a scope's
    * parameters filled in: `users/7/orders`). Not with `state` (a folder): those are files.
    */
-  announce?: (changes: readonly StoreChange[]) => void;
+  announce?: (changes: readonly StoreChange[] | (() => readonly StoreChange[])) => void;
 }
 
 type Obj = Record<string, unknown>;
@@ -96,6 +96,8 @@ interface Built {
   state: BackendState;
   lists: Map<Operation, { paging: Paging; filters: string[] }>;
   envelopes: Map<Operation, string | null>;
+  /** What the devtools' Data tab reads and writes of the state in memory (resources-view.ts). */
+  view: OpenApiResources;
 }
 
 const NEEDS_BODY = new Set(['create', 'replace', 'update', 'write-by-body', 'singleton']);
@@ -114,31 +116,6 @@ function stateFolderOf(options: OpenApiBackendLayerOptions): StateFolder | undef
 
 const FOLDER_WRITES = new Set<Role['kind']>(['create', 'replace', 'update', 'delete', 'write-by-body']);
 
-/** The collections without scope parameters, as the devtools' Data tab reads them (resources-view.ts). */
-function viewOf(b: Built): OpenApiResources {
-  const ops = writeOpsOf(b.roles);
-  const resources: OpenApiResource[] = [];
-  for (const [c, at] of ops) {
-    if (c.scopeParams.length > 0) continue;
-    const items = () => b.state.scope(c, []).items;
-    resources.push({
-      name: c.key,
-      idField: c.idField,
-      idParam: c.idParam,
-      ops: at,
-      count: () => items().size,
-      slice: (offset, limit) => {
-        const all = items();
-        return all.keys().slice(offset, offset + limit).map((id) => all.get(id));
-      },
-      all: () => items().values(),
-      get: (id) => items().get(id),
-    });
-  }
-  resources.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-  return { list: () => resources };
-}
-
 /** The layer, and what the devtools read of its in-memory state (undefined with `state`, a folder: those are files). */
 export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): Layer & { resources: Promise<OpenApiResources | undefined> } {
   const { logger, bodyLimit, backend } = options;
@@ -149,14 +126,8 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
       const [doc, faker] = await Promise.all([sharedOpenApiDocument(options.option ?? options, options.source, options.root, options.loadDocument), loadFaker()]);
       const { deref, model, route } = documentModel(doc);
       const { roles, collections } = inferRoles(model.operations, deref);
-      const state = createState({
-        faker,
-        deref,
-        seed: backend.seed,
-        collections,
-        count: (c) => backend.count[c.name] ?? c.count ?? backend.count['*']!,
-        relations: options.relations,
-      });
+      const count = (c: Collection) => backend.count[c.name] ?? c.count ?? backend.count['*']!;
+      const state = createState({ faker, deref, seed: backend.seed, collections, count, relations: options.relations });
       const lists = new Map<Operation, { paging: Paging; filters: string[] }>();
       for (const [op, role] of roles) {
         if (role.kind !== 'list') continue;
@@ -164,7 +135,8 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const fields = new Set(topLevelProperties(role.collection.itemSchema, deref).map(([name]) => name));
         lists.set(op, { paging, filters: filtersOf(op.parameters, paging, fields) });
       }
-      built = { faker, deref, route, roles, state, lists, envelopes: new Map() };
+      const view = createResourcesView({ roles, collections, state, count, doc, deref, announce: folder ? undefined : options.announce });
+      built = { faker, deref, route, roles, state, lists, envelopes: new Map(), view };
       await folder?.ready;
       return true;
     } catch (err) {
@@ -454,7 +426,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   return {
     name: OPENAPI_MOCK_LAYER,
     ready,
-    resources: ready.then((ok) => (ok && built && !folder ? viewOf(built) : undefined)),
+    resources: ready.then((ok) => (ok && built && !folder ? built.view : undefined)),
     async close() {
       await folder?.close();
     },

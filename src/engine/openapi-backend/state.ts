@@ -90,6 +90,12 @@ export interface StateOptions {
 
 export interface BackendState {
   scope(c: Collection, scopeValues: string[]): Scope;
+  /** The scope when it was used (populated) already, else undefined: nothing is drawn. */
+  peek(c: Collection, scopeValues: string[]): Scope | undefined;
+  /** Forgets the scope: its next use draws the seeded population again (the data the backend starts with). */
+  reset(c: Collection, scopeValues: string[]): void;
+  /** The parameter values of every scope of `c` used so far, in the order they were first used. */
+  scopesOf(c: Collection): string[][];
   /** Makes `scope` the scope's state (one loaded from a state file, state-folder.ts). */
   adopt(c: Collection, scopeValues: string[], scope: Scope): void;
   /** A new id for a created item (integer: the next one; uuid: drawn; string: from `hint`). */
@@ -215,6 +221,16 @@ export function createState(options: StateOptions): BackendState {
     scope(c, values) {
       const key = keyOf(c, values);
       return scopes.get(key) ?? populate(c, values, key);
+    },
+    peek(c, values) {
+      return scopes.get(keyOf(c, values));
+    },
+    reset(c, values) {
+      scopes.delete(keyOf(c, values));
+    },
+    scopesOf(c) {
+      const prefix = `${c.key}\u0000`;
+      return [...scopes.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length).split('\u0000'));
     },
     adopt(c, values, scope) {
       scopes.set(keyOf(c, values), scope);

@@ -14,7 +14,8 @@
 import type { RequestContext } from '../context.js';
 import { createFaultLayer } from '../faults/layer.js';
 import type { FaultRule } from '../faults/options.js';
-import { compilePattern, type CompiledPattern } from '../handler-api/pattern.js';
+import { configId } from '../file-cache/filters.js';
+import { compilePattern, ruleTakes, type CompiledPattern } from '../handler-api/pattern.js';
 import { createHandlerLayer, type FsServer, type HandlerLayerOptions } from '../handlers/layer.js';
 import { PASS, type Layer } from '../pipeline/layer.js';
 import type { EngineServices } from '../services.js';
@@ -36,30 +37,13 @@ interface Compiled {
   answers: Layer | undefined;
 }
 
-const ids = new WeakMap<object, number>();
-let nextId = 0;
-const idOf = (list: object): number => {
-  let id = ids.get(list);
-  if (id === undefined) ids.set(list, (id = ++nextId));
-  return id;
-};
-
-const matches = (method: string, wanted: string, pattern: CompiledPattern, ctx: RequestContext): boolean => {
-  if (wanted !== '*' && wanted !== method && !(method === 'HEAD' && wanted === 'GET')) return false;
-  try {
-    return pattern.match(ctx.subPath) !== null;
-  } catch {
-    return false;
-  }
-};
-
 export function createRouteOverridesLayer(source: OverrideSource, options: HandlerLayerOptions, services: EngineServices, files: FsServer, fsDir: string | null): Layer {
   const cache = new Map<string, Compiled>();
 
   function compile(lists: ReadonlyArray<readonly SessionOverride[]>): Compiled | undefined {
     const used = lists.filter((l) => l.length > 0);
     if (used.length === 0) return undefined;
-    const key = used.map(idOf).join(',');
+    const key = used.map(configId).join(','); // the lists (replaced, never changed) by identity
     let c = cache.get(key);
     if (c !== undefined) return c;
     const rules: FaultRule[] = [];
@@ -104,7 +88,7 @@ export function createRouteOverridesLayer(source: OverrideSource, options: Handl
       }
       const method = ctx.method;
       for (const p of c.prefer) {
-        if (matches(method, p.method, p.pattern, ctx)) {
+        if (ruleTakes(p.method, p.pattern, method, ctx.subPath)) {
           ctx.prefer = p.prefer;
           break;
         }

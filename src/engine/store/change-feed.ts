@@ -155,8 +155,8 @@ export class ChangeFeed {
   }
 
   /** Changes a backend made to collections that are no files (the OpenAPI backend's state), told to the listeners as they are. */
-  announce(changes: readonly StoreChange[]): void {
-    if (this.listening) this.deliver(changes);
+  announce(changes: readonly StoreChange[] | (() => readonly StoreChange[])): void {
+    if (this.listening) this.deliver(typeof changes === 'function' ? changes() : changes); // a function: worked out only when someone listens
   }
 
   private deliver(changes: readonly StoreChange[]): void {

@@ -53,7 +53,7 @@ export interface StoreSources {
 
 /** The store as the assembly holds it: `announce` tells its change feed's listeners what a backend whose collections are no files changed. */
 export interface AnnouncingStore extends CollectionStore {
-  announce(changes: readonly StoreChange[]): void;
+  announce(changes: readonly StoreChange[] | (() => readonly StoreChange[])): void;
 }
 
 export function createCollectionStore({ files, idField, relations }: StoreSources): AnnouncingStore {

@@ -15,6 +15,7 @@
  * in `X-Mockyard-Event`; default the `on` text). Validated at start-up: every mistake names
  * its option (`mock.webhooks[1].on`).
  */
+import { isHeaderName } from '../../core/header-name.js';
 import { check, describe, isPlainObject, OptionsError } from '../../core/options.js';
 import { SIGNATURE_STYLES, type SignatureStyle } from '../../core/webhook-signature.js';
 import type { StoreChange } from '../store-contract/contract.js';
@@ -168,7 +169,7 @@ export function resolveWebhooksOption(value: unknown, option: string): ResolvedW
     const method = check.string(entry.method, `${at}.method`, 'POST', { nonEmpty: true })!.toUpperCase();
     if (!/^[A-Z]+$/.test(method)) throw new OptionsError(`${at}.method`, `must be an HTTP method (got ${describe(entry.method)})`);
     const headers = check.object(entry.headers, `${at}.headers`) ?? {};
-    for (const [k, v] of Object.entries(headers)) if (typeof v !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(k)) throw new OptionsError(`${at}.headers`, `must map header names to text values (got ${describe({ [k]: v })})`);
+    for (const [k, v] of Object.entries(headers)) if (typeof v !== 'string' || !isHeaderName(k)) throw new OptionsError(`${at}.headers`, `must map header names to text values (got ${describe({ [k]: v })})`);
     const secret = check.string(entry.secret, `${at}.secret`, undefined, { nonEmpty: true });
     const signature = entry.signature === undefined ? 'github' : check.oneOf(entry.signature, `${at}.signature`, SIGNATURE_STYLES, 'github');
     if (entry.signature !== undefined && secret === undefined) throw new OptionsError(`${at}.signature`, 'needs a secret to sign with');

@@ -11,6 +11,7 @@
  * ours — and it is not reachable from this project's registry mirror. The grammar is the six
  * lines above. Header names compare case-insensitively (HTTP), JSON pointers follow RFC 6901.
  */
+import { isHeaderName } from '../../core/header-name.js';
 
 export type ExpressionSource =
   | { kind: 'url' | 'method' | 'statusCode' }
@@ -28,8 +29,6 @@ export interface ExpressionScope {
   request: { headers: Headers; query: URLSearchParams; path: Record<string, string>; body: unknown };
   response: { headers: Headers; body: unknown };
 }
-
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** RFC 6901 pointer (`/a/b~1c`) → segments; throws on a pointer that does not start with `/`. */
 export function parsePointer(pointer: string): string[] {
@@ -58,7 +57,7 @@ export function parseExpression(text: string): ExpressionSource {
   }
   if (!rest.startsWith('.') || rest.length < 2) throw new Error(`"${text}": $${from}.${kind} needs a name ($${from}.${kind}.name)`);
   const name = rest.slice(1);
-  if (kind === 'header' && !TOKEN.test(name)) throw new Error(`"${text}": "${name}" is not a header name`);
+  if (kind === 'header' && !isHeaderName(name)) throw new Error(`"${text}": "${name}" is not a header name`);
   return { kind, from, name };
 }
 
