@@ -152,9 +152,15 @@ export async function dataRoute(api: MockApi, request: Request, method: string, 
   if (parts.length === 0) {
     if (method !== 'GET' && !head) return allow('GET, HEAD');
     const collections = [];
-    for (const name of await store.names()) collections.push({ name, count: (await store.all(name))?.length ?? 0 });
+    // No files at all (`mockyard openapi.yaml`: the document alone, no mocks folder): no store
+    // collections or objects, and the OpenAPI backend's and GraphQL's below still listed.
+    const files = await store.names().then(
+      () => true,
+      (err: unknown) => (err instanceof HttpError && err.status === 404 ? false : Promise.reject(err)),
+    );
+    if (files) for (const name of await store.names()) collections.push({ name, count: (await store.all(name))?.length ?? 0 });
     // Singular objects (config.json: { … }): the page edits them as a form through files/<name>.json (with ?session=, in that session's view: the shared file untouched).
-    const objects = Object.entries(await store.documents()).filter(([, v]) => isItem(v)).map(([name]) => name).sort();
+    const objects = files ? Object.entries(await store.documents()).filter(([, v]) => isItem(v)).map(([name]) => name).sort() : [];
     // The OpenAPI backend's in-memory resources (`/pet`), after the store's (admin-openapi-data.ts).
     collections.push(...(await openApiCollections(api, store)));
     // A schema-first GraphQL API's entity types (`graphql:Post`), last (admin-graphql-data.ts).

@@ -33,9 +33,8 @@ export function createStaticLayer(sources: ReadonlyArray<string | Vfs>, root: st
   const owned: Vfs[] = [];
   const folders = sources.map((s) => {
     if (typeof s !== 'string') return s;
-    const factory = defaultFs;
-    if (!factory) throw new OptionsError('mock.static', 'a folder needs the Node entry (in a page, give a Vfs)');
-    const vfs = factory(s, root);
+    if (!defaultFs) throw new OptionsError('mock.static', 'a folder needs the Node entry (in a page, give a Vfs)');
+    const vfs = defaultFs(s, root);
     owned.push(vfs);
     return vfs;
   });
