@@ -12,7 +12,8 @@
  *     focused row keeps its entry and its place (no layout shift);
  *   - a db.json's keys as collections, edited (REST and the file see it); a second tab's stale
  *     save refused (412) with its draft kept;
- *   - every control of every tab reached with Tab, each tab chosen with Enter;
+ *   - every control of every tab reached with Tab, each tab chosen with the arrow keys;
+ *   - the tab strip as WAI-ARIA's tabs pattern (one Tab stop; Left/Right/Home/End);
  *   - a new route with a text body (a .txt mock file, answered as text/plain).
  * Effects are checked from outside the page: REST, GraphQL, the webhook receiver, another session.
  * With MOCKYARD_DOCS_SCREENSHOTS=1 it writes docs/devtools.png (the Events tab).
@@ -368,11 +369,12 @@ describe('keyboard', () => {
     const tabs = await page.locator('[role=tab]').evaluateAll((t) => t.map((x) => x.getAttribute('data-tab')!));
     expect(tabs.length).toBeGreaterThanOrEqual(6);
     const missed: Record<string, string[]> = {};
-    for (const tab of tabs) {
-      // Chosen from the keyboard: focus its tab, Enter.
-      await page.locator(`[data-tab=${tab}]`).focus();
-      await page.keyboard.press('Enter');
+    for (const [n, tab] of tabs.entries()) {
+      // Chosen from the keyboard: the strip is one Tab stop (the chosen tab); Right moves to the next tab and chooses it.
+      await page.locator(`[data-tab=${tabs[Math.max(0, n - 1)]}]`).focus();
+      if (n > 0) await page.keyboard.press('ArrowRight');
       await page.locator(`[data-tab=${tab}][aria-selected=true]`).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-tab'))).toBe(tab);
       await page.waitForTimeout(300); // the tab's first load
       const wanted = await page.evaluate(() => {
         const section = document.querySelector('main > section:not([hidden])')!;
@@ -395,6 +397,49 @@ describe('keyboard', () => {
       await page.evaluate(() => document.querySelectorAll<HTMLElement>('[data-kb]').forEach((el) => delete el.dataset.kb));
     }
     expect(missed).toEqual({});
+    await page.close();
+  });
+});
+
+describe('tab strip', () => {
+  it('follows the WAI-ARIA tabs pattern: one Tab stop, Left/Right/Home/End move and choose, each tab controls its panel', async () => {
+    const page = await openTab('requests');
+    const tabs = await page.locator('[role=tablist] [role=tab]').evaluateAll((t) => t.map((x) => x.getAttribute('data-tab')!));
+    expect(tabs.length).toBeGreaterThanOrEqual(6);
+    const state = () =>
+      page.evaluate(() => ({
+        focused: document.activeElement?.getAttribute('data-tab') ?? null,
+        selected: [...document.querySelectorAll('[role=tab][aria-selected=true]')].map((t) => t.getAttribute('data-tab')),
+        tabbable: [...document.querySelectorAll('[role=tab]')].filter((t) => (t as HTMLElement).tabIndex === 0).map((t) => t.getAttribute('data-tab')),
+        panel: document.querySelector('main > [role=tabpanel]:not([hidden])')?.id ?? null,
+        hash: location.hash,
+      }));
+    const at = (tab: string) => ({ focused: tab, selected: [tab], tabbable: [tab], panel: `panel-${tab}`, hash: `#${tab}` });
+    // The first Tab of the page lands on the chosen tab.
+    await page.keyboard.press('Tab');
+    expect(await state()).toEqual(at('requests'));
+    await page.keyboard.press('ArrowRight');
+    expect(await state()).toEqual(at(tabs[1]!));
+    await page.keyboard.press('ArrowLeft');
+    expect(await state()).toEqual(at('requests'));
+    await page.keyboard.press('ArrowLeft'); // wraps to the last
+    expect(await state()).toEqual(at(tabs.at(-1)!));
+    await page.keyboard.press('ArrowRight'); // and back to the first
+    expect(await state()).toEqual(at('requests'));
+    await page.keyboard.press('End');
+    expect(await state()).toEqual(at(tabs.at(-1)!));
+    await page.keyboard.press('Home');
+    expect(await state()).toEqual(at('requests'));
+    // Tab leaves the strip for the panel (no other tab is a Tab stop).
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('[role=tabpanel]')?.id)).toBe(`panel-${tabs[1]}`);
+    // Each tab names the panel it controls, and the panel is labelled by its tab.
+    for (const tab of tabs) {
+      expect(await page.locator(`[data-tab=${tab}]`).getAttribute('aria-controls')).toBe(`panel-${tab}`);
+      expect(await page.locator(`#panel-${tab}`).getAttribute('aria-labelledby')).toBe(`tab-${tab}`);
+      expect(await page.locator(`#panel-${tab}`).getAttribute('role')).toBe('tabpanel');
+    }
     await page.close();
   });
 });

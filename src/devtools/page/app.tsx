@@ -76,15 +76,28 @@ export function App({ transport, onClose, routeByHash, collectorBase: known }: A
     setEntry({ id });
     choose('requests');
   };
+  const shown = TABS.filter((t) => (t !== 'graphql' || graphql !== null) && (t !== 'openapi' || openapi) && (t !== 'webhooks' || openapi) && (t !== 'record' || proxy));
+  /**
+   * The tab strip is one stop of the Tab key (WAI-ARIA tabs: only the chosen tab is tabbable);
+   * Left/Right move to the previous/next tab (wrapping), Home/End to the first/last, and choose it.
+   */
+  const onTabKey = (e: KeyboardEvent) => {
+    const at = shown.indexOf(tab);
+    const next = e.key === 'ArrowRight' ? shown[(at + 1) % shown.length] : e.key === 'ArrowLeft' ? shown[(at - 1 + shown.length) % shown.length] : e.key === 'Home' ? shown[0] : e.key === 'End' ? shown[shown.length - 1] : undefined;
+    if (next === undefined) return;
+    e.preventDefault();
+    choose(next);
+    ((e.currentTarget as HTMLElement).querySelector(`[data-tab="${next}"]`) as HTMLElement | null)?.focus();
+  };
   return (
     <div class="devtools">
       <header class="top-bar">
         <h1>
           mockyard <span class="dim">devtools</span>
         </h1>
-        <nav role="tablist" aria-label="Devtools">
-          {TABS.filter((t) => (t !== 'graphql' || graphql !== null) && (t !== 'openapi' || openapi) && (t !== 'webhooks' || openapi) && (t !== 'record' || proxy)).map((t) => (
-            <button type="button" role="tab" aria-selected={tab === t} data-tab={t} onClick={() => choose(t)}>
+        <nav role="tablist" aria-label="Devtools" onKeyDown={onTabKey}>
+          {shown.map((t) => (
+            <button type="button" role="tab" id={`tab-${t}`} aria-controls={`panel-${t}`} aria-selected={tab === t} tabIndex={tab === t || (!shown.includes(tab) && t === shown[0]) ? 0 : -1} data-tab={t} onClick={() => choose(t)}>
               {LABELS[t]}
             </button>
           ))}

@@ -294,7 +294,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
       : `Session ${session} — only requests with X-Mockyard-Session: ${session} see it`;
 
   return (
-    <section class="tab data" hidden={!active} aria-label="Data">
+    <section class="tab data" hidden={!active} role="tabpanel" id="panel-data" aria-labelledby="tab-data">
       <div class="toolbar">
         <label>
           Data of{' '}

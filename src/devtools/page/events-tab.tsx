@@ -204,7 +204,7 @@ export function EventsTab({ transport, active, basePath }: { transport: Transpor
   );
 
   return (
-    <section ref={section} class="tab events" hidden={!active} aria-label="Events" data-state={state} aria-busy={partial}>
+    <section ref={section} class="tab events" hidden={!active} role="tabpanel" id="panel-events" aria-labelledby="tab-events" data-state={state} aria-busy={partial}>
       <div class="toolbar">
         <div class="presets" role="group" aria-label="Time range">
           {(['live', '1h', '24h', '7d', 'custom'] as const).map((p) => (

@@ -30,7 +30,7 @@ export function GraphqlTab({ transport, active, endpoint }: { transport: Transpo
     }
   };
   return (
-    <section class="tab graphql" hidden={!active} aria-label="GraphQL">
+    <section class="tab graphql" hidden={!active} role="tabpanel" id="panel-graphql" aria-labelledby="tab-graphql">
       <p class="dim">
         <code>POST {endpoint}</code> — requests show in the Requests tab by operation name.
       </p>

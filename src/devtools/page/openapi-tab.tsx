@@ -77,7 +77,7 @@ export function OpenApiTab({ transport, active, reveal, onBack }: OpenApiTabProp
     }
   };
   return (
-    <section class="tab openapi" hidden={!active} aria-label="OpenAPI">
+    <section class="tab openapi" hidden={!active} role="tabpanel" id="panel-openapi" aria-labelledby="tab-openapi">
       <div class="toolbar">
         <label>
           Session <input value={session} size={14} data-testid="openapi-session" onInput={(e) => setSession((e.target as HTMLInputElement).value.trim())} />

@@ -41,7 +41,7 @@ export function RecordTab({ transport, active }: { transport: Transport; active:
     setReplayed({ path, status: res.status, type, text: await res.text() });
   };
   return (
-    <section class="tab record" hidden={!active} aria-label="Record">
+    <section class="tab record" hidden={!active} role="tabpanel" id="panel-record" aria-labelledby="tab-record">
       <div class="toolbar">
         <button type="button" aria-pressed={state?.recording ?? false} data-testid="record-toggle" disabled={!state?.target} onClick={toggle}>
           {state?.recording ? 'Stop recording' : 'Start recording'}

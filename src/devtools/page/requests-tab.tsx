@@ -129,7 +129,7 @@ export function RequestsTab({ transport, active, onOperation, reveal }: Requests
   };
 
   return (
-    <section class="tab requests" hidden={!active} aria-label="Requests">
+    <section class="tab requests" hidden={!active} role="tabpanel" id="panel-requests" aria-labelledby="tab-requests">
       <div class="toolbar">
         <select aria-label="Method" value={method} onChange={(e) => setMethod(e.currentTarget.value)}>
           <option value="">All methods</option>

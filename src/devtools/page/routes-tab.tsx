@@ -98,7 +98,7 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
   };
   const mock = info?.mock;
   return (
-    <section class="tab routes" hidden={!active} aria-label="Routes">
+    <section class="tab routes" hidden={!active} role="tabpanel" id="panel-routes" aria-labelledby="tab-routes">
       <div class="toolbar">
         <button type="button" onClick={load}>
           Reload

@@ -49,7 +49,7 @@ export function ScenariosTab({ transport, active }: { transport: Transport; acti
     }
   };
   return (
-    <section class="tab scenarios" hidden={!active} aria-label="Scenarios">
+    <section class="tab scenarios" hidden={!active} role="tabpanel" id="panel-scenarios" aria-labelledby="tab-scenarios">
       <p>
         <button type="button" data-testid="reset-data" onClick={resetData}>
           Reset data to the seed files

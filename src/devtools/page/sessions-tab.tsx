@@ -56,7 +56,7 @@ export function SessionsTab({ transport, active }: { transport: Transport; activ
   };
   const current = sessions.find((s) => s.id === selected);
   return (
-    <section class="tab sessions" hidden={!active} aria-label="Sessions">
+    <section class="tab sessions" hidden={!active} role="tabpanel" id="panel-sessions" aria-labelledby="tab-sessions">
       <div class="toolbar">
         <button type="button" onClick={load}>
           Reload

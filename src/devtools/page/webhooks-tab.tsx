@@ -48,7 +48,7 @@ export function WebhooksTab({ transport, active }: { transport: Transport; activ
     }
   };
   return (
-    <section class="tab webhooks" hidden={!active} aria-label="Webhooks">
+    <section class="tab webhooks" hidden={!active} role="tabpanel" id="panel-webhooks" aria-labelledby="tab-webhooks">
       <div class="toolbar">
         <label>
           Target URL{' '}
