@@ -14,33 +14,28 @@ const TO = '2025-01-01T00:00:00.000Z';
 const dateTime = (f: Faker) => f.date.between({ from: FROM, to: TO }).toISOString();
 const date = (f: Faker) => dateTime(f).slice(0, 10);
 
+/** One rule for several names (synonyms). */
+function same(rule: Rule, ...names: string[]): Record<string, Rule> {
+  return Object.fromEntries(names.map((name) => [name, rule]));
+}
+
 const FORMATS: Record<string, Rule> = {
-  email: (f) => f.internet.email().toLowerCase(),
-  'idn-email': (f) => f.internet.email().toLowerCase(),
-  uri: (f) => f.internet.url(),
-  url: (f) => f.internet.url(),
-  iri: (f) => f.internet.url(),
+  ...same((f) => f.internet.email().toLowerCase(), 'email', 'idn-email'),
+  ...same((f) => f.internet.url(), 'uri', 'url', 'iri'),
   'uri-reference': (f) => `/${f.lorem.slug(2)}`,
-  uuid: (f) => f.string.uuid(),
-  guid: (f) => f.string.uuid(),
+  ...same((f) => f.string.uuid(), 'uuid', 'guid'),
   date,
   'date-time': dateTime,
   time: (f) => dateTime(f).slice(11, 19),
   duration: (f) => `PT${f.number.int({ min: 1, max: 59 })}M`,
   ipv4: (f) => f.internet.ipv4(),
   ipv6: (f) => f.internet.ipv6(),
-  hostname: (f) => f.internet.domainName(),
-  'idn-hostname': (f) => f.internet.domainName(),
+  ...same((f) => f.internet.domainName(), 'hostname', 'idn-hostname'),
   byte: (f) => btoa(f.lorem.words(2)),
   binary: (f) => f.string.alphanumeric(16),
   password: (f) => f.internet.password({ length: 12 }),
   'phone-number': (f) => f.phone.number({ style: 'international' }),
 };
-
-/** One rule for several names (synonyms). */
-function same(rule: Rule, ...names: string[]): Record<string, Rule> {
-  return Object.fromEntries(names.map((name) => [name, rule]));
-}
 
 /** Field names, lower-cased with `_`/`-` removed (`first_name` → `firstname`); synonyms share a rule. */
 const NAMES: Record<string, Rule> = {
