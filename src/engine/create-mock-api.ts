@@ -304,7 +304,14 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
     ));
   const wsReady = disabled || !options.enableWs ? undefined : loadWs().catch(() => undefined);
 
-  const socketLayers = pipeline.layers.filter((l) => typeof l.upgrade === 'function');
+  // Each pipeline's layers that take sockets (GraphQL subscriptions): a session's or a scenario's
+  // pipeline has its own, over its own store, as its requests do.
+  const socketLayersOf = new WeakMap<Pipeline, readonly Layer[]>();
+  const socketLayers = (pipe: Pipeline): readonly Layer[] => {
+    let list = socketLayersOf.get(pipe);
+    if (list === undefined) socketLayersOf.set(pipe, (list = pipe.layers.filter((l) => typeof l.upgrade === 'function')));
+    return list;
+  };
   const wsUpgrade = (ctx: RequestContext): Promise<UpgradeResult> | UpgradeResult => {
     if (!wsReady) return undefined;
     return wsLayer ? wsLayer.upgrade(ctx) : loadWs().then((layer) => layer.upgrade(ctx), (err: unknown) => responseForError(err, ctx.pathname));
@@ -410,8 +417,12 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (disabled) return undefined;
       const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
+      // The pipeline a request with these headers walks (its session's, its scenario's), so a
+      // subscription of a session hears that session's writes, as its queries read its data.
+      const pipe = sessions.pipelineFor(ctx) ?? scenarios.pipelineFor(ctx);
+      if (pipe instanceof Response) return pipe;
       // A layer's own sockets first (GraphQL subscriptions at its path), then the WebSocket handlers.
-      for (const layer of socketLayers) {
+      for (const layer of socketLayers(pipe)) {
         const claimed = layer.upgrade!(ctx);
         if (claimed !== undefined) return claimed instanceof Promise ? claimed.then((r) => r ?? wsUpgrade(ctx)) : claimed;
       }

@@ -6,10 +6,13 @@
  * refuses is reported with the openapi layer's 400, nothing written. A collection under a path
  * parameter (`/users/{userId}/orders`) is listed per parent and edited through its own operation;
  * Import JSON replaces a resource (a bad item refused in the dialog, naming it), Reset collection
- * brings the seed back, and REST agrees each time.
+ * brings the seed back, and REST agrees each time. Cells of an apiKey-only and a Basic-only
+ * resource take the page's edit (a client without credentials is still refused), and a
+ * `pet.updated` webhook receiver on 127.0.0.1 gets the page's edit.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { createServer, type Server } from 'node:http';
 import { serve, type RunningServer } from '../../src/node/serve.js';
 import { memoryFs } from '../../src/vfs/memory.js';
 import { launchChromium, type Browser } from './helpers/chromium.js';
@@ -20,7 +23,21 @@ const SECURED = fileURLToPath(new URL('../fixtures/openapi/secured-writes-3.0.ya
 let browser: Browser;
 let server: RunningServer;
 let secured: RunningServer;
+let hooked: RunningServer;
+let receiver: Server;
+const received: Array<{ event: string | undefined; body: any }> = [];
 beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c) => (text += c));
+    req.on('end', () => {
+      received.push({ event: req.headers['x-mockyard-event'] as string | undefined, body: JSON.parse(text) });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+  hooked = await serve({ port: 0, host: '127.0.0.1', logLevel: 'silent', mock: { endpointPrefix: '/api', fs: memoryFs({}), openapi: { document: DOC, count: { '*': 5 } }, webhooks: [{ on: 'pet.updated', url: hookUrl }] } });
   server = await serve({ port: 0, host: '127.0.0.1', logLevel: 'silent', mock: { endpointPrefix: '/api', fs: memoryFs({}), openapi: { document: DOC, count: { '*': 75 } } } });
   secured = await serve({ port: 0, host: '127.0.0.1', logLevel: 'silent', mock: { endpointPrefix: '/api', fs: memoryFs({}), openapi: { document: SECURED, count: { '*': 3 } } } });
   browser = await launchChromium();
@@ -29,6 +46,8 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   await secured?.close();
+  await hooked?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 // GET /pet/{petId} of the document needs the api_key header (presence only).
@@ -151,5 +170,53 @@ it('imports JSON into an apiKey-only resource (a bad item refused, naming it), a
   await page.getByRole('button', { name: 'Reset collection' }).click();
   await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–3 of 3');
   expect((await rest(secured.url, '/api/keys', key)).json).toEqual(seeded);
+  await page.close();
+});
+
+it('cells of an apiKey-only and a Basic-only resource take the page\u2019s edit; a client without credentials is still refused', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${secured.url}/_mockyard/#data`);
+  await page.locator('[data-tab=data][aria-selected=true]').waitFor();
+  const select = page.getByTestId('data-collection');
+  for (const [resource, field, value, headers] of [
+    ['/keys', 'name', 'key edited in the page', { 'x-api-key': 'k' }],
+    ['/vaults', 'name', 'vault edited in the page', { authorization: `Basic ${btoa('ann:pw')}` }],
+  ] as const) {
+    await expect.poll(() => select.locator('option').allTextContents()).toContain(`${resource} (3) · OpenAPI backend`);
+    await select.selectOption(resource);
+    await expect.poll(() => page.getByTestId('data-range').textContent()).toBe('1–3 of 3');
+    const row = page.locator('[data-testid=data-table] tbody tr').nth(1);
+    const id = await row.getAttribute('data-id');
+    await row.locator(`[data-field="${field}"]`).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel(`${field} of ${id}`).fill(value);
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await rest(secured.url, `/api${resource}/${id}`, headers)).json?.[field]).toBe(value);
+    expect((await rest(secured.url, `/api${resource}/${id}`)).status).toBe(401);
+  }
+  await page.close();
+});
+
+it('a pet edited in the page fires the pet.updated webhook, as a REST PUT does', async () => {
+  received.length = 0;
+  const page = await browser.context.newPage();
+  await page.goto(`${hooked.url}/_mockyard/#data`);
+  await page.locator('[data-tab=data][aria-selected=true]').waitFor();
+  const select = page.getByTestId('data-collection');
+  await expect.poll(() => select.locator('option').allTextContents()).toContain('/pet (5) · OpenAPI backend');
+  await select.selectOption('/pet');
+  const row = page.locator('[data-testid=data-table] tbody tr').first();
+  const id = Number(await row.getAttribute('data-id'));
+  await row.locator('[data-field="name"]').focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel(`name of ${id}`).fill('renamed in the page');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => received.length).toBe(1);
+  expect(received[0]).toMatchObject({ event: 'pet.updated', body: { id, name: 'renamed in the page' } });
+  const current = received[0]!.body;
+  const put = await fetch(`${hooked.url}/api/pet`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: JSON.stringify({ ...current, name: 'renamed by REST' }) });
+  expect(put.status).toBe(200);
+  await expect.poll(() => received.length).toBe(2);
+  expect(received[1]).toMatchObject({ event: 'pet.updated', body: { id, name: 'renamed by REST' } });
   await page.close();
 });

@@ -216,7 +216,7 @@ export function RoutesTab({ transport, active }: { transport: Transport; active:
   );
 }
 
-/** The route patterns (below the prefix) the override form offers: collections, their items, handlers. */
+/** The route patterns (below the prefix) the override form offers: collections, their items, handlers, recorded answers (`flags@recorded.json` → `/flags`). */
 function routePaths(mock: NonNullable<RoutesInfo['mock']>): string[] {
   const prefix = mock.prefixes[0] ?? '/';
   const below = (url: string) => (prefix !== '/' && url.startsWith(prefix) ? url.slice(prefix.replace(/\/$/, '').length) : url);
@@ -226,6 +226,14 @@ function routePaths(mock: NonNullable<RoutesInfo['mock']>): string[] {
     out.add(`${below(c.url)}/:id`);
   }
   for (const h of mock.handlers) out.add(h.pattern.startsWith('/') ? h.pattern : `/${h.pattern}`);
+  const recorded = (nodes: FileNode[], at: string) => {
+    for (const n of nodes) {
+      const path = at ? `${at}/${n.name}` : n.name;
+      if (n.kind === 'dir') recorded(n.children ?? [], path);
+      else if (n.name.endsWith('@recorded.json')) out.add(`/${path.slice(0, -'@recorded.json'.length)}`);
+    }
+  };
+  recorded(mock.files?.tree ?? [], '');
   return [...out];
 }
 

@@ -13,20 +13,31 @@ type Obj = Record<string, unknown>;
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const safeName = (n: string) => (/^[A-Za-z_][\w.-]*$/.test(n) ? n : n.replace(/[^\w.-]/g, '_').replace(/^([^A-Za-z_])/, '_$1'));
 
+/** The schema's `xml` object; of an `allOf`, the first part's that has one. */
 function xmlOf(schema: unknown, deref: Deref): Obj {
   const s = deref(schema);
-  return isObj(s) && isObj(s.xml) ? s.xml : {};
+  if (!isObj(s)) return {};
+  if (isObj(s.xml)) return s.xml;
+  for (const part of Array.isArray(s.allOf) ? s.allOf : []) {
+    const xml = xmlOf(part, deref);
+    if (Object.keys(xml).length > 0) return xml;
+  }
+  return {};
 }
 
-function propSchema(schema: unknown, key: string, deref: Deref): unknown {
+/** Every schema `key` has in `schema` (its own `properties`, then each `allOf` part's). */
+function propSchemas(schema: unknown, key: string, deref: Deref, out: unknown[] = []): unknown[] {
   const s = deref(schema);
-  if (!isObj(s)) return undefined;
-  if (isObj(s.properties) && key in s.properties) return s.properties[key];
-  for (const part of Array.isArray(s.allOf) ? s.allOf : []) {
-    const found = propSchema(part, key, deref);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  if (!isObj(s)) return out;
+  if (isObj(s.properties) && key in s.properties) out.push(s.properties[key]);
+  for (const part of Array.isArray(s.allOf) ? s.allOf : []) propSchemas(part, key, deref, out);
+  return out;
+}
+
+/** The schema that names `key` in XML: of those an `allOf` gives it, the one with an `xml` object (a generic wrapper's `data` and the operation's own `data: { xml: { name: stations } }`), else the first. */
+function propSchema(schema: unknown, key: string, deref: Deref): unknown {
+  const all = propSchemas(schema, key, deref);
+  return all.find((p) => Object.keys(xmlOf(p, deref)).length > 0) ?? all[0];
 }
 
 function element(name: string, value: unknown, schema: unknown, deref: Deref): string {

@@ -87,3 +87,24 @@ for (const folder of ['a mocks folder', 'no mocks folder'] as const) {
     }
   });
 }
+
+it('an import and a reset from the Data tab raise the changes they made (pet.created, pet.updated, pet.deleted)', async () => {
+  const hooks = await receiver();
+  try {
+    const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fs: memoryFs({}), openapi: { document: DOC, count: { '*': 3 } }, webhooks: ['pet.created', 'pet.updated', 'pet.deleted'].map((on) => ({ on, url: hooks.url })) } });
+    const seeded = (await call(`${s.url}${A}/data/${PET}?export=true`)).json;
+    expect(seeded.map((p: any) => p.id)).toEqual([1, 2, 3]);
+    const imported = await call(`${s.url}${A}/data/${PET}`, 'PUT', [{ ...seeded[0], name: 'changed' }, seeded[1], { id: 9, name: 'new', photoUrls: [] }]);
+    expect(imported.status).toBe(200);
+    await expect.poll(() => hooks.received.length).toBe(3);
+    const seen = () => hooks.received.map((h) => `${h.event} ${h.body.id}`).sort();
+    expect(seen()).toEqual(['pet.created 9', 'pet.deleted 3', 'pet.updated 1']);
+    hooks.received.length = 0;
+    expect((await call(`${s.url}${A}/data/${PET}/reset`, 'POST')).status).toBe(200);
+    await expect.poll(() => hooks.received.length).toBe(3);
+    expect(seen()).toEqual(['pet.created 3', 'pet.deleted 9', 'pet.updated 1']);
+    expect(hooks.received.find((h) => h.event === 'pet.updated')!.body).toEqual(seeded[0]);
+  } finally {
+    await hooks.close();
+  }
+});
