@@ -15,8 +15,9 @@
  *   GET    scenario           { current, scenarios, saved: { <name>: overrides } } (saved: made at run time)
  *   PUT    scenario           body { "name": "empty-cart" | null } → switches (400 unknown)
  *   …      overrides…         the shared route overrides; scenarios/<name>…: saved scenarios (admin-overrides.ts)
- *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`),
- *                             and empties the journal; a filesystem without reset (disk) → 501
+ *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`)
+ *                             and of the OpenAPI backend's state in memory, and empties the
+ *                             journal; a filesystem without reset (disk) → 501
  *   …      sessions…          the sessions (admin-sessions.ts)
  *   …      data…              the collections, read and written through the store (admin-data.ts)
  *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
@@ -55,6 +56,7 @@ import { deleteEvents, exportEvents } from './admin-events.js';
 import { recordRoute } from './admin-record.js';
 import { overridesRoute } from './admin-overrides.js';
 import { fileQueueOf } from '../engine/file-queue.js';
+import { openApiResourcesOf } from '../engine/openapi-backend/resources-view.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
 const SSE_PING_MS = 15_000;
@@ -285,6 +287,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
           throw new HttpError(501, 'Reset is not available for this filesystem: only memoryFs and indexedDbFs keep a seed to restore (a disk folder is yours: use git)');
         }
         await fs.reset();
+        (await openApiResourcesOf(api.app.store))?.resetAll(); // the OpenAPI backend's state in memory: its seed again
         options.journal?.clear();
         return json({ reset: true });
       }

@@ -106,3 +106,16 @@ it('imports a JSON array checked against the item schema (a bad item: 400 naming
   const t = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fs: memoryFs({}), openapi: { document: PETSTORE, count: { '*': 4 } } } });
   expect((await call(`${t.url}${A}/data/${pet}?export=true`)).json).toEqual(seeded);
 });
+
+it('Reset everything (POST reset) brings the backend\u2019s resources back to their seed too, those under a path parameter included', async () => {
+  const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fs: memoryFs({}), openapi: { document: SECURED, count: { '*': 3 } } } });
+  const key = { 'x-api-key': 'k' };
+  const keys = (await call(`${s.url}/api/keys`, 'GET', undefined, key)).json;
+  const orders = (await call(`${s.url}/api/users/2/orders`)).json;
+  expect((await call(`${s.url}${A}/data/${enc('/keys')}/${keys[0].id}`, 'PATCH', { name: 'changed' })).status).toBe(200);
+  expect((await call(`${s.url}${A}/data/${enc('/users/2/orders')}/${orders[0].id}`, 'DELETE')).status).toBe(204);
+  expect((await call(`${s.url}/api/users/2/orders`)).json).toHaveLength(2);
+  expect((await call(`${s.url}${A}/reset`, 'POST')).status).toBe(200);
+  expect((await call(`${s.url}/api/keys`, 'GET', undefined, key)).json).toEqual(keys);
+  expect((await call(`${s.url}/api/users/2/orders`)).json).toEqual(orders);
+});

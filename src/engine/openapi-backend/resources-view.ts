@@ -66,6 +66,8 @@ export interface OpenApiResource {
 
 export interface OpenApiResources {
   list(): OpenApiResource[];
+  /** Every scope used so far back to its seeded population (the devtools' *Reset everything*). */
+  resetAll(): void;
   /** The resource whose path is `name`, listed or not (any parent's scope), or undefined. */
   find(name: string): OpenApiResource | undefined;
   /** The document the items are checked against. */
@@ -234,6 +236,9 @@ export function createResourcesView(src: ViewSources): OpenApiResources {
         }
       }
       return out;
+    },
+    resetAll() {
+      for (const c of written) for (const values of c.scopeParams.length === 0 ? [[]] : state.scopesOf(c)) if (state.peek(c, values)) resource(c, values).reset();
     },
     find(name) {
       const segs = name.split('/');
