@@ -41,7 +41,7 @@ export default async function setup(project: TestProject) {
   }
   const out = await mkdtemp(join(tmpdir(), 'mockyard-e2e-site-'));
   // The contract page runs test/vfs/contract.ts unchanged: `vitest` is the in-page shim there.
-  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html', contract: 'contract.html', engines: 'engines.html', tracker: 'tracker.html', blank: 'blank.html', jsondb: 'jsondb.html', proxy: 'proxy.html', graphql: 'graphql.html', openapi: 'openapi.html', streams: 'streams.html', har: 'har.html', webhooks: 'webhooks.html', multipart: 'multipart.html' }, [
+  await buildSite(join(here, 'site'), out, { minimal: 'minimal.html', contract: 'contract.html', engines: 'engines.html', tracker: 'tracker.html', blank: 'blank.html', jsondb: 'jsondb.html', proxy: 'proxy.html', graphql: 'graphql.html', openapi: 'openapi.html', streams: 'streams.html', har: 'har.html', webhooks: 'webhooks.html', multipart: 'multipart.html', 'devtools-openapi': 'devtools-openapi.html' }, [
     { find: /^vitest$/, replacement: join(here, 'site/vitest-shim.ts') },
   ]);
   await initWorker(out);

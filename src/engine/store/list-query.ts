@@ -75,11 +75,7 @@ function testFor(key: string, value: unknown): Test {
 }
 
 function textContains(item: Item, needle: string): boolean {
-  for (const v of Object.values(item)) {
-    if (v === null || v === undefined) continue;
-    if (String(v).toLowerCase().includes(needle)) return true;
-  }
-  return false;
+  return Object.values(item).some((v) => v !== null && v !== undefined && String(v).toLowerCase().includes(needle));
 }
 
 function compare(a: unknown, b: unknown): number {
@@ -135,15 +131,12 @@ export function compileListQuery(idField: string, query: ListQuery = {}): Compil
 export function sortListed(out: Item[], sort: NonNullable<ListQuery['sort']>): Item[] {
   const { field } = sort;
   const desc = sort.order === 'desc';
-  return out
-    .map((item, i) => ({ item, i }))
-    .sort((x, y) => {
-      const c = compare(x.item[field], y.item[field]);
-      if (c === 0) return x.i - y.i;
-      const missing = x.item[field] == null || y.item[field] == null;
-      return desc && !missing ? -c : c;
-    })
-    .map((e) => e.item);
+  // A copy (the caller's array is kept), sorted stably (Array#sort is stable): equal values keep their order.
+  return out.slice().sort((x, y) => {
+    const c = compare(x[field], y[field]);
+    const missing = x[field] == null || y[field] == null;
+    return desc && !missing ? -c : c;
+  });
 }
 
 /**

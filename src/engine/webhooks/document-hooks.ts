@@ -143,8 +143,7 @@ export async function loadDocumentHooks(load: () => Promise<WebhookDocument>, lo
     }
     if (list.length > 0) callbacks.set(op.label, list);
   }
-  const webhooks: DocumentRequest[] = [];
-  if (isObj(doc.webhooks)) for (const [name, item] of Object.entries(doc.webhooks)) webhooks.push(...requestsOf(name, item, deref, undefined, logger));
+  const webhooks = isObj(doc.webhooks) ? Object.entries(doc.webhooks).flatMap(([name, item]) => requestsOf(name, item, deref, undefined, logger)) : [];
   const drawn = new Map<string, number>();
   const draw = (what: string, schema: unknown): unknown => {
     const n = (drawn.get(what) ?? 0) + 1;
