@@ -119,3 +119,17 @@ it('Reset everything (POST reset) brings the backend\u2019s resources back to th
   expect((await call(`${s.url}/api/keys`, 'GET', undefined, key)).json).toEqual(keys);
   expect((await call(`${s.url}/api/users/2/orders`)).json).toEqual(orders);
 });
+
+it('a session\u2019s copy imports and resets on its own: the shared state and other sessions keep theirs', async () => {
+  const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fs: memoryFs({}), openapi: { document: SECURED, count: { '*': 3 } } } });
+  const orders = enc('/users/1/orders');
+  const shared = (await call(`${s.url}/api/users/1/orders`)).json;
+  const imported = await call(`${s.url}${A}/data/${orders}?session=s1`, 'PUT', [{ id: 5, item: 'only s1', quantity: 2 }]);
+  expect(imported.status, JSON.stringify(imported.json)).toBe(200);
+  expect(imported.json.scope).toEqual({ session: 's1', backend: 'openapi' });
+  expect((await call(`${s.url}/api/users/1/orders`, 'GET', undefined, { 'x-mockyard-session': 's1' })).json).toEqual([{ id: 5, item: 'only s1', quantity: 2 }]);
+  expect((await call(`${s.url}/api/users/1/orders`)).json).toEqual(shared);
+  expect((await call(`${s.url}/api/users/1/orders`, 'GET', undefined, { 'x-mockyard-session': 's2' })).json).toEqual(shared);
+  expect((await call(`${s.url}${A}/data/${orders}/reset?session=s1`, 'POST')).json).toMatchObject({ scope: { session: 's1' }, count: 3 });
+  expect((await call(`${s.url}/api/users/1/orders`, 'GET', undefined, { 'x-mockyard-session': 's1' })).json).toEqual(shared);
+});

@@ -244,7 +244,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   const announce = folder ? undefined : options.announce;
   function changed(c: Collection, values: string[], type: StoreChange['type'], id: unknown, item: unknown, previous?: unknown): void {
     if (!announce || !isObj(item)) return;
-    announce([{ collection: scopePath(c, values).slice(1), type, id: String(id), item, ...(isObj(previous) ? { previous } : {}) }]);
+    announce(() => [{ collection: scopePath(c, values).slice(1), type, id: String(id), item, ...(isObj(previous) ? { previous } : {}) }]); // made only when someone listens
   }
 
   /** The fields a created item gets drawn when the client leaves them out: required and readOnly ones (the id apart). */
