@@ -110,8 +110,11 @@ export function startupLines(engines: readonly Engine[], base: string, mock: Moc
 /** The plugin's `types` option: the data's types written now and on every change (contract-cli.ts). */
 async function keepTypes(root: string, mock: EngineSources['mock'], types: string, logger: LoggerSink | undefined): Promise<AbortController | undefined> {
   const options = mock && !isEngine(mock) && typeof mock === 'object' ? (mock as MockApiOptions) : undefined;
-  const data = options?.db ?? (typeof options?.fsDir === 'string' ? options.fsDir : undefined);
-  if (data === undefined) throw new Error('mockyard: the Vite option "types" writes the types of mock.db or mock.fsDir: give one of them');
+  // The data's types, else the OpenAPI document's (a path: `openapi: './openapi.yaml'` or `{ document: './openapi.yaml' }`), as `mockyard export` writes either.
+  const openapi = options?.openapi as unknown;
+  const documentPath = typeof openapi === 'string' ? openapi : typeof openapi === 'object' && openapi !== null && typeof (openapi as { document?: unknown }).document === 'string' ? ((openapi as { document: string }).document) : undefined;
+  const data = options?.db ?? (typeof options?.fsDir === 'string' ? options.fsDir : undefined) ?? documentPath;
+  if (data === undefined) throw new Error('mockyard: the Vite option "types" writes the types of mock.db, mock.fsDir or mock.openapi (a file path): give one of them');
   const { exportContract, watchContract } = await import('./contract-cli.js');
   const source = resolve(options?.root ?? root, data);
   const flags = { types: resolve(root, types), mock: options };

@@ -1,7 +1,7 @@
 /**
  * Keeping the types fresh: `mockyard export … --types FILE --watch` (the built CLI) and the Vite
  * plugin's `types` option (a real Vite dev server) write the file at start and again when the
- * data changes.
+ * data (or the OpenAPI document) changes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -69,5 +69,27 @@ describe('types kept fresh', () => {
     expect(await readFile(join(root, 'src', 'api.d.ts'), 'utf8')).toContain('export interface Todo {');
     await writeFile(join(root, 'db.json'), JSON.stringify(CHANGED));
     expect(await fileContains(join(root, 'src', 'api.d.ts'), 'export interface Note {')).toContain('"GET /notes/:id"');
+  }, 60_000);
+
+  it("the Vite plugin's types option with an OpenAPI document (mock.openapi, no data): the document's types, written again when it changes", async () => {
+    const root = await makeTempDir();
+    const doc = JSON.parse(await readFile(resolve(import.meta.dirname, '../fixtures/openapi/train-travel-3.1.json'), 'utf8'));
+    await writeFile(join(root, 'openapi.json'), JSON.stringify(doc));
+    // Before, the plugin refused to start: 'the Vite option "types" writes the types of mock.db or mock.fsDir'.
+    const vite = await createViteServer({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      server: { port: 0, host: '127.0.0.1' },
+      plugins: [mockyard({ mock: { endpointPrefix: '/api', openapi: './openapi.json', logLevel: 'silent' }, types: 'src/api.d.ts', logLevel: 'silent' })],
+    });
+    cleanups.push(() => vite.close());
+    await vite.listen();
+    const first = await readFile(join(root, 'src', 'api.d.ts'), 'utf8');
+    expect(first).toContain('export interface Booking {');
+    expect(first).toContain('"GET /bookings/{bookingId}"');
+    doc.components.schemas.Coupon = { type: 'object', properties: { code: { type: 'string' } } };
+    await writeFile(join(root, 'openapi.json'), JSON.stringify(doc));
+    expect(await fileContains(join(root, 'src', 'api.d.ts'), 'export interface Coupon {')).toContain('export interface Booking {');
   }, 60_000);
 });
