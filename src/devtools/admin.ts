@@ -56,6 +56,7 @@ import { deleteEvents, exportEvents } from './admin-events.js';
 import { recordRoute } from './admin-record.js';
 import { overridesRoute } from './admin-overrides.js';
 import { fileQueueOf } from '../engine/file-queue.js';
+import { schemaFirstTypesOf } from '../engine/graphql/types-view.js';
 import { openApiResourcesOf } from '../engine/openapi-backend/resources-view.js';
 import { createResourceMap, type ResourceMapSource } from '../engine/resource-map.js';
 
@@ -288,6 +289,7 @@ export function createAdminApi(options: AdminOptions): AdminApi {
         }
         await fs.reset();
         (await openApiResourcesOf(api.app.store))?.resetAll(); // the OpenAPI backend's state in memory: its seed again
+        (await schemaFirstTypesOf(api.app.store))?.resetAll(); // a schema-first GraphQL API's state: its seed again
         options.journal?.clear();
         return json({ reset: true });
       }

@@ -116,6 +116,12 @@ it('lists the entity types, pages them with the values GraphQL answers, and edit
   const reset = await call(`${s.url}${A}/data/${POST}/reset`, 'POST');
   expect(reset.json).toMatchObject({ count: 10 });
   expect((await gql(s.url, '{ posts { id title views status tags } }')).posts).toEqual(queried.posts);
+
+  // Reset everything (memory filesystem): the schema-first state goes back to its seed too.
+  await call(`${s.url}${A}/data/${POST}/4`, 'PATCH', { title: 'Before the reset' });
+  await gql(s.url, 'mutation { createPost(input: { title: "Gone after the reset" }) { id } }');
+  expect((await call(`${s.url}${A}/reset`, 'POST')).status).toBe(200);
+  expect((await gql(s.url, '{ posts { id title views status tags } }')).posts).toEqual(queried.posts);
 });
 
 it("a session's state is its own: edited there, seen only by that session's requests", async () => {

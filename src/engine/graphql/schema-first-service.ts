@@ -90,6 +90,7 @@ export function createSchemaFirstService(source: SchemaSource, store: Collection
         await service.current();
         return built!.api.types();
       },
+      resetAll: () => state.resetAll(),
     },
   };
 }

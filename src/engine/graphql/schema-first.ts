@@ -71,6 +71,11 @@ export class SchemaFirstState {
     return s;
   }
 
+  /** Every type back to its seed. */
+  resetAll(): void {
+    this.types.clear();
+  }
+
   /** A new entity: `id` when given, else the next one. The one path of `create…` mutations and the Data tab's adds. */
   private insert(type: string, id: string | undefined, values: Record<string, unknown>): string {
     const s = this.of(type);

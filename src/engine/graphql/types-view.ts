@@ -35,6 +35,8 @@ export interface SchemaFirstType {
 export interface SchemaFirstTypes {
   /** The entity types of the schema as it is now (the SDL file read again when it changed). */
   list(): Promise<SchemaFirstType[]>;
+  /** Every type back to its seed (`POST reset`, the page's *Reset everything*). */
+  resetAll(): void;
 }
 
 const views = new WeakMap<object, Promise<SchemaFirstTypes | undefined>>();

@@ -14,6 +14,11 @@ const TO = '2025-01-01T00:00:00.000Z';
 const dateTime = (f: Faker) => f.date.between({ from: FROM, to: TO }).toISOString();
 const date = (f: Faker) => dateTime(f).slice(0, 10);
 
+/** The table's own rule for a key: a field named `constructor` or `toString` is no rule. */
+function ruleOf(table: Record<string, Rule>, key: string): Rule | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** One rule for several names (synonyms). */
 function same(rule: Rule, ...names: string[]): Record<string, Rule> {
   return Object.fromEntries(names.map((name) => [name, rule]));
@@ -92,14 +97,14 @@ export function normalName(name: string): string {
 
 /** A string for a field `format`. */
 export function stringForFormat(f: Faker, format: string): string | undefined {
-  const rule = FORMATS[format];
+  const rule = ruleOf(FORMATS, format);
   return rule ? String(rule(f)) : undefined;
 }
 
 /** A string for a field named `name` (`createdAt`, `updated_at`, `*Url`, `*Email` too). */
 export function stringForName(f: Faker, name: string): string | undefined {
   const key = normalName(name);
-  const rule = NAMES[key];
+  const rule = ruleOf(NAMES, key);
   if (rule) return String(rule(f));
   if (/(at|date|time|on)$/.test(key) && /^(created|updated|modified|deleted|published|started|ended|expires|expired|last|due|birth|start|end|date)/.test(key)) {
     return key.endsWith('date') || key === 'birthday' ? date(f) : dateTime(f);
@@ -115,7 +120,7 @@ export function stringForName(f: Faker, name: string): string | undefined {
 
 /** A number for a field named `name` (`price`, `amount`, `latitude`…). */
 export function numberForName(f: Faker, name: string): number | undefined {
-  const rule = NUMBER_NAMES[normalName(name)];
+  const rule = ruleOf(NUMBER_NAMES, normalName(name));
   return rule ? Number(rule(f)) : undefined;
 }
 

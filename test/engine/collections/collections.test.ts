@@ -94,6 +94,16 @@ describe('POST append', () => {
     expect(await stored(fs, 'posts.json')).toEqual([{ title: 'x', tag: ['a', 'b'], toString: 't', id: 1 }]);
   });
 
+  it('json-server preset: a form field named __proto__ is refused as a JSON body key is (400 JSON error), nothing stored', async () => {
+    const { a, fs } = api({ 'posts.json': [] }, { preset: 'json-server' });
+    const form = await see(await a.handle(req('POST', '/api/posts', { body: 'title=x&__proto__=t', headers: { 'content-type': 'application/x-www-form-urlencoded' } })));
+    const json = await see(await a.handle(req('POST', '/api/posts', { body: '{"title":"x","__proto__":"t"}', headers: { 'content-type': 'application/json' } })));
+    expect(json.status).toBe(400);
+    expect(form.status).toBe(json.status);
+    expect({ ...form.json, timestamp: 0 }).toEqual({ ...json.json, timestamp: 0 });
+    expect(await stored(fs, 'posts.json')).toEqual([]);
+  });
+
   it('assigns max + 1 to numeric collections, answers 201 with Location and the stored item', async () => {
     const { a, fs } = api({ 'posts.json': [{ id: 1 }, { id: 4 }] });
     const r = await see(await a.handle(req('POST', '/api/posts', { json: { title: 'x' } })));

@@ -34,6 +34,19 @@ describe('schema-faker', () => {
     expect(seedOf(1, '/pets', 2)).toBe(seedOf(1, '/pets', 2));
   });
 
+  it('a field or format named like an Object member is drawn by its type, not taken from the table', async () => {
+    const schema = { type: 'object', required: ['constructor', 'toString', 'valueOf', 'hasOwnProperty'], properties: {
+      constructor: { type: 'string' }, toString: { type: 'string', format: 'toString' }, valueOf: { type: 'number' }, hasOwnProperty: { type: 'string', format: '__proto__' },
+    } };
+    const v = (await draw(schema)) as Record<string, unknown>;
+    for (const key of ['constructor', 'toString', 'hasOwnProperty']) {
+      expect(typeof v[key]).toBe('string');
+      expect(v[key]).not.toMatch(/\[object |function /);
+    }
+    expect(typeof v.valueOf).toBe('number');
+    expect(Number.isFinite(v.valueOf)).toBe(true);
+  });
+
   it('draws by format and by field name', async () => {
     const v = (await draw({
       type: 'object',
