@@ -5,6 +5,8 @@
  * mode would answer OPTIONS with 405); every other answer, fast path included, carries
  * Access-Control-Allow-Origin and the exposed headers. A host's own answer to a request no engine
  * took (`adopt`: the CLI's 404s and home page) gets the same, and a preflight there the same answer.
+ * A WebSocket handshake (GraphQL subscriptions, WebSocket handlers) is held to the same origins
+ * (`socketRefusal`): browsers apply no CORS to sockets, so the server must.
  */
 import { corsHeaders, isPreflight, preflightHeaders, type CorsPolicy } from '../core/cors.js';
 import { errorResponse } from '../core/errors.js';
@@ -57,4 +59,18 @@ export function withMockCors(cors: CorsPolicy, prefixes: readonly string[], inne
       return withHeaders(await inner.adopt(request, answer), corsHeaders(cors, origin));
     },
   };
+}
+
+/**
+ * A WebSocket handshake from a page on another origin that `cors` does not allow: its 403 (the
+ * JSON error body), else undefined. Browsers send `Origin` on every handshake and apply no CORS to
+ * sockets, so without this any web page could read and write the mocks over GraphQL's socket while
+ * the same page's `fetch` is refused its answers. Handshakes without `Origin` (Node clients, curl)
+ * and from the server's own origin pass.
+ */
+export function socketRefusal(cors: CorsPolicy, request: Request, pathname: string): Response | undefined {
+  const origin = request.headers.get('origin');
+  if (origin === null || cors.allow(origin)) return undefined;
+  if (URL.canParse(request.url) && origin === new URL(request.url).origin) return undefined;
+  return errorResponse(403, `Origin ${origin} may not open a WebSocket here: the mock API's CORS origins (mock.cors, the CLI's --cors) do not include it`, pathname);
 }

@@ -23,7 +23,7 @@ import type { UpgradeResult } from '../core/socket.js';
 import type { Vfs } from '../vfs/types.js';
 import type { CollectionStore } from './store/store.js';
 import { contextUnder, type RequestContext } from './context.js';
-import { withMockCors, type EntryPoints } from './cors.js';
+import { socketRefusal, withMockCors, type EntryPoints } from './cors.js';
 import { withNoCache } from './json-server/no-cache.js';
 import { openMockFs } from './mock-fs.js';
 import { resolveHandlers } from './handlers/options.js';
@@ -417,6 +417,9 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (disabled) return undefined;
       const ctx = contextFor(request);
       if (ctx === undefined) return undefined;
+      // A page on an origin the mock API's CORS does not allow opens no socket (cors.ts).
+      const refused = options.cors === undefined ? undefined : socketRefusal(options.cors, request, ctx.pathname);
+      if (refused !== undefined) return refused;
       // The pipeline a request with these headers walks (its session's, its scenario's), so a
       // subscription of a session hears that session's writes, as its queries read its data.
       const pipe = sessions.pipelineFor(ctx) ?? scenarios.pipelineFor(ctx);

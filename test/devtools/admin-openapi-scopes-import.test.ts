@@ -127,7 +127,7 @@ it('a session\u2019s copy imports and resets on its own: the shared state and ot
   const imported = await call(`${s.url}${A}/data/${orders}?session=s1`, 'PUT', [{ id: 5, item: 'only s1', quantity: 2 }]);
   expect(imported.status, JSON.stringify(imported.json)).toBe(200);
   expect(imported.json.scope).toEqual({ session: 's1', backend: 'openapi' });
-  expect((await call(`${s.url}/api/users/1/orders`, 'GET', undefined, { 'x-mockyard-session': 's1' })).json).toEqual([{ id: 5, item: 'only s1', quantity: 2 }]);
+  expect((await call(`${s.url}/api/users/1/orders`, 'GET', undefined, { 'x-mockyard-session': 's1' })).json).toEqual([{ id: 5, item: 'only s1', quantity: 2, userId: 1 }]); // the parent's field filled in, as a create does
   expect((await call(`${s.url}/api/users/1/orders`)).json).toEqual(shared);
   expect((await call(`${s.url}/api/users/1/orders`, 'GET', undefined, { 'x-mockyard-session': 's2' })).json).toEqual(shared);
   expect((await call(`${s.url}${A}/data/${orders}/reset?session=s1`, 'POST')).json).toMatchObject({ scope: { session: 's1' }, count: 3 });

@@ -17,8 +17,8 @@
  * goes through the mock API itself (the document's operation, so the openapi layer's validation
  * and the backend's ids apply), see devtools/admin-openapi-data.ts. Two writes are the state's
  * own: `reset` (the scope drawn again from the backend's seed, as it started) and `replace` (an
- * import, checked by the devtools against `itemSchema` first); both raise the store's change
- * events for what they changed.
+ * import, checked by the devtools against `itemSchema` first; the parent's field filled in as a
+ * create fills it); both raise the store's change events for what they changed.
  */
 import { HttpError } from '../../core/errors.js';
 import { isObj } from '../../core/json-object.js';
@@ -201,7 +201,16 @@ export function createResourcesView(src: ViewSources): OpenApiResources {
           }
           return [id, structuredClone(item)];
         });
-        for (const [id, item] of fresh) scope.items.set(id, item);
+        // A field named as a scope parameter (`userId` of `/users/{userId}/orders`) is the parent's, as a create fills it.
+        const props = isObj(c.itemSchema.properties) ? c.itemSchema.properties : {};
+        for (const [id, item] of fresh) {
+          c.scopeParams.forEach((p, i) => {
+            if (!(p in props) || p in item) return;
+            const type = (src.deref(props[p]) as Obj | undefined)?.type;
+            item[p] = (type === 'integer' || type === 'number') && /^-?\d{1,15}$/.test(values[i] ?? '') ? Number(values[i]) : values[i];
+          });
+          scope.items.set(id, item);
+        }
         const before = state.peek(c, values)?.items ?? state.scope(c, values).items;
         state.adopt(c, values, scope);
         announce(before);

@@ -99,9 +99,13 @@ function uuid(): string {
   });
 }
 
+/** A string id that reads as the same integer in text (`"2"`): ids match as text, so a new number must pass it too. */
+const INTEGER_TEXT = /^(?:0|[1-9]\d{0,14})$/;
+
 /**
  * A new id for an item appended to `items`: numbers when the collection's ids are numbers (or it
- * has none yet): the largest + 1; a UUID when they are strings.
+ * has none yet): the largest + 1, past integer ids stored as text too (`[1, "2"]` → 3, never a
+ * `2` that would clash with `"2"`); a UUID when they are strings.
  */
 export function nextId(items: readonly unknown[], idField: string): number | string {
   let max = 0;
@@ -113,7 +117,10 @@ export function nextId(items: readonly unknown[], idField: string): number | str
     if (typeof v === 'number' && Number.isFinite(v)) {
       numbers++;
       if (v > max) max = v;
-    } else if (typeof v === 'string') strings++;
+    } else if (typeof v === 'string') {
+      strings++;
+      if (INTEGER_TEXT.test(v) && Number(v) > max) max = Number(v);
+    }
   }
   return strings > numbers ? uuid() : Math.floor(max) + 1;
 }

@@ -140,11 +140,13 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
   function feed(e: FsEnv): ChangeFeed {
     return (feedMade ??= ChangeFeed.for(e, idField, () => paths(e)));
   }
-  /** The feed: over the mocks folder's files, else (no mocks folder) one with announced changes only. */
+  /** Without a mocks folder (yet: it may appear later), a feed of announced changes only. */
+  let detached: ChangeFeed | undefined;
+  /** The feed: over the mocks folder's files, else the detached one. */
   async function feedNow(): Promise<ChangeFeed> {
     if (!files.mode()) await files.ready;
     const mode = files.mode();
-    return mode ? feed(mode.env) : (feedMade ??= ChangeFeed.detached(idField));
+    return mode ? feed(mode.env) : (detached ??= ChangeFeed.detached(idField));
   }
 
   const listings = createFolderListings();
@@ -255,7 +257,9 @@ export function createCollectionStore({ files, idField, relations }: StoreSource
     },
 
     announce(changes) {
-      feedMade?.announce(changes); // no feed yet: nobody listens
+      // No feed yet: nobody listens. Listeners that came while there was no mocks folder are on the detached one.
+      feedMade?.announce(changes);
+      detached?.announce(changes);
     },
   };
   return store;
