@@ -58,7 +58,8 @@ export async function filesRoute(api: MockApi, queue: KeyedQueue, request: Reque
   if (rel === '') throw new HttpError(400, 'Name a file below the mocks folder: files/<path>');
   // `?session=<id>`: that session's view of the folder (reads fall through to the mocks, writes stay in the session).
   const session = new URL(request.url).searchParams.get('session');
-  const own = session ? api.sessions.files(session) : { vfs: api.app.fs, fsDir };
+  // A session's edit takes its turn in that session's own per-file queue (the one its REST and store writes take).
+  const own = session ? api.sessions.files(session) : { vfs: api.app.fs, fsDir, queue };
   const vfs = own.vfs;
   const path = joinVfsPath(own.fsDir, rel);
   const what = session ? `Session ${session}'s ${rel}` : `The file ${rel}`;
@@ -77,7 +78,7 @@ export async function filesRoute(api: MockApi, queue: KeyedQueue, request: Reque
       if (isJsonPath(rel)) {
         assertNoForbiddenKeys(parseJsonBytes(bytes));
       }
-      return queue.run(session ? `${session}\u0000${path}` : path, async () => {
+      return own.queue.run(path, async () => {
         const current = await readOrUndefined(vfs, path);
         checkPreconditions(request, current === undefined ? undefined : etagOfBytes(current), what);
         await vfs.write(path, bytes);
@@ -85,7 +86,7 @@ export async function filesRoute(api: MockApi, queue: KeyedQueue, request: Reque
       });
     }
     case 'DELETE':
-      return queue.run(session ? `${session}\u0000${path}` : path, async () => {
+      return own.queue.run(path, async () => {
         const current = await readOrUndefined(vfs, path);
         if (current === undefined) throw new HttpError(404, `${what} does not exist`);
         checkPreconditions(request, etagOfBytes(current), what);

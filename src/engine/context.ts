@@ -49,6 +49,8 @@ export interface RequestContext {
    * (`?…` or `''`): a rewrite layer (json-server's routes.json). `request` keeps the URL sent.
    */
   rewrite(subPath: string, search: string): void;
+  /** The path and query as sent, once `rewrite` changed them (what observers and the journal report), else undefined. */
+  readonly sent: { readonly pathname: string; readonly search: string } | undefined;
   /**
    * Adds a change the answer of this request goes through, whichever layer gives it (headers an
    * Express-style middleware set before `next()`, JSONP): applied by the runner (pipeline/run.ts).
@@ -84,7 +86,9 @@ class Context implements RequestContext {
   ) {
     this.subPath = pathname.length === prefix.length ? EMPTY : pathname.slice(prefix.length);
   }
+  sent: { pathname: string; search: string } | undefined = undefined;
   rewrite(subPath: string, search: string): void {
+    this.sent ??= { pathname: this.pathname, search: this.search };
     this.subPath = subPath;
     this.pathname = `${this.prefix}${subPath}` || '/';
     this.search = search;

@@ -95,9 +95,11 @@ export interface SessionControl {
   /**
    * The session's view of the mocks folder: its filesystem (reads fall through to the mocks,
    * writes stay in the session's data, counted as its changes) and the folder in it (its
-   * scenario's, when it has one); creates the session when needed. 404 when file routing is off.
+   * scenario's, when it has one) and its per-file write queue (the one its own writes take, so an
+   * edit of its files takes its turn among them); creates the session when needed. 404 when file
+   * routing is off.
    */
-  files(id: string): { vfs: Vfs; fsDir: string };
+  files(id: string): { vfs: Vfs; fsDir: string; queue: KeyedQueue };
 }
 
 export interface SessionSet extends SessionControl {
@@ -129,6 +131,8 @@ interface Built {
   readonly off: () => void;
   /** The session's collection store (undefined when the recipe has no files layer). */
   readonly store: CollectionStore | undefined;
+  /** The session's per-file write queue (its files' writers: store, file mode, the devtools' file edits). */
+  readonly queue: KeyedQueue;
 }
 
 interface Session {
@@ -274,7 +278,8 @@ export function createSessionSet({ settings, options, services, logger, scenario
       webhook: services.app.webhook,
     };
     // The engine's services (read through, `closed` included) with the session's app and its own per-file queue.
-    const own: EngineServices = Object.create(services, { app: { value: app }, queue: { value: new KeyedQueue() } });
+    const queue = new KeyedQueue();
+    const own: EngineServices = Object.create(services, { app: { value: app }, queue: { value: queue } });
     const built: BuiltLayers = buildLayers({
       options: sessionOptions,
       services: own,
@@ -292,7 +297,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
     const off = pipeline.observe((x) => {
       for (const o of observers) o(x, scenario, id);
     });
-    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, off, store: built.store };
+    s.built = { scenario, version: s.version, pipeline, own: built.layers.filter((l) => !reused.has(l)), vfs, off, store: built.store, queue };
     return pipeline;
   }
 
@@ -420,7 +425,7 @@ export function createSessionSet({ settings, options, services, logger, scenario
       pipelineOf(s, name);
       const vfs = s.built?.vfs;
       if (!vfs) throw new HttpError(404, 'No mocks folder: file routing is off');
-      return { vfs, fsDir: scenarios.recipe(s.built!.scenario)?.sources.fsDir ?? '' };
+      return { vfs, fsDir: scenarios.recipe(s.built!.scenario)?.sources.fsDir ?? '', queue: s.built!.queue };
     },
 
     async close() {

@@ -2,7 +2,9 @@
  * A json-server user's routes.json (`"/api/*": "/$1"`) in front of `mockyard db.json` (the built
  * command, a real process): the app's GraphQL client sends its queries over HTTP and its
  * subscriptions over a WebSocket to the same URL, `/api/graphql`. The rewrite must reach both:
- * before, the query was answered and the socket's handshake got a 404.
+ * before, the query was answered and the socket's handshake got a 404. And the devtools journal
+ * and the request log name what the client sent (before: the rewritten path, so a request the
+ * user sent could not be found by its URL).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,4 +49,16 @@ it('routes.json rewrites a WebSocket upgrade as it rewrites a request: subscript
   } finally {
     await direct.dispose();
   }
+});
+
+it('the journal and the request log name the URL as the client sent it, not what routes.json made of it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mockyard-routes-journal-'));
+  dirs.push(dir);
+  await writeFile(join(dir, 'db.json'), JSON.stringify({ posts: [{ id: 1, title: 'one' }] }));
+  await writeFile(join(dir, 'routes.json'), JSON.stringify({ '/api/*': '/$1' }));
+  const app = await startCli(cli, ['db.json', '--routes', 'routes.json', '--port', '0'], dir);
+  expect(await (await fetch(`${app.url}/api/posts/1?v=2`)).json()).toEqual({ id: 1, title: 'one' });
+  const { entries } = (await (await fetch(`${app.url}/_mockyard/api/requests?limit=1`)).json()) as { entries: Array<{ url: string; answeredBy: unknown }> };
+  expect(entries[0]).toMatchObject({ url: '/api/posts/1?v=2', answeredBy: { layer: 'collections', detail: 'posts.json#1' } });
+  await app.printed(/GET\s+\/api\/posts\/1\?v=2\s+200/);
 });

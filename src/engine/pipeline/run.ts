@@ -76,8 +76,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   function notify(ctx: RequestContext, response: Response | undefined): void {
     const exchange: Exchange = {
       method: ctx.method,
-      pathname: ctx.pathname,
-      search: ctx.search,
+      // As sent: a rewrite (routes.json) changes what the layers see, not what the client asked for.
+      pathname: ctx.sent?.pathname ?? ctx.pathname,
+      search: ctx.sent?.search ?? ctx.search,
       status: response?.status,
       ms: ctx.start > 0 ? performance.now() - ctx.start : 0, // 0: the request came before the observer
       answeredBy: response === undefined ? undefined : ctx.answeredBy,
