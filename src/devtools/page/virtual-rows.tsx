@@ -48,28 +48,44 @@ export function VirtualRows<T>({ items, row, label, ...rest }: VirtualRowsProps<
       cancelAnimationFrame(frame);
     };
   }, []);
-  const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(items.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
   /** The row the user is on (the focused one, else the top one in view) and its offset in view. */
   const anchor = useRef<{ item: T; y: number } | null>(null);
   const windowRef = useRef<HTMLDivElement>(null);
+  /**
+   * Items changed: where the anchor row keeps its place, unless the user is at the top with no
+   * focus. Worked out here, before the rows are drawn, so the window drawn is the one around the
+   * anchor: a batch larger than the window (a page starved of frames under load draws 60 arrivals
+   * at once) then never drops the focused row from the DOM, which would lose the focus and, at
+   * the top of the list, the anchor with it (the rows in view would jump).
+   */
+  const seen = useRef(items);
+  const held = useRef<number | null>(null);
+  if (seen.current !== items) {
+    seen.current = items;
+    const el = box.current;
+    const a = anchor.current;
+    if (el && a && items[0] !== undefined) {
+      const active = (el.getRootNode() as Document | ShadowRoot).activeElement;
+      const at = el.scrollTop > 0 || (active !== null && el.contains(active)) ? items.indexOf(a.item) : -1;
+      if (at >= 0) held.current = Math.max(0, at * ROW_HEIGHT - a.y);
+    }
+  }
+  const viewTop = held.current ?? top;
+  const first = Math.max(0, Math.floor(viewTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(items.length, Math.ceil((viewTop + height) / ROW_HEIGHT) + OVERSCAN);
   const focusedIndex = (el: HTMLDivElement): number => {
     const active = (el.getRootNode() as Document | ShadowRoot).activeElement;
     if (!active || !el.contains(active)) return -1;
     const i = [...(windowRef.current?.children ?? [])].findIndex((c) => c === active || c.contains(active));
     return i < 0 ? -1 : first + i;
   };
-  // Items changed: keep the anchor row where it was, unless the user is at the top with no focus.
+  // The place worked out above, applied to the scroll box (drawn with the rows around it already).
   useLayoutEffect(() => {
     const el = box.current;
-    const a = anchor.current;
-    if (!el || !a || items[0] === undefined) return;
-    if (el.scrollTop <= 0 && focusedIndex(el) < 0) return;
-    const at = items.indexOf(a.item);
-    if (at < 0) return;
-    const want = Math.max(0, at * ROW_HEIGHT - a.y);
-    if (want === el.scrollTop) return;
-    el.scrollTop = want;
+    const want = held.current;
+    held.current = null;
+    if (!el || want === null) return;
+    if (want !== el.scrollTop) el.scrollTop = want;
     setTop(el.scrollTop);
   }, [items]);
   /** Where the user is now: after every render, and when the focus moves onto a row. */
