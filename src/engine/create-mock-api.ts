@@ -422,7 +422,12 @@ export function assembleMockApi(input: MockApiOptions, assembly: MockApiAssembly
       if (refused !== undefined) return refused;
       // The pipeline a request with these headers walks (its session's, its scenario's), so a
       // subscription of a session hears that session's writes, as its queries read its data.
-      const pipe = sessions.pipelineFor(ctx) ?? scenarios.pipelineFor(ctx);
+      let pipe: Pipeline | Response;
+      try {
+        pipe = sessions.pipelineFor(ctx) ?? scenarios.pipelineFor(ctx);
+      } catch (err) {
+        return responseForError(err, ctx.pathname); // a malformed session id: its 400, as for a request
+      }
       if (pipe instanceof Response) return pipe;
       // A layer's own sockets first (GraphQL subscriptions at its path), then the WebSocket handlers.
       for (const layer of socketLayers(pipe)) {

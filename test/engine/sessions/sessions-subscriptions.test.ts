@@ -65,3 +65,22 @@ it("a session's socket hears that session's writes and reads its data; a socket 
   expect(byCookie).toEqual(['read {"Post":{"title":"one, in t1"}}', 'two, in t1']);
   expect(shared).toEqual(['read {"Post":{"title":"one"}}', 'two, shared']);
 });
+
+it('a handshake with a malformed session id gets the 400 a request gets, and the server goes on', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'mockyard-session-subs-'));
+  dirs.push(dir);
+  await writeFile(join(dir, 'db.json'), JSON.stringify({ posts: [{ id: 1, title: 'one' }] }));
+  const app = await startCli(cli, ['db.json', '--port', '0', '--log-level', 'warn'], dir);
+  const refused = await new Promise<string>((resolve) => {
+    const ws = new WebSocket(`${app.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers: { 'X-Mockyard-Session': 'bad id!' } });
+    ws.on('open', () => resolve('open'));
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c)).on('end', () => resolve(`${res.statusCode} ${JSON.parse(body).message}`));
+    });
+    ws.on('error', () => undefined);
+  });
+  expect(refused).toMatch(/^400 Invalid session id "bad id!"/);
+  expect((await fetch(`${app.url}/posts/1`)).status).toBe(200);
+  expect(app.output()).not.toContain('failed');
+});
