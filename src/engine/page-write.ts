@@ -7,6 +7,8 @@
  *   - the openapi layer's security check takes it for the operation's credentials (an apiKey- or
  *     Basic-only operation takes the page's edit; everything else of the contract, the schema
  *     checks, ids, webhooks and the journal apply as to any request);
+ *   - without a session, it walks the base pipeline even while a scenario is current
+ *     (scenario-pipelines.ts): the Data tab's shared scope reads and resets the base's state;
  *   - `precondition`: the page's `If-Match`, checked by the OpenAPI backend against the item as it
  *     stands in the same turn as the write (no other write can come between the check and it).
  */

@@ -15,6 +15,7 @@ import { buildLayers, type BuiltLayers, type LayerSources } from './layers.js';
 import { createPipeline, type Pipeline } from './pipeline/run.js';
 import type { EngineServices } from './services.js';
 import { requestedScenario } from './selection/scenario.js';
+import { pageWriteOf } from './page-write.js';
 import { scenarioSources } from './scenario-sources.js';
 import type { RouteOverrides } from './route-overrides.js';
 import type { OverrideSource } from './sessions/layer.js';
@@ -116,7 +117,8 @@ export function createScenarioSet({ base, routeOverrides, options, services, log
     },
     pipelineFor(ctx) {
       if (pipes.size === 0 && saved.size === 0) return base; // no scenarios: the header and parameter mean nothing
-      const name = requestedScenario(ctx) ?? current;
+      // The devtools page's write (page-write.ts) works on the base's data, the state its shared scope reads.
+      const name = requestedScenario(ctx) ?? (pageWriteOf(ctx.request) === undefined ? current : null);
       if (name === null || saved.has(name)) return base; // a saved scenario: the base pipeline with its overrides (route-overrides layer)
       return pipes.get(name) ?? errorResponse(400, unknown(name), ctx.pathname, { head: ctx.method === 'HEAD' });
     },

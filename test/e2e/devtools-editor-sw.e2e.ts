@@ -78,7 +78,11 @@ it('browser mode: the overlay\u2019s Sessions tab lists the app\u2019s session w
   expect((await tasks('pw-overlay')).find((t) => t.id === 2)!.title).toBe('Only in pw-overlay');
   expect((await tasks()).find((t) => t.id === 2)!.title).toBe(shared);
 
-  await root.locator('[data-tab=sessions]').click();
+  // Chosen from the tab strip by keyboard (inside the overlay's shadow root): Right three times from Requests.
+  await root.locator('[data-tab=requests]').focus();
+  for (let i = 0; i < 3; i++) await app.keyboard.press('ArrowRight');
+  await root.locator('[data-tab=sessions][aria-selected=true]').waitFor();
+  expect(await root.locator('[data-tab=sessions]').evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
   const row = root.locator('[data-testid=sessions-table] tr[data-id="pw-overlay"]');
   await row.waitFor({ timeout: 15_000 });
   expect(Number(await row.locator('td.num').nth(1).textContent())).toBeGreaterThanOrEqual(1); // its data changes
