@@ -44,6 +44,8 @@ function shell(version: string, collectorBase: string): string {
   return (
     `<!doctype html><html lang="en" data-mockyard-devtools="page" data-collector="${collector}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1"><title>mockyard devtools</title>' +
+    // No icon: without this the browser asks the mock for /favicon.ico (a 404 in its log and the console).
+    '<link rel="icon" href="data:,">' +
     `<link rel="stylesheet" href="assets/page.css?v=${version}">` +
     '<style>html,body{margin:0;height:100%}#app{position:fixed;inset:0}</style>' +
     `<script type="module" src="assets/page.js?v=${version}"></script></head><body><div id="app"></div></body></html>\n`
