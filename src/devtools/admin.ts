@@ -17,7 +17,8 @@
  *   …      overrides…         the shared route overrides; scenarios/<name>…: saved scenarios (admin-overrides.ts)
  *   POST   reset              restores the seed of a memory / IndexedDB filesystem (`reset()`)
  *                             and of the OpenAPI backend's state in memory, and empties the
- *                             journal; a filesystem without reset (disk) → 501
+ *                             journal; a filesystem without reset (disk) → 501; no mocks folder
+ *                             (fsDir: null): the states in memory and the journal only
  *   …      sessions…          the sessions (admin-sessions.ts)
  *   …      data…              the collections, read and written through the store (admin-data.ts)
  *   …      files…             the mock files: read, create, edit with If-Match (admin-files.ts)
@@ -284,10 +285,13 @@ export function createAdminApi(options: AdminOptions): AdminApi {
         if (method !== 'POST') return allow('POST');
         const api = needMock();
         const fs = api.options.fs as { reset?: () => Promise<void> } | undefined;
-        if (!fs || typeof fs.reset !== 'function') {
-          throw new HttpError(501, 'Reset is not available for this filesystem: only memoryFs and indexedDbFs keep a seed to restore (a disk folder is yours: use git)');
+        // No mocks folder at all (fsDir: null, `mockyard openapi.yaml`): no file to restore, the states in memory below still are.
+        if (api.options.fsDir !== null) {
+          if (!fs || typeof fs.reset !== 'function') {
+            throw new HttpError(501, 'Reset is not available for this filesystem: only memoryFs and indexedDbFs keep a seed to restore (a disk folder is yours: use git)');
+          }
+          await fs.reset();
         }
-        await fs.reset();
         (await openApiResourcesOf(api.app.store))?.resetAll(); // the OpenAPI backend's state in memory: its seed again
         (await schemaFirstTypesOf(api.app.store))?.resetAll(); // a schema-first GraphQL API's state: its seed again
         options.journal?.clear();

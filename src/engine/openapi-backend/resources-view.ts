@@ -255,7 +255,8 @@ export function createResourcesView(src: ViewSources): OpenApiResources {
         const t = c.key.split('/');
         if (t.length !== segs.length) continue;
         const values: string[] = [];
-        if (t.every((seg, i) => (isParam(seg) ? segs[i] !== '' && values.push(segs[i]!) > 0 : seg === segs[i]))) return resource(c, values);
+        // A parameter's value is a segment a request can send: not empty, not `.`/`..` (a URL takes those as steps: `/users/../orders` is `/orders`).
+        if (t.every((seg, i) => (isParam(seg) ? segs[i] !== '' && segs[i] !== '.' && segs[i] !== '..' && values.push(segs[i]!) > 0 : seg === segs[i]))) return resource(c, values);
       }
       return undefined;
     },
