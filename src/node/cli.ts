@@ -56,8 +56,9 @@ export const HELP = `Usage: mockyard [options]
        mockyard record --target URL [--fs-dir DIR] [--overwrite] [--har FILE] [options]
        mockyard import OPENAPI_FILE [--fs-dir DIR] [--overwrite]
        mockyard check OPENAPI_FILE TRAFFIC.har [--prefix P]   (exit 1 when the traffic drifts from the document, or nothing in it was checked)
-       mockyard export SOURCE [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--from-journal URL] [--prefix P] [--config FILE] [--watch]
+       mockyard export [SOURCE | --fs-dir DIR] [--types FILE.d.ts] [--openapi FILE.yaml] [--from-har FILE] [--from-journal URL] [--prefix P] [--config FILE] [--watch]
                 (TypeScript types / an OpenAPI 3.1 document of a db.json, a folder or a document, docs/contract.md)
+                (its server path is where mockyard serves the data named the same way: SOURCE at /, --fs-dir DIR, ./mocks or --config at /api; --prefix P wins)
        mockyard init-worker [PUBLIC_DIR]
 
 Serves a fake backend: JSON (and any other) files under a folder as a REST API,

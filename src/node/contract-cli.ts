@@ -1,7 +1,9 @@
 /**
- * `mockyard export SOURCE --types FILE | --openapi FILE [--prefix P] [--from-har FILE] [--from-journal URL] [--config FILE] [--watch]`
+ * `mockyard export [SOURCE | --fs-dir DIR] --types FILE | --openapi FILE [--prefix P] [--from-har FILE] [--from-journal URL] [--config FILE] [--watch]`
  * (docs/contract.md): the contract of a db.json (.json5, .js), a folder of mocks or an OpenAPI
- * document, as TypeScript types and/or an OpenAPI 3.1 document. The data is read through the
+ * document, as TypeScript types and/or an OpenAPI 3.1 document. The document's server path is
+ * where `mockyard` serves the data named the same way (data-prefix.ts): SOURCE (json-server's
+ * way) at `/`; `--fs-dir DIR`, the default ./mocks and a config file's data at `/api`. The data is read through the
  * mock API's own store (the same files, the same relation rule as serving them); documents
  * through the loader `mockyard openapi.yaml` uses. The inference and the emitters are
  * host-neutral (src/contract/); this module reads and writes files.
@@ -19,6 +21,7 @@ import { createNodeMockApi } from './engines.js';
 import { loadConfigFile } from './config.js';
 import { checkDbFile } from './db-file.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
+import { API_PREFIX, dataPrefix } from './data-prefix.js';
 import { isOpenApiDocument, loadDocumentFile } from './openapi-document.js';
 import type { MockApiOptions } from '../engine/mock-api-options.js';
 import type { CollectionStore } from '../engine/store-contract/contract.js';
@@ -36,6 +39,8 @@ export interface ExportFlags {
   types?: string;
   openapi?: string;
   prefix?: string;
+  /** Whether the data was named as json-server names it (the positional SOURCE): served, so exported, at `/` (data-prefix.ts). */
+  positional?: boolean;
   fromHar?: string;
   /** A running mockyard's URL: its devtools journal is learned from as a HAR log is. */
   fromJournal?: string;
@@ -43,7 +48,7 @@ export interface ExportFlags {
   mock?: ExportMockOptions;
 }
 
-type Source = { kind: 'data'; model: DataModel; prefix: string } | { kind: 'document'; document: Record<string, unknown> };
+type Source = { kind: 'data'; model: DataModel } | { kind: 'document'; document: Record<string, unknown> };
 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
 
@@ -73,7 +78,7 @@ export async function readSource(path: string, mock: ExportMockOptions = {}): Pr
     const store = api.app.store;
     const documents = await store.documents();
     if (folder) Object.assign(documents, await nestedCollections(path, store));
-    return { kind: 'data', model: dataModel(documents, store.relations, store.idField), prefix: folder ? '/api' : '/' };
+    return { kind: 'data', model: dataModel(documents, store.relations, store.idField) };
   } finally {
     await api.close();
   }
@@ -103,8 +108,9 @@ export async function exportContract(sourcePath: string, flags: ExportFlags, cwd
   if (flags.openapi !== undefined) {
     if (source.kind !== 'data') throw new Error('--openapi exports the contract of data (a db.json or a folder); the source is already an OpenAPI document');
     const { dataOpenApi } = await import('../contract/data-openapi.js');
-    const configured = flags.mock?.endpointPrefix;
-    const prefix = flags.prefix ?? (typeof configured === 'string' ? configured : Array.isArray(configured) ? configured[0] : undefined) ?? source.prefix;
+    // Where `mockyard` serves the data named this way: THE prefix rule of the command (data-prefix.ts).
+    const chosen = dataPrefix({ flag: flags.prefix === undefined ? undefined : [flags.prefix], config: flags.mock?.endpointPrefix, positional: flags.positional ?? false });
+    const prefix = (typeof chosen === 'string' ? chosen : chosen[0]) ?? API_PREFIX;
     let model = source.model;
     const exchanges: Exchange[] = [];
     if (flags.fromHar !== undefined) exchanges.push(...harExchanges(await readJson(flags.fromHar), prefix));
@@ -172,9 +178,9 @@ export function watchContract(sourcePath: string, run: () => Promise<void>, sign
 
 /** The `export` command's argument handling (exit 2 on bad arguments, 1 on a failed export). */
 export async function runExportCommand(argv: string[], io: ExportIo): Promise<{ code?: number; stop?: () => Promise<void> }> {
-  let parsed: { values: { types?: string; openapi?: string; prefix?: string; 'from-har'?: string; 'from-journal'?: string; watch?: boolean; config?: string }; positionals: string[] };
+  let parsed: { values: { types?: string; openapi?: string; prefix?: string; 'fs-dir'?: string; 'from-har'?: string; 'from-journal'?: string; watch?: boolean; config?: string }; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { types: { type: 'string' }, openapi: { type: 'string' }, prefix: { type: 'string' }, 'from-har': { type: 'string' }, 'from-journal': { type: 'string' }, watch: { type: 'boolean' }, config: { type: 'string', short: 'c' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { types: { type: 'string' }, openapi: { type: 'string' }, prefix: { type: 'string' }, 'fs-dir': { type: 'string' }, 'from-har': { type: 'string' }, 'from-journal': { type: 'string' }, watch: { type: 'boolean' }, config: { type: 'string', short: 'c' } } });
   } catch (err) {
     io.err(`mockyard: ${(err as Error).message}\nRun "mockyard --help" for usage.`);
     return { code: 2 };
@@ -184,24 +190,27 @@ export async function runExportCommand(argv: string[], io: ExportIo): Promise<{ 
     io.err(`mockyard: export: ${message}\nRun "mockyard --help" for usage.`);
     return { code: 2 };
   };
-  if (positionals.length !== 1) return usage('give one source: a db.json, a folder of mocks or an OpenAPI document (mockyard export db.json --types api.d.ts)');
+  if (positionals.length > 1 || (positionals.length === 1 && values['fs-dir'] !== undefined)) return usage('give one source: a db.json, a folder of mocks or an OpenAPI document (mockyard export db.json --types api.d.ts), or --fs-dir DIR');
   if (values.types === undefined && values.openapi === undefined) return usage('give --types FILE (TypeScript) and/or --openapi FILE (.json, .yaml)');
   if (values.openapi !== undefined && !/\.(json|ya?ml)$/i.test(values.openapi)) return usage(`--openapi writes .json or .yaml (got "${values.openapi}")`);
   if (values.prefix !== undefined && !values.prefix.startsWith('/')) return usage(`--prefix must start with "/" (got "${values.prefix}")`);
   for (const flag of ['from-har', 'from-journal'] as const) if (values[flag] !== undefined && values.openapi === undefined) return usage(`--${flag} adds observed traffic to the --openapi document: give --openapi FILE`);
   if (values['from-journal'] !== undefined && !/^https?:\/\/[^/]+/i.test(values['from-journal'])) return usage(`--from-journal takes the URL of a running mockyard (got "${values['from-journal']}")`);
-  const source = resolve(io.cwd, positionals[0]!);
-  let mock: ExportMockOptions | undefined;
+  let mock: (ExportMockOptions & Pick<MockApiOptions, 'db' | 'fsDir'>) | undefined;
   try {
     mock = values.config === undefined ? undefined : (await loadConfigFile(resolve(io.cwd, values.config))).mock;
   } catch (err) {
     io.err(`mockyard: export: ${(err as Error).message}`);
     return { code: 1 };
   }
+  // The data as `mockyard` is given it: the positional SOURCE, else --fs-dir, the config's db or fsDir, the default ./mocks.
+  const configData = (typeof mock?.db === 'string' ? mock.db : undefined) ?? (typeof mock?.fsDir === 'string' ? mock.fsDir : undefined);
+  const source = resolve(io.cwd, positionals[0] ?? values['fs-dir'] ?? configData ?? 'mocks');
   const flags: ExportFlags = {
     types: values.types === undefined ? undefined : resolve(io.cwd, values.types),
     openapi: values.openapi === undefined ? undefined : resolve(io.cwd, values.openapi),
     prefix: values.prefix,
+    positional: positionals.length === 1,
     mock,
     fromHar: values['from-har'] === undefined ? undefined : resolve(io.cwd, values['from-har']),
     fromJournal: values['from-journal'],

@@ -1,5 +1,5 @@
 /**
- * `mockyard export SOURCE --openapi FILE [--from-har FILE]` through the built CLI, round trip:
+ * `mockyard export [SOURCE | --fs-dir DIR] --openapi FILE [--from-har FILE]` through the built CLI, round trip:
  * traffic to `mockyard db.json` (or a folder) is recorded by `mockyard record` into a HAR; the
  * exported document is valid (@readme/openapi-parser), `mockyard FILE` serves the same routes
  * with the same data, and `mockyard check FILE traffic.har` finds no drift.
@@ -125,7 +125,8 @@ describe('export --openapi, round trip', () => {
     const served = await startCli(CLI, ['--port', '0', '--quiet'], root);
     const har = await recordTraffic(root, served.url, '/api', 'posts', 'p1', 'settings');
     await stop(served);
-    const exported = await cli(['export', join(FIXTURES, 'mocks'), '--openapi', 'api.yaml', '--from-har', har], root);
+    // Exported named as mockyard's own way (--fs-dir, as the default ./mocks it was served from): under /api as well.
+    const exported = await cli(['export', '--fs-dir', join(FIXTURES, 'mocks'), '--openapi', 'api.yaml', '--from-har', har], root);
     expect(exported.code).toBe(0);
     expect((await validate(join(root, 'api.yaml'))).valid).toBe(true);
     const doc = parseYaml(await readFile(join(root, 'api.yaml'), 'utf8'));
@@ -139,6 +140,34 @@ describe('export --openapi, round trip', () => {
     expect(await (await send(back.url, 'GET', '/api/posts')).json()).toEqual(original);
     expect(await (await send(back.url, 'GET', '/api/v1/tags')).json()).toEqual(JSON.parse(await readFile(join(FIXTURES, 'mocks', 'v1', 'tags.json'), 'utf8')));
     expect(await (await send(back.url, 'GET', '/api/settings')).json()).toEqual(JSON.parse(await readFile(join(FIXTURES, 'mocks', 'settings.json'), 'utf8')));
+  }, 90_000);
+
+  it('a folder given as json-server gives it (mockyard mocks): exported at /, checked and fetched there; --fs-dir and --prefix as serving names them', async () => {
+    const root = await makeTempDir();
+    await cp(join(FIXTURES, 'mocks'), join(root, 'mocks'), { recursive: true });
+    const served = await startCli(CLI, ['mocks', '--port', '0', '--quiet'], root);
+    const har = await recordTraffic(root, served.url, '/', 'posts', 'p1', 'settings');
+    const exported = await cli(['export', 'mocks', '--openapi', 'root.yaml', '--from-har', har], root);
+    expect(exported.code).toBe(0);
+    const doc = parseYaml(await readFile(join(root, 'root.yaml'), 'utf8'));
+    expect(doc.servers).toEqual([{ url: '/' }]);
+    const checked = await cli(['check', 'root.yaml', har], root);
+    expect(checked.out).toContain('all match the document');
+    expect(checked.code).toBe(0);
+    // The exported server path answers on `mockyard mocks` (not the wrong-prefix 404).
+    const at = (path: string) => `${doc.servers[0].url.replace(/\/$/, '')}${path}`;
+    const posts = await send(served.url, 'GET', at('/posts'));
+    expect(posts.status).toBe(200);
+    expect(await posts.json()).toEqual(JSON.parse(await readFile(join(root, 'mocks', 'posts.json'), 'utf8')));
+    await stop(served);
+
+    for (const [args, url] of [[[], '/api'], [['--fs-dir', 'mocks'], '/api'], [['mocks', '--prefix', '/v2'], '/v2'], [['--fs-dir', 'mocks', '--prefix', '/'], '/']] as const) {
+      const out = await cli(['export', ...args, '--openapi', 'other.json'], root);
+      expect(out.code, out.out).toBe(0);
+      expect(JSON.parse(await readFile(join(root, 'other.json'), 'utf8')).servers).toEqual([{ url }]);
+    }
+    const both = await cli(['export', 'mocks', '--fs-dir', 'mocks', '--openapi', 'x.json'], root);
+    expect(both.code).toBe(2);
   }, 90_000);
 
   it('--from-journal learns from a running server\'s devtools journal', async () => {
