@@ -285,12 +285,10 @@ export function createAdminApi(options: AdminOptions): AdminApi {
         if (method !== 'POST') return allow('POST');
         const api = needMock();
         const fs = api.options.fs as { reset?: () => Promise<void> } | undefined;
-        // No mocks folder at all (fsDir: null, `mockyard openapi.yaml`): no file to restore, the states in memory below still are.
-        if (api.options.fsDir !== null) {
-          if (!fs || typeof fs.reset !== 'function') {
-            throw new HttpError(501, 'Reset is not available for this filesystem: only memoryFs and indexedDbFs keep a seed to restore (a disk folder is yours: use git)');
-          }
-          await fs.reset();
+        // No mocks folder at all (fsDir: null, `mockyard openapi.yaml`) and no seeded filesystem: no file to restore, the states in memory below still are.
+        if (fs && typeof fs.reset === 'function') await fs.reset();
+        else if (api.options.fsDir !== null) {
+          throw new HttpError(501, 'Reset is not available for this filesystem: only memoryFs and indexedDbFs keep a seed to restore (a disk folder is yours: use git)');
         }
         (await openApiResourcesOf(api.app.store))?.resetAll(); // the OpenAPI backend's state in memory: its seed again
         (await schemaFirstTypesOf(api.app.store))?.resetAll(); // a schema-first GraphQL API's state: its seed again

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { closeServers, startServer } from '../helpers/server.js';
+import { memoryFs } from '../../src/vfs/memory.js';
 
 const children: ChildProcess[] = [];
 afterEach(async () => {
@@ -56,4 +57,12 @@ it('the CLI with the document alone: Reset everything resets the OpenAPI backend
     child.once('exit', (code) => reject(new Error(`the CLI exited (${code}): ${out}`)));
   });
   await editThenReset(url, '');
+});
+
+it('fsDir: null over a memory filesystem: Reset everything still restores its seed', async () => {
+  const fs = memoryFs({ 'notes.txt': 'seed' });
+  const s = await startServer({ mock: { endpointPrefix: '/api', logLevel: 'silent', fs, fsDir: null, openapi: { document: SECURED, count: { '*': 3 } } } });
+  await fs.write('notes.txt', 'changed');
+  await editThenReset(s.url, '/api');
+  expect(new TextDecoder().decode(await fs.read('notes.txt'))).toBe('seed');
 });

@@ -80,8 +80,14 @@ export function pickEntry(entries: readonly ReplayEntry[], method: string, query
     found.push(e);
   }
   if (found.length <= 1) return found[0];
-  const counts = found.map((e) => matchingHeaders(e, request));
-  return found[counts.indexOf(Math.max(...counts))]; // the most headers equal; on a tie, the first recorded
+  // The most headers equal; on a tie, the first recorded (a loop: a polled path may be recorded 100k+ times, too many to spread into Math.max).
+  let best = 0;
+  let bestCount = -1;
+  found.forEach((e, i) => {
+    const n = matchingHeaders(e, request);
+    if (n > bestCount) [best, bestCount] = [i, n];
+  });
+  return found[best];
 }
 
 /**
