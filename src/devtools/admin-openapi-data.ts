@@ -142,10 +142,12 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
   const head = method === 'HEAD';
   const scope = { session, backend: 'openapi' };
   const idField = r.idField ?? 'id';
+  // An item's body: read within the mock API's body limit (the write goes to it), by the JSON rule of every body (core/json-safety.ts).
   const bodyOf = async (): Promise<Obj> => {
-    const value: unknown = await request.json().catch(() => {
-      throw new HttpError(400, 'The body must be JSON');
-    });
+    const bytes = await readBody(request, api.options.bodyLimit);
+    if (bytes.byteLength === 0) throw new HttpError(400, 'A JSON body is required');
+    const value = parseJsonBytes(bytes);
+    assertNoForbiddenKeys(value);
     if (!isObj(value)) throw new HttpError(400, 'The body must be a JSON object');
     return value;
   };
