@@ -1,7 +1,8 @@
 /**
- * The admin data routes for the OpenAPI backend's in-memory resources (admin-data.ts hands a
- * collection name starting with `/` here: `data/%2Fpet`). Reads come from the backend's state
- * (engine/openapi-backend/resources-view.ts), a page at a time; every write is a request to the
+ * The admin data routes for the OpenAPI backend's resources (admin-data.ts hands a collection
+ * name starting with `/` here: `data/%2Fpet`). Reads come from the backend's state
+ * (engine/openapi-backend/resources-view.ts: in memory, or with `state` as its files hold it), a
+ * page at a time; every write is a request to the
  * mock API on the document's own operation (`PUT /pet` for an edit of a pet, `POST /pet` for an
  * add, `DELETE /pet/{petId}`), so it walks the same path a client's request walks: the openapi
  * layer validates it against the document's schema, the backend assigns the id. What the document
@@ -34,11 +35,12 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const json = (value: unknown, status = 200, headers: Record<string, string> = {}, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store', ...headers }, head);
 
-/** The resources for `GET data` of the scope whose collection store is `store` (none when the backend keeps its state in a folder: those are files). */
+/** The resources for `GET data` of the scope whose collection store is `store` (with `state`, a folder: as its files hold them). */
 export async function openApiCollections(api: MockApi, store: CollectionStore): Promise<Array<{ name: string; count: number; backend: 'openapi' }>> {
   if (!api.options.openapi) return [];
   const view = await openApiResourcesOf(store);
-  return view ? view.list().map((r) => ({ name: r.name, count: r.count(), backend: 'openapi' as const })) : [];
+  if (!view) return [];
+  return Promise.all((await view.list()).map(async (r) => ({ name: r.name, count: await r.count(), backend: 'openapi' as const })));
 }
 
 async function resourceOf(store: CollectionStore, name: string): Promise<{ r: OpenApiResource; view: OpenApiResources }> {
@@ -123,14 +125,14 @@ function preconditionOf(request: Request, what: string): PageWrite {
 /** A write the backend refused: a 412 from the page's precondition (the item changed meanwhile) is told as the admin API tells it; anything else is passed on. */
 async function refusedWrite(res: Response, request: Request, r: OpenApiResource, id: string, what: string, label: string): Promise<Response> {
   if (res.status === 412) {
-    const now = r.get(id);
+    const now = await r.get(id);
     checkPreconditions(request, now === undefined ? undefined : etagOfValue(now), what); // throws the 412 naming the current tag
   }
   return refused(res, label);
 }
 
-function stored(r: OpenApiResource, id: string, what: string): Obj {
-  const item = r.get(id);
+async function stored(r: OpenApiResource, id: string, what: string): Promise<Obj> {
+  const item = await r.get(id);
   if (!isObj(item)) throw new HttpError(404, `${what} does not exist`);
   return item;
 }
@@ -151,11 +153,11 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
   };
   if (rest.length === 0) {
     if (method === 'GET' || head) {
-      if (page.exportAll) return json(r.all(), 200, { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-/, '')}.json"` }, head);
+      if (page.exportAll) return json(await r.all(), 200, { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-/, '')}.json"` }, head);
       let items: unknown[];
       let total: number;
       if (page.sort || page.q) {
-        let all = r.all();
+        let all = await r.all();
         if (page.q) {
           const q = page.q.toLowerCase();
           all = all.filter((it) => isObj(it) && Object.values(it).some((v) => v !== null && typeof v !== 'object' && String(v).toLowerCase().includes(q)));
@@ -172,8 +174,8 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
         total = all.length;
         items = all.slice(page.offset, page.offset + page.limit);
       } else {
-        total = r.count();
-        items = r.slice(page.offset, page.limit);
+        total = await r.count();
+        items = await r.slice(page.offset, page.limit);
       }
       return json({ scope, name, items, etags: items.map(etagOfValue), total, offset: page.offset, limit: page.limit, idField }, 200, {}, head);
     }
@@ -182,29 +184,29 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
       const res = await dispatch(api, session, r.ops.create.method, r.ops.create.template, r, undefined, await bodyOf());
       if (!res.ok) return refused(res, `${r.ops.create.method} ${r.ops.create.template}`);
       const id = decodeURIComponent(res.headers.get('location')?.split('/').pop() ?? '');
-      const item = stored(r, id, `The created item of ${name}`);
+      const item = await stored(r, id, `The created item of ${name}`);
       return json(item, 201, { ETag: etagOfValue(item) });
     }
     if (method === 'PUT') {
       const items = checkedImport(view, r, await bodyOfImport(request));
-      return json({ scope, name, count: r.replace(items) });
+      return json({ scope, name, count: await r.replace(items) });
     }
     throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: 'GET, HEAD, POST, PUT' } });
   }
   if (rest.length === 1 && rest[0] === 'reset' && method === 'POST') {
-    r.reset();
-    return json({ scope, name, count: r.count() });
+    await r.reset();
+    return json({ scope, name, count: await r.count() });
   }
   const id = rest[0]!;
   const what = `Item ${JSON.stringify(id)} of ${name}`;
   if (rest.length > 1) {
     if (rest[1] === 'duplicate' && rest.length === 2 && method === 'POST') {
       if (!r.ops.create) throw new HttpError(405, `The document has no operation that creates an item of ${name}`);
-      const { [idField]: _, ...copy } = stored(r, id, what);
+      const { [idField]: _, ...copy } = await stored(r, id, what);
       const res = await dispatch(api, session, r.ops.create.method, r.ops.create.template, r, undefined, copy);
       if (!res.ok) return refused(res, `${r.ops.create.method} ${r.ops.create.template}`);
       const newId = decodeURIComponent(res.headers.get('location')?.split('/').pop() ?? '');
-      const item = stored(r, newId, `The copy of ${what}`);
+      const item = await stored(r, newId, `The copy of ${what}`);
       return json(item, 201, { ETag: etagOfValue(item) });
     }
     throw new HttpError(404, 'Not Found');
@@ -212,14 +214,14 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
   switch (method) {
     case 'GET':
     case 'HEAD': {
-      const item = stored(r, id, what);
+      const item = await stored(r, id, what);
       return json(item, 200, { ETag: etagOfValue(item) }, head);
     }
     case 'PATCH':
     case 'PUT': {
       const changes = await bodyOf();
       for (let attempt = 1; ; attempt++) {
-        const current = r.get(id);
+        const current = await r.get(id);
         checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
         if (!isObj(current)) throw new HttpError(404, `${what} does not exist`);
         const whole = { ...(method === 'PATCH' ? current : {}), ...changes, [idField]: current[idField] };
@@ -237,12 +239,12 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
           continue;
         }
         if (!res.ok) return refusedWrite(res, request, r, id, what, `${op.method} ${op.template}`);
-        const item = stored(r, id, what);
+        const item = await stored(r, id, what);
         return json(item, 200, { ETag: etagOfValue(item) });
       }
     }
     case 'DELETE': {
-      const current = r.get(id);
+      const current = await r.get(id);
       checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
       if (current === undefined) throw new HttpError(404, `${what} does not exist`);
       if (!r.ops.delete) throw new HttpError(405, `The document has no operation that deletes an item of ${name}`);

@@ -104,7 +104,7 @@ export function buildLayers({ options, services, vfs, fsDir, filesName, below, r
     countObjects: options.preset === null, // json-server 0.17 sends no X-Total-Count on a singular (/profile)
   });
   const store = lazyCollectionStore({ files, idField: options.collections?.idField ?? 'id', relations: options.relations });
-  // The OpenAPI backend (loaded on demand); its in-memory state is what the devtools' Data tab reads of this pipeline (resources-view.ts).
+  // The OpenAPI backend (loaded on demand); its state (in memory, or a state folder's files) is what the devtools' Data tab reads of this pipeline (resources-view.ts).
   const backend = mockBackend ? lazyLayer('openapi-mock', () => import('./openapi-backend/layer.js').then((m) => m.createOpenApiBackendLayer({ ...options.openapi!, option: options.openapi!, root: options.root, bodyLimit: options.bodyLimit, logger: services.logger, loadDocument: services.runtime.openApiDocument, queue: services.queue, openFiles: createFilesLayer, maxJsonDepth: options.maxJsonDepth, relations: options.relations, defaultFs: services.runtime.defaultFs, inflate: services.runtime.inflate, announce: (changes) => store.announce(changes) }))) : undefined;
   if (backend) registerOpenApiResources(store, (backend.ready as Promise<{ resources?: Promise<OpenApiResources | undefined> }>).then((l) => l.resources, () => undefined));
   // GraphQL (loaded on demand); a schema-first API's state is what the devtools' Data tab reads of its types (graphql/types-view.ts).

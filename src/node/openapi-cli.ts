@@ -51,19 +51,20 @@ export function documentServing(options: ResolvedMockApiOptions): string | undef
 
 /**
  * The start-up map's section for the OpenAPI backend: each collection it serves (a path without
- * parameters, `/v1/pets`) at its URL, with the items it holds now. None when no backend holds the
- * data in memory (`mock: false`, a state folder: its files are the map's).
+ * parameters, `/v1/pets`) at its URL, with the items it holds now (with a state folder: as its
+ * files hold them). None without a backend (`mock: false`).
  */
 export async function documentResources(url: string, api: MockApi): Promise<string[]> {
   const openapi = api.options.openapi;
   if (!openapi) return [];
   const view = await openApiResourcesOf(api.app.store); // the engine's own pipeline's backend (a session has its own)
-  const list = view?.list() ?? [];
+  const list = (await view?.list()) ?? [];
   if (list.length === 0) return [];
+  const counts = await Promise.all(list.map((r) => r.count()));
   const prefix = api.prefixes[0] ?? '/';
   const at = (name: string) => `${url}${prefix === '/' ? '' : prefix}${name}`;
   const width = Math.min(60, Math.max(...list.map((r) => at(r.name).length)));
-  return ['', `  Resources (the OpenAPI document ${documentName(openapi.source)})`, ...list.map((r) => `    ${at(r.name).padEnd(width)}  collection, ${plural(r.count(), 'item')}`)];
+  return ['', `  Resources (the OpenAPI document ${documentName(openapi.source)})`, ...list.map((r, i) => `    ${at(r.name).padEnd(width)}  collection, ${plural(counts[i]!, 'item')}`)];
 }
 
 /** The positional argument as an OpenAPI document, or undefined (not one: a db, or no argument). */

@@ -49,7 +49,7 @@ import { createStateFolder, type StateFolder } from './state-folder.js';
 import type { FilesFactory } from '../file-cache/files-layer.js';
 import type { RelationNaming, StoreChange } from '../store-contract/contract.js';
 import { jsonOf } from '../store/item-json.js';
-import { createResourcesView, type OpenApiResources } from './resources-view.js';
+import { createResourcesView, type OpenApiResources, type ViewFiles } from './resources-view.js';
 import { pageWriteOf } from '../page-write.js';
 
 export const OPENAPI_MOCK_LAYER = 'openapi-mock';
@@ -96,7 +96,7 @@ interface Built {
   state: BackendState;
   lists: Map<Operation, { paging: Paging; filters: string[] }>;
   envelopes: Map<Operation, string | null>;
-  /** What the devtools' Data tab reads and writes of the state in memory (resources-view.ts). */
+  /** What the devtools' Data tab reads and writes of the state (in memory, or a state folder's files: resources-view.ts). */
   view: OpenApiResources;
 }
 
@@ -116,7 +116,37 @@ function stateFolderOf(options: OpenApiBackendLayerOptions): StateFolder | undef
 
 const FOLDER_WRITES = new Set<Role['kind']>(['create', 'replace', 'update', 'delete', 'write-by-body']);
 
-/** The layer, and what the devtools read of its in-memory state (undefined with `state`, a folder: those are files). */
+/**
+ * What the devtools read and write of the collections a state folder keeps (resources-view.ts): a
+ * read puts the scope as its file holds it into the state (as a request does), a write is stored
+ * in the file in its write queue (state-folder.ts), as a request's write is.
+ */
+function filesOf(folder: StateFolder, state: BackendState): ViewFiles {
+  return {
+    holds: (c) => folder.holds(c),
+    async load(c, values) {
+      const scope = await folder.peek(folder.nameOf(c, values), c);
+      if (scope) state.adopt(c, values, scope);
+    },
+    store(c, values, change) {
+      return folder.write(folder.nameOf(c, values), c, () => state.scope(c, values).items.values(), (scope) => {
+        state.adopt(c, values, scope);
+        const result = change();
+        const now = state.scope(c, values);
+        if (now !== scope) {
+          // The scope the change left (drawn again, imported): what the file stores.
+          for (const id of scope.items.keys()) scope.items.delete(id);
+          for (const id of now.items.keys()) scope.items.set(id, now.items.get(id));
+          scope.next = now.next;
+          state.adopt(c, values, scope);
+        }
+        return result;
+      });
+    },
+  };
+}
+
+/** The layer, and what the devtools read of its state (in memory, or with `state` the folder's files: `filesOf`). */
 export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): Layer & { resources: Promise<OpenApiResources | undefined> } {
   const { logger, bodyLimit, backend } = options;
   let built: Built | undefined;
@@ -135,7 +165,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const fields = new Set(topLevelProperties(role.collection.itemSchema, deref).map(([name]) => name));
         lists.set(op, { paging, filters: filtersOf(op.parameters, paging, fields) });
       }
-      const view = createResourcesView({ roles, collections, state, count, doc, deref, announce: folder ? undefined : options.announce });
+      const view = createResourcesView({ roles, collections, state, count, doc, deref, announce: folder ? undefined : options.announce, files: folder && filesOf(folder, state) });
       built = { faker, deref, route, roles, state, lists, envelopes: new Map(), view };
       await folder?.ready;
       return true;
@@ -426,7 +456,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
   return {
     name: OPENAPI_MOCK_LAYER,
     ready,
-    resources: ready.then((ok) => (ok && built && !folder ? built.view : undefined)),
+    resources: ready.then((ok) => (ok && built ? built.view : undefined)),
     async close() {
       await folder?.close();
     },

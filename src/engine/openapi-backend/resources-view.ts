@@ -1,5 +1,5 @@
 /**
- * What the devtools' Data tab sees of the OpenAPI backend's in-memory state (layers.ts registers
+ * What the devtools' Data tab sees of the OpenAPI backend's state (in memory, or a state folder's files) (layers.ts registers
  * each pipeline's, keyed by that pipeline's collection store: the engine's own, a session's):
  *
  *   /pet                a collection without path parameters: one resource
@@ -19,6 +19,12 @@
  * own: `reset` (the scope drawn again from the backend's seed, as it started) and `replace` (an
  * import, checked by the devtools against `itemSchema` first; the parent's field filled in as a
  * create fills it); both raise the store's change events for what they changed.
+ *
+ * With `state` (a folder, state-folder.ts) a collection kept in files is read as its file holds it
+ * now (a scope whose file is not written yet: the seeded population the first request writes, and
+ * reading it writes nothing); an edit still goes through the mock API (so into the file, as REST
+ * writes it), and `reset`/`replace` are stored in the file in its write queue. *Reset everything*
+ * leaves those files alone (they are the user's, as a disk folder of mocks is).
  */
 import { HttpError } from '../../core/errors.js';
 import { isObj } from '../../core/json-object.js';
@@ -38,6 +44,8 @@ export interface OpenApiResourceOps {
 }
 
 type Obj = Record<string, unknown>;
+/** A value now (the state in memory), or once a state file was read or written. */
+export type MaybePromise<T> = T | Promise<T>;
 
 /** Parents listed per collection under a path parameter (others: once used, or by name). */
 export const MAX_PARENTS = 50;
@@ -52,20 +60,20 @@ export interface OpenApiResource {
   idField: string | undefined;
   idParam: string | undefined;
   ops: OpenApiResourceOps;
-  count(): number;
+  count(): MaybePromise<number>;
   /** The items in insertion order from `offset` (only those are drawn). */
-  slice(offset: number, limit: number): unknown[];
+  slice(offset: number, limit: number): MaybePromise<unknown[]>;
   /** Every item (for a sort or a filter: draws them all). */
-  all(): unknown[];
-  get(id: string): unknown;
+  all(): MaybePromise<unknown[]>;
+  get(id: string): MaybePromise<unknown>;
   /** The scope back to its seeded population (the same seed the backend starts from). */
-  reset(): void;
+  reset(): MaybePromise<void>;
   /** Replaces every item (checked already); an item without an id gets one as a create would; 400 on two items with one id. Returns the count. */
-  replace(items: readonly Obj[]): number;
+  replace(items: readonly Obj[]): MaybePromise<number>;
 }
 
 export interface OpenApiResources {
-  list(): OpenApiResource[];
+  list(): MaybePromise<OpenApiResource[]>;
   /** Every scope used so far back to its seeded population (the devtools' *Reset everything*). */
   resetAll(): void;
   /** The resource whose path is `name`, listed or not (any parent's scope), or undefined. */
@@ -81,7 +89,7 @@ export function registerOpenApiResources(store: object, resources: Promise<OpenA
   views.set(store, resources);
 }
 
-/** The backend's resources of the pipeline whose collection store is `store` (undefined: no backend in memory). */
+/** The backend's resources of the pipeline whose collection store is `store` (undefined: no backend). */
 export function openApiResourcesOf(store: object): Promise<OpenApiResources | undefined> {
   return views.get(store) ?? Promise.resolve(undefined);
 }
@@ -115,6 +123,16 @@ export interface ViewSources {
   doc: Record<string, unknown>;
   deref: Deref;
   announce?: (changes: () => readonly StoreChange[]) => void;
+  /** With `state` (a folder): the collections kept in files (layer.ts hands them over the state folder). */
+  files?: ViewFiles;
+}
+
+export interface ViewFiles {
+  holds(c: Collection): boolean;
+  /** Puts the scope as its file holds it into the state (no file yet: the state's scope stays, nothing is written). */
+  load(c: Collection, values: string[]): Promise<void>;
+  /** Runs `change` on the state's scope as its file holds it, in the file's write queue, and stores the scope it leaves in the file. */
+  store<T>(c: Collection, values: string[], change: () => T): Promise<T>;
 }
 
 const isParam = (seg: string) => /^\{[^}]+\}$/.test(seg);
@@ -156,6 +174,9 @@ export function createResourcesView(src: ViewSources): OpenApiResources {
     const items = () => state.scope(c, values).items;
     const name = scopePath(c, values);
     const announce = (before: ScopeItems | undefined) => src.announce?.(() => changesOf(name.slice(1), before, items()));
+    const files = src.files?.holds(c) ? src.files : undefined;
+    const loaded = <T>(read: () => T): MaybePromise<T> => (files ? files.load(c, values).then(read) : read());
+    const stored = <T>(change: () => T): MaybePromise<T> => (files ? files.store(c, values, change) : change());
     return {
       name,
       params: Object.fromEntries(c.scopeParams.map((p, i) => [p, values[i] ?? ''])),
@@ -163,91 +184,104 @@ export function createResourcesView(src: ViewSources): OpenApiResources {
       idField: c.idField,
       idParam: c.idParam,
       ops: ops.get(c)!,
-      count: () => state.peek(c, values)?.items.size ?? src.count(c),
-      slice: (offset, limit) => {
-        const all = items();
-        return all.keys().slice(offset, offset + limit).map((id) => all.get(id));
-      },
-      all: () => items().values(),
-      get: (id) => items().get(id),
-      reset() {
-        const before = state.peek(c, values)?.items;
-        state.reset(c, values);
-        announce(before);
-      },
-      replace(given) {
-        const scope: Scope = { items: new ScopeItems(), next: 1, created: 0 };
-        const idOf = (item: Obj) => {
-          const v = c.idField ? item[c.idField] : undefined;
-          return v === undefined || v === null || v === '' ? undefined : String(v);
-        };
-        const taken = new Map<string, number>();
-        given.forEach((item, i) => {
-          const id = idOf(item);
-          if (id === undefined) return;
-          if (taken.has(id)) throw new HttpError(400, `Items ${taken.get(id)} and ${i} of ${name} have the same ${c.idField} ${JSON.stringify(id)}: nothing was imported`);
-          taken.set(id, i);
-          if (/^\d{1,15}$/.test(id)) scope.next = Math.max(scope.next, Number(id) + 1);
-        });
-        const fresh: Array<[string, Obj]> = given.map((item) => {
-          let id = idOf(item);
-          if (id === undefined) {
-            let drawn = state.newId(c, scope, undefined);
-            for (let k = 0; k < 8 && taken.has(String(drawn)); k++) drawn = state.newId(c, scope, undefined);
-            id = String(drawn);
-            if (taken.has(id)) throw new HttpError(409, `No free id for an item of ${name}: nothing was imported`);
-            taken.set(id, -1);
-            return [id, c.idField ? { ...structuredClone(item), [c.idField]: drawn } : structuredClone(item)];
-          }
-          return [id, structuredClone(item)];
-        });
-        // A field named as a scope parameter (`userId` of `/users/{userId}/orders`) is the parent's, as a create fills it.
-        const props = isObj(c.itemSchema.properties) ? c.itemSchema.properties : {};
-        for (const [id, item] of fresh) {
-          c.scopeParams.forEach((p, i) => {
-            if (!(p in props) || p in item) return;
-            const type = (src.deref(props[p]) as Obj | undefined)?.type;
-            item[p] = (type === 'integer' || type === 'number') && /^-?\d{1,15}$/.test(values[i] ?? '') ? Number(values[i]) : values[i];
-          });
-          scope.items.set(id, item);
-        }
-        const before = state.peek(c, values)?.items ?? state.scope(c, values).items;
-        state.adopt(c, values, scope);
-        announce(before);
-        return scope.items.size;
-      },
+      count: () => loaded(() => state.peek(c, values)?.items.size ?? src.count(c)),
+      slice: (offset, limit) =>
+        loaded(() => {
+          const all = items();
+          return all.keys().slice(offset, offset + limit).map((id) => all.get(id));
+        }),
+      all: () => loaded(() => items().values()),
+      get: (id) => loaded(() => items().get(id)),
+      reset: () =>
+        stored(() => {
+          const before = state.peek(c, values)?.items;
+          state.reset(c, values);
+          announce(before);
+        }),
+      replace: (given) => stored(() => replaceNow(given)),
     };
+
+    function replaceNow(given: readonly Obj[]): number {
+      const scope: Scope = { items: new ScopeItems(), next: 1, created: 0 };
+      const idOf = (item: Obj) => {
+        const v = c.idField ? item[c.idField] : undefined;
+        return v === undefined || v === null || v === '' ? undefined : String(v);
+      };
+      const taken = new Map<string, number>();
+      given.forEach((item, i) => {
+        const id = idOf(item);
+        if (id === undefined) return;
+        if (taken.has(id)) throw new HttpError(400, `Items ${taken.get(id)} and ${i} of ${name} have the same ${c.idField} ${JSON.stringify(id)}: nothing was imported`);
+        taken.set(id, i);
+        if (/^\d{1,15}$/.test(id)) scope.next = Math.max(scope.next, Number(id) + 1);
+      });
+      const fresh: Array<[string, Obj]> = given.map((item) => {
+        let id = idOf(item);
+        if (id === undefined) {
+          let drawn = state.newId(c, scope, undefined);
+          for (let k = 0; k < 8 && taken.has(String(drawn)); k++) drawn = state.newId(c, scope, undefined);
+          id = String(drawn);
+          if (taken.has(id)) throw new HttpError(409, `No free id for an item of ${name}: nothing was imported`);
+          taken.set(id, -1);
+          return [id, c.idField ? { ...structuredClone(item), [c.idField]: drawn } : structuredClone(item)];
+        }
+        return [id, structuredClone(item)];
+      });
+      // A field named as a scope parameter (`userId` of `/users/{userId}/orders`) is the parent's, as a create fills it.
+      const props = isObj(c.itemSchema.properties) ? c.itemSchema.properties : {};
+      for (const [id, item] of fresh) {
+        c.scopeParams.forEach((p, i) => {
+          if (!(p in props) || p in item) return;
+          const type = (src.deref(props[p]) as Obj | undefined)?.type;
+          item[p] = (type === 'integer' || type === 'number') && /^-?\d{1,15}$/.test(values[i] ?? '') ? Number(values[i]) : values[i];
+        });
+        scope.items.set(id, item);
+      }
+      const before = state.peek(c, values)?.items ?? state.scope(c, values).items;
+      state.adopt(c, values, scope);
+      announce(before);
+      return scope.items.size;
+    }
+  }
+
+  /** The resources listed now (the parents' items as the state holds them). */
+  function listNow(): OpenApiResource[] {
+    const out: OpenApiResource[] = [];
+    for (const c of written) {
+      if (c.scopeParams.length === 0) {
+        out.push(resource(c, []));
+        continue;
+      }
+      const seen = new Set<string>();
+      const parent = parentOf(c);
+      if (parent) {
+        for (const id of state.scope(parent, []).items.keys().slice(0, MAX_PARENTS)) {
+          seen.add(id);
+          out.push(resource(c, [id]));
+        }
+      }
+      for (const values of state.scopesOf(c)) {
+        const k = values.join('\u0000');
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push(resource(c, values));
+      }
+    }
+    return out;
   }
 
   return {
     doc: src.doc,
     deref: src.deref,
     list() {
-      const out: OpenApiResource[] = [];
-      for (const c of written) {
-        if (c.scopeParams.length === 0) {
-          out.push(resource(c, []));
-          continue;
-        }
-        const seen = new Set<string>();
-        const parent = parentOf(c);
-        if (parent) {
-          for (const id of state.scope(parent, []).items.keys().slice(0, MAX_PARENTS)) {
-            seen.add(id);
-            out.push(resource(c, [id]));
-          }
-        }
-        for (const values of state.scopesOf(c)) {
-          const k = values.join('\u0000');
-          if (seen.has(k)) continue;
-          seen.add(k);
-          out.push(resource(c, values));
-        }
-      }
-      return out;
+      // Parents kept in files: their items as the files hold them.
+      const files = src.files;
+      const parents = files ? [...new Set(written.map(parentOf))].filter((p): p is Collection => p !== undefined && files.holds(p)) : [];
+      if (!files || parents.length === 0) return listNow();
+      return Promise.all(parents.map((p) => files.load(p, []))).then(listNow);
     },
     resetAll() {
-      for (const c of written) for (const values of c.scopeParams.length === 0 ? [[]] : state.scopesOf(c)) if (state.peek(c, values)) resource(c, values).reset();
+      for (const c of written) if (!src.files?.holds(c)) for (const values of c.scopeParams.length === 0 ? [[]] : state.scopesOf(c)) if (state.peek(c, values)) resource(c, values).reset();
     },
     find(name) {
       const segs = name.split('/');

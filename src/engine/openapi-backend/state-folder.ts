@@ -43,6 +43,8 @@ export interface StateFolder {
   holds(c: Collection): boolean;
   /** The collection file's name for a scope (`users/7/orders`); 400 for a scope value no file can be named by. */
   nameOf(c: Collection, values: string[]): string;
+  /** The scope as its file holds it now, or undefined when there is no file yet (nothing is written). */
+  peek(name: string, c: Collection): Promise<Scope | undefined>;
   /** Runs `answer` against the scope as the file holds it (the population written first when there is no file). */
   read<T>(name: string, c: Collection, population: () => unknown[], answer: (scope: Scope) => T): Promise<T>;
   /** As `read`, in the file's write queue, storing what `answer` changed in the scope. */
@@ -122,6 +124,11 @@ export function createStateFolder(options: StateFolderOptions): StateFolder {
       } catch {
         throw new HttpError(400, `No state file can be named for ${c.key} with ${JSON.stringify(values)}`, { expose: true });
       }
+    },
+    async peek(name, c) {
+      await ready;
+      const items = await (await storeFor(c.idField!)).all(name);
+      return items === undefined ? undefined : scopeOf(c, items);
     },
     async read(name, c, population, answer) {
       return answer(scopeOf(c, await itemsOf(name, c, population)));
