@@ -220,18 +220,28 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
     case 'PATCH':
     case 'PUT': {
       const changes = await bodyOf();
-      const current = await r.get(id);
-      checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
-      if (!isObj(current)) throw new HttpError(404, `${what} does not exist`);
-      const whole = { ...(method === 'PATCH' ? current : {}), ...changes, [idField]: current[idField] };
-      // A PATCH goes to a documented partial update by path when there is one; else the whole item to the replacing operation.
-      const op = method === 'PATCH' && r.ops.update && !r.ops.update.byBody ? r.ops.update : (r.ops.replace ?? r.ops.update);
-      if (!op) throw new HttpError(405, `The document has no operation that writes an item of ${name} (PUT or PATCH on it, or on ${name} with the item as its body)`);
-      const body = op === r.ops.update && !op.byBody && method === 'PATCH' ? changes : whole;
-      const res = await dispatch(api, session, op.method, op.template, r, id, body, preconditionOf(request, what));
-      if (!res.ok) return refusedWrite(res, request, r, id, what, `${op.method} ${op.template}`);
-      const item = await stored(r, id, what);
-      return json(item, 200, { ETag: etagOfValue(item) });
+      for (let attempt = 1; ; attempt++) {
+        const current = await r.get(id);
+        checkPreconditions(request, current === undefined ? undefined : etagOfValue(current), what);
+        if (!isObj(current)) throw new HttpError(404, `${what} does not exist`);
+        const whole = { ...(method === 'PATCH' ? current : {}), ...changes, [idField]: current[idField] };
+        // A PATCH goes to a documented partial update by path when there is one; else the whole item to the replacing operation.
+        const op = method === 'PATCH' && r.ops.update && !r.ops.update.byBody ? r.ops.update : (r.ops.replace ?? r.ops.update);
+        if (!op) throw new HttpError(405, `The document has no operation that writes an item of ${name} (PUT or PATCH on it, or on ${name} with the item as its body)`);
+        const partial = op === r.ops.update && !op.byBody && method === 'PATCH';
+        // Without If-Match, a PATCH merged here onto `current` is stored only while the item still is
+        // `current` (checked in the backend's turn); else it is merged again onto the item as it then is.
+        const merged = method === 'PATCH' && !partial && request.headers.get('if-match') === null;
+        const mark: PageWrite = merged ? { precondition: (now) => now !== undefined && etagOfValue(now) === etagOfValue(current) } : preconditionOf(request, what);
+        const res = await dispatch(api, session, op.method, op.template, r, id, partial ? changes : whole, mark);
+        if (res.status === 412 && merged && attempt < 3) {
+          await res.body?.cancel();
+          continue;
+        }
+        if (!res.ok) return refusedWrite(res, request, r, id, what, `${op.method} ${op.template}`);
+        const item = await stored(r, id, what);
+        return json(item, 200, { ETag: etagOfValue(item) });
+      }
     }
     case 'DELETE': {
       const current = await r.get(id);
