@@ -114,6 +114,15 @@ function stateFolderOf(options: OpenApiBackendLayerOptions): StateFolder | undef
   return createStateFolder({ vfs, owned: typeof state === 'string', queue: options.queue, logger: options.logger, bodyLimit: options.bodyLimit, maxJsonDepth: options.maxJsonDepth, openFiles: options.openFiles });
 }
 
+/**
+ * A missing state file's population: drawn from the seed again, not the scope last loaded into
+ * memory, so a file deleted while the server runs starts its collection over (as on a restart).
+ */
+function drawn(state: BackendState, c: Collection, values: string[]): unknown[] {
+  state.reset(c, values);
+  return state.scope(c, values).items.values();
+}
+
 const FOLDER_WRITES = new Set<Role['kind']>(['create', 'replace', 'update', 'delete', 'write-by-body']);
 
 /**
@@ -126,10 +135,12 @@ function filesOf(folder: StateFolder, state: BackendState): ViewFiles {
     holds: (c) => folder.holds(c),
     async load(c, values) {
       const scope = await folder.peek(folder.nameOf(c, values), c);
+      // No file (never written, or deleted): the population the next request draws and writes.
       if (scope) state.adopt(c, values, scope);
+      else state.reset(c, values);
     },
     store(c, values, change) {
-      return folder.write(folder.nameOf(c, values), c, () => state.scope(c, values).items.values(), (scope) => {
+      return folder.write(folder.nameOf(c, values), c, () => drawn(state, c, values), (scope) => {
         state.adopt(c, values, scope);
         const result = change();
         const now = state.scope(c, values);
@@ -483,7 +494,7 @@ export function createOpenApiBackendLayer(options: OpenApiBackendLayerOptions): 
         const c = role.collection;
         const values = scopeValues(c, match.params);
         const name = folder.nameOf(c, values);
-        const population = () => b.state.scope(c, values).items.values();
+        const population = () => drawn(b.state, c, values);
         const answer = (scope: Scope) => {
           b.state.adopt(c, values, scope);
           return respond(b, ctx, match, body);
