@@ -216,6 +216,11 @@ interface NodeRequestFields {
   [kStream]: ReadableStream<Uint8Array> | null | undefined;
 }
 
+/** `https` when the request came over TLS (an https server, Vite's `server.https`), else `http`. */
+function schemeOf(incoming: IncomingMessage): 'http' | 'https' {
+  return (incoming.socket as { encrypted?: boolean } | null | undefined)?.encrypted === true ? 'https' : 'http';
+}
+
 /** The class behind createNodeRequest; its prototype chain ends in Request.prototype. */
 class NodeRequest implements NodeRequestFields {
   [kIncoming]: IncomingMessage;
@@ -246,12 +251,12 @@ class NodeRequest implements NodeRequestFields {
       const path = this[kPath];
       if (path.charCodeAt(0) === 47 /* / */) {
         const host = rawHeader(this[kIncoming], 'host');
-        url = `http://${host !== undefined && isSafeHost(host) ? host : this[kHost]}${path}`;
+        url = `${schemeOf(this[kIncoming])}://${host !== undefined && isSafeHost(host) ? host : this[kHost]}${path}`;
       } else {
         // absolute-form (proxies) or `*`: keep a parseable URL on our own origin
         let parsed: URL | undefined;
         try { parsed = /^https?:\/\//i.test(path) ? new URL(path) : undefined; } catch { parsed = undefined; }
-        url = parsed ? parsed.href : `http://${this[kHost]}/${path === '*' ? '' : path}`;
+        url = parsed ? parsed.href : `${schemeOf(this[kIncoming])}://${this[kHost]}/${path === '*' ? '' : path}`;
       }
       this[kUrl] = url;
     }
