@@ -133,6 +133,14 @@ const FOLDER_WRITES = new Set<Role['kind']>(['create', 'replace', 'update', 'del
 function filesOf(folder: StateFolder, state: BackendState): ViewFiles {
   return {
     holds: (c) => folder.holds(c),
+    nameable(c, values) {
+      try {
+        folder.nameOf(c, values);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async load(c, values) {
       const scope = await folder.peek(folder.nameOf(c, values), c);
       // No file (never written, or deleted): the population the next request draws and writes.

@@ -133,9 +133,13 @@ export interface ViewFiles {
   load(c: Collection, values: string[]): Promise<void>;
   /** Runs `change` on the state's scope as its file holds it, in the file's write queue, and stores the scope it leaves in the file. */
   store<T>(c: Collection, values: string[], change: () => T): Promise<T>;
+  /** Whether a file can be named for the scope (a parent's id `a\\b` or `%2F` cannot: state-folder.ts nameOf). */
+  nameable(c: Collection, values: string[]): boolean;
 }
 
 const isParam = (seg: string) => /^\{[^}]+\}$/.test(seg);
+/** A parameter's value is a segment a request can send: not empty, not `.`/`..` (a URL takes those as steps: `/users/../orders` is `/orders`), no `/`. */
+const isSegment = (value: string) => value !== '' && value !== '.' && value !== '..' && !value.includes('/');
 
 /** The changes from `before` (undefined: never used, so nothing changed) to `after`, by id. */
 function changesOf(collection: string, before: ScopeItems | undefined, after: ScopeItems): StoreChange[] {
@@ -255,7 +259,9 @@ export function createResourcesView(src: ViewSources): OpenApiResources {
       const seen = new Set<string>();
       const parent = parentOf(c);
       if (parent) {
-        for (const id of state.scope(parent, []).items.keys().slice(0, MAX_PARENTS)) {
+        // A parent's id no request can name as a segment (or no file can be named by) is no scope of it.
+        const files = src.files?.holds(c) ? src.files : undefined;
+        for (const id of state.scope(parent, []).items.keys().filter((id) => isSegment(id) && (!files || files.nameable(c, [id]))).slice(0, MAX_PARENTS)) {
           seen.add(id);
           out.push(resource(c, [id]));
         }
@@ -289,8 +295,7 @@ export function createResourcesView(src: ViewSources): OpenApiResources {
         const t = c.key.split('/');
         if (t.length !== segs.length) continue;
         const values: string[] = [];
-        // A parameter's value is a segment a request can send: not empty, not `.`/`..` (a URL takes those as steps: `/users/../orders` is `/orders`).
-        if (t.every((seg, i) => (isParam(seg) ? segs[i] !== '' && segs[i] !== '.' && segs[i] !== '..' && values.push(segs[i]!) > 0 : seg === segs[i]))) return resource(c, values);
+        if (t.every((seg, i) => (isParam(seg) ? isSegment(segs[i]!) && values.push(segs[i]!) > 0 : seg === segs[i]))) return resource(c, values);
       }
       return undefined;
     },
