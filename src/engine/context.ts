@@ -64,6 +64,12 @@ export interface RequestContext {
    * header; undefined: the request's header. Read by the OpenAPI backend's Prefer rule.
    */
   prefer: string | undefined;
+  /**
+   * Set by a layer whose answer is a refusal the global `delay` spares (a GraphQL mutation under
+   * `readOnly`: json-server 0.17's --read-only 403 is not delayed), as `Layer.ownDelay` spares a
+   * whole layer's answers (pipeline/run.ts).
+   */
+  undelayed?: boolean;
 }
 
 const EMPTY = '';
@@ -76,6 +82,7 @@ class Context implements RequestContext {
   answeredBy: AnsweredBy | undefined = undefined;
   answerChanges: Array<(response: Response) => Response> | undefined = undefined;
   prefer: string | undefined = undefined;
+  undelayed = false;
   constructor(
     readonly request: Request,
     readonly method: string,

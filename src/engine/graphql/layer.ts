@@ -167,7 +167,10 @@ export function createGraphqlLayer(options: ResolvedGraphql & { readOnly?: boole
     if (all.length > 0 || options.readOnly) {
       const op = operationOf(request);
       if (op?.type === 'mutation' && ctx.method === 'GET') throw new HttpError(405, 'Mutations must be sent with POST', { headers: { Allow: 'POST' } });
-      if (op?.type === 'mutation' && options.readOnly) return FastResponse.json(JSON.stringify(READ_ONLY), 403);
+      if (op?.type === 'mutation' && options.readOnly) {
+        ctx.undelayed = true; // as the REST 403 of readOnly: `delay` does not hold it back
+        return FastResponse.json(JSON.stringify(READ_ONLY), 403);
+      }
       if (op?.type === 'subscription') throw new HttpError(400, 'Subscriptions run over WebSocket (graphql-transport-ws) at this path');
       // GraphQL handlers win over the schema derived from the data (operation-handlers.ts);
       // those added with `api.use` win over the configured (and the scenario's) ones.

@@ -2,7 +2,8 @@
  * Walks the ordered layer list (engine/layers.ts) for one request. THE place for what wraps every layer:
  *
  *   - global `delay`: applied to the answer of every layer that does not apply it itself
- *     (`Layer.ownDelay`: the handler layer, where a handler's own delay wins), and to the
+ *     (`Layer.ownDelay`: the handler layer, where a handler's own delay wins) unless the layer
+ *     marked that answer `ctx.undelayed` (the GraphQL layer's read-only refusal), and to the
  *     engine's own 404; never to a request passed on (`forward`). A range is drawn per request
  *     (delay.ts); a drawn value at or past `gatewayTimeout` answers 504 after it;
  *   - `gatewayTimeout`: bounds user code only, so it lives with that code (the handler layer,
@@ -129,7 +130,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
       if (r !== undefined) {
         if (ctx.answeredBy === undefined) ctx.answered(layer.name);
-        if (delayed && layer.ownDelay !== true) {
+        if (delayed && layer.ownDelay !== true && ctx.undelayed !== true) {
           const timedOut = await delayFor(ctx);
           if (timedOut === undefined) return r;
           // The gateway gave up first: the answer is dropped, and what it holds with it (a
