@@ -250,7 +250,8 @@ class NodeRequest implements NodeRequestFields {
     if (url === undefined) {
       const path = this[kPath];
       if (path.charCodeAt(0) === 47 /* / */) {
-        const host = rawHeader(this[kIncoming], 'host');
+        // HTTP/2 (Vite's server.https) names the host in `:authority`, not Host.
+        const host = rawHeader(this[kIncoming], 'host') ?? rawHeader(this[kIncoming], ':authority');
         url = `${schemeOf(this[kIncoming])}://${host !== undefined && isSafeHost(host) ? host : this[kHost]}${path}`;
       } else {
         // absolute-form (proxies) or `*`: keep a parseable URL on our own origin
