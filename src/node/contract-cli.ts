@@ -18,7 +18,7 @@ import { dataTypes } from '../contract/data-types.js';
 import { addObserved, harExchanges, journalAsHar, widenModel, type Exchange } from '../contract/learn-har.js';
 import { ADMIN_BASE } from '../devtools/paths.js';
 import { createNodeMockApi } from './engines.js';
-import { loadConfigFile } from './config.js';
+import { findConfigFile, loadConfigFile } from './config.js';
 import { checkDbFile } from './db-file.js';
 import { DATA_FILE, jsonServerFlags } from './json-server-flags.js';
 import { API_PREFIX, dataPrefix } from './data-prefix.js';
@@ -198,7 +198,10 @@ export async function runExportCommand(argv: string[], io: ExportIo): Promise<{ 
   if (values['from-journal'] !== undefined && !/^https?:\/\/[^/]+/i.test(values['from-journal'])) return usage(`--from-journal takes the URL of a running mockyard (got "${values['from-journal']}")`);
   let mock: (ExportMockOptions & Pick<MockApiOptions, 'db' | 'fsDir'>) | undefined;
   try {
-    mock = values.config === undefined ? undefined : (await loadConfigFile(resolve(io.cwd, values.config))).mock;
+    // No data named at all: the config file `mockyard` finds in the folder (mockyard.config.*) names it, as it does for `mockyard`.
+    const named = positionals.length > 0 || values['fs-dir'] !== undefined;
+    const configFile = values.config !== undefined ? resolve(io.cwd, values.config) : named ? undefined : findConfigFile(io.cwd);
+    mock = configFile === undefined ? undefined : (await loadConfigFile(configFile)).mock;
   } catch (err) {
     io.err(`mockyard: export: ${(err as Error).message}`);
     return { code: 1 };
