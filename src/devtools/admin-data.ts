@@ -6,9 +6,10 @@
  * needed); without it, on the shared data. A collection is named as one URL segment
  * (`encodeURIComponent('v1/users')`).
  *
- *   GET    data                         { scope, collections: [{ name, count, backend? }], objects: [name] } (objects: the
+ *   GET    data                         { scope, collections: [{ name, count, backend? }], objects: [name], db? } (objects: the
  *                                       top-level JSON files holding one object, in the scope's view: edited through
- *                                       files/<name>.json, with ?session= in that session's own data)
+ *                                       files/<name>.json, with ?session= in that session's own data; db: the file's
+ *                                       name when they are the keys of one JSON file, `mock.db`, so the page names it)
  *   GET    data/<name>                  one page: { items, etags, total, offset, limit }
  *                                       ?offset= ?limit= (1…1000, default 50) ?sort=<field> ?order=asc|desc
  *                                       ?q=<text> (any top-level value contains it) ?filter=<JSON object> (store.list's filter)
@@ -165,7 +166,9 @@ export async function dataRoute(api: MockApi, request: Request, method: string, 
     collections.push(...(await openApiCollections(api, store)));
     // A schema-first GraphQL API's entity types (`graphql:Post`), last (admin-graphql-data.ts).
     collections.push(...(await graphqlCollections(api, store)));
-    return json({ scope, collections, objects }, 200, {}, head);
+    // With `mock.db` the "files" are keys of that one file: the page says what it saved in (db.json's `profile`, no profile.json).
+    const db = api.options.db === null ? {} : { db: api.options.db.split(/[\\/]/).pop() };
+    return json({ scope, collections, objects, ...db }, 200, {}, head);
   }
   const name = decode(parts[0]!, 'collection name');
   if (name.startsWith('/') || name.startsWith(GRAPHQL_TYPE)) {

@@ -116,6 +116,11 @@ export interface MockyardRoute {
   fault(fault: NonNullable<SessionOverride['fault']>, options?: { errorRate?: number; seed?: number | string }): Promise<SessionInfo>;
   /** Answers with `body` (JSON, or text for a string). */
   respond(body: unknown, init?: { status?: number; headers?: Record<string, string> }): Promise<SessionInfo>;
+  /**
+   * Answered as if the request sent this `Prefer` (the OpenAPI backend's rule: `'code=404'`,
+   * `'example=cat'`, `'dynamic=true'`), as `use({ method, path, prefer })` with the path below the prefix.
+   */
+  prefer(prefer: string): Promise<SessionInfo>;
   /** The route answers 404, as if it did not exist. */
   off(): Promise<SessionInfo>;
   /** Removes this route's overrides (the others stay). */
@@ -238,6 +243,7 @@ export const test = base.extend<{ mockyard: MockyardFixture } & MockyardOptions>
         status: (status, body) => add(body !== undefined ? { status, body } : status >= 400 ? { status, errorRate: 1 } : { status }),
         fault: (fault, options = {}) => add({ fault, ...options }),
         respond: (body, init = {}) => add({ body, ...(init.status !== undefined ? { status: init.status } : {}), ...(init.headers ? { headers: init.headers } : {}) }),
+        prefer: (prefer) => add({ prefer }),
         off: () => add({ status: 404, errorRate: 1 }),
         reset: async () => {
           const path = await below(m[2]!);

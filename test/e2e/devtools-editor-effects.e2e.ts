@@ -342,7 +342,7 @@ describe('screenshot for the guide', () => {
 });
 
 describe('Data tab: a db.json, and two tabs', () => {
-  it('lists a db.json\u2019s keys as collections and edits one (REST and the db.json read it); a save from a stale second tab is refused, its draft kept', async () => {
+  it('lists a db.json\u2019s keys as collections and edits one (REST and the db.json read it); a save from a stale second tab is refused, its draft kept; its object saved, named as db.json\u2019s key', async () => {
     const fs = memoryFs({ 'db.json': { posts: [{ id: 1, title: 'hello' }, { id: 2, title: 'world' }], comments: [{ id: 1, postId: 1, body: 'nice' }], profile: { name: 'typicode' } } });
     const db = await serve({ port: 0, host: '127.0.0.1', logLevel: 'silent', mock: { endpointPrefix: '/api', preset: 'json-server', fs, db: 'db.json' } });
     try {
@@ -377,6 +377,16 @@ describe('Data tab: a db.json, and two tabs', () => {
       await expect.poll(() => b.getByTestId('dialog-error').textContent()).toMatch(/Not saved: .*changed since you read it/);
       expect(await dialog.getByLabel('JSON').inputValue()).toContain('tab B draft');
       expect(((await (await fetch(`${db.url}/api/posts/1`)).json()) as { title: string }).title).toBe('hello from tab A');
+
+      // db.json's `profile` object as a form: the note names what was saved truthfully (a key of
+      // db.json: there is no profile.json), and db.json and REST hold it.
+      await a.getByTestId('data-collection').selectOption('object:profile');
+      const form = a.getByTestId('object-form');
+      await form.getByLabel('name').fill('mockyard');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => a.getByTestId('object-note').textContent()).toBe('Saved profile in db.json.');
+      expect((JSON.parse(new TextDecoder().decode(await fs.read('db.json'))) as { profile: unknown }).profile).toEqual({ name: 'mockyard' });
+      expect(await (await fetch(`${db.url}/api/profile`)).json()).toEqual({ name: 'mockyard' });
       await a.close();
       await b.close();
     } finally {

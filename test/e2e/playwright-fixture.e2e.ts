@@ -3,7 +3,8 @@
  * tests, `fullyParallel` with 4 workers, against ONE mockyard server started by Playwright's
  * `webServer` (the CLI as it ships). Each test creates items (from the page), lists them (from
  * a Web Worker of the page, and from the `request` fixture) and expects exactly the seed plus
- * its own items; others use per-test overrides, a per-test scenario and the test's journal.
+ * its own items; others use per-test overrides, a per-test scenario and the test's journal. A
+ * third run serves an OpenAPI document: a test's `route(…).prefer('code=404')`.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -260,5 +261,65 @@ test.describe('a server that is not running', () => {
     expect(new Set(results.map((r) => r.workerIndex)).size).toBeGreaterThan(1);
     expect(await readFile(join(dir, 'mocks', 'items.json'), 'utf8')).toBe(before); // every write stayed in its test's session
     expect(out).toMatch(/\[mockyard\] devtools at http:\/\/127\.0\.0\.1:\d+\/_mockyard\//); // the plugin's start-up lines in Vite's log
+  }, 300_000);
+
+  it("against an OpenAPI document (the CLI as webServer): route('GET /v2/pet/:petId').prefer('code=404'), the path as requested, for this test only", async () => {
+    const dir = await makeTempDir('mockyard-pw-openapi-');
+    const port = await freePort();
+    await writeFile(join(dir, 'petstore.yaml'), await readFile(join(ROOT, 'node_modules', '@readme', 'oas-examples', '3.0', 'yaml', 'petstore.yaml'), 'utf8'));
+    const spec = `
+import { test, expect } from ${JSON.stringify(join(ROOT, 'dist', 'playwright', 'index.js'))};
+
+const firstPet = async (mockyard) => (await mockyard.data('/pet').list({ limit: 1 })).items[0].id;
+
+test('prefer: the documented 404 for this test, undone by reset', async ({ request, mockyard }) => {
+  const id = await firstPet(mockyard);
+  const get = () => request.get('/v2/pet/' + id, { headers: { ...mockyard.headers, api_key: 'k' } });
+  expect((await get()).status()).toBe(200);
+  await mockyard.route('GET /v2/pet/:petId').prefer('code=404');
+  const refused = await get();
+  expect(refused.status()).toBe(404);
+  expect((await mockyard.requests()).map((e) => e.status)).toEqual([200, 404]);
+  await mockyard.route('GET /v2/pet/:petId').reset();
+  expect((await get()).status()).toBe(200);
+});
+
+test('another test: its own session, no Prefer', async ({ request, mockyard }) => {
+  const id = await firstPet(mockyard);
+  expect((await request.get('/v2/pet/' + id, { headers: { ...mockyard.headers, api_key: 'k' } })).status()).toBe(200);
+});
+`;
+    await writeFile(join(dir, 'pets.spec.mjs'), spec);
+    const baseURL = `http://127.0.0.1:${port}`;
+    await writeFile(
+      join(dir, 'playwright.config.mjs'),
+      `export default {
+  testDir: '.',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 60000,
+  reporter: [['json', { outputFile: 'results.json' }]],
+  use: { baseURL: ${JSON.stringify(baseURL)} },
+  webServer: { command: ${JSON.stringify(`node ${join(ROOT, 'dist', 'node', 'cli.js')} petstore.yaml --port ${port} --quiet`)}, url: ${JSON.stringify(`${baseURL}/_mockyard/api/routes`)}, reuseExistingServer: false, timeout: 60000 },
+};\n`,
+    );
+    let out = '';
+    const code = await new Promise<number>((done) => {
+      const child = spawn(process.execPath, [join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.config.mjs'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.on('close', (c) => done(c ?? 1));
+    });
+    const report = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
+    const results: Array<{ title: string; status: string; error?: { message?: string } }> = [];
+    const walk = (suite: any) => {
+      for (const s of suite.specs ?? []) for (const t of s.tests) for (const r of t.results) results.push({ title: s.title, status: r.status, error: r.error });
+      for (const s of suite.suites ?? []) walk(s);
+    };
+    for (const s of report.suites) walk(s);
+    expect(results.filter((r) => r.status !== 'passed').map((r) => `${r.title}: ${r.error?.message}`), out).toEqual([]);
+    expect(code).toBe(0);
+    expect(results).toHaveLength(2);
   }, 300_000);
 });

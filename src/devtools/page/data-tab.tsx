@@ -31,6 +31,8 @@ interface Collections {
   collections: Array<{ name: string; count: number; backend?: 'openapi' | 'graphql' }>;
   /** Top-level JSON files holding one object (in the scope's view): edited as a form. */
   objects?: string[];
+  /** With `mock.db`: the JSON file whose keys they all are (`db.json`). */
+  db?: string;
 }
 /** The select's value for an object: `object:<name>`. */
 const OBJECT = 'object:';
@@ -72,6 +74,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
   const [sessions, setSessions] = useState<string[]>([]);
   const [collections, setCollections] = useState<Collections['collections']>([]);
   const [objects, setObjects] = useState<string[]>([]);
+  const [db, setDb] = useState<string | undefined>(undefined);
   const [name, setName] = useState<string | null>(null);
   const [page, setPage] = useState<Page | null>(null);
   const [offset, setOffset] = useState(0);
@@ -98,6 +101,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
       const c = await getJson<Collections>(transport, `${ADMIN}/data${sessionQuery(session)}`);
       setCollections(c.collections);
       setObjects(c.objects ?? []);
+      setDb(c.db);
       if (name?.startsWith(OBJECT) && !(c.objects ?? []).includes(name.slice(OBJECT.length))) setName(null);
       if (name?.startsWith(OBJECT)) return;
       if (c.collections.length && (name === null || !c.collections.some((x) => x.name === name))) setName(c.collections[0]!.name);
@@ -360,7 +364,7 @@ export function DataTab({ transport, active }: { transport: Transport; active: b
         {note?.text ?? '\u00a0'}
       </p>
       <div class="table-wrap">
-        {name?.startsWith(OBJECT) && <ObjectForm transport={transport} name={name.slice(OBJECT.length)} session={session} />}
+        {name?.startsWith(OBJECT) && <ObjectForm transport={transport} name={name.slice(OBJECT.length)} session={session} db={db} />}
         {page && (
           <table ref={tableRef} class="items" data-testid="data-table">
             <thead>

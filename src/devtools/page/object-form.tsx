@@ -16,7 +16,12 @@ function toFields(value: Record<string, unknown>): Fields {
   return out;
 }
 
-export function ObjectForm({ transport, name, session }: { transport: Transport; name: string; session: string | null }) {
+/**
+ * `db`: with `mock.db` (a db.json), the file whose key the object is; the notes name the object
+ * as held there (`profile in db.json`), since there is no `profile.json` (the files route maps it).
+ */
+export function ObjectForm({ transport, name, session, db }: { transport: Transport; name: string; session: string | null; db?: string }) {
+  const where = db === undefined ? `${name}.json` : `${name} in ${db}`;
   const url = `${ADMIN}/files/${name.split('/').map(encodeURIComponent).join('/')}.json${session === null ? '' : `?session=${encodeURIComponent(session)}`}`;
   const [original, setOriginal] = useState<Record<string, unknown> | null>(null);
   const [fields, setFields] = useState<Fields>({});
@@ -24,7 +29,7 @@ export function ObjectForm({ transport, name, session }: { transport: Transport;
   const [note, setNote] = useState<{ text: string; error: boolean } | null>(null);
   const load = async () => {
     const res = await transport(url);
-    if (!res.ok) return setNote({ text: `${res.status}: could not read ${name}.json`, error: true });
+    if (!res.ok) return setNote({ text: `${res.status}: could not read ${where}`, error: true });
     setEtag(res.headers.get('etag'));
     const value = JSON.parse(await res.text()) as Record<string, unknown>;
     setOriginal(value);
@@ -50,7 +55,7 @@ export function ObjectForm({ transport, name, session }: { transport: Transport;
       }
     }
     const res = await transport(url, { method: 'PUT', headers: { 'Content-Type': 'application/json', 'If-Match': etag ?? '*' }, body: JSON.stringify(value, null, 2) });
-    if (res.status === 412) return setNote({ text: `Not saved: ${name}.json was changed since you opened it (on disk or in another tab). Your edits are kept; Reload shows the current file.`, error: true });
+    if (res.status === 412) return setNote({ text: `Not saved: ${where} was changed since you opened it (on disk or in another tab). Your edits are kept; Reload shows the current file.`, error: true });
     try {
       await readJson(res);
     } catch (err) {
@@ -58,7 +63,7 @@ export function ObjectForm({ transport, name, session }: { transport: Transport;
     }
     setEtag(res.headers.get('etag'));
     setOriginal(value);
-    setNote({ text: session === null ? `Saved ${name}.json.` : `Saved ${name}.json in session ${session} (the shared file is unchanged).`, error: false });
+    setNote({ text: session === null ? `Saved ${where}.` : db === undefined ? `Saved ${name}.json in session ${session} (the shared file is unchanged).` : `Saved ${name} in session ${session} (${db} is unchanged).`, error: false });
   };
   return (
     <form class="object-form" aria-label={session === null ? `${name} (object)` : `${name} (object, session ${session})`} onSubmit={save} data-testid="object-form">
