@@ -53,6 +53,8 @@ export interface StateFolder {
   close(): Promise<void>;
 }
 
+const utf8 = new TextEncoder();
+
 /** A scope over the file's items, keyed as the in-memory state keys them (the id as text). */
 function scopeOf(c: Collection, items: readonly Item[]): Scope {
   const scope: Scope = { items: new ScopeItems(), next: 1, created: items.length };
@@ -120,6 +122,9 @@ export function createStateFolder(options: StateFolderOptions): StateFolder {
       try {
         const p = requestPathToVfs(path);
         if (p.path === '') throw new Error('empty');
+        // A file system names a file or folder in at most 255 bytes (the last one with `.json`).
+        const segs = p.path.split('/');
+        if (segs.some((seg, i) => utf8.encode(seg).length + (i === segs.length - 1 ? 5 : 0) > 255)) throw new Error('too long');
         return p.path;
       } catch {
         throw new HttpError(400, `No state file can be named for ${c.key} with ${JSON.stringify(values)}`, { expose: true });
