@@ -256,7 +256,11 @@ export function createSessionSet({ settings, options, services, logger, scenario
       vfs = overlay;
     }
     const fsDir = sources.fsDir;
-    const sessionOptions: ResolvedMockApiOptions = sources.options;
+    // A state folder (`openapi.state`) is the shared data's: a session's OpenAPI backend keeps its
+    // collections in memory, drawn from the same seed (as a session's backend does without a
+    // folder), so its writes never reach the shared files nor race their write queue.
+    const openapi = sources.options.openapi;
+    const sessionOptions: ResolvedMockApiOptions = openapi?.backend.state === undefined ? sources.options : { ...sources.options, openapi: { ...openapi, backend: { ...openapi.backend, state: undefined } } };
     // The session's overrides first, then its saved scenario's (none for a configured one).
     const overrides: OverrideSource = {
       idle: () => s.overrides.length === 0 && (scenario === null || !routeOverrides.saved.has(scenario)),
