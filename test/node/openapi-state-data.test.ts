@@ -6,30 +6,21 @@
  * operation into the file: REST reads it back, and the file on disk holds it. Listing writes no
  * file; a reset and an import of a resource are stored in its file.
  */
-import { copyFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startCli, stopCliProcesses } from '../helpers/cli-process.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { PETSTORE, KEY, call, petsOnDisk } from '../helpers/petstore-state.js';
 
 const cli = resolve('dist/node/cli.js');
-const PETSTORE = resolve('node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml');
 const A = '/_mockyard/api';
 const PET = encodeURIComponent('/pet');
-const KEY = { api_key: 'k' }; // GET /pet/{petId} needs the api_key header
 
 afterEach(async () => {
   await stopCliProcesses();
   await removeTempDirs();
 });
-
-async function call(url: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(url, { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  return { status: r.status, headers: r.headers, json: text ? JSON.parse(text) : undefined };
-}
-
-const petsOnDisk = async (dir: string) => JSON.parse(await readFile(join(dir, 'state', 'pet.json'), 'utf8')) as Array<Record<string, unknown>>;
 
 it('a state folder: the Data tab and the start-up map list its collections; an edit lands in the file and REST reads it', async () => {
   const dir = await makeTempDir();

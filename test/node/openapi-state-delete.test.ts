@@ -4,31 +4,21 @@
  * "State in a folder"), for a client's request and for the devtools' Data tab, rather than writing
  * back the state last read into memory.
  */
-import { copyFile, readFile, rm } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startCli, stopCliProcesses } from '../helpers/cli-process.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { PETSTORE, KEY, AUTH, call, petsOnDisk } from '../helpers/petstore-state.js';
 
 const cli = resolve('dist/node/cli.js');
-const PETSTORE = resolve('node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml');
 const A = '/_mockyard/api';
 const PET = encodeURIComponent('/pet');
-const KEY = { api_key: 'k' }; // GET /pet/{petId} needs the api_key header
-const AUTH = { authorization: 'Bearer t' }; // PUT /pet needs petstore_auth
 
 afterEach(async () => {
   await stopCliProcesses();
   await removeTempDirs();
 });
-
-async function call(url: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(url, { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : undefined };
-}
-
-const petsOnDisk = async (dir: string) => JSON.parse(await readFile(join(dir, 'state', 'pet.json'), 'utf8')) as Array<Record<string, unknown>>;
 
 it('a state file deleted while the server runs: the next read draws the seeded population again and writes it', async () => {
   const dir = await makeTempDir();

@@ -4,29 +4,19 @@
  * data's. Before, each session's backend opened the same folder with a write queue of its own, so
  * a session's PUT was written into state/pet.json and every client without a session read it.
  */
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startCli, stopCliProcesses } from '../helpers/cli-process.js';
 import { makeTempDir, removeTempDirs } from '../helpers/temp-dir.js';
+import { PETSTORE, KEY, AUTH, call, petsOnDisk } from '../helpers/petstore-state.js';
 
 const cli = resolve('dist/node/cli.js');
-const PETSTORE = resolve('node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml');
-const KEY = { api_key: 'k' }; // GET /pet/{petId} needs the api_key header
-const AUTH = { authorization: 'Bearer t' }; // PUT /pet needs petstore_auth
 
 afterEach(async () => {
   await stopCliProcesses();
   await removeTempDirs();
 });
-
-async function call(url: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(url, { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : undefined };
-}
-
-const petsOnDisk = async (dir: string) => JSON.parse(await readFile(join(dir, 'state', 'pet.json'), 'utf8')) as Array<Record<string, unknown>>;
 
 it("a session's writes stay in the session: the state files and clients without a session keep the shared data", async () => {
   const dir = await makeTempDir();
