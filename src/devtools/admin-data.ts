@@ -37,7 +37,6 @@
  * nothing is written. The check and the write run in the collection's write queue, so nothing
  * can slip in between.
  */
-import { readBody } from '../core/body.js';
 import { HttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
 import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
@@ -48,25 +47,11 @@ import { joinVfsPath } from '../vfs/path.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
 import { openApiCollections, openApiDataRoute } from './admin-openapi-data.js';
 import { GRAPHQL_TYPE, graphqlCollections, graphqlDataRoute } from './admin-graphql-data.js';
+import { IMPORT_LIMIT, ITEM_LIMIT, isJsonObject as isItem, jsonBody } from './admin-json-body.js';
 
-/** Imports may be large (a 100k-item collection exported and loaded back). */
-const IMPORT_LIMIT = 64 * 1024 * 1024;
-const ITEM_LIMIT = 1024 * 1024;
 const MAX_PAGE = 1000;
 
 const json = (value: unknown, status = 200, headers: Record<string, string> = {}, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store', ...headers }, head);
-
-async function jsonBody(request: Request, limit: number): Promise<unknown> {
-  const bytes = await readBody(request, limit);
-  if (bytes.byteLength === 0) throw new HttpError(400, 'A JSON body is required');
-  const value = parseJsonBytes(bytes);
-  assertNoForbiddenKeys(value);
-  return value;
-}
-
-function isItem(v: unknown): v is Item {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function decode(seg: string, what: string): string {
   try {

@@ -8,20 +8,17 @@
  * the seed (it is not a copy of the shared state). Import replaces a type's entities; reset brings
  * the seed back (ids "1"…"10", seeded values).
  */
-import { readBody } from '../core/body.js';
 import { HttpError } from '../core/errors.js';
 import { FastResponse } from '../core/fast-response.js';
-import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import type { MockApi } from '../engine/create-mock-api.js';
 import type { CollectionStore } from '../engine/store-contract/contract.js';
 import { schemaFirstTypesOf, type SchemaFirstType } from '../engine/graphql/types-view.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
+import { IMPORT_LIMIT, ITEM_LIMIT, jsonBody, jsonObjectBody, type JsonObject as Obj } from './admin-json-body.js';
 
 /** The prefix of a schema-first type's name in the data routes (`graphql:Post`). */
 export const GRAPHQL_TYPE = 'graphql:';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const json = (value: unknown, status = 200, headers: Record<string, string> = {}, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store', ...headers }, head);
 
 /** The types for `GET data` of the scope whose collection store is `store`. */
@@ -39,20 +36,6 @@ async function typeOf(store: CollectionStore, name: string): Promise<SchemaFirst
   const t = (await view?.list())?.find((x) => x.name === type);
   if (!t) throw new HttpError(404, `No type ${JSON.stringify(type)} with an id in the GraphQL schema`);
   return t;
-}
-
-async function bodyOf(request: Request, limit: number): Promise<unknown> {
-  const bytes = await readBody(request, limit);
-  if (bytes.byteLength === 0) throw new HttpError(400, 'A JSON body is required');
-  const value = parseJsonBytes(bytes);
-  assertNoForbiddenKeys(value);
-  return value;
-}
-
-async function itemBody(request: Request): Promise<Obj> {
-  const value = await bodyOf(request, 1024 * 1024);
-  if (!isObj(value)) throw new HttpError(400, 'The body must be a JSON object');
-  return value;
 }
 
 export async function graphqlDataRoute(store: CollectionStore, session: string | null, request: Request, method: string, name: string, rest: string[], page: { offset: number; limit: number; exportAll: boolean; sort?: { readonly field: string; readonly order?: 'asc' | 'desc' }; q?: string }): Promise<Response> {
@@ -90,11 +73,11 @@ export async function graphqlDataRoute(store: CollectionStore, session: string |
       return json({ scope, name, items, etags: items.map(etagOfValue), total, offset: page.offset, limit: page.limit, idField: 'id' }, 200, {}, head);
     }
     if (method === 'POST') {
-      const item = t.insert(await itemBody(request));
+      const item = t.insert(await jsonObjectBody(request, ITEM_LIMIT));
       return json(item, 201, { ETag: etagOfValue(item) });
     }
     if (method === 'PUT') {
-      const items = await bodyOf(request, 64 * 1024 * 1024);
+      const items = await jsonBody(request, IMPORT_LIMIT);
       if (!Array.isArray(items)) throw new HttpError(400, 'The body must be a JSON array of items (what GET ?export=true gives)');
       return json({ scope, name, count: t.replaceAll(items) });
     }
@@ -127,7 +110,7 @@ export async function graphqlDataRoute(store: CollectionStore, session: string |
       return json(current, 200, { ETag: etagOfValue(current) }, head);
     case 'PATCH':
     case 'PUT': {
-      const changes = await itemBody(request);
+      const changes = await jsonObjectBody(request, ITEM_LIMIT);
       const now = t.get(id);
       checkPreconditions(request, now === undefined ? undefined : etagOfValue(now), what);
       const item = t.update(id, changes, method === 'PUT');

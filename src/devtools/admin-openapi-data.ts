@@ -26,13 +26,10 @@ import type { MockApi } from '../engine/create-mock-api.js';
 import type { CollectionStore } from '../engine/store-contract/contract.js';
 import { openApiResourcesOf, type OpenApiResource, type OpenApiResources } from '../engine/openapi-backend/resources-view.js';
 import { payloadChecker, type PayloadCheck } from '../engine/openapi/payload-check.js';
-import { readBody } from '../core/body.js';
-import { assertNoForbiddenKeys, parseJsonBytes } from '../core/json-safety.js';
 import { markPageWrite, type PageWrite } from '../engine/page-write.js';
 import { checkPreconditions, etagOfValue } from './etag.js';
+import { IMPORT_LIMIT, jsonBody, jsonObjectBody, isJsonObject as isObj, type JsonObject as Obj } from './admin-json-body.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const json = (value: unknown, status = 200, headers: Record<string, string> = {}, head = false) => FastResponse.json(JSON.stringify(value), status, { 'Cache-Control': 'no-store', ...headers }, head);
 
 /** The resources for `GET data` of the scope whose collection store is `store` (with `state`, a folder: as its files hold them). */
@@ -84,16 +81,6 @@ async function dispatch(api: MockApi, session: string | null, method: string, te
   return res;
 }
 
-const IMPORT_LIMIT = 64 * 1024 * 1024;
-
-async function bodyOfImport(request: Request): Promise<unknown> {
-  const bytes = await readBody(request, IMPORT_LIMIT);
-  if (bytes.byteLength === 0) throw new HttpError(400, 'A JSON body is required');
-  const value = parseJsonBytes(bytes);
-  assertNoForbiddenKeys(value);
-  return value;
-}
-
 /** A refused write: the backend's (or the openapi layer's) own answer, its status and body, passed on. */
 async function refused(res: Response, what: string): Promise<Response> {
   const text = await res.text();
@@ -143,14 +130,7 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
   const scope = { session, backend: 'openapi' };
   const idField = r.idField ?? 'id';
   // An item's body: read within the mock API's body limit (the write goes to it), by the JSON rule of every body (core/json-safety.ts).
-  const bodyOf = async (): Promise<Obj> => {
-    const bytes = await readBody(request, api.options.bodyLimit);
-    if (bytes.byteLength === 0) throw new HttpError(400, 'A JSON body is required');
-    const value = parseJsonBytes(bytes);
-    assertNoForbiddenKeys(value);
-    if (!isObj(value)) throw new HttpError(400, 'The body must be a JSON object');
-    return value;
-  };
+  const bodyOf = (): Promise<Obj> => jsonObjectBody(request, api.options.bodyLimit);
   if (rest.length === 0) {
     if (method === 'GET' || head) {
       if (page.exportAll) return json(await r.all(), 200, { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-/, '')}.json"` }, head);
@@ -188,7 +168,7 @@ export async function openApiDataRoute(api: MockApi, store: CollectionStore, ses
       return json(item, 201, { ETag: etagOfValue(item) });
     }
     if (method === 'PUT') {
-      const items = checkedImport(view, r, await bodyOfImport(request));
+      const items = checkedImport(view, r, await jsonBody(request, IMPORT_LIMIT));
       return json({ scope, name, count: await r.replace(items) });
     }
     throw new HttpError(405, `Method ${method} is not allowed here`, { headers: { Allow: 'GET, HEAD, POST, PUT' } });
