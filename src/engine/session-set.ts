@@ -312,6 +312,14 @@ export function createSessionSet({ settings, options, services, logger, scenario
     return build(s, scenario);
   }
 
+  /** Session `id`'s pipeline, built for the scenario it asks (its own, else the current one); the session is made when needed. */
+  function builtFor(id: string): Built | undefined {
+    if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
+    const s = touch(checkSessionId(id));
+    pipelineOf(s, scenarios.names.length === 0 ? null : (s.scenario ?? scenarios.current));
+    return s.built;
+  }
+
   function addOverrides(s: Session, list: readonly unknown[]): void {
     s.overrides = [...checkOverrides(list), ...s.overrides]; // the newest first: it wins (a new array: sessions/layer.ts)
   }
@@ -413,23 +421,15 @@ export function createSessionSet({ settings, options, services, logger, scenario
     },
 
     store(id) {
-      if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
-      const s = touch(checkSessionId(id));
-      const name = scenarios.names.length === 0 ? null : (s.scenario ?? scenarios.current);
-      pipelineOf(s, name);
-      const store = s.built?.store;
+      const store = builtFor(id)?.store;
       if (store === undefined) throw new HttpError(404, 'No collections: file routing is off');
       return store;
     },
 
     files(id) {
-      if (!enabled) throw new HttpError(404, 'Sessions are off (mock.sessions: false)');
-      const s = touch(checkSessionId(id));
-      const name = scenarios.names.length === 0 ? null : (s.scenario ?? scenarios.current);
-      pipelineOf(s, name);
-      const vfs = s.built?.vfs;
-      if (!vfs) throw new HttpError(404, 'No mocks folder: file routing is off');
-      return { vfs, fsDir: scenarios.recipe(s.built!.scenario)?.sources.fsDir ?? '', queue: s.built!.queue };
+      const built = builtFor(id);
+      if (!built?.vfs) throw new HttpError(404, 'No mocks folder: file routing is off');
+      return { vfs: built.vfs, fsDir: scenarios.recipe(built.scenario)?.sources.fsDir ?? '', queue: built.queue };
     },
 
     async close() {
